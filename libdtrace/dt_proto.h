@@ -1,0 +1,302 @@
+/*
+ * dt_proto.h: THE wire protocol between dtrace(1)/libdtrace and dtraced,
+ * and the compiled-program object that travels over it.
+ *
+ * Every message is a 12-byte header followed by a payload:
+ *
+ *	u32 length	payload bytes (not counting the header)
+ *	u16 type	DT_MSG_*
+ *	u16 version	DT_PROTO_VERSION; any other value drops the peer
+ *	u32 flags	DT_MSGF_*
+ *
+ * All integers are little-endian and fixed-width; payloads are written
+ * and read field by field with dt_msg_put_* and dt_msg_get_* (dt_msg.c),
+ * never as C structs.  Strings are u32 length + bytes, no NUL.  A file
+ * descriptor (a pidfd naming a target) travels as SCM_RIGHTS with the
+ * first byte of the message that has DT_MSGF_FD.
+ *
+ * Bump DT_PROTO_VERSION whenever a payload below changes.
+ */
+#ifndef DT_PROTO_H
+#define DT_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dif.h"
+
+#define DT_PROTO_VERSION	1
+
+#define DT_MSG_HDRSIZE		12
+#define DT_MSGF_FD		0x1	/* one fd is attached */
+
+/* Largest payload either side accepts. */
+#define DT_MSG_MAXCLIENT	(16u << 20)	/* client -> daemon */
+#define DT_MSG_MAXDAEMON	(1u << 30)	/* daemon -> client */
+
+/*
+ * Message types, numbered in ranges by concern.  Each is listed with its
+ * direction and payload.  Requests are answered in order, by their *_OK
+ * reply or by DT_MSG_ERROR; DT_MSG_NOTIFY may arrive at any time.
+ */
+enum dt_msgtype {
+	/* 100: handshake */
+	DT_MSG_HELLO = 100,	/* c->d: u32 client pid */
+	DT_MSG_HELLO_OK,	/* d->c: u32 ncpu, u32 daemon pid */
+
+	/* 200: programs and tracing state */
+	DT_MSG_PROGRAM = 200,	/* c->d: a dtp_prog (dt_proto_prog_encode) */
+	DT_MSG_PROGRAM_OK,	/* d->c: u32 nepid, then nepid x
+				 *   { u32 epid, u32 stmt, u32 probe id,
+				 *     str provider, str module, str function,
+				 *     str name } */
+	DT_MSG_GO,		/* c->d: (empty): fire BEGIN, start tracing */
+	DT_MSG_GO_OK,		/* d->c: (empty) */
+	DT_MSG_STOP,		/* c->d: (empty): fire END, stop tracing */
+	DT_MSG_STOP_OK,		/* d->c: (empty) */
+	DT_MSG_LIST,		/* c->d: str prov, str mod, str func, str name */
+	DT_MSG_LIST_OK,		/* d->c: u32 n, then n x { u32 id, str prov,
+				 *   str mod, str func, str name } */
+
+	/* 300: data */
+	DT_MSG_SNAP = 300,	/* c->d: u32 what (DT_SNAP_*) */
+	DT_MSG_BUF,		/* d->c: u32 cpu, u64 drops, u32 flags
+				 *   (DT_BUFF_*), then the records */
+	DT_MSG_AGG,		/* d->c: u32 cpu, u64 drops, u32 nent, then
+				 *   nent x { u32 aggid, u32 keysize,
+				 *   u32 valsize, key bytes, value bytes } */
+	DT_MSG_SNAP_END,	/* d->c: u32 activity (DT_ACT_*),
+				 *   u32 exit status, u64 errors,
+				 *   u64 dynvar drops */
+	DT_MSG_NOTIFY,		/* d->c: u32 activity: tracing state changed
+				 *   (exit(), fill); snapshot now */
+
+	/* 400: errors */
+	DT_MSG_ERROR = 400,	/* d->c: u32 code (EDT_* or errno), str text */
+};
+
+/* DT_MSG_SNAP: what to fetch */
+#define DT_SNAP_BUF	0x1	/* principal buffers (switch them) */
+#define DT_SNAP_AGG	0x2	/* aggregation buffers */
+
+/* DT_MSG_BUF flags */
+#define DT_BUFF_WRAPPED	0x1	/* ring buffer wrapped */
+
+/* Consumer activity (DT_MSG_SNAP_END, DT_MSG_NOTIFY). */
+#define DT_ACT_INACTIVE	0	/* program loaded, not started */
+#define DT_ACT_ACTIVE	1	/* tracing */
+#define DT_ACT_DRAINING	2	/* exit() or a full fill buffer: stop now */
+#define DT_ACT_STOPPED	3	/* END has fired */
+
+/*
+ * Buffer records.  Each record starts with this header, 8-aligned,
+ * followed by the ECB's data laid out by its actions' offsets; the whole
+ * record is rounded up to 8 bytes.  An epid of DTRACE_EPIDNONE ends the
+ * data.
+ */
+#define DTRACE_EPIDNONE		0
+#define DTRACE_RECHDR_SIZE	16	/* u32 epid, u32 pad, u64 timestamp */
+
+/* Action kinds (illumos DTRACEACT_* numbering). */
+#define DTRACEACT_NONE			0
+#define DTRACEACT_DIFEXPR		1	/* trace(), and printf args */
+#define DTRACEACT_EXIT			2	/* exit(n): value is n */
+#define DTRACEACT_PRINTF		3	/* arg = format index; next
+						   nargs actions are its args */
+#define DTRACEACT_PRINTA		4
+#define DTRACEACT_LIBACT		5
+#define DTRACEACT_TRACEMEM		6
+#define DTRACEACT_TRACEMEM_DYNSIZE	7
+#define DTRACEACT_PROC			0x0100
+#define DTRACEACT_USTACK		(DTRACEACT_PROC + 1)
+#define DTRACEACT_JSTACK		(DTRACEACT_PROC + 2)
+#define DTRACEACT_USYM			(DTRACEACT_PROC + 3)
+#define DTRACEACT_UMOD			(DTRACEACT_PROC + 4)
+#define DTRACEACT_UADDR			(DTRACEACT_PROC + 5)
+#define DTRACEACT_PROC_DESTRUCTIVE	0x0200
+#define DTRACEACT_STOP			(DTRACEACT_PROC_DESTRUCTIVE + 1)
+#define DTRACEACT_RAISE			(DTRACEACT_PROC_DESTRUCTIVE + 2)
+#define DTRACEACT_SYSTEM		(DTRACEACT_PROC_DESTRUCTIVE + 3)
+#define DTRACEACT_FREOPEN		(DTRACEACT_PROC_DESTRUCTIVE + 4)
+#define DTRACEACT_KERNEL		0x0400
+#define DTRACEACT_STACK			(DTRACEACT_KERNEL + 1)
+#define DTRACEACT_SYM			(DTRACEACT_KERNEL + 2)
+#define DTRACEACT_MOD			(DTRACEACT_KERNEL + 3)
+#define DTRACEACT_KERNEL_DESTRUCTIVE	0x0500
+#define DTRACEACT_CHILL			(DTRACEACT_KERNEL_DESTRUCTIVE + 3)
+#define DTRACEACT_SPECULATIVE		0x0600
+#define DTRACEACT_SPECULATE		(DTRACEACT_SPECULATIVE + 1)
+#define DTRACEACT_COMMIT		(DTRACEACT_SPECULATIVE + 2)
+#define DTRACEACT_DISCARD		(DTRACEACT_SPECULATIVE + 3)
+#define DTRACEACT_AGGREGATION		0x0700
+#define DTRACEAGG_COUNT			(DTRACEACT_AGGREGATION + 1)
+#define DTRACEAGG_MIN			(DTRACEACT_AGGREGATION + 2)
+#define DTRACEAGG_MAX			(DTRACEACT_AGGREGATION + 3)
+#define DTRACEAGG_AVG			(DTRACEACT_AGGREGATION + 4)
+#define DTRACEAGG_SUM			(DTRACEACT_AGGREGATION + 5)
+#define DTRACEAGG_STDDEV		(DTRACEACT_AGGREGATION + 6)
+#define DTRACEAGG_QUANTIZE		(DTRACEACT_AGGREGATION + 7)
+#define DTRACEAGG_LQUANTIZE		(DTRACEACT_AGGREGATION + 8)
+#define DTRACEAGG_LLQUANTIZE		(DTRACEACT_AGGREGATION + 9)
+
+#define DTRACEACT_ISAGG(k)	(((k) & 0xff00) == DTRACEACT_AGGREGATION)
+
+/* Probe description field sizes (illumos). */
+#define DTRACE_PROVNAMELEN	64
+#define DTRACE_MODNAMELEN	64
+#define DTRACE_FUNCNAMELEN	192
+#define DTRACE_NAMELEN		64
+
+typedef struct dtp_probedesc {
+	char	dpd_provider[DTRACE_PROVNAMELEN];
+	char	dpd_mod[DTRACE_MODNAMELEN];
+	char	dpd_func[DTRACE_FUNCNAMELEN];
+	char	dpd_name[DTRACE_NAMELEN];
+} dtp_probedesc_t;
+
+/*
+ * One action of a statement.  An action that records data puts da_size
+ * bytes at da_offset in the ECB's record (after the record header);
+ * da_difo[0] computes the value (a by-ref value is copied, strings are
+ * NUL-padded to da_size).  An aggregating action records nothing in the
+ * principal buffer: da_arg is the aggregation id, da_difo[0..nkeys-1]
+ * compute the key and da_difo[nkeys..] the function's arguments.
+ */
+typedef struct dtp_action {
+	uint32_t	da_kind;	/* DTRACEACT_* / DTRACEAGG_* */
+	uint32_t	da_size;	/* record bytes */
+	uint32_t	da_offset;	/* record offset */
+	uint32_t	da_align;	/* record alignment */
+	uint64_t	da_arg;		/* kind-specific */
+	uint32_t	da_nargs;	/* printf: DIFEXPR actions that follow */
+	uint32_t	da_ndifo;
+	dif_difo_t	**da_difo;
+} dtp_action_t;
+
+#define DTP_STMT_ERRHANDLER	0x1	/* libdtrace's own ERROR reporter */
+
+/* A statement: a probe description, a predicate, its actions. */
+typedef struct dtp_stmt {
+	dtp_probedesc_t	ds_desc;
+	uint32_t	ds_flags;	/* DTP_STMT_* */
+	dif_difo_t	*ds_pred;	/* NULL: always */
+	uint32_t	ds_nact;
+	dtp_action_t	*ds_act;
+	uint32_t	ds_size;	/* record data bytes (after the header) */
+} dtp_stmt_t;
+
+/* Aggregation key element kinds. */
+#define DTP_KEY_INT	0	/* signed integer of dk_size bytes */
+#define DTP_KEY_UINT	1	/* unsigned integer */
+#define DTP_KEY_STRING	2	/* NUL-padded string of dk_size bytes */
+
+typedef struct dtp_aggkey {
+	uint32_t	dk_kind;	/* DTP_KEY_* */
+	uint32_t	dk_size;
+} dtp_aggkey_t;
+
+/*
+ * An aggregation.  Its key is the concatenation of its key elements,
+ * each 8-aligned; its value is an array of u64 whose meaning depends on
+ * the function: count/sum/min/max: 1; avg: 2 (count, total); stddev: 4;
+ * quantize/lquantize/llquantize: their buckets.
+ */
+typedef struct dtp_agg {
+	uint32_t	dg_id;		/* consumer-wide aggregation id */
+	uint32_t	dg_kind;	/* DTRACEAGG_* */
+	char		*dg_name;	/* without '@'; "" for @ */
+	uint32_t	dg_nkeys;
+	dtp_aggkey_t	*dg_keys;
+	uint64_t	dg_params[4];	/* lquantize/llquantize parameters */
+} dtp_agg_t;
+
+/* An option the daemon needs, already parsed by libdtrace. */
+typedef struct dtp_opt {
+	char		*do_name;	/* "bufsize", "strsize", ... */
+	uint64_t	do_value;
+} dtp_opt_t;
+
+/* A compiled program: what one DT_MSG_PROGRAM carries. */
+typedef struct dtp_prog {
+	uint32_t	dp_nstmt;
+	dtp_stmt_t	*dp_stmt;
+	uint32_t	dp_nagg;
+	dtp_agg_t	*dp_agg;
+	uint32_t	dp_nfmt;
+	char		**dp_fmt;	/* printf/printa formats */
+	uint32_t	dp_nopt;
+	dtp_opt_t	*dp_opt;
+} dtp_prog_t;
+
+/* A message being built or read. */
+typedef struct dt_msg {
+	uint16_t	dm_type;
+	uint8_t		*dm_data;	/* payload */
+	size_t		dm_len;
+	size_t		dm_cap;
+	size_t		dm_off;		/* read cursor */
+	int		dm_err;		/* sticky: no memory / read past end */
+	int		dm_fd;		/* attached fd or -1 */
+} dt_msg_t;
+
+/* One end of a connection. */
+typedef struct dt_peer {
+	int		dp_fd;
+	size_t		dp_maxmsg;	/* largest payload accepted */
+	uint8_t		*dp_in;		/* bytes read, not yet consumed */
+	size_t		dp_inlen;
+	size_t		dp_incap;
+	int		dp_infd[4];	/* fds received, not yet claimed */
+	int		dp_ninfd;
+	uint8_t		*dp_out;	/* bytes queued to send */
+	size_t		dp_outlen;
+	size_t		dp_outcap;
+	size_t		dp_outoff;
+	int		dp_outfd[4];	/* fd to send with byte dp_outfdat[i] */
+	size_t		dp_outfdat[4];
+	int		dp_noutfd;
+	pid_t		dp_pid;		/* SO_PEERCRED at dt_peer_init */
+	uid_t		dp_uid;
+	gid_t		dp_gid;
+} dt_peer_t;
+
+/* dt_msg.c */
+void		dt_msg_init(dt_msg_t *, uint16_t);
+void		dt_msg_free(dt_msg_t *);
+void		dt_msg_put_u8(dt_msg_t *, uint8_t);
+void		dt_msg_put_u16(dt_msg_t *, uint16_t);
+void		dt_msg_put_u32(dt_msg_t *, uint32_t);
+void		dt_msg_put_u64(dt_msg_t *, uint64_t);
+void		dt_msg_put_bytes(dt_msg_t *, const void *, size_t);
+void		dt_msg_put_str(dt_msg_t *, const char *);
+void		*dt_msg_reserve(dt_msg_t *, size_t);
+uint8_t		dt_msg_get_u8(dt_msg_t *);
+uint16_t	dt_msg_get_u16(dt_msg_t *);
+uint32_t	dt_msg_get_u32(dt_msg_t *);
+uint64_t	dt_msg_get_u64(dt_msg_t *);
+const void	*dt_msg_get_bytes(dt_msg_t *, size_t);
+char		*dt_msg_get_strdup(dt_msg_t *, size_t);
+int		dt_msg_get_strbuf(dt_msg_t *, char *, size_t);
+int		dt_msg_done(const dt_msg_t *);
+const char	*dt_msg_type_name(uint32_t);
+int		dt_peer_init(dt_peer_t *, int, size_t);
+void		dt_peer_close(dt_peer_t *);
+ssize_t		dt_peer_read(dt_peer_t *);
+int		dt_peer_get(dt_peer_t *, dt_msg_t *);
+int		dt_peer_send(dt_peer_t *, const dt_msg_t *);
+int		dt_peer_flush(dt_peer_t *);
+int		dt_peer_recv(dt_peer_t *, dt_msg_t *);
+int		dt_peer_request(dt_peer_t *, const dt_msg_t *);
+
+/* dt_proto.c: the program object */
+void		dt_proto_prog_encode(dt_msg_t *, const dtp_prog_t *);
+dtp_prog_t	*dt_proto_prog_decode(dt_msg_t *, char *, size_t);
+void		dt_proto_prog_free(dtp_prog_t *);
+void		dt_proto_difo_encode(dt_msg_t *, const dif_difo_t *);
+dif_difo_t	*dt_proto_difo_decode(dt_msg_t *);
+size_t		dt_proto_agg_valsize(const dtp_agg_t *);
+size_t		dt_proto_agg_keysize(const dtp_agg_t *);
+int		dt_proto_agg_nbuckets(const dtp_agg_t *);
+
+#endif /* DT_PROTO_H */

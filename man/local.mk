@@ -1,0 +1,2 @@
+# man/: manual pages, checked by mandoc -Tlint in make check.
+dist_man_MANS += man/dtrace.1 man/dtraced.8
