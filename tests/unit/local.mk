@@ -1,0 +1,6 @@
+# tests/unit/: C unit tests printing TAP (tests/unit/tap.h).
+
+check_PROGRAMS += tests/unit/test_dt_proto
+TESTS += tests/unit/test_dt_proto
+tests_unit_test_dt_proto_SOURCES = tests/unit/test_dt_proto.c tests/unit/tap.h
+tests_unit_test_dt_proto_LDADD = libdtrace/libdtproto.a dif/libdif.a
