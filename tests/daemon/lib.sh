@@ -1,0 +1,101 @@
+# tests/daemon/lib.sh: shared by the end-to-end scripts (sourced).
+# Each script starts its own private daemon on a socket in a temporary
+# directory (dtraced -d -s $sock), talks to it with dtrace -x socket=...,
+# and stops it; it prints TAP.
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${top_builddir:-$srcdir}
+DTRACE=${DTRACE:-$builddir/client/dtrace}
+DTRACED=${DTRACED_BIN:-$builddir/daemon/dtraced}
+TRIGGERS=$builddir/tests/triggers
+export _DTRACE_TESTING=1
+unset DTRACED_SOCKET
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtd-e2e.XXXXXX") || exit 1
+sock=$tmp/sock
+dpid=
+tap_n=0
+tap_failed=0
+
+cleanup()
+{
+	if [ -n "$dpid" ] && kill -0 "$dpid" 2>/dev/null; then
+		kill -KILL "$dpid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok()
+{
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+not_ok()
+{
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+# check DESCRIPTION COMMAND...: ok when the command succeeds
+check()
+{
+	desc=$1
+	shift
+	if "$@"; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+	fi
+}
+
+# same FILE EXPECTED-TEXT DESCRIPTION: the file holds exactly the text
+same()
+{
+	printf '%s' "$2" >"$tmp/expected"
+	if cmp -s "$tmp/expected" "$1"; then
+		ok "$3"
+	else
+		not_ok "$3"
+		diff -u "$tmp/expected" "$1" | sed 's/^/# /'
+	fi
+}
+
+# Start a daemon on $sock and wait until it accepts connections.
+start_daemon()
+{
+	"$DTRACED" -d -s "$sock" "$@" 2>>"$tmp/dtraced.log" &
+	dpid=$!
+	i=0
+	while [ ! -S "$sock" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -S "$sock" ]
+}
+
+# Stop the daemon with a signal and collect its exit status in $dstatus.
+stop_daemon()
+{
+	kill -"${1:-TERM}" "$dpid"
+	wait "$dpid"
+	dstatus=$?
+	dpid=
+}
+
+dtrace()
+{
+	timeout 60 "$DTRACE" -x socket="$sock" "$@"
+}
+
+done_testing()
+{
+	echo "1..$tap_n"
+	if [ $tap_failed -ne 0 ]; then
+		echo "# daemon log:"
+		sed 's/^/# /' "$tmp/dtraced.log" 2>/dev/null
+	fi
+	exit 0
+}

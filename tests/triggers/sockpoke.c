@@ -1,0 +1,101 @@
+/*
+ * sockpoke: connect to a Unix socket and misbehave on purpose, to check
+ * that the daemon drops a bad peer and keeps serving everyone else.
+ *
+ *	sockpoke SOCKET garbage		random bytes, then hang up
+ *	sockpoke SOCKET badversion	a header with a wrong version
+ *	sockpoke SOCKET huge		a header announcing 1 GiB
+ *	sockpoke SOCKET half		half a HELLO, then hang up
+ *	sockpoke SOCKET noHello		a GO before HELLO
+ *	sockpoke SOCKET idle		connect and wait to be killed
+ *
+ * Exits 0 when the daemon closed the connection (or, for "half" and
+ * "garbage", when it wrote everything), 1 otherwise.
+ */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int
+hdr(uint8_t *h, uint32_t len, uint16_t type, uint16_t version)
+{
+	h[0] = len & 0xff;
+	h[1] = (len >> 8) & 0xff;
+	h[2] = (len >> 16) & 0xff;
+	h[3] = (len >> 24) & 0xff;
+	h[4] = type & 0xff;
+	h[5] = type >> 8;
+	h[6] = version & 0xff;
+	h[7] = version >> 8;
+	memset(h + 8, 0, 4);
+	return 12;
+}
+
+/* Wait for the daemon to close the connection. */
+static int
+wait_closed(int fd)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		continue;
+	return n == 0 ? 0 : 1;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct sockaddr_un sun;
+	uint8_t buf[4096];
+	int fd, i;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: sockpoke socket mode\n");
+		return 2;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		perror("sockpoke: connect");
+		return 1;
+	}
+	if (strcmp(argv[2], "garbage") == 0) {
+		srandom(getpid());
+		for (i = 0; i < (int)sizeof(buf); i++)
+			buf[i] = random();
+		/* a plausible length so the daemon must look further */
+		hdr(buf, 64, 100, 1);
+		buf[4] = 0x77;
+		return write(fd, buf, sizeof(buf)) == sizeof(buf) ?
+		    wait_closed(fd) : 1;
+	} else if (strcmp(argv[2], "badversion") == 0) {
+		hdr(buf, 4, 100, 9999);
+		memset(buf + 12, 0, 4);
+		write(fd, buf, 16);
+		return wait_closed(fd);
+	} else if (strcmp(argv[2], "huge") == 0) {
+		hdr(buf, 1u << 30, 200, 1);
+		write(fd, buf, 12);
+		return wait_closed(fd);
+	} else if (strcmp(argv[2], "half") == 0) {
+		hdr(buf, 4, 100, 1);
+		return write(fd, buf, 7) == 7 ? 0 : 1;
+	} else if (strcmp(argv[2], "noHello") == 0) {
+		hdr(buf, 0, 202, 1);
+		write(fd, buf, 12);
+		return wait_closed(fd);
+	} else if (strcmp(argv[2], "idle") == 0) {
+		pause();
+		return 0;
+	}
+	fprintf(stderr, "sockpoke: unknown mode %s\n", argv[2]);
+	return 2;
+}
