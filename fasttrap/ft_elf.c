@@ -1,0 +1,322 @@
+/*
+ * ft_elf.c: function symbols of an ELF object, with libelf.
+ *
+ * Functions come from .symtab when the object has one and from .dynsym
+ * always (stripped libraries have only that).  Several names for one
+ * address (malloc and __libc_malloc) are one function: it is listed once,
+ * under its preferred name, and every name still finds it by lookup.
+ * IFUNC symbols name resolvers, not the functions callers reach, so they
+ * are not offered.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+struct ft_elf {
+	int		fe_fd;
+	Elf		*fe_elf;
+	int		fe_pie;		/* ET_DYN */
+	ft_sym_t	*fe_syms;	/* functions, by address, one per address */
+	size_t		fe_nsyms;
+	ft_sym_t	*fe_names;	/* every name, by name */
+	size_t		fe_nnames;
+	char		*fe_strs;	/* the names' storage */
+	uint8_t		fe_buildid[64];
+	size_t		fe_buildidlen;
+};
+
+static int
+ft_elf_cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const ft_sym_t *)a)->fs_name,
+	    ((const ft_sym_t *)b)->fs_name);
+}
+
+/* Order by address, then the preferred name first. */
+static int
+ft_elf_cmp_addr(const void *a, const void *b)
+{
+	const ft_sym_t *x = a, *y = b;
+	static const int rank[] = { [STB_GLOBAL] = 0, [STB_WEAK] = 1,
+	    [STB_LOCAL] = 2 };
+	int rx, ry;
+
+	if (x->fs_addr != y->fs_addr)
+		return x->fs_addr < y->fs_addr ? -1 : 1;
+	rx = x->fs_bind <= STB_WEAK ? rank[x->fs_bind] : 3;
+	ry = y->fs_bind <= STB_WEAK ? rank[y->fs_bind] : 3;
+	if (rx != ry)
+		return rx - ry;
+	/* prefer the name without leading underscores */
+	if ((x->fs_name[0] == '_') != (y->fs_name[0] == '_'))
+		return x->fs_name[0] == '_' ? 1 : -1;
+	return strcmp(x->fs_name, y->fs_name);
+}
+
+static void
+ft_elf_err(char *err, size_t errlen, const char *path, const char *what)
+{
+	if (err != NULL && errlen > 0)
+		snprintf(err, errlen, "%s: %s", path, what);
+}
+
+/* Collect the function symbols of one symbol table section. */
+static int
+ft_elf_symtab(Elf_Scn *scn, const GElf_Shdr *sh, Elf *elf, ft_sym_t **syms,
+    size_t *n, size_t *cap, size_t *strbytes)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, count;
+
+	if (data == NULL || sh->sh_entsize == 0)
+		return 0;
+	count = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (gelf_getsym(data, i, &sym) == NULL)
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (name == NULL || name[0] == '\0')
+			continue;
+		if (*n == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 1024;
+			ft_sym_t *ns = realloc(*syms, ncap * sizeof(ft_sym_t));
+
+			if (ns == NULL)
+				return -1;
+			*syms = ns;
+			*cap = ncap;
+		}
+		(*syms)[*n].fs_name = name;
+		(*syms)[*n].fs_addr = sym.st_value;
+		(*syms)[*n].fs_size = sym.st_size;
+		(*syms)[*n].fs_bind = GELF_ST_BIND(sym.st_info);
+		(*n)++;
+		*strbytes += strlen(name) + 1;
+	}
+	return 0;
+}
+
+static void
+ft_elf_note_buildid(ft_elf_t *fe, Elf_Scn *scn)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0, noff, doff;
+	GElf_Nhdr nh;
+
+	if (data == NULL)
+		return;
+	while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp((char *)data->d_buf + noff, "GNU", 4) == 0 &&
+		    nh.n_descsz <= sizeof(fe->fe_buildid)) {
+			memcpy(fe->fe_buildid, (char *)data->d_buf + doff,
+			    nh.n_descsz);
+			fe->fe_buildidlen = nh.n_descsz;
+			return;
+		}
+	}
+}
+
+ft_elf_t *
+ft_elf_open(const char *path, char *err, size_t errlen)
+{
+	ft_elf_t *fe;
+	ft_sym_t *all = NULL;
+	size_t nall = 0, cap = 0, strbytes = 0, i, j;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	char *sp;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		ft_elf_err(err, errlen, path, "libelf is out of date");
+		return NULL;
+	}
+	if ((fe = calloc(1, sizeof(*fe))) == NULL) {
+		ft_elf_err(err, errlen, path, strerror(errno));
+		return NULL;
+	}
+	if ((fe->fe_fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		ft_elf_err(err, errlen, path, strerror(errno));
+		free(fe);
+		return NULL;
+	}
+	if ((fe->fe_elf = elf_begin(fe->fe_fd, ELF_C_READ_MMAP, NULL)) == NULL ||
+	    elf_kind(fe->fe_elf) != ELF_K_ELF || gelf_getehdr(fe->fe_elf, &eh) ==
+	    NULL || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_machine != EM_X86_64) {
+		ft_elf_err(err, errlen, path, "not an x86-64 ELF object");
+		goto fail;
+	}
+	fe->fe_pie = eh.e_type == ET_DYN;
+
+	while ((scn = elf_nextscn(fe->fe_elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
+			if (ft_elf_symtab(scn, &sh, fe->fe_elf, &all, &nall,
+			    &cap, &strbytes) == -1) {
+				ft_elf_err(err, errlen, path, strerror(errno));
+				goto fail;
+			}
+		} else if (sh.sh_type == SHT_NOTE && fe->fe_buildidlen == 0) {
+			ft_elf_note_buildid(fe, scn);
+		}
+	}
+
+	/* Own the names, so the symbols outlive libelf's string tables. */
+	if ((fe->fe_strs = malloc(strbytes + 1)) == NULL ||
+	    (fe->fe_names = calloc(nall + 1, sizeof(ft_sym_t))) == NULL ||
+	    (fe->fe_syms = calloc(nall + 1, sizeof(ft_sym_t))) == NULL) {
+		ft_elf_err(err, errlen, path, strerror(errno));
+		goto fail;
+	}
+	sp = fe->fe_strs;
+	for (i = 0; i < nall; i++) {
+		size_t len = strlen(all[i].fs_name) + 1;
+
+		memcpy(sp, all[i].fs_name, len);
+		all[i].fs_name = sp;
+		sp += len;
+	}
+
+	/* Every distinct name (the same symbol is often in both tables). */
+	qsort(all, nall, sizeof(ft_sym_t), ft_elf_cmp_name);
+	for (i = 0; i < nall; i++) {
+		if (fe->fe_nnames > 0 && strcmp(fe->fe_names[fe->fe_nnames -
+		    1].fs_name, all[i].fs_name) == 0)
+			continue;
+		fe->fe_names[fe->fe_nnames++] = all[i];
+	}
+
+	/* One function per address, under its preferred name. */
+	memcpy(fe->fe_syms, fe->fe_names, fe->fe_nnames * sizeof(ft_sym_t));
+	qsort(fe->fe_syms, fe->fe_nnames, sizeof(ft_sym_t), ft_elf_cmp_addr);
+	for (i = 0, j = 0; i < fe->fe_nnames; i++) {
+		if (j > 0 && fe->fe_syms[j - 1].fs_addr == fe->fe_syms[i].fs_addr) {
+			if (fe->fe_syms[j - 1].fs_size == 0)
+				fe->fe_syms[j - 1].fs_size = fe->fe_syms[i].fs_size;
+			continue;
+		}
+		fe->fe_syms[j++] = fe->fe_syms[i];
+	}
+	fe->fe_nsyms = j;
+	free(all);
+	return fe;
+fail:
+	free(all);
+	ft_elf_close(fe);
+	return NULL;
+}
+
+void
+ft_elf_close(ft_elf_t *fe)
+{
+	if (fe == NULL)
+		return;
+	if (fe->fe_elf != NULL)
+		elf_end(fe->fe_elf);
+	if (fe->fe_fd != -1)
+		close(fe->fe_fd);
+	free(fe->fe_syms);
+	free(fe->fe_names);
+	free(fe->fe_strs);
+	free(fe);
+}
+
+int
+ft_elf_is_pie(const ft_elf_t *fe)
+{
+	return fe->fe_pie;
+}
+
+size_t
+ft_elf_nsyms(const ft_elf_t *fe)
+{
+	return fe->fe_nsyms;
+}
+
+const ft_sym_t *
+ft_elf_sym(const ft_elf_t *fe, size_t i)
+{
+	return i < fe->fe_nsyms ? &fe->fe_syms[i] : NULL;
+}
+
+/* Find a function by any of its names. */
+const ft_sym_t *
+ft_elf_lookup(const ft_elf_t *fe, const char *name)
+{
+	ft_sym_t key;
+
+	key.fs_name = name;
+	return bsearch(&key, fe->fe_names, fe->fe_nnames, sizeof(ft_sym_t),
+	    ft_elf_cmp_name);
+}
+
+/* The function containing addr (a link-time address), or NULL. */
+const ft_sym_t *
+ft_elf_addr(const ft_elf_t *fe, uint64_t addr)
+{
+	size_t lo = 0, hi = fe->fe_nsyms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const ft_sym_t *s = &fe->fe_syms[mid];
+
+		if (addr < s->fs_addr)
+			hi = mid;
+		else if (addr >= s->fs_addr + (s->fs_size ? s->fs_size : 1))
+			lo = mid + 1;
+		else
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Read len bytes of the object's loaded image at link-time address
+ * vaddr, from the file's PT_LOAD segments.  Returns 0 or -1.
+ */
+int
+ft_elf_read(const ft_elf_t *fe, uint64_t vaddr, void *buf, size_t len)
+{
+	size_t nph, i;
+
+	if (elf_getphdrnum(fe->fe_elf, &nph) != 0)
+		return -1;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(fe->fe_elf, i, &ph) == NULL ||
+		    ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr < ph.p_vaddr || vaddr + len > ph.p_vaddr + ph.p_filesz)
+			continue;
+		if (pread(fe->fe_fd, buf, len, ph.p_offset +
+		    (vaddr - ph.p_vaddr)) != (ssize_t)len)
+			return -1;
+		return 0;
+	}
+	errno = EFAULT;
+	return -1;
+}
+
+const uint8_t *
+ft_elf_buildid(const ft_elf_t *fe, size_t *lenp)
+{
+	*lenp = fe->fe_buildidlen;
+	return fe->fe_buildidlen ? fe->fe_buildid : NULL;
+}

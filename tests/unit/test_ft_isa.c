@@ -1,0 +1,188 @@
+/*
+ * test_ft_isa.c: x86-64 classification and function analysis (Zydis),
+ * and ELF function symbols (libelf), on hand-made code and on the real
+ * libc of this machine.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ft.h"
+#include "tap.h"
+
+static void
+test_decode(void)
+{
+	static const struct {
+		const char	*name;
+		uint8_t		bytes[16];
+		int		len;
+		int		type;
+		int		riprel;
+		uint64_t	target;	/* from pc 0x1000 */
+	} cases[] = {
+		{ "push %rbp", { 0x55 }, 1, FT_I_PUSH, 0, 0 },
+		{ "push %r13", { 0x41, 0x55 }, 2, FT_I_PUSH, 0, 0 },
+		{ "pop %rbp", { 0x5d }, 1, FT_I_POPBP, 0, 0 },
+		{ "pop %r13", { 0x41, 0x5d }, 2, FT_I_COMMON, 0, 0 },
+		{ "mov %rsp,%rbp", { 0x48, 0x89, 0xe5 }, 3, FT_I_COMMON, 0, 0 },
+		{ "ret", { 0xc3 }, 1, FT_I_RET, 0, 0 },
+		{ "rep ret", { 0xf3, 0xc3 }, 2, FT_I_RET, 0, 0 },
+		{ "ret $8", { 0xc2, 0x08, 0x00 }, 3, FT_I_RET, 0, 0 },
+		{ "leave", { 0xc9 }, 1, FT_I_LEAVE, 0, 0 },
+		{ "int3", { 0xcc }, 1, FT_I_INT3, 0, 0 },
+		{ "int $0x80", { 0xcd, 0x80 }, 2, FT_I_INT, 0, 0 },
+		{ "endbr64", { 0xf3, 0x0f, 0x1e, 0xfa }, 4, FT_I_ENDBR, 0, 0 },
+		{ "nopl 0(%rax,%rax)", { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 5,
+		    FT_I_NOP, 0, 0 },
+		{ "call rel32", { 0xe8, 0x10, 0x00, 0x00, 0x00 }, 5, FT_I_CALL,
+		    0, 0x1015 },
+		{ "jmp . (rel8)", { 0xeb, 0xfe }, 2, FT_I_JMP, 0, 0x1000 },
+		{ "je +5", { 0x74, 0x05 }, 2, FT_I_JCC, 0, 0x1007 },
+		{ "jne rel32 back", { 0x0f, 0x85, 0xf0, 0xff, 0xff, 0xff }, 6,
+		    FT_I_JCC, 0, 0x0ff6 },
+		{ "loop", { 0xe2, 0x02 }, 2, FT_I_JCC, 0, 0x1004 },
+		{ "jmp *%rax", { 0xff, 0xe0 }, 2, FT_I_JMPIND, 0, 0 },
+		{ "call *%rax", { 0xff, 0xd0 }, 2, FT_I_CALLIND, 0, 0 },
+		{ "mov 0x10(%rip),%rax", { 0x48, 0x8b, 0x05, 0x10, 0, 0, 0 }, 7,
+		    FT_I_COMMON, 1, 0 },
+		{ "jmp *0x10(%rip)", { 0xff, 0x25, 0x10, 0, 0, 0 }, 6,
+		    FT_I_JMPIND, 1, 0 },
+		{ "syscall", { 0x0f, 0x05 }, 2, FT_I_SYSCALL, 0, 0 },
+		{ "vmovdqu64 (%rdi),%zmm16 (AVX-512)",
+		    { 0x62, 0xe1, 0xfe, 0x48, 0x6f, 0x07 }, 6, FT_I_COMMON, 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ft_insn_t fi;
+		int ok;
+
+		ok = ft_isa_decode(cases[i].bytes, sizeof(cases[i].bytes),
+		    0x1000, &fi) == 0 && fi.fi_len == cases[i].len &&
+		    fi.fi_type == cases[i].type &&
+		    fi.fi_riprel == cases[i].riprel &&
+		    (cases[i].target == 0 || fi.fi_target == cases[i].target);
+		if (!tap_ok(ok, "decode %s", cases[i].name))
+			printf("#   len %d type %d riprel %d target %#llx\n",
+			    fi.fi_len, fi.fi_type, fi.fi_riprel,
+			    (unsigned long long)fi.fi_target);
+	}
+	{
+		ft_insn_t fi;
+		static const uint8_t rip[] = { 0x48, 0x8b, 0x05, 1, 2, 3, 4 };
+		static const uint8_t bad[] = { 0x0f, 0xff };
+		static const uint8_t cut[] = { 0x48, 0x8b };
+
+		ft_isa_decode(rip, sizeof(rip), 0, &fi);
+		tap_is(fi.fi_dispoff, 3, "disp32 offset of a rip-relative mov");
+		tap_is(ft_isa_decode(bad, sizeof(bad), 0, &fi), -1,
+		    "undefined opcode rejected");
+		tap_is(ft_isa_decode(cut, sizeof(cut), 0, &fi), -1,
+		    "truncated instruction rejected");
+	}
+}
+
+static void
+test_function(void)
+{
+	/*
+	 * 0: push %rbp; 1: mov %rsp,%rbp; 4: test %edi,%edi; 6: je 0xb;
+	 * 8: pop %rbp; 9: ret; a: nop; b: pop %rbp; c: jmp 0x100 (tail call);
+	 * 11: ret
+	 */
+	static const uint8_t fn[] = { 0x55, 0x48, 0x89, 0xe5, 0x85, 0xff, 0x74,
+	    0x03, 0x5d, 0xc3, 0x90, 0x5d, 0xe9, 0xef, 0x00, 0x00, 0x00, 0xc3 };
+	/* the same with an indirect jmp: only pop %rbp; ret counts */
+	static const uint8_t jt[] = { 0x55, 0x48, 0x89, 0xe5, 0xff, 0xe0, 0x5d,
+	    0xc3, 0x31, 0xc0, 0xc3, 0xe9, 0x00, 0x01, 0x00, 0x00 };
+	ft_fn_t ff;
+
+	tap_is(ft_isa_function(fn, sizeof(fn), 0x1000, &ff), 0,
+	    "function decodes");
+	tap_is(ff.ff_ninsn, 10, "10 instruction boundaries");
+	tap_is(ff.ff_jumptable, 0, "no jump table");
+	tap_ok(ff.ff_nret == 3 && ff.ff_ret[0] == 0x9 && ff.ff_ret[1] == 0xc &&
+	    ff.ff_ret[2] == 0x11, "return sites: ret, tail jmp, ret");
+	tap_ok(ft_isa_is_insn(&ff, 0x8) && !ft_isa_is_insn(&ff, 0x7) &&
+	    ft_isa_is_insn(&ff, 0x11) && !ft_isa_is_insn(&ff, 0x12),
+	    "instruction boundary lookup");
+	ft_isa_function_free(&ff);
+
+	tap_is(ft_isa_function(jt, sizeof(jt), 0x1000, &ff), 0,
+	    "jump-table function decodes");
+	tap_is(ff.ff_jumptable, 1, "indirect jmp marks a jump table");
+	tap_ok(ff.ff_nret == 1 && ff.ff_ret[0] == 0x7,
+	    "only the frame-teardown ret is a return site");
+	ft_isa_function_free(&ff);
+}
+
+static void
+test_libc(void)
+{
+	static const char *const paths[] = {
+		"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib64/libc.so.6",
+		"/lib64/libc.so.6",
+	};
+	const ft_sym_t *m, *a, *s;
+	ft_elf_t *fe = NULL;
+	char err[256];
+	size_t i, n, bad = 0, rets = 0, dup = 0;
+	size_t idlen;
+
+	for (i = 0; i < 3 && fe == NULL; i++)
+		fe = ft_elf_open(paths[i], err, sizeof(err));
+	if (!tap_ok(fe != NULL, "open libc (%s)", fe ? "" : err))
+		return;
+	n = ft_elf_nsyms(fe);
+	tap_ok(n > 1000, "libc has %zu functions", n);
+	tap_ok(ft_elf_is_pie(fe), "libc is ET_DYN");
+	tap_ok(ft_elf_buildid(fe, &idlen) != NULL && idlen == 20,
+	    "libc has a 20-byte build-id");
+	m = ft_elf_lookup(fe, "malloc");
+	a = ft_elf_lookup(fe, "__libc_malloc");
+	tap_ok(m != NULL && a != NULL && m->fs_addr == a->fs_addr,
+	    "malloc and __libc_malloc are one function");
+	s = m ? ft_elf_addr(fe, m->fs_addr + 1) : NULL;
+	tap_ok(s != NULL && m != NULL && s->fs_addr == m->fs_addr,
+	    "address inside malloc maps back to it");
+	tap_ok(s != NULL && strcmp(s->fs_name, "malloc") == 0,
+	    "the alias is listed under its preferred name (%s)",
+	    s ? s->fs_name : "none");
+	tap_ok(ft_elf_lookup(fe, "no_such_function_here") == NULL,
+	    "unknown name not found");
+
+	/* Zydis must decode every function of glibc, AVX-512 included. */
+	for (i = 0; i < n; i++) {
+		const ft_sym_t *f = ft_elf_sym(fe, i);
+		uint8_t *code;
+		ft_fn_t ff;
+
+		if (i > 0 && ft_elf_sym(fe, i - 1)->fs_addr == f->fs_addr)
+			dup++;
+		if (f->fs_size == 0 || (code = malloc(f->fs_size)) == NULL)
+			continue;
+		if (ft_elf_read(fe, f->fs_addr, code, f->fs_size) != 0 ||
+		    ft_isa_function(code, f->fs_size, f->fs_addr, &ff) != 0) {
+			if (bad++ < 5)
+				printf("# cannot decode %s\n", f->fs_name);
+		} else {
+			rets += ff.ff_nret;
+			ft_isa_function_free(&ff);
+		}
+		free(code);
+	}
+	tap_is(dup, 0, "no address listed twice");
+	tap_is(bad, 0, "every libc function decodes");
+	tap_ok(rets > n / 2, "%zu return sites found", rets);
+	ft_elf_close(fe);
+}
+
+int
+main(void)
+{
+	test_decode();
+	test_function();
+	test_libc();
+	return tap_done();
+}
