@@ -6,6 +6,6 @@ check_PROGRAMS += tests/triggers/sockpoke
 tests_triggers_sockpoke_SOURCES = tests/triggers/sockpoke.c
 
 TESTS += tests/man-lint.sh tests/d/run.sh \
-	tests/daemon/basic.sh tests/daemon/garbage.sh
+	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
-	tests/daemon/basic.sh tests/daemon/garbage.sh
+	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh

@@ -38,6 +38,19 @@ $(printf '%16d' $((k * k * 5)))
 " "concurrent consumer $k sees only its own $((k * 5)) firings"
 done
 
+# A runtime fault fires ERROR, is reported in dtrace's words, and tracing
+# goes on; the faulting clause records nothing.
+dtrace -q -n 'BEGIN { x = 0; } BEGIN { printf("%d\n", 10 / x); }
+    ERROR { printf("ERROR arg4=%d\n", arg4); }
+    BEGIN { printf("after\n"); exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "runtime fault: exit status still 0" [ $? -eq 0 ]
+same "$tmp/out" "ERROR arg4=4
+after
+" "runtime fault: ERROR clause ran with arg4 = DTRACEFLT_DIVZERO, then tracing went on"
+check "runtime fault: standard message" grep -q \
+    "^dtrace: error on enabled probe ID 2 (ID 1: dtrace:::BEGIN): divide-by-zero in action #1 at DIF offset [0-9][0-9]*$" \
+    "$tmp/err"
+
 # The daemon outlives its clients, and a clean stop removes the socket.
 check "daemon still running" kill -0 "$dpid"
 stop_daemon TERM

@@ -1,0 +1,86 @@
+#!/bin/sh
+# dtrace(1)'s command line: usage and exit codes, compile errors, -S, -e,
+# -l, -V, -o, -x, and the private daemon it starts when none answers.
+. "$(dirname "$0")/lib.sh"
+
+"$DTRACE" >"$tmp/out" 2>"$tmp/err"
+check "no arguments: exit 2" [ $? -eq 2 ]
+check "no arguments: usage on stderr" grep -q "^Usage: dtrace" "$tmp/err"
+check "no arguments: nothing on stdout" [ ! -s "$tmp/out" ]
+
+"$DTRACE" -J >"$tmp/out" 2>"$tmp/err"
+check "bad flag: exit 2" [ $? -eq 2 ]
+check "bad flag: usage on stderr" grep -q "^Usage: dtrace" "$tmp/err"
+
+printf 'BEGIN\n{\n\tx = ;\n}\n' >"$tmp/syntax.d"
+"$DTRACE" -s "$tmp/syntax.d" >"$tmp/out" 2>"$tmp/err"
+check "syntax error: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to compile script $tmp/syntax.d: line 3: syntax error near \";\"
+" "syntax error: line-numbered message"
+"$DTRACE" -xerrtags -s "$tmp/syntax.d" >"$tmp/out" 2>"$tmp/err"
+check "syntax error under -xerrtags carries [D_SYNTAX]" \
+    grep -q "^dtrace: failed to compile script .*: \[D_SYNTAX\] line 3: " "$tmp/err"
+"$DTRACE" -n 'BEGIN { x = ; }' >"$tmp/out" 2>"$tmp/err"
+check "bad -n: exit 1" [ $? -eq 1 ]
+check "bad -n: invalid probe specifier" \
+    grep -q "^dtrace: invalid probe specifier BEGIN { x = ; }: " "$tmp/err"
+
+"$DTRACE" -S -e -n 'BEGIN { x = 1 + 2; }' >"$tmp/out" 2>"$tmp/err"
+check "-S -e: exit 0" [ $? -eq 0 ]
+check "-S lists a DIFO" grep -q "^DIFO " "$tmp/err"
+check "-S lists its instructions" grep -q "setx DT_INTEGER\[" "$tmp/err"
+check "-S lists the store to x" grep -q "stgs %r[0-9], DT_VAR(1280)" "$tmp/err"
+check "-S lists the variable table" grep -q "^x  *500 " "$tmp/err"
+
+"$DTRACE" -V >"$tmp/out" 2>&1
+check "-V: exit 0" [ $? -eq 0 ]
+check "-V prints the D version" grep -q "^dtrace: Sun D 1\." "$tmp/out"
+
+check "daemon starts" start_daemon
+dtrace -l >"$tmp/out" 2>"$tmp/err"
+check "-l: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
+printf '%5d %10s %17s %33s %s\n' 1 dtrace '' '' BEGIN 2 dtrace '' '' END \
+    3 dtrace '' '' ERROR)
+" "-l lists the dtrace provider"
+dtrace -l -n 'dtrace:::E*' >"$tmp/out" 2>"$tmp/err"
+check "-l -n with a glob lists END and ERROR" \
+    [ "$(awk 'NR > 1 { print $3 }' "$tmp/out" | tr '\n' ' ')" = "END ERROR " ]
+
+dtrace -n 'nosuch:::probe' >"$tmp/out" 2>"$tmp/err"
+check "description matching nothing: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: invalid probe specifier nosuch:::probe: probe description nosuch:::probe does not match any probes
+" "description matching nothing: message"
+
+dtrace -x nosuchoption -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "unknown -x option: exit 2" [ $? -eq 2 ]
+same "$tmp/err" "dtrace: failed to set -x nosuchoption: Invalid option name
+" "unknown -x option: message"
+
+rm -f "$tmp/o"
+dtrace -q -o "$tmp/o" -n 'BEGIN { printf("one\n"); exit(0); }' >"$tmp/out" 2>&1
+dtrace -q -o "$tmp/o" -n 'BEGIN { printf("two\n"); exit(0); }' >"$tmp/out" 2>&1
+same "$tmp/o" "one
+two
+" "-o appends to the file"
+check "-o: nothing on stdout" [ ! -s "$tmp/out" ]
+stop_daemon TERM
+
+# No daemon answers: dtrace starts a private one and stops it after.
+DTRACED_SOCKET= 
+unset DTRACED_SOCKET
+"$DTRACE" -q -n 'BEGIN { printf("%s\n", execname); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "private daemon: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "dtrace
+" "BEGIN fires in the consumer's context (execname is dtrace)"
+sleep 0.2
+check "private daemon is gone afterwards" \
+    sh -c "! pgrep -f '$builddir/daemon/dtraced -f' >/dev/null"
+
+DTRACED_SOCKET=$tmp/nothing-here "$DTRACE" -n 'BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "unreachable named daemon: exit 1" [ $? -eq 1 ]
+check "unreachable named daemon: the path is named" \
+    grep -q "$tmp/nothing-here" "$tmp/err"
+done_testing
