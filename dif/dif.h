@@ -53,8 +53,10 @@ typedef uint32_t dif_instr_t;
 	((dif_instr_t)(((uint32_t)DIF_OP_SETS << 24) | ((s) << 8) | (d)))
 #define DIF_INSTR_RET(d)		DIF_INSTR_FMT(DIF_OP_RET, 0, 0, d)
 #define DIF_INSTR_NOP			DIF_INSTR_FMT(DIF_OP_NOP, 0, 0, 0)
-#define DIF_INSTR_LDA(op, v, r, d) \
-	((dif_instr_t)(((uint32_t)(op) << 24) | ((v) << 8) | ((r) << 16) | (d)))
+#define DIF_INSTR_POPTS			DIF_INSTR_FMT(DIF_OP_POPTS, 0, 0, 0)
+#define DIF_INSTR_FLUSHTS		DIF_INSTR_FMT(DIF_OP_FLUSHTS, 0, 0, 0)
+/* LDGA/LDTA: the array id in the r1 field, the index register in r2 (illumos). */
+#define DIF_INSTR_LDA(op, v, r, d)	DIF_INSTR_FMT(op, v, r, d)
 #define DIF_INSTR_LDV(op, v, d) \
 	((dif_instr_t)(((uint32_t)(op) << 24) | ((v) << 8) | (d)))
 #define DIF_INSTR_STV(op, v, rs) \
@@ -336,7 +338,11 @@ typedef struct dif_difo {
  * Each returns 0 on success or a DIF_FLT_* code.
  */
 typedef struct dif_host {
-	/* A built-in scalar (DIF_VAR_OTHER_MIN..) or array element (args[], uregs[]). */
+	/*
+	 * A built-in scalar (DIF_VAR_OTHER_MIN..) or array element (args[],
+	 * uregs[]).  A string built-in (probefunc, execname...) yields an
+	 * address the host has made loadable through dm_regions.
+	 */
 	int	(*dh_builtin)(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp);
 	/* Read len bytes of the traced process's memory at addr. */
 	int	(*dh_uread)(void *arg, uint64_t addr, void *buf, size_t len);
@@ -376,11 +382,14 @@ typedef struct dif_mstate {
 	/* set by the VM on a fault */
 	int		dm_fault;	/* DIF_FLT_* or 0 */
 	uint64_t	dm_illval;	/* offending address */
-	uint32_t	dm_faultpc;	/* DIF offset of the faulting instruction */
+	uint32_t	dm_faultpc;	/* index of the faulting instruction */
 	/* extra regions the host allows (e.g. a record being built) */
 	dif_region_t	dm_regions[DIF_MAXREGIONS];
 	int		dm_nregions;
 } dif_mstate_t;
+
+/* Default instruction budget dif_mstate_init gives one probe firing. */
+#define DIF_DEFAULT_BUDGET	(1u << 22)
 
 /* dif_vm.c */
 void		dif_mstate_init(dif_mstate_t *, const dif_host_t *, void *,
@@ -392,6 +401,10 @@ size_t		dif_vm_strlen(const dif_mstate_t *, const dif_difo_t *,
 		    uint64_t, size_t);
 const char	*dif_fault_name(int);
 void		dif_difo_free(dif_difo_t *);
+/* for dif_subr.c: scratch allocation and the store checks */
+void		*dif_vm_scratch_alloc(dif_mstate_t *, size_t, size_t);
+int		dif_vm_canstore(const dif_mstate_t *, uint64_t, size_t);
+int		dif_vm_inscratch(const dif_mstate_t *, uint64_t, size_t);
 
 /* dif_verify.c */
 int		dif_verify(const dif_difo_t *, char *, size_t);
@@ -400,9 +413,12 @@ int		dif_verify(const dif_difo_t *, char *, size_t);
 const char	*dif_op_name(uint32_t);
 char		*dif_type_str(const dif_type_t *, char *, size_t);
 void		dif_dis(const dif_difo_t *, FILE *);
+const char	*dif_dis_varname(uint32_t);	/* built-in variable name or NULL */
 
 /* dif_subr.c: called by the VM for DIF_OP_CALL with the tuple stack */
 uint64_t	dif_subr_call(uint32_t, const uint64_t *, int,
 		    const dif_difo_t *, dif_mstate_t *);
+int		dif_subr_supported(uint32_t);
+const char	*dif_subr_name(uint32_t);	/* "strlen", or "unknown" */
 
 #endif /* DIF_H */

@@ -113,7 +113,9 @@ dtrace_errno(dtrace_hdl_t *dtp)
 const char *
 dtrace_errmsg(dtrace_hdl_t *dtp, int err)
 {
-	if (dtp != NULL && (err == EDT_COMPILER || err == EDT_REMOTE) &&
+	/* errors that carry their own text (dt_set_errmsg, dt_conn_error) */
+	if (dtp != NULL && (err == EDT_COMPILER || err == EDT_REMOTE ||
+	    err == EDT_DAEMON || err == EDT_PROTO || err == EDT_NOPROBE) &&
 	    dtp->dt_errmsg[0] != '\0')
 		return dtp->dt_errmsg;
 	if (err >= EDT_BASE && err < EDT_MAX && dt_errtab[err - EDT_BASE])

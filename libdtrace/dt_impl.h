@@ -130,6 +130,9 @@ enum {
 
 /* Compile-time options kept as flags (dt_options.c sets, compiler reads). */
 #define DT_COPT_ERRTAGS		0x1
+#define DT_COPT_ZDEFS		0x2	/* descriptions may match no probe */
+#define DT_COPT_DEFARGS		0x4	/* missing $N are 0 / "" */
+#define DT_COPT_DROPTAGS	0x8	/* drop messages carry [DTRACEDROP_*] */
 
 struct dt_node;
 struct dt_idhash;
@@ -141,8 +144,6 @@ struct dt_ident;
  */
 struct dtrace_prog {
 	dtp_prog_t	dp_prog;	/* what goes to the daemon */
-	char		**dp_descs;	/* per statement: description text for
-					   "description '...' matched" */
 	int		dp_exec;	/* sent to the daemon */
 	struct dtrace_prog *dp_next;	/* handle's list of programs */
 };
@@ -153,6 +154,7 @@ typedef struct dt_epid {
 	dtrace_probedesc_t	de_pdesc;
 	struct dtrace_prog	*de_prog;
 	uint32_t		de_stmt;
+	uint32_t		*de_nargs;	/* per record: printf args that follow */
 } dt_epid_t;
 
 struct dtrace_hdl {
@@ -197,7 +199,303 @@ struct dtrace_hdl {
 	int64_t		dt_lastswitch;	/* ns of the last buffer snapshot */
 	int64_t		dt_lastagg;	/* ns of the last aggregation snapshot */
 	int		dt_prefixdone;	/* dtrace(1) printed the header */
+	/* runtime, more (dt_work.c, dt_conn.c) */
+	int		dt_execd;	/* a program was sent: options frozen */
+	int		dt_private;	/* the daemon is our private one */
+	struct dtrace_prog *dt_errprog;	/* the library's ERROR handler */
+	int64_t		dt_laststatus;	/* ns of the last status check */
+	int		dt_notified;	/* a NOTIFY arrived since the last work */
+	int		dt_draining;	/* the daemon reported exit()/fill */
+	uint64_t	dt_dyndrops;	/* dynamic variable drops reported */
 };
+
+/*
+ * compiler: lexer, grammar, parse tree, identifiers, code generator and
+ * assembler.  Everything below is private to the D compiler stages.
+ */
+#include <setjmp.h>
+#include "dt_errtags.h"
+
+/* dt_decl.c: the D types the compiler knows (no CTF yet) */
+#define DT_TK_VOID	0
+#define DT_TK_INT	1
+#define DT_TK_STRING	2
+
+typedef struct dt_type {
+	const char	*dt_name;	/* "int", "unsigned long", "string" */
+	uint8_t		dt_kind;	/* DT_TK_* */
+	uint8_t		dt_size;	/* bytes (0 for string: strsize) */
+	uint8_t		dt_signed;	/* integers: signed */
+	uint8_t		dt_rank;	/* integers: conversion rank */
+} dt_type_t;
+
+/* A type specifier being built by the grammar: "unsigned long long" */
+typedef struct dt_typespec {
+	int		ts_char, ts_short, ts_int, ts_long;
+	int		ts_signed, ts_unsigned, ts_void, ts_string;
+	const dt_type_t	*ts_name;	/* a typedef name, or NULL */
+} dt_typespec_t;
+
+extern const dt_type_t dt_type_void, dt_type_char, dt_type_schar,
+    dt_type_uchar, dt_type_short, dt_type_ushort, dt_type_int,
+    dt_type_uint, dt_type_long, dt_type_ulong, dt_type_llong,
+    dt_type_ullong, dt_type_string;
+
+const dt_type_t	*dt_decl_lookup(const char *);
+const dt_type_t	*dt_decl_type(const dt_typespec_t *, const char **);
+const dt_type_t	*dt_decl_promote(const dt_type_t *);
+const dt_type_t	*dt_decl_arith(const dt_type_t *, const dt_type_t *);
+void		dt_decl_rtype(dtrace_hdl_t *, const dt_type_t *, dif_type_t *);
+uint32_t	dt_decl_strsize(dtrace_hdl_t *);
+
+/* dt_ident.c: identifiers in hash tables hanging off the handle */
+#define DT_IDENT_SCALAR		0	/* scalar variable */
+#define DT_IDENT_ARRAY		1	/* built-in array (args[] ...) */
+#define DT_IDENT_ACTFUNC	2	/* action: trace(), printf() ... */
+#define DT_IDENT_AGGFUNC	3	/* aggregating function: count() ... */
+#define DT_IDENT_AGG		4	/* an aggregation @name */
+
+#define DT_IDFLG_BUILTIN	0x01	/* built-in variable (read-only) */
+#define DT_IDFLG_KERNEL		0x02	/* kernel-only: rejected */
+#define DT_IDFLG_UNSUP		0x04	/* known, not supported yet */
+#define DT_IDFLG_REF		0x08	/* referenced */
+#define DT_IDFLG_MOD		0x10	/* assigned */
+
+/* Action codes for DT_IDENT_ACTFUNC (di_id). */
+#define DT_ACT_TRACE		1
+#define DT_ACT_PRINTF		2
+#define DT_ACT_EXIT		3
+
+typedef struct dt_ident {
+	char		*di_name;
+	int		di_kind;	/* DT_IDENT_* */
+	uint32_t	di_flags;	/* DT_IDFLG_* */
+	uint32_t	di_id;		/* variable id, action, agg function, agg id */
+	const dt_type_t	*di_type;	/* variables: type */
+	int		di_nargs;	/* functions: args; aggregations: keys */
+	uint32_t	di_aggfunc;	/* aggregations: DTRACEAGG_* */
+	const dt_type_t	**di_keys;	/* aggregations: key types */
+	unsigned int	di_gen;		/* compile that created it */
+	struct dt_ident	*di_next;	/* hash chain */
+} dt_ident_t;
+
+typedef struct dt_idhash {
+	dt_ident_t	**dh_hash;
+	uint32_t	dh_nbuckets;
+	uint32_t	dh_nelems;
+} dt_idhash_t;
+
+dt_idhash_t	*dt_idhash_create(uint32_t);
+void		dt_idhash_destroy(dt_idhash_t *);
+dt_ident_t	*dt_idhash_lookup(dt_idhash_t *, const char *);
+dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
+		    uint32_t, const dt_type_t *);
+void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
+int		dt_ident_init(dtrace_hdl_t *);
+const char	*dt_ident_aggfunc_name(uint32_t);
+
+/* dt_parser.c: the parse tree */
+#define DT_INTF_U	0x1	/* integer constant: u suffix */
+#define DT_INTF_L	0x2	/* l suffix */
+#define DT_INTF_LL	0x4	/* ll suffix */
+#define DT_INTF_NDEC	0x8	/* octal or hex */
+#define DT_INTF_NEG	0x10	/* negative value (macro argument) */
+
+#define DT_NODE_INT	1	/* integer constant */
+#define DT_NODE_STRING	2	/* string literal */
+#define DT_NODE_IDENT	3	/* identifier, not yet resolved */
+#define DT_NODE_VAR	4	/* variable (dn_ident) */
+#define DT_NODE_AGG	5	/* @name[keys] (dn_ident once cooked) */
+#define DT_NODE_FUNC	6	/* call: dn_string(dn_args) */
+#define DT_NODE_OP1	7	/* unary operator dn_op on dn_child */
+#define DT_NODE_OP2	8	/* binary operator on dn_left, dn_right */
+#define DT_NODE_OP3	9	/* dn_expr ? dn_left : dn_right */
+#define DT_NODE_TYPE	10	/* a type name (sizeof, cast) */
+#define DT_NODE_PDESC	11	/* probe description text */
+#define DT_NODE_CLAUSE	12	/* dn_pdescs / dn_pred / dn_acts */
+
+#define DT_NF_LVALUE	0x1	/* node is an lvalue */
+#define DT_NF_WRITABLE	0x2	/* lvalue may be assigned */
+#define DT_NF_COOKED	0x4
+
+typedef struct dt_node {
+	int		dn_kind;	/* DT_NODE_* */
+	int		dn_op;		/* operator token */
+	int		dn_line;	/* source line */
+	int		dn_flags;	/* DT_NF_* */
+	int		dn_reg;		/* register holding the value (cg) */
+	const dt_type_t	*dn_type;	/* type once cooked */
+	uint64_t	dn_value;	/* DT_NODE_INT */
+	char		*dn_string;	/* literal, identifier, pdesc text */
+	dt_ident_t	*dn_ident;	/* DT_NODE_VAR, DT_NODE_AGG */
+	struct dt_node	*dn_left;	/* OP2, OP3; OP1 operand; cast/sizeof */
+	struct dt_node	*dn_right;	/* OP2, OP3 */
+	struct dt_node	*dn_expr;	/* OP3 condition; clause predicate */
+	struct dt_node	*dn_args;	/* FUNC args, AGG keys; clause pdescs */
+	struct dt_node	*dn_acts;	/* clause statements */
+	struct dt_node	*dn_list;	/* next in a list */
+	struct dt_node	*dn_link;	/* every node of a compile, for freeing */
+} dt_node_t;
+
+/* dt_cg.c / dt_as.c: one DIF object being generated */
+typedef struct dt_irnode {
+	dif_instr_t	di_instr;
+	uint32_t	di_label;	/* branch target label, or DT_LBL_NONE */
+} dt_irnode_t;
+
+#define DT_LBL_NONE	0xffffffffu
+
+typedef struct dt_irlist {
+	dt_irnode_t	*dl_buf;
+	uint32_t	dl_len, dl_cap;
+	uint32_t	*dl_labels;	/* label -> instruction index */
+	uint32_t	dl_nlabels, dl_labcap;
+	uint64_t	*dl_ints;	/* integer table */
+	uint32_t	dl_nints, dl_intcap;
+	char		*dl_strs;	/* string table */
+	uint32_t	dl_strlen, dl_strcap;
+	dif_var_t	*dl_vars;	/* variable table */
+	uint32_t	dl_nvars, dl_varcap;
+} dt_irlist_t;
+
+/* dt_regset.c */
+typedef struct dt_regset {
+	uint32_t	dr_busy;	/* bit per register; %r0 always busy */
+	int		dr_nregs;
+} dt_regset_t;
+
+/* The parser control block: the state of one compile. */
+typedef struct dt_pcb {
+	dtrace_hdl_t	*pcb_hdl;
+	void		*pcb_scanner;	/* flex scanner */
+	unsigned int	pcb_cflags;	/* DTRACE_C_* */
+	dtrace_probespec_t pcb_pspec;	/* what a short description names */
+	int		pcb_argc;
+	char *const	*pcb_argv;
+	uint8_t		*pcb_argref;	/* per macro argument: referenced */
+	jmp_buf		pcb_jmpbuf;	/* compile errors longjmp here */
+	int		pcb_braces;	/* lexer: { depth inside a clause */
+	int		pcb_eof;	/* lexer: reached end of input */
+	dt_node_t	*pcb_root;	/* clause list */
+	dt_node_t	*pcb_nodes;	/* all nodes (dn_link) */
+	void		*pcb_mem;	/* other allocations */
+	unsigned int	pcb_gen;	/* identifier generation */
+	dt_irlist_t	pcb_ir;		/* DIFO being generated */
+	dt_regset_t	pcb_regs;
+	struct dtrace_prog *pcb_prog;	/* program being built */
+} dt_pcb_t;
+
+/* dt_lex.l */
+int		dt_lex_init(dt_pcb_t *, const char *, FILE *);
+void		dt_lex_fini(dt_pcb_t *);
+int		dt_lex_lineno(dt_pcb_t *);
+const char	*dt_lex_text(dt_pcb_t *);
+void		dt_lex_setline(dt_pcb_t *, int);
+
+/* dt_grammar.y */
+int		dt_grammar_parse(dt_pcb_t *);
+
+/* dt_parser.c */
+void		dt_parser_error(dt_pcb_t *, int, dt_errtag_t, const char *, ...)
+		    __attribute__((format(printf, 4, 5), noreturn));
+void		dt_parser_error_tag(dt_pcb_t *, int, const char *,
+		    const char *, ...)
+		    __attribute__((format(printf, 4, 5), noreturn));
+void		*dt_parser_alloc(dt_pcb_t *, size_t);
+char		*dt_parser_strdup(dt_pcb_t *, const char *);
+void		dt_parser_free(dt_pcb_t *);
+dt_node_t	*dt_node_int(dt_pcb_t *, uint64_t, int);
+dt_node_t	*dt_node_string(dt_pcb_t *, char *);
+dt_node_t	*dt_node_ident(dt_pcb_t *, char *);
+dt_node_t	*dt_node_agg(dt_pcb_t *, char *);
+dt_node_t	*dt_node_type(dt_pcb_t *, const dt_typespec_t *);
+dt_node_t	*dt_node_func(dt_pcb_t *, dt_node_t *, dt_node_t *);
+dt_node_t	*dt_node_index(dt_pcb_t *, dt_node_t *, dt_node_t *);
+dt_node_t	*dt_node_op1(dt_pcb_t *, int, dt_node_t *);
+dt_node_t	*dt_node_op2(dt_pcb_t *, int, dt_node_t *, dt_node_t *);
+dt_node_t	*dt_node_op3(dt_pcb_t *, dt_node_t *, dt_node_t *, dt_node_t *);
+dt_node_t	*dt_node_sizeof(dt_pcb_t *, dt_node_t *);
+dt_node_t	*dt_node_pdesc(dt_pcb_t *, char *);
+dt_node_t	*dt_node_clause(dt_pcb_t *, dt_node_t *, dt_node_t *, dt_node_t *);
+dt_node_t	*dt_node_link(dt_node_t *, dt_node_t *);
+void		dt_node_program(dt_pcb_t *, dt_node_t *);
+dt_node_t	*dt_node_cook(dt_pcb_t *, dt_node_t *);
+const char	*dt_node_opname(int);
+int		dt_node_is_int(const dt_node_t *);
+int		dt_node_is_string(const dt_node_t *);
+
+/* dt_regset.c */
+void		dt_regset_init(dt_regset_t *, int);
+int		dt_regset_alloc(dt_pcb_t *);
+void		dt_regset_free(dt_pcb_t *, int);
+
+/* dt_cg.c */
+void		dt_cg(dt_pcb_t *, dt_node_t *);
+
+/* dt_as.c */
+void		dt_as_init(dt_irlist_t *);
+void		dt_as_fini(dt_irlist_t *);
+void		dt_as_emit(dt_pcb_t *, dif_instr_t, uint32_t);
+uint32_t	dt_as_label(dt_pcb_t *);
+void		dt_as_label_here(dt_pcb_t *, uint32_t);
+uint32_t	dt_as_intern(dt_pcb_t *, uint64_t);
+uint32_t	dt_as_string(dt_pcb_t *, const char *);
+void		dt_as_var(dt_pcb_t *, const dt_ident_t *, uint16_t);
+dif_difo_t	*dt_as(dt_pcb_t *, const dif_type_t *);
+dif_difo_t	*dt_as_difo_dup(const dif_difo_t *);
+
+/* dt_pragma.c */
+void		dt_pragma(dt_pcb_t *, int, const char *);
+
+/* dt_cc.c */
+#define DT_MACRO_INT	1	/* macro value is an integer */
+#define DT_MACRO_STR	2	/* macro value is text */
+#define DT_MACRO_PDESC	3	/* text, for a probe description */
+int		dt_cc_macro(dt_pcb_t *, int, const char *, int, char **,
+		    int64_t *);
+void		dt_cc_destroy(dtrace_hdl_t *);
+void		dt_cc_prog_free(dtrace_prog_t *);
+
+/* dt_printf.c (runtime): compile-time check of a printf() format */
+int		dt_printf_check(dtrace_hdl_t *, const char *, int,
+		    const dif_type_t *, const char **, char *, size_t);
+
+/* dt_open.c */
+int64_t		dt_open_now(void);
+
+/* dt_options.c */
+int		dt_options_parse_size(const char *, dtrace_optval_t *);
+int		dt_options_parse_rate(const char *, dtrace_optval_t *);
+
+/* dt_conn.c */
+int		dt_conn_open(dtrace_hdl_t *);
+void		dt_conn_close(dtrace_hdl_t *);
+int		dt_conn_send(dtrace_hdl_t *, dt_msg_t *);
+int		dt_conn_recv(dtrace_hdl_t *, dt_msg_t *);
+int		dt_conn_request(dtrace_hdl_t *, dt_msg_t *, uint16_t, dt_msg_t *);
+int		dt_conn_wait(dtrace_hdl_t *, int);
+int		dt_conn_error(dtrace_hdl_t *, int, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* dt_work.c */
+dt_epid_t	*dt_work_epid(dtrace_hdl_t *, uint32_t);
+void		dt_work_fini(dtrace_hdl_t *);
+
+/* dt_consume.c */
+int		dt_consume_buf(dtrace_hdl_t *, FILE *, int, const char *,
+		    size_t, dtrace_consume_probe_f *, dtrace_consume_rec_f *,
+		    void *);
+int		dt_consume_datum(dtrace_hdl_t *, FILE *,
+		    const dtrace_recdesc_t *, const char *, int);
+void		dt_consume_drops(dtrace_hdl_t *, int, uint64_t, int);
+
+/* dt_printf.c (runtime): formatting a printf() record at consume time */
+int		dt_printf_format(dtrace_hdl_t *, FILE *, const char *,
+		    const dtrace_recdesc_t *, int, const char *);
+
+/* dt_aggregate.c */
+int		dt_aggregate_merge(dtrace_hdl_t *, dt_msg_t *);
+void		dt_aggregate_fini(dtrace_hdl_t *);
 
 /* dt_error.c */
 int		dt_set_errno(dtrace_hdl_t *, int);

@@ -19,6 +19,9 @@ typedef int64_t dtrace_optval_t;
 
 #define DTRACEOPT_UNSET	((dtrace_optval_t)-2)
 
+/* The dtrace_errno() value dtrace(1) tells apart: nothing matched. */
+#define DTRACE_ENOPROBE	1012	/* EDT_NOPROBE (dt_impl.h) */
+
 /* dtrace_open() flags */
 #define DTRACE_O_NODEV	0x01	/* do not contact the daemon (e.g. -e, -S only) */
 

@@ -9,3 +9,55 @@ check_PROGRAMS += tests/unit/test_ft_isa
 TESTS += tests/unit/test_ft_isa
 tests_unit_test_ft_isa_SOURCES = tests/unit/test_ft_isa.c tests/unit/tap.h
 tests_unit_test_ft_isa_LDADD = $(FT_LIBS)
+
+# dif/: VM, verifier and disassembler.
+check_PROGRAMS += tests/unit/test_dif_vm tests/unit/test_dif_verify \
+	tests/unit/test_dif_dis
+TESTS += tests/unit/test_dif_vm tests/unit/test_dif_verify \
+	tests/unit/test_dif_dis
+tests_unit_test_dif_vm_SOURCES = tests/unit/test_dif_vm.c
+tests_unit_test_dif_vm_LDADD = dif/libdif.a
+tests_unit_test_dif_verify_SOURCES = tests/unit/test_dif_verify.c
+tests_unit_test_dif_verify_LDADD = dif/libdif.a
+tests_unit_test_dif_dis_SOURCES = tests/unit/test_dif_dis.c
+tests_unit_test_dif_dis_LDADD = dif/libdif.a
+
+# daemon/: buffers, aggregations, probe table (link daemon/libdtd.a).
+DTD_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/daemon $(LIBEVENT_CFLAGS)
+DTD_TEST_LDADD = daemon/libdtd.a libdtrace/libdtproto.a dif/libdif.a \
+	$(LIBEVENT_LIBS) $(PTHREAD_LIBS)
+check_PROGRAMS += tests/unit/test_dtd_buf tests/unit/test_dtd_agg \
+	tests/unit/test_dtd_probe
+TESTS += tests/unit/test_dtd_buf tests/unit/test_dtd_agg \
+	tests/unit/test_dtd_probe
+tests_unit_test_dtd_buf_SOURCES = tests/unit/test_dtd_buf.c tests/unit/tap.h
+tests_unit_test_dtd_buf_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
+tests_unit_test_dtd_buf_LDADD = $(DTD_TEST_LDADD)
+tests_unit_test_dtd_agg_SOURCES = tests/unit/test_dtd_agg.c tests/unit/tap.h
+tests_unit_test_dtd_agg_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
+tests_unit_test_dtd_agg_LDADD = $(DTD_TEST_LDADD)
+tests_unit_test_dtd_probe_SOURCES = tests/unit/test_dtd_probe.c tests/unit/tap.h
+tests_unit_test_dtd_probe_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
+tests_unit_test_dtd_probe_LDADD = $(DTD_TEST_LDADD)
+
+# daemon/: a whole session against a private dtraced -f.
+check_PROGRAMS += tests/unit/test_dtd_client
+TESTS += tests/unit/test_dtd_client
+tests_unit_test_dtd_client_SOURCES = tests/unit/test_dtd_client.c tests/unit/tap.h
+tests_unit_test_dtd_client_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
+tests_unit_test_dtd_client_LDADD = libdtrace/libdtproto.a dif/libdif.a
+EXTRA_tests_unit_test_dtd_client_DEPENDENCIES = daemon/dtraced
+
+# libdtrace runtime: printf formats, -x options.
+check_PROGRAMS += tests/unit/test_dt_printf tests/unit/test_dt_options
+TESTS += tests/unit/test_dt_printf tests/unit/test_dt_options
+tests_unit_test_dt_printf_SOURCES = tests/unit/test_dt_printf.c tests/unit/tap.h
+tests_unit_test_dt_printf_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a dif/libdif.a
+tests_unit_test_dt_options_SOURCES = tests/unit/test_dt_options.c tests/unit/tap.h
+tests_unit_test_dt_options_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a dif/libdif.a
+
+check_PROGRAMS += tests/unit/test_dt_cc
+TESTS += tests/unit/test_dt_cc
+tests_unit_test_dt_cc_SOURCES = tests/unit/test_dt_cc.c tests/unit/tap.h
+tests_unit_test_dt_cc_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
+	dif/libdif.a $(LIBEVENT_LIBS)

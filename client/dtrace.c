@@ -1,0 +1,666 @@
+/*
+ * dtrace(1): compile D programs, have dtraced run them, print what comes
+ * back.  Flags, messages and exit codes follow illumos dtrace(1): 0 on
+ * success (or the status given to exit()), 1 on errors, 2 on usage errors.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtrace.h"
+#include "dt_proto.h"	/* DTRACEACT_* record kinds */
+
+#define E_SUCCESS	0
+#define E_ERROR		1
+#define E_USAGE		2
+
+#define DTRACE_OPTSTR	"3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
+
+/* Version string, as illumos reports its D language version. */
+#define DTRACE_VERSSTR	"Sun D 1.13"
+
+typedef struct dtrace_cmd {
+	int		dc_script;	/* -s: a file; else a description */
+	dtrace_probespec_t dc_spec;
+	char		*dc_arg;	/* the argument as given */
+	char		*dc_name;	/* what "matched" messages call it */
+	const char	*dc_desc;	/* "description" or "script" */
+	dtrace_prog_t	*dc_prog;
+} dtrace_cmd_t;
+
+static const char	*g_pname = "dtrace";
+static dtrace_hdl_t	*g_dtp;
+static FILE		*g_ofp;
+static char		*g_ofile;
+static dtrace_cmd_t	*g_cmdv;
+static int		g_cmdc;
+static char		**g_argv;
+static int		g_argc;
+static unsigned int	g_cflags;
+static int		g_exec = 1;
+static int		g_list, g_vers;
+static int		g_quiet, g_testing, g_status = E_SUCCESS;
+static volatile sig_atomic_t g_intr, g_newline, g_impatient;
+
+static int
+usage(FILE *fp)
+{
+	static const char predact[] = "[[ predicate ] action ]";
+
+	fprintf(fp, "Usage: %s [-32|-64] [-aACeFGhHlqSvVwZ] "
+	    "[-b bufsz] [-c cmd] [-D name[=def]]\n\t[-I path] [-L path] "
+	    "[-o output] [-p pid] [-s script] [-U name]\n\t"
+	    "[-x opt[=val]] [-X a|c|s|t]\n\n", g_pname);
+	fprintf(fp, "\t[-P provider %s]\n", predact);
+	fprintf(fp, "\t[-m [ provider: ]module %s]\n", predact);
+	fprintf(fp, "\t[-f [[ provider: ]module: ]func %s]\n", predact);
+	fprintf(fp, "\t[-n [[[ provider: ]module: ]func: ]name %s]\n",
+	    predact);
+	fprintf(fp, "\t[-i probe-id %s] [ args ... ]\n\n", predact);
+	fprintf(fp, "\tpredicate -> '/' D-expression '/'\n");
+	fprintf(fp, "\t   action -> '{' D-statements '}'\n");
+	fprintf(fp, "\n"
+	    "\t-32 generate 32-bit D programs and ELF files\n"
+	    "\t-64 generate 64-bit D programs and ELF files\n\n"
+	    "\t-a  claim anonymous tracing state\n"
+	    "\t-A  generate driver.conf(4) directives for anonymous tracing\n"
+	    "\t-b  set trace buffer size\n"
+	    "\t-c  run specified command and exit upon its completion\n"
+	    "\t-C  run cpp(1) preprocessor on script files\n"
+	    "\t-D  define symbol when invoking preprocessor\n"
+	    "\t-e  exit after compiling request but prior to enabling probes\n"
+	    "\t-f  enable or list probes matching the specified function name\n"
+	    "\t-F  coalesce trace output by function\n"
+	    "\t-G  generate an ELF file containing embedded dtrace program\n"
+	    "\t-h  generate a header file with definitions for static probes\n"
+	    "\t-H  print included files when invoking preprocessor\n"
+	    "\t-i  enable or list probes matching the specified probe id\n"
+	    "\t-I  add include directory to preprocessor search path\n"
+	    "\t-l  list probes matching specified criteria\n"
+	    "\t-L  add library directory to library search path\n"
+	    "\t-m  enable or list probes matching the specified module name\n"
+	    "\t-n  enable or list probes matching the specified probe name\n"
+	    "\t-o  set output file\n"
+	    "\t-p  grab specified process-ID and cache its symbol tables\n"
+	    "\t-P  enable or list probes matching the specified provider "
+	    "name\n"
+	    "\t-q  set quiet mode (only output explicitly traced data)\n"
+	    "\t-s  enable or list probes according to the specified D script\n"
+	    "\t-S  print D compiler intermediate code\n"
+	    "\t-U  undefine symbol when invoking preprocessor\n"
+	    "\t-v  set verbose mode (report stability attributes, "
+	    "arguments)\n"
+	    "\t-V  report DTrace API version\n"
+	    "\t-w  permit destructive actions\n"
+	    "\t-x  enable or modify compiler and tracing options\n"
+	    "\t-X  specify ISO C conformance settings for preprocessor\n"
+	    "\t-Z  permit probe descriptions that match zero probes\n");
+	return E_USAGE;
+}
+
+static void
+verror(const char *fmt, va_list ap)
+{
+	int error = errno;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", g_pname);
+	vfprintf(stderr, fmt, ap);
+	if (fmt[strlen(fmt) - 1] != '\n')
+		fprintf(stderr, ": %s\n", strerror(error));
+}
+
+/* An error; the format ends in a newline, or strerror(errno) is added. */
+static void
+error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+}
+
+/* An informational message; -q and the quiet option suppress these. */
+static void
+notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g_quiet)
+		return;
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((noreturn))
+fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	if (g_dtp != NULL)
+		dtrace_close(g_dtp);
+	exit(E_ERROR);
+}
+
+/* A libdtrace failure: the message, then the library's error text. */
+static void __attribute__((noreturn))
+dfatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", g_pname);
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+	}
+	if (fmt != NULL && fmt[strlen(fmt) - 1] != '\n')
+		fprintf(stderr, ": %s\n",
+		    dtrace_errmsg(g_dtp, dtrace_errno(g_dtp)));
+	else if (fmt == NULL)
+		fprintf(stderr, "%s\n",
+		    dtrace_errmsg(g_dtp, dtrace_errno(g_dtp)));
+	if (g_dtp != NULL)
+		dtrace_close(g_dtp);
+	exit(E_ERROR);
+}
+
+static void __attribute__((noreturn))
+unsupported(int c)
+{
+	fprintf(stderr, "%s: -%c is not yet supported\n", g_pname, c);
+	if (g_dtp != NULL)
+		dtrace_close(g_dtp);
+	exit(E_USAGE);
+}
+
+/* Output to -o's file or stdout. */
+static void
+oprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vfprintf(g_ofp, fmt, ap) < 0)
+		clearerr(g_ofp);
+	va_end(ap);
+}
+
+static void
+dcmd_add(int script, dtrace_probespec_t spec, char *arg)
+{
+	dtrace_cmd_t *dcp;
+
+	if ((dcp = realloc(g_cmdv, (g_cmdc + 1) * sizeof(*dcp))) == NULL)
+		fatal("failed to allocate memory");
+	g_cmdv = dcp;
+	dcp = &g_cmdv[g_cmdc++];
+	memset(dcp, 0, sizeof(*dcp));
+	dcp->dc_script = script;
+	dcp->dc_spec = spec;
+	dcp->dc_arg = arg;
+}
+
+static void
+compile_str(dtrace_cmd_t *dcp)
+{
+	char *p;
+
+	if ((dcp->dc_prog = dtrace_program_strcompile(g_dtp, dcp->dc_arg,
+	    dcp->dc_spec, g_cflags | DTRACE_C_PSPEC, g_argc, g_argv)) == NULL)
+		dfatal("invalid probe specifier %s", dcp->dc_arg);
+	if ((dcp->dc_name = strdup(dcp->dc_arg)) == NULL)
+		fatal("failed to allocate memory");
+	if ((p = strpbrk(dcp->dc_name, "{/;")) != NULL)
+		*p = '\0';	/* crop the name for reporting */
+	dcp->dc_desc = "description";
+}
+
+static void
+compile_file(dtrace_cmd_t *dcp)
+{
+	FILE *fp;
+
+	if ((fp = fopen(dcp->dc_arg, "r")) == NULL)
+		fatal("failed to open %s", dcp->dc_arg);
+	/* the script is $0 */
+	g_argv[0] = dcp->dc_arg;
+	dcp->dc_prog = dtrace_program_fcompile(g_dtp, fp, g_cflags, g_argc,
+	    g_argv);
+	fclose(fp);
+	if (dcp->dc_prog == NULL)
+		dfatal("failed to compile script %s", dcp->dc_arg);
+	dcp->dc_name = dcp->dc_arg;
+	dcp->dc_desc = "script";
+}
+
+static void
+exec_prog(const dtrace_cmd_t *dcp)
+{
+	dtrace_proginfo_t dpi;
+
+	if (!g_exec) {
+		dtrace_program_info(g_dtp, dcp->dc_prog, &dpi);
+		return;
+	}
+	if (dtrace_program_exec(g_dtp, dcp->dc_prog, &dpi) == -1) {
+		/* the library names the description that matched nothing */
+		if (dtrace_errno(g_dtp) == DTRACE_ENOPROBE)
+			dfatal(NULL);
+		dfatal("failed to enable '%s'", dcp->dc_name);
+	}
+	notice("%s '%s' matched %u probe%s\n", dcp->dc_desc, dcp->dc_name,
+	    dpi.dpi_matches, dpi.dpi_matches == 1 ? "" : "s");
+}
+
+/*
+ * Split "[[[prov:]mod:]func:]name" into a description; which field a
+ * shorter text names depends on the flag (-P -m -f -n).
+ */
+static int
+parse_desc(const char *s, dtrace_probespec_t spec, dtrace_probedesc_t *pd)
+{
+	char *fields[4] = { pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+	    pd->dtpd_name };
+	static const size_t sizes[4] = { sizeof(pd->dtpd_provider),
+	    sizeof(pd->dtpd_mod), sizeof(pd->dtpd_func),
+	    sizeof(pd->dtpd_name) };
+	const char *parts[4], *p;
+	size_t lens[4];
+	int n = 0, i, last;
+
+	memset(pd, 0, sizeof(*pd));
+	for (p = s;; p++) {
+		const char *q = strchr(p, ':');
+
+		if (n == 4)
+			return -1;
+		parts[n] = p;
+		lens[n++] = q != NULL ? (size_t)(q - p) : strlen(p);
+		if (q == NULL)
+			break;
+		p = q;
+	}
+	last = spec == DTRACE_PROBESPEC_NONE ? DTRACE_PROBESPEC_NAME :
+	    (int)spec;
+	if (n > last + 1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int f = last - (n - 1 - i);
+
+		if (lens[i] >= sizes[f])
+			return -1;
+		memcpy(fields[f], parts[i], lens[i]);
+		fields[f][lens[i]] = '\0';
+	}
+	return 0;
+}
+
+static int
+list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
+{
+	oprintf("%5d %10s %17s %33s %s\n", pdp->dtpd_id, pdp->dtpd_provider,
+	    pdp->dtpd_mod, pdp->dtpd_func, pdp->dtpd_name);
+	return 0;
+}
+
+static void
+list_desc(const dtrace_probedesc_t *pd)
+{
+	if (dtrace_probe_iter(g_dtp, pd, list_probe, NULL) == 0)
+		return;
+	if (dtrace_errno(g_dtp) != DTRACE_ENOPROBE)
+		dfatal("failed to list probes");
+	error("failed to match %s:%s:%s:%s: %s\n", pd->dtpd_provider,
+	    pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+	    dtrace_errmsg(g_dtp, dtrace_errno(g_dtp)));
+	g_status = E_ERROR;
+}
+
+/* -l with -n/-P/-m/-f/-i: list what each description names. */
+static void
+list_cmd(dtrace_cmd_t *dcp)
+{
+	dtrace_probedesc_t pd;
+	char *text, *tok, *save, *p;
+
+	if (dcp->dc_script) {
+		fprintf(stderr, "%s: -l with -s is not yet supported\n",
+		    g_pname);
+		exit(E_USAGE);
+	}
+	if (dcp->dc_spec == DTRACE_PROBESPEC_NONE) {	/* -i id */
+		char *end;
+		unsigned long id = strtoul(dcp->dc_arg, &end, 10);
+
+		if (*end != '\0' || id == 0 || id > UINT32_MAX)
+			fatal("invalid probe identifier %s\n", dcp->dc_arg);
+		memset(&pd, 0, sizeof(pd));
+		pd.dtpd_id = (uint32_t)id;
+		list_desc(&pd);
+		return;
+	}
+	if ((text = strdup(dcp->dc_arg)) == NULL)
+		fatal("failed to allocate memory");
+	if ((p = strpbrk(text, "{/;")) != NULL)
+		*p = '\0';
+	for (tok = strtok_r(text, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		while (*tok == ' ' || *tok == '\t' || *tok == '\n')
+			tok++;
+		end = tok + strlen(tok);
+		while (end > tok && (end[-1] == ' ' || end[-1] == '\t' ||
+		    end[-1] == '\n'))
+			*--end = '\0';
+		if (parse_desc(tok, dcp->dc_spec, &pd) != 0) {
+			fprintf(stderr, "%s: invalid probe specifier %s: "
+			    "Overspecified probe description\n", g_pname, tok);
+			exit(E_ERROR);
+		}
+		list_desc(&pd);
+	}
+	free(text);
+}
+
+/* Called at each probe firing: the CPU/ID/FUNCTION:NAME prefix. */
+static int
+chew(const dtrace_probedata_t *data, void *arg)
+{
+	const dtrace_probedesc_t *pd = data->dtpda_pdesc;
+	static int heading;
+
+	if (g_impatient) {
+		g_newline = 0;
+		return DTRACE_CONSUME_ABORT;
+	}
+	if (!g_quiet) {
+		char name[256 + 64 + 2];
+
+		if (!heading) {
+			if (g_testing)
+				oprintf("%32s\n", "FUNCTION:NAME");
+			else
+				oprintf("%3s %6s %32s\n", "CPU", "ID",
+				    "FUNCTION:NAME");
+			heading = 1;
+		}
+		snprintf(name, sizeof(name), "%s:%s", pd->dtpd_func,
+		    pd->dtpd_name);
+		if (g_testing)
+			oprintf("%32s ", name);
+		else
+			oprintf("%3d %6d %32s ", data->dtpda_cpu, pd->dtpd_id,
+			    name);
+	}
+	return DTRACE_CONSUME_THIS;
+}
+
+/* Called for each record: exit()'s status; the newline after the last. */
+static int
+chewrec(const dtrace_probedata_t *data, const dtrace_recdesc_t *rec,
+    void *arg)
+{
+	if (rec == NULL) {
+		if (!g_quiet)
+			oprintf("\n");
+		return DTRACE_CONSUME_NEXT;
+	}
+	if (rec->dtrd_action == DTRACEACT_EXIT) {
+		int32_t status;
+
+		memcpy(&status, data->dtpda_data, sizeof(status));
+		g_status = status;
+		return DTRACE_CONSUME_NEXT;
+	}
+	return DTRACE_CONSUME_THIS;
+}
+
+static void
+intr(int signo)
+{
+	if (!g_intr)
+		g_newline = 1;
+	if (g_intr++)
+		g_impatient = 1;
+}
+
+static void
+set_opt(const char *name, char *val, const char *what, const char *arg)
+{
+	if (dtrace_setopt(g_dtp, name, val) != 0)
+		dfatal("failed to set %s %s", what, arg);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct sigaction act;
+	dtrace_optval_t opt;
+	int c, err, i, done = 0;
+
+	if ((g_pname = strrchr(argv[0], '/')) != NULL)
+		g_pname++;
+	else
+		g_pname = argv[0];
+	opterr = 0;
+	g_ofp = stdout;
+	g_testing = getenv("_DTRACE_TESTING") != NULL;
+	if (argc == 1)
+		return usage(stderr);
+	if ((g_argv = calloc(argc + 1, sizeof(char *))) == NULL) {
+		perror(g_pname);
+		return E_ERROR;
+	}
+	g_argv[g_argc++] = argv[0];
+	if ((g_dtp = dtrace_open(DTRACE_VERSION, 0, &err)) == NULL) {
+		fprintf(stderr, "%s: failed to initialize dtrace: %s\n",
+		    g_pname, dtrace_errmsg(NULL, err));
+		return E_ERROR;
+	}
+
+	/* options and operands may be mixed; operands are $1, $2 ... */
+	for (optind = 1; optind < argc; optind++) {
+		while ((c = getopt(argc, argv, DTRACE_OPTSTR)) != -1) {
+			char *p;
+
+			switch (c) {
+			case '3':
+				if (strcmp(optarg, "2") != 0)
+					return usage(stderr);
+				fprintf(stderr, "%s: -32 is not yet supported\n",
+				    g_pname);
+				return E_USAGE;
+			case '6':
+				/* 64-bit is the only data model: nothing to do */
+				if (strcmp(optarg, "4") != 0)
+					return usage(stderr);
+				break;
+			case 'b':
+				set_opt("bufsize", optarg, "-b", optarg);
+				break;
+			case 'e':
+				g_exec = 0;
+				break;
+			case 'f':
+				dcmd_add(0, DTRACE_PROBESPEC_FUNC, optarg);
+				break;
+			case 'i':
+				dcmd_add(0, DTRACE_PROBESPEC_NONE, optarg);
+				break;
+			case 'l':
+				g_list = 1;
+				break;
+			case 'm':
+				dcmd_add(0, DTRACE_PROBESPEC_MOD, optarg);
+				break;
+			case 'n':
+				dcmd_add(0, DTRACE_PROBESPEC_NAME, optarg);
+				break;
+			case 'o':
+				g_ofile = optarg;
+				break;
+			case 'P':
+				dcmd_add(0, DTRACE_PROBESPEC_PROVIDER, optarg);
+				break;
+			case 'q':
+				set_opt("quiet", NULL, "-q", "");
+				break;
+			case 's':
+				dcmd_add(1, DTRACE_PROBESPEC_NONE, optarg);
+				break;
+			case 'S':
+				g_cflags |= DTRACE_C_DIFV;
+				break;
+			case 'V':
+				g_vers = 1;
+				break;
+			case 'w':
+				set_opt("destructive", NULL, "-w", "");
+				break;
+			case 'x':
+				if ((p = strchr(optarg, '=')) != NULL)
+					*p++ = '\0';
+				if (dtrace_setopt(g_dtp, optarg, p) != 0)
+					dfatal("failed to set -x %s", optarg);
+				break;
+			case 'Z':
+				g_cflags |= DTRACE_C_ZDEFS;
+				set_opt("zdefs", NULL, "-Z", "");
+				break;
+			case 'a': case 'A': case 'B': case 'c': case 'C':
+			case 'D': case 'F': case 'G': case 'h': case 'H':
+			case 'I': case 'L': case 'p': case 'U': case 'v':
+			case 'X':
+				unsupported(c);
+			default:
+				if (strchr(DTRACE_OPTSTR, optopt) != NULL)
+					fprintf(stderr, "%s: option requires an "
+					    "argument -- %c\n", g_pname, optopt);
+				else
+					fprintf(stderr, "%s: illegal option -- "
+					    "%c\n", g_pname, optopt);
+				dtrace_close(g_dtp);
+				return usage(stderr);
+			}
+		}
+		if (optind < argc)
+			g_argv[g_argc++] = argv[optind];
+	}
+
+	if (g_list + g_vers > 1) {
+		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
+		    "specified\n", g_pname);
+		return E_USAGE;
+	}
+	if (g_vers) {
+		printf("%s: %s\n", g_pname, DTRACE_VERSSTR);
+		dtrace_close(g_dtp);
+		return E_SUCCESS;
+	}
+	if (g_ofile != NULL && (g_ofp = fopen(g_ofile, "a")) == NULL)
+		fatal("failed to open output file '%s'", g_ofile);
+
+	if (g_list) {
+		oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
+		    "FUNCTION", "NAME");
+		for (i = 0; i < g_cmdc; i++)
+			list_cmd(&g_cmdv[i]);
+		if (g_cmdc == 0 &&
+		    dtrace_probe_iter(g_dtp, NULL, list_probe, NULL) != 0 &&
+		    dtrace_errno(g_dtp) != DTRACE_ENOPROBE)
+			dfatal("failed to list probes");
+		fflush(g_ofp);
+		dtrace_close(g_dtp);
+		return g_status;
+	}
+
+	if (g_cmdc == 0) {
+		dtrace_close(g_dtp);
+		return usage(stderr);
+	}
+	for (i = 0; i < g_cmdc; i++) {
+		if (g_cmdv[i].dc_spec == DTRACE_PROBESPEC_NONE &&
+		    !g_cmdv[i].dc_script) {
+			fprintf(stderr, "%s: -i is not yet supported without "
+			    "-l\n", g_pname);
+			return E_USAGE;
+		}
+		if (g_cmdv[i].dc_script)
+			compile_file(&g_cmdv[i]);
+		else
+			compile_str(&g_cmdv[i]);
+	}
+	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
+		g_quiet = 1;
+	if (!g_exec) {
+		dtrace_close(g_dtp);
+		return E_SUCCESS;
+	}
+	for (i = 0; i < g_cmdc; i++)
+		exec_prog(&g_cmdv[i]);
+	if (dtrace_getopt(g_dtp, "destructive", &opt) == 0 &&
+	    opt != DTRACEOPT_UNSET)
+		notice("allowing destructive actions\n");
+
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = intr;
+	sigemptyset(&act.sa_mask);
+	sigaction(SIGINT, &act, NULL);
+	sigaction(SIGTERM, &act, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (dtrace_go(g_dtp) == -1)
+		dfatal("could not enable tracing");
+	/* a pragma may have set quiet */
+	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
+		g_quiet = 1;
+
+	do {
+		if (!g_intr && !done)
+			dtrace_sleep(g_dtp);
+		if (g_newline) {
+			/* after ^C: end the line the terminal echoed it on */
+			oprintf("\n");
+			g_newline = 0;
+		}
+		if (done || g_intr) {
+			done = 1;
+			if (dtrace_stop(g_dtp) == -1)
+				dfatal("couldn't stop tracing");
+		}
+		switch (dtrace_work(g_dtp, g_ofp, chew, chewrec, NULL)) {
+		case DTRACE_WORKSTATUS_DONE:
+			done = 1;
+			break;
+		case DTRACE_WORKSTATUS_OKAY:
+			break;
+		default:
+			if (!g_impatient && dtrace_errno(g_dtp) != EINTR)
+				dfatal("processing aborted");
+			done = 1;
+			break;
+		}
+		if (fflush(g_ofp) == EOF)
+			clearerr(g_ofp);
+	} while (!done);
+
+	oprintf("\n");
+	if (!g_impatient && dtrace_aggregate_print(g_dtp, g_ofp, NULL) == -1 &&
+	    dtrace_errno(g_dtp) != EINTR)
+		dfatal("failed to print aggregations");
+	fflush(g_ofp);
+	dtrace_close(g_dtp);
+	return g_status;
+}

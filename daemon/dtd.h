@@ -1,0 +1,315 @@
+/*
+ * dtd.h: the internal header of dtraced.
+ *
+ * Threads: one libevent thread owns sockets, timers, clients and
+ * consumers.  The firing path (dtd_ecb.c) may also run on tracer threads
+ * later, so what it touches is safe to share: probe ECB chains under a
+ * per-probe rwlock, per-CPU buffers under a per-CPU lock, consumer
+ * activity and counters as atomics.  Today every probe (BEGIN, END,
+ * ERROR, tick-N) fires on the main thread.
+ */
+#ifndef DTD_H
+#define DTD_H
+
+#include <sys/types.h>
+#include <sys/queue.h>
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "dif.h"
+#include "dt_proto.h"
+
+struct event_base;
+
+#define DTD_DEFAULT_BUFSIZE	(4u << 20)
+#define DTD_DEFAULT_AGGSIZE	(4u << 20)
+#define DTD_DEFAULT_STRSIZE	256
+#define DTD_MAX_BUFSIZE		(1ull << 32)	/* per CPU, per buffer */
+#define DTD_MIN_BUFSIZE		64
+
+/* Buffer policies: the numbers libdtrace uses (DTRACEOPT_BUFPOLICY_*). */
+#define DTD_BUFPOLICY_RING	0
+#define DTD_BUFPOLICY_FILL	1
+#define DTD_BUFPOLICY_SWITCH	2
+
+/* The probes of the dtrace provider have fixed ids. */
+#define DTD_PROBE_BEGIN		1
+#define DTD_PROBE_END		2
+#define DTD_PROBE_ERROR		3
+
+/*
+ * Principal buffers.  Each CPU has its own lock: writers on different
+ * CPUs never meet, and a snapshot takes one CPU's lock just long enough
+ * to swap the active and inactive halves, so a record is either wholly
+ * in the data it hands out or wholly in the next snapshot.
+ */
+typedef struct dtd_bufcpu {
+	pthread_mutex_t	dbc_lock;
+	char		*dbc_data[2];
+	int		dbc_active;	/* index of the half taking records */
+	size_t		dbc_off;	/* bytes used in the active half */
+	uint64_t	dbc_drops;	/* since the last snapshot */
+	uint64_t	dbc_pad[3];	/* keep CPUs on separate cache lines */
+} dtd_bufcpu_t;
+
+typedef struct dtd_buf {
+	int		db_policy;	/* DTD_BUFPOLICY_* */
+	int		db_ncpu;
+	size_t		db_size;	/* bytes per half */
+	dtd_bufcpu_t	*db_cpu;
+} dtd_buf_t;
+
+typedef struct dtd_bufsnap {
+	const char	*dbs_data;	/* valid until the next snapshot */
+	size_t		dbs_len;
+	uint64_t	dbs_drops;
+	uint32_t	dbs_flags;	/* DT_BUFF_* */
+} dtd_bufsnap_t;
+
+/*
+ * Aggregation buffers: per CPU, an arena of aggsize bytes holding
+ * entries (aggid, key) -> u64 values, with a hash index.  Like the
+ * principal buffers they switch: a snapshot hands out what was
+ * aggregated since the previous one, and the client adds it to its own
+ * totals (as illumos libdtrace does with the kernel's aggregation
+ * buffers).
+ */
+typedef struct dtd_aggcpu {
+	pthread_mutex_t	dac_lock;
+	char		*dac_data[2];
+	uint32_t	*dac_hash[2];	/* bucket -> entry offset + 1 */
+	int		dac_active;
+	size_t		dac_off;
+	uint32_t	dac_nent;
+	uint64_t	dac_drops;
+} dtd_aggcpu_t;
+
+typedef struct dtd_agg {
+	int		da_ncpu;
+	size_t		da_size;
+	uint32_t	da_nbucket;	/* a power of two */
+	dtd_aggcpu_t	*da_cpu;
+} dtd_agg_t;
+
+typedef struct dtd_aggsnap {
+	const char	*das_data;
+	size_t		das_len;
+	size_t		das_off;	/* iteration cursor */
+	uint32_t	das_nent;
+	uint64_t	das_drops;
+} dtd_aggsnap_t;
+
+/* Probes and providers. */
+typedef struct dtd_probe dtd_probe_t;
+typedef struct dtd_ecb dtd_ecb_t;
+
+typedef struct dtd_provider {
+	const char	*dpv_name;
+	/* Create the probes a description names (on-demand providers). */
+	void		(*dpv_provide)(const dtp_probedesc_t *);
+	/* First ECB added / last ECB removed. */
+	int		(*dpv_enable)(dtd_probe_t *);
+	void		(*dpv_disable)(dtd_probe_t *);
+} dtd_provider_t;
+
+struct dtd_probe {
+	uint32_t		dpr_id;
+	const dtd_provider_t	*dpr_prov;
+	char			*dpr_mod;
+	char			*dpr_func;
+	char			*dpr_name;
+	void			*dpr_arg;	/* the provider's */
+	pthread_rwlock_t	dpr_lock;	/* dpr_ecbs */
+	TAILQ_HEAD(, dtd_ecb)	dpr_ecbs;	/* in enable order */
+	uint32_t		dpr_necb;
+};
+
+struct dtd_consumer;
+
+/* An enabled probe: one statement of one consumer on one probe. */
+struct dtd_ecb {
+	TAILQ_ENTRY(dtd_ecb)	de_link;	/* on the probe */
+	struct dtd_consumer	*de_consumer;
+	dtd_probe_t		*de_probe;
+	const dtp_prog_t	*de_prog;
+	const dtp_stmt_t	*de_stmt;
+	uint32_t		de_epid;
+	uint32_t		de_stmtidx;	/* within de_prog */
+	uint32_t		de_recsize;	/* 0: records nothing */
+	const dtp_agg_t		**de_aggs;	/* per action, or NULL */
+	int			de_enabled;
+};
+
+/*
+ * A probe hit, as a backend hands it to the firing path.  BEGIN, END
+ * and ERROR name the one consumer they fire for in dh_consumer.
+ */
+typedef struct dtd_hit {
+	pid_t		dh_pid;
+	pid_t		dh_tid;
+	int		dh_cpu;
+	uint64_t	dh_timestamp;	/* CLOCK_MONOTONIC ns */
+	dtd_probe_t	*dh_probe;
+	const uint64_t	*dh_regs;	/* uregs[] by index, or NULL */
+	uint32_t	dh_nregs;
+	/* Traced memory; NULL: every read faults with DIF_FLT_UPRIV. */
+	int		(*dh_uread)(void *, uint64_t, void *, size_t);
+	void		*dh_uarg;
+	uint64_t	dh_args[10];
+	struct dtd_consumer *dh_consumer; /* only this consumer, or NULL */
+	pid_t		dh_ppid;	/* -1: look up in /proc */
+	uid_t		dh_uid;		/* (uid_t)-1: look up in /proc */
+	gid_t		dh_gid;
+	const char	*dh_execname;	/* NULL: /proc/PID/comm */
+} dtd_hit_t;
+
+/* What a client has asked for. */
+typedef struct dtd_consumer {
+	pid_t		dc_pid;		/* the client (SO_PEERCRED) */
+	uid_t		dc_uid;
+	gid_t		dc_gid;
+	char		dc_execname[32];
+	pid_t		dc_ppid;
+
+	dtp_prog_t	**dc_progs;
+	uint32_t	dc_nprog;
+	dtd_ecb_t	**dc_ecbs;	/* by epid - 1 */
+	uint32_t	dc_necb;
+	uint32_t	dc_ecbcap;
+	const dtp_agg_t	**dc_aggs;	/* by aggregation id */
+	uint32_t	dc_naggs;
+
+	/* options */
+	uint64_t	dc_bufsize;
+	uint64_t	dc_aggsize;
+	uint32_t	dc_strsize;
+	int		dc_bufpolicy;
+	int		dc_cpu;		/* -1: all */
+
+	dif_vstate_t	dc_vstate;
+	dtd_buf_t	dc_buf;
+	dtd_agg_t	dc_agg;
+	int		dc_hasbuf;
+	int		dc_hasagg;
+	int		dc_enabled;	/* ECBs are on their probes */
+
+	int		dc_activity;	/* DT_ACT_*; atomic */
+	int		dc_exitstatus;
+	uint64_t	dc_errors;	/* atomic; cumulative */
+	int		dc_notify;	/* atomic: NOTIFY the client */
+} dtd_consumer_t;
+
+/* dtd_log.c */
+void		log_init(int, int);
+void		log_setverbose(int);
+int		log_getverbose(void);
+void		log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
+void		log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
+void		log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
+void		log_warnx(const char *, ...) __attribute__((format(printf, 1, 2)));
+void		fatal(const char *, ...)
+		    __attribute__((format(printf, 1, 2), noreturn));
+void		fatalx(const char *, ...)
+		    __attribute__((format(printf, 1, 2), noreturn));
+
+/* dtd_systemd.c */
+int		dtd_systemd_listen_fd(void);
+int		dtd_systemd_notify(const char *);
+
+/* dtd_control.c */
+extern struct event_base *dtd_base;
+int		dtd_control_open(const char *);
+void		dtd_control_listen(int);
+void		dtd_control_close(void);
+
+/* dtd_client.c */
+int		dtd_client_init(void);
+void		dtd_client_create(int, int);
+void		dtd_client_wakeup(void);
+void		dtd_client_shutdown(void);
+int		dtd_client_count(void);
+
+/* dtd_consumer.c */
+dtd_consumer_t	*dtd_consumer_create(pid_t, uid_t, gid_t);
+void		dtd_consumer_free(dtd_consumer_t *);
+int		dtd_consumer_program(dtd_consumer_t *, dtp_prog_t *,
+		    dt_msg_t *, char *, size_t);
+int		dtd_consumer_go(dtd_consumer_t *, char *, size_t);
+int		dtd_consumer_stop(dtd_consumer_t *, char *, size_t);
+int		dtd_consumer_snap(dtd_consumer_t *, uint32_t,
+		    int (*)(void *, dt_msg_t *), void *);
+void		dtd_consumer_exit(dtd_consumer_t *, int);
+int		dtd_consumer_activity(const dtd_consumer_t *);
+int		dtd_consumer_option(dtd_consumer_t *, const char *, uint64_t,
+		    char *, size_t);
+
+/* dtd_probe.c */
+int		dtd_probe_init(void);
+void		dtd_probe_fini(void);
+dtd_probe_t	*dtd_probe_create(const dtd_provider_t *, const char *,
+		    const char *, const char *, void *);
+dtd_probe_t	*dtd_probe_lookup(uint32_t);
+dtd_probe_t	*dtd_probe_find(const char *, const char *, const char *,
+		    const char *);
+int		dtd_probe_glob(const char *, const char *);
+int		dtd_probe_match(const dtp_probedesc_t *, const dtd_probe_t *);
+int		dtd_probe_iter(const dtp_probedesc_t *,
+		    int (*)(dtd_probe_t *, void *), void *);
+int		dtd_probe_enable(dtd_probe_t *, dtd_ecb_t *);
+void		dtd_probe_disable(dtd_probe_t *, dtd_ecb_t *);
+uint32_t	dtd_probe_count(void);
+
+/* dtd_prov_dtrace.c */
+extern const dtd_provider_t dtd_prov_dtrace;
+int		dtd_prov_dtrace_init(void);
+
+/* dtd_prov_profile.c */
+#define DTD_PROFILE_TICK	1
+#define DTD_PROFILE_PROFILE	2
+#define DTD_PROFILE_MIN_NS	200000ull	/* illumos: 200us */
+extern const dtd_provider_t dtd_prov_profile;
+int		dtd_prov_profile_parse(const char *, int *, uint64_t *);
+
+/* dtd_ecb.c */
+uint64_t	dtd_ecb_now(void);
+int		dtd_ecb_cpu(void);
+void		dtd_ecb_fire(const dtd_hit_t *);
+void		dtd_ecb_hit_self(dtd_hit_t *, dtd_probe_t *);
+void		dtd_ecb_hit_consumer(dtd_hit_t *, dtd_probe_t *,
+		    dtd_consumer_t *);
+
+/* dtd_host.c */
+extern const dif_host_t dtd_host;
+typedef struct dtd_fire {
+	const dtd_hit_t	*df_hit;
+	const dtd_ecb_t	*df_ecb;
+	char		df_execname[32];
+	char		df_zonename[8];
+	int		df_execdone;
+	int		df_procdone;
+	pid_t		df_ppid;
+	uid_t		df_uid;
+	gid_t		df_gid;
+} dtd_fire_t;
+void		dtd_host_init(dtd_fire_t *, const dtd_hit_t *,
+		    const dtd_ecb_t *, dif_mstate_t *);
+
+/* dtd_buf.c */
+int		dtd_buf_init(dtd_buf_t *, int, int, size_t);
+void		dtd_buf_fini(dtd_buf_t *);
+int		dtd_buf_write(dtd_buf_t *, int, const void *, size_t);
+void		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
+
+/* dtd_agg.c */
+#define DTD_AGGENT_HDRSIZE	24	/* next, aggid, keysize, valsize, hash */
+int		dtd_agg_init(dtd_agg_t *, int, size_t);
+void		dtd_agg_fini(dtd_agg_t *);
+int		dtd_agg_update(dtd_agg_t *, int, uint32_t, uint32_t,
+		    const void *, uint32_t, uint32_t, uint64_t);
+void		dtd_agg_snap(dtd_agg_t *, int, dtd_aggsnap_t *);
+int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
+		    uint32_t *, const uint64_t **, uint32_t *);
+
+#endif /* DTD_H */

@@ -1,0 +1,204 @@
+/*
+ * dtd_agg.c: per-CPU aggregation buffers.
+ *
+ * Each CPU owns two arenas of aggsize bytes (active, inactive) and a hash
+ * index for each.  An entry is a 24-byte header (u32 next, u32 aggid,
+ * u32 keysize, u32 valsize, u64 hash), the key padded to 8 bytes, then
+ * valsize bytes of u64 values.  Entries are never freed inside an arena:
+ * a snapshot switches arenas and empties the new active one.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtd.h"
+
+#define DTD_AGG_ROUND8(x)	(((x) + 7) & ~(size_t)7)
+
+typedef struct dtd_aggent {
+	uint32_t	dae_next;	/* offset + 1 of the next in the bucket */
+	uint32_t	dae_aggid;
+	uint32_t	dae_keysize;
+	uint32_t	dae_valsize;
+	uint64_t	dae_hash;
+} dtd_aggent_t;
+
+static uint64_t
+dtd_agg_hash(uint32_t aggid, const void *key, uint32_t keysize)
+{
+	const unsigned char *p = key;
+	uint64_t h = 0xcbf29ce484222325ull ^ aggid;
+	uint32_t i;
+
+	for (i = 0; i < keysize; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h ^ (h >> 29);
+}
+
+int
+dtd_agg_init(dtd_agg_t *a, int ncpu, size_t size)
+{
+	uint32_t nb = 64;
+	int i, k;
+
+	memset(a, 0, sizeof(*a));
+	if (ncpu < 1 || size < DTD_MIN_BUFSIZE || size > UINT32_MAX - 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* about one bucket per 256 bytes of arena */
+	while (nb < size / 256 && nb < (1u << 20))
+		nb <<= 1;
+	a->da_size = size & ~(size_t)7;
+	a->da_nbucket = nb;
+	if ((a->da_cpu = calloc(ncpu, sizeof(*a->da_cpu))) == NULL)
+		return -1;
+	for (i = 0; i < ncpu; i++) {
+		dtd_aggcpu_t *c = &a->da_cpu[i];
+
+		a->da_ncpu = i + 1;
+		pthread_mutex_init(&c->dac_lock, NULL);
+		for (k = 0; k < 2; k++) {
+			if ((c->dac_data[k] = calloc(1, a->da_size)) == NULL ||
+			    (c->dac_hash[k] = calloc(nb, sizeof(uint32_t))) == NULL) {
+				dtd_agg_fini(a);
+				errno = ENOMEM;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+void
+dtd_agg_fini(dtd_agg_t *a)
+{
+	int i;
+
+	if (a->da_cpu == NULL)
+		return;
+	for (i = 0; i < a->da_ncpu; i++) {
+		dtd_aggcpu_t *c = &a->da_cpu[i];
+
+		free(c->dac_data[0]);
+		free(c->dac_data[1]);
+		free(c->dac_hash[0]);
+		free(c->dac_hash[1]);
+		pthread_mutex_destroy(&c->dac_lock);
+	}
+	free(a->da_cpu);
+	memset(a, 0, sizeof(*a));
+}
+
+/*
+ * Aggregate one value for (aggid, key) on cpu.  valsize is in bytes (a
+ * multiple of 8).  Returns 0, or -1 when a new key did not fit (a drop,
+ * counted for that CPU) or the function is unknown (errno ENOTSUP).
+ */
+int
+dtd_agg_update(dtd_agg_t *a, int cpu, uint32_t aggid, uint32_t kind,
+    const void *key, uint32_t keysize, uint32_t valsize, uint64_t val)
+{
+	dtd_aggcpu_t *c;
+	dtd_aggent_t *e = NULL;
+	uint64_t h, *v;
+	uint32_t *head, off;
+	char *data;
+	size_t need;
+
+	if (kind != DTRACEAGG_COUNT && kind != DTRACEAGG_SUM) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (cpu < 0 || cpu >= a->da_ncpu)
+		cpu = 0;
+	c = &a->da_cpu[cpu];
+	h = dtd_agg_hash(aggid, key, keysize);
+
+	pthread_mutex_lock(&c->dac_lock);
+	data = c->dac_data[c->dac_active];
+	head = &c->dac_hash[c->dac_active][h & (a->da_nbucket - 1)];
+	for (off = *head; off != 0; off = e->dae_next) {
+		e = (dtd_aggent_t *)(data + off - 1);
+		if (e->dae_hash == h && e->dae_aggid == aggid &&
+		    e->dae_keysize == keysize &&
+		    (keysize == 0 || memcmp(e + 1, key, keysize) == 0))
+			break;
+	}
+	if (off == 0) {
+		need = sizeof(*e) + DTD_AGG_ROUND8(keysize) + valsize;
+		if (need > a->da_size || c->dac_off > a->da_size - need) {
+			c->dac_drops++;
+			pthread_mutex_unlock(&c->dac_lock);
+			return -1;
+		}
+		e = (dtd_aggent_t *)(data + c->dac_off);
+		e->dae_next = *head;
+		e->dae_aggid = aggid;
+		e->dae_keysize = keysize;
+		e->dae_valsize = valsize;
+		e->dae_hash = h;
+		if (keysize > 0)
+			memcpy(e + 1, key, keysize);
+		memset((char *)(e + 1) + keysize, 0,
+		    DTD_AGG_ROUND8(keysize) - keysize + valsize);
+		*head = (uint32_t)c->dac_off + 1;
+		c->dac_off += need;
+		c->dac_nent++;
+	}
+	v = (uint64_t *)((char *)(e + 1) + DTD_AGG_ROUND8(keysize));
+	switch (kind) {
+	case DTRACEAGG_COUNT:
+		v[0]++;
+		break;
+	case DTRACEAGG_SUM:
+		v[0] += val;
+		break;
+	}
+	pthread_mutex_unlock(&c->dac_lock);
+	return 0;
+}
+
+/* Switch cpu's arenas; iterate the result with dtd_agg_next. */
+void
+dtd_agg_snap(dtd_agg_t *a, int cpu, dtd_aggsnap_t *s)
+{
+	dtd_aggcpu_t *c = &a->da_cpu[cpu];
+	int was;
+
+	pthread_mutex_lock(&c->dac_lock);
+	was = c->dac_active;
+	s->das_data = c->dac_data[was];
+	s->das_len = c->dac_off;
+	s->das_off = 0;
+	s->das_nent = c->dac_nent;
+	s->das_drops = c->dac_drops;
+	c->dac_active = !was;
+	c->dac_off = 0;
+	c->dac_nent = 0;
+	c->dac_drops = 0;
+	memset(c->dac_hash[!was], 0, a->da_nbucket * sizeof(uint32_t));
+	pthread_mutex_unlock(&c->dac_lock);
+}
+
+int
+dtd_agg_next(dtd_aggsnap_t *s, uint32_t *aggid, const void **key,
+    uint32_t *keysize, const uint64_t **val, uint32_t *valsize)
+{
+	const dtd_aggent_t *e;
+
+	if (s->das_off + sizeof(*e) > s->das_len)
+		return 0;
+	e = (const dtd_aggent_t *)(s->das_data + s->das_off);
+	*aggid = e->dae_aggid;
+	*key = e + 1;
+	*keysize = e->dae_keysize;
+	*val = (const uint64_t *)((const char *)(e + 1) +
+	    DTD_AGG_ROUND8(e->dae_keysize));
+	*valsize = e->dae_valsize;
+	s->das_off += sizeof(*e) + DTD_AGG_ROUND8(e->dae_keysize) +
+	    e->dae_valsize;
+	return 1;
+}

@@ -1,0 +1,449 @@
+/*
+ * dtd_client.c: one connected dtrace(1), and the one dispatch switch for
+ * everything a client can send.
+ *
+ * States: NEW (HELLO must come first) -> READY (PROGRAM, LIST, GO) ->
+ * TRACING (SNAP, STOP, LIST) -> STOPPED (SNAP, LIST).  A request in the
+ * wrong state is answered with DT_MSG_ERROR and the client stays; a
+ * malformed message drops that client only.  Each client has its own
+ * consumer and can reach nothing else.
+ */
+#include <sys/eventfd.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "dtd.h"
+
+enum {
+	DTD_CL_NEW,
+	DTD_CL_READY,
+	DTD_CL_TRACING,
+	DTD_CL_STOPPED,
+};
+
+typedef struct dtd_client {
+	TAILQ_ENTRY(dtd_client)	cl_link;
+	dt_peer_t		cl_peer;
+	struct event		*cl_rev;
+	struct event		*cl_wev;
+	int			cl_state;
+	int			cl_oneshot;	/* -f: exit when it goes */
+	dtd_consumer_t		*cl_consumer;
+} dtd_client_t;
+
+static TAILQ_HEAD(, dtd_client) dtd_clients =
+    TAILQ_HEAD_INITIALIZER(dtd_clients);
+static int		dtd_client_nclients;
+static int		dtd_client_efd = -1;
+static struct event	*dtd_client_eev;
+
+static void	dtd_client_read(evutil_socket_t, short, void *);
+static void	dtd_client_write(evutil_socket_t, short, void *);
+static void	dtd_client_free(dtd_client_t *);
+
+/* Send the NOTIFYs the firing path asked for (exit(), full buffers). */
+static void
+dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
+{
+	dtd_client_t *cl, *next;
+	uint64_t n;
+	dt_msg_t m;
+
+	if (read(fd, &n, sizeof(n)) == -1 && errno != EAGAIN)
+		log_warn("%s: read", __func__);
+	for (cl = TAILQ_FIRST(&dtd_clients); cl != NULL; cl = next) {
+		next = TAILQ_NEXT(cl, cl_link);
+		if (cl->cl_consumer == NULL ||
+		    !__atomic_exchange_n(&cl->cl_consumer->dc_notify, 0,
+		    __ATOMIC_ACQ_REL))
+			continue;
+		dt_msg_init(&m, DT_MSG_NOTIFY);
+		dt_msg_put_u32(&m,
+		    (uint32_t)dtd_consumer_activity(cl->cl_consumer));
+		if (dt_peer_send(&cl->cl_peer, &m) == -1 ||
+		    dt_peer_flush(&cl->cl_peer) == -1) {
+			dt_msg_free(&m);
+			log_warn("%s: pid %d", __func__, (int)cl->cl_peer.dp_pid);
+			dtd_client_free(cl);
+			continue;
+		}
+		dt_msg_free(&m);
+		if (cl->cl_peer.dp_outoff < cl->cl_peer.dp_outlen)
+			event_add(cl->cl_wev, NULL);
+	}
+}
+
+int
+dtd_client_init(void)
+{
+	if ((dtd_client_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1)
+		return -1;
+	if ((dtd_client_eev = event_new(dtd_base, dtd_client_efd,
+	    EV_READ | EV_PERSIST, dtd_client_notify, NULL)) == NULL ||
+	    event_add(dtd_client_eev, NULL) == -1)
+		return -1;
+	return 0;
+}
+
+/* Any thread: wake the main loop to send pending NOTIFYs. */
+void
+dtd_client_wakeup(void)
+{
+	uint64_t one = 1;
+
+	if (dtd_client_efd != -1 &&
+	    write(dtd_client_efd, &one, sizeof(one)) == -1 && errno != EAGAIN)
+		log_warn("%s: write", __func__);
+}
+
+int
+dtd_client_count(void)
+{
+	return dtd_client_nclients;
+}
+
+void
+dtd_client_create(int fd, int oneshot)
+{
+	dtd_client_t *cl;
+
+	if ((cl = calloc(1, sizeof(*cl))) == NULL) {
+		log_warn("%s: calloc", __func__);
+		close(fd);
+		return;
+	}
+	if (dt_peer_init(&cl->cl_peer, fd, DT_MSG_MAXCLIENT) == -1) {
+		log_warn("%s: SO_PEERCRED", __func__);
+		close(fd);
+		free(cl);
+		return;
+	}
+	cl->cl_oneshot = oneshot;
+	cl->cl_state = DTD_CL_NEW;
+	if ((cl->cl_rev = event_new(dtd_base, fd, EV_READ | EV_PERSIST,
+	    dtd_client_read, cl)) == NULL ||
+	    (cl->cl_wev = event_new(dtd_base, fd, EV_WRITE | EV_PERSIST,
+	    dtd_client_write, cl)) == NULL ||
+	    event_add(cl->cl_rev, NULL) == -1) {
+		log_warnx("%s: cannot watch fd %d", __func__, fd);
+		if (cl->cl_rev != NULL)
+			event_free(cl->cl_rev);
+		dt_peer_close(&cl->cl_peer);
+		free(cl);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&dtd_clients, cl, cl_link);
+	dtd_client_nclients++;
+	log_info("%s: pid %d uid %d connected", __func__,
+	    (int)cl->cl_peer.dp_pid, (int)cl->cl_peer.dp_uid);
+}
+
+static void
+dtd_client_free(dtd_client_t *cl)
+{
+	int oneshot = cl->cl_oneshot;
+
+	log_info("%s: pid %d gone", __func__, (int)cl->cl_peer.dp_pid);
+	TAILQ_REMOVE(&dtd_clients, cl, cl_link);
+	dtd_client_nclients--;
+	/* the consumer's ECBs come off their probes before anything is freed */
+	dtd_consumer_free(cl->cl_consumer);
+	event_free(cl->cl_rev);
+	event_free(cl->cl_wev);
+	dt_peer_close(&cl->cl_peer);
+	free(cl);
+	if (oneshot && dtd_base != NULL)
+		event_base_loopexit(dtd_base, NULL);
+}
+
+void
+dtd_client_shutdown(void)
+{
+	dtd_client_t *cl;
+
+	while ((cl = TAILQ_FIRST(&dtd_clients)) != NULL) {
+		cl->cl_oneshot = 0;
+		dtd_client_free(cl);
+	}
+	if (dtd_client_eev != NULL)
+		event_free(dtd_client_eev);
+	dtd_client_eev = NULL;
+	if (dtd_client_efd != -1)
+		close(dtd_client_efd);
+	dtd_client_efd = -1;
+}
+
+static int
+dtd_client_send(dtd_client_t *cl, dt_msg_t *m)
+{
+	int rv = dt_peer_send(&cl->cl_peer, m);
+
+	dt_msg_free(m);
+	return rv;
+}
+
+static int
+dtd_client_sendcb(void *arg, dt_msg_t *m)
+{
+	dtd_client_t *cl = arg;
+
+	return dt_peer_send(&cl->cl_peer, m);
+}
+
+static int
+dtd_client_error(dtd_client_t *cl, uint32_t code, const char *text)
+{
+	dt_msg_t m;
+
+	log_info("%s: pid %d: %s", __func__, (int)cl->cl_peer.dp_pid, text);
+	dt_msg_init(&m, DT_MSG_ERROR);
+	dt_msg_put_u32(&m, code);
+	dt_msg_put_str(&m, text);
+	return dtd_client_send(cl, &m);
+}
+
+static int
+dtd_client_empty(dtd_client_t *cl, uint16_t type)
+{
+	dt_msg_t m;
+
+	dt_msg_init(&m, type);
+	return dtd_client_send(cl, &m);
+}
+
+typedef struct dtd_client_list {
+	dt_msg_t	*cll_msg;
+	uint32_t	cll_n;
+} dtd_client_list_t;
+
+static int
+dtd_client_listone(dtd_probe_t *p, void *arg)
+{
+	dtd_client_list_t *l = arg;
+
+	dt_msg_put_u32(l->cll_msg, p->dpr_id);
+	dt_msg_put_str(l->cll_msg, p->dpr_prov->dpv_name);
+	dt_msg_put_str(l->cll_msg, p->dpr_mod);
+	dt_msg_put_str(l->cll_msg, p->dpr_func);
+	dt_msg_put_str(l->cll_msg, p->dpr_name);
+	l->cll_n++;
+	return 0;
+}
+
+/* 0: go on; -1: malformed, drop the client. */
+static int
+dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
+{
+	char err[1024];
+	dtp_probedesc_t desc;
+	dtd_client_list_t l;
+	dtp_prog_t *prog;
+	dt_msg_t r;
+	uint32_t what;
+	uint8_t *np;
+	size_t off;
+
+	err[0] = '\0';
+	if (m->dm_type != DT_MSG_HELLO && cl->cl_state == DTD_CL_NEW) {
+		if (m->dm_type == DT_MSG_PROGRAM || m->dm_type == DT_MSG_GO ||
+		    m->dm_type == DT_MSG_STOP || m->dm_type == DT_MSG_SNAP ||
+		    m->dm_type == DT_MSG_LIST)
+			return dtd_client_error(cl, EPROTO,
+			    "HELLO must come first");
+	}
+
+	switch (m->dm_type) {
+	case DT_MSG_HELLO:
+		(void)dt_msg_get_u32(m);
+		if (!dt_msg_done(m))
+			return -1;
+		if (cl->cl_state != DTD_CL_NEW)
+			return dtd_client_error(cl, EALREADY,
+			    "HELLO was already received");
+		/* the kernel's word on who is calling, not the payload's */
+		cl->cl_consumer = dtd_consumer_create(cl->cl_peer.dp_pid,
+		    cl->cl_peer.dp_uid, cl->cl_peer.dp_gid);
+		if (cl->cl_consumer == NULL)
+			return dtd_client_error(cl, ENOMEM, "out of memory");
+		cl->cl_state = DTD_CL_READY;
+		dt_msg_init(&r, DT_MSG_HELLO_OK);
+		dt_msg_put_u32(&r, (uint32_t)sysconf(_SC_NPROCESSORS_CONF));
+		dt_msg_put_u32(&r, (uint32_t)getpid());
+		return dtd_client_send(cl, &r);
+
+	case DT_MSG_PROGRAM:
+		if (cl->cl_state != DTD_CL_READY)
+			return dtd_client_error(cl, EBUSY,
+			    "programs must be sent before GO");
+		if ((prog = dt_proto_prog_decode(m, err, sizeof(err))) == NULL) {
+			if (m->dm_err == ENOMEM)
+				return dtd_client_error(cl, ENOMEM,
+				    "out of memory");
+			log_warnx("%s: pid %d: bad program: %s", __func__,
+			    (int)cl->cl_peer.dp_pid, err);
+			return -1;
+		}
+		dt_msg_init(&r, DT_MSG_PROGRAM_OK);
+		if (dtd_consumer_program(cl->cl_consumer, prog, &r, err,
+		    sizeof(err)) == -1) {
+			dt_msg_free(&r);
+			dt_proto_prog_free(prog);
+			return dtd_client_error(cl, EINVAL, err);
+		}
+		return dtd_client_send(cl, &r);
+
+	case DT_MSG_LIST:
+		memset(&desc, 0, sizeof(desc));
+		dt_msg_get_strbuf(m, desc.dpd_provider, sizeof(desc.dpd_provider));
+		dt_msg_get_strbuf(m, desc.dpd_mod, sizeof(desc.dpd_mod));
+		dt_msg_get_strbuf(m, desc.dpd_func, sizeof(desc.dpd_func));
+		dt_msg_get_strbuf(m, desc.dpd_name, sizeof(desc.dpd_name));
+		if (!dt_msg_done(m))
+			return -1;
+		dt_msg_init(&r, DT_MSG_LIST_OK);
+		off = r.dm_len;
+		dt_msg_put_u32(&r, 0);
+		l.cll_msg = &r;
+		l.cll_n = 0;
+		dtd_probe_iter(&desc, dtd_client_listone, &l);
+		if (r.dm_err == 0) {
+			np = r.dm_data + off;
+			np[0] = l.cll_n & 0xff;
+			np[1] = (l.cll_n >> 8) & 0xff;
+			np[2] = (l.cll_n >> 16) & 0xff;
+			np[3] = (l.cll_n >> 24) & 0xff;
+		}
+		return dtd_client_send(cl, &r);
+
+	case DT_MSG_GO:
+		if (!dt_msg_done(m))
+			return -1;
+		if (cl->cl_state != DTD_CL_READY)
+			return dtd_client_error(cl, EALREADY,
+			    "tracing has already started");
+		if (dtd_consumer_go(cl->cl_consumer, err, sizeof(err)) == -1)
+			return dtd_client_error(cl, EINVAL, err);
+		cl->cl_state = DTD_CL_TRACING;
+		return dtd_client_empty(cl, DT_MSG_GO_OK);
+
+	case DT_MSG_SNAP:
+		what = dt_msg_get_u32(m);
+		if (!dt_msg_done(m))
+			return -1;
+		if (cl->cl_state != DTD_CL_TRACING &&
+		    cl->cl_state != DTD_CL_STOPPED)
+			return dtd_client_error(cl, EINVAL,
+			    "tracing has not started");
+		if (what & ~(uint32_t)(DT_SNAP_BUF | DT_SNAP_AGG))
+			return dtd_client_error(cl, EINVAL,
+			    "unknown snapshot request");
+		return dtd_consumer_snap(cl->cl_consumer, what,
+		    dtd_client_sendcb, cl);
+
+	case DT_MSG_STOP:
+		if (!dt_msg_done(m))
+			return -1;
+		if (cl->cl_state != DTD_CL_TRACING)
+			return dtd_client_error(cl, EINVAL,
+			    cl->cl_state == DTD_CL_STOPPED ?
+			    "tracing has already stopped" :
+			    "tracing has not started");
+		if (dtd_consumer_stop(cl->cl_consumer, err, sizeof(err)) == -1)
+			return dtd_client_error(cl, EINVAL, err);
+		cl->cl_state = DTD_CL_STOPPED;
+		return dtd_client_empty(cl, DT_MSG_STOP_OK);
+
+	default:
+		log_warnx("%s: pid %d: unexpected %s message", __func__,
+		    (int)cl->cl_peer.dp_pid, dt_msg_type_name(m->dm_type));
+		return -1;
+	}
+}
+
+/* Write what is queued; watch for writability only while some is left. */
+static int
+dtd_client_flush(dtd_client_t *cl)
+{
+	switch (dt_peer_flush(&cl->cl_peer)) {
+	case 1:
+		event_del(cl->cl_wev);
+		return 0;
+	case 0:
+		event_add(cl->cl_wev, NULL);
+		return 0;
+	default:
+		if (errno != EPIPE && errno != ECONNRESET)
+			log_warn("%s: pid %d", __func__,
+			    (int)cl->cl_peer.dp_pid);
+		return -1;
+	}
+}
+
+static void
+dtd_client_read(evutil_socket_t fd, short ev, void *arg)
+{
+	dtd_client_t *cl = arg;
+	dt_msg_t m;
+	uint16_t type;
+	ssize_t n;
+	int rv;
+
+	n = dt_peer_read(&cl->cl_peer);
+	if (n == 0) {
+		dtd_client_free(cl);
+		return;
+	}
+	if (n == -1 && errno != EAGAIN && errno != EINTR) {
+		if (errno != ECONNRESET)
+			log_warn("%s: pid %d", __func__,
+			    (int)cl->cl_peer.dp_pid);
+		else
+			log_info("%s: pid %d: connection reset", __func__,
+			    (int)cl->cl_peer.dp_pid);
+		dtd_client_free(cl);
+		return;
+	}
+	for (;;) {
+		memset(&m, 0, sizeof(m));
+		rv = dt_peer_get(&cl->cl_peer, &m);
+		if (rv == 0)
+			break;
+		if (rv == -1) {
+			log_warnx("%s: pid %d: malformed message (%s), dropping "
+			    "client", __func__, (int)cl->cl_peer.dp_pid,
+			    strerror(errno));
+			dtd_client_free(cl);
+			return;
+		}
+		log_debug("%s: pid %d: %s, %zu bytes", __func__,
+		    (int)cl->cl_peer.dp_pid, dt_msg_type_name(m.dm_type),
+		    m.dm_len);
+		/* no request takes a descriptor yet: dt_msg_free closes it */
+		type = m.dm_type;
+		rv = dtd_client_dispatch(cl, &m);
+		dt_msg_free(&m);
+		if (rv == -1) {
+			log_warnx("%s: pid %d: bad %s message, dropping client",
+			    __func__, (int)cl->cl_peer.dp_pid,
+			    dt_msg_type_name(type));
+			dtd_client_free(cl);
+			return;
+		}
+	}
+	if (dtd_client_flush(cl) == -1)
+		dtd_client_free(cl);
+}
+
+static void
+dtd_client_write(evutil_socket_t fd, short ev, void *arg)
+{
+	dtd_client_t *cl = arg;
+
+	if (dtd_client_flush(cl) == -1)
+		dtd_client_free(cl);
+}

@@ -1,0 +1,995 @@
+/*
+ * dtd_consumer.c: what one client has asked for: its programs, options,
+ * ECBs, global variables, buffers and aggregations, and the state of its
+ * tracing.  Everything a client sends is checked here before it can run:
+ * every DIFO through dif_verify, and the statement structure against the
+ * record layout, the formats and the aggregations it names.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtd.h"
+
+#define DTD_MAX_AGGID		65536
+#define DTD_MAX_AGGKEYS		DIF_DTR_NREGS
+#define DTD_MAX_VARSIZE		(1u << 20)
+#define DTD_MAX_ECBS		(1u << 20)
+
+static void	dtd_consumer_err(char *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+static void
+dtd_consumer_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int
+dtd_consumer_ncpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return n < 1 ? 1 : (int)n;
+}
+
+static void
+dtd_consumer_procinfo(dtd_consumer_t *c)
+{
+	char path[64], line[256];
+	unsigned long v;
+	size_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)c->dc_pid);
+	if ((fp = fopen(path, "re")) != NULL) {
+		n = fread(c->dc_execname, 1, sizeof(c->dc_execname) - 1, fp);
+		c->dc_execname[n] = '\0';
+		c->dc_execname[strcspn(c->dc_execname, "\n")] = '\0';
+		fclose(fp);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)c->dc_pid);
+	if ((fp = fopen(path, "re")) != NULL) {
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			if (sscanf(line, "PPid: %lu", &v) == 1) {
+				c->dc_ppid = (pid_t)v;
+				break;
+			}
+		}
+		fclose(fp);
+	}
+}
+
+dtd_consumer_t *
+dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
+{
+	dtd_consumer_t *c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	c->dc_pid = pid;
+	c->dc_uid = uid;
+	c->dc_gid = gid;
+	c->dc_ppid = 0;
+	c->dc_bufsize = DTD_DEFAULT_BUFSIZE;
+	c->dc_aggsize = DTD_DEFAULT_AGGSIZE;
+	c->dc_strsize = DTD_DEFAULT_STRSIZE;
+	c->dc_bufpolicy = DTD_BUFPOLICY_SWITCH;
+	c->dc_cpu = -1;
+	c->dc_activity = DT_ACT_INACTIVE;
+	dtd_consumer_procinfo(c);
+	return c;
+}
+
+static void
+dtd_consumer_disable(dtd_consumer_t *c)
+{
+	uint32_t i;
+
+	if (!c->dc_enabled)
+		return;
+	for (i = c->dc_necb; i > 0; i--) {
+		dtd_ecb_t *e = c->dc_ecbs[i - 1];
+
+		dtd_probe_disable(e->de_probe, e);
+	}
+	c->dc_enabled = 0;
+}
+
+static void
+dtd_consumer_ecbs_free(dtd_consumer_t *c, uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < c->dc_necb; i++) {
+		free(c->dc_ecbs[i]->de_aggs);
+		free(c->dc_ecbs[i]);
+	}
+	c->dc_necb = from;
+}
+
+void
+dtd_consumer_free(dtd_consumer_t *c)
+{
+	uint32_t i;
+
+	if (c == NULL)
+		return;
+	dtd_consumer_disable(c);
+	dtd_consumer_ecbs_free(c, 0);
+	free(c->dc_ecbs);
+	for (i = 0; i < c->dc_nprog; i++)
+		dt_proto_prog_free(c->dc_progs[i]);
+	free(c->dc_progs);
+	free(c->dc_aggs);
+	for (i = 0; i < c->dc_vstate.dv_nglobals; i++)
+		free(c->dc_vstate.dv_globals[i].dg_data);
+	free(c->dc_vstate.dv_globals);
+	if (c->dc_hasbuf)
+		dtd_buf_fini(&c->dc_buf);
+	if (c->dc_hasagg)
+		dtd_agg_fini(&c->dc_agg);
+	free(c);
+}
+
+int
+dtd_consumer_activity(const dtd_consumer_t *c)
+{
+	return __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
+}
+
+/* Set one option from a program; only before tracing starts. */
+int
+dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
+    char *err, size_t errlen)
+{
+	if (strcmp(name, "bufsize") == 0) {
+		if (v < DTD_MIN_BUFSIZE || v > DTD_MAX_BUFSIZE) {
+			dtd_consumer_err(err, errlen, "invalid bufsize %" PRIu64
+			    ": must be %u to %llu bytes", v, DTD_MIN_BUFSIZE,
+			    DTD_MAX_BUFSIZE);
+			return -1;
+		}
+		c->dc_bufsize = v & ~(uint64_t)7;
+	} else if (strcmp(name, "aggsize") == 0) {
+		if (v < DTD_MIN_BUFSIZE || v > UINT32_MAX - 1) {
+			dtd_consumer_err(err, errlen, "invalid aggsize %" PRIu64
+			    ": must be %u to %u bytes", v, DTD_MIN_BUFSIZE,
+			    UINT32_MAX - 1);
+			return -1;
+		}
+		c->dc_aggsize = v & ~(uint64_t)7;
+	} else if (strcmp(name, "strsize") == 0) {
+		if (v < 1 || v > DIF_MAXSTRSIZE) {
+			dtd_consumer_err(err, errlen, "invalid strsize %" PRIu64
+			    ": must be 1 to %u", v, DIF_MAXSTRSIZE);
+			return -1;
+		}
+		c->dc_strsize = (uint32_t)v;
+	} else if (strcmp(name, "bufpolicy") == 0) {
+		switch (v) {
+		case DTD_BUFPOLICY_SWITCH:
+			break;
+		case DTD_BUFPOLICY_FILL:
+		case DTD_BUFPOLICY_RING:
+			dtd_consumer_err(err, errlen, "bufpolicy %s is not "
+			    "supported by this dtraced yet",
+			    v == DTD_BUFPOLICY_FILL ? "fill" : "ring");
+			return -1;
+		default:
+			dtd_consumer_err(err, errlen, "invalid bufpolicy %"
+			    PRIu64, v);
+			return -1;
+		}
+		c->dc_bufpolicy = (int)v;
+	} else if (strcmp(name, "cpu") == 0) {
+		if ((int64_t)v != -1 &&
+		    (v >= (uint64_t)dtd_consumer_ncpu())) {
+			dtd_consumer_err(err, errlen, "invalid cpu %" PRId64
+			    ": no such CPU", (int64_t)v);
+			return -1;
+		}
+		c->dc_cpu = (int)(int64_t)v;
+	} else {
+		dtd_consumer_err(err, errlen, "unknown option \"%s\"", name);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *
+dtd_consumer_aggname(uint32_t kind)
+{
+	static const char *names[] = { "none", "count", "min", "max", "avg",
+	    "sum", "stddev", "quantize", "lquantize", "llquantize" };
+	uint32_t i = kind - DTRACEACT_AGGREGATION;
+
+	return i < sizeof(names) / sizeof(names[0]) ? names[i] : "unknown";
+}
+
+static int
+dtd_consumer_aggnargs(uint32_t kind)
+{
+	switch (kind) {
+	case DTRACEAGG_COUNT:
+		return 0;
+	case DTRACEAGG_SUM:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+static int
+dtd_consumer_aggsame(const dtp_agg_t *a, const dtp_agg_t *b)
+{
+	uint32_t i;
+
+	if (a->dg_kind != b->dg_kind || a->dg_nkeys != b->dg_nkeys ||
+	    memcmp(a->dg_params, b->dg_params, sizeof(a->dg_params)) != 0)
+		return 0;
+	for (i = 0; i < a->dg_nkeys; i++) {
+		if (a->dg_keys[i].dk_kind != b->dg_keys[i].dk_kind ||
+		    a->dg_keys[i].dk_size != b->dg_keys[i].dk_size)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+dtd_consumer_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
+    char *err, size_t errlen)
+{
+	uint32_t j;
+
+	if (g->dg_id >= DTD_MAX_AGGID) {
+		dtd_consumer_err(err, errlen, "aggregation id %u out of range",
+		    g->dg_id);
+		return -1;
+	}
+	if (dtd_consumer_aggnargs(g->dg_kind) == -1) {
+		dtd_consumer_err(err, errlen, "@%s: aggregating function %s() "
+		    "is not supported by this dtraced yet", g->dg_name,
+		    dtd_consumer_aggname(g->dg_kind));
+		return -1;
+	}
+	if (g->dg_nkeys > DTD_MAX_AGGKEYS) {
+		dtd_consumer_err(err, errlen, "@%s: %u keys, at most %u",
+		    g->dg_name, g->dg_nkeys, DTD_MAX_AGGKEYS);
+		return -1;
+	}
+	for (j = 0; j < g->dg_nkeys; j++) {
+		const dtp_aggkey_t *k = &g->dg_keys[j];
+
+		switch (k->dk_kind) {
+		case DTP_KEY_INT:
+		case DTP_KEY_UINT:
+			if (k->dk_size != 1 && k->dk_size != 2 &&
+			    k->dk_size != 4 && k->dk_size != 8)
+				goto bad;
+			break;
+		case DTP_KEY_STRING:
+			if (k->dk_size < 1 || k->dk_size > c->dc_strsize)
+				goto bad;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if (g->dg_id < c->dc_naggs && c->dc_aggs[g->dg_id] != NULL &&
+	    !dtd_consumer_aggsame(c->dc_aggs[g->dg_id], g)) {
+		dtd_consumer_err(err, errlen, "@%s: aggregation id %u "
+		    "redefined differently", g->dg_name, g->dg_id);
+		return -1;
+	}
+	return 0;
+bad:
+	dtd_consumer_err(err, errlen, "@%s: key %u has an invalid kind %u or "
+	    "size %u", g->dg_name, j, g->dg_keys[j].dk_kind,
+	    g->dg_keys[j].dk_size);
+	return -1;
+}
+
+static const dtp_agg_t *
+dtd_consumer_findagg(const dtd_consumer_t *c, const dtp_prog_t *p,
+    uint64_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->dp_nagg; i++) {
+		if (p->dp_agg[i].dg_id == id)
+			return &p->dp_agg[i];
+	}
+	if (id < c->dc_naggs)
+		return c->dc_aggs[id];
+	return NULL;
+}
+
+static int
+dtd_consumer_isref(const dif_difo_t *d)
+{
+	return d->dd_rtype.dt_kind == DIF_TYPE_STRING ||
+	    (d->dd_rtype.dt_flags & DIF_TF_BYREF);
+}
+
+static int
+dtd_consumer_verify(const dif_difo_t *d, const char *what, uint32_t si,
+    uint32_t ai, char *err, size_t errlen)
+{
+	char verr[256];
+
+	if (d == NULL) {
+		dtd_consumer_err(err, errlen, "statement %u: %s %u: missing DIF "
+		    "object", si, what, ai);
+		return -1;
+	}
+	verr[0] = '\0';
+	if (dif_verify(d, verr, sizeof(verr)) != 0) {
+		dtd_consumer_err(err, errlen, "statement %u: %s %u: invalid DIF: "
+		    "%s", si, what, ai, verr[0] ? verr : "rejected");
+		return -1;
+	}
+	return 0;
+}
+
+/* An action that records its DIFO's value at da_offset. */
+static int
+dtd_consumer_checkrec(const dtd_consumer_t *c, const dtp_stmt_t *s,
+    const dtp_action_t *a, uint32_t si, uint32_t ai, char *err, size_t errlen)
+{
+	const dif_difo_t *d;
+
+	if (a->da_ndifo > 1) {
+		dtd_consumer_err(err, errlen, "statement %u: action %u has %u "
+		    "DIF objects", si, ai, a->da_ndifo);
+		return -1;
+	}
+	if (a->da_size == 0)
+		return 0;
+	if (a->da_ndifo == 0) {
+		dtd_consumer_err(err, errlen, "statement %u: action %u records "
+		    "%u bytes but computes nothing", si, ai, a->da_size);
+		return -1;
+	}
+	if ((uint64_t)a->da_offset + a->da_size > s->ds_size) {
+		dtd_consumer_err(err, errlen, "statement %u: action %u: bytes "
+		    "%u..%u outside the record of %u bytes", si, ai,
+		    a->da_offset, a->da_offset + a->da_size, s->ds_size);
+		return -1;
+	}
+	if (a->da_align != 0 && a->da_align != 1 && a->da_align != 2 &&
+	    a->da_align != 4 && a->da_align != 8) {
+		dtd_consumer_err(err, errlen, "statement %u: action %u: bad "
+		    "alignment %u", si, ai, a->da_align);
+		return -1;
+	}
+	if (a->da_align > 1 && a->da_offset % a->da_align != 0) {
+		dtd_consumer_err(err, errlen, "statement %u: action %u: offset "
+		    "%u is not %u-aligned", si, ai, a->da_offset, a->da_align);
+		return -1;
+	}
+	d = a->da_difo[0];
+	if (d->dd_rtype.dt_kind == DIF_TYPE_STRING) {
+		if (a->da_size > c->dc_strsize) {
+			dtd_consumer_err(err, errlen, "statement %u: action %u: "
+			    "string of %u bytes exceeds strsize %u", si, ai,
+			    a->da_size, c->dc_strsize);
+			return -1;
+		}
+	} else if (d->dd_rtype.dt_flags & DIF_TF_BYREF) {
+		if (a->da_size > d->dd_rtype.dt_size) {
+			dtd_consumer_err(err, errlen, "statement %u: action %u: "
+			    "records %u bytes of a %u-byte object", si, ai,
+			    a->da_size, d->dd_rtype.dt_size);
+			return -1;
+		}
+	} else if (a->da_size != 1 && a->da_size != 2 && a->da_size != 4 &&
+	    a->da_size != 8) {
+		dtd_consumer_err(err, errlen, "statement %u: action %u: an "
+		    "integer of %u bytes", si, ai, a->da_size);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
+    uint32_t si, char *err, size_t errlen)
+{
+	const dtp_stmt_t *s = &p->dp_stmt[si];
+	const dtp_agg_t *g;
+	uint32_t i, k;
+	int nargs;
+
+	if ((uint64_t)s->ds_size + DTRACE_RECHDR_SIZE + 7 > c->dc_bufsize) {
+		dtd_consumer_err(err, errlen, "statement %u: record of %u bytes "
+		    "exceeds the principal buffer size %" PRIu64, si,
+		    s->ds_size, c->dc_bufsize);
+		return -1;
+	}
+	if (s->ds_pred != NULL &&
+	    dtd_consumer_verify(s->ds_pred, "predicate", si, 0, err,
+	    errlen) == -1)
+		return -1;
+	for (i = 0; i < s->ds_nact; i++) {
+		const dtp_action_t *a = &s->ds_act[i];
+
+		for (k = 0; k < a->da_ndifo; k++) {
+			if (dtd_consumer_verify(a->da_difo[k], "action", si, i,
+			    err, errlen) == -1)
+				return -1;
+		}
+		switch (a->da_kind) {
+		case DTRACEACT_DIFEXPR:
+		case DTRACEACT_PRINTA:
+		case DTRACEACT_LIBACT:
+			if (dtd_consumer_checkrec(c, s, a, si, i, err,
+			    errlen) == -1)
+				return -1;
+			break;
+		case DTRACEACT_EXIT:
+			if (a->da_ndifo != 1 ||
+			    dtd_consumer_isref(a->da_difo[0])) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "exit() needs one integer", si);
+				return -1;
+			}
+			if (dtd_consumer_checkrec(c, s, a, si, i, err,
+			    errlen) == -1)
+				return -1;
+			break;
+		case DTRACEACT_PRINTF:
+			if (a->da_arg >= p->dp_nfmt) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "action %u: format %" PRIu64 " of %u", si,
+				    i, a->da_arg, p->dp_nfmt);
+				return -1;
+			}
+			if ((uint64_t)i + a->da_nargs >= s->ds_nact) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "printf at action %u wants %u arguments",
+				    si, i, a->da_nargs);
+				return -1;
+			}
+			for (k = 1; k <= a->da_nargs; k++) {
+				if (s->ds_act[i + k].da_kind !=
+				    DTRACEACT_DIFEXPR) {
+					dtd_consumer_err(err, errlen,
+					    "statement %u: printf argument %u "
+					    "is not an expression", si, k);
+					return -1;
+				}
+			}
+			if (dtd_consumer_checkrec(c, s, a, si, i, err,
+			    errlen) == -1)
+				return -1;
+			break;
+		default:
+			if (!DTRACEACT_ISAGG(a->da_kind)) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "action kind 0x%x is not supported by this "
+				    "dtraced", si, a->da_kind);
+				return -1;
+			}
+			if ((g = dtd_consumer_findagg(c, p, a->da_arg)) == NULL) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "aggregation id %" PRIu64 " is not "
+				    "described", si, a->da_arg);
+				return -1;
+			}
+			if (g->dg_kind != a->da_kind) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "@%s is a %s(), used as %s()", si,
+				    g->dg_name, dtd_consumer_aggname(g->dg_kind),
+				    dtd_consumer_aggname(a->da_kind));
+				return -1;
+			}
+			if ((nargs = dtd_consumer_aggnargs(a->da_kind)) == -1) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "aggregating function %s() is not "
+				    "supported by this dtraced yet", si,
+				    dtd_consumer_aggname(a->da_kind));
+				return -1;
+			}
+			if (a->da_ndifo != g->dg_nkeys + (uint32_t)nargs) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "@%s has %u keys and %d arguments, the "
+				    "action computes %u values", si,
+				    g->dg_name, g->dg_nkeys, nargs,
+				    a->da_ndifo);
+				return -1;
+			}
+			for (k = 0; k < a->da_ndifo; k++) {
+				int str = a->da_difo[k]->dd_rtype.dt_kind ==
+				    DIF_TYPE_STRING;
+				int want = k < g->dg_nkeys &&
+				    g->dg_keys[k].dk_kind == DTP_KEY_STRING;
+
+				if (str != want ||
+				    (!str && dtd_consumer_isref(a->da_difo[k]))) {
+					dtd_consumer_err(err, errlen,
+					    "statement %u: @%s: value %u has "
+					    "the wrong type", si, g->dg_name, k);
+					return -1;
+				}
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Global scalars of one DIFO: the highest id and by-ref sizes. */
+static int
+dtd_consumer_difovars(const dif_difo_t *d, uint32_t *nglob, uint32_t *sizes,
+    uint32_t strsize, char *err, size_t errlen)
+{
+	uint32_t i, ndx, size;
+
+	if (d == NULL)
+		return 0;
+	for (i = 0; i < d->dd_varlen; i++) {
+		const dif_var_t *v = &d->dd_vartab[i];
+
+		if (v->dv_scope != DIFV_SCOPE_GLOBAL ||
+		    v->dv_kind != DIFV_KIND_SCALAR ||
+		    v->dv_id < DIF_VAR_OTHER_UBASE || v->dv_id > DIF_VAR_OTHER_MAX)
+			continue;
+		ndx = v->dv_id - DIF_VAR_OTHER_UBASE;
+		if (ndx + 1 > *nglob)
+			*nglob = ndx + 1;
+		if (sizes == NULL)
+			continue;
+		size = 0;
+		if (v->dv_type.dt_kind == DIF_TYPE_STRING)
+			size = v->dv_type.dt_size ? v->dv_type.dt_size : strsize;
+		else if (v->dv_type.dt_flags & DIF_TF_BYREF)
+			size = v->dv_type.dt_size;
+		if (size > DTD_MAX_VARSIZE) {
+			dtd_consumer_err(err, errlen, "global variable %#x of %u "
+			    "bytes is too large", v->dv_id, size);
+			return -1;
+		}
+		if (size > sizes[ndx])
+			sizes[ndx] = size;
+	}
+	return 0;
+}
+
+static int
+dtd_consumer_progvars(const dtp_prog_t *p, uint32_t *nglob, uint32_t *sizes,
+    uint32_t strsize, char *err, size_t errlen)
+{
+	uint32_t i, j, k;
+
+	for (i = 0; i < p->dp_nstmt; i++) {
+		const dtp_stmt_t *s = &p->dp_stmt[i];
+
+		if (dtd_consumer_difovars(s->ds_pred, nglob, sizes, strsize,
+		    err, errlen) == -1)
+			return -1;
+		for (j = 0; j < s->ds_nact; j++) {
+			for (k = 0; k < s->ds_act[j].da_ndifo; k++) {
+				if (dtd_consumer_difovars(s->ds_act[j].da_difo[k],
+				    nglob, sizes, strsize, err, errlen) == -1)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Grow the consumer's global storage to what p needs. */
+static int
+dtd_consumer_globals(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
+    size_t errlen)
+{
+	dif_vstate_t *vs = &c->dc_vstate;
+	uint32_t nglob = 0, *sizes, i;
+	dif_gvar_t *ng;
+	char *data;
+
+	if (dtd_consumer_progvars(p, &nglob, NULL, 0, err, errlen) == -1)
+		return -1;
+	if (nglob == 0)
+		return 0;
+	if ((sizes = calloc(nglob, sizeof(*sizes))) == NULL)
+		goto nomem;
+	if (dtd_consumer_progvars(p, &nglob, sizes, c->dc_strsize, err,
+	    errlen) == -1) {
+		free(sizes);
+		return -1;
+	}
+	if (nglob > vs->dv_nglobals) {
+		if ((ng = reallocarray(vs->dv_globals, nglob,
+		    sizeof(*ng))) == NULL) {
+			free(sizes);
+			goto nomem;
+		}
+		memset(ng + vs->dv_nglobals, 0,
+		    (nglob - vs->dv_nglobals) * sizeof(*ng));
+		vs->dv_globals = ng;
+		vs->dv_nglobals = nglob;
+	}
+	for (i = 0; i < nglob; i++) {
+		dif_gvar_t *g = &vs->dv_globals[i];
+
+		if (sizes[i] <= g->dg_size)
+			continue;
+		if ((data = realloc(g->dg_data, sizes[i])) == NULL) {
+			free(sizes);
+			goto nomem;
+		}
+		memset(data + g->dg_size, 0, sizes[i] - g->dg_size);
+		g->dg_data = data;
+		g->dg_size = sizes[i];
+	}
+	free(sizes);
+	return 0;
+nomem:
+	dtd_consumer_err(err, errlen, "out of memory for global variables");
+	return -1;
+}
+
+typedef struct dtd_consumer_opts {
+	uint64_t	co_bufsize;
+	uint64_t	co_aggsize;
+	uint32_t	co_strsize;
+	int		co_bufpolicy;
+	int		co_cpu;
+} dtd_consumer_opts_t;
+
+static void
+dtd_consumer_saveopts(const dtd_consumer_t *c, dtd_consumer_opts_t *o)
+{
+	o->co_bufsize = c->dc_bufsize;
+	o->co_aggsize = c->dc_aggsize;
+	o->co_strsize = c->dc_strsize;
+	o->co_bufpolicy = c->dc_bufpolicy;
+	o->co_cpu = c->dc_cpu;
+}
+
+static void
+dtd_consumer_restoreopts(dtd_consumer_t *c, const dtd_consumer_opts_t *o)
+{
+	c->dc_bufsize = o->co_bufsize;
+	c->dc_aggsize = o->co_aggsize;
+	c->dc_strsize = o->co_strsize;
+	c->dc_bufpolicy = o->co_bufpolicy;
+	c->dc_cpu = o->co_cpu;
+}
+
+typedef struct dtd_consumer_mk {
+	dtd_consumer_t		*mk_c;
+	const dtp_prog_t	*mk_prog;
+	uint32_t		mk_stmt;
+	int			mk_err;
+} dtd_consumer_mk_t;
+
+static int
+dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
+{
+	dtd_consumer_mk_t *mk = arg;
+	dtd_consumer_t *c = mk->mk_c;
+	const dtp_stmt_t *s = &mk->mk_prog->dp_stmt[mk->mk_stmt];
+	dtd_ecb_t *e, **ne;
+	uint32_t i, ncap;
+
+	if (c->dc_necb >= DTD_MAX_ECBS) {
+		mk->mk_err = E2BIG;
+		return -1;
+	}
+	if (c->dc_necb == c->dc_ecbcap) {
+		ncap = c->dc_ecbcap ? c->dc_ecbcap * 2 : 16;
+		if ((ne = reallocarray(c->dc_ecbs, ncap, sizeof(*ne))) == NULL)
+			goto nomem;
+		c->dc_ecbs = ne;
+		c->dc_ecbcap = ncap;
+	}
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		goto nomem;
+	if (s->ds_nact > 0 &&
+	    (e->de_aggs = calloc(s->ds_nact, sizeof(*e->de_aggs))) == NULL) {
+		free(e);
+		goto nomem;
+	}
+	for (i = 0; i < s->ds_nact; i++) {
+		if (DTRACEACT_ISAGG(s->ds_act[i].da_kind))
+			e->de_aggs[i] = dtd_consumer_findagg(c, mk->mk_prog,
+			    s->ds_act[i].da_arg);
+	}
+	e->de_consumer = c;
+	e->de_probe = pr;
+	e->de_prog = mk->mk_prog;
+	e->de_stmt = s;
+	e->de_stmtidx = mk->mk_stmt;
+	e->de_epid = c->dc_necb + 1;
+	/* illumos: no actions records the bare header; only non-recording ones record nothing */
+	if (s->ds_nact == 0 || s->ds_size > 0)
+		e->de_recsize = (DTRACE_RECHDR_SIZE + s->ds_size + 7) &
+		    ~(uint32_t)7;
+	c->dc_ecbs[c->dc_necb++] = e;
+	return 0;
+nomem:
+	mk->mk_err = ENOMEM;
+	return -1;
+}
+
+/*
+ * Take a decoded program: check it, create its ECBs and describe them in
+ * reply (a DT_MSG_PROGRAM_OK being built).  On success the consumer owns
+ * p; on failure nothing changed, err says why and the caller frees p.
+ */
+int
+dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
+    char *err, size_t errlen)
+{
+	dtd_consumer_opts_t saved;
+	dtd_consumer_mk_t mk;
+	dtp_prog_t **np;
+	const dtp_agg_t **na;
+	uint32_t i, j, firstecb = c->dc_necb, maxid;
+
+	if (dtd_consumer_activity(c) != DT_ACT_INACTIVE) {
+		dtd_consumer_err(err, errlen, "tracing has already started");
+		return -1;
+	}
+	dtd_consumer_saveopts(c, &saved);
+	for (i = 0; i < p->dp_nopt; i++) {
+		if (dtd_consumer_option(c, p->dp_opt[i].do_name,
+		    p->dp_opt[i].do_value, err, errlen) == -1)
+			goto restore;
+	}
+	for (i = 0; i < p->dp_nagg; i++) {
+		for (j = 0; j < i; j++) {
+			if (p->dp_agg[j].dg_id == p->dp_agg[i].dg_id) {
+				dtd_consumer_err(err, errlen, "aggregation id "
+				    "%u described twice", p->dp_agg[i].dg_id);
+				goto restore;
+			}
+		}
+		if (dtd_consumer_checkagg(c, &p->dp_agg[i], err, errlen) == -1)
+			goto restore;
+	}
+	for (i = 0; i < p->dp_nstmt; i++) {
+		if (dtd_consumer_checkstmt(c, p, i, err, errlen) == -1)
+			goto restore;
+	}
+	if ((np = reallocarray(c->dc_progs, c->dc_nprog + 1,
+	    sizeof(*np))) == NULL)
+		goto nomem;
+	c->dc_progs = np;
+	maxid = c->dc_naggs;
+	for (i = 0; i < p->dp_nagg; i++) {
+		if (p->dp_agg[i].dg_id + 1 > maxid)
+			maxid = p->dp_agg[i].dg_id + 1;
+	}
+	if (maxid > c->dc_naggs) {
+		if ((na = reallocarray(c->dc_aggs, maxid, sizeof(*na))) == NULL)
+			goto nomem;
+		memset(na + c->dc_naggs, 0,
+		    (maxid - c->dc_naggs) * sizeof(*na));
+		c->dc_aggs = na;
+	}
+	/* grown storage stays: it is only ever larger than needed */
+	if (dtd_consumer_globals(c, p, err, errlen) == -1)
+		goto restore;
+
+	mk.mk_c = c;
+	mk.mk_prog = p;
+	mk.mk_err = 0;
+	for (i = 0; i < p->dp_nstmt; i++) {
+		mk.mk_stmt = i;
+		if (dtd_probe_iter(&p->dp_stmt[i].ds_desc, dtd_consumer_mkecb,
+		    &mk) != 0) {
+			dtd_consumer_ecbs_free(c, firstecb);
+			if (mk.mk_err == E2BIG) {
+				dtd_consumer_err(err, errlen, "too many "
+				    "enabled probes");
+				goto restore;
+			}
+			goto nomem;
+		}
+	}
+
+	/* committed: nothing below fails */
+	for (i = 0; i < p->dp_nagg; i++) {
+		if (c->dc_aggs[p->dp_agg[i].dg_id] == NULL)
+			c->dc_aggs[p->dp_agg[i].dg_id] = &p->dp_agg[i];
+	}
+	if (maxid > c->dc_naggs)
+		c->dc_naggs = maxid;
+	c->dc_progs[c->dc_nprog++] = p;
+
+	dt_msg_put_u32(reply, c->dc_necb - firstecb);
+	for (i = firstecb; i < c->dc_necb; i++) {
+		dtd_ecb_t *e = c->dc_ecbs[i];
+
+		dt_msg_put_u32(reply, e->de_epid);
+		dt_msg_put_u32(reply, e->de_stmtidx);
+		dt_msg_put_u32(reply, e->de_probe->dpr_id);
+		dt_msg_put_str(reply, e->de_probe->dpr_prov->dpv_name);
+		dt_msg_put_str(reply, e->de_probe->dpr_mod);
+		dt_msg_put_str(reply, e->de_probe->dpr_func);
+		dt_msg_put_str(reply, e->de_probe->dpr_name);
+	}
+	log_debug("%s: pid %d: program %u: %u statements, %u ECBs", __func__,
+	    (int)c->dc_pid, c->dc_nprog, p->dp_nstmt, c->dc_necb - firstecb);
+	return 0;
+nomem:
+	dtd_consumer_err(err, errlen, "out of memory");
+restore:
+	dtd_consumer_restoreopts(c, &saved);
+	return -1;
+}
+
+/* Allocate buffers, put the ECBs on their probes, fire BEGIN. */
+int
+dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
+{
+	int ncpu = dtd_consumer_ncpu();
+	dtd_hit_t hit;
+	uint32_t i, j;
+
+	if (dtd_consumer_activity(c) != DT_ACT_INACTIVE) {
+		dtd_consumer_err(err, errlen, "tracing has already started");
+		return -1;
+	}
+	for (i = 0; i < c->dc_nprog; i++) {
+		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
+			if (c->dc_progs[i]->dp_stmt[j].ds_size +
+			    DTRACE_RECHDR_SIZE + 7ull > c->dc_bufsize) {
+				dtd_consumer_err(err, errlen, "enabling exceeds "
+				    "size of buffer");
+				return -1;
+			}
+		}
+	}
+	if (dtd_buf_init(&c->dc_buf, c->dc_bufpolicy, ncpu,
+	    (size_t)c->dc_bufsize) == -1) {
+		dtd_consumer_err(err, errlen, "cannot allocate principal "
+		    "buffers of %" PRIu64 " bytes per CPU: %s", c->dc_bufsize,
+		    strerror(errno));
+		return -1;
+	}
+	c->dc_hasbuf = 1;
+	if (c->dc_naggs > 0) {
+		if (dtd_agg_init(&c->dc_agg, ncpu, (size_t)c->dc_aggsize) == -1) {
+			dtd_consumer_err(err, errlen, "cannot allocate "
+			    "aggregation buffers of %" PRIu64 " bytes per CPU: "
+			    "%s", c->dc_aggsize, strerror(errno));
+			return -1;
+		}
+		c->dc_hasagg = 1;
+	}
+	c->dc_enabled = 1;
+	for (i = 0; i < c->dc_necb; i++) {
+		dtd_ecb_t *e = c->dc_ecbs[i];
+
+		if (dtd_probe_enable(e->de_probe, e) == -1) {
+			dtd_consumer_err(err, errlen, "cannot enable %s:%s:%s:%s:"
+			    " %s", e->de_probe->dpr_prov->dpv_name,
+			    e->de_probe->dpr_mod, e->de_probe->dpr_func,
+			    e->de_probe->dpr_name, strerror(errno));
+			dtd_consumer_disable(c);
+			return -1;
+		}
+	}
+	__atomic_store_n(&c->dc_activity, DT_ACT_ACTIVE, __ATOMIC_RELEASE);
+	log_info("%s: pid %d: tracing, %u ECBs", __func__, (int)c->dc_pid,
+	    c->dc_necb);
+	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_BEGIN), c);
+	dtd_ecb_fire(&hit);
+	return 0;
+}
+
+/* Fire END, then take the ECBs off their probes. */
+int
+dtd_consumer_stop(dtd_consumer_t *c, char *err, size_t errlen)
+{
+	dtd_hit_t hit;
+
+	switch (dtd_consumer_activity(c)) {
+	case DT_ACT_INACTIVE:
+		dtd_consumer_err(err, errlen, "tracing has not started");
+		return -1;
+	case DT_ACT_STOPPED:
+		dtd_consumer_err(err, errlen, "tracing has already stopped");
+		return -1;
+	}
+	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_END), c);
+	dtd_ecb_fire(&hit);
+	__atomic_store_n(&c->dc_activity, DT_ACT_STOPPED, __ATOMIC_RELEASE);
+	dtd_consumer_disable(c);
+	log_info("%s: pid %d: stopped, %" PRIu64 " errors", __func__,
+	    (int)c->dc_pid, __atomic_load_n(&c->dc_errors, __ATOMIC_RELAXED));
+	return 0;
+}
+
+/* exit() from the firing path: any thread. */
+void
+dtd_consumer_exit(dtd_consumer_t *c, int status)
+{
+	int expect = DT_ACT_ACTIVE;
+
+	if (!__atomic_compare_exchange_n(&c->dc_activity, &expect,
+	    DT_ACT_DRAINING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	c->dc_exitstatus = status;
+	__atomic_store_n(&c->dc_notify, 1, __ATOMIC_RELEASE);
+	dtd_client_wakeup();
+}
+
+/*
+ * Snapshot: DT_MSG_BUF per CPU with records or drops, DT_MSG_AGG per CPU
+ * with entries or drops, then DT_MSG_SNAP_END.  Returns -1 if send fails.
+ */
+int
+dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
+    int (*send)(void *, dt_msg_t *), void *arg)
+{
+	dt_msg_t m;
+	int cpu, rv;
+
+	if ((what & DT_SNAP_BUF) && c->dc_hasbuf) {
+		for (cpu = 0; cpu < c->dc_buf.db_ncpu; cpu++) {
+			dtd_bufsnap_t bs;
+
+			dtd_buf_snap(&c->dc_buf, cpu, &bs);
+			if (bs.dbs_len == 0 && bs.dbs_drops == 0)
+				continue;
+			dt_msg_init(&m, DT_MSG_BUF);
+			dt_msg_put_u32(&m, (uint32_t)cpu);
+			dt_msg_put_u64(&m, bs.dbs_drops);
+			dt_msg_put_u32(&m, bs.dbs_flags);
+			dt_msg_put_bytes(&m, bs.dbs_data, bs.dbs_len);
+			rv = send(arg, &m);
+			dt_msg_free(&m);
+			if (rv == -1)
+				return -1;
+		}
+	}
+	if ((what & DT_SNAP_AGG) && c->dc_hasagg) {
+		for (cpu = 0; cpu < c->dc_agg.da_ncpu; cpu++) {
+			dtd_aggsnap_t as;
+			const void *key;
+			const uint64_t *val;
+			uint32_t aggid, ks, vs;
+
+			dtd_agg_snap(&c->dc_agg, cpu, &as);
+			if (as.das_nent == 0 && as.das_drops == 0)
+				continue;
+			dt_msg_init(&m, DT_MSG_AGG);
+			dt_msg_put_u32(&m, (uint32_t)cpu);
+			dt_msg_put_u64(&m, as.das_drops);
+			dt_msg_put_u32(&m, as.das_nent);
+			while (dtd_agg_next(&as, &aggid, &key, &ks, &val, &vs)) {
+				dt_msg_put_u32(&m, aggid);
+				dt_msg_put_u32(&m, ks);
+				dt_msg_put_u32(&m, vs);
+				dt_msg_put_bytes(&m, key, ks);
+				dt_msg_put_bytes(&m, val, vs);
+			}
+			rv = send(arg, &m);
+			dt_msg_free(&m);
+			if (rv == -1)
+				return -1;
+		}
+	}
+	dt_msg_init(&m, DT_MSG_SNAP_END);
+	dt_msg_put_u32(&m, (uint32_t)dtd_consumer_activity(c));
+	dt_msg_put_u32(&m, (uint32_t)c->dc_exitstatus);
+	dt_msg_put_u64(&m, __atomic_load_n(&c->dc_errors, __ATOMIC_RELAXED));
+	dt_msg_put_u64(&m, 0);
+	rv = send(arg, &m);
+	dt_msg_free(&m);
+	return rv;
+}

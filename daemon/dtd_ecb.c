@@ -1,0 +1,308 @@
+/*
+ * dtd_ecb.c: the firing path, the product's hot loop.
+ *
+ * For each ECB on the probe: run the predicate, then the actions,
+ * building the record in a per-thread staging area; commit it to the
+ * hit CPU's principal buffer in one copy.  Building the record outside
+ * the buffer keeps the per-CPU lock held only for a memcpy, and a fault
+ * discards the partial record by simply not committing it.  A fault
+ * fires the consumer's dtrace:::ERROR ECBs instead (a fault inside
+ * those is only counted).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sys/syscall.h>
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dtd.h"
+
+/* Per-thread staging: scratch for DIF, the record, an aggregation key. */
+static __thread char	*dtd_ecb_scratch;
+static __thread size_t	dtd_ecb_scratchsize;
+static __thread char	*dtd_ecb_rec;
+static __thread size_t	dtd_ecb_recsize;
+static __thread char	*dtd_ecb_key;
+static __thread size_t	dtd_ecb_keysize;
+
+static void	dtd_ecb_run(dtd_ecb_t *, const dtd_hit_t *);
+
+uint64_t
+dtd_ecb_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int
+dtd_ecb_cpu(void)
+{
+	int c = sched_getcpu();
+
+	return c < 0 ? 0 : c;
+}
+
+/* A hit in the daemon's own context (tick). */
+void
+dtd_ecb_hit_self(dtd_hit_t *h, dtd_probe_t *p)
+{
+	memset(h, 0, sizeof(*h));
+	h->dh_pid = getpid();
+	h->dh_tid = (pid_t)syscall(SYS_gettid);
+	h->dh_cpu = dtd_ecb_cpu();
+	h->dh_timestamp = dtd_ecb_now();
+	h->dh_probe = p;
+	h->dh_ppid = getppid();
+	h->dh_uid = getuid();
+	h->dh_gid = getgid();
+}
+
+/* A hit in a consumer's context (BEGIN, END): the dtrace(1) client's. */
+void
+dtd_ecb_hit_consumer(dtd_hit_t *h, dtd_probe_t *p, dtd_consumer_t *c)
+{
+	memset(h, 0, sizeof(*h));
+	h->dh_pid = c->dc_pid;
+	h->dh_tid = c->dc_pid;
+	h->dh_cpu = dtd_ecb_cpu();
+	h->dh_timestamp = dtd_ecb_now();
+	h->dh_probe = p;
+	h->dh_consumer = c;
+	h->dh_ppid = c->dc_ppid;
+	h->dh_uid = c->dc_uid;
+	h->dh_gid = c->dc_gid;
+	h->dh_execname = c->dc_execname;
+}
+
+static char *
+dtd_ecb_stage(char **bufp, size_t *sizep, size_t need)
+{
+	char *p;
+
+	if (need <= *sizep)
+		return *bufp;
+	if ((p = realloc(*bufp, need)) == NULL)
+		return NULL;
+	*bufp = p;
+	*sizep = need;
+	return p;
+}
+
+void
+dtd_ecb_fire(const dtd_hit_t *h)
+{
+	dtd_probe_t *p = h->dh_probe;
+	dtd_consumer_t *c;
+	dtd_ecb_t *e;
+	int anystate, act;
+
+	anystate = p->dpr_id == DTD_PROBE_END || p->dpr_id == DTD_PROBE_ERROR;
+	pthread_rwlock_rdlock(&p->dpr_lock);
+	TAILQ_FOREACH(e, &p->dpr_ecbs, de_link) {
+		c = e->de_consumer;
+		if (h->dh_consumer != NULL && c != h->dh_consumer)
+			continue;
+		act = __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
+		if (act != DT_ACT_ACTIVE &&
+		    !(anystate && act == DT_ACT_DRAINING))
+			continue;
+		if (c->dc_cpu != -1 && c->dc_cpu != h->dh_cpu)
+			continue;
+		dtd_ecb_run(e, h);
+	}
+	pthread_rwlock_unlock(&p->dpr_lock);
+}
+
+static void
+dtd_ecb_error(const dtd_ecb_t *e, const dtd_hit_t *h, uint32_t ndx,
+    const dif_mstate_t *ms)
+{
+	dtd_consumer_t *c = e->de_consumer;
+	dtd_hit_t eh;
+
+	__atomic_add_fetch(&c->dc_errors, 1, __ATOMIC_RELAXED);
+	log_debug("%s: epid %u: %s at action %u, DIF offset %u, addr 0x%llx",
+	    __func__, e->de_epid, dif_fault_name(ms->dm_fault), ndx,
+	    ms->dm_faultpc, (unsigned long long)ms->dm_illval);
+	if (h->dh_probe->dpr_id == DTD_PROBE_ERROR)
+		return;
+	eh = *h;
+	eh.dh_probe = dtd_probe_lookup(DTD_PROBE_ERROR);
+	eh.dh_consumer = c;
+	memset(eh.dh_args, 0, sizeof(eh.dh_args));
+	eh.dh_args[1] = e->de_epid;
+	eh.dh_args[2] = ndx;
+	eh.dh_args[3] = ms->dm_faultpc;
+	eh.dh_args[4] = (uint64_t)ms->dm_fault;
+	eh.dh_args[5] = ms->dm_illval;
+	dtd_ecb_fire(&eh);
+}
+
+static void
+dtd_ecb_putint(char *dst, uint64_t v, uint32_t size)
+{
+	uint32_t i;
+
+	for (i = 0; i < size; i++)
+		dst[i] = (char)(v >> (8 * i));
+}
+
+/* Copy a by-ref value of at most size bytes; strings stop at their NUL. */
+static int
+dtd_ecb_putref(dif_mstate_t *ms, const dif_difo_t *d, uint64_t v,
+    char *dst, uint32_t size)
+{
+	size_t n = size;
+
+	/* a string has at least its NUL: an empty reach is a bad address */
+	if (d->dd_rtype.dt_kind == DIF_TYPE_STRING) {
+		if (dif_vm_canload(ms, d, v, 1))
+			n = dif_vm_strlen(ms, d, v, size);
+		else
+			n = 1;
+	}
+	if (!dif_vm_canload(ms, d, v, n)) {
+		if (ms->dm_fault == 0) {
+			ms->dm_fault = DIF_FLT_BADADDR;
+			ms->dm_illval = v;
+		}
+		return -1;
+	}
+	memcpy(dst, (const void *)(uintptr_t)v, n);
+	return 0;
+}
+
+static int
+dtd_ecb_isref(const dif_difo_t *d)
+{
+	return d->dd_rtype.dt_kind == DIF_TYPE_STRING ||
+	    (d->dd_rtype.dt_flags & DIF_TF_BYREF);
+}
+
+static int
+dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
+    const dtp_action_t *a, const dtp_agg_t *g)
+{
+	size_t keysize = dt_proto_agg_keysize(g), off = 0;
+	uint64_t v, val = 0;
+	char *key;
+	uint32_t j;
+
+	if ((key = dtd_ecb_stage(&dtd_ecb_key, &dtd_ecb_keysize,
+	    keysize + 8)) == NULL) {
+		ms->dm_fault = DIF_FLT_NOSCRATCH;
+		return -1;
+	}
+	memset(key, 0, keysize);
+	for (j = 0; j < g->dg_nkeys; j++) {
+		const dif_difo_t *d = a->da_difo[j];
+		uint32_t ksize = g->dg_keys[j].dk_size;
+
+		v = dif_vm_exec(d, ms);
+		if (ms->dm_fault)
+			return -1;
+		if (g->dg_keys[j].dk_kind == DTP_KEY_STRING) {
+			if (dtd_ecb_putref(ms, d, v, key + off, ksize) == -1)
+				return -1;
+		} else
+			dtd_ecb_putint(key + off, v, ksize);
+		off += (ksize + 7) & ~(size_t)7;
+	}
+	if (a->da_ndifo > g->dg_nkeys) {
+		val = dif_vm_exec(a->da_difo[g->dg_nkeys], ms);
+		if (ms->dm_fault)
+			return -1;
+	}
+	/* a full aggregation buffer is a drop, counted by dtd_agg_update */
+	(void)dtd_agg_update(&c->dc_agg, h->dh_cpu % c->dc_agg.da_ncpu,
+	    g->dg_id, g->dg_kind, key, (uint32_t)keysize,
+	    (uint32_t)dt_proto_agg_valsize(g), val);
+	return 0;
+}
+
+static void
+dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h)
+{
+	dtd_consumer_t *c = e->de_consumer;
+	const dtp_stmt_t *s = e->de_stmt;
+	size_t scratch = 16384;
+	dif_mstate_t ms;
+	dtd_fire_t f;
+	char *rec = NULL;
+	uint64_t v;
+	uint32_t i, ndx = 0;
+	int exiting = 0, status = 0;
+
+	if (scratch < (size_t)c->dc_strsize * 8)
+		scratch = (size_t)c->dc_strsize * 8;
+	if (dtd_ecb_stage(&dtd_ecb_scratch, &dtd_ecb_scratchsize,
+	    scratch) == NULL) {
+		__atomic_add_fetch(&c->dc_errors, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	dif_mstate_init(&ms, &dtd_host, &f, &c->dc_vstate, dtd_ecb_scratch,
+	    scratch, c->dc_strsize);
+	dtd_host_init(&f, h, e, &ms);
+
+	if (s->ds_pred != NULL) {
+		v = dif_vm_exec(s->ds_pred, &ms);
+		if (ms.dm_fault)
+			goto fault;
+		if (v == 0)
+			return;
+	}
+	if (e->de_recsize > 0) {
+		if ((rec = dtd_ecb_stage(&dtd_ecb_rec, &dtd_ecb_recsize,
+		    e->de_recsize)) == NULL) {
+			ms.dm_fault = DIF_FLT_NOSCRATCH;
+			goto fault;
+		}
+		memset(rec, 0, e->de_recsize);
+		dtd_ecb_putint(rec, e->de_epid, 4);
+		dtd_ecb_putint(rec + 8, h->dh_timestamp, 8);
+	}
+	for (i = 0; i < s->ds_nact; i++) {
+		const dtp_action_t *a = &s->ds_act[i];
+
+		ndx = i + 1;
+		if (DTRACEACT_ISAGG(a->da_kind)) {
+			if (dtd_ecb_agg(c, h, &ms, a, e->de_aggs[i]) == -1)
+				goto fault;
+			continue;
+		}
+		if (a->da_ndifo == 0)
+			continue;
+		v = dif_vm_exec(a->da_difo[0], &ms);
+		if (ms.dm_fault)
+			goto fault;
+		if (a->da_kind == DTRACEACT_EXIT) {
+			exiting = 1;
+			status = (int)v;
+		}
+		if (a->da_size == 0 || rec == NULL)
+			continue;
+		if (dtd_ecb_isref(a->da_difo[0])) {
+			if (dtd_ecb_putref(&ms, a->da_difo[0], v,
+			    rec + DTRACE_RECHDR_SIZE + a->da_offset,
+			    a->da_size) == -1)
+				goto fault;
+		} else
+			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset,
+			    v, a->da_size);
+	}
+	if (rec != NULL)
+		(void)dtd_buf_write(&c->dc_buf, h->dh_cpu % c->dc_buf.db_ncpu,
+		    rec, e->de_recsize);
+	if (exiting)
+		dtd_consumer_exit(c, status);
+	return;
+fault:
+	dtd_ecb_error(e, h, ndx, &ms);
+}

@@ -1,0 +1,245 @@
+/*
+ * dtd_host.c: what DIF sees of a probe firing (dif_host_t).  Built-in
+ * variables come from the hit; what a hit does not carry (execname,
+ * ppid, uid, gid of a traced process) is read from /proc once per firing
+ * and only when a program asks for it.
+ */
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dtd.h"
+
+static int	dtd_host_builtin(void *, uint32_t, uint64_t, uint64_t *);
+static int	dtd_host_uread(void *, uint64_t, void *, size_t);
+
+const dif_host_t dtd_host = {
+	.dh_builtin = dtd_host_builtin,
+	.dh_uread = dtd_host_uread,
+};
+
+static void
+dtd_host_region(dif_mstate_t *ms, const void *p, size_t size)
+{
+	if (ms->dm_nregions >= DIF_MAXREGIONS)
+		fatalx("%s: too many regions", __func__);
+	ms->dm_regions[ms->dm_nregions].dr_base = (uintptr_t)p;
+	ms->dm_regions[ms->dm_nregions].dr_size = size;
+	ms->dm_nregions++;
+}
+
+/*
+ * Set up a firing's host state.  The strings the by-ref built-ins
+ * return are made loadable here: the probe's names and the buffers in f.
+ */
+void
+dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
+    dif_mstate_t *ms)
+{
+	const dtd_probe_t *p = h->dh_probe;
+
+	f->df_hit = h;
+	f->df_ecb = e;
+	f->df_execdone = 0;
+	f->df_procdone = 0;
+	memset(f->df_execname, 0, sizeof(f->df_execname));
+	memcpy(f->df_zonename, "global", sizeof("global"));
+	dtd_host_region(ms, p->dpr_prov->dpv_name,
+	    strlen(p->dpr_prov->dpv_name) + 1);
+	dtd_host_region(ms, p->dpr_mod, strlen(p->dpr_mod) + 1);
+	dtd_host_region(ms, p->dpr_func, strlen(p->dpr_func) + 1);
+	dtd_host_region(ms, p->dpr_name, strlen(p->dpr_name) + 1);
+	dtd_host_region(ms, f->df_execname, sizeof(f->df_execname));
+	dtd_host_region(ms, f->df_zonename, sizeof(f->df_zonename));
+}
+
+static void
+dtd_host_execname(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	char path[64];
+	size_t n;
+	FILE *fp;
+
+	if (f->df_execdone)
+		return;
+	f->df_execdone = 1;
+	if (h->dh_execname != NULL) {
+		strncpy(f->df_execname, h->dh_execname,
+		    sizeof(f->df_execname) - 1);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	n = fread(f->df_execname, 1, sizeof(f->df_execname) - 1, fp);
+	fclose(fp);
+	f->df_execname[n] = '\0';
+	f->df_execname[strcspn(f->df_execname, "\n")] = '\0';
+}
+
+static void
+dtd_host_proc(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	char path[64], line[256];
+	unsigned long v;
+	FILE *fp;
+
+	if (f->df_procdone)
+		return;
+	f->df_procdone = 1;
+	f->df_ppid = h->dh_ppid;
+	f->df_uid = h->dh_uid;
+	f->df_gid = h->dh_gid;
+	if (f->df_ppid != -1 && f->df_uid != (uid_t)-1)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (f->df_ppid == -1 && sscanf(line, "PPid: %lu", &v) == 1)
+			f->df_ppid = (pid_t)v;
+		else if (f->df_uid == (uid_t)-1 &&
+		    sscanf(line, "Uid: %lu", &v) == 1)
+			f->df_uid = (uid_t)v;
+		else if (f->df_gid == (gid_t)-1 &&
+		    sscanf(line, "Gid: %lu", &v) == 1)
+			f->df_gid = (gid_t)v;
+	}
+	fclose(fp);
+}
+
+/* On-CPU time of the hit's thread, or the timestamp when unknown. */
+static uint64_t
+dtd_host_vtime(const dtd_hit_t *h)
+{
+	struct timespec ts;
+	char path[96];
+	unsigned long long ns;
+	FILE *fp;
+	int ok;
+
+	if (h->dh_pid == getpid() && h->dh_tid == (pid_t)syscall(SYS_gettid) &&
+	    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+		return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat",
+	    (int)h->dh_pid, (int)h->dh_tid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return h->dh_timestamp;
+	ok = fscanf(fp, "%llu", &ns) == 1;
+	fclose(fp);
+	return ok ? ns : h->dh_timestamp;
+}
+
+static int
+dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
+{
+	dtd_fire_t *f = arg;
+	const dtd_hit_t *h = f->df_hit;
+	const dtd_probe_t *p = h->dh_probe;
+	struct timespec ts;
+
+	switch (var) {
+	case DIF_VAR_ARGS:
+		if (ndx >= 10)
+			return DIF_FLT_ILLOP;
+		*valp = h->dh_args[ndx];
+		return 0;
+	case DIF_VAR_UREGS:
+		if (h->dh_regs == NULL || ndx >= h->dh_nregs)
+			return DIF_FLT_ILLOP;
+		*valp = h->dh_regs[ndx];
+		return 0;
+	case DIF_VAR_REGS:
+	case DIF_VAR_CURTHREAD:
+	case DIF_VAR_IPL:
+	case DIF_VAR_STACKDEPTH:
+	case DIF_VAR_CALLER:
+		return DIF_FLT_KPRIV;
+	case DIF_VAR_TIMESTAMP:
+		*valp = h->dh_timestamp;
+		return 0;
+	case DIF_VAR_VTIMESTAMP:
+		*valp = dtd_host_vtime(h);
+		return 0;
+	case DIF_VAR_WALLTIMESTAMP:
+		clock_gettime(CLOCK_REALTIME, &ts);
+		*valp = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+		return 0;
+	case DIF_VAR_EPID:
+		*valp = f->df_ecb->de_epid;
+		return 0;
+	case DIF_VAR_ID:
+		*valp = p->dpr_id;
+		return 0;
+	case DIF_VAR_ARG0: case DIF_VAR_ARG1: case DIF_VAR_ARG2:
+	case DIF_VAR_ARG3: case DIF_VAR_ARG4: case DIF_VAR_ARG5:
+	case DIF_VAR_ARG6: case DIF_VAR_ARG7: case DIF_VAR_ARG8:
+	case DIF_VAR_ARG9:
+		*valp = h->dh_args[var - DIF_VAR_ARG0];
+		return 0;
+	case DIF_VAR_PROBEPROV:
+		*valp = (uintptr_t)p->dpr_prov->dpv_name;
+		return 0;
+	case DIF_VAR_PROBEMOD:
+		*valp = (uintptr_t)p->dpr_mod;
+		return 0;
+	case DIF_VAR_PROBEFUNC:
+		*valp = (uintptr_t)p->dpr_func;
+		return 0;
+	case DIF_VAR_PROBENAME:
+		*valp = (uintptr_t)p->dpr_name;
+		return 0;
+	case DIF_VAR_PID:
+		*valp = (uint64_t)h->dh_pid;
+		return 0;
+	case DIF_VAR_TID:
+		*valp = (uint64_t)h->dh_tid;
+		return 0;
+	case DIF_VAR_EXECNAME:
+		dtd_host_execname(f);
+		*valp = (uintptr_t)f->df_execname;
+		return 0;
+	case DIF_VAR_ZONENAME:
+		*valp = (uintptr_t)f->df_zonename;
+		return 0;
+	case DIF_VAR_PPID:
+		dtd_host_proc(f);
+		*valp = (uint64_t)(int64_t)f->df_ppid;
+		return 0;
+	case DIF_VAR_UID:
+		dtd_host_proc(f);
+		*valp = (uint64_t)f->df_uid;
+		return 0;
+	case DIF_VAR_GID:
+		dtd_host_proc(f);
+		*valp = (uint64_t)f->df_gid;
+		return 0;
+	case DIF_VAR_ERRNO:
+		*valp = 0;
+		return 0;
+	case DIF_VAR_CPU:
+		*valp = (uint64_t)h->dh_cpu;
+		return 0;
+	default:
+		/* ustackdepth, ucaller: need the unwinder */
+		return DIF_FLT_ILLOP;
+	}
+}
+
+static int
+dtd_host_uread(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	dtd_fire_t *f = arg;
+	const dtd_hit_t *h = f->df_hit;
+
+	if (h->dh_uread == NULL)
+		return DIF_FLT_UPRIV;
+	return h->dh_uread(h->dh_uarg, addr, buf, len);
+}

@@ -1,0 +1,721 @@
+/*
+ * dif_vm.c: the DIF interpreter.
+ *
+ * dif_vm_exec() runs one verified DIFO (dif_verify() must have accepted
+ * it: register fields and table indices are not re-checked here) with
+ * illumos dtrace_dif_emulate() semantics.  Every load from the daemon's
+ * own memory goes through dif_vm_canload(), every store through
+ * dif_vm_canstore(); the traced process is read only through the host's
+ * dh_uread callback.  A fault stops the program: dm_fault, dm_faultpc
+ * (instruction index) and dm_illval describe it and the result is 0.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dif.h"
+
+void
+dif_mstate_init(dif_mstate_t *ms, const dif_host_t *host, void *hostarg,
+    dif_vstate_t *vs, char *scratch, size_t scratch_size, uint32_t strsize)
+{
+	memset(ms, 0, sizeof(*ms));
+	ms->dm_host = host;
+	ms->dm_hostarg = hostarg;
+	ms->dm_vstate = vs;
+	ms->dm_scratch = scratch;
+	ms->dm_scratch_size = scratch != NULL ? scratch_size : 0;
+	ms->dm_strsize = strsize != 0 ? strsize : 256;
+	ms->dm_budget = DIF_DEFAULT_BUDGET;
+}
+
+/* Is [addr, addr + size) inside [base, base + len)? Overflow-safe. */
+static inline int
+dif_vm_within(uint64_t addr, size_t size, uintptr_t base, size_t len)
+{
+	return addr >= base && addr - base <= len &&
+	    size <= len - (addr - base);
+}
+
+int
+dif_vm_canload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
+    size_t size)
+{
+	const dif_vstate_t *vs;
+	uint32_t i;
+	int r;
+
+	if (size == 0)
+		return 1;
+	if (addr == 0)
+		return 0;
+	if (ms->dm_scratch_used != 0 && dif_vm_within(addr, size,
+	    (uintptr_t)ms->dm_scratch, ms->dm_scratch_used))
+		return 1;
+	if (dp != NULL && dp->dd_strlen != 0 && dif_vm_within(addr, size,
+	    (uintptr_t)dp->dd_strtab, dp->dd_strlen))
+		return 1;
+	for (r = 0; r < ms->dm_nregions; r++) {
+		if (dif_vm_within(addr, size, ms->dm_regions[r].dr_base,
+		    ms->dm_regions[r].dr_size))
+			return 1;
+	}
+	if ((vs = ms->dm_vstate) != NULL) {
+		for (i = 0; i < vs->dv_nglobals; i++) {
+			const dif_gvar_t *g = &vs->dv_globals[i];
+
+			if (g->dg_data != NULL && dif_vm_within(addr, size,
+			    (uintptr_t)g->dg_data, g->dg_size))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Bytes loadable from addr to the end of the region that holds it. */
+static size_t
+dif_vm_avail(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr)
+{
+	const dif_vstate_t *vs;
+	uintptr_t base;
+	uint32_t i;
+	int r;
+
+	if (addr == 0)
+		return 0;
+	base = (uintptr_t)ms->dm_scratch;
+	if (ms->dm_scratch_used != 0 && addr >= base &&
+	    addr - base < ms->dm_scratch_used)
+		return ms->dm_scratch_used - (addr - base);
+	if (dp != NULL && dp->dd_strlen != 0) {
+		base = (uintptr_t)dp->dd_strtab;
+		if (addr >= base && addr - base < dp->dd_strlen)
+			return dp->dd_strlen - (addr - base);
+	}
+	for (r = 0; r < ms->dm_nregions; r++) {
+		base = ms->dm_regions[r].dr_base;
+		if (addr >= base && addr - base < ms->dm_regions[r].dr_size)
+			return ms->dm_regions[r].dr_size - (addr - base);
+	}
+	if ((vs = ms->dm_vstate) != NULL) {
+		for (i = 0; i < vs->dv_nglobals; i++) {
+			const dif_gvar_t *g = &vs->dv_globals[i];
+
+			base = (uintptr_t)g->dg_data;
+			if (g->dg_data != NULL && addr >= base &&
+			    addr - base < g->dg_size)
+				return g->dg_size - (addr - base);
+		}
+	}
+	return 0;
+}
+
+size_t
+dif_vm_strlen(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
+    size_t max)
+{
+	size_t avail = dif_vm_avail(ms, dp, addr);
+	const char *nul;
+
+	if (avail > max)
+		avail = max;
+	if (avail == 0)
+		return 0;
+	nul = memchr((const void *)(uintptr_t)addr, '\0', avail);
+	return nul != NULL ? (size_t)(nul - (const char *)(uintptr_t)addr) :
+	    avail;
+}
+
+int
+dif_vm_inscratch(const dif_mstate_t *ms, uint64_t addr, size_t size)
+{
+	return ms->dm_scratch_used != 0 && dif_vm_within(addr, size,
+	    (uintptr_t)ms->dm_scratch, ms->dm_scratch_used);
+}
+
+int
+dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
+{
+	int r;
+
+	if (addr == 0)
+		return 0;
+	if (dif_vm_inscratch(ms, addr, size))
+		return 1;
+	for (r = 0; r < ms->dm_nregions; r++) {
+		if (dif_vm_within(addr, size, ms->dm_regions[r].dr_base,
+		    ms->dm_regions[r].dr_size))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Take size zeroed bytes of scratch aligned to align (a power of two);
+ * NULL (and DIF_FLT_NOSCRATCH) when there is not enough left.
+ */
+void *
+dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
+{
+	uintptr_t base = (uintptr_t)ms->dm_scratch;
+	uintptr_t cur = base + ms->dm_scratch_used;
+	uintptr_t p = (cur + align - 1) & ~(uintptr_t)(align - 1);
+	size_t off = p - base;
+
+	if (ms->dm_scratch == NULL || off > ms->dm_scratch_size ||
+	    size > ms->dm_scratch_size - off) {
+		ms->dm_fault = DIF_FLT_NOSCRATCH;
+		return NULL;
+	}
+	memset((void *)cur, 0, p - cur + size);
+	ms->dm_scratch_used = off + size;
+	return (void *)p;
+}
+
+/* The vartab entry of a global, or NULL. */
+static const dif_var_t *
+dif_vm_gvar(const dif_difo_t *dp, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < dp->dd_varlen; i++) {
+		const dif_var_t *v = &dp->dd_vartab[i];
+
+		if (v->dv_id == id && v->dv_scope == DIFV_SCOPE_GLOBAL)
+			return v;
+	}
+	return NULL;
+}
+
+/* Compare two strings of the daemon's memory as illumos's SCMP does. */
+static int
+dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
+    size_t limit)
+{
+	size_t i;
+	int c1, c2;
+
+	if (s1 == s2)
+		return 0;
+	for (i = 0; i < limit; i++) {
+		c1 = (s1 == NULL || i >= l1) ? 0 : (uint8_t)s1[i];
+		c2 = (s2 == NULL || i >= l2) ? 0 : (uint8_t)s2[i];
+		if (c1 != c2)
+			return c1 - c2;
+		if (c1 == 0)
+			break;
+	}
+	return 0;
+}
+
+#define DIF_VM_LOAD(type)						\
+	do {								\
+		uint64_t a_ = regs[r1];					\
+		type v_;						\
+		if (!dif_vm_canload(ms, dp, a_, sizeof(type))) {	\
+			fault = DIF_FLT_BADADDR;			\
+			illval = a_;					\
+			goto out;					\
+		}							\
+		if (a_ & (sizeof(type) - 1)) {				\
+			fault = DIF_FLT_BADALIGN;			\
+			illval = a_;					\
+			goto out;					\
+		}							\
+		memcpy(&v_, (const void *)(uintptr_t)a_, sizeof(v_));	\
+		regs[rd] = (uint64_t)v_;				\
+	} while (0)
+
+#define DIF_VM_ULOAD(type)						\
+	do {								\
+		uint64_t a_ = regs[r1];					\
+		type v_;						\
+		int e_;							\
+		if (ms->dm_host == NULL ||				\
+		    ms->dm_host->dh_uread == NULL) {			\
+			fault = DIF_FLT_UPRIV;				\
+			illval = a_;					\
+			goto out;					\
+		}							\
+		if ((e_ = ms->dm_host->dh_uread(ms->dm_hostarg, a_,	\
+		    &v_, sizeof(v_))) != 0) {				\
+			fault = e_;					\
+			illval = a_;					\
+			goto out;					\
+		}							\
+		regs[rd] = (uint64_t)v_;				\
+	} while (0)
+
+#define DIF_VM_STORE(type)						\
+	do {								\
+		uint64_t a_ = regs[rd];					\
+		type v_ = (type)regs[r1];				\
+		if (!dif_vm_canstore(ms, a_, sizeof(type))) {		\
+			fault = DIF_FLT_BADADDR;			\
+			illval = a_;					\
+			goto out;					\
+		}							\
+		if (a_ & (sizeof(type) - 1)) {				\
+			fault = DIF_FLT_BADALIGN;			\
+			illval = a_;					\
+			goto out;					\
+		}							\
+		memcpy((void *)(uintptr_t)a_, &v_, sizeof(v_));	\
+	} while (0)
+
+uint64_t
+dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
+{
+	const dif_instr_t *text = dp->dd_buf;
+	const uint32_t len = dp->dd_len;
+	uint64_t regs[DIF_DIR_NREGS];
+	uint64_t tup[DIF_DTR_NREGS];
+	uint64_t budget = ms->dm_budget;
+	uint64_t illval = 0, rval = 0;
+	uint32_t pc = 0, opc = 0;
+	uint32_t r1, r2, rd, id;
+	dif_instr_t in;
+	int64_t cc_r;
+	int cc_n = 0, cc_z = 0, cc_v = 0, cc_c = 0;
+	int ttop = 0, fault = 0;
+
+	memset(regs, 0, sizeof(regs));
+	ms->dm_fault = 0;
+
+	while (pc < len) {
+		opc = pc;
+		if (budget == 0) {
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+		budget--;
+		in = text[pc++];
+		r1 = DIF_INSTR_R1(in);
+		r2 = DIF_INSTR_R2(in);
+		rd = DIF_INSTR_RD(in);
+
+		switch (DIF_INSTR_OP(in)) {
+		case DIF_OP_OR:
+			regs[rd] = regs[r1] | regs[r2];
+			break;
+		case DIF_OP_XOR:
+			regs[rd] = regs[r1] ^ regs[r2];
+			break;
+		case DIF_OP_AND:
+			regs[rd] = regs[r1] & regs[r2];
+			break;
+		case DIF_OP_SLL:
+			regs[rd] = regs[r1] << (regs[r2] & 63);
+			break;
+		case DIF_OP_SRL:
+			regs[rd] = regs[r1] >> (regs[r2] & 63);
+			break;
+		case DIF_OP_SRA:
+			regs[rd] = (uint64_t)((int64_t)regs[r1] >>
+			    (regs[r2] & 63));
+			break;
+		case DIF_OP_SUB:
+			regs[rd] = regs[r1] - regs[r2];
+			break;
+		case DIF_OP_ADD:
+			regs[rd] = regs[r1] + regs[r2];
+			break;
+		case DIF_OP_MUL:
+			regs[rd] = regs[r1] * regs[r2];
+			break;
+		case DIF_OP_SDIV:
+			if (regs[r2] == 0) {
+				fault = DIF_FLT_DIVZERO;
+				goto out;
+			}
+			/* INT64_MIN / -1 traps on x86: it wraps in DIF. */
+			if ((int64_t)regs[r2] == -1)
+				regs[rd] = -regs[r1];
+			else
+				regs[rd] = (uint64_t)((int64_t)regs[r1] /
+				    (int64_t)regs[r2]);
+			break;
+		case DIF_OP_UDIV:
+			if (regs[r2] == 0) {
+				fault = DIF_FLT_DIVZERO;
+				goto out;
+			}
+			regs[rd] = regs[r1] / regs[r2];
+			break;
+		case DIF_OP_SREM:
+			if (regs[r2] == 0) {
+				fault = DIF_FLT_DIVZERO;
+				goto out;
+			}
+			if ((int64_t)regs[r2] == -1)
+				regs[rd] = 0;
+			else
+				regs[rd] = (uint64_t)((int64_t)regs[r1] %
+				    (int64_t)regs[r2]);
+			break;
+		case DIF_OP_UREM:
+			if (regs[r2] == 0) {
+				fault = DIF_FLT_DIVZERO;
+				goto out;
+			}
+			regs[rd] = regs[r1] % regs[r2];
+			break;
+		case DIF_OP_NOT:
+			regs[rd] = ~regs[r1];
+			break;
+		case DIF_OP_MOV:
+			regs[rd] = regs[r1];
+			break;
+		case DIF_OP_CMP:
+			cc_r = (int64_t)(regs[r1] - regs[r2]);
+			cc_n = cc_r < 0;
+			cc_z = cc_r == 0;
+			cc_v = 0;
+			cc_c = regs[r1] < regs[r2];
+			break;
+		case DIF_OP_TST:
+			cc_n = cc_v = cc_c = 0;
+			cc_z = regs[r1] == 0;
+			break;
+		case DIF_OP_BA:
+			pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BE:
+			if (cc_z)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BNE:
+			if (cc_z == 0)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BG:
+			if ((cc_z | (cc_n ^ cc_v)) == 0)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BGU:
+			if ((cc_c | cc_z) == 0)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BGE:
+			if ((cc_n ^ cc_v) == 0)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BGEU:
+			if (cc_c == 0)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BL:
+			if (cc_n ^ cc_v)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BLU:
+			if (cc_c)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BLE:
+			if (cc_z | (cc_n ^ cc_v))
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_BLEU:
+			if (cc_c | cc_z)
+				pc = DIF_INSTR_LABEL(in);
+			break;
+		case DIF_OP_LDSB:
+			DIF_VM_LOAD(int8_t);
+			break;
+		case DIF_OP_LDSH:
+			DIF_VM_LOAD(int16_t);
+			break;
+		case DIF_OP_LDSW:
+			DIF_VM_LOAD(int32_t);
+			break;
+		case DIF_OP_LDUB:
+			DIF_VM_LOAD(uint8_t);
+			break;
+		case DIF_OP_LDUH:
+			DIF_VM_LOAD(uint16_t);
+			break;
+		case DIF_OP_LDUW:
+			DIF_VM_LOAD(uint32_t);
+			break;
+		case DIF_OP_LDX:
+			DIF_VM_LOAD(uint64_t);
+			break;
+		case DIF_OP_ULDSB:
+		case DIF_OP_RLDSB:
+			DIF_VM_ULOAD(int8_t);
+			break;
+		case DIF_OP_ULDSH:
+		case DIF_OP_RLDSH:
+			DIF_VM_ULOAD(int16_t);
+			break;
+		case DIF_OP_ULDSW:
+		case DIF_OP_RLDSW:
+			DIF_VM_ULOAD(int32_t);
+			break;
+		case DIF_OP_ULDUB:
+		case DIF_OP_RLDUB:
+			DIF_VM_ULOAD(uint8_t);
+			break;
+		case DIF_OP_ULDUH:
+		case DIF_OP_RLDUH:
+			DIF_VM_ULOAD(uint16_t);
+			break;
+		case DIF_OP_ULDUW:
+		case DIF_OP_RLDUW:
+			DIF_VM_ULOAD(uint32_t);
+			break;
+		case DIF_OP_ULDX:
+		case DIF_OP_RLDX:
+			DIF_VM_ULOAD(uint64_t);
+			break;
+		case DIF_OP_RET:
+			rval = regs[rd];
+			goto done;
+		case DIF_OP_NOP:
+			break;
+		case DIF_OP_SETX:
+			id = DIF_INSTR_INTEGER(in);
+			if (id >= dp->dd_intlen) {
+				fault = DIF_FLT_ILLOP;
+				goto out;
+			}
+			regs[rd] = dp->dd_inttab[id];
+			break;
+		case DIF_OP_SETS:
+			id = DIF_INSTR_STRING(in);
+			if (id >= dp->dd_strlen) {
+				fault = DIF_FLT_ILLOP;
+				goto out;
+			}
+			regs[rd] = (uint64_t)(uintptr_t)(dp->dd_strtab + id);
+			break;
+		case DIF_OP_SCMP: {
+			size_t sz = ms->dm_strsize, l1 = 0, l2 = 0;
+			uint64_t s1 = regs[r1], s2 = regs[r2];
+
+			if (s1 != 0) {
+				if (!dif_vm_canload(ms, dp, s1, 1)) {
+					fault = DIF_FLT_BADADDR;
+					illval = s1;
+					goto out;
+				}
+				l1 = dif_vm_strlen(ms, dp, s1, sz);
+			}
+			if (s2 != 0) {
+				if (!dif_vm_canload(ms, dp, s2, 1)) {
+					fault = DIF_FLT_BADADDR;
+					illval = s2;
+					goto out;
+				}
+				l2 = dif_vm_strlen(ms, dp, s2, sz);
+			}
+			cc_r = dif_vm_strcmp((const char *)(uintptr_t)s1, l1,
+			    (const char *)(uintptr_t)s2, l2, sz);
+			cc_n = cc_r < 0;
+			cc_z = cc_r == 0;
+			cc_v = cc_c = 0;
+			break;
+		}
+		case DIF_OP_LDGA:
+			/* r1 is the array id, r2 the index register */
+			if (ms->dm_host == NULL ||
+			    ms->dm_host->dh_builtin == NULL) {
+				fault = DIF_FLT_ILLOP;
+				goto out;
+			}
+			if ((fault = ms->dm_host->dh_builtin(ms->dm_hostarg,
+			    r1, regs[r2], &regs[rd])) != 0)
+				goto out;
+			break;
+		case DIF_OP_LDGS: {
+			const dif_var_t *v;
+			dif_gvar_t *g;
+
+			id = DIF_INSTR_VAR(in);
+			if (id < DIF_VAR_OTHER_UBASE) {
+				if (ms->dm_host == NULL ||
+				    ms->dm_host->dh_builtin == NULL) {
+					fault = DIF_FLT_ILLOP;
+					goto out;
+				}
+				if ((fault = ms->dm_host->dh_builtin(
+				    ms->dm_hostarg, id, 0, &regs[rd])) != 0)
+					goto out;
+				break;
+			}
+			if (ms->dm_vstate == NULL || id - DIF_VAR_OTHER_UBASE >=
+			    ms->dm_vstate->dv_nglobals ||
+			    (v = dif_vm_gvar(dp, id)) == NULL) {
+				fault = DIF_FLT_ILLOP;
+				goto out;
+			}
+			g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
+			if (v->dv_type.dt_flags & DIF_TF_BYREF) {
+				if (g->dg_data == NULL) {
+					fault = DIF_FLT_ILLOP;
+					goto out;
+				}
+				regs[rd] = (uint64_t)(uintptr_t)g->dg_data;
+			} else {
+				regs[rd] = g->dg_value;
+			}
+			break;
+		}
+		case DIF_OP_STGS: {
+			const dif_var_t *v;
+			dif_gvar_t *g;
+
+			id = DIF_INSTR_VAR(in);
+			if (id < DIF_VAR_OTHER_UBASE || ms->dm_vstate == NULL ||
+			    id - DIF_VAR_OTHER_UBASE >=
+			    ms->dm_vstate->dv_nglobals ||
+			    (v = dif_vm_gvar(dp, id)) == NULL) {
+				fault = DIF_FLT_ILLOP;
+				goto out;
+			}
+			g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
+			if (v->dv_type.dt_flags & DIF_TF_BYREF) {
+				uint64_t src = regs[rd];
+				size_t lim, n;
+
+				if (g->dg_data == NULL || g->dg_size == 0) {
+					fault = DIF_FLT_ILLOP;
+					goto out;
+				}
+				if (!dif_vm_canload(ms, dp, src, 1)) {
+					fault = DIF_FLT_BADADDR;
+					illval = src;
+					goto out;
+				}
+				lim = g->dg_size < ms->dm_strsize ? g->dg_size :
+				    ms->dm_strsize;
+				n = dif_vm_strlen(ms, dp, src, lim - 1);
+				memmove(g->dg_data, (const void *)(uintptr_t)src,
+				    n);
+				g->dg_data[n] = '\0';
+			} else {
+				g->dg_value = regs[rd];
+			}
+			g->dg_set = 1;
+			break;
+		}
+		case DIF_OP_CALL:
+			ms->dm_budget = budget;
+			regs[rd] = dif_subr_call(DIF_INSTR_SUBR(in), tup, ttop,
+			    dp, ms);
+			if (ms->dm_fault != 0) {
+				fault = ms->dm_fault;
+				illval = ms->dm_illval;
+				goto out;
+			}
+			break;
+		case DIF_OP_PUSHTR:
+		case DIF_OP_PUSHTV:
+			if (ttop == DIF_DTR_NREGS) {
+				fault = DIF_FLT_TUPOFLOW;
+				goto out;
+			}
+			tup[ttop++] = regs[rd];
+			break;
+		case DIF_OP_POPTS:
+			if (ttop != 0)
+				ttop--;
+			break;
+		case DIF_OP_FLUSHTS:
+			ttop = 0;
+			break;
+		case DIF_OP_ALLOCS: {
+			void *p;
+
+			if ((p = dif_vm_scratch_alloc(ms, regs[r1], 8)) ==
+			    NULL) {
+				fault = DIF_FLT_NOSCRATCH;
+				goto out;
+			}
+			regs[rd] = (uint64_t)(uintptr_t)p;
+			break;
+		}
+		case DIF_OP_COPYS:
+			if (!dif_vm_canstore(ms, regs[rd], regs[r2])) {
+				fault = DIF_FLT_BADADDR;
+				illval = regs[rd];
+				goto out;
+			}
+			if (!dif_vm_canload(ms, dp, regs[r1], regs[r2])) {
+				fault = DIF_FLT_BADADDR;
+				illval = regs[r1];
+				goto out;
+			}
+			if (regs[r2] != 0)
+				memmove((void *)(uintptr_t)regs[rd],
+				    (const void *)(uintptr_t)regs[r1], regs[r2]);
+			break;
+		case DIF_OP_STB:
+			DIF_VM_STORE(uint8_t);
+			break;
+		case DIF_OP_STH:
+			DIF_VM_STORE(uint16_t);
+			break;
+		case DIF_OP_STW:
+			DIF_VM_STORE(uint32_t);
+			break;
+		case DIF_OP_STX:
+			DIF_VM_STORE(uint64_t);
+			break;
+		default:
+			/* dynamic variables and translators: not yet */
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+	}
+done:
+	ms->dm_budget = budget;
+	return rval;
+out:
+	ms->dm_budget = budget;
+	ms->dm_fault = fault;
+	ms->dm_faultpc = opc;
+	ms->dm_illval = illval;
+	return 0;
+}
+
+const char *
+dif_fault_name(int fault)
+{
+	switch (fault) {
+	case DIF_FLT_BADADDR:
+		return "invalid address";
+	case DIF_FLT_BADALIGN:
+		return "invalid alignment";
+	case DIF_FLT_ILLOP:
+		return "illegal operation";
+	case DIF_FLT_DIVZERO:
+		return "divide-by-zero";
+	case DIF_FLT_NOSCRATCH:
+		return "out of scratch space";
+	case DIF_FLT_KPRIV:
+		return "invalid kernel access";
+	case DIF_FLT_UPRIV:
+		return "invalid user access";
+	case DIF_FLT_TUPOFLOW:
+		return "tuple stack overflow";
+	case DIF_FLT_BADSTACK:
+		return "bad stack";
+	case DIF_FLT_LIBRARY:
+		return "library-level fault";
+	default:
+		return "unknown fault";
+	}
+}
+
+void
+dif_difo_free(dif_difo_t *dp)
+{
+	if (dp == NULL)
+		return;
+	free(dp->dd_buf);
+	free(dp->dd_inttab);
+	free(dp->dd_strtab);
+	free(dp->dd_vartab);
+	free(dp);
+}

@@ -1,0 +1,829 @@
+/*
+ * dt_cc.c: the compiler driver.  Parses a program, then compiles each
+ * clause in program order: its probe descriptions, its predicate and its
+ * statements become one dtp_stmt_t per description, each with its own
+ * copy of the clause's DIF objects.  Also macro variables ($1, $$1,
+ * $pid, $target) and the public compile entry points.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dt_impl.h"
+#include "dt_grammar.h"
+
+static unsigned int dt_cc_gen;	/* compile generations, never 0 */
+
+/* The actions of the clause being compiled. */
+typedef struct dt_cc_clause {
+	dtp_action_t	*cc_act;
+	uint32_t	cc_nact, cc_capact;
+	dif_difo_t	*cc_pred;
+} dt_cc_clause_t;
+
+static void *
+dt_cc_grow(dt_pcb_t *pcb, void *buf, uint32_t n, uint32_t *capp, size_t sz)
+{
+	uint32_t cap = *capp;
+
+	if (n < cap)
+		return buf;
+	cap = cap ? cap * 2 : 8;
+	if ((buf = realloc(buf, cap * sz)) == NULL) {
+		dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	memset((char *)buf + *capp * sz, 0, (cap - *capp) * sz);
+	*capp = cap;
+	return buf;
+}
+
+/*
+ * Lists grown with dt_cc_grow() keep their capacity implicit: round n up
+ * to the next power of two >= 8 to recover it.
+ */
+static uint32_t
+dt_cc_cap(uint32_t n)
+{
+	uint32_t cap = n ? 8 : 0;
+
+	while (cap < n)
+		cap *= 2;
+	return cap;
+}
+
+static char *
+dt_cc_strdup(dt_pcb_t *pcb, const char *s)
+{
+	char *p;
+
+	if ((p = strdup(s)) == NULL) {
+		dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	return p;
+}
+
+/*
+ * Resolve macro variable name (without its '$'s).  want is DT_MACRO_STR
+ * for $$N, DT_MACRO_PDESC in probe descriptions, DT_MACRO_INT for $N in
+ * expressions.
+ * Returns DT_MACRO_INT with *valp or DT_MACRO_STR with *strp.
+ */
+int
+dt_cc_macro(dt_pcb_t *pcb, int line, const char *name, int want,
+    char **strp, int64_t *valp)
+{
+	const char *dollar = want == DT_MACRO_STR ? "$$" : "$";
+	/* -x defaultargs may also come from a #pragma already lexed */
+	int defarg = (pcb->pcb_cflags & DTRACE_C_DEFARG) ||
+	    (pcb->pcb_hdl->dt_copts & DT_COPT_DEFARGS);
+	char buf[32], *end;
+	int64_t v = 0;
+	long n;
+
+	if (want == DT_MACRO_PDESC)
+		want = DT_MACRO_STR;
+
+	if (isdigit((unsigned char)name[0])) {
+		n = strtol(name, NULL, 10);
+		if (n >= pcb->pcb_argc) {
+			if (!defarg)
+				dt_parser_error(pcb, line, D_MACRO_UNDEF,
+				    "macro argument %s%s is not defined",
+				    dollar, name);
+			*strp = "";
+			*valp = 0;
+			return want;
+		}
+		pcb->pcb_argref[n] = 1;
+		*strp = pcb->pcb_argv[n];
+		if (want == DT_MACRO_STR)
+			return DT_MACRO_STR;
+		errno = 0;
+		if (**strp == '-')
+			v = strtoll(*strp, &end, 0);
+		else
+			v = (int64_t)strtoull(*strp, &end, 0);
+		if (**strp != '\0' && *end == '\0' && errno == 0 &&
+		    (isdigit((unsigned char)**strp) || **strp == '-')) {
+			*valp = v;
+			return DT_MACRO_INT;
+		}
+		return DT_MACRO_STR;
+	}
+
+	if (strcmp(name, "pid") == 0)
+		v = getpid();
+	else if (strcmp(name, "ppid") == 0)
+		v = getppid();
+	else if (strcmp(name, "uid") == 0)
+		v = getuid();
+	else if (strcmp(name, "gid") == 0)
+		v = getgid();
+	else if (strcmp(name, "euid") == 0)
+		v = geteuid();
+	else if (strcmp(name, "egid") == 0)
+		v = getegid();
+	else if (strcmp(name, "sid") == 0)
+		v = getsid(0);
+	else if (strcmp(name, "pgid") == 0)
+		v = getpgid(0);
+	else if (strcmp(name, "target") == 0 && defarg)
+		v = 0;	/* $target is set once -c/-p targets exist */
+	else
+		dt_parser_error(pcb, line, D_MACRO_UNDEF,
+		    "macro variable %s%s is not defined", dollar, name);
+	if (want == DT_MACRO_STR) {
+		snprintf(buf, sizeof(buf), "%" PRId64, v);
+		*strp = dt_parser_strdup(pcb, buf);
+		return DT_MACRO_STR;
+	}
+	*valp = v;
+	return DT_MACRO_INT;
+}
+
+/* Expand the macro variables of a probe description. */
+static char *
+dt_cc_pdesc_expand(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	const char *s = dnp->dn_string, *q;
+	char name[64], *val, *out;
+	size_t len = 0, cap = strlen(s) + 1, vlen;
+	int64_t v;
+
+	if (strchr(s, '$') == NULL)
+		return dnp->dn_string;
+	out = dt_parser_alloc(pcb, cap);
+	while (*s != '\0') {
+		if (*s != '$') {
+			out[len++] = *s++;
+			continue;
+		}
+		q = ++s;
+		if (isdigit((unsigned char)*s)) {
+			while (isdigit((unsigned char)*s))
+				s++;
+		} else {
+			while (isalnum((unsigned char)*s) || *s == '_')
+				s++;
+		}
+		if (s == q || (size_t)(s - q) >= sizeof(name))
+			dt_parser_error(pcb, dnp->dn_line, D_PDESC_INVAL,
+			    "invalid probe description \"%s\": bad macro "
+			    "variable reference", dnp->dn_string);
+		memcpy(name, q, s - q);
+		name[s - q] = '\0';
+		dt_cc_macro(pcb, dnp->dn_line, name, DT_MACRO_PDESC, &val, &v);
+		vlen = strlen(val);
+		if (len + vlen + strlen(s) + 1 > cap) {
+			char *nout;
+
+			cap = len + vlen + strlen(s) + 1;
+			nout = dt_parser_alloc(pcb, cap);
+			memcpy(nout, out, len);
+			out = nout;
+		}
+		memcpy(out + len, val, vlen);
+		len += vlen;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/*
+ * A probe description "p:m:f:n" with 1 to 4 fields; a shorter one names
+ * the rightmost fields counting from the compile's probe spec (the name
+ * for programs: "BEGIN" is ":::BEGIN").
+ */
+static void
+dt_cc_pdesc(dt_pcb_t *pcb, dt_node_t *dnp, dtp_probedesc_t *pd)
+{
+	static const size_t sizes[4] = { DTRACE_PROVNAMELEN,
+	    DTRACE_MODNAMELEN, DTRACE_FUNCNAMELEN, DTRACE_NAMELEN };
+	char *fields[4] = { NULL };
+	char *text = dt_cc_pdesc_expand(pcb, dnp);
+	char *buf = dt_parser_strdup(pcb, text), *p = buf, *dst;
+	int n = 0, last, first, i;
+
+	for (;;) {
+		if (n == 4)
+			dt_parser_error(pcb, dnp->dn_line, D_PDESC_INVAL,
+			    "invalid probe description \"%s\": Overspecified "
+			    "probe description", text);
+		fields[n++] = p;
+		if ((p = strchr(p, ':')) == NULL)
+			break;
+		*p++ = '\0';
+	}
+	last = pcb->pcb_pspec == DTRACE_PROBESPEC_NONE ?
+	    DTRACE_PROBESPEC_NAME : pcb->pcb_pspec;
+	if ((first = last - (n - 1)) < 0)
+		dt_parser_error(pcb, dnp->dn_line, D_PDESC_INVAL,
+		    "invalid probe description \"%s\": Overspecified probe "
+		    "description", text);
+	memset(pd, 0, sizeof(*pd));
+	for (i = 0; i < n; i++) {
+		int f = first + i;
+
+		dst = f == 0 ? pd->dpd_provider : f == 1 ? pd->dpd_mod :
+		    f == 2 ? pd->dpd_func : pd->dpd_name;
+		if (strlen(fields[i]) >= sizes[f])
+			dt_parser_error(pcb, dnp->dn_line, D_PDESC_INVAL,
+			    "invalid probe description \"%s\": field \"%s\" is "
+			    "too long", text, fields[i]);
+		strcpy(dst, fields[i]);
+	}
+}
+
+/* Assemble the code just generated; print it under -S. */
+static dif_difo_t *
+dt_cc_difo(dt_pcb_t *pcb, dt_node_t *dnp, const dif_type_t *rtype)
+{
+	dif_difo_t *dp;
+
+	dt_cg(pcb, dnp);
+	dp = dt_as(pcb, rtype);
+	if (pcb->pcb_cflags & DTRACE_C_DIFV)
+		dif_dis(dp, stderr);
+	return dp;
+}
+
+static dtp_action_t *
+dt_cc_newact(dt_pcb_t *pcb, dt_cc_clause_t *cc, uint32_t kind)
+{
+	dtp_action_t *ap;
+
+	cc->cc_act = dt_cc_grow(pcb, cc->cc_act, cc->cc_nact, &cc->cc_capact,
+	    sizeof(dtp_action_t));
+	ap = &cc->cc_act[cc->cc_nact++];
+	memset(ap, 0, sizeof(*ap));
+	ap->da_kind = kind;
+	return ap;
+}
+
+/* Attach n DIFO slots to an action (filled in by the caller). */
+static void
+dt_cc_actdifos(dt_pcb_t *pcb, dtp_action_t *ap, uint32_t n)
+{
+	if (n == 0)
+		return;
+	if ((ap->da_difo = calloc(n, sizeof(dif_difo_t *))) == NULL) {
+		dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	ap->da_ndifo = n;
+}
+
+static int
+dt_cc_nargs(const dt_node_t *args)
+{
+	int n = 0;
+
+	for (; args != NULL; args = args->dn_list)
+		n++;
+	return n;
+}
+
+/* A recorded value: trace() and printf() arguments. */
+static void
+dt_cc_difexpr(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    const char *func, int argn)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtp_action_t *ap;
+	dif_type_t rt;
+
+	if (dnp->dn_type->dt_kind == DT_TK_VOID)
+		dt_parser_error(pcb, dnp->dn_line, D_TRACE_VOID,
+		    "%s( ) argument #%d may not be of type void", func, argn);
+	dt_decl_rtype(dtp, dnp->dn_type, &rt);
+	ap = dt_cc_newact(pcb, cc, DTRACEACT_DIFEXPR);
+	dt_cc_actdifos(pcb, ap, 1);
+	ap->da_difo[0] = dt_cc_difo(pcb, dnp, &rt);
+	ap->da_size = rt.dt_size;
+	ap->da_align = dt_node_is_string(dnp) ? 1 : rt.dt_size;
+}
+
+static void
+dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	dt_node_t *fmt = dnp->dn_args, *arg;
+	dif_type_t *types;
+	const char *tag = NULL;
+	char msg[512];
+	int n = dt_cc_nargs(dnp->dn_args) - 1, i;
+	dtp_action_t *ap;
+	uint32_t cap;
+
+	if (fmt == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "printf( ) prototype mismatch: 0 args passed, at least 1 "
+		    "expected");
+	if (fmt->dn_kind != DT_NODE_STRING) {
+		fmt = dt_node_cook(pcb, fmt);
+		dt_parser_error(pcb, dnp->dn_line, D_PRINTF_ARG_FMT,
+		    "printf( ) argument #1 is incompatible with prototype:\n"
+		    "\tprototype: string constant\n\t argument: %s",
+		    fmt->dn_type->dt_name);
+	}
+	types = dt_parser_alloc(pcb, (n + 1) * sizeof(dif_type_t));
+	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++) {
+		arg = dt_node_cook(pcb, arg);
+		if (arg->dn_type->dt_kind == DT_TK_VOID)
+			dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
+			    "printf( ) argument #%d may not be of type void",
+			    i + 2);
+		dt_decl_rtype(dtp, arg->dn_type, &types[i]);
+	}
+	if (dt_printf_check(dtp, fmt->dn_string, n, types, &tag, msg,
+	    sizeof(msg)) != 0)
+		dt_parser_error_tag(pcb, dnp->dn_line,
+		    tag != NULL ? tag : "D_PRINTF_FMT", "%s", msg);
+
+	cap = dt_cc_cap(pp->dp_nfmt);
+	pp->dp_fmt = dt_cc_grow(pcb, pp->dp_fmt, pp->dp_nfmt, &cap,
+	    sizeof(char *));
+	pp->dp_fmt[pp->dp_nfmt] = dt_cc_strdup(pcb, fmt->dn_string);
+	ap = dt_cc_newact(pcb, cc, DTRACEACT_PRINTF);
+	ap->da_arg = pp->dp_nfmt++;
+	ap->da_nargs = n;
+	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++)
+		dt_cc_difexpr(pcb, cc, arg, "printf", i + 2);
+}
+
+/* @name[keys] = func(args) */
+static void
+dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	dt_node_t *ap_node = dnp->dn_left, *fn = dnp->dn_right, *k;
+	const char *name = ap_node->dn_string;
+	int nkeys = dt_cc_nargs(ap_node->dn_args), nargs, i;
+	const dt_type_t **keys;
+	dt_ident_t *fidp, *aidp;
+	dtp_action_t *ap;
+	dtp_agg_t *gp;
+	dif_type_t rt;
+	uint32_t cap;
+
+	if (fn->dn_kind != DT_NODE_FUNC ||
+	    (fidp = dt_idhash_lookup(dtp->dt_globals, fn->dn_string)) == NULL ||
+	    fidp->di_kind != DT_IDENT_AGGFUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_AGG_FUNC,
+		    "@%s must be assigned the result of an aggregating "
+		    "function", name);
+	if (fidp->di_flags & DT_IDFLG_UNSUP)
+		dt_parser_error(pcb, dnp->dn_line, D_AGG_FUNC,
+		    "%s( ) is not supported yet", fidp->di_name);
+	nargs = dt_cc_nargs(fn->dn_args);
+	if (nargs != fidp->di_nargs)
+		dt_parser_error(pcb, fn->dn_line, D_PROTO_LEN,
+		    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+		    fidp->di_name, nargs, nargs == 1 ? "" : "s",
+		    fidp->di_nargs);
+
+	/* keys, then the function's arguments, in source order */
+	keys = dt_parser_alloc(pcb, (nkeys + 1) * sizeof(*keys));
+	for (k = ap_node->dn_args, i = 0; k != NULL; k = k->dn_list, i++) {
+		k = dt_node_cook(pcb, k);
+		if (k->dn_type->dt_kind == DT_TK_VOID)
+			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
+			    "@%s[ ] key #%d may not be of type void", name,
+			    i + 1);
+		keys[i] = k->dn_type;
+	}
+	for (k = fn->dn_args; k != NULL; k = k->dn_list) {
+		k = dt_node_cook(pcb, k);
+		if (!dt_node_is_int(k))
+			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
+			    "%s( ) argument #1 is incompatible with prototype:"
+			    "\n\tprototype: integer\n\t argument: %s",
+			    fidp->di_name, k->dn_type->dt_name);
+	}
+
+	if ((aidp = dt_idhash_lookup(dtp->dt_aggs, name)) != NULL) {
+		if (aidp->di_aggfunc != fidp->di_id)
+			dt_parser_error(pcb, dnp->dn_line, D_AGG_REDEF,
+			    "aggregation redefined: @%s\n\t current: %s( )\n"
+			    "\tprevious: %s( )", name, fidp->di_name,
+			    dt_ident_aggfunc_name(aidp->di_aggfunc));
+		if (aidp->di_nargs != nkeys)
+			dt_parser_error(pcb, dnp->dn_line, D_AGG_MDIM,
+			    "@%s used with %d key%s here, %d before", name,
+			    nkeys, nkeys == 1 ? "" : "s", aidp->di_nargs);
+		for (i = 0; i < nkeys; i++) {
+			if (aidp->di_keys[i]->dt_kind != keys[i]->dt_kind)
+				dt_parser_error(pcb, dnp->dn_line, D_AGG_MDIM,
+				    "@%s[ ] key #%d is incompatible with its "
+				    "previous use:\n\tprevious: %s\n\t current: "
+				    "%s", name, i + 1,
+				    aidp->di_keys[i]->dt_name, keys[i]->dt_name);
+		}
+	} else {
+		aidp = dt_idhash_insert(dtp->dt_aggs, name, DT_IDENT_AGG, 0,
+		    dtp->dt_nextagg, NULL);
+		if (aidp == NULL || (nkeys > 0 && (aidp->di_keys =
+		    calloc(nkeys, sizeof(*keys))) == NULL)) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		aidp->di_gen = pcb->pcb_gen;
+		aidp->di_aggfunc = fidp->di_id;
+		aidp->di_nargs = nkeys;
+		for (i = 0; i < nkeys; i++)
+			aidp->di_keys[i] = keys[i];
+		dtp->dt_nextagg++;
+
+		cap = dt_cc_cap(pp->dp_nagg);
+		pp->dp_agg = dt_cc_grow(pcb, pp->dp_agg, pp->dp_nagg, &cap,
+		    sizeof(dtp_agg_t));
+		gp = &pp->dp_agg[pp->dp_nagg++];
+		gp->dg_id = aidp->di_id;
+		gp->dg_kind = fidp->di_id;
+		gp->dg_name = dt_cc_strdup(pcb, name);
+		gp->dg_nkeys = nkeys;
+		if (nkeys > 0 && (gp->dg_keys = calloc(nkeys,
+		    sizeof(dtp_aggkey_t))) == NULL) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		for (i = 0; i < nkeys; i++) {
+			if (keys[i]->dt_kind == DT_TK_STRING) {
+				gp->dg_keys[i].dk_kind = DTP_KEY_STRING;
+				gp->dg_keys[i].dk_size = dt_decl_strsize(dtp);
+			} else {
+				gp->dg_keys[i].dk_kind = keys[i]->dt_signed ?
+				    DTP_KEY_INT : DTP_KEY_UINT;
+				gp->dg_keys[i].dk_size = 8;
+			}
+		}
+	}
+
+	ap = dt_cc_newact(pcb, cc, fidp->di_id);
+	ap->da_arg = aidp->di_id;
+	dt_cc_actdifos(pcb, ap, nkeys + nargs);
+	i = 0;
+	for (k = ap_node->dn_args; k != NULL; k = k->dn_list) {
+		dt_decl_rtype(dtp, k->dn_type, &rt);
+		if (dt_node_is_int(k))
+			rt.dt_size = 8;	/* keys are widened to 64 bits */
+		ap->da_difo[i++] = dt_cc_difo(pcb, k, &rt);
+	}
+	for (k = fn->dn_args; k != NULL; k = k->dn_list) {
+		dt_decl_rtype(dtp, k->dn_type, &rt);
+		rt.dt_size = 8;
+		ap->da_difo[i++] = dt_cc_difo(pcb, k, &rt);
+	}
+}
+
+/* One statement of a clause body. */
+static void
+dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_ident_t *idp = NULL;
+	dtp_action_t *ap;
+	dt_node_t *arg;
+	dif_type_t rt;
+	int n;
+
+	if (dnp->dn_kind == DT_NODE_OP2 && dnp->dn_op == DT_TOK_ASGN &&
+	    dnp->dn_left->dn_kind == DT_NODE_AGG) {
+		dt_cc_act_agg(pcb, cc, dnp);
+		return;
+	}
+	if (dnp->dn_kind == DT_NODE_FUNC)
+		idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
+	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
+	    (idp->di_flags & DT_IDFLG_UNSUP)) {
+		/* an expression evaluated for its effect: no record */
+		dnp = dt_node_cook(pcb, dnp);
+		memset(&rt, 0, sizeof(rt));
+		rt.dt_ckind = DIF_CKIND_INTEGER;
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_DIFEXPR);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo(pcb, dnp, &rt);
+		return;
+	}
+
+	n = dt_cc_nargs(dnp->dn_args);
+	if (idp->di_nargs >= 0 && n != idp->di_nargs)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+		    idp->di_name, n, n == 1 ? "" : "s", idp->di_nargs);
+	switch (idp->di_id) {
+	case DT_ACT_TRACE:
+		arg = dt_node_cook(pcb, dnp->dn_args);
+		dt_cc_difexpr(pcb, cc, arg, "trace", 1);
+		break;
+	case DT_ACT_PRINTF:
+		dt_cc_act_printf(pcb, cc, dnp);
+		break;
+	case DT_ACT_EXIT:
+		arg = dt_node_cook(pcb, dnp->dn_args);
+		if (!dt_node_is_int(arg))
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+			    "exit( ) argument #1 is incompatible with "
+			    "prototype:\n\tprototype: int\n\t argument: %s",
+			    arg->dn_type->dt_name);
+		dt_decl_rtype(dtp, &dt_type_int, &rt);
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_EXIT);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
+		ap->da_size = ap->da_align = sizeof(int32_t);
+		break;
+	}
+}
+
+static void
+dt_cc_clause_free(dt_cc_clause_t *cc)
+{
+	uint32_t i, j;
+
+	dif_difo_free(cc->cc_pred);
+	for (i = 0; i < cc->cc_nact; i++) {
+		for (j = 0; j < cc->cc_act[i].da_ndifo; j++)
+			dif_difo_free(cc->cc_act[i].da_difo[j]);
+		free(cc->cc_act[i].da_difo);
+	}
+	free(cc->cc_act);
+	memset(cc, 0, sizeof(*cc));
+}
+
+/* A copy of the clause's predicate and actions for one statement. */
+static int
+dt_cc_stmt_fill(dtp_stmt_t *sp, const dt_cc_clause_t *cc)
+{
+	uint32_t i, j;
+
+	if (cc->cc_pred != NULL &&
+	    (sp->ds_pred = dt_as_difo_dup(cc->cc_pred)) == NULL)
+		return -1;
+	if (cc->cc_nact == 0)
+		return 0;
+	if ((sp->ds_act = calloc(cc->cc_nact, sizeof(dtp_action_t))) == NULL)
+		return -1;
+	sp->ds_nact = cc->cc_nact;
+	for (i = 0; i < cc->cc_nact; i++) {
+		dtp_action_t *ap = &sp->ds_act[i];
+
+		*ap = cc->cc_act[i];
+		ap->da_difo = NULL;
+		ap->da_ndifo = 0;
+		if (cc->cc_act[i].da_ndifo == 0)
+			continue;
+		if ((ap->da_difo = calloc(cc->cc_act[i].da_ndifo,
+		    sizeof(dif_difo_t *))) == NULL)
+			return -1;
+		ap->da_ndifo = cc->cc_act[i].da_ndifo;
+		for (j = 0; j < ap->da_ndifo; j++) {
+			if ((ap->da_difo[j] = dt_as_difo_dup(
+			    cc->cc_act[i].da_difo[j])) == NULL)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	dt_node_t *dnp, *pred;
+	uint32_t off = 0, i, cap;
+	dif_type_t rt;
+	dtp_stmt_t *sp;
+
+	/* descriptions first: their errors come before the body's */
+	for (dnp = cnp->dn_args; dnp != NULL; dnp = dnp->dn_list) {
+		dtp_probedesc_t pd;
+
+		dt_cc_pdesc(pcb, dnp, &pd);
+		cap = dt_cc_cap(pp->dp_nstmt);
+		pp->dp_stmt = dt_cc_grow(pcb, pp->dp_stmt, pp->dp_nstmt, &cap,
+		    sizeof(dtp_stmt_t));
+		sp = &pp->dp_stmt[pp->dp_nstmt++];
+		memset(sp, 0, sizeof(*sp));
+		sp->ds_desc = pd;
+	}
+
+	if (cnp->dn_expr != NULL) {
+		pred = cnp->dn_expr = dt_node_cook(pcb, cnp->dn_expr);
+		if (!dt_node_is_int(pred))
+			dt_parser_error(pcb, pred->dn_line, D_PRED_SCALAR,
+			    "predicate result must be of scalar type");
+		dt_decl_rtype(dtp, pred->dn_type, &rt);
+		cc->cc_pred = dt_cc_difo(pcb, pred, &rt);
+	}
+	for (dnp = cnp->dn_acts; dnp != NULL; dnp = dnp->dn_list)
+		dt_cc_statement(pcb, cc, dnp);
+
+	/* record layout: each recording action at its aligned offset */
+	for (i = 0; i < cc->cc_nact; i++) {
+		dtp_action_t *ap = &cc->cc_act[i];
+
+		if (ap->da_size == 0)
+			continue;
+		if (ap->da_align > 1)
+			off = (off + ap->da_align - 1) & ~(ap->da_align - 1);
+		ap->da_offset = off;
+		off += ap->da_size;
+	}
+	off = (off + 7) & ~7u;
+
+	for (i = pp->dp_nstmt - dt_cc_nargs(cnp->dn_args); i < pp->dp_nstmt;
+	    i++) {
+		sp = &pp->dp_stmt[i];
+		sp->ds_size = off;
+		if (dt_cc_stmt_fill(sp, cc) != 0) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+	}
+	dt_cc_clause_free(cc);
+}
+
+static void
+dt_cc_prog_fini(dtp_prog_t *pp)
+{
+	uint32_t i, j, k;
+
+	for (i = 0; i < pp->dp_nstmt; i++) {
+		dtp_stmt_t *sp = &pp->dp_stmt[i];
+
+		dif_difo_free(sp->ds_pred);
+		for (j = 0; j < sp->ds_nact; j++) {
+			for (k = 0; k < sp->ds_act[j].da_ndifo; k++)
+				dif_difo_free(sp->ds_act[j].da_difo[k]);
+			free(sp->ds_act[j].da_difo);
+		}
+		free(sp->ds_act);
+	}
+	free(pp->dp_stmt);
+	for (i = 0; i < pp->dp_nagg; i++) {
+		free(pp->dp_agg[i].dg_name);
+		free(pp->dp_agg[i].dg_keys);
+	}
+	free(pp->dp_agg);
+	for (i = 0; i < pp->dp_nfmt; i++)
+		free(pp->dp_fmt[i]);
+	free(pp->dp_fmt);
+	for (i = 0; i < pp->dp_nopt; i++)
+		free(pp->dp_opt[i].do_name);
+	free(pp->dp_opt);
+	memset(pp, 0, sizeof(*pp));
+}
+
+/* Free a program (not on the handle's list: the caller unlinks it). */
+void
+dt_cc_prog_free(dtrace_prog_t *pgp)
+{
+	if (pgp == NULL)
+		return;
+	dt_cc_prog_fini(&pgp->dp_prog);
+	free(pgp);
+}
+
+/* Free the compiler's state on the handle (dtrace_close()). */
+void
+dt_cc_destroy(dtrace_hdl_t *dtp)
+{
+	dt_idhash_destroy(dtp->dt_globals);
+	dt_idhash_destroy(dtp->dt_aggs);
+	dtp->dt_globals = NULL;
+	dtp->dt_aggs = NULL;
+}
+
+static dtrace_prog_t *
+dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
+    dtrace_probespec_t spec, unsigned int cflags, int argc,
+    char *const argv[])
+{
+	dt_pcb_t pcb;
+	dt_cc_clause_t cc;
+	uint32_t nextvar, nextagg;
+	dtrace_prog_t *pgp;
+	dt_node_t *cnp;
+	int i;
+
+	if (dt_ident_init(dtp) != 0)
+		return NULL;
+	memset(&pcb, 0, sizeof(pcb));
+	memset(&cc, 0, sizeof(cc));
+	pcb.pcb_hdl = dtp;
+	pcb.pcb_cflags = cflags;
+	pcb.pcb_pspec = spec;
+	pcb.pcb_argc = argv != NULL ? argc : 0;
+	pcb.pcb_argv = argv;
+	if (++dt_cc_gen == 0)
+		dt_cc_gen = 1;
+	pcb.pcb_gen = dt_cc_gen;
+	dt_as_init(&pcb.pcb_ir);
+	nextvar = dtp->dt_nextvar;
+	nextagg = dtp->dt_nextagg;
+	dtp->dt_errtag = NULL;
+	dtp->dt_errmsg[0] = '\0';
+	if (dtp->dt_copts & DT_COPT_ERRTAGS)
+		pcb.pcb_cflags |= DTRACE_C_ETAGS;
+	if (dtp->dt_copts & DT_COPT_DEFARGS)
+		pcb.pcb_cflags |= DTRACE_C_DEFARG;
+	if (dtp->dt_copts & DT_COPT_ZDEFS)
+		pcb.pcb_cflags |= DTRACE_C_ZDEFS;
+
+	if ((pcb.pcb_argref = calloc(pcb.pcb_argc + 1, 1)) == NULL ||
+	    (pcb.pcb_prog = calloc(1, sizeof(*pcb.pcb_prog))) == NULL) {
+		free(pcb.pcb_argref);
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	if (setjmp(pcb.pcb_jmpbuf) != 0) {
+		dt_idhash_rollback(dtp->dt_globals, pcb.pcb_gen);
+		dt_idhash_rollback(dtp->dt_aggs, pcb.pcb_gen);
+		dtp->dt_nextvar = nextvar;
+		dtp->dt_nextagg = nextagg;
+		dt_cc_clause_free(&cc);
+		dt_cc_prog_free(pcb.pcb_prog);
+		dt_lex_fini(&pcb);
+		dt_parser_free(&pcb);
+		dt_as_fini(&pcb.pcb_ir);
+		free(pcb.pcb_argref);
+		return NULL;
+	}
+	if (dt_lex_init(&pcb, str, fp) != 0) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		longjmp(pcb.pcb_jmpbuf, 1);
+	}
+	dt_grammar_parse(&pcb);
+	if (pcb.pcb_root == NULL && !(cflags & DTRACE_C_EMPTY))
+		dt_parser_error(&pcb, dt_lex_lineno(&pcb), D_EMPTY,
+		    "empty D program translation unit");
+	for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
+		dt_cc_clause(&pcb, cnp, &cc);
+	if (!(cflags & DTRACE_C_ARGREF)) {
+		for (i = 1; i < pcb.pcb_argc; i++) {
+			if (!pcb.pcb_argref[i])
+				dt_parser_error(&pcb, 0, D_MACRO_UNUSED,
+				    "extraneous argument '%s' ($%d is not "
+				    "referenced)", argv[i], i);
+		}
+	}
+
+	pgp = pcb.pcb_prog;
+	pgp->dp_next = dtp->dt_progs;
+	dtp->dt_progs = pgp;
+	dt_lex_fini(&pcb);
+	dt_parser_free(&pcb);
+	dt_as_fini(&pcb.pcb_ir);
+	free(pcb.pcb_argref);
+	return pgp;
+}
+
+dtrace_prog_t *
+dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s,
+    dtrace_probespec_t spec, unsigned int cflags, int argc,
+    char *const argv[])
+{
+	return dt_cc_compile(dtp, s, NULL, spec, cflags, argc, argv);
+}
+
+dtrace_prog_t *
+dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned int cflags,
+    int argc, char *const argv[])
+{
+	return dt_cc_compile(dtp, NULL, fp, DTRACE_PROBESPEC_NAME, cflags,
+	    argc, argv);
+}
+
+void
+dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_proginfo_t *pip)
+{
+	const dtp_prog_t *pp = &pgp->dp_prog;
+	uint32_t i, j;
+
+	memset(pip, 0, sizeof(*pip));
+	pip->dpi_descs = pp->dp_nstmt;
+	for (i = 0; i < pp->dp_nstmt; i++) {
+		const dtp_stmt_t *sp = &pp->dp_stmt[i];
+
+		for (j = 0; j < sp->ds_nact; j++) {
+			const dtp_action_t *ap = &sp->ds_act[j];
+
+			if (DTRACEACT_ISAGG(ap->da_kind))
+				pip->dpi_aggregates++;
+			else if (ap->da_kind == DTRACEACT_PRINTF) {
+				pip->dpi_recgens++;
+				j += ap->da_nargs;	/* its arguments */
+			} else if (ap->da_size != 0)
+				pip->dpi_recgens++;
+		}
+	}
+}

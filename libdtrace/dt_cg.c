@@ -1,0 +1,407 @@
+/*
+ * dt_cg.c: the code generator.  It walks a cooked expression tree and
+ * appends DIF instructions to the pcb's instruction list, one register
+ * per live value.  Values in registers are 64 bits wide and kept
+ * sign- or zero-extended from their D type where it matters: on stores
+ * to narrower variables, casts, and conversions between signedness.
+ * All branches go forward, as the DIF verifier requires.
+ */
+#include "dt_impl.h"
+#include "dt_grammar.h"
+
+static void dt_cg_node(dt_pcb_t *, dt_node_t *);
+
+static void
+dt_cg_setx(dt_pcb_t *pcb, int reg, uint64_t v)
+{
+	dt_as_emit(pcb, DIF_INSTR_SETX(dt_as_intern(pcb, v), reg), DT_LBL_NONE);
+}
+
+/* Truncate reg to the width of t and extend it back to 64 bits. */
+static void
+dt_cg_normalize(dt_pcb_t *pcb, int reg, const dt_type_t *t)
+{
+	int sh;
+
+	if (t->dt_kind != DT_TK_INT || t->dt_size >= 8)
+		return;
+	sh = dt_regset_alloc(pcb);
+	dt_cg_setx(pcb, sh, 64 - t->dt_size * 8);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_SLL, reg, sh, reg), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_FMT(t->dt_signed ? DIF_OP_SRA : DIF_OP_SRL,
+	    reg, sh, reg), DT_LBL_NONE);
+	dt_regset_free(pcb, sh);
+}
+
+/* Convert the integer in reg from type f to type t (C conversion rules). */
+static void
+dt_cg_typecast(dt_pcb_t *pcb, int reg, const dt_type_t *f,
+    const dt_type_t *t)
+{
+	if (f->dt_kind != DT_TK_INT || t->dt_kind != DT_TK_INT ||
+	    t->dt_size >= 8)
+		return;
+	if (f->dt_size == t->dt_size && f->dt_signed == t->dt_signed)
+		return;
+	/* a narrower value already fits when it is unsigned or t is signed */
+	if (f->dt_size < t->dt_size && (!f->dt_signed || t->dt_signed))
+		return;
+	dt_cg_normalize(pcb, reg, t);
+}
+
+static void
+dt_cg_load(dt_pcb_t *pcb, dt_ident_t *idp, int reg)
+{
+	if (!(idp->di_flags & DT_IDFLG_BUILTIN))
+		dt_as_var(pcb, idp, DIFV_F_REF);
+	dt_as_emit(pcb, DIF_INSTR_LDV(DIF_OP_LDGS, idp->di_id, reg),
+	    DT_LBL_NONE);
+}
+
+static void
+dt_cg_store(dt_pcb_t *pcb, dt_ident_t *idp, int reg)
+{
+	dt_as_var(pcb, idp, DIFV_F_MOD);
+	dt_as_emit(pcb, DIF_INSTR_STV(DIF_OP_STGS, idp->di_id, reg),
+	    DT_LBL_NONE);
+}
+
+static uint32_t
+dt_cg_arith_op(int op, const dt_type_t *t)
+{
+	switch (op) {
+	case DT_TOK_ADD: return DIF_OP_ADD;
+	case DT_TOK_SUB: return DIF_OP_SUB;
+	case DT_TOK_MUL: return DIF_OP_MUL;
+	case DT_TOK_DIV: return t->dt_signed ? DIF_OP_SDIV : DIF_OP_UDIV;
+	case DT_TOK_MOD: return t->dt_signed ? DIF_OP_SREM : DIF_OP_UREM;
+	case DT_TOK_BAND: return DIF_OP_AND;
+	case DT_TOK_BOR: return DIF_OP_OR;
+	case DT_TOK_XOR: return DIF_OP_XOR;
+	case DT_TOK_LSH: return DIF_OP_SLL;
+	case DT_TOK_RSH: return t->dt_signed ? DIF_OP_SRA : DIF_OP_SRL;
+	default: return DIF_OP_NOP;
+	}
+}
+
+static uint32_t
+dt_cg_branch_op(int op, int sign)
+{
+	switch (op) {
+	case DT_TOK_EQU: return DIF_OP_BE;
+	case DT_TOK_NEQ: return DIF_OP_BNE;
+	case DT_TOK_LT: return sign ? DIF_OP_BL : DIF_OP_BLU;
+	case DT_TOK_LE: return sign ? DIF_OP_BLE : DIF_OP_BLEU;
+	case DT_TOK_GT: return sign ? DIF_OP_BG : DIF_OP_BGU;
+	default: return sign ? DIF_OP_BGE : DIF_OP_BGEU;
+	}
+}
+
+/* reg = cond ? 1 : 0, after a compare or test that set the codes */
+static void
+dt_cg_setcc(dt_pcb_t *pcb, uint32_t branch, int reg)
+{
+	uint32_t ltrue = dt_as_label(pcb), lend = dt_as_label(pcb);
+
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(branch, 0), ltrue);
+	dt_as_emit(pcb, DIF_INSTR_MOV(0, reg), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BA, 0), lend);
+	dt_as_label_here(pcb, ltrue);
+	dt_cg_setx(pcb, reg, 1);
+	dt_as_label_here(pcb, lend);
+}
+
+/* reg = reg != 0 */
+static void
+dt_cg_bool(dt_pcb_t *pcb, int reg)
+{
+	uint32_t lzero = dt_as_label(pcb);
+
+	dt_as_emit(pcb, DIF_INSTR_TST(reg), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BE, 0), lzero);
+	dt_cg_setx(pcb, reg, 1);
+	dt_as_label_here(pcb, lzero);
+}
+
+static void
+dt_cg_compare(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+	const dt_type_t *t;
+	int sign = 1;
+
+	dt_cg_node(pcb, lp);
+	dt_cg_node(pcb, rp);
+	if (dt_node_is_string(lp)) {
+		dt_as_emit(pcb, DIF_INSTR_CMP(DIF_OP_SCMP, lp->dn_reg,
+		    rp->dn_reg), DT_LBL_NONE);
+	} else {
+		t = dt_decl_arith(lp->dn_type, rp->dn_type);
+		dt_cg_typecast(pcb, lp->dn_reg, lp->dn_type, t);
+		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, t);
+		sign = t->dt_signed;
+		dt_as_emit(pcb, DIF_INSTR_CMP(DIF_OP_CMP, lp->dn_reg,
+		    rp->dn_reg), DT_LBL_NONE);
+	}
+	dt_regset_free(pcb, rp->dn_reg);
+	dnp->dn_reg = lp->dn_reg;
+	dt_cg_setcc(pcb, dt_cg_branch_op(dnp->dn_op, sign), dnp->dn_reg);
+}
+
+static void
+dt_cg_logical(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+	uint32_t lshort = dt_as_label(pcb), lend = dt_as_label(pcb);
+	/* && stops at the first 0, || at the first non-zero */
+	uint32_t br = dnp->dn_op == DT_TOK_LAND ? DIF_OP_BE : DIF_OP_BNE;
+	uint64_t full = dnp->dn_op == DT_TOK_LAND;
+
+	dt_cg_node(pcb, lp);
+	dnp->dn_reg = lp->dn_reg;
+	dt_as_emit(pcb, DIF_INSTR_TST(lp->dn_reg), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(br, 0), lshort);
+	dt_cg_node(pcb, rp);
+	dt_as_emit(pcb, DIF_INSTR_TST(rp->dn_reg), DT_LBL_NONE);
+	dt_regset_free(pcb, rp->dn_reg);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(br, 0), lshort);
+	if (full)
+		dt_cg_setx(pcb, dnp->dn_reg, 1);
+	else
+		dt_as_emit(pcb, DIF_INSTR_MOV(0, dnp->dn_reg), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BA, 0), lend);
+	dt_as_label_here(pcb, lshort);
+	if (full)
+		dt_as_emit(pcb, DIF_INSTR_MOV(0, dnp->dn_reg), DT_LBL_NONE);
+	else
+		dt_cg_setx(pcb, dnp->dn_reg, 1);
+	dt_as_label_here(pcb, lend);
+}
+
+static void
+dt_cg_arith(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+	const dt_type_t *t = dnp->dn_type;
+	int shift = dnp->dn_op == DT_TOK_LSH || dnp->dn_op == DT_TOK_RSH;
+
+	dt_cg_node(pcb, lp);
+	dt_cg_node(pcb, rp);
+	dt_cg_typecast(pcb, lp->dn_reg, lp->dn_type, t);
+	if (!shift)
+		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, t);
+	dt_as_emit(pcb, DIF_INSTR_FMT(dt_cg_arith_op(dnp->dn_op, t),
+	    lp->dn_reg, rp->dn_reg, lp->dn_reg), DT_LBL_NONE);
+	dt_regset_free(pcb, rp->dn_reg);
+	dnp->dn_reg = lp->dn_reg;
+}
+
+/* x op= e */
+static void
+dt_cg_asgn_op(dt_pcb_t *pcb, dt_node_t *dnp, int op)
+{
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+	dt_ident_t *idp = lp->dn_ident;
+	const dt_type_t *t;
+	int reg = dt_regset_alloc(pcb);
+
+	t = op == DT_TOK_LSH || op == DT_TOK_RSH ?
+	    dt_decl_promote(lp->dn_type) : dt_decl_arith(lp->dn_type,
+	    rp->dn_type);
+	dt_cg_load(pcb, idp, reg);
+	dt_cg_node(pcb, rp);
+	dt_cg_typecast(pcb, reg, lp->dn_type, t);
+	if (op != DT_TOK_LSH && op != DT_TOK_RSH)
+		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, t);
+	dt_as_emit(pcb, DIF_INSTR_FMT(dt_cg_arith_op(op, t), reg, rp->dn_reg,
+	    reg), DT_LBL_NONE);
+	dt_regset_free(pcb, rp->dn_reg);
+	dt_cg_typecast(pcb, reg, t, lp->dn_type);
+	dt_cg_store(pcb, idp, reg);
+	dnp->dn_reg = reg;
+}
+
+static void
+dt_cg_incdec(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *vp = dnp->dn_left;
+	int op = dnp->dn_op;
+	int post = op == DT_TOK_POSTINC || op == DT_TOK_POSTDEC;
+	uint32_t aop = op == DT_TOK_PREINC || op == DT_TOK_POSTINC ?
+	    DIF_OP_ADD : DIF_OP_SUB;
+	int reg = dt_regset_alloc(pcb), one = dt_regset_alloc(pcb);
+
+	dt_cg_load(pcb, vp->dn_ident, reg);
+	dt_cg_setx(pcb, one, 1);
+	/* post: the new value goes to "one", the old one stays in reg */
+	dt_as_emit(pcb, DIF_INSTR_FMT(aop, reg, one, post ? one : reg),
+	    DT_LBL_NONE);
+	dt_cg_normalize(pcb, post ? one : reg, vp->dn_type);
+	dt_cg_store(pcb, vp->dn_ident, post ? one : reg);
+	dt_regset_free(pcb, one);
+	dnp->dn_reg = reg;
+}
+
+static void
+dt_cg_ternary(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	uint32_t lfalse = dt_as_label(pcb), lend = dt_as_label(pcb);
+	dt_node_t *cp = dnp->dn_expr, *lp = dnp->dn_left, *rp = dnp->dn_right;
+
+	dt_cg_node(pcb, cp);
+	dnp->dn_reg = cp->dn_reg;
+	dt_as_emit(pcb, DIF_INSTR_TST(cp->dn_reg), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BE, 0), lfalse);
+	dt_cg_node(pcb, lp);
+	dt_cg_typecast(pcb, lp->dn_reg, lp->dn_type, dnp->dn_type);
+	dt_as_emit(pcb, DIF_INSTR_MOV(lp->dn_reg, dnp->dn_reg), DT_LBL_NONE);
+	dt_regset_free(pcb, lp->dn_reg);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BA, 0), lend);
+	dt_as_label_here(pcb, lfalse);
+	dt_cg_node(pcb, rp);
+	dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, dnp->dn_type);
+	dt_as_emit(pcb, DIF_INSTR_MOV(rp->dn_reg, dnp->dn_reg), DT_LBL_NONE);
+	dt_regset_free(pcb, rp->dn_reg);
+	dt_as_label_here(pcb, lend);
+}
+
+static void
+dt_cg_op2(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+
+	switch (dnp->dn_op) {
+	case DT_TOK_ASGN:
+		dt_cg_node(pcb, rp);
+		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, lp->dn_type);
+		dt_cg_store(pcb, lp->dn_ident, rp->dn_reg);
+		dnp->dn_reg = rp->dn_reg;
+		break;
+	case DT_TOK_ADD_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_ADD); break;
+	case DT_TOK_SUB_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_SUB); break;
+	case DT_TOK_MUL_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_MUL); break;
+	case DT_TOK_DIV_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_DIV); break;
+	case DT_TOK_MOD_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_MOD); break;
+	case DT_TOK_AND_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_BAND); break;
+	case DT_TOK_OR_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_BOR); break;
+	case DT_TOK_XOR_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_XOR); break;
+	case DT_TOK_LSH_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_LSH); break;
+	case DT_TOK_RSH_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_RSH); break;
+	case DT_TOK_COMMA:
+		dt_cg_node(pcb, lp);
+		dt_regset_free(pcb, lp->dn_reg);
+		dt_cg_node(pcb, rp);
+		dnp->dn_reg = rp->dn_reg;
+		break;
+	case DT_TOK_CAST:
+		dt_cg_node(pcb, rp);
+		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, dnp->dn_type);
+		dnp->dn_reg = rp->dn_reg;
+		break;
+	case DT_TOK_EQU:
+	case DT_TOK_NEQ:
+	case DT_TOK_LT:
+	case DT_TOK_LE:
+	case DT_TOK_GT:
+	case DT_TOK_GE:
+		dt_cg_compare(pcb, dnp);
+		break;
+	case DT_TOK_LAND:
+	case DT_TOK_LOR:
+		dt_cg_logical(pcb, dnp);
+		break;
+	case DT_TOK_LXOR:
+		dt_cg_node(pcb, lp);
+		dt_cg_node(pcb, rp);
+		dt_cg_bool(pcb, lp->dn_reg);
+		dt_cg_bool(pcb, rp->dn_reg);
+		dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_XOR, lp->dn_reg,
+		    rp->dn_reg, lp->dn_reg), DT_LBL_NONE);
+		dt_regset_free(pcb, rp->dn_reg);
+		dnp->dn_reg = lp->dn_reg;
+		break;
+	default:
+		dt_cg_arith(pcb, dnp);
+		break;
+	}
+}
+
+static void
+dt_cg_op1(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *cp = dnp->dn_left;
+
+	switch (dnp->dn_op) {
+	case DT_TOK_PREINC:
+	case DT_TOK_PREDEC:
+	case DT_TOK_POSTINC:
+	case DT_TOK_POSTDEC:
+		dt_cg_incdec(pcb, dnp);
+		return;
+	}
+	dt_cg_node(pcb, cp);
+	dnp->dn_reg = cp->dn_reg;
+	switch (dnp->dn_op) {
+	case DT_TOK_INEG:
+		dt_cg_typecast(pcb, cp->dn_reg, cp->dn_type, dnp->dn_type);
+		dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_SUB, 0, cp->dn_reg,
+		    cp->dn_reg), DT_LBL_NONE);
+		if (!dnp->dn_type->dt_signed)
+			dt_cg_normalize(pcb, cp->dn_reg, dnp->dn_type);
+		break;
+	case DT_TOK_BNEG:
+		dt_as_emit(pcb, DIF_INSTR_NOT(cp->dn_reg, cp->dn_reg),
+		    DT_LBL_NONE);
+		if (!dnp->dn_type->dt_signed)
+			dt_cg_normalize(pcb, cp->dn_reg, dnp->dn_type);
+		break;
+	case DT_TOK_LNEG:
+		dt_as_emit(pcb, DIF_INSTR_TST(cp->dn_reg), DT_LBL_NONE);
+		dt_cg_setcc(pcb, DIF_OP_BE, cp->dn_reg);
+		break;
+	default:	/* unary + */
+		break;
+	}
+}
+
+static void
+dt_cg_node(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	switch (dnp->dn_kind) {
+	case DT_NODE_INT:
+		dnp->dn_reg = dt_regset_alloc(pcb);
+		dt_cg_setx(pcb, dnp->dn_reg, dnp->dn_value);
+		break;
+	case DT_NODE_STRING:
+		dnp->dn_reg = dt_regset_alloc(pcb);
+		dt_as_emit(pcb, DIF_INSTR_SETS(dt_as_string(pcb,
+		    dnp->dn_string), dnp->dn_reg), DT_LBL_NONE);
+		break;
+	case DT_NODE_VAR:
+		dnp->dn_reg = dt_regset_alloc(pcb);
+		dt_cg_load(pcb, dnp->dn_ident, dnp->dn_reg);
+		break;
+	case DT_NODE_OP1:
+		dt_cg_op1(pcb, dnp);
+		break;
+	case DT_NODE_OP2:
+		dt_cg_op2(pcb, dnp);
+		break;
+	case DT_NODE_OP3:
+		dt_cg_ternary(pcb, dnp);
+		break;
+	default:
+		dt_parser_error(pcb, dnp->dn_line, D_SYNTAX,
+		    "cannot generate code for node kind %d", dnp->dn_kind);
+	}
+}
+
+/* Generate the code of one DIF object that returns the value of dnp. */
+void
+dt_cg(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_regset_init(&pcb->pcb_regs, DIF_DIR_NREGS);
+	dt_cg_node(pcb, dnp);
+	dt_as_emit(pcb, DIF_INSTR_RET(dnp->dn_reg), DT_LBL_NONE);
+	dt_regset_free(pcb, dnp->dn_reg);
+}

@@ -1,0 +1,319 @@
+/*
+ * dt_consume.c: walking the records of one CPU's buffer snapshot and
+ * printing them as illumos dtrace(1) does.
+ *
+ * Buffer data comes from the daemon and is checked like any other input:
+ * an unknown EPID or a record running past the end is an error, never a
+ * wild read.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+#define DT_CONSUME_ROUND8(x)	(((x) + 7) & ~(size_t)7)
+
+/* Raw bytes as illumos prints them: a hex and ASCII table. */
+static int
+dt_consume_bytes(FILE *fp, const unsigned char *c, size_t n)
+{
+	size_t i, j;
+
+	if (fprintf(fp, "\n      ") < 0)
+		return -1;
+	for (i = 0; i < 16; i++)
+		fprintf(fp, "  %c", "0123456789abcdef"[i]);
+	fprintf(fp, "  0123456789abcdef\n");
+	for (i = 0; i < n; i += 16) {
+		fprintf(fp, "%5zx:", i);
+		for (j = i; j < i + 16 && j < n; j++)
+			fprintf(fp, " %02x", c[j]);
+		for (; j % 16 != 0; j++)
+			fprintf(fp, "   ");
+		fprintf(fp, "  ");
+		for (j = i; j < i + 16 && j < n; j++)
+			fputc(c[j] < ' ' || c[j] > '~' ? '.' : c[j], fp);
+		if (fprintf(fp, "\n") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One trace() datum. */
+int
+dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
+    const char *addr, int quiet)
+{
+	int rv;
+
+	if (rp->dtrd_type == DTRACE_REC_STRING) {
+		char *s = strndup(addr, rp->dtrd_size);
+
+		if (s == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		rv = quiet ? fprintf(fp, "%s", s) : fprintf(fp, "  %-33s", s);
+		free(s);
+	} else if (rp->dtrd_type == DTRACE_REC_BYTES) {
+		rv = dt_consume_bytes(fp, (const unsigned char *)addr,
+		    rp->dtrd_size);
+	} else {
+		/* illumos: by size; 8 and 4 bytes signed, 2 and 1 unsigned */
+		switch (rp->dtrd_size) {
+		case 8: {
+			int64_t v;
+
+			memcpy(&v, addr, 8);
+			rv = fprintf(fp, quiet ? "%lld" : " %16lld",
+			    (long long)v);
+			break;
+		}
+		case 4: {
+			int32_t v;
+
+			memcpy(&v, addr, 4);
+			rv = fprintf(fp, quiet ? "%d" : " %8d", v);
+			break;
+		}
+		case 2: {
+			uint16_t v;
+
+			memcpy(&v, addr, 2);
+			rv = fprintf(fp, quiet ? "%d" : " %5d", v);
+			break;
+		}
+		case 1:
+			rv = fprintf(fp, quiet ? "%d" : " %3d",
+			    *(const unsigned char *)addr);
+			break;
+		default:
+			rv = dt_consume_bytes(fp, (const unsigned char *)addr,
+			    rp->dtrd_size);
+			break;
+		}
+	}
+	return rv < 0 ? dt_set_errno(dtp, errno) : 0;
+}
+
+void
+dt_consume_drops(dtrace_hdl_t *dtp, int cpu, uint64_t n, int agg)
+{
+	uint64_t *total = agg ? dtp->dt_aggdrops : dtp->dt_drops;
+
+	if (n == 0)
+		return;
+	if (total != NULL && cpu >= 0 && (uint32_t)cpu < dtp->dt_ncpu)
+		total[cpu] += n;
+	fprintf(stderr, "dtrace: %s%llu %sdrop%s on CPU %d\n",
+	    !(dtp->dt_copts & DT_COPT_DROPTAGS) ? "" : agg ?
+	    "[DTRACEDROP_AGGREGATION] " : "[DTRACEDROP_PRINCIPAL] ",
+	    (unsigned long long)n, agg ? "aggregation " : "",
+	    n > 1 ? "s" : "", cpu);
+}
+
+static uint64_t
+dt_consume_u64(const dtrace_recdesc_t *rp, const char *data)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, data + rp->dtrd_offset, rp->dtrd_size < 8 ?
+	    rp->dtrd_size : 8);
+	return v;
+}
+
+/*
+ * A record of the library's ERROR reporter: arg1..arg5 are the failing
+ * EPID, the action (0: predicate), the DIF offset, the fault and the
+ * offending address.
+ */
+static int
+dt_consume_error(dtrace_hdl_t *dtp, const dt_epid_t *ep, const char *data)
+{
+	const dtrace_recdesc_t *r = ep->de_edesc.dtepd_rec;
+	const dtrace_probedesc_t *pd;
+	const dt_epid_t *fep;
+	char where[32], offinfo[48], details[48];
+	uint32_t epid;
+	int action, offset, fault;
+	uint64_t addr;
+
+	if (ep->de_edesc.dtepd_nrecs < 5)
+		return dt_set_errno(dtp, EDT_BADERROR);
+	epid = (uint32_t)dt_consume_u64(&r[0], data);
+	action = (int)dt_consume_u64(&r[1], data);
+	offset = (int)dt_consume_u64(&r[2], data);
+	fault = (int)dt_consume_u64(&r[3], data);
+	addr = dt_consume_u64(&r[4], data);
+	if ((fep = dt_work_epid(dtp, epid)) == NULL)
+		return dt_set_errno(dtp, EDT_BADERROR);
+	pd = &fep->de_pdesc;
+
+	if (action == 0)
+		snprintf(where, sizeof(where), "predicate");
+	else
+		snprintf(where, sizeof(where), "action #%d", action);
+	offinfo[0] = '\0';
+	if (offset != -1)
+		snprintf(offinfo, sizeof(offinfo), " at DIF offset %d", offset);
+	details[0] = '\0';
+	switch (fault) {
+	case DIF_FLT_BADADDR:
+	case DIF_FLT_BADALIGN:
+	case DIF_FLT_BADSTACK:
+	case DIF_FLT_KPRIV:
+	case DIF_FLT_UPRIV:
+		snprintf(details, sizeof(details), " (0x%llx)",
+		    (unsigned long long)addr);
+		break;
+	}
+	fprintf(stderr, "dtrace: error on enabled probe ID %u (ID %u: "
+	    "%s:%s:%s:%s): %s%s in %s%s\n", epid, pd->dtpd_id,
+	    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+	    dif_fault_name(fault), details, where, offinfo);
+	dtp->dt_errors++;
+	return 0;
+}
+
+static int
+dt_consume_rval(dtrace_hdl_t *dtp, int rv)
+{
+	if (rv == DTRACE_CONSUME_ABORT)
+		return dt_set_errno(dtp, EDT_DIRABORT);
+	return dt_set_errno(dtp, EDT_BADRVAL);
+}
+
+/* One probe firing's records. */
+static int
+dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
+    const char *data, uint64_t ts, dtrace_consume_probe_f *pfunc,
+    dtrace_consume_rec_f *rfunc, void *arg)
+{
+	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
+	const dtp_prog_t *pp = &ep->de_prog->dp_prog;
+	int quiet = dtp->dt_options[DTRACEOPT_QUIET] != DTRACEOPT_UNSET;
+	dtrace_probedata_t pd;
+	uint32_t i;
+	int rv;
+
+	memset(&pd, 0, sizeof(pd));
+	pd.dtpda_handle = dtp;
+	pd.dtpda_edesc = ed;
+	pd.dtpda_pdesc = &ep->de_pdesc;
+	pd.dtpda_cpu = cpu;
+	pd.dtpda_data = data;
+	pd.dtpda_timestamp = ts;
+
+	rv = pfunc != NULL ? pfunc(&pd, arg) : DTRACE_CONSUME_THIS;
+	if (rv == DTRACE_CONSUME_NEXT)
+		return 0;
+	if (rv != DTRACE_CONSUME_THIS)
+		return dt_consume_rval(dtp, rv);
+
+	for (i = 0; i < ed->dtepd_nrecs; i++) {
+		const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
+		uint32_t nargs = ep->de_nargs[i];
+
+		pd.dtpda_data = data + rp->dtrd_offset;
+		rv = rfunc != NULL ? rfunc(&pd, rp, arg) : DTRACE_CONSUME_THIS;
+		if (rv == DTRACE_CONSUME_NEXT) {
+			i += nargs;
+			continue;
+		}
+		if (rv != DTRACE_CONSUME_THIS)
+			return dt_consume_rval(dtp, rv);
+
+		switch (rp->dtrd_action) {
+		case DTRACEACT_PRINTF:
+			if (rp->dtrd_format == 0 ||
+			    rp->dtrd_format > pp->dp_nfmt ||
+			    nargs > ed->dtepd_nrecs - i - 1)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			if (dt_printf_format(dtp, fp,
+			    pp->dp_fmt[rp->dtrd_format - 1], rp + 1,
+			    (int)nargs, data) != 0)
+				return -1;
+			i += nargs;
+			break;
+		case DTRACEACT_EXIT:
+			break;
+		case DTRACEACT_DIFEXPR:
+			if (dt_consume_datum(dtp, fp, rp, pd.dtpda_data,
+			    quiet) != 0)
+				return -1;
+			break;
+		default:
+			return dt_conn_error(dtp, EDT_BADRVAL,
+			    "cannot print records of action %u yet",
+			    rp->dtrd_action);
+		}
+	}
+	pd.dtpda_data = data;
+	if (rfunc != NULL) {
+		rv = rfunc(&pd, NULL, arg);
+		if (rv != DTRACE_CONSUME_NEXT && rv != DTRACE_CONSUME_THIS)
+			return dt_consume_rval(dtp, rv);
+	}
+	return 0;
+}
+
+/* Check once that every record of an enabled probe lies in its data. */
+static int
+dt_consume_check(const dt_epid_t *ep)
+{
+	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
+	uint32_t i;
+
+	for (i = 0; i < ed->dtepd_nrecs; i++) {
+		const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
+
+		if (rp->dtrd_offset > ed->dtepd_size ||
+		    rp->dtrd_size > ed->dtepd_size - rp->dtrd_offset)
+			return -1;
+	}
+	return 0;
+}
+
+int
+dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
+    size_t len, dtrace_consume_probe_f *pfunc, dtrace_consume_rec_f *rfunc,
+    void *arg)
+{
+	size_t off = 0;
+
+	while (len - off >= DTRACE_RECHDR_SIZE) {
+		const dt_epid_t *ep;
+		uint32_t epid;
+		uint64_t ts;
+		size_t size;
+
+		memcpy(&epid, buf + off, sizeof(epid));
+		memcpy(&ts, buf + off + 8, sizeof(ts));
+		if (epid == DTRACE_EPIDNONE)
+			break;
+		if ((ep = dt_work_epid(dtp, epid)) == NULL)
+			return dt_conn_error(dtp, EDT_PROTO,
+			    "record for unknown enabled probe ID %u from "
+			    "dtraced", epid);
+		size = ep->de_edesc.dtepd_size;
+		if (size > len - off - DTRACE_RECHDR_SIZE ||
+		    dt_consume_check(ep) != 0)
+			return dt_conn_error(dtp, EDT_PROTO,
+			    "truncated record for enabled probe ID %u from "
+			    "dtraced", epid);
+		if (ep->de_prog->dp_prog.dp_stmt[ep->de_stmt].ds_flags &
+		    DTP_STMT_ERRHANDLER) {
+			if (dt_consume_error(dtp, ep,
+			    buf + off + DTRACE_RECHDR_SIZE) != 0)
+				return -1;
+		} else if (dt_consume_probe(dtp, fp, cpu, ep,
+		    buf + off + DTRACE_RECHDR_SIZE, ts, pfunc, rfunc,
+		    arg) != 0) {
+			return -1;
+		}
+		size = DT_CONSUME_ROUND8(DTRACE_RECHDR_SIZE + size);
+		if (size > len - off)
+			break;
+		off += size;
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+/*
+ * dt_errtags.h: the D compile-error tags (illumos names).  A tag is
+ * printed as "[D_TAG] " before a compile error under -xerrtags; negative
+ * tests (err.D_TAG.*.d) key on it.
+ */
+#ifndef DT_ERRTAGS_H
+#define DT_ERRTAGS_H
+
+#define DT_ERRTAG_LIST(X) \
+	X(D_SYNTAX)		/* syntax error in input stream */ \
+	X(D_EMPTY)		/* empty translation unit */ \
+	X(D_INT_OFLOW)		/* integer constant overflow */ \
+	X(D_INT_DIGIT)		/* integer digit invalid for radix */ \
+	X(D_STR_NL)		/* newline in string literal */ \
+	X(D_CHR_NL)		/* newline in character constant */ \
+	X(D_CHR_NULL)		/* empty character constant */ \
+	X(D_CHR_OFLOW)		/* character constant is too long */ \
+	X(D_IDENT_UNDEF)	/* undefined identifier */ \
+	X(D_IDENT_BADREF)	/* identifier of wrong kind */ \
+	X(D_VAR_UNSUP)		/* variable not available here */ \
+	X(D_FUNC_UNDEF)		/* undefined function */ \
+	X(D_FUNC_IDENT)		/* non-function used as function */ \
+	X(D_FUNC_UNSUP)		/* function not supported yet */ \
+	X(D_ACT_EXPR)		/* action used inside an expression */ \
+	X(D_PROTO_LEN)		/* prototype length mismatch */ \
+	X(D_PROTO_ARG)		/* prototype argument mismatch */ \
+	X(D_OP_LVAL)		/* operator requires lvalue */ \
+	X(D_OP_WRITE)		/* operator requires writable variable */ \
+	X(D_OP_INT)		/* operator requires integral operands */ \
+	X(D_OP_ARITH)		/* operator requires arithmetic operands */ \
+	X(D_OP_SCALAR)		/* operator requires scalar operands */ \
+	X(D_OP_INCOMPAT)	/* operand types are incompatible */ \
+	X(D_DIV_ZERO)		/* division by zero in constant expression */ \
+	X(D_CAST_INVAL)		/* invalid cast expression */ \
+	X(D_DECL_COMBO)		/* invalid type specifier combination */ \
+	X(D_DECL_VOIDOBJ)	/* object of type void */ \
+	X(D_SIZEOF_TYPE)	/* sizeof of an invalid type */ \
+	X(D_PRED_SCALAR)	/* predicate is not of scalar type */ \
+	X(D_TRACE_VOID)		/* trace() of a void expression */ \
+	X(D_AGG_FUNC)		/* aggregation not assigned an aggregating function */ \
+	X(D_AGG_SCALAR)		/* aggregation used as an operand */ \
+	X(D_AGG_REDEF)		/* aggregation redefined with another function */ \
+	X(D_AGG_MDIM)		/* aggregation keys differ from earlier use */ \
+	X(D_PRINTF_ARG_FMT)	/* printf() format is not a string constant */ \
+	X(D_PRINTF_FMT)		/* printf() format is invalid */ \
+	X(D_MACRO_UNDEF)	/* macro variable is not defined */ \
+	X(D_MACRO_UNUSED)	/* macro argument is not referenced */ \
+	X(D_MACRO_INVAL)	/* macro argument is not a number or identifier */ \
+	X(D_PDESC_INVAL)	/* invalid probe description */ \
+	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
+	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
+	X(D_PRAGMA_OPTSET)	/* #pragma D option failed */ \
+	X(D_PRAGCTL_INVAL)	/* unknown control line */ \
+	X(D_REGS)		/* expression too complex for the registers */
+
+#define DT_ERRTAG_ENUM(t)	t,
+#define DT_ERRTAG_NAME(t)	#t,
+
+typedef enum dt_errtag {
+	DT_ERRTAG_LIST(DT_ERRTAG_ENUM)
+	D_NTAGS
+} dt_errtag_t;
+
+static inline const char *
+dt_errtag(dt_errtag_t tag)
+{
+	static const char *const names[] = { DT_ERRTAG_LIST(DT_ERRTAG_NAME) };
+
+	return (unsigned)tag < D_NTAGS ? names[tag] : "D_UNKNOWN";
+}
+
+#endif /* DT_ERRTAGS_H */

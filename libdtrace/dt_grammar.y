@@ -1,0 +1,361 @@
+/*
+ * dt_grammar.y: the D grammar.  A reentrant bison parser; its actions do
+ * nothing but call the dt_node_* constructors of dt_parser.c.  The lexer
+ * (dt_lex.l) switches start conditions between the program level, where
+ * probe descriptions are single tokens, predicates and clause bodies.
+ */
+%code requires {
+#include "dt_impl.h"
+}
+
+%code provides {
+int	dt_yylex(DT_YYSTYPE *, void *);
+}
+
+%{
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+static void dt_yyerror(dt_pcb_t *, void *, const char *);
+static void dt_grammar_tsmerge(dt_typespec_t *, const dt_typespec_t *);
+%}
+
+%define api.pure full
+%define api.prefix {dt_yy}
+%define parse.error simple
+%parse-param {dt_pcb_t *pcb} {void *scanner}
+%lex-param {void *scanner}
+%expect 0
+
+%union {
+	char		*l_str;
+	dt_node_t	*l_node;
+	const dt_type_t	*l_type;
+	dt_typespec_t	l_ts;
+	int		l_tok;
+}
+
+%token <l_str>	DT_TOK_PSPEC DT_TOK_IDENT DT_TOK_AGG DT_TOK_STRING
+%token <l_type>	DT_TOK_TNAME
+%token <l_node>	DT_TOK_INT
+%token		DT_TOK_EPRED
+
+%token		DT_KEY_CHAR DT_KEY_SHORT DT_KEY_INT DT_KEY_LONG
+%token		DT_KEY_SIGNED DT_KEY_UNSIGNED DT_KEY_VOID DT_KEY_STRING
+%token		DT_KEY_SIZEOF DT_KEY_OTHER
+
+%token		DT_TOK_COMMA DT_TOK_SEMI DT_TOK_LBRACE DT_TOK_RBRACE
+%token		DT_TOK_LPAR DT_TOK_RPAR DT_TOK_LBRAC DT_TOK_RBRAC
+%token		DT_TOK_QUESTION DT_TOK_COLON
+%token		DT_TOK_ASGN DT_TOK_ADD_EQ DT_TOK_SUB_EQ DT_TOK_MUL_EQ
+%token		DT_TOK_DIV_EQ DT_TOK_MOD_EQ DT_TOK_AND_EQ DT_TOK_XOR_EQ
+%token		DT_TOK_OR_EQ DT_TOK_LSH_EQ DT_TOK_RSH_EQ
+%token		DT_TOK_LOR DT_TOK_LXOR DT_TOK_LAND
+%token		DT_TOK_BOR DT_TOK_XOR DT_TOK_BAND
+%token		DT_TOK_EQU DT_TOK_NEQ DT_TOK_LT DT_TOK_LE DT_TOK_GT DT_TOK_GE
+%token		DT_TOK_LSH DT_TOK_RSH
+%token		DT_TOK_ADD DT_TOK_SUB DT_TOK_MUL DT_TOK_DIV DT_TOK_MOD
+%token		DT_TOK_LNEG DT_TOK_BNEG DT_TOK_INC DT_TOK_DEC
+
+/* operators the parse tree uses but the lexer never returns */
+%token		DT_TOK_PREINC DT_TOK_POSTINC DT_TOK_PREDEC DT_TOK_POSTDEC
+%token		DT_TOK_IPOS DT_TOK_INEG DT_TOK_CAST DT_TOK_SIZEOF
+
+%type <l_node>	clause_list clause pdesc_list pdesc predicate
+%type <l_node>	statement_list statement_list_impl statement
+%type <l_node>	expression assignment_expression conditional_expression
+%type <l_node>	logical_or_expression logical_xor_expression
+%type <l_node>	logical_and_expression inclusive_or_expression
+%type <l_node>	exclusive_or_expression and_expression equality_expression
+%type <l_node>	relational_expression shift_expression additive_expression
+%type <l_node>	multiplicative_expression cast_expression unary_expression
+%type <l_node>	postfix_expression primary_expression argument_list
+%type <l_node>	type_name
+%type <l_ts>	type_specifiers type_specifier
+%type <l_tok>	assignment_operator unary_operator
+
+%%
+
+d_program:
+		%empty			{ dt_node_program(pcb, NULL); }
+	|	clause_list		{ dt_node_program(pcb, $1); }
+	;
+
+clause_list:
+		clause
+	|	clause_list clause	{ $$ = dt_node_link($1, $2); }
+	;
+
+clause:
+		pdesc_list
+			{ $$ = dt_node_clause(pcb, $1, NULL, NULL); }
+	|	pdesc_list predicate
+			{ $$ = dt_node_clause(pcb, $1, $2, NULL); }
+	|	pdesc_list DT_TOK_LBRACE statement_list DT_TOK_RBRACE
+			{ $$ = dt_node_clause(pcb, $1, NULL, $3); }
+	|	pdesc_list predicate DT_TOK_LBRACE statement_list DT_TOK_RBRACE
+			{ $$ = dt_node_clause(pcb, $1, $2, $4); }
+	;
+
+pdesc_list:
+		pdesc
+	|	pdesc_list DT_TOK_COMMA pdesc	{ $$ = dt_node_link($1, $3); }
+	;
+
+pdesc:
+		DT_TOK_PSPEC		{ $$ = dt_node_pdesc(pcb, $1); }
+	;
+
+predicate:
+		DT_TOK_DIV expression DT_TOK_EPRED	{ $$ = $2; }
+	;
+
+statement_list:
+		statement_list_impl
+	|	statement_list_impl expression
+			{ $$ = dt_node_link($1, $2); }
+	;
+
+statement_list_impl:
+		%empty			{ $$ = NULL; }
+	|	statement_list_impl statement
+			{ $$ = dt_node_link($1, $2); }
+	;
+
+statement:
+		DT_TOK_SEMI		{ $$ = NULL; }
+	|	expression DT_TOK_SEMI	{ $$ = $1; }
+	;
+
+expression:
+		assignment_expression
+	|	expression DT_TOK_COMMA assignment_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_COMMA, $1, $3); }
+	;
+
+assignment_expression:
+		conditional_expression
+	|	unary_expression assignment_operator assignment_expression
+			{ $$ = dt_node_op2(pcb, $2, $1, $3); }
+	;
+
+assignment_operator:
+		DT_TOK_ASGN		{ $$ = DT_TOK_ASGN; }
+	|	DT_TOK_MUL_EQ		{ $$ = DT_TOK_MUL_EQ; }
+	|	DT_TOK_DIV_EQ		{ $$ = DT_TOK_DIV_EQ; }
+	|	DT_TOK_MOD_EQ		{ $$ = DT_TOK_MOD_EQ; }
+	|	DT_TOK_ADD_EQ		{ $$ = DT_TOK_ADD_EQ; }
+	|	DT_TOK_SUB_EQ		{ $$ = DT_TOK_SUB_EQ; }
+	|	DT_TOK_LSH_EQ		{ $$ = DT_TOK_LSH_EQ; }
+	|	DT_TOK_RSH_EQ		{ $$ = DT_TOK_RSH_EQ; }
+	|	DT_TOK_AND_EQ		{ $$ = DT_TOK_AND_EQ; }
+	|	DT_TOK_XOR_EQ		{ $$ = DT_TOK_XOR_EQ; }
+	|	DT_TOK_OR_EQ		{ $$ = DT_TOK_OR_EQ; }
+	;
+
+conditional_expression:
+		logical_or_expression
+	|	logical_or_expression DT_TOK_QUESTION expression DT_TOK_COLON
+		    conditional_expression
+			{ $$ = dt_node_op3(pcb, $1, $3, $5); }
+	;
+
+logical_or_expression:
+		logical_xor_expression
+	|	logical_or_expression DT_TOK_LOR logical_xor_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_LOR, $1, $3); }
+	;
+
+logical_xor_expression:
+		logical_and_expression
+	|	logical_xor_expression DT_TOK_LXOR logical_and_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_LXOR, $1, $3); }
+	;
+
+logical_and_expression:
+		inclusive_or_expression
+	|	logical_and_expression DT_TOK_LAND inclusive_or_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_LAND, $1, $3); }
+	;
+
+inclusive_or_expression:
+		exclusive_or_expression
+	|	inclusive_or_expression DT_TOK_BOR exclusive_or_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_BOR, $1, $3); }
+	;
+
+exclusive_or_expression:
+		and_expression
+	|	exclusive_or_expression DT_TOK_XOR and_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_XOR, $1, $3); }
+	;
+
+and_expression:
+		equality_expression
+	|	and_expression DT_TOK_BAND equality_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_BAND, $1, $3); }
+	;
+
+equality_expression:
+		relational_expression
+	|	equality_expression DT_TOK_EQU relational_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_EQU, $1, $3); }
+	|	equality_expression DT_TOK_NEQ relational_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_NEQ, $1, $3); }
+	;
+
+relational_expression:
+		shift_expression
+	|	relational_expression DT_TOK_LT shift_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_LT, $1, $3); }
+	|	relational_expression DT_TOK_GT shift_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_GT, $1, $3); }
+	|	relational_expression DT_TOK_LE shift_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_LE, $1, $3); }
+	|	relational_expression DT_TOK_GE shift_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_GE, $1, $3); }
+	;
+
+shift_expression:
+		additive_expression
+	|	shift_expression DT_TOK_LSH additive_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_LSH, $1, $3); }
+	|	shift_expression DT_TOK_RSH additive_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_RSH, $1, $3); }
+	;
+
+additive_expression:
+		multiplicative_expression
+	|	additive_expression DT_TOK_ADD multiplicative_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_ADD, $1, $3); }
+	|	additive_expression DT_TOK_SUB multiplicative_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_SUB, $1, $3); }
+	;
+
+multiplicative_expression:
+		cast_expression
+	|	multiplicative_expression DT_TOK_MUL cast_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_MUL, $1, $3); }
+	|	multiplicative_expression DT_TOK_DIV cast_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_DIV, $1, $3); }
+	|	multiplicative_expression DT_TOK_MOD cast_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_MOD, $1, $3); }
+	;
+
+cast_expression:
+		unary_expression
+	|	DT_TOK_LPAR type_name DT_TOK_RPAR cast_expression
+			{ $$ = dt_node_op2(pcb, DT_TOK_CAST, $2, $4); }
+	;
+
+unary_expression:
+		postfix_expression
+	|	DT_TOK_INC unary_expression
+			{ $$ = dt_node_op1(pcb, DT_TOK_PREINC, $2); }
+	|	DT_TOK_DEC unary_expression
+			{ $$ = dt_node_op1(pcb, DT_TOK_PREDEC, $2); }
+	|	unary_operator cast_expression
+			{ $$ = dt_node_op1(pcb, $1, $2); }
+	|	DT_KEY_SIZEOF unary_expression
+			{ $$ = dt_node_sizeof(pcb, $2); }
+	|	DT_KEY_SIZEOF DT_TOK_LPAR type_name DT_TOK_RPAR
+			{ $$ = dt_node_sizeof(pcb, $3); }
+	;
+
+unary_operator:
+		DT_TOK_ADD		{ $$ = DT_TOK_IPOS; }
+	|	DT_TOK_SUB		{ $$ = DT_TOK_INEG; }
+	|	DT_TOK_BNEG		{ $$ = DT_TOK_BNEG; }
+	|	DT_TOK_LNEG		{ $$ = DT_TOK_LNEG; }
+	;
+
+postfix_expression:
+		primary_expression
+	|	postfix_expression DT_TOK_LBRAC argument_list DT_TOK_RBRAC
+			{ $$ = dt_node_index(pcb, $1, $3); }
+	|	postfix_expression DT_TOK_LPAR DT_TOK_RPAR
+			{ $$ = dt_node_func(pcb, $1, NULL); }
+	|	postfix_expression DT_TOK_LPAR argument_list DT_TOK_RPAR
+			{ $$ = dt_node_func(pcb, $1, $3); }
+	|	postfix_expression DT_TOK_INC
+			{ $$ = dt_node_op1(pcb, DT_TOK_POSTINC, $1); }
+	|	postfix_expression DT_TOK_DEC
+			{ $$ = dt_node_op1(pcb, DT_TOK_POSTDEC, $1); }
+	;
+
+argument_list:
+		assignment_expression
+	|	argument_list DT_TOK_COMMA assignment_expression
+			{ $$ = dt_node_link($1, $3); }
+	;
+
+primary_expression:
+		DT_TOK_IDENT		{ $$ = dt_node_ident(pcb, $1); }
+	|	DT_TOK_AGG		{ $$ = dt_node_agg(pcb, $1); }
+	|	DT_TOK_INT		{ $$ = $1; }
+	|	DT_TOK_STRING		{ $$ = dt_node_string(pcb, $1); }
+	|	DT_TOK_LPAR expression DT_TOK_RPAR	{ $$ = $2; }
+	;
+
+type_name:
+		type_specifiers		{ $$ = dt_node_type(pcb, &$1); }
+	;
+
+type_specifiers:
+		type_specifier
+	|	type_specifiers type_specifier
+			{ $$ = $1; dt_grammar_tsmerge(&$$, &$2); }
+	;
+
+type_specifier:
+		DT_KEY_CHAR	{ memset(&$$, 0, sizeof($$)); $$.ts_char = 1; }
+	|	DT_KEY_SHORT	{ memset(&$$, 0, sizeof($$)); $$.ts_short = 1; }
+	|	DT_KEY_INT	{ memset(&$$, 0, sizeof($$)); $$.ts_int = 1; }
+	|	DT_KEY_LONG	{ memset(&$$, 0, sizeof($$)); $$.ts_long = 1; }
+	|	DT_KEY_SIGNED	{ memset(&$$, 0, sizeof($$)); $$.ts_signed = 1; }
+	|	DT_KEY_UNSIGNED	{ memset(&$$, 0, sizeof($$)); $$.ts_unsigned = 1; }
+	|	DT_KEY_VOID	{ memset(&$$, 0, sizeof($$)); $$.ts_void = 1; }
+	|	DT_KEY_STRING	{ memset(&$$, 0, sizeof($$)); $$.ts_string = 1; }
+	|	DT_TOK_TNAME	{ memset(&$$, 0, sizeof($$)); $$.ts_name = $1; }
+	;
+
+%%
+
+static void
+dt_yyerror(dt_pcb_t *pcb, void *scanner, const char *msg)
+{
+	const char *text = dt_lex_text(pcb);
+
+	if (text == NULL || *text == '\0')
+		dt_parser_error(pcb, dt_lex_lineno(pcb), D_SYNTAX,
+		    "%s near end of input", msg);
+	dt_parser_error(pcb, dt_lex_lineno(pcb), D_SYNTAX, "%s near \"%s\"",
+	    msg, text);
+}
+
+/* Add one type specifier keyword to a list being built. */
+static void
+dt_grammar_tsmerge(dt_typespec_t *ts, const dt_typespec_t *one)
+{
+	ts->ts_char += one->ts_char;
+	ts->ts_short += one->ts_short;
+	ts->ts_int += one->ts_int;
+	ts->ts_long += one->ts_long;
+	ts->ts_signed += one->ts_signed;
+	ts->ts_unsigned += one->ts_unsigned;
+	ts->ts_void += one->ts_void;
+	ts->ts_string += one->ts_string;
+	if (one->ts_name != NULL) {
+		if (ts->ts_name != NULL)
+			ts->ts_void += 2;	/* two type names: invalid */
+		ts->ts_name = one->ts_name;
+	}
+}
+
+int
+dt_grammar_parse(dt_pcb_t *pcb)
+{
+	return dt_yyparse(pcb, pcb->pcb_scanner);
+}

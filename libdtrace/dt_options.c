@@ -1,0 +1,361 @@
+/*
+ * dt_options.c: the -x option table (dtrace_setopt, dtrace_getopt).
+ *
+ * Options fall in three groups, as in illumos: compile-time options
+ * (flags the compiler reads), run-time options that are frozen once a
+ * program has been sent to the daemon, and dynamic run-time options that
+ * only the consumer uses and that may change while tracing.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dt_impl.h"
+
+#define DT_NANOSEC	1000000000ULL
+
+typedef int dt_option_f(dtrace_hdl_t *, const char *, uintptr_t);
+
+typedef struct dt_option {
+	const char	*o_name;
+	dt_option_f	*o_func;
+	uintptr_t	o_arg;		/* option index or flag */
+} dt_option_t;
+
+/*
+ * A size: a number with an optional k, m, g or t suffix (any case).
+ * Returns 0, or -1 when the text is not a size.
+ */
+int
+dt_options_parse_size(const char *arg, dtrace_optval_t *valp)
+{
+	unsigned long long val, mul = 1;
+	char *end;
+
+	if (arg == NULL || !isdigit((unsigned char)arg[0]))
+		return -1;
+	errno = 0;
+	val = strtoull(arg, &end, 0);
+	if (errno != 0)
+		return -1;
+	if (*end != '\0') {
+		switch (tolower((unsigned char)*end)) {
+		case 't':
+			mul = 1ULL << 40;
+			break;
+		case 'g':
+			mul = 1ULL << 30;
+			break;
+		case 'm':
+			mul = 1ULL << 20;
+			break;
+		case 'k':
+			mul = 1ULL << 10;
+			break;
+		default:
+			return -1;
+		}
+		if (end[1] != '\0')
+			return -1;
+	}
+	if (val > (unsigned long long)INT64_MAX / mul)
+		return -1;
+	*valp = (dtrace_optval_t)(val * mul);
+	return 0;
+}
+
+/*
+ * A rate or an interval, stored in nanoseconds: a number with a time
+ * suffix (ns, us, ms, s, m, h, d and their long forms) or "hz"; a bare
+ * number is a frequency in hertz.
+ */
+int
+dt_options_parse_rate(const char *arg, dtrace_optval_t *valp)
+{
+	static const struct {
+		const char		*name;
+		unsigned long long	mul;	/* 0: hertz */
+	} suffix[] = {
+		{ "ns", 1 }, { "nsec", 1 },
+		{ "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 },
+		{ "s", DT_NANOSEC }, { "sec", DT_NANOSEC },
+		{ "m", DT_NANOSEC * 60 }, { "min", DT_NANOSEC * 60 },
+		{ "h", DT_NANOSEC * 3600 }, { "hour", DT_NANOSEC * 3600 },
+		{ "d", DT_NANOSEC * 86400 }, { "day", DT_NANOSEC * 86400 },
+		{ "hz", 0 },
+	};
+	unsigned long long val, mul = 0;
+	char *end;
+	size_t i;
+
+	if (arg == NULL || !isdigit((unsigned char)arg[0]))
+		return -1;
+	errno = 0;
+	val = strtoull(arg, &end, 0);
+	if (errno != 0)
+		return -1;
+	if (*end != '\0') {
+		for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+			if (strcasecmp(suffix[i].name, end) == 0)
+				break;
+		}
+		if (i == sizeof(suffix) / sizeof(suffix[0]))
+			return -1;
+		mul = suffix[i].mul;
+	}
+	if (mul == 0) {
+		if (val == 0)
+			return -1;
+		val = DT_NANOSEC / val;
+		if (val == 0)
+			val = 1;
+	} else {
+		if (val > (unsigned long long)INT64_MAX / mul)
+			return -1;
+		val *= mul;
+	}
+	*valp = (dtrace_optval_t)val;
+	return 0;
+}
+
+/* A flag or a plain number: illumos treats any value as "set". */
+static int
+dt_opt_runtime(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val = 0;
+
+	if (arg != NULL) {
+		unsigned long long v;
+		char *end;
+
+		errno = 0;
+		v = strtoull(arg, &end, 0);
+		if (*arg == '\0' || *end != '\0' || errno != 0 ||
+		    v > INT64_MAX || arg[0] == '-')
+			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		val = (dtrace_optval_t)v;
+	}
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_number(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return dt_opt_runtime(dtp, arg, option);
+}
+
+static int
+dt_opt_size(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val;
+
+	if (dt_options_parse_size(arg, &val) != 0)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_strsize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val;
+
+	if (dt_options_parse_size(arg, &val) != 0 || val < 8 ||
+	    val > DIF_MAXSTRSIZE)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_rate(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val;
+
+	if (dt_options_parse_rate(arg, &val) != 0)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_cpu(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	unsigned long v;
+	char *end;
+
+	if (arg == NULL || !isdigit((unsigned char)arg[0]))
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	errno = 0;
+	v = strtoul(arg, &end, 0);
+	if (*end != '\0' || errno != 0 || v > INT32_MAX)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = (dtrace_optval_t)v;
+	return 0;
+}
+
+static int
+dt_opt_bufpolicy(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (strcmp(arg, "ring") == 0)
+		val = DTRACEOPT_BUFPOLICY_RING;
+	else if (strcmp(arg, "fill") == 0)
+		val = DTRACEOPT_BUFPOLICY_FILL;
+	else if (strcmp(arg, "switch") == 0)
+		val = DTRACEOPT_BUFPOLICY_SWITCH;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_bufresize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (strcmp(arg, "auto") == 0)
+		val = DTRACEOPT_BUFRESIZE_AUTO;
+	else if (strcmp(arg, "manual") == 0)
+		val = DTRACEOPT_BUFRESIZE_MANUAL;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
+dt_opt_cflag(dtrace_hdl_t *dtp, const char *arg, uintptr_t flag)
+{
+	if (arg != NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_copts |= (uint32_t)flag;
+	return 0;
+}
+
+static int
+dt_opt_socket(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	char *s;
+
+	if (arg == NULL || *arg == '\0')
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dtp->dt_connected)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if ((s = strdup(arg)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	free(dtp->dt_socket);
+	dtp->dt_socket = s;
+	return 0;
+}
+
+/* Compile-time options. */
+static const dt_option_t dt_options_ct[] = {
+	{ "defaultargs", dt_opt_cflag, DT_COPT_DEFARGS },
+	{ "droptags", dt_opt_cflag, DT_COPT_DROPTAGS },
+	{ "errtags", dt_opt_cflag, DT_COPT_ERRTAGS },
+	{ "zdefs", dt_opt_cflag, DT_COPT_ZDEFS },
+	{ "socket", dt_opt_socket, 0 },
+	{ NULL, NULL, 0 }
+};
+
+/* Run-time options the daemon needs: frozen once a program is sent. */
+static const dt_option_t dt_options_rt[] = {
+	{ "aggsize", dt_opt_size, DTRACEOPT_AGGSIZE },
+	{ "bufpolicy", dt_opt_bufpolicy, DTRACEOPT_BUFPOLICY },
+	{ "bufresize", dt_opt_bufresize, DTRACEOPT_BUFRESIZE },
+	{ "bufsize", dt_opt_size, DTRACEOPT_BUFSIZE },
+	{ "cleanrate", dt_opt_rate, DTRACEOPT_CLEANRATE },
+	{ "cpu", dt_opt_cpu, DTRACEOPT_CPU },
+	{ "destructive", dt_opt_runtime, DTRACEOPT_DESTRUCTIVE },
+	{ "dynvarsize", dt_opt_size, DTRACEOPT_DYNVARSIZE },
+	{ "grabanon", dt_opt_runtime, DTRACEOPT_GRABANON },
+	{ "jstackframes", dt_opt_number, DTRACEOPT_JSTACKFRAMES },
+	{ "jstackstrsize", dt_opt_size, DTRACEOPT_JSTACKSTRSIZE },
+	{ "nspec", dt_opt_number, DTRACEOPT_NSPEC },
+	{ "specsize", dt_opt_size, DTRACEOPT_SPECSIZE },
+	{ "stackframes", dt_opt_number, DTRACEOPT_STACKFRAMES },
+	{ "statusrate", dt_opt_rate, DTRACEOPT_STATUSRATE },
+	{ "strsize", dt_opt_strsize, DTRACEOPT_STRSIZE },
+	{ "ustackframes", dt_opt_number, DTRACEOPT_USTACKFRAMES },
+	{ NULL, NULL, 0 }
+};
+
+/* Dynamic run-time options: the consumer's alone, settable any time. */
+static const dt_option_t dt_options_drt[] = {
+	{ "aggrate", dt_opt_rate, DTRACEOPT_AGGRATE },
+	{ "aggsortkey", dt_opt_runtime, DTRACEOPT_AGGSORTKEY },
+	{ "aggsortkeypos", dt_opt_number, DTRACEOPT_AGGSORTKEYPOS },
+	{ "aggsortpos", dt_opt_number, DTRACEOPT_AGGSORTPOS },
+	{ "aggsortrev", dt_opt_runtime, DTRACEOPT_AGGSORTREV },
+	{ "flowindent", dt_opt_runtime, DTRACEOPT_FLOWINDENT },
+	{ "quiet", dt_opt_runtime, DTRACEOPT_QUIET },
+	{ "quietresize", dt_opt_runtime, DTRACEOPT_QUIETRESIZE },
+	{ "rawbytes", dt_opt_runtime, DTRACEOPT_RAWBYTES },
+	{ "stackindent", dt_opt_number, DTRACEOPT_STACKINDENT },
+	{ "switchrate", dt_opt_rate, DTRACEOPT_SWITCHRATE },
+	{ NULL, NULL, 0 }
+};
+
+static const dt_option_t *
+dt_options_lookup(const dt_option_t *tab, const char *name)
+{
+	for (; tab->o_name != NULL; tab++) {
+		if (strcmp(tab->o_name, name) == 0)
+			return tab;
+	}
+	return NULL;
+}
+
+int
+dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *arg)
+{
+	const dt_option_t *op;
+
+	if (name == NULL)
+		return dt_set_errno(dtp, EDT_BADOPT);
+	if ((op = dt_options_lookup(dt_options_ct, name)) != NULL)
+		return op->o_func(dtp, arg, op->o_arg);
+	if ((op = dt_options_lookup(dt_options_drt, name)) != NULL)
+		return op->o_func(dtp, arg, op->o_arg);
+	if ((op = dt_options_lookup(dt_options_rt, name)) != NULL) {
+		if (dtp->dt_execd || dtp->dt_active)
+			return dt_set_errno(dtp, EDT_ACTIVE);
+		return op->o_func(dtp, arg, op->o_arg);
+	}
+	return dt_set_errno(dtp, EDT_BADOPT);
+}
+
+int
+dtrace_getopt(dtrace_hdl_t *dtp, const char *name, dtrace_optval_t *valp)
+{
+	const dt_option_t *op;
+
+	if (name == NULL)
+		return dt_set_errno(dtp, EDT_BADOPT);
+	if ((op = dt_options_lookup(dt_options_ct, name)) != NULL) {
+		if (op->o_func == dt_opt_cflag)
+			*valp = (dtp->dt_copts & op->o_arg) ? 0 :
+			    DTRACEOPT_UNSET;
+		else
+			*valp = DTRACEOPT_UNSET;
+		return 0;
+	}
+	if ((op = dt_options_lookup(dt_options_drt, name)) == NULL &&
+	    (op = dt_options_lookup(dt_options_rt, name)) == NULL)
+		return dt_set_errno(dtp, EDT_BADOPT);
+	*valp = dtp->dt_options[op->o_arg];
+	return 0;
+}

@@ -1,0 +1,814 @@
+/*
+ * dt_parser.c: the parse tree.  Constructors called by the grammar,
+ * compile-error reporting, and cooking: resolving identifiers, giving
+ * every node its D type, checking operand types and folding integer
+ * constant expressions.
+ *
+ * Everything a compile allocates hangs off its pcb and is freed at the
+ * end of the compile; errors longjmp back to dt_cc.c, so no constructor
+ * or cooking function ever returns failure.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+#include "dt_grammar.h"
+
+typedef struct dt_pmem {
+	struct dt_pmem	*pm_next;
+	max_align_t	pm_data[];
+} dt_pmem_t;
+
+static void __attribute__((noreturn))
+dt_parser_verror(dt_pcb_t *pcb, int line, const char *tag, const char *fmt,
+    va_list ap)
+{
+	char msg[sizeof(pcb->pcb_hdl->dt_errmsg)];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (line > 0)
+		dt_set_errmsg(pcb->pcb_hdl, tag, "line %d: %s", line, msg);
+	else
+		dt_set_errmsg(pcb->pcb_hdl, tag, "%s", msg);
+	longjmp(pcb->pcb_jmpbuf, 1);
+}
+
+/* Report a compile error at a source line and abandon the compile. */
+void
+dt_parser_error(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
+    ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dt_parser_verror(pcb, line, dt_errtag(tag), fmt, ap);
+}
+
+/* The same with a tag given by name (from dt_printf_check()). */
+void
+dt_parser_error_tag(dt_pcb_t *pcb, int line, const char *tag,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dt_parser_verror(pcb, line, tag, fmt, ap);
+}
+
+/* Zeroed memory that lives until the end of the compile. */
+void *
+dt_parser_alloc(dt_pcb_t *pcb, size_t size)
+{
+	dt_pmem_t *pm;
+
+	if ((pm = calloc(1, sizeof(*pm) + size)) == NULL) {
+		dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	pm->pm_next = pcb->pcb_mem;
+	pcb->pcb_mem = pm;
+	return pm->pm_data;
+}
+
+char *
+dt_parser_strdup(dt_pcb_t *pcb, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	return memcpy(dt_parser_alloc(pcb, len), s, len);
+}
+
+void
+dt_parser_free(dt_pcb_t *pcb)
+{
+	dt_pmem_t *pm, *next;
+
+	for (pm = pcb->pcb_mem; pm != NULL; pm = next) {
+		next = pm->pm_next;
+		free(pm);
+	}
+	pcb->pcb_mem = NULL;
+	pcb->pcb_nodes = NULL;
+	pcb->pcb_root = NULL;
+}
+
+static dt_node_t *
+dt_node_alloc(dt_pcb_t *pcb, int kind)
+{
+	dt_node_t *dnp = dt_parser_alloc(pcb, sizeof(*dnp));
+
+	dnp->dn_kind = kind;
+	dnp->dn_reg = -1;
+	dnp->dn_line = pcb->pcb_scanner != NULL ? dt_lex_lineno(pcb) : 0;
+	dnp->dn_link = pcb->pcb_nodes;
+	pcb->pcb_nodes = dnp;
+	return dnp;
+}
+
+/* Truncate and sign- or zero-extend v to an integer type. */
+static uint64_t
+dt_node_normalize(uint64_t v, const dt_type_t *t)
+{
+	int bits = t->dt_size * 8;
+
+	if (bits == 0 || bits >= 64)
+		return v;
+	v &= (UINT64_C(1) << bits) - 1;
+	if (t->dt_signed && (v & (UINT64_C(1) << (bits - 1))))
+		v |= ~((UINT64_C(1) << bits) - 1);
+	return v;
+}
+
+static int
+dt_node_fits(uint64_t v, const dt_type_t *t)
+{
+	if (t->dt_size == 8)
+		return t->dt_signed ? v <= INT64_MAX : 1;
+	if (t->dt_signed)
+		return v < (UINT64_C(1) << (t->dt_size * 8 - 1));
+	return v < (UINT64_C(1) << (t->dt_size * 8));
+}
+
+/*
+ * An integer constant takes the first type of its list that can hold it,
+ * as in C: decimal constants stay signed, octal and hexadecimal ones may
+ * become unsigned, and the u and l suffixes restrict the list.
+ */
+dt_node_t *
+dt_node_int(dt_pcb_t *pcb, uint64_t v, int flags)
+{
+	static const dt_type_t *const dec[] = { &dt_type_int, &dt_type_long,
+	    &dt_type_llong, &dt_type_ullong, NULL };
+	static const dt_type_t *const ndec[] = { &dt_type_int, &dt_type_uint,
+	    &dt_type_long, &dt_type_ulong, &dt_type_llong, &dt_type_ullong,
+	    NULL };
+	static const dt_type_t *const uns[] = { &dt_type_uint, &dt_type_ulong,
+	    &dt_type_ullong, NULL };
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_INT);
+	const dt_type_t *const *tp;
+	int rank;
+
+	dnp->dn_value = v;
+	if (flags & DT_INTF_NEG) {
+		dnp->dn_type = (int64_t)v >= INT32_MIN && (int64_t)v <= INT32_MAX ?
+		    &dt_type_int : &dt_type_long;
+		return dnp;
+	}
+	tp = (flags & DT_INTF_U) ? uns : (flags & DT_INTF_NDEC) ? ndec : dec;
+	rank = (flags & DT_INTF_LL) ? 5 : (flags & DT_INTF_L) ? 4 : 0;
+	for (; *tp != NULL; tp++) {
+		if ((*tp)->dt_rank >= rank && dt_node_fits(v, *tp))
+			break;
+	}
+	dnp->dn_type = *tp != NULL ? *tp : &dt_type_ullong;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_string(dt_pcb_t *pcb, char *s)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_STRING);
+
+	dnp->dn_string = s;
+	dnp->dn_type = &dt_type_string;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_ident(dt_pcb_t *pcb, char *name)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_IDENT);
+
+	dnp->dn_string = name;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_agg(dt_pcb_t *pcb, char *name)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_AGG);
+
+	dnp->dn_string = name;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_type(dt_pcb_t *pcb, const dt_typespec_t *ts)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_TYPE);
+	const char *why;
+
+	if ((dnp->dn_type = dt_decl_type(ts, &why)) == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_DECL_COMBO, "%s", why);
+	return dnp;
+}
+
+dt_node_t *
+dt_node_func(dt_pcb_t *pcb, dt_node_t *callee, dt_node_t *args)
+{
+	dt_node_t *dnp;
+
+	if (callee->dn_kind != DT_NODE_IDENT)
+		dt_parser_error(pcb, callee->dn_line, D_FUNC_IDENT,
+		    "function designator is not of function type");
+	dnp = dt_node_alloc(pcb, DT_NODE_FUNC);
+	dnp->dn_line = callee->dn_line;
+	dnp->dn_string = callee->dn_string;
+	dnp->dn_args = args;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_index(dt_pcb_t *pcb, dt_node_t *base, dt_node_t *args)
+{
+	if (base->dn_kind == DT_NODE_AGG && base->dn_args == NULL) {
+		base->dn_args = args;
+		return base;
+	}
+	return dt_node_op2(pcb, DT_TOK_LBRAC, base, args);
+}
+
+dt_node_t *
+dt_node_op1(dt_pcb_t *pcb, int op, dt_node_t *child)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_OP1);
+
+	dnp->dn_op = op;
+	dnp->dn_left = child;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_op2(dt_pcb_t *pcb, int op, dt_node_t *l, dt_node_t *r)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_OP2);
+
+	dnp->dn_op = op;
+	dnp->dn_left = l;
+	dnp->dn_right = r;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_op3(dt_pcb_t *pcb, dt_node_t *c, dt_node_t *l, dt_node_t *r)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_OP3);
+
+	dnp->dn_op = DT_TOK_QUESTION;
+	dnp->dn_expr = c;
+	dnp->dn_left = l;
+	dnp->dn_right = r;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_sizeof(dt_pcb_t *pcb, dt_node_t *x)
+{
+	return dt_node_op1(pcb, DT_TOK_SIZEOF, x);
+}
+
+dt_node_t *
+dt_node_pdesc(dt_pcb_t *pcb, char *text)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_PDESC);
+
+	dnp->dn_string = text;
+	return dnp;
+}
+
+dt_node_t *
+dt_node_clause(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred,
+    dt_node_t *acts)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_CLAUSE);
+
+	dnp->dn_line = pdescs->dn_line;
+	dnp->dn_args = pdescs;
+	dnp->dn_expr = pred;
+	dnp->dn_acts = acts;
+	return dnp;
+}
+
+/* Append list r to list l; either may be NULL (an empty statement). */
+dt_node_t *
+dt_node_link(dt_node_t *l, dt_node_t *r)
+{
+	dt_node_t *dnp;
+
+	if (l == NULL)
+		return r;
+	if (r == NULL)
+		return l;
+	for (dnp = l; dnp->dn_list != NULL; dnp = dnp->dn_list)
+		continue;
+	dnp->dn_list = r;
+	return l;
+}
+
+void
+dt_node_program(dt_pcb_t *pcb, dt_node_t *clauses)
+{
+	pcb->pcb_root = clauses;
+}
+
+const char *
+dt_node_opname(int op)
+{
+	switch (op) {
+	case DT_TOK_COMMA: return ",";
+	case DT_TOK_ASGN: return "=";
+	case DT_TOK_ADD_EQ: return "+=";
+	case DT_TOK_SUB_EQ: return "-=";
+	case DT_TOK_MUL_EQ: return "*=";
+	case DT_TOK_DIV_EQ: return "/=";
+	case DT_TOK_MOD_EQ: return "%=";
+	case DT_TOK_AND_EQ: return "&=";
+	case DT_TOK_XOR_EQ: return "^=";
+	case DT_TOK_OR_EQ: return "|=";
+	case DT_TOK_LSH_EQ: return "<<=";
+	case DT_TOK_RSH_EQ: return ">>=";
+	case DT_TOK_QUESTION: return "?:";
+	case DT_TOK_LOR: return "||";
+	case DT_TOK_LXOR: return "^^";
+	case DT_TOK_LAND: return "&&";
+	case DT_TOK_BOR: return "|";
+	case DT_TOK_XOR: return "^";
+	case DT_TOK_BAND: return "&";
+	case DT_TOK_EQU: return "==";
+	case DT_TOK_NEQ: return "!=";
+	case DT_TOK_LT: return "<";
+	case DT_TOK_LE: return "<=";
+	case DT_TOK_GT: return ">";
+	case DT_TOK_GE: return ">=";
+	case DT_TOK_LSH: return "<<";
+	case DT_TOK_RSH: return ">>";
+	case DT_TOK_ADD: case DT_TOK_IPOS: return "+";
+	case DT_TOK_SUB: case DT_TOK_INEG: return "-";
+	case DT_TOK_MUL: return "*";
+	case DT_TOK_DIV: return "/";
+	case DT_TOK_MOD: return "%";
+	case DT_TOK_LNEG: return "!";
+	case DT_TOK_BNEG: return "~";
+	case DT_TOK_PREINC: case DT_TOK_POSTINC: case DT_TOK_INC: return "++";
+	case DT_TOK_PREDEC: case DT_TOK_POSTDEC: case DT_TOK_DEC: return "--";
+	case DT_TOK_SIZEOF: return "sizeof";
+	case DT_TOK_CAST: return "(cast)";
+	case DT_TOK_LBRAC: return "[]";
+	default: return "?";
+	}
+}
+
+int
+dt_node_is_int(const dt_node_t *dnp)
+{
+	return dnp->dn_type != NULL && dnp->dn_type->dt_kind == DT_TK_INT;
+}
+
+int
+dt_node_is_string(const dt_node_t *dnp)
+{
+	return dnp->dn_type != NULL && dnp->dn_type->dt_kind == DT_TK_STRING;
+}
+
+/* The plain operator of a compound assignment. */
+static int
+dt_node_asgn_op(int op)
+{
+	switch (op) {
+	case DT_TOK_ADD_EQ: return DT_TOK_ADD;
+	case DT_TOK_SUB_EQ: return DT_TOK_SUB;
+	case DT_TOK_MUL_EQ: return DT_TOK_MUL;
+	case DT_TOK_DIV_EQ: return DT_TOK_DIV;
+	case DT_TOK_MOD_EQ: return DT_TOK_MOD;
+	case DT_TOK_AND_EQ: return DT_TOK_BAND;
+	case DT_TOK_XOR_EQ: return DT_TOK_XOR;
+	case DT_TOK_OR_EQ: return DT_TOK_BOR;
+	case DT_TOK_LSH_EQ: return DT_TOK_LSH;
+	case DT_TOK_RSH_EQ: return DT_TOK_RSH;
+	default: return 0;
+	}
+}
+
+/* Turn dnp into an integer constant of type t (folding). */
+static dt_node_t *
+dt_node_setint(dt_node_t *dnp, uint64_t v, const dt_type_t *t)
+{
+	dnp->dn_kind = DT_NODE_INT;
+	dnp->dn_type = t;
+	dnp->dn_value = dt_node_normalize(v, t);
+	dnp->dn_left = dnp->dn_right = dnp->dn_expr = NULL;
+	dnp->dn_flags = DT_NF_COOKED;
+	return dnp;
+}
+
+static uint64_t
+dt_node_fold2(int op, uint64_t l, uint64_t r, const dt_type_t *ot)
+{
+	int sg = ot->dt_signed;
+
+	switch (op) {
+	case DT_TOK_ADD: return l + r;
+	case DT_TOK_SUB: return l - r;
+	case DT_TOK_MUL: return l * r;
+	case DT_TOK_DIV:
+		if (sg && (int64_t)r == -1)
+			return -l;
+		return sg ? (uint64_t)((int64_t)l / (int64_t)r) : l / r;
+	case DT_TOK_MOD:
+		if (sg && (int64_t)r == -1)
+			return 0;
+		return sg ? (uint64_t)((int64_t)l % (int64_t)r) : l % r;
+	case DT_TOK_BAND: return l & r;
+	case DT_TOK_BOR: return l | r;
+	case DT_TOK_XOR: return l ^ r;
+	case DT_TOK_LSH: return l << (r & 63);
+	case DT_TOK_RSH:
+		return sg ? (uint64_t)((int64_t)l >> (r & 63)) : l >> (r & 63);
+	case DT_TOK_EQU: return l == r;
+	case DT_TOK_NEQ: return l != r;
+	case DT_TOK_LT: return sg ? (int64_t)l < (int64_t)r : l < r;
+	case DT_TOK_LE: return sg ? (int64_t)l <= (int64_t)r : l <= r;
+	case DT_TOK_GT: return sg ? (int64_t)l > (int64_t)r : l > r;
+	case DT_TOK_GE: return sg ? (int64_t)l >= (int64_t)r : l >= r;
+	case DT_TOK_LAND: return l != 0 && r != 0;
+	case DT_TOK_LOR: return l != 0 || r != 0;
+	case DT_TOK_LXOR: return (l != 0) != (r != 0);
+	default: return 0;
+	}
+}
+
+/* Resolve an identifier used as a value. */
+static dt_node_t *
+dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_ident_t *idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
+
+	if (idp == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
+		    "failed to resolve %s: Unknown variable name",
+		    dnp->dn_string);
+	if (idp->di_kind == DT_IDENT_ACTFUNC ||
+	    idp->di_kind == DT_IDENT_AGGFUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "%s( ) is a function and may not be used as a variable",
+		    idp->di_name);
+	if (idp->di_flags & DT_IDFLG_KERNEL)
+		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
+		    "variable %s is kernel-only: it is not available when "
+		    "tracing user processes", idp->di_name);
+	if ((idp->di_flags & DT_IDFLG_UNSUP) || idp->di_kind == DT_IDENT_ARRAY)
+		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
+		    "variable %s%s is not supported yet", idp->di_name,
+		    idp->di_kind == DT_IDENT_ARRAY ? "[ ]" : "");
+	dnp->dn_kind = DT_NODE_VAR;
+	dnp->dn_ident = idp;
+	dnp->dn_type = idp->di_type;
+	dnp->dn_flags |= DT_NF_LVALUE;
+	if (!(idp->di_flags & DT_IDFLG_BUILTIN))
+		dnp->dn_flags |= DT_NF_WRITABLE;
+	idp->di_flags |= DT_IDFLG_REF;
+	return dnp;
+}
+
+static void
+dt_node_check_lvalue(dt_pcb_t *pcb, dt_node_t *dnp, int op)
+{
+	if (!(dnp->dn_flags & DT_NF_LVALUE))
+		dt_parser_error(pcb, dnp->dn_line, D_OP_LVAL,
+		    "operator %s requires modifiable lvalue as an operand",
+		    dt_node_opname(op));
+	if (!(dnp->dn_flags & DT_NF_WRITABLE))
+		dt_parser_error(pcb, dnp->dn_line, D_OP_WRITE,
+		    "operator %s can only be applied to a writable variable",
+		    dt_node_opname(op));
+}
+
+static void
+dt_node_check_int(dt_pcb_t *pcb, dt_node_t *dnp, int op, int binary)
+{
+	int arith = op == DT_TOK_ADD || op == DT_TOK_SUB || op == DT_TOK_MUL ||
+	    op == DT_TOK_DIV || op == DT_TOK_IPOS || op == DT_TOK_INEG;
+
+	if (dt_node_is_int(dnp))
+		return;
+	dt_parser_error(pcb, dnp->dn_line, arith ? D_OP_ARITH : D_OP_INT,
+	    "operator %s requires %s of %s type", dt_node_opname(op),
+	    binary ? "operands" : "an operand", arith ? "arithmetic" : "integral");
+}
+
+static dt_node_t *
+dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *cp;
+	const dt_type_t *t;
+	int op = dnp->dn_op;
+
+	if (op == DT_TOK_SIZEOF) {
+		cp = dnp->dn_left;
+		if (cp->dn_kind != DT_NODE_TYPE)
+			cp = dt_node_cook(pcb, cp);
+		t = cp->dn_type;
+		if (t == NULL || t->dt_kind == DT_TK_VOID)
+			dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
+			    "cannot apply sizeof to an expression of type void");
+		return dt_node_setint(dnp, t->dt_kind == DT_TK_STRING ?
+		    dt_decl_strsize(pcb->pcb_hdl) : t->dt_size,
+		    dt_decl_lookup("size_t"));
+	}
+
+	cp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+	switch (op) {
+	case DT_TOK_IPOS:
+	case DT_TOK_INEG:
+	case DT_TOK_BNEG:
+		dt_node_check_int(pcb, cp, op, 0);
+		t = dt_decl_promote(cp->dn_type);
+		if (cp->dn_kind == DT_NODE_INT) {
+			uint64_t v = cp->dn_value;
+
+			return dt_node_setint(dnp, op == DT_TOK_IPOS ? v :
+			    op == DT_TOK_INEG ? -v : ~v, t);
+		}
+		dnp->dn_type = t;
+		break;
+	case DT_TOK_LNEG:
+		if (!dt_node_is_int(cp))
+			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
+			    "operator ! requires an operand of scalar type");
+		if (cp->dn_kind == DT_NODE_INT)
+			return dt_node_setint(dnp, cp->dn_value == 0,
+			    &dt_type_int);
+		dnp->dn_type = &dt_type_int;
+		break;
+	case DT_TOK_PREINC:
+	case DT_TOK_PREDEC:
+	case DT_TOK_POSTINC:
+	case DT_TOK_POSTDEC:
+		dt_node_check_lvalue(pcb, cp, op);
+		if (!dt_node_is_int(cp))
+			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
+			    "operator %s requires an operand of scalar type",
+			    dt_node_opname(op));
+		cp->dn_ident->di_flags |= DT_IDFLG_MOD;
+		dnp->dn_type = cp->dn_type;
+		break;
+	default:
+		dt_parser_error(pcb, dnp->dn_line, D_SYNTAX,
+		    "unsupported operator %s", dt_node_opname(op));
+	}
+	return dnp;
+}
+
+/* The left side of "=": an existing variable or a new user global. */
+static dt_node_t *
+dt_node_cook_asgn_lhs(dt_pcb_t *pcb, dt_node_t *lp, const dt_type_t *rt)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_ident_t *idp;
+
+	if (lp->dn_kind == DT_NODE_IDENT &&
+	    dt_idhash_lookup(dtp->dt_globals, lp->dn_string) == NULL) {
+		if (dtp->dt_nextvar > DIF_VAR_OTHER_MAX)
+			dt_parser_error(pcb, lp->dn_line, D_IDENT_UNDEF,
+			    "cannot declare %s: too many variables",
+			    lp->dn_string);
+		idp = dt_idhash_insert(dtp->dt_globals, lp->dn_string,
+		    DT_IDENT_SCALAR, 0, dtp->dt_nextvar, rt);
+		if (idp == NULL) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		dtp->dt_nextvar++;
+		idp->di_gen = pcb->pcb_gen;
+	}
+	return dt_node_cook(pcb, lp);
+}
+
+static dt_node_t *
+dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	int op = dnp->dn_op, bop;
+	dt_node_t *lp, *rp;
+	const dt_type_t *t;
+
+	switch (op) {
+	case DT_TOK_ASGN:
+		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+		if (dnp->dn_left->dn_kind == DT_NODE_AGG)
+			dt_parser_error(pcb, dnp->dn_line, D_AGG_SCALAR,
+			    "aggregation assignment may only be used as a "
+			    "statement");
+		if (rp->dn_type->dt_kind == DT_TK_VOID)
+			dt_parser_error(pcb, dnp->dn_line, D_DECL_VOIDOBJ,
+			    "cannot assign a void expression");
+		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
+		    rp->dn_type);
+		dt_node_check_lvalue(pcb, lp, op);
+		if (lp->dn_type->dt_kind != rp->dn_type->dt_kind)
+			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+			    "operands have incompatible types: \"%s\" = \"%s\"",
+			    lp->dn_type->dt_name, rp->dn_type->dt_name);
+		lp->dn_ident->di_flags |= DT_IDFLG_MOD;
+		dnp->dn_type = lp->dn_type;
+		return dnp;
+
+	case DT_TOK_COMMA:
+		dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+		dnp->dn_type = rp->dn_type;
+		return dnp;
+
+	case DT_TOK_CAST:
+		lp = dnp->dn_left;
+		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+		if (lp->dn_type->dt_kind != DT_TK_INT || !dt_node_is_int(rp))
+			dt_parser_error(pcb, dnp->dn_line, D_CAST_INVAL,
+			    "invalid cast expression: \"%s\" to \"%s\"",
+			    rp->dn_type->dt_name, lp->dn_type->dt_name);
+		if (rp->dn_kind == DT_NODE_INT)
+			return dt_node_setint(dnp, rp->dn_value, lp->dn_type);
+		dnp->dn_type = lp->dn_type;
+		return dnp;
+
+	case DT_TOK_LBRAC:
+		lp = dnp->dn_left;
+		if (lp->dn_kind == DT_NODE_IDENT) {
+			dt_ident_t *idp = dt_idhash_lookup(
+			    pcb->pcb_hdl->dt_globals, lp->dn_string);
+
+			if (idp != NULL && idp->di_kind == DT_IDENT_ARRAY)
+				dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
+				    "variable %s[ ] is not supported yet",
+				    idp->di_name);
+		}
+		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
+		    "associative arrays are not supported yet");
+	}
+
+	if ((bop = dt_node_asgn_op(op)) != 0) {
+		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+		lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+		dt_node_check_lvalue(pcb, lp, op);
+		dt_node_check_int(pcb, lp, bop, 1);
+		dt_node_check_int(pcb, rp, bop, 1);
+		if ((bop == DT_TOK_DIV || bop == DT_TOK_MOD) &&
+		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
+			dt_parser_error(pcb, dnp->dn_line, D_DIV_ZERO,
+			    "expression contains division by zero");
+		lp->dn_ident->di_flags |= DT_IDFLG_MOD;
+		dnp->dn_type = lp->dn_type;
+		return dnp;
+	}
+
+	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+
+	switch (op) {
+	case DT_TOK_EQU:
+	case DT_TOK_NEQ:
+	case DT_TOK_LT:
+	case DT_TOK_LE:
+	case DT_TOK_GT:
+	case DT_TOK_GE:
+		if (dt_node_is_string(lp) && dt_node_is_string(rp)) {
+			dnp->dn_type = &dt_type_int;
+			return dnp;
+		}
+		if (!dt_node_is_int(lp) || !dt_node_is_int(rp))
+			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+			    "operands have incompatible types: \"%s\" %s \"%s\"",
+			    lp->dn_type->dt_name, dt_node_opname(op),
+			    rp->dn_type->dt_name);
+		t = dt_decl_arith(lp->dn_type, rp->dn_type);
+		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
+			return dt_node_setint(dnp, dt_node_fold2(op,
+			    dt_node_normalize(lp->dn_value, t),
+			    dt_node_normalize(rp->dn_value, t), t), &dt_type_int);
+		dnp->dn_type = &dt_type_int;
+		return dnp;
+
+	case DT_TOK_LAND:
+	case DT_TOK_LOR:
+	case DT_TOK_LXOR:
+		if (!dt_node_is_int(lp) || !dt_node_is_int(rp))
+			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
+			    "operator %s requires operands of scalar type",
+			    dt_node_opname(op));
+		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
+			return dt_node_setint(dnp, dt_node_fold2(op,
+			    lp->dn_value, rp->dn_value, &dt_type_int),
+			    &dt_type_int);
+		dnp->dn_type = &dt_type_int;
+		return dnp;
+
+	case DT_TOK_LSH:
+	case DT_TOK_RSH:
+		dt_node_check_int(pcb, lp, op, 1);
+		dt_node_check_int(pcb, rp, op, 1);
+		t = dt_decl_promote(lp->dn_type);
+		break;
+
+	default:	/* + - * / % & | ^ */
+		dt_node_check_int(pcb, lp, op, 1);
+		dt_node_check_int(pcb, rp, op, 1);
+		if ((op == DT_TOK_DIV || op == DT_TOK_MOD) &&
+		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
+			dt_parser_error(pcb, dnp->dn_line, D_DIV_ZERO,
+			    "expression contains division by zero");
+		t = dt_decl_arith(lp->dn_type, rp->dn_type);
+		break;
+	}
+	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
+		return dt_node_setint(dnp, dt_node_fold2(op,
+		    dt_node_normalize(lp->dn_value, t),
+		    op == DT_TOK_LSH || op == DT_TOK_RSH ? rp->dn_value :
+		    dt_node_normalize(rp->dn_value, t), t), t);
+	dnp->dn_type = t;
+	return dnp;
+}
+
+static dt_node_t *
+dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *cp, *lp, *rp;
+
+	cp = dnp->dn_expr = dt_node_cook(pcb, dnp->dn_expr);
+	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+	if (!dt_node_is_int(cp))
+		dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
+		    "operator ?: expression must be of scalar type");
+	if (dt_node_is_int(lp) && dt_node_is_int(rp))
+		dnp->dn_type = dt_decl_arith(lp->dn_type, rp->dn_type);
+	else if (dt_node_is_string(lp) && dt_node_is_string(rp))
+		dnp->dn_type = &dt_type_string;
+	else
+		dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+		    "operator ?: operands must have compatible types: "
+		    "\"%s\" and \"%s\"", lp->dn_type->dt_name,
+		    rp->dn_type->dt_name);
+	return dnp;
+}
+
+/* A function call in an expression: only D subroutines belong here. */
+static dt_node_t *
+dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_ident_t *idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals,
+	    dnp->dn_string);
+
+	if (idp == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
+		    "failed to resolve %s: Unknown function name",
+		    dnp->dn_string);
+	if (idp->di_kind != DT_IDENT_ACTFUNC &&
+	    idp->di_kind != DT_IDENT_AGGFUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_FUNC_IDENT,
+		    "variable %s may not be referenced as a function",
+		    dnp->dn_string);
+	if (idp->di_flags & DT_IDFLG_UNSUP)
+		dt_parser_error(pcb, dnp->dn_line,
+		    idp->di_kind == DT_IDENT_AGGFUNC ? D_AGG_FUNC :
+		    D_FUNC_UNSUP, "%s( ) is not supported yet", idp->di_name);
+	if (idp->di_kind == DT_IDENT_AGGFUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_AGG_FUNC,
+		    "%s( ) may only be used as the value of an aggregation",
+		    idp->di_name);
+	dt_parser_error(pcb, dnp->dn_line, D_ACT_EXPR,
+	    "%s( ) is an action and may not be used in an expression",
+	    idp->di_name);
+}
+
+dt_node_t *
+dt_node_cook(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	switch (dnp->dn_kind) {
+	case DT_NODE_INT:
+	case DT_NODE_STRING:
+	case DT_NODE_VAR:
+		return dnp;
+	case DT_NODE_IDENT:
+		return dt_node_cook_ident(pcb, dnp);
+	case DT_NODE_AGG:
+		dt_parser_error(pcb, dnp->dn_line, D_AGG_SCALAR,
+		    "aggregation @%s may not be used as an operand: "
+		    "aggregations can only be assigned", dnp->dn_string);
+	case DT_NODE_FUNC:
+		return dt_node_cook_func(pcb, dnp);
+	case DT_NODE_OP1:
+		return dt_node_cook_op1(pcb, dnp);
+	case DT_NODE_OP2:
+		return dt_node_cook_op2(pcb, dnp);
+	case DT_NODE_OP3:
+		return dt_node_cook_op3(pcb, dnp);
+	case DT_NODE_TYPE:
+		dt_parser_error(pcb, dnp->dn_line, D_SYNTAX,
+		    "type name %s used as a value", dnp->dn_type->dt_name);
+	default:
+		dt_parser_error(pcb, dnp->dn_line, D_SYNTAX,
+		    "unexpected node kind %d", dnp->dn_kind);
+	}
+}

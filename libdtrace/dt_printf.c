@@ -1,0 +1,537 @@
+/*
+ * dt_printf.c: printf() formats.  The compiler checks a format against
+ * its argument types (dt_printf_check); the consumer formats a record
+ * with it (dt_printf_format).  Both walk the format with the same parser.
+ *
+ * D conversions follow C's, with D's meanings where they differ: %a and
+ * %A print addresses (symbolically in illumos; here as hex, since the
+ * consumer has no symbol tables yet), %p prints a pointer in hex.  The
+ * D-only conversions %k, %S, %Y, %wc and %ws are refused for now.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+/* Argument classes a conversion accepts. */
+#define DT_PFA_INT	0x1
+#define DT_PFA_PTR	0x2
+#define DT_PFA_STR	0x4
+#define DT_PFA_FP	0x8
+
+typedef struct dt_pfconv {
+	char		pc_flags[8];	/* - + space # 0 ' */
+	int		pc_width;	/* -1: none, -2: '*' */
+	int		pc_prec;	/* -1: none, -2: '.*' */
+	char		pc_len[3];	/* hh h l ll L z j t */
+	char		pc_conv;	/* d i u ... or 'w' for wc/ws */
+	char		pc_name[8];	/* "lld", "s": for messages */
+} dt_pfconv_t;
+
+typedef struct dt_pfinfo {
+	char		pi_conv;
+	unsigned	pi_accept;	/* DT_PFA_* */
+	const char	*pi_proto;	/* prototype text for messages */
+} dt_pfinfo_t;
+
+static const dt_pfinfo_t dt_printf_info[] = {
+	{ 'a', DT_PFA_INT | DT_PFA_PTR, "pointer or integer" },
+	{ 'A', DT_PFA_INT | DT_PFA_PTR, "pointer or integer" },
+	{ 'c', DT_PFA_INT, "char" },
+	{ 'd', DT_PFA_INT, "int" },
+	{ 'i', DT_PFA_INT, "int" },
+	{ 'o', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
+	{ 'u', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
+	{ 'x', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
+	{ 'X', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
+	{ 'p', DT_PFA_INT | DT_PFA_PTR, "pointer or integer" },
+	{ 's', DT_PFA_STR, "char [] or string (or use stringof)" },
+	{ 'e', DT_PFA_FP, "double" },
+	{ 'E', DT_PFA_FP, "double" },
+	{ 'f', DT_PFA_FP, "double" },
+	{ 'g', DT_PFA_FP, "double" },
+	{ 'G', DT_PFA_FP, "double" },
+	{ '\0', 0, NULL }
+};
+
+static const dt_pfinfo_t *
+dt_printf_lookup(char conv)
+{
+	const dt_pfinfo_t *pi;
+
+	for (pi = dt_printf_info; pi->pi_conv != '\0'; pi++) {
+		if (pi->pi_conv == conv)
+			return pi;
+	}
+	return NULL;
+}
+
+/* Results of dt_printf_parse. */
+#define DT_PF_OK	0
+#define DT_PF_INCOMPLETE 1	/* format ends inside a conversion */
+#define DT_PF_UNDEF	2	/* no such conversion */
+#define DT_PF_UNSUP	3	/* a D conversion we do not do yet */
+
+/*
+ * Parse the conversion that starts at *fmtp (just after the '%') and
+ * advance *fmtp past it.
+ */
+static int
+dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
+{
+	const char *f = *fmtp;
+	size_t nf = 0, nl = 0;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->pc_width = pc->pc_prec = -1;
+	while (*f != '\0' && strchr("-+ #0'", *f) != NULL) {
+		if (nf < sizeof(pc->pc_flags) - 1 &&
+		    strchr(pc->pc_flags, *f) == NULL)
+			pc->pc_flags[nf++] = *f;
+		f++;
+	}
+	if (*f == '*') {
+		pc->pc_width = -2;
+		f++;
+	} else if (*f >= '1' && *f <= '9') {
+		pc->pc_width = 0;
+		while (*f >= '0' && *f <= '9') {
+			if (pc->pc_width < 100000)
+				pc->pc_width = pc->pc_width * 10 + (*f - '0');
+			f++;
+		}
+	}
+	if (*f == '.') {
+		f++;
+		if (*f == '*') {
+			pc->pc_prec = -2;
+			f++;
+		} else {
+			pc->pc_prec = 0;
+			while (*f >= '0' && *f <= '9') {
+				if (pc->pc_prec < 100000)
+					pc->pc_prec = pc->pc_prec * 10 +
+					    (*f - '0');
+				f++;
+			}
+		}
+	}
+	if ((f[0] == 'h' && f[1] == 'h') || (f[0] == 'l' && f[1] == 'l')) {
+		pc->pc_len[nl++] = *f++;
+		pc->pc_len[nl++] = *f++;
+	} else if (*f != '\0' && strchr("hlLzjt", *f) != NULL) {
+		pc->pc_len[nl++] = *f++;
+	}
+	*fmtp = f;
+	if (*f == '\0')
+		return DT_PF_INCOMPLETE;
+	pc->pc_conv = *f++;
+	if (pc->pc_conv == 'w' && (*f == 'c' || *f == 's'))
+		f++;
+	*fmtp = f;
+	snprintf(pc->pc_name, sizeof(pc->pc_name), "%s%c", pc->pc_len,
+	    pc->pc_conv);
+	if (pc->pc_conv == 'w')
+		snprintf(pc->pc_name, sizeof(pc->pc_name), "%s%.2s",
+		    pc->pc_len, f - 2);
+	if (pc->pc_conv == '%')
+		return DT_PF_OK;
+	if (strchr("kSYw", pc->pc_conv) != NULL)
+		return DT_PF_UNSUP;
+	if (dt_printf_lookup(pc->pc_conv) == NULL)
+		return DT_PF_UNDEF;
+	return DT_PF_OK;
+}
+
+static unsigned
+dt_printf_class(const dif_type_t *t)
+{
+	if (t->dt_kind == DIF_TYPE_STRING)
+		return DT_PFA_STR;
+	if (t->dt_flags & DIF_TF_BYREF)
+		return 0;
+	switch (t->dt_ckind) {
+	case DIF_CKIND_INTEGER:
+	case DIF_CKIND_ENUM:
+	case DIF_CKIND_UNKNOWN:
+		return DT_PFA_INT;
+	case DIF_CKIND_POINTER:
+		return DT_PFA_PTR;
+	case DIF_CKIND_FLOAT:
+		return DT_PFA_FP;
+	default:
+		return 0;
+	}
+}
+
+static const char *
+dt_printf_typename(const dif_type_t *t, char *buf, size_t len)
+{
+	const char *base;
+
+	if (t->dt_kind == DIF_TYPE_STRING)
+		return "string";
+	switch (t->dt_ckind) {
+	case DIF_CKIND_POINTER:
+		return "pointer";
+	case DIF_CKIND_FLOAT:
+		return t->dt_size == 4 ? "float" : "double";
+	case DIF_CKIND_STRUCT:
+		return "struct";
+	case DIF_CKIND_UNION:
+		return "union";
+	case DIF_CKIND_ARRAY:
+		return "array";
+	case DIF_CKIND_FUNCTION:
+		return "function";
+	case DIF_CKIND_ENUM:
+		return "enum";
+	default:
+		break;
+	}
+	switch (t->dt_size) {
+	case 1:
+		base = "char";
+		break;
+	case 2:
+		base = "short";
+		break;
+	case 4:
+		base = "int";
+		break;
+	case 8:
+		base = "long long";
+		break;
+	default:
+		return "integer";
+	}
+	snprintf(buf, len, "%s%s", (t->dt_flags & DIF_TF_SIGNED) ? "" :
+	    "unsigned ", base);
+	return buf;
+}
+
+static int
+dt_printf_fail(const char **tagp, const char *tag, char *msg, size_t msglen,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int
+dt_printf_fail(const char **tagp, const char *tag, char *msg, size_t msglen,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (tagp != NULL)
+		*tagp = tag;
+	if (msg != NULL && msglen > 0) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msglen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/*
+ * Check fmt against nargs value arguments of types argtypes.  Returns 0,
+ * or -1 with the illumos tag in *tagp and the message in msg.
+ */
+int
+dt_printf_check(dtrace_hdl_t *dtp, const char *fmt, int nargs,
+    const dif_type_t *argtypes, const char **tagp, char *msg, size_t msglen)
+{
+	const char *f = fmt;
+	dt_pfconv_t pc;
+	int conv = 0, arg = 0;
+	char tn[32];
+
+	while ((f = strchr(f, '%')) != NULL) {
+		const dt_pfinfo_t *pi;
+		unsigned cls;
+		int rv;
+
+		f++;
+		rv = dt_printf_parse(&f, &pc);
+		if (pc.pc_conv == '%' && rv == DT_PF_OK)
+			continue;
+		conv++;
+		if (rv == DT_PF_INCOMPLETE)
+			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
+			    "printf( ) format conversion #%d is incomplete",
+			    conv);
+		if (rv == DT_PF_UNDEF)
+			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
+			    "printf( ) format conversion #%d is undefined: "
+			    "%%%s", conv, pc.pc_name);
+		if (rv == DT_PF_UNSUP)
+			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
+			    "printf( ) format conversion #%d (%%%s) is not "
+			    "yet supported", conv, pc.pc_name);
+
+		if (pc.pc_width == -2 || pc.pc_prec == -2) {
+			int n = (pc.pc_width == -2) + (pc.pc_prec == -2), k;
+
+			for (k = 0; k < n; k++, arg++) {
+				char c = (k == 0 && pc.pc_width == -2) ?
+				    '*' : '.';
+
+				if (arg >= nargs)
+					return dt_printf_fail(tagp,
+					    "D_PRINTF_DYN_PROTO", msg, msglen,
+					    "printf( ) prototype mismatch: "
+					    "conversion #%d (%%%s) is missing "
+					    "a corresponding \"%s\" argument "
+					    "description", conv, pc.pc_name,
+					    c == '*' ? "*" : ".*");
+				if (dt_printf_class(&argtypes[arg]) !=
+				    DT_PFA_INT)
+					return dt_printf_fail(tagp,
+					    "D_PRINTF_DYN_TYPE", msg, msglen,
+					    "printf( ) argument #%d is "
+					    "incompatible with conversion #%d "
+					    "prototype:\n\tconversion: %%%s%s"
+					    "\n\t prototype: int\n\t  "
+					    "argument: %s", arg + 2, conv,
+					    c == '*' ? "*" : ".*", pc.pc_name,
+					    dt_printf_typename(&argtypes[arg],
+					    tn, sizeof(tn)));
+			}
+		}
+		pi = dt_printf_lookup(pc.pc_conv);
+		if (arg >= nargs)
+			return dt_printf_fail(tagp, "D_PRINTF_ARG_PROTO", msg,
+			    msglen, "printf( ) prototype mismatch: conversion "
+			    "#%d (%%%s) is missing a corresponding value "
+			    "argument", conv, pc.pc_name);
+		cls = dt_printf_class(&argtypes[arg]);
+		if ((cls & pi->pi_accept) == 0)
+			return dt_printf_fail(tagp, "D_PRINTF_ARG_TYPE", msg,
+			    msglen, "printf( ) argument #%d is incompatible "
+			    "with conversion #%d prototype:\n\tconversion: "
+			    "%%%s\n\t prototype: %s\n\t  argument: %s",
+			    arg + 2, conv, pc.pc_name, pi->pi_proto,
+			    dt_printf_typename(&argtypes[arg], tn, sizeof(tn)));
+		arg++;
+	}
+	if (arg < nargs)
+		return dt_printf_fail(tagp, "D_PRINTF_ARG_EXTRA", msg, msglen,
+		    "printf( ) prototype mismatch: only %d arguments "
+		    "required by this format string", arg + 1);
+	return 0;
+}
+
+/* The integer in a record, extended to 64 bits. */
+static uint64_t
+dt_printf_int(const dtrace_recdesc_t *rp, const char *base, int sign)
+{
+	const char *p = base + rp->dtrd_offset;
+
+	switch (rp->dtrd_size) {
+	case 1: {
+		uint8_t v;
+
+		memcpy(&v, p, 1);
+		return sign ? (uint64_t)(int64_t)(int8_t)v : v;
+	}
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return sign ? (uint64_t)(int64_t)(int16_t)v : v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return sign ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	default: {
+		uint64_t v = 0;
+
+		memcpy(&v, p, rp->dtrd_size < 8 ? rp->dtrd_size : 8);
+		return v;
+	}
+	}
+}
+
+static int
+dt_printf_isint(const dtrace_recdesc_t *rp)
+{
+	return (rp->dtrd_type == DTRACE_REC_INT ||
+	    rp->dtrd_type == DTRACE_REC_UINT) &&
+	    (rp->dtrd_size == 1 || rp->dtrd_size == 2 || rp->dtrd_size == 4 ||
+	    rp->dtrd_size == 8);
+}
+
+/* Build the C format for one conversion: flags, width, precision. */
+static void
+dt_printf_cfmt(char *buf, size_t len, const dt_pfconv_t *pc, int width,
+    int prec, const char *lenmod, char conv)
+{
+	int off;
+
+	off = snprintf(buf, len, "%%%s", pc->pc_flags);
+	if (width >= 0)
+		off += snprintf(buf + off, len - off, "%d", width);
+	if (prec >= 0)
+		off += snprintf(buf + off, len - off, ".%d", prec);
+	snprintf(buf + off, len - off, "%s%c", lenmod, conv);
+}
+
+/*
+ * Format one printf() record: fmt with the nrecs argument records that
+ * follow it, each read at base + its offset.
+ */
+int
+dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *recs, int nrecs, const char *base)
+{
+	const char *f = fmt, *pct;
+	char cfmt[64];
+	dt_pfconv_t pc;
+	int arg = 0;
+
+	while ((pct = strchr(f, '%')) != NULL) {
+		int width, prec, rv;
+		const dtrace_recdesc_t *rp;
+		uint64_t v;
+
+		if (pct > f && fwrite(f, 1, pct - f, fp) != (size_t)(pct - f))
+			return dt_set_errno(dtp, errno);
+		f = pct + 1;
+		rv = dt_printf_parse(&f, &pc);
+		if (rv != DT_PF_OK)
+			return dt_set_errno(dtp, EDT_BADCONV);
+		if (pc.pc_conv == '%') {
+			if (fputc('%', fp) == EOF)
+				return dt_set_errno(dtp, errno);
+			continue;
+		}
+		width = pc.pc_width;
+		prec = pc.pc_prec;
+		if (width == -2) {
+			if (arg >= nrecs || !dt_printf_isint(&recs[arg]))
+				return dt_set_errno(dtp, EDT_BADCONV);
+			width = (int)(int64_t)dt_printf_int(&recs[arg++], base,
+			    1);
+			if (width < 0) {
+				/* a negative width is the '-' flag */
+				size_t n = strlen(pc.pc_flags);
+
+				if (strchr(pc.pc_flags, '-') == NULL &&
+				    n < sizeof(pc.pc_flags) - 1)
+					pc.pc_flags[n] = '-';
+				width = width == INT32_MIN ? 0 : -width;
+			}
+		}
+		if (prec == -2) {
+			if (arg >= nrecs || !dt_printf_isint(&recs[arg]))
+				return dt_set_errno(dtp, EDT_BADCONV);
+			prec = (int)(int64_t)dt_printf_int(&recs[arg++], base,
+			    1);
+			if (prec < 0)
+				prec = -1;
+		}
+		if (arg >= nrecs)
+			return dt_set_errno(dtp, EDT_BADCONV);
+		rp = &recs[arg++];
+
+		switch (pc.pc_conv) {
+		case 's': {
+			const char *s = base + rp->dtrd_offset;
+			char *copy;
+
+			if (rp->dtrd_type != DTRACE_REC_STRING)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			/* the record bounds the string even without a NUL */
+			if ((copy = strndup(s, rp->dtrd_size)) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", 's');
+			rv = fprintf(fp, cfmt, copy);
+			free(copy);
+			break;
+		}
+		case 'c':
+			if (!dt_printf_isint(rp))
+				return dt_set_errno(dtp, EDT_BADCONV);
+			v = dt_printf_int(rp, base, 0);
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", 'c');
+			rv = fprintf(fp, cfmt, (int)(unsigned char)v);
+			break;
+		case 'd':
+		case 'i':
+			if (!dt_printf_isint(rp))
+				return dt_set_errno(dtp, EDT_BADCONV);
+			v = dt_printf_int(rp, base, 1);
+			if (strcmp(pc.pc_len, "hh") == 0)
+				v = (uint64_t)(int64_t)(signed char)v;
+			else if (strcmp(pc.pc_len, "h") == 0)
+				v = (uint64_t)(int64_t)(short)v;
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "ll", pc.pc_conv);
+			rv = fprintf(fp, cfmt, (long long)v);
+			break;
+		case 'o':
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'p':
+			if (!dt_printf_isint(rp))
+				return dt_set_errno(dtp, EDT_BADCONV);
+			v = dt_printf_int(rp, base, 0);
+			if (strcmp(pc.pc_len, "hh") == 0)
+				v = (unsigned char)v;
+			else if (strcmp(pc.pc_len, "h") == 0)
+				v = (unsigned short)v;
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "ll", pc.pc_conv == 'p' ? 'x' : pc.pc_conv);
+			rv = fprintf(fp, cfmt, (unsigned long long)v);
+			break;
+		case 'a':
+		case 'A': {
+			char addr[32];
+
+			/* no symbol tables in the consumer yet: the address */
+			if (!dt_printf_isint(rp))
+				return dt_set_errno(dtp, EDT_BADCONV);
+			snprintf(addr, sizeof(addr), "0x%" PRIx64,
+			    dt_printf_int(rp, base, 0));
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", 's');
+			rv = fprintf(fp, cfmt, addr);
+			break;
+		}
+		default: {	/* e E f g G */
+			double d;
+
+			if (rp->dtrd_type == DTRACE_REC_INT &&
+			    dt_printf_isint(rp)) {
+				d = (double)(int64_t)dt_printf_int(rp, base, 1);
+			} else if (rp->dtrd_type == DTRACE_REC_UINT &&
+			    dt_printf_isint(rp)) {
+				d = (double)dt_printf_int(rp, base, 0);
+			} else if (rp->dtrd_size == sizeof(double)) {
+				memcpy(&d, base + rp->dtrd_offset, sizeof(d));
+			} else if (rp->dtrd_size == sizeof(float)) {
+				float fl;
+
+				memcpy(&fl, base + rp->dtrd_offset, sizeof(fl));
+				d = fl;
+			} else {
+				return dt_set_errno(dtp, EDT_BADCONV);
+			}
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", pc.pc_conv);
+			rv = fprintf(fp, cfmt, d);
+			break;
+		}
+		}
+		if (rv < 0)
+			return dt_set_errno(dtp, errno);
+	}
+	if (*f != '\0' && fputs(f, fp) == EOF)
+		return dt_set_errno(dtp, errno);
+	return 0;
+}

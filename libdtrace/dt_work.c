@@ -1,0 +1,634 @@
+/*
+ * dt_work.c: sending programs, starting and stopping tracing, and the
+ * consumer's work loop (dtrace_sleep, dtrace_status, dtrace_work).
+ *
+ * The daemon names each (statement, probe) pair it enabled with an EPID;
+ * the epid table built here from DT_MSG_PROGRAM_OK tells the consumer
+ * how to read and print a record with that EPID.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+_Static_assert(EDT_NOPROBE == DTRACE_ENOPROBE, "dtrace.h and dt_impl.h disagree");
+
+#define DT_WORK_MAXEPID		(1u << 20)
+#define DT_WORK_MAXAGGID	(1u << 20)
+
+/* The library's ERROR reporter: dt_consume.c prints the standard message. */
+static const char dt_work_errprog[] =
+    "dtrace:::ERROR { trace(arg1); trace(arg2); trace(arg3); trace(arg4); "
+    "trace(arg5); }";
+
+dt_epid_t *
+dt_work_epid(dtrace_hdl_t *dtp, uint32_t epid)
+{
+	if (epid >= dtp->dt_nepid)
+		return NULL;
+	return dtp->dt_epids[epid];
+}
+
+static void
+dt_work_epid_free(dt_epid_t *ep)
+{
+	if (ep == NULL)
+		return;
+	free(ep->de_edesc.dtepd_rec);
+	free(ep->de_nargs);
+	free(ep);
+}
+
+void
+dt_work_fini(dtrace_hdl_t *dtp)
+{
+	uint32_t i;
+
+	for (i = 0; i < dtp->dt_nepid; i++)
+		dt_work_epid_free(dtp->dt_epids[i]);
+	free(dtp->dt_epids);
+	dtp->dt_epids = NULL;
+	dtp->dt_nepid = 0;
+	free(dtp->dt_aggdesc);
+	dtp->dt_aggdesc = NULL;
+	dtp->dt_naggdesc = 0;
+}
+
+static uint32_t
+dt_work_rectype(const dtp_action_t *ap)
+{
+	const dif_type_t *t;
+
+	if (ap->da_kind == DTRACEACT_EXIT)
+		return DTRACE_REC_INT;
+	if (ap->da_ndifo == 0 || ap->da_difo == NULL || ap->da_difo[0] == NULL)
+		return DTRACE_REC_BYTES;
+	t = &ap->da_difo[0]->dd_rtype;
+	if (t->dt_kind == DIF_TYPE_STRING)
+		return DTRACE_REC_STRING;
+	if (t->dt_flags & DIF_TF_BYREF)
+		return DTRACE_REC_BYTES;
+	return (t->dt_flags & DIF_TF_SIGNED) ? DTRACE_REC_INT : DTRACE_REC_UINT;
+}
+
+/* The record descriptions of one statement: every non-aggregating action. */
+static dt_epid_t *
+dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
+{
+	const dtp_stmt_t *sp = &pgp->dp_prog.dp_stmt[stmt];
+	dt_epid_t *ep;
+	uint32_t i, n;
+
+	if ((ep = calloc(1, sizeof(*ep))) == NULL)
+		return NULL;
+	ep->de_prog = pgp;
+	ep->de_stmt = stmt;
+	ep->de_edesc.dtepd_size = sp->ds_size;
+	ep->de_edesc.dtepd_rec = calloc(sp->ds_nact + 1,
+	    sizeof(dtrace_recdesc_t));
+	ep->de_nargs = calloc(sp->ds_nact + 1, sizeof(uint32_t));
+	if (ep->de_edesc.dtepd_rec == NULL || ep->de_nargs == NULL) {
+		dt_work_epid_free(ep);
+		return NULL;
+	}
+	for (i = 0, n = 0; i < sp->ds_nact; i++) {
+		const dtp_action_t *ap = &sp->ds_act[i];
+		dtrace_recdesc_t *rp = &ep->de_edesc.dtepd_rec[n];
+
+		if (DTRACEACT_ISAGG(ap->da_kind))
+			continue;
+		rp->dtrd_action = ap->da_kind;
+		rp->dtrd_size = ap->da_size;
+		rp->dtrd_offset = ap->da_offset;
+		rp->dtrd_alignment = ap->da_align;
+		rp->dtrd_arg = ap->da_arg;
+		rp->dtrd_type = dt_work_rectype(ap);
+		if (ap->da_kind == DTRACEACT_PRINTF) {
+			rp->dtrd_format = (uint32_t)ap->da_arg + 1;
+			ep->de_nargs[n] = ap->da_nargs;
+		}
+		n++;
+	}
+	ep->de_edesc.dtepd_nrecs = n;
+	return ep;
+}
+
+static int
+dt_work_epid_insert(dtrace_hdl_t *dtp, uint32_t epid, dt_epid_t *ep)
+{
+	if (epid >= dtp->dt_nepid) {
+		uint32_t n = dtp->dt_nepid ? dtp->dt_nepid : 16;
+		dt_epid_t **ne;
+
+		while (n <= epid)
+			n *= 2;
+		if ((ne = realloc(dtp->dt_epids, n * sizeof(*ne))) == NULL)
+			return -1;
+		memset(ne + dtp->dt_nepid, 0,
+		    (n - dtp->dt_nepid) * sizeof(*ne));
+		dtp->dt_epids = ne;
+		dtp->dt_nepid = n;
+	}
+	dtp->dt_epids[epid] = ep;
+	return 0;
+}
+
+static int
+dt_work_aggs(dtrace_hdl_t *dtp, struct dtrace_prog *pgp)
+{
+	uint32_t i;
+
+	for (i = 0; i < pgp->dp_prog.dp_nagg; i++) {
+		dtp_agg_t *ag = &pgp->dp_prog.dp_agg[i];
+
+		if (ag->dg_id >= DT_WORK_MAXAGGID)
+			return dt_set_errno(dtp, EDT_BADAGGVAR);
+		if (ag->dg_id >= dtp->dt_naggdesc) {
+			uint32_t n = dtp->dt_naggdesc ? dtp->dt_naggdesc : 8;
+			dtp_agg_t **na;
+
+			while (n <= ag->dg_id)
+				n *= 2;
+			if ((na = realloc(dtp->dt_aggdesc,
+			    n * sizeof(*na))) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			memset(na + dtp->dt_naggdesc, 0,
+			    (n - dtp->dt_naggdesc) * sizeof(*na));
+			dtp->dt_aggdesc = na;
+			dtp->dt_naggdesc = n;
+		}
+		dtp->dt_aggdesc[ag->dg_id] = ag;
+	}
+	return 0;
+}
+
+/*
+ * The options the daemon needs, as numbers.  Those the daemon has its
+ * own equal defaults for go only when the user changed them, so that a
+ * daemon without speculations or dynamic variables yet refuses a program
+ * only when the user asks for them.
+ */
+static int
+dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
+{
+	static const struct {
+		const char	*name;
+		int		option;
+		dtrace_optval_t	dflt;	/* DTRACEOPT_UNSET: always send */
+	} opts[] = {
+		{ "bufsize", DTRACEOPT_BUFSIZE, DTRACEOPT_UNSET },
+		{ "aggsize", DTRACEOPT_AGGSIZE, DTRACEOPT_UNSET },
+		{ "strsize", DTRACEOPT_STRSIZE, DTRACEOPT_UNSET },
+		{ "bufpolicy", DTRACEOPT_BUFPOLICY, DTRACEOPT_UNSET },
+		{ "cpu", DTRACEOPT_CPU, -1 },
+		{ "nspec", DTRACEOPT_NSPEC, 1 },
+		{ "specsize", DTRACEOPT_SPECSIZE, 32 << 10 },
+		{ "dynvarsize", DTRACEOPT_DYNVARSIZE, 1 << 20 },
+	};
+	size_t i, n = sizeof(opts) / sizeof(opts[0]);
+	dtp_opt_t *op;
+	uint32_t j;
+
+	for (j = 0; j < pp->dp_nopt; j++)
+		free(pp->dp_opt[j].do_name);
+	free(pp->dp_opt);
+	pp->dp_opt = NULL;
+	pp->dp_nopt = 0;
+	if ((op = calloc(n, sizeof(*op))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	pp->dp_opt = op;
+	for (i = 0; i < n; i++) {
+		dtrace_optval_t v = dtp->dt_options[opts[i].option];
+
+		if (v == DTRACEOPT_UNSET || v < 0 || v == opts[i].dflt)
+			continue;
+		if ((op->do_name = strdup(opts[i].name)) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		op->do_value = (uint64_t)v;
+		op++;
+		pp->dp_nopt++;
+	}
+	return 0;
+}
+
+int
+dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_proginfo_t *pip)
+{
+	dt_epid_t **made = NULL;
+	uint32_t *matches = NULL;
+	uint32_t nepid, i, nmade = 0;
+	dt_msg_t req, rep;
+	int err;
+
+	if (pgp->dp_exec || dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if (dt_conn_open(dtp) != 0)
+		return -1;
+	if (dt_work_options(dtp, &pgp->dp_prog) != 0)
+		return -1;
+
+	dt_msg_init(&req, DT_MSG_PROGRAM);
+	dt_proto_prog_encode(&req, &pgp->dp_prog);
+	if (req.dm_err) {
+		dt_msg_free(&req);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	if (dt_conn_request(dtp, &req, DT_MSG_PROGRAM_OK, &rep) != 0)
+		return -1;
+	dtp->dt_execd = 1;
+	pgp->dp_exec = 1;
+
+	nepid = dt_msg_get_u32(&rep);
+	if (nepid > DT_WORK_MAXEPID ||
+	    (made = calloc(nepid + 1, sizeof(*made))) == NULL ||
+	    (matches = calloc(pgp->dp_prog.dp_nstmt + 1,
+	    sizeof(*matches))) == NULL) {
+		err = nepid > DT_WORK_MAXEPID ? EDT_PROTO : EDT_NOMEM;
+		goto fail;
+	}
+	for (i = 0; i < nepid; i++) {
+		dtrace_probedesc_t pd;
+		uint32_t epid, stmt;
+		dt_epid_t *ep;
+
+		memset(&pd, 0, sizeof(pd));
+		epid = dt_msg_get_u32(&rep);
+		stmt = dt_msg_get_u32(&rep);
+		pd.dtpd_id = dt_msg_get_u32(&rep);
+		dt_msg_get_strbuf(&rep, pd.dtpd_provider,
+		    sizeof(pd.dtpd_provider));
+		dt_msg_get_strbuf(&rep, pd.dtpd_mod, sizeof(pd.dtpd_mod));
+		dt_msg_get_strbuf(&rep, pd.dtpd_func, sizeof(pd.dtpd_func));
+		dt_msg_get_strbuf(&rep, pd.dtpd_name, sizeof(pd.dtpd_name));
+		if (rep.dm_err || epid == DTRACE_EPIDNONE ||
+		    epid >= DT_WORK_MAXEPID ||
+		    stmt >= pgp->dp_prog.dp_nstmt ||
+		    dt_work_epid(dtp, epid) != NULL) {
+			err = EDT_PROTO;
+			goto fail;
+		}
+		if ((ep = dt_work_epid_create(pgp, stmt)) == NULL) {
+			err = EDT_NOMEM;
+			goto fail;
+		}
+		ep->de_edesc.dtepd_epid = epid;
+		ep->de_edesc.dtepd_probeid = pd.dtpd_id;
+		ep->de_pdesc = pd;
+		if (dt_work_epid_insert(dtp, epid, ep) != 0) {
+			dt_work_epid_free(ep);
+			err = EDT_NOMEM;
+			goto fail;
+		}
+		made[nmade++] = ep;
+		matches[stmt]++;
+	}
+	if (!dt_msg_done(&rep)) {
+		err = EDT_PROTO;
+		goto fail;
+	}
+	dt_msg_free(&rep);
+	if (dt_work_aggs(dtp, pgp) != 0) {
+		free(made);
+		free(matches);
+		return -1;
+	}
+
+	if (!(dtp->dt_copts & DT_COPT_ZDEFS)) {
+		for (i = 0; i < pgp->dp_prog.dp_nstmt; i++) {
+			const dtp_probedesc_t *d =
+			    &pgp->dp_prog.dp_stmt[i].ds_desc;
+
+			if (matches[i] != 0)
+				continue;
+			free(made);
+			free(matches);
+			return dt_conn_error(dtp, EDT_NOPROBE,
+			    "failed to match %s:%s:%s:%s: %s",
+			    d->dpd_provider, d->dpd_mod, d->dpd_func,
+			    d->dpd_name, "No probe matches description");
+		}
+	}
+	free(made);
+	free(matches);
+	if (pip != NULL) {
+		memset(pip, 0, sizeof(*pip));
+		dtrace_program_info(dtp, pgp, pip);
+		pip->dpi_matches = nmade;
+	}
+	return 0;
+
+fail:
+	if (rep.dm_err && err == EDT_NOMEM)
+		err = EDT_PROTO;
+	for (i = 0; i < nmade; i++) {
+		dtp->dt_epids[made[i]->de_edesc.dtepd_epid] = NULL;
+		dt_work_epid_free(made[i]);
+	}
+	free(made);
+	free(matches);
+	dt_msg_free(&rep);
+	if (err == EDT_PROTO)
+		return dt_conn_error(dtp, EDT_PROTO,
+		    "malformed PROGRAM_OK from dtraced");
+	return dt_set_errno(dtp, err);
+}
+
+int
+dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
+    int (*func)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
+    void *arg)
+{
+	uint32_t n, i, matched = 0;
+	dt_msg_t req, rep;
+	int rv = 0;
+
+	dt_msg_init(&req, DT_MSG_LIST);
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_provider : "");
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_mod : "");
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_func : "");
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_name : "");
+	if (dt_conn_request(dtp, &req, DT_MSG_LIST_OK, &rep) != 0)
+		return -1;
+	n = dt_msg_get_u32(&rep);
+	for (i = 0; i < n && rep.dm_err == 0; i++) {
+		dtrace_probedesc_t pd;
+
+		memset(&pd, 0, sizeof(pd));
+		pd.dtpd_id = dt_msg_get_u32(&rep);
+		dt_msg_get_strbuf(&rep, pd.dtpd_provider,
+		    sizeof(pd.dtpd_provider));
+		dt_msg_get_strbuf(&rep, pd.dtpd_mod, sizeof(pd.dtpd_mod));
+		dt_msg_get_strbuf(&rep, pd.dtpd_func, sizeof(pd.dtpd_func));
+		dt_msg_get_strbuf(&rep, pd.dtpd_name, sizeof(pd.dtpd_name));
+		if (rep.dm_err)
+			break;
+		if (pdp != NULL && pdp->dtpd_id != 0 &&
+		    pdp->dtpd_id != pd.dtpd_id)
+			continue;
+		matched++;
+		if (rv == 0 && (rv = func(dtp, &pd, arg)) != 0)
+			break;
+	}
+	if (rep.dm_err) {
+		dt_msg_free(&rep);
+		return dt_conn_error(dtp, EDT_PROTO,
+		    "malformed LIST_OK from dtraced");
+	}
+	dt_msg_free(&rep);
+	if (matched == 0)
+		return dt_conn_error(dtp, EDT_NOPROBE, "%s",
+		    "No probe matches description");
+	return 0;
+}
+
+/* Compile and send the library's ERROR reporter. */
+static int
+dt_work_errhandler(dtrace_hdl_t *dtp)
+{
+	dtrace_prog_t *pgp;
+	uint32_t i, zdefs = dtp->dt_copts & DT_COPT_ZDEFS;
+	int rv;
+
+	pgp = dtrace_program_strcompile(dtp, dt_work_errprog,
+	    DTRACE_PROBESPEC_NAME, 0, 0, NULL);
+	if (pgp == NULL)
+		return -1;
+	for (i = 0; i < pgp->dp_prog.dp_nstmt; i++)
+		pgp->dp_prog.dp_stmt[i].ds_flags |= DTP_STMT_ERRHANDLER;
+	/* a daemon without an ERROR probe still traces; faults go unreported */
+	dtp->dt_copts |= DT_COPT_ZDEFS;
+	rv = dtrace_program_exec(dtp, pgp, NULL);
+	dtp->dt_copts = (dtp->dt_copts & ~DT_COPT_ZDEFS) | zdefs;
+	if (rv == 0)
+		dtp->dt_errprog = pgp;
+	return rv;
+}
+
+int
+dtrace_go(dtrace_hdl_t *dtp)
+{
+	dt_msg_t req, rep;
+
+	if (dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if (dt_conn_open(dtp) != 0)
+		return -1;
+	if (dtp->dt_errprog == NULL && dt_work_errhandler(dtp) != 0)
+		return -1;
+	dt_msg_init(&req, DT_MSG_GO);
+	if (dt_conn_request(dtp, &req, DT_MSG_GO_OK, &rep) != 0)
+		return -1;
+	dt_msg_free(&rep);
+	dtp->dt_active = 1;
+	if (dtp->dt_activity < DT_ACT_ACTIVE)
+		dtp->dt_activity = DT_ACT_ACTIVE;
+	dtp->dt_lastswitch = 0;
+	dtp->dt_lastagg = 0;
+	dtp->dt_laststatus = 0;
+	return 0;
+}
+
+int
+dtrace_stop(dtrace_hdl_t *dtp)
+{
+	dt_msg_t req, rep;
+
+	if (dtp->dt_stopped)
+		return 0;
+	if (!dtp->dt_active)
+		return dt_set_errno(dtp, EDT_NOENT);
+	dt_msg_init(&req, DT_MSG_STOP);
+	if (dt_conn_request(dtp, &req, DT_MSG_STOP_OK, &rep) != 0)
+		return -1;
+	dt_msg_free(&rep);
+	dtp->dt_stopped = 1;
+	return 0;
+}
+
+static int64_t
+dt_work_deadline(int64_t last, dtrace_optval_t interval)
+{
+	if (last == 0)
+		return 0;
+	return last + (interval > 0 ? interval : 1000000000LL);
+}
+
+void
+dtrace_sleep(dtrace_hdl_t *dtp)
+{
+	int64_t now, when, t;
+
+	if (!dtp->dt_active || dtp->dt_stopped || dtp->dt_notified ||
+	    dtp->dt_draining)
+		return;
+	when = dt_work_deadline(dtp->dt_lastswitch,
+	    dtp->dt_options[DTRACEOPT_SWITCHRATE]);
+	t = dt_work_deadline(dtp->dt_lastagg,
+	    dtp->dt_options[DTRACEOPT_AGGRATE]);
+	if (t < when)
+		when = t;
+	t = dt_work_deadline(dtp->dt_laststatus,
+	    dtp->dt_options[DTRACEOPT_STATUSRATE]);
+	if (t < when)
+		when = t;
+	now = dt_open_now();
+	if (when <= now)
+		return;
+	/* round up: waking a little late beats spinning */
+	(void)dt_conn_wait(dtp, (int)((when - now + 999999) / 1000000));
+}
+
+int
+dtrace_status(dtrace_hdl_t *dtp)
+{
+	if (!dtp->dt_active)
+		return DTRACE_STATUS_NONE;
+	if (dtp->dt_stopped)
+		return DTRACE_STATUS_STOPPED;
+	dtp->dt_laststatus = dt_open_now();
+	if (dtp->dt_draining) {
+		if (dtrace_stop(dtp) != 0)
+			return -1;
+		return DTRACE_STATUS_EXITED;
+	}
+	return DTRACE_STATUS_OKAY;
+}
+
+static void
+dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
+{
+	uint32_t act = dt_msg_get_u32(m);
+	uint32_t status = dt_msg_get_u32(m);
+	uint64_t errors = dt_msg_get_u64(m);
+	uint64_t dyndrops = dt_msg_get_u64(m);
+
+	if (!dt_msg_done(m))
+		return;
+	if ((int)act > dtp->dt_activity)
+		dtp->dt_activity = (int)act;
+	if (act >= DT_ACT_DRAINING)
+		dtp->dt_draining = 1;
+	dtp->dt_exitstatus = (int)status;
+	(void)errors;	/* the consumer counts the ones it reports */
+	if (dyndrops > dtp->dt_dyndrops) {
+		uint64_t n = dyndrops - dtp->dt_dyndrops;
+
+		fprintf(stderr, "dtrace: %llu dynamic variable drop%s\n",
+		    (unsigned long long)n, n > 1 ? "s" : "");
+		dtp->dt_dyndrops = dyndrops;
+	}
+}
+
+dtrace_workstatus_t
+dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
+    dtrace_consume_rec_f *rfunc, void *arg)
+{
+	dtrace_workstatus_t rval = DTRACE_WORKSTATUS_OKAY;
+	int64_t now;
+	uint32_t what = 0;
+	int failed = 0, saved = 0;
+	dt_msg_t req, m;
+
+	if (!dtp->dt_active)
+		return dt_set_errno(dtp, EDT_NOENT);
+	switch (dtrace_status(dtp)) {
+	case DTRACE_STATUS_EXITED:
+	case DTRACE_STATUS_FILLED:
+	case DTRACE_STATUS_STOPPED:
+		/* tracing is over: drain everything, whatever the rates */
+		dtp->dt_lastswitch = 0;
+		dtp->dt_lastagg = 0;
+		rval = DTRACE_WORKSTATUS_DONE;
+		break;
+	case -1:
+		return DTRACE_WORKSTATUS_ERROR;
+	default:
+		break;
+	}
+
+	now = dt_open_now();
+	if (dtp->dt_notified || now >= dt_work_deadline(dtp->dt_lastswitch,
+	    dtp->dt_options[DTRACEOPT_SWITCHRATE]))
+		what |= DT_SNAP_BUF;
+	if (rval == DTRACE_WORKSTATUS_DONE || now >= dt_work_deadline(
+	    dtp->dt_lastagg, dtp->dt_options[DTRACEOPT_AGGRATE]))
+		what |= DT_SNAP_AGG;
+	dtp->dt_notified = 0;
+	if (what == 0)
+		return rval;
+
+	dt_msg_init(&req, DT_MSG_SNAP);
+	dt_msg_put_u32(&req, what);
+	if (dt_conn_send(dtp, &req) != 0) {
+		dt_msg_free(&req);
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	dt_msg_free(&req);
+
+	/* read every reply up to SNAP_END, even after a failure, to stay in step */
+	for (;;) {
+		if (dt_conn_recv(dtp, &m) != 0)
+			return DTRACE_WORKSTATUS_ERROR;
+		if (m.dm_type == DT_MSG_SNAP_END) {
+			dt_work_snapend(dtp, &m);
+			dt_msg_free(&m);
+			break;
+		}
+		if (failed) {
+			dt_msg_free(&m);
+			continue;
+		}
+		if (m.dm_type == DT_MSG_BUF) {
+			uint32_t cpu = dt_msg_get_u32(&m);
+			uint64_t drops = dt_msg_get_u64(&m);
+			uint32_t flags = dt_msg_get_u32(&m);
+
+			(void)flags;
+			if (m.dm_err || cpu >= dtp->dt_ncpu) {
+				failed = 1;
+				(void)dt_conn_error(dtp, EDT_PROTO,
+				    "malformed BUF from dtraced");
+				saved = dtp->dt_errno;
+			} else {
+				dt_consume_drops(dtp, (int)cpu, drops, 0);
+				if (dt_consume_buf(dtp, fp, (int)cpu,
+				    (const char *)m.dm_data + m.dm_off,
+				    m.dm_len - m.dm_off, pfunc, rfunc,
+				    arg) != 0) {
+					failed = 1;
+					saved = dtp->dt_errno;
+				}
+			}
+		} else if (m.dm_type == DT_MSG_AGG) {
+			if (dt_aggregate_merge(dtp, &m) != 0) {
+				failed = 1;
+				saved = dtp->dt_errno;
+			}
+		} else {
+			failed = 1;
+			(void)dt_conn_error(dtp, EDT_PROTO,
+			    "unexpected %s from dtraced",
+			    dt_msg_type_name(m.dm_type));
+			saved = dtp->dt_errno;
+		}
+		dt_msg_free(&m);
+	}
+	if (failed) {
+		dtp->dt_errno = saved;
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	now = dt_open_now();
+	if (what & DT_SNAP_BUF)
+		dtp->dt_lastswitch = now;
+	if (what & DT_SNAP_AGG)
+		dtp->dt_lastagg = now;
+	return rval;
+}
+
+int
+dtrace_exit_status(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_exitstatus;
+}

@@ -1,0 +1,130 @@
+/*
+ * test_dtd_probe.c: the probe table: tick-N parsing, glob matching, and
+ * on-demand profile probes.
+ */
+#include <string.h>
+
+#include "dtd.h"
+#include "tap.h"
+
+static void
+parse(const char *name, int ok, int kind, uint64_t ns)
+{
+	uint64_t got = 0;
+	int k = 0, rv;
+
+	rv = dtd_prov_profile_parse(name, &k, &got);
+	if (!ok) {
+		tap_is(rv, -1, "%s rejected", name);
+		return;
+	}
+	tap_ok(rv == 0 && k == kind && got == ns, "%s = %llu ns", name,
+	    (unsigned long long)ns);
+	if (rv != 0 || got != ns)
+		printf("#   rv %d kind %d ns %llu\n", rv, k,
+		    (unsigned long long)got);
+}
+
+static int
+count_cb(dtd_probe_t *p, void *arg)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+static int
+nmatch(const char *prov, const char *mod, const char *func, const char *name)
+{
+	dtp_probedesc_t d;
+	int n = 0;
+
+	memset(&d, 0, sizeof(d));
+	strcpy(d.dpd_provider, prov);
+	strcpy(d.dpd_mod, mod);
+	strcpy(d.dpd_func, func);
+	strcpy(d.dpd_name, name);
+	dtd_probe_iter(&d, count_cb, &n);
+	return n;
+}
+
+int
+main(void)
+{
+	dtd_probe_t *p;
+
+	parse("tick-100", 1, DTD_PROFILE_TICK, 10000000);
+	parse("tick-1s", 1, DTD_PROFILE_TICK, 1000000000);
+	parse("tick-1sec", 1, DTD_PROFILE_TICK, 1000000000);
+	parse("tick-10ms", 1, DTD_PROFILE_TICK, 10000000);
+	parse("tick-1hz", 1, DTD_PROFILE_TICK, 1000000000);
+	parse("tick-1000", 1, DTD_PROFILE_TICK, 1000000);
+	parse("tick-5000hz", 1, DTD_PROFILE_TICK, 200000);
+	parse("tick-500us", 1, DTD_PROFILE_TICK, 500000);
+	parse("tick-2m", 1, DTD_PROFILE_TICK, 120000000000ull);
+	parse("tick-1h", 1, DTD_PROFILE_TICK, 3600000000000ull);
+	parse("tick-1d", 1, DTD_PROFILE_TICK, 86400000000000ull);
+	parse("tick-300000ns", 1, DTD_PROFILE_TICK, 300000);
+	parse("profile-97", 1, DTD_PROFILE_PROFILE, 1000000000 / 97);
+	parse("profile-1ms", 1, DTD_PROFILE_PROFILE, 1000000);
+	parse("tick-10000", 0, 0, 0);
+	parse("tick-1us", 0, 0, 0);
+	parse("tick-0", 0, 0, 0);
+	parse("tick-", 0, 0, 0);
+	parse("tick-1x", 0, 0, 0);
+	parse("tick-s", 0, 0, 0);
+	parse("tick-1 s", 0, 0, 0);
+	parse("tick-99999999999999999999999", 0, 0, 0);
+	parse("tock-1", 0, 0, 0);
+	parse("BEGIN", 0, 0, 0);
+
+	tap_ok(dtd_probe_glob("", "anything"), "empty field matches anything");
+	tap_ok(dtd_probe_glob("*", ""), "* matches empty");
+	tap_ok(dtd_probe_glob("b?gin", "begin"), "? glob");
+	tap_ok(dtd_probe_glob("[BE]*", "END"), "bracket glob");
+	tap_ok(!dtd_probe_glob("BEGIN", "BEGINX"), "no partial match");
+	tap_ok(!dtd_probe_glob("foo", ""), "literal does not match empty");
+
+	tap_is(dtd_probe_init(), 0, "init");
+	p = dtd_probe_lookup(DTD_PROBE_BEGIN);
+	tap_ok(p != NULL && strcmp(p->dpr_name, "BEGIN") == 0, "BEGIN is id 1");
+	p = dtd_probe_lookup(DTD_PROBE_END);
+	tap_ok(p != NULL && strcmp(p->dpr_name, "END") == 0, "END is id 2");
+	p = dtd_probe_lookup(DTD_PROBE_ERROR);
+	tap_ok(p != NULL && strcmp(p->dpr_name, "ERROR") == 0, "ERROR is id 3");
+	tap_ok(dtd_probe_lookup(0) == NULL && dtd_probe_lookup(4) == NULL,
+	    "no other probes yet");
+
+	tap_is(nmatch("dtrace", "", "", "BEGIN"), 1, "dtrace:::BEGIN");
+	tap_is(nmatch("", "", "", "BEGIN"), 1, ":::BEGIN");
+	tap_is(nmatch("dtrace", "", "", ""), 3, "dtrace:::");
+	tap_is(nmatch("dtrace", "*", "*", "E*"), 2, "dtrace:*:*:E*");
+	tap_is(nmatch("d?race", "", "", "[BE]*"), 3, "d?race:::[BE]*");
+	tap_is(nmatch("dtrace", "x", "", "BEGIN"), 0, "dtrace:x::BEGIN");
+	tap_is(nmatch("pid123", "", "", ""), 0, "unknown provider");
+
+	tap_is(nmatch("profile", "", "", "tick-1s"), 1,
+	    "profile:::tick-1s created on demand");
+	tap_is(dtd_probe_count(), 4, "one probe more");
+	p = dtd_probe_lookup(4);
+	tap_ok(p != NULL && strcmp(p->dpr_prov->dpv_name, "profile") == 0 &&
+	    strcmp(p->dpr_name, "tick-1s") == 0, "id 4 is profile:::tick-1s");
+	tap_is(nmatch("profile", "", "", "tick-1s"), 1, "not created twice");
+	tap_is(nmatch("", "", "", "tick-1s"), 1, "empty provider finds it");
+	tap_is(nmatch("", "", "", "tick-10ms"), 1,
+	    "empty provider creates tick-10ms");
+	tap_is(dtd_probe_count(), 5, "tick-10ms is id 5");
+	tap_is(nmatch("profile", "", "", "tick-*"), 2,
+	    "glob matches existing ticks, creates none");
+	tap_is(dtd_probe_count(), 5, "still 5");
+	tap_is(nmatch("profile", "", "", "profile-97"), 0,
+	    "profile-N not provided yet");
+	tap_is(nmatch("profile", "", "", "tick-1us"), 0, "too fast: no probe");
+	tap_is(nmatch("profile", "mod", "", "tick-2s"), 0,
+	    "module named: no tick probe");
+	tap_is(nmatch("dtrace", "", "", "tick-3s"), 0,
+	    "other provider named: no tick probe");
+	tap_is(dtd_probe_count(), 5, "nothing else created");
+	tap_is(nmatch("", "", "", ""), 5, "::: lists all");
+	dtd_probe_fini();
+	return tap_done();
+}
