@@ -3,9 +3,10 @@
  * everything a client can send.
  *
  * States: NEW (HELLO must come first) -> READY (PROGRAM, LIST, GO) ->
- * TRACING (SNAP, STOP, LIST) -> STOPPED (SNAP, LIST).  A request in the
- * wrong state is answered with DT_MSG_ERROR and the client stays; a
- * malformed message drops that client only.  Each client has its own
+ * TRACING (SNAP, STOP, LIST) -> STOPPED (SNAP, LIST).  Anything before
+ * HELLO, and any malformed message, drops that client only; after HELLO a
+ * request in the wrong state is answered with DT_MSG_ERROR and the client
+ * stays.  Each client has its own
  * consumer and can reach nothing else.
  */
 #include <sys/eventfd.h>
@@ -249,13 +250,9 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 	size_t off;
 
 	err[0] = '\0';
-	if (m->dm_type != DT_MSG_HELLO && cl->cl_state == DTD_CL_NEW) {
-		if (m->dm_type == DT_MSG_PROGRAM || m->dm_type == DT_MSG_GO ||
-		    m->dm_type == DT_MSG_STOP || m->dm_type == DT_MSG_SNAP ||
-		    m->dm_type == DT_MSG_LIST)
-			return dtd_client_error(cl, EPROTO,
-			    "HELLO must come first");
-	}
+	/* A peer that does not open with HELLO is not speaking our protocol. */
+	if (m->dm_type != DT_MSG_HELLO && cl->cl_state == DTD_CL_NEW)
+		return -1;
 
 	switch (m->dm_type) {
 	case DT_MSG_HELLO:

@@ -340,6 +340,36 @@ dtd_consumer_verify(const dif_difo_t *d, const char *what, uint32_t si,
 	return 0;
 }
 
+/*
+ * Does a firing of this statement put a record in the principal buffer?
+ * As in illumos: a clause with no actions records the bare header (the
+ * default action); otherwise only if some action records something.
+ * printf() and exit() always do; a statement that is only evaluated
+ * (x = 1, a zero-size DIFEXPR) and aggregations do not.
+ */
+static int
+dtd_consumer_records(const dtp_stmt_t *s)
+{
+	uint32_t i;
+
+	if (s->ds_nact == 0)
+		return 1;
+	for (i = 0; i < s->ds_nact; i++) {
+		switch (s->ds_act[i].da_kind) {
+		case DTRACEACT_PRINTF:
+		case DTRACEACT_EXIT:
+			return 1;
+		case DTRACEACT_DIFEXPR:
+			if (s->ds_act[i].da_size > 0)
+				return 1;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
 /* An action that records its DIFO's value at da_offset. */
 static int
 dtd_consumer_checkrec(const dtd_consumer_t *c, const dtp_stmt_t *s,
@@ -453,13 +483,22 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 				    i, a->da_arg, p->dp_nfmt);
 				return -1;
 			}
-			if ((uint64_t)i + a->da_nargs >= s->ds_nact) {
+			/* it records its first argument (or a dummy int) */
+			if (a->da_ndifo != 1 || a->da_size == 0) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "printf at action %u records no value",
+				    si, i);
+				return -1;
+			}
+			/* the other arguments are the actions that follow */
+			nargs = a->da_nargs > 0 ? a->da_nargs - 1 : 0;
+			if ((uint64_t)i + nargs >= s->ds_nact) {
 				dtd_consumer_err(err, errlen, "statement %u: "
 				    "printf at action %u wants %u arguments",
 				    si, i, a->da_nargs);
 				return -1;
 			}
-			for (k = 1; k <= a->da_nargs; k++) {
+			for (k = 1; k <= (uint32_t)nargs; k++) {
 				if (s->ds_act[i + k].da_kind !=
 				    DTRACEACT_DIFEXPR) {
 					dtd_consumer_err(err, errlen,
@@ -712,8 +751,7 @@ dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
 	e->de_stmt = s;
 	e->de_stmtidx = mk->mk_stmt;
 	e->de_epid = c->dc_necb + 1;
-	/* illumos: no actions records the bare header; only non-recording ones record nothing */
-	if (s->ds_nact == 0 || s->ds_size > 0)
+	if (dtd_consumer_records(s))
 		e->de_recsize = (DTRACE_RECHDR_SIZE + s->ds_size + 7) &
 		    ~(uint32_t)7;
 	c->dc_ecbs[c->dc_necb++] = e;

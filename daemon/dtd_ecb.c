@@ -128,9 +128,10 @@ dtd_ecb_error(const dtd_ecb_t *e, const dtd_hit_t *h, uint32_t ndx,
 	dtd_hit_t eh;
 
 	__atomic_add_fetch(&c->dc_errors, 1, __ATOMIC_RELAXED);
-	log_debug("%s: epid %u: %s at action %u, DIF offset %u, addr 0x%llx",
+	log_debug("%s: epid %u: %s at action %u, DIF offset %zu, addr 0x%llx",
 	    __func__, e->de_epid, dif_fault_name(ms->dm_fault), ndx,
-	    ms->dm_faultpc, (unsigned long long)ms->dm_illval);
+	    ms->dm_faultpc * sizeof(dif_instr_t),
+	    (unsigned long long)ms->dm_illval);
 	if (h->dh_probe->dpr_id == DTD_PROBE_ERROR)
 		return;
 	eh = *h;
@@ -139,7 +140,8 @@ dtd_ecb_error(const dtd_ecb_t *e, const dtd_hit_t *h, uint32_t ndx,
 	memset(eh.dh_args, 0, sizeof(eh.dh_args));
 	eh.dh_args[1] = e->de_epid;
 	eh.dh_args[2] = ndx;
-	eh.dh_args[3] = ms->dm_faultpc;
+	/* illumos reports the byte offset of the faulting instruction */
+	eh.dh_args[3] = ms->dm_faultpc * sizeof(dif_instr_t);
 	eh.dh_args[4] = (uint64_t)ms->dm_fault;
 	eh.dh_args[5] = ms->dm_illval;
 	dtd_ecb_fire(&eh);

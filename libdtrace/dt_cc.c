@@ -239,6 +239,42 @@ dt_cc_pdesc(dt_pcb_t *pcb, dt_node_t *dnp, dtp_probedesc_t *pd)
 	}
 }
 
+static int
+dt_cc_pdesc_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	(*(uint32_t *)arg)++;
+	return 0;
+}
+
+/*
+ * A description must name some probe unless -Z (zdefs) allows it: ask
+ * the daemon, whose providers also create probes named on demand.
+ */
+static void
+dt_cc_pdesc_match(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtrace_probedesc_t d;
+	uint32_t n = 0;
+
+	/* the handle's flag too: a #pragma D option zdefs sets it mid-compile */
+	if ((pcb->pcb_cflags & DTRACE_C_ZDEFS) ||
+	    (dtp->dt_copts & DT_COPT_ZDEFS))
+		return;
+	memset(&d, 0, sizeof(d));
+	strcpy(d.dtpd_provider, pd->dpd_provider);
+	strcpy(d.dtpd_mod, pd->dpd_mod);
+	strcpy(d.dtpd_func, pd->dpd_func);
+	strcpy(d.dtpd_name, pd->dpd_name);
+	if (dtrace_probe_iter(dtp, &d, dt_cc_pdesc_one, &n) != 0 &&
+	    dtrace_errno(dtp) != EDT_NOPROBE)
+		longjmp(pcb->pcb_jmpbuf, 1);	/* the daemon's error stands */
+	if (n == 0)
+		dt_parser_error(pcb, dnp->dn_line, D_PDESC_ZERO,
+		    "probe description %s:%s:%s:%s does not match any probes",
+		    pd->dpd_provider, pd->dpd_mod, pd->dpd_func, pd->dpd_name);
+}
+
 /* Assemble the code just generated; print it under -S. */
 static dif_difo_t *
 dt_cc_difo(dt_pcb_t *pcb, dt_node_t *dnp, const dif_type_t *rtype)
@@ -308,6 +344,24 @@ dt_cc_difexpr(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	ap->da_align = dt_node_is_string(dnp) ? 1 : rt.dt_size;
 }
 
+/* "ret %r0": the value of printf() without arguments. */
+static dif_difo_t *
+dt_cc_difo_zero(dt_pcb_t *pcb)
+{
+	dif_difo_t *dp;
+
+	if ((dp = calloc(1, sizeof(*dp))) == NULL ||
+	    (dp->dd_buf = calloc(1, sizeof(dif_instr_t))) == NULL) {
+		free(dp);
+		dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	dp->dd_buf[0] = DIF_INSTR_RET(0);
+	dp->dd_len = 1;
+	dt_decl_rtype(pcb->pcb_hdl, &dt_type_int, &dp->dd_rtype);
+	return dp;
+}
+
 static void
 dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 {
@@ -319,7 +373,7 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	char msg[512];
 	int n = dt_cc_nargs(dnp->dn_args) - 1, i;
 	dtp_action_t *ap;
-	uint32_t cap;
+	uint32_t cap, first;
 
 	if (fmt == NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
@@ -350,11 +404,25 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	pp->dp_fmt = dt_cc_grow(pcb, pp->dp_fmt, pp->dp_nfmt, &cap,
 	    sizeof(char *));
 	pp->dp_fmt[pp->dp_nfmt] = dt_cc_strdup(pcb, fmt->dn_string);
-	ap = dt_cc_newact(pcb, cc, DTRACEACT_PRINTF);
-	ap->da_arg = pp->dp_nfmt++;
-	ap->da_nargs = n;
+
+	/*
+	 * As illumos numbers them: each argument is an action, the first
+	 * one is the printf action itself (carrying the format); without
+	 * arguments it records a dummy int from "ret %r0".
+	 */
+	first = cc->cc_nact;
 	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++)
 		dt_cc_difexpr(pcb, cc, arg, "printf", i + 2);
+	if (n == 0) {
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_DIFEXPR);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo_zero(pcb);
+		ap->da_size = ap->da_align = ap->da_difo[0]->dd_rtype.dt_size;
+	}
+	ap = &cc->cc_act[first];
+	ap->da_kind = DTRACEACT_PRINTF;
+	ap->da_arg = pp->dp_nfmt++;
+	ap->da_nargs = n;
 }
 
 /* @name[keys] = func(args) */
@@ -607,6 +675,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		dtp_probedesc_t pd;
 
 		dt_cc_pdesc(pcb, dnp, &pd);
+		dt_cc_pdesc_match(pcb, dnp, &pd);
 		cap = dt_cc_cap(pp->dp_nstmt);
 		pp->dp_stmt = dt_cc_grow(pcb, pp->dp_stmt, pp->dp_nstmt, &cap,
 		    sizeof(dtp_stmt_t));
@@ -723,6 +792,7 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	pcb.pcb_pspec = spec;
 	pcb.pcb_argc = argv != NULL ? argc : 0;
 	pcb.pcb_argv = argv;
+	pcb.pcb_fileptr = fp;
 	if (++dt_cc_gen == 0)
 		dt_cc_gen = 1;
 	pcb.pcb_gen = dt_cc_gen;

@@ -212,11 +212,13 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 	for (i = 0; i < ed->dtepd_nrecs; i++) {
 		const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
 		uint32_t nargs = ep->de_nargs[i];
+		/* printf's records: its own (the first argument), then more */
+		uint32_t more = nargs > 0 ? nargs - 1 : 0;
 
 		pd.dtpda_data = data + rp->dtrd_offset;
 		rv = rfunc != NULL ? rfunc(&pd, rp, arg) : DTRACE_CONSUME_THIS;
 		if (rv == DTRACE_CONSUME_NEXT) {
-			i += nargs;
+			i += more;
 			continue;
 		}
 		if (rv != DTRACE_CONSUME_THIS)
@@ -226,17 +228,20 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 		case DTRACEACT_PRINTF:
 			if (rp->dtrd_format == 0 ||
 			    rp->dtrd_format > pp->dp_nfmt ||
-			    nargs > ed->dtepd_nrecs - i - 1)
+			    more > ed->dtepd_nrecs - i - 1)
 				return dt_set_errno(dtp, EDT_BADCONV);
 			if (dt_printf_format(dtp, fp,
-			    pp->dp_fmt[rp->dtrd_format - 1], rp + 1,
+			    pp->dp_fmt[rp->dtrd_format - 1], rp,
 			    (int)nargs, data) != 0)
 				return -1;
-			i += nargs;
+			i += more;
 			break;
 		case DTRACEACT_EXIT:
 			break;
 		case DTRACEACT_DIFEXPR:
+			/* a statement evaluated for its effect records nothing */
+			if (rp->dtrd_size == 0)
+				break;
 			if (dt_consume_datum(dtp, fp, rp, pd.dtpda_data,
 			    quiet) != 0)
 				return -1;

@@ -47,6 +47,7 @@
 	X(D_MACRO_UNUSED)	/* macro argument is not referenced */ \
 	X(D_MACRO_INVAL)	/* macro argument is not a number or identifier */ \
 	X(D_PDESC_INVAL)	/* invalid probe description */ \
+	X(D_PDESC_ZERO)		/* probe description matches no probes */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
 	X(D_PRAGMA_OPTSET)	/* #pragma D option failed */ \

@@ -370,6 +370,7 @@ typedef struct dt_pcb {
 	void		*pcb_scanner;	/* flex scanner */
 	unsigned int	pcb_cflags;	/* DTRACE_C_* */
 	dtrace_probespec_t pcb_pspec;	/* what a short description names */
+	FILE		*pcb_fileptr;	/* compiling a file (-s), else NULL */
 	int		pcb_argc;
 	char *const	*pcb_argv;
 	uint8_t		*pcb_argref;	/* per macro argument: referenced */

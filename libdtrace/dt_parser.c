@@ -28,7 +28,8 @@ dt_parser_verror(dt_pcb_t *pcb, int line, const char *tag, const char *fmt,
 	char msg[sizeof(pcb->pcb_hdl->dt_errmsg)];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (line > 0)
+	/* as illumos: a line number only for programs read from a file */
+	if (line > 0 && pcb->pcb_fileptr != NULL)
 		dt_set_errmsg(pcb->pcb_hdl, tag, "line %d: %s", line, msg);
 	else
 		dt_set_errmsg(pcb->pcb_hdl, tag, "%s", msg);
@@ -499,6 +500,34 @@ dt_node_check_int(dt_pcb_t *pcb, dt_node_t *dnp, int op, int binary)
 	    binary ? "operands" : "an operand", arith ? "arithmetic" : "integral");
 }
 
+/*
+ * The left side of "=" (and of "+=", "++"...): an existing variable, or a
+ * new user global implicitly declared with type rt.
+ */
+static dt_node_t *
+dt_node_cook_asgn_lhs(dt_pcb_t *pcb, dt_node_t *lp, const dt_type_t *rt)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_ident_t *idp;
+
+	if (lp->dn_kind == DT_NODE_IDENT &&
+	    dt_idhash_lookup(dtp->dt_globals, lp->dn_string) == NULL) {
+		if (dtp->dt_nextvar > DIF_VAR_OTHER_MAX)
+			dt_parser_error(pcb, lp->dn_line, D_IDENT_UNDEF,
+			    "cannot declare %s: too many variables",
+			    lp->dn_string);
+		idp = dt_idhash_insert(dtp->dt_globals, lp->dn_string,
+		    DT_IDENT_SCALAR, 0, dtp->dt_nextvar, rt);
+		if (idp == NULL) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		dtp->dt_nextvar++;
+		idp->di_gen = pcb->pcb_gen;
+	}
+	return dt_node_cook(pcb, lp);
+}
+
 static dt_node_t *
 dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -519,7 +548,13 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		    dt_decl_lookup("size_t"));
 	}
 
-	cp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+	/* ++ and -- declare a new global as "=" does: an int starting at 0 */
+	if (op == DT_TOK_PREINC || op == DT_TOK_PREDEC ||
+	    op == DT_TOK_POSTINC || op == DT_TOK_POSTDEC)
+		cp = dt_node_cook_asgn_lhs(pcb, dnp->dn_left, &dt_type_int);
+	else
+		cp = dt_node_cook(pcb, dnp->dn_left);
+	dnp->dn_left = cp;
 	switch (op) {
 	case DT_TOK_IPOS:
 	case DT_TOK_INEG:
@@ -560,31 +595,6 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		    "unsupported operator %s", dt_node_opname(op));
 	}
 	return dnp;
-}
-
-/* The left side of "=": an existing variable or a new user global. */
-static dt_node_t *
-dt_node_cook_asgn_lhs(dt_pcb_t *pcb, dt_node_t *lp, const dt_type_t *rt)
-{
-	dtrace_hdl_t *dtp = pcb->pcb_hdl;
-	dt_ident_t *idp;
-
-	if (lp->dn_kind == DT_NODE_IDENT &&
-	    dt_idhash_lookup(dtp->dt_globals, lp->dn_string) == NULL) {
-		if (dtp->dt_nextvar > DIF_VAR_OTHER_MAX)
-			dt_parser_error(pcb, lp->dn_line, D_IDENT_UNDEF,
-			    "cannot declare %s: too many variables",
-			    lp->dn_string);
-		idp = dt_idhash_insert(dtp->dt_globals, lp->dn_string,
-		    DT_IDENT_SCALAR, 0, dtp->dt_nextvar, rt);
-		if (idp == NULL) {
-			dt_set_errno(dtp, EDT_NOMEM);
-			longjmp(pcb->pcb_jmpbuf, 1);
-		}
-		dtp->dt_nextvar++;
-		idp->di_gen = pcb->pcb_gen;
-	}
-	return dt_node_cook(pcb, lp);
 }
 
 static dt_node_t *
@@ -650,7 +660,9 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 
 	if ((bop = dt_node_asgn_op(op)) != 0) {
 		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
-		lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
+		    dt_node_is_int(rp) ? dt_decl_promote(rp->dn_type) :
+		    rp->dn_type);
 		dt_node_check_lvalue(pcb, lp, op);
 		dt_node_check_int(pcb, lp, bop, 1);
 		dt_node_check_int(pcb, rp, bop, 1);

@@ -464,7 +464,9 @@ dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 		case 'i':
 			if (!dt_printf_isint(rp))
 				return dt_set_errno(dtp, EDT_BADCONV);
-			v = dt_printf_int(rp, base, 1);
+			/* as in C: the value widens by its own type's sign */
+			v = dt_printf_int(rp, base,
+			    rp->dtrd_type == DTRACE_REC_INT);
 			if (strcmp(pc.pc_len, "hh") == 0)
 				v = (uint64_t)(int64_t)(signed char)v;
 			else if (strcmp(pc.pc_len, "h") == 0)

@@ -102,8 +102,7 @@ enum dt_msgtype {
 #define DTRACEACT_NONE			0
 #define DTRACEACT_DIFEXPR		1	/* trace(), and printf args */
 #define DTRACEACT_EXIT			2	/* exit(n): value is n */
-#define DTRACEACT_PRINTF		3	/* arg = format index; next
-						   nargs actions are its args */
+#define DTRACEACT_PRINTF		3	/* printf(): see dtp_action */
 #define DTRACEACT_PRINTA		4
 #define DTRACEACT_LIBACT		5
 #define DTRACEACT_TRACEMEM		6
@@ -162,6 +161,12 @@ typedef struct dtp_probedesc {
  * NUL-padded to da_size).  An aggregating action records nothing in the
  * principal buffer: da_arg is the aggregation id, da_difo[0..nkeys-1]
  * compute the key and da_difo[nkeys..] the function's arguments.
+ *
+ * printf() is numbered as in illumos, one action per argument: the
+ * PRINTF action (da_arg = format index, da_nargs = number of value
+ * arguments) records the first argument, or a dummy int when there is
+ * none, and the other da_nargs - 1 arguments are the DIFEXPR actions
+ * that follow it.
  */
 typedef struct dtp_action {
 	uint32_t	da_kind;	/* DTRACEACT_* / DTRACEAGG_* */
@@ -169,7 +174,7 @@ typedef struct dtp_action {
 	uint32_t	da_offset;	/* record offset */
 	uint32_t	da_align;	/* record alignment */
 	uint64_t	da_arg;		/* kind-specific */
-	uint32_t	da_nargs;	/* printf: DIFEXPR actions that follow */
+	uint32_t	da_nargs;	/* printf: its value arguments */
 	uint32_t	da_ndifo;
 	dif_difo_t	**da_difo;
 } dtp_action_t;

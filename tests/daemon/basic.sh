@@ -8,9 +8,10 @@ check "daemon starts and listens" start_daemon
 dtrace -n 'BEGIN { printf("hello %d\n", 42); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "BEGIN/exit(0) exits 0" [ $? -eq 0 ]
-same "$tmp/out" '                          :BEGIN hello 42
+same "$tmp/out" "$(printf '%32s\n%32s ' FUNCTION:NAME :BEGIN)hello 42
 
-' "BEGIN printf output with the FUNCTION:NAME prefix"
+
+" "BEGIN printf output under the FUNCTION:NAME header"
 same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
 " "matched-probes report on stderr"
 
@@ -29,11 +30,12 @@ check "exit(3) sets the exit status" [ $? -eq 3 ]
 for k in 1 2 3 4; do
 	dtrace -q -n "tick-5ms { @c = sum($k); } tick-5ms /++n == $((k * 5))/ { exit(0); }" \
 	    >"$tmp/c$k" 2>&1 &
+	pids="$pids $!"
 done
-wait
+wait $pids
 for k in 1 2 3 4; do
 	same "$tmp/c$k" "
-$(printf '%16d' $((k * k * 5)))
+$(printf ' %16d' $((k * k * 5)))
 
 " "concurrent consumer $k sees only its own $((k * 5)) firings"
 done
@@ -46,6 +48,7 @@ dtrace -q -n 'BEGIN { x = 0; } BEGIN { printf("%d\n", 10 / x); }
 check "runtime fault: exit status still 0" [ $? -eq 0 ]
 same "$tmp/out" "ERROR arg4=4
 after
+
 " "runtime fault: ERROR clause ran with arg4 = DTRACEFLT_DIVZERO, then tracing went on"
 check "runtime fault: standard message" grep -q \
     "^dtrace: error on enabled probe ID 2 (ID 1: dtrace:::BEGIN): divide-by-zero in action #1 at DIF offset [0-9][0-9]*$" \

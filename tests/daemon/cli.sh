@@ -51,9 +51,18 @@ dtrace -n 'nosuch:::probe' >"$tmp/out" 2>"$tmp/err"
 check "description matching nothing: exit 1" [ $? -eq 1 ]
 same "$tmp/err" "dtrace: invalid probe specifier nosuch:::probe: probe description nosuch:::probe does not match any probes
 " "description matching nothing: message"
+printf 'BEGIN\n{\n}\n\nfoo:::bar\n{\n}\n' >"$tmp/zero.d"
+dtrace -xerrtags -s "$tmp/zero.d" >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: failed to compile script $tmp/zero.d: [D_PDESC_ZERO] line 5: probe description foo:::bar does not match any probes
+" "description matching nothing in a script: tag and line"
+dtrace -Z -n 'nosuch:::probe, BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "-Z: a description may match nothing" [ $? -eq 0 ]
+same "$tmp/err" "dtrace: description 'nosuch:::probe, BEGIN ' matched 1 probe
+" "-Z: only the matching probe counts"
 
 dtrace -x nosuchoption -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
-check "unknown -x option: exit 2" [ $? -eq 2 ]
+check "unknown -x option: exit 1" [ $? -eq 1 ]
 same "$tmp/err" "dtrace: failed to set -x nosuchoption: Invalid option name
 " "unknown -x option: message"
 
@@ -61,22 +70,27 @@ rm -f "$tmp/o"
 dtrace -q -o "$tmp/o" -n 'BEGIN { printf("one\n"); exit(0); }' >"$tmp/out" 2>&1
 dtrace -q -o "$tmp/o" -n 'BEGIN { printf("two\n"); exit(0); }' >"$tmp/out" 2>&1
 same "$tmp/o" "one
+
 two
+
 " "-o appends to the file"
 check "-o: nothing on stdout" [ ! -s "$tmp/out" ]
 stop_daemon TERM
 
 # No daemon answers: dtrace starts a private one and stops it after.
-DTRACED_SOCKET= 
-unset DTRACED_SOCKET
-"$DTRACE" -q -n 'BEGIN { printf("%s\n", execname); exit(0); }' \
+# DTRACED names the daemon to start; a wrapper records the pid.
+printf '#!/bin/sh\necho $$ >"%s"\nexec "%s" "$@"\n' "$tmp/dpid" "$DTRACED" \
+    >"$tmp/wrap"
+chmod +x "$tmp/wrap"
+DTRACED=$tmp/wrap "$DTRACE" -q -n 'BEGIN { printf("%s\n", execname); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "private daemon: exit 0" [ $? -eq 0 ]
+check "private daemon: started through \$DTRACED" [ -s "$tmp/dpid" ]
 same "$tmp/out" "dtrace
+
 " "BEGIN fires in the consumer's context (execname is dtrace)"
-sleep 0.2
-check "private daemon is gone afterwards" \
-    sh -c "! pgrep -f '$builddir/daemon/dtraced -f' >/dev/null"
+check "private daemon is gone when dtrace exits" \
+    sh -c "! kill -0 $(cat "$tmp/dpid" 2>/dev/null || echo 1) 2>/dev/null"
 
 DTRACED_SOCKET=$tmp/nothing-here "$DTRACE" -n 'BEGIN { exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"

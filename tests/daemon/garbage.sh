@@ -23,6 +23,7 @@ check "a new consumer is served after the abuse" [ $? -eq 0 ]
 wait $long
 check "the consumer tracing meanwhile finished normally" [ $? -eq 0 ]
 same "$tmp/long" "50
+
 " "and saw all its 50 firings"
 kill $idle
 wait $idle 2>/dev/null

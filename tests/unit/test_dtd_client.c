@@ -394,11 +394,17 @@ main(void)
 		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	pid = spawn(path);
 
+	/* A peer that does not open with HELLO is dropped. */
+	pid = spawn(path);
 	sendprog(p = oneprog(NULL, 0, NULL));
 	dt_proto_prog_free(p);
-	experror("HELLO must come first", "PROGRAM before HELLO");
+	tap_is(dt_peer_recv(&peer, &m), 0, "PROGRAM before HELLO: dropped");
+	tap_ok(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 0, "PROGRAM before HELLO: -f daemon exits 0");
+	dt_peer_close(&peer);
+
+	pid = spawn(path);
 
 	dt_msg_init(&m, DT_MSG_HELLO);
 	dt_msg_put_u32(&m, (uint32_t)getpid());
