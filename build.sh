@@ -51,8 +51,7 @@ build)
 demo)
 	build
 	echo "+ dtrace -n 'BEGIN ...  tick-200ms ...'"
-	exec build/client/dtrace -n '
-	    BEGIN { printf("tracing from dtraced, pid %d\n", pid); }
+	exec build/client/dtrace -n 'BEGIN { printf("tracing from dtraced, pid %d\n", pid); }
 	    tick-200ms { @ticks["tick-200ms"] = count(); printf("tick %d\n", ++n); }
 	    tick-200ms /n == 5/ { exit(0); }'
 	;;

@@ -246,6 +246,7 @@ int		dtd_consumer_option(dtd_consumer_t *, const char *, uint64_t,
 		    char *, size_t);
 
 /* dtd_probe.c */
+void		dtd_probe_encode(dt_msg_t *, const dtd_probe_t *);
 int		dtd_probe_init(void);
 void		dtd_probe_fini(void);
 dtd_probe_t	*dtd_probe_create(const dtd_provider_t *, const char *,

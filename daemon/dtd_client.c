@@ -227,11 +227,7 @@ dtd_client_listone(dtd_probe_t *p, void *arg)
 {
 	dtd_client_list_t *l = arg;
 
-	dt_msg_put_u32(l->cll_msg, p->dpr_id);
-	dt_msg_put_str(l->cll_msg, p->dpr_prov->dpv_name);
-	dt_msg_put_str(l->cll_msg, p->dpr_mod);
-	dt_msg_put_str(l->cll_msg, p->dpr_func);
-	dt_msg_put_str(l->cll_msg, p->dpr_name);
+	dtd_probe_encode(l->cll_msg, p);
 	l->cll_n++;
 	return 0;
 }

@@ -853,11 +853,7 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 
 		dt_msg_put_u32(reply, e->de_epid);
 		dt_msg_put_u32(reply, e->de_stmtidx);
-		dt_msg_put_u32(reply, e->de_probe->dpr_id);
-		dt_msg_put_str(reply, e->de_probe->dpr_prov->dpv_name);
-		dt_msg_put_str(reply, e->de_probe->dpr_mod);
-		dt_msg_put_str(reply, e->de_probe->dpr_func);
-		dt_msg_put_str(reply, e->de_probe->dpr_name);
+		dtd_probe_encode(reply, e->de_probe);
 	}
 	log_debug("%s: pid %d: program %u: %u statements, %u ECBs", __func__,
 	    (int)c->dc_pid, c->dc_nprog, p->dp_nstmt, c->dc_necb - firstecb);

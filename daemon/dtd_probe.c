@@ -191,3 +191,14 @@ dtd_probe_disable(dtd_probe_t *p, dtd_ecb_t *e)
 	if (p->dpr_necb == 0 && p->dpr_prov->dpv_disable != NULL)
 		p->dpr_prov->dpv_disable(p);
 }
+
+/* A probe's id and names, as PROGRAM_OK and LIST_OK carry them. */
+void
+dtd_probe_encode(dt_msg_t *m, const dtd_probe_t *p)
+{
+	dt_msg_put_u32(m, p->dpr_id);
+	dt_msg_put_str(m, p->dpr_prov->dpv_name);
+	dt_msg_put_str(m, p->dpr_mod);
+	dt_msg_put_str(m, p->dpr_func);
+	dt_msg_put_str(m, p->dpr_name);
+}

@@ -720,44 +720,13 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	dt_cc_clause_free(cc);
 }
 
-static void
-dt_cc_prog_fini(dtp_prog_t *pp)
-{
-	uint32_t i, j, k;
-
-	for (i = 0; i < pp->dp_nstmt; i++) {
-		dtp_stmt_t *sp = &pp->dp_stmt[i];
-
-		dif_difo_free(sp->ds_pred);
-		for (j = 0; j < sp->ds_nact; j++) {
-			for (k = 0; k < sp->ds_act[j].da_ndifo; k++)
-				dif_difo_free(sp->ds_act[j].da_difo[k]);
-			free(sp->ds_act[j].da_difo);
-		}
-		free(sp->ds_act);
-	}
-	free(pp->dp_stmt);
-	for (i = 0; i < pp->dp_nagg; i++) {
-		free(pp->dp_agg[i].dg_name);
-		free(pp->dp_agg[i].dg_keys);
-	}
-	free(pp->dp_agg);
-	for (i = 0; i < pp->dp_nfmt; i++)
-		free(pp->dp_fmt[i]);
-	free(pp->dp_fmt);
-	for (i = 0; i < pp->dp_nopt; i++)
-		free(pp->dp_opt[i].do_name);
-	free(pp->dp_opt);
-	memset(pp, 0, sizeof(*pp));
-}
-
 /* Free a program (not on the handle's list: the caller unlinks it). */
 void
 dt_cc_prog_free(dtrace_prog_t *pgp)
 {
 	if (pgp == NULL)
 		return;
-	dt_cc_prog_fini(&pgp->dp_prog);
+	dt_proto_prog_fini(&pgp->dp_prog);
 	free(pgp);
 }
 

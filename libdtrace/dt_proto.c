@@ -415,13 +415,12 @@ fail:
 	return NULL;
 }
 
+/* Free what a program holds (not the dtp_prog_t itself) and zero it. */
 void
-dt_proto_prog_free(dtp_prog_t *pp)
+dt_proto_prog_fini(dtp_prog_t *pp)
 {
 	uint32_t i, j, k;
 
-	if (pp == NULL)
-		return;
 	for (i = 0; i < pp->dp_nopt; i++)
 		free(pp->dp_opt[i].do_name);
 	free(pp->dp_opt);
@@ -445,6 +444,15 @@ dt_proto_prog_free(dtp_prog_t *pp)
 		free(sp->ds_act);
 	}
 	free(pp->dp_stmt);
+	memset(pp, 0, sizeof(*pp));
+}
+
+void
+dt_proto_prog_free(dtp_prog_t *pp)
+{
+	if (pp == NULL)
+		return;
+	dt_proto_prog_fini(pp);
 	free(pp);
 }
 

@@ -297,6 +297,7 @@ int		dt_peer_request(dt_peer_t *, const dt_msg_t *);
 /* dt_proto.c: the program object */
 void		dt_proto_prog_encode(dt_msg_t *, const dtp_prog_t *);
 dtp_prog_t	*dt_proto_prog_decode(dt_msg_t *, char *, size_t);
+void		dt_proto_prog_fini(dtp_prog_t *);
 void		dt_proto_prog_free(dtp_prog_t *);
 void		dt_proto_difo_encode(dt_msg_t *, const dif_difo_t *);
 dif_difo_t	*dt_proto_difo_decode(dt_msg_t *);

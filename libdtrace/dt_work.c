@@ -55,6 +55,18 @@ dt_work_fini(dtrace_hdl_t *dtp)
 	dtp->dt_naggdesc = 0;
 }
 
+/* A probe's id and names, as PROGRAM_OK and LIST_OK carry them. */
+static void
+dt_work_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
+{
+	memset(pd, 0, sizeof(*pd));
+	pd->dtpd_id = dt_msg_get_u32(m);
+	dt_msg_get_strbuf(m, pd->dtpd_provider, sizeof(pd->dtpd_provider));
+	dt_msg_get_strbuf(m, pd->dtpd_mod, sizeof(pd->dtpd_mod));
+	dt_msg_get_strbuf(m, pd->dtpd_func, sizeof(pd->dtpd_func));
+	dt_msg_get_strbuf(m, pd->dtpd_name, sizeof(pd->dtpd_name));
+}
+
 static uint32_t
 dt_work_rectype(const dtp_action_t *ap)
 {
@@ -253,15 +265,9 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 		uint32_t epid, stmt;
 		dt_epid_t *ep;
 
-		memset(&pd, 0, sizeof(pd));
 		epid = dt_msg_get_u32(&rep);
 		stmt = dt_msg_get_u32(&rep);
-		pd.dtpd_id = dt_msg_get_u32(&rep);
-		dt_msg_get_strbuf(&rep, pd.dtpd_provider,
-		    sizeof(pd.dtpd_provider));
-		dt_msg_get_strbuf(&rep, pd.dtpd_mod, sizeof(pd.dtpd_mod));
-		dt_msg_get_strbuf(&rep, pd.dtpd_func, sizeof(pd.dtpd_func));
-		dt_msg_get_strbuf(&rep, pd.dtpd_name, sizeof(pd.dtpd_name));
+		dt_work_probe_decode(&rep, &pd);
 		if (rep.dm_err || epid == DTRACE_EPIDNONE ||
 		    epid >= DT_WORK_MAXEPID ||
 		    stmt >= pgp->dp_prog.dp_nstmt ||
@@ -355,13 +361,7 @@ dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 	for (i = 0; i < n && rep.dm_err == 0; i++) {
 		dtrace_probedesc_t pd;
 
-		memset(&pd, 0, sizeof(pd));
-		pd.dtpd_id = dt_msg_get_u32(&rep);
-		dt_msg_get_strbuf(&rep, pd.dtpd_provider,
-		    sizeof(pd.dtpd_provider));
-		dt_msg_get_strbuf(&rep, pd.dtpd_mod, sizeof(pd.dtpd_mod));
-		dt_msg_get_strbuf(&rep, pd.dtpd_func, sizeof(pd.dtpd_func));
-		dt_msg_get_strbuf(&rep, pd.dtpd_name, sizeof(pd.dtpd_name));
+		dt_work_probe_decode(&rep, &pd);
 		if (rep.dm_err)
 			break;
 		if (pdp != NULL && pdp->dtpd_id != 0 &&
