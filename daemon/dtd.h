@@ -28,6 +28,9 @@ struct event_base;
 #define DTD_DEFAULT_STRSIZE	256
 #define DTD_MAX_BUFSIZE		(1ull << 32)	/* per CPU, per buffer */
 #define DTD_MIN_BUFSIZE		64
+#define DTD_DEFAULT_DYNVARSIZE	(1u << 20)
+#define DTD_DEFAULT_SPECSIZE	(32u << 10)
+#define DTD_MAX_NSPEC		4096
 
 /* Buffer policies: the numbers libdtrace uses (DTRACEOPT_BUFPOLICY_*). */
 #define DTD_BUFPOLICY_RING	0
@@ -165,6 +168,18 @@ typedef struct dtd_hit {
 	const char	*dh_execname;	/* NULL: /proc/PID/comm */
 } dtd_hit_t;
 
+/* A consumer's options (dtd_consumer_option). */
+typedef struct dtd_opts {
+	uint64_t	do_bufsize;
+	uint64_t	do_aggsize;
+	uint32_t	do_strsize;
+	int		do_bufpolicy;
+	int		do_cpu;		/* -1: all */
+	uint64_t	do_dynvarsize;	/* dynamic variables (a later issue) */
+	uint64_t	do_specsize;	/* speculations (a later issue) */
+	uint32_t	do_nspec;
+} dtd_opts_t;
+
 /* What a client has asked for. */
 typedef struct dtd_consumer {
 	pid_t		dc_pid;		/* the client (SO_PEERCRED) */
@@ -181,12 +196,7 @@ typedef struct dtd_consumer {
 	const dtp_agg_t	**dc_aggs;	/* by aggregation id */
 	uint32_t	dc_naggs;
 
-	/* options */
-	uint64_t	dc_bufsize;
-	uint64_t	dc_aggsize;
-	uint32_t	dc_strsize;
-	int		dc_bufpolicy;
-	int		dc_cpu;		/* -1: all */
+	dtd_opts_t	dc_opts;	/* options, from the programs' dp_opt */
 
 	dif_vstate_t	dc_vstate;
 	dtd_buf_t	dc_buf;

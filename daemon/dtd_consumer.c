@@ -79,11 +79,14 @@ dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 	c->dc_uid = uid;
 	c->dc_gid = gid;
 	c->dc_ppid = 0;
-	c->dc_bufsize = DTD_DEFAULT_BUFSIZE;
-	c->dc_aggsize = DTD_DEFAULT_AGGSIZE;
-	c->dc_strsize = DTD_DEFAULT_STRSIZE;
-	c->dc_bufpolicy = DTD_BUFPOLICY_SWITCH;
-	c->dc_cpu = -1;
+	c->dc_opts.do_bufsize = DTD_DEFAULT_BUFSIZE;
+	c->dc_opts.do_aggsize = DTD_DEFAULT_AGGSIZE;
+	c->dc_opts.do_strsize = DTD_DEFAULT_STRSIZE;
+	c->dc_opts.do_bufpolicy = DTD_BUFPOLICY_SWITCH;
+	c->dc_opts.do_cpu = -1;
+	c->dc_opts.do_dynvarsize = DTD_DEFAULT_DYNVARSIZE;
+	c->dc_opts.do_specsize = DTD_DEFAULT_SPECSIZE;
+	c->dc_opts.do_nspec = 1;
 	c->dc_activity = DT_ACT_INACTIVE;
 	dtd_consumer_procinfo(c);
 	return c;
@@ -158,7 +161,7 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			    DTD_MAX_BUFSIZE);
 			return -1;
 		}
-		c->dc_bufsize = v & ~(uint64_t)7;
+		c->dc_opts.do_bufsize = v & ~(uint64_t)7;
 	} else if (strcmp(name, "aggsize") == 0) {
 		if (v < DTD_MIN_BUFSIZE || v > UINT32_MAX - 1) {
 			dtd_consumer_err(err, errlen, "invalid aggsize %" PRIu64
@@ -166,14 +169,14 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			    UINT32_MAX - 1);
 			return -1;
 		}
-		c->dc_aggsize = v & ~(uint64_t)7;
+		c->dc_opts.do_aggsize = v & ~(uint64_t)7;
 	} else if (strcmp(name, "strsize") == 0) {
 		if (v < 1 || v > DIF_MAXSTRSIZE) {
 			dtd_consumer_err(err, errlen, "invalid strsize %" PRIu64
 			    ": must be 1 to %u", v, DIF_MAXSTRSIZE);
 			return -1;
 		}
-		c->dc_strsize = (uint32_t)v;
+		c->dc_opts.do_strsize = (uint32_t)v;
 	} else if (strcmp(name, "bufpolicy") == 0) {
 		switch (v) {
 		case DTD_BUFPOLICY_SWITCH:
@@ -189,7 +192,7 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			    PRIu64, v);
 			return -1;
 		}
-		c->dc_bufpolicy = (int)v;
+		c->dc_opts.do_bufpolicy = (int)v;
 	} else if (strcmp(name, "cpu") == 0) {
 		if ((int64_t)v != -1 &&
 		    (v >= (uint64_t)dtd_consumer_ncpu())) {
@@ -197,7 +200,27 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			    ": no such CPU", (int64_t)v);
 			return -1;
 		}
-		c->dc_cpu = (int)(int64_t)v;
+		c->dc_opts.do_cpu = (int)(int64_t)v;
+	} else if (strcmp(name, "dynvarsize") == 0 ||
+	    strcmp(name, "specsize") == 0) {
+		/* the spaces they size (dynamic variables, speculations) */
+		if (v < DTD_MIN_BUFSIZE || v > DTD_MAX_BUFSIZE) {
+			dtd_consumer_err(err, errlen, "invalid %s %" PRIu64
+			    ": must be %u to %llu bytes", name, v,
+			    DTD_MIN_BUFSIZE, DTD_MAX_BUFSIZE);
+			return -1;
+		}
+		if (name[0] == 'd')
+			c->dc_opts.do_dynvarsize = v;
+		else
+			c->dc_opts.do_specsize = v;
+	} else if (strcmp(name, "nspec") == 0) {
+		if (v < 1 || v > DTD_MAX_NSPEC) {
+			dtd_consumer_err(err, errlen, "invalid nspec %" PRIu64
+			    ": must be 1 to %u", v, DTD_MAX_NSPEC);
+			return -1;
+		}
+		c->dc_opts.do_nspec = (uint32_t)v;
 	} else {
 		dtd_consumer_err(err, errlen, "unknown option \"%s\"", name);
 		return -1;
@@ -277,7 +300,7 @@ dtd_consumer_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
 				goto bad;
 			break;
 		case DTP_KEY_STRING:
-			if (k->dk_size < 1 || k->dk_size > c->dc_strsize)
+			if (k->dk_size < 1 || k->dk_size > c->dc_opts.do_strsize)
 				goto bad;
 			break;
 		default:
@@ -408,10 +431,10 @@ dtd_consumer_checkrec(const dtd_consumer_t *c, const dtp_stmt_t *s,
 	}
 	d = a->da_difo[0];
 	if (d->dd_rtype.dt_kind == DIF_TYPE_STRING) {
-		if (a->da_size > c->dc_strsize) {
+		if (a->da_size > c->dc_opts.do_strsize) {
 			dtd_consumer_err(err, errlen, "statement %u: action %u: "
 			    "string of %u bytes exceeds strsize %u", si, ai,
-			    a->da_size, c->dc_strsize);
+			    a->da_size, c->dc_opts.do_strsize);
 			return -1;
 		}
 	} else if (d->dd_rtype.dt_flags & DIF_TF_BYREF) {
@@ -439,10 +462,10 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 	uint32_t i, k;
 	int nargs;
 
-	if ((uint64_t)s->ds_size + DTRACE_RECHDR_SIZE + 7 > c->dc_bufsize) {
+	if ((uint64_t)s->ds_size + DTRACE_RECHDR_SIZE + 7 > c->dc_opts.do_bufsize) {
 		dtd_consumer_err(err, errlen, "statement %u: record of %u bytes "
 		    "exceeds the principal buffer size %" PRIu64, si,
-		    s->ds_size, c->dc_bufsize);
+		    s->ds_size, c->dc_opts.do_bufsize);
 		return -1;
 	}
 	if (s->ds_pred != NULL &&
@@ -642,7 +665,7 @@ dtd_consumer_globals(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 		return 0;
 	if ((sizes = calloc(nglob, sizeof(*sizes))) == NULL)
 		goto nomem;
-	if (dtd_consumer_progvars(p, &nglob, sizes, c->dc_strsize, err,
+	if (dtd_consumer_progvars(p, &nglob, sizes, c->dc_opts.do_strsize, err,
 	    errlen) == -1) {
 		free(sizes);
 		return -1;
@@ -676,34 +699,6 @@ dtd_consumer_globals(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 nomem:
 	dtd_consumer_err(err, errlen, "out of memory for global variables");
 	return -1;
-}
-
-typedef struct dtd_consumer_opts {
-	uint64_t	co_bufsize;
-	uint64_t	co_aggsize;
-	uint32_t	co_strsize;
-	int		co_bufpolicy;
-	int		co_cpu;
-} dtd_consumer_opts_t;
-
-static void
-dtd_consumer_saveopts(const dtd_consumer_t *c, dtd_consumer_opts_t *o)
-{
-	o->co_bufsize = c->dc_bufsize;
-	o->co_aggsize = c->dc_aggsize;
-	o->co_strsize = c->dc_strsize;
-	o->co_bufpolicy = c->dc_bufpolicy;
-	o->co_cpu = c->dc_cpu;
-}
-
-static void
-dtd_consumer_restoreopts(dtd_consumer_t *c, const dtd_consumer_opts_t *o)
-{
-	c->dc_bufsize = o->co_bufsize;
-	c->dc_aggsize = o->co_aggsize;
-	c->dc_strsize = o->co_strsize;
-	c->dc_bufpolicy = o->co_bufpolicy;
-	c->dc_cpu = o->co_cpu;
 }
 
 typedef struct dtd_consumer_mk {
@@ -770,7 +765,7 @@ int
 dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
     char *err, size_t errlen)
 {
-	dtd_consumer_opts_t saved;
+	dtd_opts_t saved;
 	dtd_consumer_mk_t mk;
 	dtp_prog_t **np;
 	const dtp_agg_t **na;
@@ -780,7 +775,7 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 		dtd_consumer_err(err, errlen, "tracing has already started");
 		return -1;
 	}
-	dtd_consumer_saveopts(c, &saved);
+	saved = c->dc_opts;
 	for (i = 0; i < p->dp_nopt; i++) {
 		if (dtd_consumer_option(c, p->dp_opt[i].do_name,
 		    p->dp_opt[i].do_value, err, errlen) == -1)
@@ -861,7 +856,7 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 nomem:
 	dtd_consumer_err(err, errlen, "out of memory");
 restore:
-	dtd_consumer_restoreopts(c, &saved);
+	c->dc_opts = saved;
 	return -1;
 }
 
@@ -880,26 +875,26 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	for (i = 0; i < c->dc_nprog; i++) {
 		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
 			if (c->dc_progs[i]->dp_stmt[j].ds_size +
-			    DTRACE_RECHDR_SIZE + 7ull > c->dc_bufsize) {
+			    DTRACE_RECHDR_SIZE + 7ull > c->dc_opts.do_bufsize) {
 				dtd_consumer_err(err, errlen, "enabling exceeds "
 				    "size of buffer");
 				return -1;
 			}
 		}
 	}
-	if (dtd_buf_init(&c->dc_buf, c->dc_bufpolicy, ncpu,
-	    (size_t)c->dc_bufsize) == -1) {
+	if (dtd_buf_init(&c->dc_buf, c->dc_opts.do_bufpolicy, ncpu,
+	    (size_t)c->dc_opts.do_bufsize) == -1) {
 		dtd_consumer_err(err, errlen, "cannot allocate principal "
-		    "buffers of %" PRIu64 " bytes per CPU: %s", c->dc_bufsize,
+		    "buffers of %" PRIu64 " bytes per CPU: %s", c->dc_opts.do_bufsize,
 		    strerror(errno));
 		return -1;
 	}
 	c->dc_hasbuf = 1;
 	if (c->dc_naggs > 0) {
-		if (dtd_agg_init(&c->dc_agg, ncpu, (size_t)c->dc_aggsize) == -1) {
+		if (dtd_agg_init(&c->dc_agg, ncpu, (size_t)c->dc_opts.do_aggsize) == -1) {
 			dtd_consumer_err(err, errlen, "cannot allocate "
 			    "aggregation buffers of %" PRIu64 " bytes per CPU: "
-			    "%s", c->dc_aggsize, strerror(errno));
+			    "%s", c->dc_opts.do_aggsize, strerror(errno));
 			return -1;
 		}
 		c->dc_hasagg = 1;

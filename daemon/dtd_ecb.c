@@ -113,7 +113,7 @@ dtd_ecb_fire(const dtd_hit_t *h)
 		if (act != DT_ACT_ACTIVE &&
 		    !(anystate && act == DT_ACT_DRAINING))
 			continue;
-		if (c->dc_cpu != -1 && c->dc_cpu != h->dh_cpu)
+		if (c->dc_opts.do_cpu != -1 && c->dc_opts.do_cpu != h->dh_cpu)
 			continue;
 		dtd_ecb_run(e, h);
 	}
@@ -242,15 +242,15 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h)
 	uint32_t i, ndx = 0;
 	int exiting = 0, status = 0;
 
-	if (scratch < (size_t)c->dc_strsize * 8)
-		scratch = (size_t)c->dc_strsize * 8;
+	if (scratch < (size_t)c->dc_opts.do_strsize * 8)
+		scratch = (size_t)c->dc_opts.do_strsize * 8;
 	if (dtd_ecb_stage(&dtd_ecb_scratch, &dtd_ecb_scratchsize,
 	    scratch) == NULL) {
 		__atomic_add_fetch(&c->dc_errors, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	dif_mstate_init(&ms, &dtd_host, &f, &c->dc_vstate, dtd_ecb_scratch,
-	    scratch, c->dc_strsize);
+	    scratch, c->dc_opts.do_strsize);
 	dtd_host_init(&f, h, e, &ms);
 
 	if (s->ds_pred != NULL) {

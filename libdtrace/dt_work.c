@@ -194,9 +194,9 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		{ "strsize", DTRACEOPT_STRSIZE, DTRACEOPT_UNSET },
 		{ "bufpolicy", DTRACEOPT_BUFPOLICY, DTRACEOPT_UNSET },
 		{ "cpu", DTRACEOPT_CPU, -1 },
-		{ "nspec", DTRACEOPT_NSPEC, 1 },
-		{ "specsize", DTRACEOPT_SPECSIZE, 32 << 10 },
-		{ "dynvarsize", DTRACEOPT_DYNVARSIZE, 1 << 20 },
+		{ "nspec", DTRACEOPT_NSPEC, DTRACEOPT_UNSET },
+		{ "specsize", DTRACEOPT_SPECSIZE, DTRACEOPT_UNSET },
+		{ "dynvarsize", DTRACEOPT_DYNVARSIZE, DTRACEOPT_UNSET },
 	};
 	size_t i, n = sizeof(opts) / sizeof(opts[0]);
 	dtp_opt_t *op;
