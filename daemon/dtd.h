@@ -36,6 +36,15 @@ struct event_base;
 #define DTD_BUFPOLICY_RING	0
 #define DTD_BUFPOLICY_FILL	1
 #define DTD_BUFPOLICY_SWITCH	2
+#define DTD_BUFRESIZE_AUTO	0	/* DTRACEOPT_BUFRESIZE_* */
+#define DTD_BUFRESIZE_MANUAL	1
+
+/*
+ * What one consumer's buffers may take in all (principal, aggregation):
+ * bufresize=auto lowers sizes to fit, manual refuses.  A limit, not only
+ * malloc failing, so that one client cannot take the machine.
+ */
+#define DTD_MAX_CONSUMER_MEM	(1ull << 30)
 
 /* The probes of the dtrace provider have fixed ids. */
 #define DTD_PROBE_BEGIN		1
@@ -43,25 +52,52 @@ struct event_base;
 #define DTD_PROBE_ERROR		3
 
 /*
- * Principal buffers.  Each CPU has its own lock: writers on different
- * CPUs never meet, and a snapshot takes one CPU's lock just long enough
- * to swap the active and inactive halves, so a record is either wholly
- * in the data it hands out or wholly in the next snapshot.
+ * Principal buffers.  A buffer has units: one per CPU, or with
+ * bufscope=thread one per traced thread (keyed by tid, created on the
+ * thread's first record).  Each unit has its own lock: writers on
+ * different units never meet, and a snapshot takes one unit's lock just
+ * long enough to swap (switch) or copy out (fill, ring) its data, so a
+ * record is either wholly in the data handed out or wholly in the next
+ * snapshot.  Every record keeps its size in the second word of its
+ * header (dtd_buf_write puts it there): the ring walks its records by it.
  */
+#define DTD_BUFSCOPE_CPU	0
+#define DTD_BUFSCOPE_THREAD	1
+
+#define DTD_BUF_DROPPED		(-1)	/* dtd_buf_write: dropped, counted */
+#define DTD_BUF_FILLED		(-2)	/* fill policy: full, tracing stops */
+
+#define DTD_BUFF_FULL		0x1	/* fill: a record did not fit */
+#define DTD_BUFF_WRAPPED	0x2	/* ring: overwrote its oldest record */
+
 typedef struct dtd_bufcpu {
 	pthread_mutex_t	dbc_lock;
-	char		*dbc_data[2];
-	int		dbc_active;	/* index of the half taking records */
-	size_t		dbc_off;	/* bytes used in the active half */
+	char		*dbc_data[2];	/* switch: two halves; fill, ring: [0] */
+	int		dbc_active;	/* switch: the half taking records */
+	size_t		dbc_off;	/* bytes used; ring: the write offset */
+	size_t		dbc_head;	/* ring: the oldest record */
+	size_t		dbc_wrapend;	/* ring: end of the older part, 0: none */
+	uint32_t	dbc_flags;	/* DTD_BUFF_* */
+	int		dbc_cpu;	/* CPU of the last record */
+	pid_t		dbc_tid;	/* thread scope: the thread, 0: others */
 	uint64_t	dbc_drops;	/* since the last snapshot */
-	uint64_t	dbc_pad[3];	/* keep CPUs on separate cache lines */
-} dtd_bufcpu_t;
+	char		*dbc_copy;	/* fill, ring: the last snapshot */
+} __attribute__((aligned(64))) dtd_bufcpu_t;
 
 typedef struct dtd_buf {
 	int		db_policy;	/* DTD_BUFPOLICY_* */
-	int		db_ncpu;
-	size_t		db_size;	/* bytes per half */
-	dtd_bufcpu_t	*db_cpu;
+	int		db_scope;	/* DTD_BUFSCOPE_* */
+	int		db_ncpu;	/* cpu scope: units */
+	size_t		db_size;	/* bytes per unit (per half) */
+	size_t		db_reserve;	/* fill: kept for END */
+	int		db_cooldown;	/* atomic: END fires, reserve usable */
+	dtd_bufcpu_t	*db_cpu;	/* cpu scope */
+	pthread_rwlock_t db_thrlock;	/* thread scope: the table below */
+	dtd_bufcpu_t	**db_thr;	/* by creation; [0] takes the overflow */
+	uint32_t	db_nthr;
+	uint32_t	db_maxthr;	/* units the memory limit allows */
+	uint32_t	*db_thash;	/* tid -> index + 1, open addressing */
+	uint32_t	db_thashsize;	/* a power of two > 2 * db_maxthr */
 } dtd_buf_t;
 
 typedef struct dtd_bufsnap {
@@ -69,6 +105,8 @@ typedef struct dtd_bufsnap {
 	size_t		dbs_len;
 	uint64_t	dbs_drops;
 	uint32_t	dbs_flags;	/* DT_BUFF_* */
+	int		dbs_cpu;	/* the unit's CPU, or its last record's */
+	pid_t		dbs_tid;	/* thread scope: the unit's thread */
 } dtd_bufsnap_t;
 
 /*
@@ -174,6 +212,8 @@ typedef struct dtd_opts {
 	uint64_t	do_aggsize;
 	uint32_t	do_strsize;
 	int		do_bufpolicy;
+	int		do_bufresize;	/* DTD_BUFRESIZE_* */
+	int		do_bufscope;	/* DTD_BUFSCOPE_* */
 	int		do_cpu;		/* -1: all */
 	uint64_t	do_dynvarsize;	/* dynamic variables (a later issue) */
 	uint64_t	do_specsize;	/* speculations (a later issue) */
@@ -207,6 +247,9 @@ typedef struct dtd_consumer {
 
 	int		dc_activity;	/* DT_ACT_*; atomic */
 	int		dc_exitstatus;
+	int		dc_reason;	/* DT_REASON_*: why it is draining */
+	uint64_t	dc_bufused;	/* sizes GO allocated (GO_OK) */
+	uint64_t	dc_aggused;
 	uint64_t	dc_errors;	/* atomic; cumulative */
 	int		dc_notify;	/* atomic: NOTIFY the client */
 } dtd_consumer_t;
@@ -251,6 +294,7 @@ int		dtd_consumer_stop(dtd_consumer_t *, char *, size_t);
 int		dtd_consumer_snap(dtd_consumer_t *, uint32_t,
 		    int (*)(void *, dt_msg_t *), void *);
 void		dtd_consumer_exit(dtd_consumer_t *, int);
+void		dtd_consumer_filled(dtd_consumer_t *);
 int		dtd_consumer_activity(const dtd_consumer_t *);
 int		dtd_consumer_option(dtd_consumer_t *, const char *, uint64_t,
 		    char *, size_t);
@@ -308,17 +352,26 @@ void		dtd_host_init(dtd_fire_t *, const dtd_hit_t *,
 		    const dtd_ecb_t *, dif_mstate_t *);
 
 /* dtd_buf.c */
+size_t		dtd_buf_halves(int);
 int		dtd_buf_init(dtd_buf_t *, int, int, size_t);
+int		dtd_buf_init_thread(dtd_buf_t *, int, size_t, uint32_t);
 void		dtd_buf_fini(dtd_buf_t *);
-int		dtd_buf_write(dtd_buf_t *, int, const void *, size_t);
-void		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
+void		dtd_buf_reserve(dtd_buf_t *, size_t);
+void		dtd_buf_cooldown(dtd_buf_t *);
+int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
+int		dtd_buf_nunits(dtd_buf_t *);
+int		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
 
 /* dtd_agg.c */
 #define DTD_AGGENT_HDRSIZE	24	/* next, aggid, keysize, valsize, hash */
 int		dtd_agg_init(dtd_agg_t *, int, size_t);
 void		dtd_agg_fini(dtd_agg_t *);
-int		dtd_agg_update(dtd_agg_t *, int, uint32_t, uint32_t,
-		    const void *, uint32_t, uint32_t, uint64_t);
+int		dtd_agg_update(dtd_agg_t *, int, const dtp_agg_t *,
+		    const void *, uint32_t, uint64_t, uint64_t);
+int64_t		dtd_agg_quantize_value(int);
+int		dtd_agg_quantize_bucket(int64_t);
+int		dtd_agg_lquantize_bucket(const dtp_agg_t *, int64_t);
+int		dtd_agg_llquantize_bucket(const dtp_agg_t *, int64_t);
 void		dtd_agg_snap(dtd_agg_t *, int, dtd_aggsnap_t *);
 int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
 		    uint32_t *, const uint64_t **, uint32_t *);

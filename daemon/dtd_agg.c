@@ -92,24 +92,142 @@ dtd_agg_fini(dtd_agg_t *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* illumos's DTRACE_QUANTIZE_BUCKETVAL: the lowest value of bucket i. */
+int64_t
+dtd_agg_quantize_value(int i)
+{
+	int zero = DT_PROTO_QUANTIZE_ZERO;
+
+	if (i < zero)
+		return -(int64_t)(1ULL << (zero - 1 - i));
+	if (i == zero)
+		return 0;
+	return (int64_t)(1ULL << (i - zero - 1));
+}
+
+/* The quantize() bucket of val, as illumos's kernel picks it. */
+int
+dtd_agg_quantize_bucket(int64_t val)
+{
+	int i, zero = DT_PROTO_QUANTIZE_ZERO;
+
+	if (val < 0) {
+		for (i = 0; i < zero; i++) {
+			if (val <= dtd_agg_quantize_value(i))
+				return i;
+		}
+		return zero - 1;	/* not reached: bucket 0 is -2^62 */
+	}
+	for (i = zero + 1; i < DT_PROTO_QUANTIZE_NBUCKETS; i++) {
+		if (val < dtd_agg_quantize_value(i))
+			return i - 1;
+	}
+	return DT_PROTO_QUANTIZE_NBUCKETS - 1;
+}
+
 /*
- * Aggregate one value for (aggid, key) on cpu.  valsize is in bytes (a
- * multiple of 8).  Returns 0, or -1 when a new key did not fit (a drop,
- * counted for that CPU) or the function is unknown (errno ENOTSUP).
+ * The lquantize() bucket of val: 0 below lo, then one per step, then
+ * the overflow bucket.  illumos takes the value as a 32-bit quantity.
  */
 int
-dtd_agg_update(dtd_agg_t *a, int cpu, uint32_t aggid, uint32_t kind,
-    const void *key, uint32_t keysize, uint32_t valsize, uint64_t val)
+dtd_agg_lquantize_bucket(const dtp_agg_t *g, int64_t val)
 {
+	int64_t base = (int64_t)g->dg_params[0];
+	int64_t step = (int64_t)g->dg_params[2];
+	int64_t levels = ((int64_t)g->dg_params[1] - base) / step;
+	int64_t v = (int32_t)(uint32_t)(uint64_t)val, level;
+
+	if (v < base)
+		return 0;
+	level = (v - base) / step;
+	if (level < levels)
+		return (int)level + 1;
+	return (int)levels + 1;
+}
+
+/*
+ * The llquantize() bucket of val (illumos's layout): 0 below factor^lo;
+ * then each magnitude [factor^k, factor^(k+1)) split in at most nsteps
+ * equal buckets, less those the previous magnitude already covers; the
+ * last bucket takes factor^(hi+1) and up.  dt_proto_agg_nbuckets has
+ * checked that factor^(hi+1) fits in 63 bits.
+ */
+int
+dtd_agg_llquantize_bucket(const dtp_agg_t *g, int64_t val)
+{
+	int64_t factor = (int64_t)g->dg_params[0];
+	int64_t lo = (int64_t)g->dg_params[1], hi = (int64_t)g->dg_params[2];
+	int64_t nsteps = (int64_t)g->dg_params[3];
+	int64_t this = 1, last, order, base = 1;
+
+	for (order = 0; order < lo; order++)
+		this *= factor;
+	if (val < (last = this))
+		return 0;
+	for (this *= factor; order <= hi; order++) {
+		int64_t nb = this > nsteps ? nsteps : this;
+
+		if (val < this)
+			return (int)(base + (val - last) / (this / nb));
+		base += nb - nb / factor;
+		last = this;
+		if (order < hi)
+			this *= factor;
+	}
+	return (int)base;
+}
+
+/* A new entry's value: min and max start from the far end. */
+static void
+dtd_agg_initval(uint32_t kind, uint64_t *v)
+{
+	if (kind == DTRACEAGG_MIN)
+		v[0] = (uint64_t)INT64_MAX;
+	else if (kind == DTRACEAGG_MAX)
+		v[0] = (uint64_t)INT64_MIN;
+}
+
+/*
+ * Aggregate val (with increment incr, for the histograms) for g's key
+ * on cpu.  Returns 0, or -1 when a new key did not fit (a drop, counted
+ * for that CPU) or the function is unknown (errno ENOTSUP).
+ */
+int
+dtd_agg_update(dtd_agg_t *a, int cpu, const dtp_agg_t *g, const void *key,
+    uint32_t keysize, uint64_t val, uint64_t incr)
+{
+	uint32_t aggid = g->dg_id, kind = g->dg_kind, valsize;
 	dtd_aggcpu_t *c;
 	dtd_aggent_t *e = NULL;
-	uint64_t h, *v;
+	uint64_t h, *v, sq, lo;
 	uint32_t *head, off;
+	int64_t sval;
 	char *data;
 	size_t need;
+	int b;
 
-	if (kind != DTRACEAGG_COUNT && kind != DTRACEAGG_SUM) {
+	valsize = (uint32_t)dt_proto_agg_valsize(g);
+	if (valsize == 0) {
 		errno = ENOTSUP;
+		return -1;
+	}
+	/* the bucket first: it reads only the parameters */
+	switch (kind) {
+	case DTRACEAGG_QUANTIZE:
+		b = dtd_agg_quantize_bucket((int64_t)val);
+		break;
+	case DTRACEAGG_LQUANTIZE:
+		b = dtd_agg_lquantize_bucket(g, (int64_t)val);
+		break;
+	case DTRACEAGG_LLQUANTIZE:
+		b = dtd_agg_llquantize_bucket(g, (int64_t)val);
+		break;
+	default:
+		b = 0;
+		break;
+	}
+	if (b < 0 || (uint32_t)b >= valsize / 8) {
+		errno = ERANGE;
 		return -1;
 	}
 	if (cpu < 0 || cpu >= a->da_ncpu)
@@ -144,17 +262,49 @@ dtd_agg_update(dtd_agg_t *a, int cpu, uint32_t aggid, uint32_t kind,
 			memcpy(e + 1, key, keysize);
 		memset((char *)(e + 1) + keysize, 0,
 		    DTD_AGG_ROUND8(keysize) - keysize + valsize);
+		dtd_agg_initval(kind,
+		    (uint64_t *)((char *)(e + 1) + DTD_AGG_ROUND8(keysize)));
 		*head = (uint32_t)c->dac_off + 1;
 		c->dac_off += need;
 		c->dac_nent++;
 	}
 	v = (uint64_t *)((char *)(e + 1) + DTD_AGG_ROUND8(keysize));
+	sval = (int64_t)val;
 	switch (kind) {
 	case DTRACEAGG_COUNT:
 		v[0]++;
 		break;
 	case DTRACEAGG_SUM:
 		v[0] += val;
+		break;
+	case DTRACEAGG_MIN:
+		if (sval < (int64_t)v[0])
+			v[0] = val;
+		break;
+	case DTRACEAGG_MAX:
+		if (sval > (int64_t)v[0])
+			v[0] = val;
+		break;
+	case DTRACEAGG_AVG:
+		v[0]++;
+		v[1] += val;
+		break;
+	case DTRACEAGG_STDDEV: {
+		/* the square of |val| as 128 bits, added to v[2] (low), v[3] */
+		unsigned __int128 s2;
+		uint64_t mag = sval < 0 ? -(uint64_t)val : val;
+
+		v[0]++;
+		v[1] += val;
+		s2 = (unsigned __int128)mag * mag;
+		sq = (uint64_t)(s2 >> 64);
+		lo = (uint64_t)s2;
+		v[2] += lo;
+		v[3] += sq + (v[2] < lo);
+		break;
+	}
+	default:	/* the histograms */
+		v[b] += incr;
 		break;
 	}
 	pthread_mutex_unlock(&c->dac_lock);

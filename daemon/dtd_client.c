@@ -3,7 +3,7 @@
  * everything a client can send.
  *
  * States: NEW (HELLO must come first) -> READY (PROGRAM, LIST, GO) ->
- * TRACING (SNAP, STOP, LIST) -> STOPPED (SNAP, LIST).  Anything before
+ * TRACING (SNAP, STATUS, STOP, LIST) -> STOPPED (SNAP, STATUS, LIST).  Anything before
  * HELLO, and any malformed message, drops that client only; after HELLO a
  * request in the wrong state is answered with DT_MSG_ERROR and the client
  * stays.  Each client has its own
@@ -66,6 +66,8 @@ dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 		dt_msg_init(&m, DT_MSG_NOTIFY);
 		dt_msg_put_u32(&m,
 		    (uint32_t)dtd_consumer_activity(cl->cl_consumer));
+		dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(
+		    &cl->cl_consumer->dc_reason, __ATOMIC_ACQUIRE));
 		if (dt_peer_send(&cl->cl_peer, &m) == -1 ||
 		    dt_peer_flush(&cl->cl_peer) == -1) {
 			dt_msg_free(&m);
@@ -322,7 +324,27 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (dtd_consumer_go(cl->cl_consumer, err, sizeof(err)) == -1)
 			return dtd_client_error(cl, EINVAL, err);
 		cl->cl_state = DTD_CL_TRACING;
-		return dtd_client_empty(cl, DT_MSG_GO_OK);
+		/* the sizes in use, so the client can say what was lowered */
+		dt_msg_init(&r, DT_MSG_GO_OK);
+		dt_msg_put_u64(&r, cl->cl_consumer->dc_bufused);
+		dt_msg_put_u64(&r, cl->cl_consumer->dc_aggused);
+		dt_msg_put_u64(&r, cl->cl_consumer->dc_opts.do_specsize);
+		dt_msg_put_u64(&r, cl->cl_consumer->dc_opts.do_dynvarsize);
+		return dtd_client_send(cl, &r);
+
+	case DT_MSG_STATUS:
+		if (!dt_msg_done(m))
+			return -1;
+		if (cl->cl_state != DTD_CL_TRACING &&
+		    cl->cl_state != DTD_CL_STOPPED)
+			return dtd_client_error(cl, EINVAL,
+			    "tracing has not started");
+		dt_msg_init(&r, DT_MSG_STATUS_OK);
+		dt_msg_put_u32(&r,
+		    (uint32_t)dtd_consumer_activity(cl->cl_consumer));
+		dt_msg_put_u32(&r, (uint32_t)__atomic_load_n(
+		    &cl->cl_consumer->dc_reason, __ATOMIC_ACQUIRE));
+		return dtd_client_send(cl, &r);
 
 	case DT_MSG_SNAP:
 		what = dt_msg_get_u32(m);

@@ -83,6 +83,8 @@ dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 	c->dc_opts.do_aggsize = DTD_DEFAULT_AGGSIZE;
 	c->dc_opts.do_strsize = DTD_DEFAULT_STRSIZE;
 	c->dc_opts.do_bufpolicy = DTD_BUFPOLICY_SWITCH;
+	c->dc_opts.do_bufresize = DTD_BUFRESIZE_AUTO;
+	c->dc_opts.do_bufscope = DTD_BUFSCOPE_CPU;
 	c->dc_opts.do_cpu = -1;
 	c->dc_opts.do_dynvarsize = DTD_DEFAULT_DYNVARSIZE;
 	c->dc_opts.do_specsize = DTD_DEFAULT_SPECSIZE;
@@ -178,21 +180,27 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 		}
 		c->dc_opts.do_strsize = (uint32_t)v;
 	} else if (strcmp(name, "bufpolicy") == 0) {
-		switch (v) {
-		case DTD_BUFPOLICY_SWITCH:
-			break;
-		case DTD_BUFPOLICY_FILL:
-		case DTD_BUFPOLICY_RING:
-			dtd_consumer_err(err, errlen, "bufpolicy %s is not "
-			    "supported by this dtraced yet",
-			    v == DTD_BUFPOLICY_FILL ? "fill" : "ring");
-			return -1;
-		default:
+		if (v != DTD_BUFPOLICY_SWITCH && v != DTD_BUFPOLICY_FILL &&
+		    v != DTD_BUFPOLICY_RING) {
 			dtd_consumer_err(err, errlen, "invalid bufpolicy %"
 			    PRIu64, v);
 			return -1;
 		}
 		c->dc_opts.do_bufpolicy = (int)v;
+	} else if (strcmp(name, "bufresize") == 0) {
+		if (v != DTD_BUFRESIZE_AUTO && v != DTD_BUFRESIZE_MANUAL) {
+			dtd_consumer_err(err, errlen, "invalid bufresize %"
+			    PRIu64, v);
+			return -1;
+		}
+		c->dc_opts.do_bufresize = (int)v;
+	} else if (strcmp(name, "bufscope") == 0) {
+		if (v != DTD_BUFSCOPE_CPU && v != DTD_BUFSCOPE_THREAD) {
+			dtd_consumer_err(err, errlen, "invalid bufscope %"
+			    PRIu64, v);
+			return -1;
+		}
+		c->dc_opts.do_bufscope = (int)v;
 	} else if (strcmp(name, "cpu") == 0) {
 		if ((int64_t)v != -1 &&
 		    (v >= (uint64_t)dtd_consumer_ncpu())) {
@@ -238,15 +246,32 @@ dtd_consumer_aggname(uint32_t kind)
 	return i < sizeof(names) / sizeof(names[0]) ? names[i] : "unknown";
 }
 
+/*
+ * The values an aggregating action computes after its keys: none for
+ * count(), the value, and for the histograms an optional increment.
+ * Returns the least number, -1 for an unknown function; *maxp the most.
+ */
 static int
-dtd_consumer_aggnargs(uint32_t kind)
+dtd_consumer_aggnargs(uint32_t kind, int *maxp)
 {
 	switch (kind) {
 	case DTRACEAGG_COUNT:
+		*maxp = 0;
 		return 0;
 	case DTRACEAGG_SUM:
+	case DTRACEAGG_MIN:
+	case DTRACEAGG_MAX:
+	case DTRACEAGG_AVG:
+	case DTRACEAGG_STDDEV:
+		*maxp = 1;
+		return 1;
+	case DTRACEAGG_QUANTIZE:
+	case DTRACEAGG_LQUANTIZE:
+	case DTRACEAGG_LLQUANTIZE:
+		*maxp = 2;
 		return 1;
 	default:
+		*maxp = -1;
 		return -1;
 	}
 }
@@ -272,16 +297,30 @@ dtd_consumer_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
     char *err, size_t errlen)
 {
 	uint32_t j;
+	int max;
 
 	if (g->dg_id >= DTD_MAX_AGGID) {
 		dtd_consumer_err(err, errlen, "aggregation id %u out of range",
 		    g->dg_id);
 		return -1;
 	}
-	if (dtd_consumer_aggnargs(g->dg_kind) == -1) {
+	if (dtd_consumer_aggnargs(g->dg_kind, &max) == -1) {
 		dtd_consumer_err(err, errlen, "@%s: aggregating function %s() "
 		    "is not supported by this dtraced yet", g->dg_name,
 		    dtd_consumer_aggname(g->dg_kind));
+		return -1;
+	}
+	/* the histograms' parameters: their layout must be one we can size */
+	if (dt_proto_agg_valsize(g) == 0) {
+		dtd_consumer_err(err, errlen, "@%s: invalid %s() parameters",
+		    g->dg_name, dtd_consumer_aggname(g->dg_kind));
+		return -1;
+	}
+	if (DTD_AGGENT_HDRSIZE + dt_proto_agg_keysize(g) +
+	    dt_proto_agg_valsize(g) > c->dc_opts.do_aggsize) {
+		dtd_consumer_err(err, errlen, "@%s: an entry exceeds the "
+		    "aggregation buffer size %" PRIu64, g->dg_name,
+		    c->dc_opts.do_aggsize);
 		return -1;
 	}
 	if (g->dg_nkeys > DTD_MAX_AGGKEYS) {
@@ -381,6 +420,8 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		switch (s->ds_act[i].da_kind) {
 		case DTRACEACT_PRINTF:
 		case DTRACEACT_EXIT:
+		case DTRACEACT_PRINTA:	/* the consumer acts where it lies */
+		case DTRACEACT_LIBACT:
 			return 1;
 		case DTRACEACT_DIFEXPR:
 			if (s->ds_act[i].da_size > 0)
@@ -460,7 +501,7 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 	const dtp_stmt_t *s = &p->dp_stmt[si];
 	const dtp_agg_t *g;
 	uint32_t i, k;
-	int nargs;
+	int nargs, maxargs;
 
 	if ((uint64_t)s->ds_size + DTRACE_RECHDR_SIZE + 7 > c->dc_opts.do_bufsize) {
 		dtd_consumer_err(err, errlen, "statement %u: record of %u bytes "
@@ -554,18 +595,20 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 				    dtd_consumer_aggname(a->da_kind));
 				return -1;
 			}
-			if ((nargs = dtd_consumer_aggnargs(a->da_kind)) == -1) {
+			if ((nargs = dtd_consumer_aggnargs(a->da_kind,
+			    &maxargs)) == -1) {
 				dtd_consumer_err(err, errlen, "statement %u: "
 				    "aggregating function %s() is not "
 				    "supported by this dtraced yet", si,
 				    dtd_consumer_aggname(a->da_kind));
 				return -1;
 			}
-			if (a->da_ndifo != g->dg_nkeys + (uint32_t)nargs) {
+			if (a->da_ndifo < g->dg_nkeys + (uint32_t)nargs ||
+			    a->da_ndifo > g->dg_nkeys + (uint32_t)maxargs) {
 				dtd_consumer_err(err, errlen, "statement %u: "
-				    "@%s has %u keys and %d arguments, the "
-				    "action computes %u values", si,
-				    g->dg_name, g->dg_nkeys, nargs,
+				    "@%s has %u keys and %d to %d arguments, "
+				    "the action computes %u values", si,
+				    g->dg_name, g->dg_nkeys, nargs, maxargs,
 				    a->da_ndifo);
 				return -1;
 			}
@@ -860,11 +903,137 @@ restore:
 	return -1;
 }
 
-/* Allocate buffers, put the ECBs on their probes, fire BEGIN. */
+/*
+ * The room a fill buffer keeps for END: the records of the END ECB chain
+ * (every ECB of this consumer on dtrace:::END fires into one buffer).
+ */
+static size_t
+dtd_consumer_endreserve(const dtd_consumer_t *c)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->dc_necb; i++) {
+		if (c->dc_ecbs[i]->de_probe->dpr_id == DTD_PROBE_END)
+			n += c->dc_ecbs[i]->de_recsize;
+	}
+	return n;
+}
+
+/* The largest record any ECB writes. */
+static size_t
+dtd_consumer_maxrec(const dtd_consumer_t *c)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->dc_necb; i++) {
+		if (c->dc_ecbs[i]->de_recsize > n)
+			n = c->dc_ecbs[i]->de_recsize;
+	}
+	return n;
+}
+
+#define DTD_MAX_THREADUNITS	1024
+
+/*
+ * Principal buffers of do_bufsize per unit, or, with bufresize=auto,
+ * the largest half of it that both the memory budget and malloc allow
+ * (and that still holds the largest record and END's reservation).
+ * Sets *charged to the memory promised to them.
+ */
+static int
+dtd_consumer_bufalloc(dtd_consumer_t *c, int nunit, uint64_t budget,
+    uint64_t *charged, char *err, size_t errlen)
+{
+	const dtd_opts_t *o = &c->dc_opts;
+	uint64_t size = o->do_bufsize, per, need, maxthr = 0;
+	size_t reserve = 0;
+	int rv;
+
+	need = dtd_consumer_maxrec(c);
+	if (o->do_bufpolicy == DTD_BUFPOLICY_FILL) {
+		reserve = dtd_consumer_endreserve(c);
+		if (reserve > size) {
+			dtd_consumer_err(err, errlen, "END enablings exceed "
+			    "size of principal buffer");
+			return -1;
+		}
+		if (reserve > need)
+			need = reserve;
+	}
+	for (;;) {
+		per = size * dtd_buf_halves(o->do_bufpolicy);
+		rv = -1;
+		if (o->do_bufscope == DTD_BUFSCOPE_THREAD) {
+			/* half the budget: aggregations get the rest */
+			maxthr = budget / 2 / per;
+			if (maxthr > DTD_MAX_THREADUNITS)
+				maxthr = DTD_MAX_THREADUNITS;
+			if (maxthr >= 1)
+				rv = dtd_buf_init_thread(&c->dc_buf,
+				    o->do_bufpolicy, (size_t)size,
+				    (uint32_t)maxthr);
+		} else if (per * (uint64_t)nunit <= budget) {
+			rv = dtd_buf_init(&c->dc_buf, o->do_bufpolicy, nunit,
+			    (size_t)size);
+		}
+		if (rv == 0)
+			break;
+		if (o->do_bufresize == DTD_BUFRESIZE_MANUAL ||
+		    (size / 2 & ~(uint64_t)7) < need ||
+		    (size / 2 & ~(uint64_t)7) < DTD_MIN_BUFSIZE) {
+			dtd_consumer_err(err, errlen, "Not enough space");
+			return -1;
+		}
+		size = size / 2 & ~(uint64_t)7;
+	}
+	if (size < need) {
+		dtd_buf_fini(&c->dc_buf);
+		dtd_consumer_err(err, errlen, "Enabling exceeds size of buffer");
+		return -1;
+	}
+	dtd_buf_reserve(&c->dc_buf, reserve);
+	c->dc_hasbuf = 1;
+	c->dc_bufused = size;
+	*charged = o->do_bufscope == DTD_BUFSCOPE_THREAD ? per * maxthr :
+	    per * (uint64_t)nunit;
+	return 0;
+}
+
+/* Aggregation buffers, lowered like the principal ones. */
+static int
+dtd_consumer_aggalloc(dtd_consumer_t *c, int nunit, uint64_t budget,
+    char *err, size_t errlen)
+{
+	uint64_t size = c->dc_opts.do_aggsize;
+
+	for (;;) {
+		/* two halves per unit, as dtd_agg keeps them */
+		if (size * 2 * (uint64_t)nunit <= budget &&
+		    dtd_agg_init(&c->dc_agg, nunit, (size_t)size) == 0)
+			break;
+		if (c->dc_opts.do_bufresize == DTD_BUFRESIZE_MANUAL ||
+		    (size / 2 & ~(uint64_t)7) < DTD_MIN_BUFSIZE) {
+			dtd_consumer_err(err, errlen, "Not enough space");
+			return -1;
+		}
+		size = size / 2 & ~(uint64_t)7;
+	}
+	c->dc_hasagg = 1;
+	c->dc_aggused = size;
+	return 0;
+}
+
+/*
+ * Allocate buffers, put the ECBs on their probes, fire BEGIN.  With -x
+ * cpu=N only that CPU traces, so it alone gets buffers (as in illumos).
+ */
 int
 dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 {
-	int ncpu = dtd_consumer_ncpu();
+	int nunit = c->dc_opts.do_cpu != -1 ? 1 : dtd_consumer_ncpu();
+	uint64_t charged = 0;
 	dtd_hit_t hit;
 	uint32_t i, j;
 
@@ -876,28 +1045,20 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
 			if (c->dc_progs[i]->dp_stmt[j].ds_size +
 			    DTRACE_RECHDR_SIZE + 7ull > c->dc_opts.do_bufsize) {
-				dtd_consumer_err(err, errlen, "enabling exceeds "
+				dtd_consumer_err(err, errlen, "Enabling exceeds "
 				    "size of buffer");
 				return -1;
 			}
 		}
 	}
-	if (dtd_buf_init(&c->dc_buf, c->dc_opts.do_bufpolicy, ncpu,
-	    (size_t)c->dc_opts.do_bufsize) == -1) {
-		dtd_consumer_err(err, errlen, "cannot allocate principal "
-		    "buffers of %" PRIu64 " bytes per CPU: %s", c->dc_opts.do_bufsize,
-		    strerror(errno));
+	if (dtd_consumer_bufalloc(c, nunit, DTD_MAX_CONSUMER_MEM, &charged,
+	    err, errlen) == -1)
 		return -1;
-	}
-	c->dc_hasbuf = 1;
-	if (c->dc_naggs > 0) {
-		if (dtd_agg_init(&c->dc_agg, ncpu, (size_t)c->dc_opts.do_aggsize) == -1) {
-			dtd_consumer_err(err, errlen, "cannot allocate "
-			    "aggregation buffers of %" PRIu64 " bytes per CPU: "
-			    "%s", c->dc_opts.do_aggsize, strerror(errno));
-			return -1;
-		}
-		c->dc_hasagg = 1;
+	if (c->dc_naggs > 0 && dtd_consumer_aggalloc(c, nunit,
+	    DTD_MAX_CONSUMER_MEM - charged, err, errlen) == -1) {
+		dtd_buf_fini(&c->dc_buf);
+		c->dc_hasbuf = 0;
+		return -1;
 	}
 	c->dc_enabled = 1;
 	for (i = 0; i < c->dc_necb; i++) {
@@ -934,6 +1095,8 @@ dtd_consumer_stop(dtd_consumer_t *c, char *err, size_t errlen)
 		dtd_consumer_err(err, errlen, "tracing has already stopped");
 		return -1;
 	}
+	/* END may write into the room a fill buffer kept for it */
+	dtd_buf_cooldown(&c->dc_buf);
 	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_END), c);
 	dtd_ecb_fire(&hit);
 	__atomic_store_n(&c->dc_activity, DT_ACT_STOPPED, __ATOMIC_RELEASE);
@@ -943,23 +1106,51 @@ dtd_consumer_stop(dtd_consumer_t *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* exit() from the firing path: any thread. */
-void
-dtd_consumer_exit(dtd_consumer_t *c, int status)
+/*
+ * Stop tracing from the firing path (any thread): exit() or a full fill
+ * buffer.  The first reason wins, and it is in place before anyone can
+ * see the consumer draining.
+ */
+static void
+dtd_consumer_drain(dtd_consumer_t *c, int reason, int status)
 {
-	int expect = DT_ACT_ACTIVE;
+	int none = DT_REASON_NONE, expect = DT_ACT_ACTIVE;
 
+	if (__atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE) !=
+	    DT_ACT_ACTIVE)
+		return;
+	if (!__atomic_compare_exchange_n(&c->dc_reason, &none, reason, 0,
+	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	if (reason == DT_REASON_EXIT)
+		c->dc_exitstatus = status;
 	if (!__atomic_compare_exchange_n(&c->dc_activity, &expect,
 	    DT_ACT_DRAINING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
-	c->dc_exitstatus = status;
 	__atomic_store_n(&c->dc_notify, 1, __ATOMIC_RELEASE);
 	dtd_client_wakeup();
 }
 
+/* exit() from the firing path. */
+void
+dtd_consumer_exit(dtd_consumer_t *c, int status)
+{
+	dtd_consumer_drain(c, DT_REASON_EXIT, status);
+}
+
+/* A fill buffer is full: the client runs END and prints everything. */
+void
+dtd_consumer_filled(dtd_consumer_t *c)
+{
+	dtd_consumer_drain(c, DT_REASON_FILL, 0);
+}
+
 /*
- * Snapshot: DT_MSG_BUF per CPU with records or drops, DT_MSG_AGG per CPU
- * with entries or drops, then DT_MSG_SNAP_END.  Returns -1 if send fails.
+ * Snapshot: DT_MSG_BUF per unit (CPU or thread) with records or drops,
+ * DT_MSG_AGG per CPU with entries or drops, then DT_MSG_SNAP_END.  Fill
+ * and ring buffers are read once, when tracing has stopped: until then
+ * they are left alone (a fill buffer must stay full to stop tracing, a
+ * ring keeps the newest records).  Returns -1 if send fails.
  */
 int
 dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
@@ -968,17 +1159,27 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 	dt_msg_t m;
 	int cpu, rv;
 
-	if ((what & DT_SNAP_BUF) && c->dc_hasbuf) {
-		for (cpu = 0; cpu < c->dc_buf.db_ncpu; cpu++) {
+	if ((what & DT_SNAP_BUF) && c->dc_hasbuf &&
+	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH ||
+	    dtd_consumer_activity(c) == DT_ACT_STOPPED)) {
+		int u, nunit = dtd_buf_nunits(&c->dc_buf);
+
+		for (u = 0; u < nunit; u++) {
 			dtd_bufsnap_t bs;
 
-			dtd_buf_snap(&c->dc_buf, cpu, &bs);
+			if (dtd_buf_snap(&c->dc_buf, u, &bs) == -1) {
+				log_warn("%s: pid %d: unit %d", __func__,
+				    (int)c->dc_pid, u);
+				continue;
+			}
 			if (bs.dbs_len == 0 && bs.dbs_drops == 0)
 				continue;
 			dt_msg_init(&m, DT_MSG_BUF);
-			dt_msg_put_u32(&m, (uint32_t)cpu);
+			dt_msg_put_u32(&m, (uint32_t)bs.dbs_cpu);
 			dt_msg_put_u64(&m, bs.dbs_drops);
 			dt_msg_put_u32(&m, bs.dbs_flags);
+			if (bs.dbs_flags & DT_BUFF_THREAD)
+				dt_msg_put_u32(&m, (uint32_t)bs.dbs_tid);
 			dt_msg_put_bytes(&m, bs.dbs_data, bs.dbs_len);
 			rv = send(arg, &m);
 			dt_msg_free(&m);
@@ -1018,6 +1219,8 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 	dt_msg_put_u32(&m, (uint32_t)c->dc_exitstatus);
 	dt_msg_put_u64(&m, __atomic_load_n(&c->dc_errors, __ATOMIC_RELAXED));
 	dt_msg_put_u64(&m, 0);
+	dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(&c->dc_reason,
+	    __ATOMIC_ACQUIRE));
 	rv = send(arg, &m);
 	dt_msg_free(&m);
 	return rv;

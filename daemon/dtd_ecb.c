@@ -193,7 +193,7 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
     const dtp_action_t *a, const dtp_agg_t *g)
 {
 	size_t keysize = dt_proto_agg_keysize(g), off = 0;
-	uint64_t v, val = 0;
+	uint64_t v, val = 0, incr = 1;
 	char *key;
 	uint32_t j;
 
@@ -217,15 +217,20 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 			dtd_ecb_putint(key + off, v, ksize);
 		off += (ksize + 7) & ~(size_t)7;
 	}
+	/* then the function's value and, for a histogram, its increment */
 	if (a->da_ndifo > g->dg_nkeys) {
 		val = dif_vm_exec(a->da_difo[g->dg_nkeys], ms);
 		if (ms->dm_fault)
 			return -1;
 	}
+	if (a->da_ndifo > g->dg_nkeys + 1) {
+		incr = dif_vm_exec(a->da_difo[g->dg_nkeys + 1], ms);
+		if (ms->dm_fault)
+			return -1;
+	}
 	/* a full aggregation buffer is a drop, counted by dtd_agg_update */
-	(void)dtd_agg_update(&c->dc_agg, h->dh_cpu % c->dc_agg.da_ncpu,
-	    g->dg_id, g->dg_kind, key, (uint32_t)keysize,
-	    (uint32_t)dt_proto_agg_valsize(g), val);
+	(void)dtd_agg_update(&c->dc_agg, h->dh_cpu % c->dc_agg.da_ncpu, g,
+	    key, (uint32_t)keysize, val, incr);
 	return 0;
 }
 
@@ -299,9 +304,10 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h)
 			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset,
 			    v, a->da_size);
 	}
-	if (rec != NULL)
-		(void)dtd_buf_write(&c->dc_buf, h->dh_cpu % c->dc_buf.db_ncpu,
-		    rec, e->de_recsize);
+	/* a full fill buffer stops tracing; a drop is counted by dtd_buf */
+	if (rec != NULL && dtd_buf_write(&c->dc_buf, h->dh_cpu, h->dh_tid,
+	    rec, e->de_recsize) == DTD_BUF_FILLED)
+		dtd_consumer_filled(c);
 	if (exiting)
 		dtd_consumer_exit(c, status);
 	return;

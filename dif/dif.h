@@ -8,7 +8,8 @@
  * probe context are reached through the dif_host_t callbacks.
  *
  * Files: dif_vm.c (interpreter), dif_verify.c (validation of untrusted
- * DIFOs), dif_dis.c (disassembler), dif_subr.c (subroutines).
+ * DIFOs), dif_dis.c (disassembler), dif_subr.c (subroutines), dif_dvar.c
+ * (dynamic and clause-local variable storage).
  */
 #ifndef DIF_H
 #define DIF_H
@@ -356,11 +357,49 @@ typedef struct dif_gvar {
 	uint8_t		dg_set;		/* ever assigned */
 } dif_gvar_t;
 
+/* The dynamic variable space of one consumer (dif_dvar.c). */
+typedef struct dif_dvar_space dif_dvar_space_t;
+
 /* Variable storage one consumer owns. */
 typedef struct dif_vstate {
 	dif_gvar_t	*dv_globals;	/* indexed by id - DIF_VAR_OTHER_UBASE */
 	uint32_t	dv_nglobals;
+	/*
+	 * Thread-local variables and associative arrays: dif_dvar_init()
+	 * sets it up with dynvarsize bytes.  With none, loads yield 0 and
+	 * stores of non-zero values are lost (and cannot be counted).
+	 */
+	dif_dvar_space_t *dv_dynvars;
 } dif_vstate_t;
+
+/*
+ * Clause-local variables (this->x) of one probe firing, across all the
+ * clauses of that firing.  A firing runs on one thread, so the host
+ * keeps one per tracer thread (and consumer), sizes it with
+ * dif_dvar_local_init() and calls dif_dvar_local_reset() before the
+ * first clause of each firing: the reset is O(1), it advances dl_gen.
+ */
+typedef struct dif_lstate {
+	uint64_t	*dl_value;	/* by id - DIF_VAR_OTHER_UBASE */
+	uint32_t	*dl_setgen;	/* the firing that last set dl_value[i] */
+	char		*dl_data;	/* by-ref values: dl_ssize bytes each */
+	uint32_t	dl_nvars;
+	uint32_t	dl_ssize;
+	uint32_t	dl_gen;		/* the current firing, never 0 */
+} dif_lstate_t;
+
+/*
+ * One element of a dynamic variable's key: an integer, or dk_size bytes
+ * at dk_value (a string's bytes without its NUL, or a by-ref value).
+ */
+typedef struct dif_dkey {
+	uint64_t	dk_value;
+	uint32_t	dk_size;
+	uint32_t	dk_byref;
+} dif_dkey_t;
+
+/* Key elements of one dynamic variable: the tuple plus the thread key. */
+#define DIF_DVAR_MAXKEYS	(DIF_DTR_NREGS + 1)
 
 /* Memory regions the VM may read in its own address space. */
 #define DIF_MAXREGIONS	8
@@ -386,6 +425,26 @@ typedef struct dif_mstate {
 	/* extra regions the host allows (e.g. a record being built) */
 	dif_region_t	dm_regions[DIF_MAXREGIONS];
 	int		dm_nregions;
+	/*
+	 * Set by the host after dif_mstate_init().  dm_tkey keys self->
+	 * variables: the tid of the thread that hit the probe (tids are
+	 * unique system-wide while the thread lives; a host tracing across
+	 * pid namespaces may fold more in).  0 means the firing has no
+	 * thread context (tick, BEGIN...): self-> loads then yield 0 and
+	 * stores do nothing.  dm_lstate holds this-> variables; NULL makes
+	 * LDLS/STLS fault.
+	 */
+	uint64_t	dm_tkey;
+	dif_lstate_t	*dm_lstate;
+	/*
+	 * strtok() state: where the next strtok(NULL, ...) resumes and the
+	 * end of that string.  It lives in the mstate, so it belongs to
+	 * one firing on one thread (illumos keeps it per CPU for the same
+	 * reason); dif_mstate_init() clears it, and it is re-checked with
+	 * dif_vm_canload() before use since it may point into scratch.
+	 */
+	uint64_t	dm_strtok;
+	uint64_t	dm_strtok_limit;
 } dif_mstate_t;
 
 /* Default instruction budget dif_mstate_init gives one probe firing. */
@@ -408,6 +467,34 @@ int		dif_vm_inscratch(const dif_mstate_t *, uint64_t, size_t);
 
 /* dif_verify.c */
 int		dif_verify(const dif_difo_t *, char *, size_t);
+
+/*
+ * dif_dvar.c: the dynamic variable space (thread-local variables and
+ * associative arrays) and clause-local storage.  dif_dvar_init sizes a
+ * consumer's space to dynvarsize bytes; dif_dvar_drops returns (and with
+ * reset != 0 clears) the number of stores dropped for lack of space.
+ * dif_dvar_thread_exit frees the self-> variables of a thread that is
+ * gone.  dif_dvar_load returns 1 and the value if the variable exists,
+ * 0 if not (an integer in *valp, or vsize bytes copied into buf);
+ * dif_dvar_store stores (vsize 0: the integer val; else len <= vsize
+ * bytes at buf, the rest zeroed), deletes (val 0, or buf NULL or len
+ * 0), and returns -1 for a drop.
+ */
+int		dif_dvar_init(dif_vstate_t *, size_t);
+void		dif_dvar_fini(dif_vstate_t *);
+uint64_t	dif_dvar_drops(dif_vstate_t *, int);
+size_t		dif_dvar_used(const dif_vstate_t *);
+uint64_t	dif_dvar_count(const dif_vstate_t *);
+void		dif_dvar_thread_exit(dif_vstate_t *, uint64_t);
+int		dif_dvar_load(dif_vstate_t *, uint32_t, uint8_t,
+		    const dif_dkey_t *, int, uint64_t *, void *, size_t);
+int		dif_dvar_store(dif_vstate_t *, uint32_t, uint8_t,
+		    const dif_dkey_t *, int, uint64_t, const void *, size_t,
+		    size_t);
+int		dif_dvar_local_init(dif_lstate_t *, uint32_t, uint32_t);
+void		dif_dvar_local_reset(dif_lstate_t *);
+void		dif_dvar_local_fini(dif_lstate_t *);
+uint32_t	dif_dvar_maxid(const dif_difo_t *, uint8_t);
 
 /* dif_dis.c */
 const char	*dif_op_name(uint32_t);

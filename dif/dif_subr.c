@@ -1,5 +1,6 @@
 /*
- * dif_subr.c: the DIF subroutines that need no dynamic state.
+ * dif_subr.c: the DIF subroutines.  The one with state, strtok(), keeps
+ * it in the mstate (see dif.h: one firing, one thread).
  *
  * Semantics follow illumos dtrace_dif_subr().  Every string or buffer
  * argument that lives in the daemon's memory is checked with
@@ -55,7 +56,7 @@ static const struct {
 	[DIF_SUBR_STRCHR] =		{ "strchr", 2, 2 },
 	[DIF_SUBR_STRRCHR] =		{ "strrchr", 2, 2 },
 	[DIF_SUBR_STRSTR] =		{ "strstr", 2, 2 },
-	[DIF_SUBR_STRTOK] =		{ "strtok", 0, 0 },
+	[DIF_SUBR_STRTOK] =		{ "strtok", 2, 2 },
 	[DIF_SUBR_SUBSTR] =		{ "substr", 2, 3 },
 	[DIF_SUBR_INDEX] =		{ "index", 2, 3 },
 	[DIF_SUBR_RINDEX] =		{ "rindex", 2, 3 },
@@ -463,6 +464,65 @@ dif_subr_copyinstr(dif_mstate_t *ms, uint64_t uaddr, size_t size)
 	return dif_subr_ptr(d);
 }
 
+/*
+ * strtok(str, delims), illumos semantics: skip leading delimiters, copy
+ * the token up to the next delimiter into scratch, and remember where it
+ * stopped; strtok(NULL, delims) resumes there.  At the end of the string
+ * the result is NULL and so is the saved position.
+ */
+static uint64_t
+dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
+    uint64_t delims)
+{
+	uint8_t map[32];
+	const char *s, *dl;
+	size_t len, dlen, i, n;
+	uint64_t limit;
+	char *d;
+	int c;
+
+	if (!dif_subr_str(dp, ms, delims, &dlen))
+		return 0;
+	if (addr == 0) {
+		/* resume; the saved string must still be loadable */
+		addr = ms->dm_strtok;
+		limit = ms->dm_strtok_limit;
+		if (addr == 0)
+			return 0;
+		if (limit < addr || !dif_vm_canload(ms, dp, addr, limit - addr))
+			return dif_subr_fault(ms, DIF_FLT_BADADDR, addr);
+		len = limit - addr;
+	} else {
+		if (!dif_subr_str(dp, ms, addr, &len))
+			return 0;
+		limit = addr + len;
+	}
+	s = (const char *)(uintptr_t)addr;
+	memset(map, 0, sizeof(map));
+	dl = (const char *)(uintptr_t)delims;
+	for (i = 0; i < dlen; i++) {
+		c = (uint8_t)dl[i];
+		map[c >> 3] |= 1 << (c & 7);
+	}
+#define DIF_SUBR_ISDELIM(c)	(map[(c) >> 3] & (1 << ((c) & 7)))
+	for (i = 0; i < len && s[i] != '\0' &&
+	    DIF_SUBR_ISDELIM((uint8_t)s[i]); i++)
+		;
+	if (i == len || s[i] == '\0') {
+		ms->dm_strtok = ms->dm_strtok_limit = 0;
+		return 0;
+	}
+	for (n = 0; i + n < len && s[i + n] != '\0' &&
+	    !DIF_SUBR_ISDELIM((uint8_t)s[i + n]); n++)
+		;
+#undef DIF_SUBR_ISDELIM
+	if ((d = dif_subr_strres(ms, s + i, n)) == NULL)
+		return 0;
+	ms->dm_strtok = addr + i + n;
+	ms->dm_strtok_limit = limit;
+	return dif_subr_ptr(d);
+}
+
 static uint16_t
 dif_subr_bswap16(uint64_t v, int swap)
 {
@@ -615,6 +675,9 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		}
 		return dif_subr_ptr(hit);
 	}
+
+	case DIF_SUBR_STRTOK:
+		return dif_subr_strtok(dp, ms, args[0], args[1]);
 
 	case DIF_SUBR_TOUPPER:
 	case DIF_SUBR_TOLOWER: {

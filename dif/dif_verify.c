@@ -3,12 +3,15 @@
  *
  * The daemon runs dif_verify() on every DIFO before accepting it, and
  * dif_vm_exec() relies on what is checked here: register fields, table
- * indices, forward-only branches ending in RET, and variables that the
- * VM knows how to reach.  Reserved operand fields must be zero so that
- * one program has exactly one encoding.
+ * indices, forward-only branches ending in RET, variables that the VM
+ * knows how to reach in the scope and kind their opcode names, and a
+ * tuple stack that cannot overflow and is never empty where an
+ * associative array needs a key.  Reserved operand fields must be zero
+ * so that one program has exactly one encoding.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dif.h"
@@ -97,7 +100,18 @@ dif_verify_vartab(const dif_difo_t *dp, char *err, size_t errlen)
 			return dif_verify_err(err, errlen,
 			    "variable %u: invalid type", i);
 		if (v->dv_kind == DIFV_KIND_ARRAY) {
-			if (v->dv_id > DIF_VAR_ARRAY_MAX)
+			/*
+			 * Associative arrays (a[k], self->a[k]) take their
+			 * ids from the user scalar range, as in illumos;
+			 * the array range holds indexed arrays (args[]).
+			 */
+			if (v->dv_id >= DIF_VAR_OTHER_UBASE &&
+			    v->dv_id <= DIF_VAR_OTHER_MAX) {
+				if (v->dv_scope == DIFV_SCOPE_LOCAL)
+					return dif_verify_err(err, errlen,
+					    "variable %u: clause-local "
+					    "associative array", i);
+			} else if (v->dv_id > DIF_VAR_ARRAY_MAX)
 				return dif_verify_err(err, errlen,
 				    "variable %u: invalid array id %u", i,
 				    v->dv_id);
@@ -133,6 +147,79 @@ dif_verify_vartab(const dif_difo_t *dp, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Track the depth of the tuple stack.  Branches only go forward, so one
+ * pass in instruction order sees every predecessor of an instruction
+ * before the instruction itself: [lo, hi] bounds the depth over all
+ * paths.  A push that may overflow, or an associative array access that
+ * may find no key, is rejected.  Runs after the per-instruction checks.
+ */
+static int
+dif_verify_tuples(const dif_difo_t *dp, char *err, size_t errlen)
+{
+	signed char *lo, *hi;
+	uint32_t pc, op, target;
+	int l, h, rc = 0;
+
+	if ((lo = malloc(2 * (size_t)dp->dd_len)) == NULL)
+		return dif_verify_err(err, errlen, "out of memory");
+	hi = lo + dp->dd_len;
+	memset(lo, -1, 2 * (size_t)dp->dd_len);
+	lo[0] = hi[0] = 0;
+	for (pc = 0; pc < dp->dd_len && rc == 0; pc++) {
+		if ((l = lo[pc]) < 0)
+			continue;	/* unreachable */
+		h = hi[pc];
+		op = DIF_INSTR_OP(dp->dd_buf[pc]);
+		switch (op) {
+		case DIF_OP_PUSHTR:
+		case DIF_OP_PUSHTV:
+			if (h >= DIF_DTR_NREGS) {
+				rc = dif_verify_err(err, errlen, "tuple stack "
+				    "overflow at instruction %u", pc);
+				continue;
+			}
+			l++;
+			h++;
+			break;
+		case DIF_OP_POPTS:
+			l = l > 0 ? l - 1 : 0;
+			h = h > 0 ? h - 1 : 0;
+			break;
+		case DIF_OP_FLUSHTS:
+			l = h = 0;
+			break;
+		case DIF_OP_LDGAA: case DIF_OP_STGAA:
+		case DIF_OP_LDTAA: case DIF_OP_STTAA:
+			if (l < 1) {
+				rc = dif_verify_err(err, errlen, "empty key "
+				    "tuple at instruction %u", pc);
+				continue;
+			}
+			break;
+		case DIF_OP_RET:
+			continue;
+		}
+		if (op >= DIF_OP_BA && op <= DIF_OP_BLEU) {
+			target = DIF_INSTR_LABEL(dp->dd_buf[pc]);
+			if (lo[target] < 0 || l < lo[target])
+				lo[target] = (signed char)l;
+			if (h > hi[target])
+				hi[target] = (signed char)h;
+			if (op == DIF_OP_BA)
+				continue;
+		}
+		if (pc + 1 < dp->dd_len) {
+			if (lo[pc + 1] < 0 || l < lo[pc + 1])
+				lo[pc + 1] = (signed char)l;
+			if (h > hi[pc + 1])
+				hi[pc + 1] = (signed char)h;
+		}
+	}
+	free(lo);
+	return rc;
 }
 
 int
@@ -345,9 +432,42 @@ dif_verify(const dif_difo_t *dp, char *err, size_t errlen)
 			VREG(r2);
 			VREG(rd);
 			break;
-		case DIF_OP_LDTA: case DIF_OP_LDTS: case DIF_OP_STTS:
-		case DIF_OP_LDGAA: case DIF_OP_LDTAA: case DIF_OP_STGAA:
-		case DIF_OP_STTAA: case DIF_OP_LDLS: case DIF_OP_STLS:
+		case DIF_OP_LDTS: case DIF_OP_STTS:
+		case DIF_OP_LDLS: case DIF_OP_STLS:
+		case DIF_OP_LDGAA: case DIF_OP_STGAA:
+		case DIF_OP_LDTAA: case DIF_OP_STTAA: {
+			const int aa = op == DIF_OP_LDGAA ||
+			    op == DIF_OP_STGAA || op == DIF_OP_LDTAA ||
+			    op == DIF_OP_STTAA;
+			const uint8_t scope = (op == DIF_OP_LDLS ||
+			    op == DIF_OP_STLS) ? DIFV_SCOPE_LOCAL :
+			    (op == DIF_OP_LDGAA || op == DIF_OP_STGAA) ?
+			    DIFV_SCOPE_GLOBAL : DIFV_SCOPE_THREAD;
+			static const char *const sname[] = {
+				"global", "thread-local", "clause-local",
+			};
+
+			id = DIF_INSTR_VAR(in);
+			if (id < DIF_VAR_OTHER_UBASE)
+				VERR("invalid variable %u", id);
+			if ((v = dif_verify_var(dp, id, scope)) == NULL ||
+			    v->dv_kind != (aa ? DIFV_KIND_ARRAY :
+			    DIFV_KIND_SCALAR))
+				VERR("variable %u is not a %s %s in the "
+				    "variable table", id, sname[scope],
+				    aa ? "associative array" : "scalar");
+			if ((v->dv_type.dt_flags & DIF_TF_BYREF) &&
+			    v->dv_type.dt_kind != DIF_TYPE_STRING)
+				VERR("unsupported by-ref type of variable %u",
+				    id);
+			if (op == DIF_OP_LDTS || op == DIF_OP_LDLS ||
+			    op == DIF_OP_LDGAA || op == DIF_OP_LDTAA)
+				VDEST(rd);
+			else
+				VREG(rd);
+			break;
+		}
+		case DIF_OP_LDTA:
 		case DIF_OP_XLATE: case DIF_OP_XLARG:
 			VERR("unsupported opcode %s", dif_op_name(op));
 		default:
@@ -358,5 +478,5 @@ dif_verify(const dif_difo_t *dp, char *err, size_t errlen)
 #undef VREG
 #undef VZERO
 #undef VDEST
-	return 0;
+	return dif_verify_tuples(dp, err, errlen);
 }

@@ -59,6 +59,10 @@ dif_vm_canload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
 		    ms->dm_regions[r].dr_size))
 			return 1;
 	}
+	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL &&
+	    dif_vm_within(addr, size, (uintptr_t)ms->dm_lstate->dl_data,
+	    (size_t)ms->dm_lstate->dl_nvars * ms->dm_lstate->dl_ssize))
+		return 1;
 	if ((vs = ms->dm_vstate) != NULL) {
 		for (i = 0; i < vs->dv_nglobals; i++) {
 			const dif_gvar_t *g = &vs->dv_globals[i];
@@ -95,6 +99,15 @@ dif_vm_avail(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr)
 		base = ms->dm_regions[r].dr_base;
 		if (addr >= base && addr - base < ms->dm_regions[r].dr_size)
 			return ms->dm_regions[r].dr_size - (addr - base);
+	}
+	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL) {
+		const dif_lstate_t *ls = ms->dm_lstate;
+
+		/* up to the end of the variable's own slot */
+		base = (uintptr_t)ls->dl_data;
+		if (addr >= base &&
+		    addr - base < (size_t)ls->dl_nvars * ls->dl_ssize)
+			return ls->dl_ssize - (addr - base) % ls->dl_ssize;
 	}
 	if ((vs = ms->dm_vstate) != NULL) {
 		for (i = 0; i < vs->dv_nglobals; i++) {
@@ -171,19 +184,242 @@ dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
 	return (void *)p;
 }
 
-/* The vartab entry of a global, or NULL. */
+/* The vartab entry of variable id in scope, or NULL. */
 static const dif_var_t *
-dif_vm_gvar(const dif_difo_t *dp, uint32_t id)
+dif_vm_var(const dif_difo_t *dp, uint32_t id, uint8_t scope)
 {
 	uint32_t i;
 
 	for (i = 0; i < dp->dd_varlen; i++) {
 		const dif_var_t *v = &dp->dd_vartab[i];
 
-		if (v->dv_id == id && v->dv_scope == DIFV_SCOPE_GLOBAL)
+		if (v->dv_id == id && v->dv_scope == scope)
 			return v;
 	}
 	return NULL;
+}
+
+static const dif_var_t *
+dif_vm_gvar(const dif_difo_t *dp, uint32_t id)
+{
+	return dif_vm_var(dp, id, DIFV_SCOPE_GLOBAL);
+}
+
+/*
+ * The tuple stack: values (what subroutines get), and for each element
+ * pushed by PUSHTR its type and size register, which give the bytes a
+ * dynamic variable's key copies.  PUSHTV elements have type TUPVAL.
+ */
+#define DIF_VM_TUPVAL	0xff
+typedef struct dif_vm_tuple {
+	uint64_t	tu_val[DIF_DTR_NREGS];
+	uint64_t	tu_size[DIF_DTR_NREGS];
+	uint8_t		tu_type[DIF_DTR_NREGS];
+	int		tu_top;
+} dif_vm_tuple_t;
+
+/* Bytes of a by-ref dynamic or clause-local value; 0 for an integer. */
+static size_t
+dif_vm_vsize(const dif_var_t *v, const dif_mstate_t *ms)
+{
+	size_t n;
+
+	if (!(v->dv_type.dt_flags & DIF_TF_BYREF))
+		return 0;
+	n = v->dv_type.dt_size;
+	if (n == 0 || n > ms->dm_strsize)
+		n = ms->dm_strsize;
+	return n;
+}
+
+/*
+ * The key elements of an associative array access: the tuple stack,
+ * strings cut at strsize, then for thread scope the thread key.
+ * Returns the number of elements, or -1 with a fault in *faultp.
+ */
+static int
+dif_vm_dkeys(const dif_difo_t *dp, dif_mstate_t *ms, const dif_vm_tuple_t *t,
+    int thread, dif_dkey_t *k, int *faultp, uint64_t *illval)
+{
+	uint64_t a;
+	int i;
+
+	for (i = 0; i < t->tu_top; i++) {
+		a = t->tu_val[i];
+		k[i].dk_value = a;
+		k[i].dk_size = 0;
+		k[i].dk_byref = 0;
+		if (t->tu_type[i] == DIF_VM_TUPVAL)
+			continue;
+		k[i].dk_byref = 1;
+		if (t->tu_type[i] == DIF_TYPE_STRING) {
+			size_t lim = ms->dm_strsize;
+
+			if (t->tu_size[i] != 0 && t->tu_size[i] < lim)
+				lim = t->tu_size[i];
+			if (!dif_vm_canload(ms, dp, a, 1)) {
+				*faultp = DIF_FLT_BADADDR;
+				*illval = a;
+				return -1;
+			}
+			k[i].dk_size = (uint32_t)dif_vm_strlen(ms, dp, a, lim);
+			continue;
+		}
+		if (t->tu_size[i] > DIF_MAXSTRSIZE) {
+			*faultp = DIF_FLT_ILLOP;
+			return -1;
+		}
+		if (!dif_vm_canload(ms, dp, a, t->tu_size[i])) {
+			*faultp = DIF_FLT_BADADDR;
+			*illval = a;
+			return -1;
+		}
+		k[i].dk_size = (uint32_t)t->tu_size[i];
+	}
+	if (thread) {
+		k[i].dk_value = ms->dm_tkey;
+		k[i].dk_size = 0;
+		k[i].dk_byref = 0;
+		i++;
+	}
+	return i;
+}
+
+/*
+ * LDTS, LDGAA, LDTAA, STTS, STGAA, STTAA.  Loads of an absent variable
+ * yield 0, or for a by-ref variable a zeroed value in scratch (the value
+ * is always copied out, see dif_dvar.c).  Storing 0, a NULL pointer or
+ * an empty string deletes.  A store the space cannot hold is a drop,
+ * counted by dif_dvar_store, not a fault.  Not inlined (nor is
+ * dif_vm_local): folded into dif_vm_exec they cost its arithmetic loop
+ * about a fifth of its speed.
+ */
+static __attribute__((noinline)) int
+dif_vm_dvar(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
+    uint64_t *regs, const dif_vm_tuple_t *t, uint64_t *illval)
+{
+	dif_dkey_t k[DIF_DVAR_MAXKEYS];
+	const uint32_t op = DIF_INSTR_OP(in), id = DIF_INSTR_VAR(in);
+	const uint32_t rd = DIF_INSTR_RD(in);
+	const dif_var_t *v;
+	uint8_t scope;
+	size_t vsize, len;
+	uint64_t src;
+	void *buf;
+	int nk, fault = 0, store;
+
+	scope = (op == DIF_OP_LDGAA || op == DIF_OP_STGAA) ?
+	    DIFV_SCOPE_GLOBAL : DIFV_SCOPE_THREAD;
+	store = op == DIF_OP_STTS || op == DIF_OP_STGAA || op == DIF_OP_STTAA;
+	if (ms->dm_vstate == NULL || (v = dif_vm_var(dp, id, scope)) == NULL)
+		return DIF_FLT_ILLOP;
+	vsize = dif_vm_vsize(v, ms);
+	if (op == DIF_OP_LDTS || op == DIF_OP_STTS) {
+		k[0].dk_value = ms->dm_tkey;
+		k[0].dk_size = 0;
+		k[0].dk_byref = 0;
+		nk = 1;
+	} else if ((nk = dif_vm_dkeys(dp, ms, t, scope == DIFV_SCOPE_THREAD,
+	    k, &fault, illval)) < 0) {
+		return fault;
+	}
+	if (nk == 0)
+		return DIF_FLT_ILLOP;	/* the verifier prevents it */
+
+	if (!store) {
+		if (vsize == 0) {
+			if (scope == DIFV_SCOPE_THREAD && ms->dm_tkey == 0)
+				regs[rd] = 0;
+			else
+				(void)dif_dvar_load(ms->dm_vstate, id, scope,
+				    k, nk, &regs[rd], NULL, 0);
+			return 0;
+		}
+		if ((buf = dif_vm_scratch_alloc(ms, vsize, 8)) == NULL)
+			return DIF_FLT_NOSCRATCH;
+		if (scope != DIFV_SCOPE_THREAD || ms->dm_tkey != 0)
+			(void)dif_dvar_load(ms->dm_vstate, id, scope, k, nk,
+			    NULL, buf, vsize);
+		/* a string value always ends within its storage */
+		((char *)buf)[vsize - 1] = '\0';
+		regs[rd] = (uint64_t)(uintptr_t)buf;
+		return 0;
+	}
+
+	/* no thread context: self-> refers to nothing */
+	if (scope == DIFV_SCOPE_THREAD && ms->dm_tkey == 0)
+		return 0;
+	src = regs[rd];
+	if (vsize == 0) {
+		(void)dif_dvar_store(ms->dm_vstate, id, scope, k, nk, src,
+		    NULL, 0, 0);
+		return 0;
+	}
+	len = 0;
+	if (src != 0) {
+		if (!dif_vm_canload(ms, dp, src, 1)) {
+			*illval = src;
+			return DIF_FLT_BADADDR;
+		}
+		len = dif_vm_strlen(ms, dp, src, vsize - 1);
+	}
+	(void)dif_dvar_store(ms->dm_vstate, id, scope, k, nk, 0,
+	    (const void *)(uintptr_t)src, len, vsize);
+	return 0;
+}
+
+/* LDLS and STLS: this-> variables in the host's dif_lstate_t. */
+static __attribute__((noinline)) int
+dif_vm_local(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
+    uint64_t *regs, uint64_t *illval)
+{
+	const uint32_t id = DIF_INSTR_VAR(in), rd = DIF_INSTR_RD(in);
+	dif_lstate_t *ls = ms->dm_lstate;
+	const dif_var_t *v;
+	uint32_t slot;
+	size_t vsize, n;
+	uint64_t src;
+	char *p;
+
+	if (ls == NULL || id < DIF_VAR_OTHER_UBASE ||
+	    (slot = id - DIF_VAR_OTHER_UBASE) >= ls->dl_nvars ||
+	    (v = dif_vm_var(dp, id, DIFV_SCOPE_LOCAL)) == NULL)
+		return DIF_FLT_ILLOP;
+	vsize = dif_vm_vsize(v, ms);
+	if (vsize == 0) {
+		if (DIF_INSTR_OP(in) == DIF_OP_LDLS) {
+			regs[rd] = ls->dl_setgen[slot] == ls->dl_gen ?
+			    ls->dl_value[slot] : 0;
+		} else {
+			ls->dl_value[slot] = regs[rd];
+			ls->dl_setgen[slot] = ls->dl_gen;
+		}
+		return 0;
+	}
+	if (vsize > ls->dl_ssize)
+		vsize = ls->dl_ssize;
+	p = ls->dl_data + (size_t)slot * ls->dl_ssize;
+	if (DIF_INSTR_OP(in) == DIF_OP_LDLS) {
+		if (ls->dl_setgen[slot] != ls->dl_gen) {
+			memset(p, 0, ls->dl_ssize);
+			ls->dl_setgen[slot] = ls->dl_gen;
+		}
+		regs[rd] = (uint64_t)(uintptr_t)p;
+		return 0;
+	}
+	src = regs[rd];
+	n = 0;
+	if (src != 0) {
+		if (!dif_vm_canload(ms, dp, src, 1)) {
+			*illval = src;
+			return DIF_FLT_BADADDR;
+		}
+		n = dif_vm_strlen(ms, dp, src, vsize - 1);
+		memmove(p, (const void *)(uintptr_t)src, n);
+	}
+	memset(p + n, 0, ls->dl_ssize - n);
+	ls->dl_setgen[slot] = ls->dl_gen;
+	return 0;
 }
 
 /* Compare two strings of the daemon's memory as illumos's SCMP does. */
@@ -268,7 +504,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 	const dif_instr_t *text = dp->dd_buf;
 	const uint32_t len = dp->dd_len;
 	uint64_t regs[DIF_DIR_NREGS];
-	uint64_t tup[DIF_DTR_NREGS];
+	dif_vm_tuple_t tup;
 	uint64_t budget = ms->dm_budget;
 	uint64_t illval = 0, rval = 0;
 	uint32_t pc = 0, opc = 0;
@@ -276,9 +512,10 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 	dif_instr_t in;
 	int64_t cc_r;
 	int cc_n = 0, cc_z = 0, cc_v = 0, cc_c = 0;
-	int ttop = 0, fault = 0;
+	int fault = 0;
 
 	memset(regs, 0, sizeof(regs));
+	tup.tu_top = 0;
 	ms->dm_fault = 0;
 
 	while (pc < len) {
@@ -601,8 +838,8 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 		}
 		case DIF_OP_CALL:
 			ms->dm_budget = budget;
-			regs[rd] = dif_subr_call(DIF_INSTR_SUBR(in), tup, ttop,
-			    dp, ms);
+			regs[rd] = dif_subr_call(DIF_INSTR_SUBR(in), tup.tu_val,
+			    tup.tu_top, dp, ms);
 			if (ms->dm_fault != 0) {
 				fault = ms->dm_fault;
 				illval = ms->dm_illval;
@@ -611,18 +848,39 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			break;
 		case DIF_OP_PUSHTR:
 		case DIF_OP_PUSHTV:
-			if (ttop == DIF_DTR_NREGS) {
+			if (tup.tu_top == DIF_DTR_NREGS) {
 				fault = DIF_FLT_TUPOFLOW;
 				goto out;
 			}
-			tup[ttop++] = regs[rd];
+			/* r1 is the type, r2 the size register (PUSHTR) */
+			tup.tu_val[tup.tu_top] = regs[rd];
+			tup.tu_size[tup.tu_top] = regs[r2];
+			tup.tu_type[tup.tu_top] = DIF_INSTR_OP(in) ==
+			    DIF_OP_PUSHTR ? (uint8_t)r1 : DIF_VM_TUPVAL;
+			tup.tu_top++;
 			break;
 		case DIF_OP_POPTS:
-			if (ttop != 0)
-				ttop--;
+			if (tup.tu_top != 0)
+				tup.tu_top--;
 			break;
 		case DIF_OP_FLUSHTS:
-			ttop = 0;
+			tup.tu_top = 0;
+			break;
+		case DIF_OP_LDTS:
+		case DIF_OP_STTS:
+		case DIF_OP_LDGAA:
+		case DIF_OP_STGAA:
+		case DIF_OP_LDTAA:
+		case DIF_OP_STTAA:
+			if ((fault = dif_vm_dvar(dp, ms, in, regs, &tup,
+			    &illval)) != 0)
+				goto out;
+			break;
+		case DIF_OP_LDLS:
+		case DIF_OP_STLS:
+			if ((fault = dif_vm_local(dp, ms, in, regs,
+			    &illval)) != 0)
+				goto out;
 			break;
 		case DIF_OP_ALLOCS: {
 			void *p;
@@ -663,7 +921,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			DIF_VM_STORE(uint64_t);
 			break;
 		default:
-			/* dynamic variables and translators: not yet */
+			/* translators (xlate, xlarg): not supported */
 			fault = DIF_FLT_ILLOP;
 			goto out;
 		}

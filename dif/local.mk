@@ -1,4 +1,4 @@
 # dif/: the DIF instruction set, VM, verifier and disassembler.
 noinst_LIBRARIES += dif/libdif.a
 dif_libdif_a_SOURCES = dif/dif.h dif/dif_vm.c dif/dif_verify.c \
-	dif/dif_dis.c dif/dif_subr.c
+	dif/dif_dis.c dif/dif_subr.c dif/dif_dvar.c

@@ -5,12 +5,19 @@
  *
  * Files: ft_elf.c (function symbols from .symtab and .dynsym, reading an
  * object's bytes by virtual address), ft_isa_x86.c (Zydis decoding:
- * instruction classes, branch targets, RIP-relative operands, and the
- * entry/return/offset sites of a whole function).
+ * instruction classes, branch targets, RIP-relative operands, the
+ * entry/return/offset sites of a whole function, and how to resume after
+ * a trap: emulate or run out of line), ft_proc.c (a traced process: its
+ * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
+ * (the ptrace backend: the tracer thread, int3 patching, the hit path).
  */
 #ifndef FT_H
 #define FT_H
 
+#include <sys/types.h>
+#include <sys/user.h>
+
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +41,7 @@ const ft_sym_t	*ft_elf_lookup(const ft_elf_t *, const char *);
 const ft_sym_t	*ft_elf_addr(const ft_elf_t *, uint64_t);
 int		ft_elf_read(const ft_elf_t *, uint64_t, void *, size_t);
 const uint8_t	*ft_elf_buildid(const ft_elf_t *, size_t *);
+int		ft_elf_dynamic(const ft_elf_t *, uint64_t *, uint64_t *);
 
 /* Instruction classes that matter to probes. */
 enum ft_itype {
@@ -71,10 +79,284 @@ typedef struct ft_fn {
 	int		ff_jumptable;	/* has an indirect jmp: be conservative */
 } ft_fn_t;
 
+/*
+ * How to resume a thread stopped on the int3 that replaced an instruction
+ * (illumos calls this the tracepoint type).  Registers are named by their
+ * index in struct user_regs_struct seen as an array of 64-bit words.
+ */
+enum ft_ekind {
+	FT_E_REFUSE = 0,	/* cannot be instrumented (int3, int N, ...) */
+	FT_E_OOL,		/* run out of line from a scratch slot */
+	FT_E_SKIP,		/* nop, endbr64: rip += len */
+	FT_E_PUSH,		/* push %reg (64-bit) */
+	FT_E_JMP,		/* jmp rel */
+	FT_E_CALL,		/* call rel */
+	FT_E_RET,		/* ret [imm16] */
+	FT_E_JCC,		/* jcc rel; ee_cc is the condition (0-15) */
+	FT_E_LOOP,		/* loop, loope, loopne, jrcxz, jecxz: ee_cc */
+	FT_E_ADDRSP,		/* add $imm,%rsp */
+	FT_E_SUBRSP,		/* sub $imm,%rsp */
+	FT_E_MOVRBP,		/* mov %rsp,%rbp */
+	FT_E_JMPIND,		/* jmp *reg or *mem */
+	FT_E_CALLIND		/* call *reg or *mem */
+};
+
+/* ee_cc for FT_E_LOOP */
+#define	FT_CC_LOOP	0
+#define	FT_CC_LOOPE	1
+#define	FT_CC_LOOPNE	2
+#define	FT_CC_JRCXZ	3
+#define	FT_CC_JECXZ	4
+
+/* A register index for ee_reg, ee_base, ee_index: none. */
+#define	FT_REG_NONE	(-1)
+/* ee_base: %rip (the address of the next instruction) */
+#define	FT_REG_RIP	(-2)
+
+typedef struct ft_emul {
+	ft_insn_t	ee_insn;
+	uint8_t		ee_kind;	/* enum ft_ekind */
+	uint8_t		ee_cc;
+	uint8_t		ee_ecx;		/* loop: 32-bit counter */
+	uint8_t		ee_mem;		/* JMPIND/CALLIND through memory */
+	int8_t		ee_reg;		/* PUSH, or the register of *reg */
+	int8_t		ee_base;	/* memory operand */
+	int8_t		ee_index;
+	uint8_t		ee_scale;
+	int8_t		ee_seg;		/* FT_REG_NONE, or fs_base/gs_base */
+	int64_t		ee_disp;
+	int64_t		ee_imm;		/* RET, ADDRSP, SUBRSP */
+} ft_emul_t;
+
 /* ft_isa_x86.c */
 int		ft_isa_decode(const uint8_t *, size_t, uint64_t, ft_insn_t *);
 int		ft_isa_function(const uint8_t *, size_t, uint64_t, ft_fn_t *);
 void		ft_isa_function_free(ft_fn_t *);
 int		ft_isa_is_insn(const ft_fn_t *, uint32_t);
+int		ft_isa_emul(const uint8_t *, size_t, uint64_t, ft_emul_t *);
+int		ft_isa_relocate(const uint8_t *, const ft_insn_t *, uint64_t,
+		    uint64_t, uint8_t *);
+int		ft_isa_cond(const ft_emul_t *, uint64_t, uint64_t);
+uint64_t	ft_isa_addsub_flags(uint64_t, uint64_t, uint64_t, int);
+
+/*
+ * A traced process (ft_proc.c, ft_ptrace.c).
+ *
+ * ft_proc_grab() seizes every thread of a running process; ft_proc_hold()
+ * seizes a process that is about to execve() (e.g. a child of the client
+ * waiting on a pipe) and runs the new image to its entry point (AT_ENTRY:
+ * the dynamic linker has mapped the libraries, no main-program code has
+ * run), calls fo_held, and keeps it stopped there until ft_proc_run() (or
+ * ft_proc_kill(), or ft_proc_release()).
+ *
+ * Threads.  Each process has one tracer thread, started by grab/hold:
+ * ptrace answers only the thread that attached.  Every ft_ops_t callback
+ * runs on that tracer thread.  fo_hit runs with the hitting thread
+ * stopped, so ft_proc_read() is exact; it must not block for long (the
+ * thread waits).  All other ft_proc_* functions may be called from any
+ * thread, including from inside a callback, except ft_proc_release(),
+ * which joins the tracer thread and so must not be called from a
+ * callback.  Site users (the void * given to ft_proc_site_add) must stay
+ * valid until ft_proc_site_remove() has returned: when it returns, no hit
+ * still runs with that user (unless called from a callback itself).
+ * The tracer thread interrupts its waitpid() with signal FT_WAKESIG
+ * (SIGRTMIN + 5, handler installed by the library, without SA_RESTART);
+ * the rest of the program should leave that signal alone.
+ *
+ * Sites.  ft_proc_site_add() patches an int3 at addr (the first time) and
+ * records user; several users share one address, the int3 goes when the
+ * last is removed.  Errors (errno): ESRCH the process is gone, EFAULT addr
+ * is not readable, EBUSY the instruction there already is an int3 (a
+ * debugger's breakpoint), ENOTSUP an instruction that cannot be resumed
+ * from (int N, xbegin, ...), EINVAL bytes that do not decode.  The
+ * caller picks instruction boundaries (ft_isa_function) and executable
+ * addresses (module functions).  exec() drops every site (fo_exec says
+ * so, once the new image reached its entry point); a fork child gets none.
+ *
+ * Release restores every patched byte, moves every thread that is inside
+ * a scratch slot back to the original code, and detaches; the scratch
+ * mappings stay (a thread may still return through one).
+ * ft_proc_fatal_restore() is async-signal-safe: from a fatal-signal
+ * handler it writes back the original bytes of every site of every
+ * traced process, with pwrite(2) on /proc/PID/mem descriptors opened
+ * beforehand, and does nothing else.
+ */
+typedef struct ft_proc ft_proc_t;
+
+/* A loaded object of a traced process: the executable or a library. */
+typedef struct ft_mod {
+	char		*fm_path;	/* path in /proc/PID/maps */
+	const char	*fm_name;	/* "a.out", or the basename */
+	uint64_t	fm_lo;		/* lowest mapped address */
+	uint64_t	fm_hi;		/* end of the highest mapping */
+	uint64_t	fm_bias;	/* runtime address - link address */
+	uint64_t	fm_dev;
+	uint64_t	fm_ino;
+	int		fm_exec;	/* the main executable (a.out) */
+	int		fm_text;	/* has an executable mapping */
+	int		fm_live;	/* still mapped */
+	ft_elf_t	*fm_elf;	/* ft_proc_mod_elf(), opened once */
+	struct ft_mod	*fm_next;
+} ft_mod_t;
+
+/* A probe hit, as the tracer thread sees it. */
+typedef struct ft_hit {
+	pid_t		fh_pid;
+	pid_t		fh_tid;
+	uint64_t	fh_addr;	/* the site; fh_regs.rip == fh_addr */
+	int		fh_cpu;		/* CPU the thread ran on (rseq or /proc) */
+	uint64_t	fh_time;	/* CLOCK_MONOTONIC, ns */
+	struct user_regs_struct fh_regs;
+} ft_hit_t;
+
+typedef struct ft_ops {
+	/* a thread hit a site that has users */
+	void	(*fo_hit)(void *, ft_proc_t *, const ft_hit_t *,
+		    void *const *, int);
+	/* the process is gone; the wait status as waitpid() gives it */
+	void	(*fo_exited)(void *, ft_proc_t *, int);
+	/* the process exec'd: every site is gone; it is at its new entry */
+	void	(*fo_exec)(void *, ft_proc_t *);
+	/* libraries were loaded or unloaded (dlopen, dlclose) */
+	void	(*fo_modules)(void *, ft_proc_t *);
+	/* ft_proc_hold(): the program is at its entry point, stopped */
+	void	(*fo_held)(void *, ft_proc_t *);
+} ft_ops_t;
+
+/* ft_proc.c */
+ft_proc_t	*ft_proc_grab(pid_t, int, const ft_ops_t *, void *, char *,
+		    size_t);
+ft_proc_t	*ft_proc_hold(pid_t, int, const ft_ops_t *, void *, char *,
+		    size_t);
+int		ft_proc_run(ft_proc_t *);
+int		ft_proc_kill(ft_proc_t *);
+void		ft_proc_release(ft_proc_t *);
+pid_t		ft_proc_pid(const ft_proc_t *);
+int		ft_proc_alive(const ft_proc_t *);
+int		ft_proc_site_add(ft_proc_t *, uint64_t, void *);
+int		ft_proc_site_remove(ft_proc_t *, uint64_t, void *);
+size_t		ft_proc_nsites(ft_proc_t *);
+int		ft_proc_read(ft_proc_t *, uint64_t, void *, size_t);
+void		ft_proc_refresh(ft_proc_t *);
+int		ft_proc_mod_iter(ft_proc_t *, const char *,
+		    int (*)(void *, ft_proc_t *, ft_mod_t *), void *);
+int		ft_proc_mod_match(const ft_mod_t *, const char *);
+ft_elf_t	*ft_proc_mod_elf(ft_proc_t *, ft_mod_t *, char *, size_t);
+int		ft_proc_func_iter(ft_proc_t *, const char *, const char *,
+		    int (*)(void *, ft_mod_t *, const ft_sym_t *, uint64_t),
+		    void *);
+int		ft_proc_func_sites(ft_proc_t *, ft_mod_t *, const ft_sym_t *,
+		    ft_fn_t *);
+int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
+		    const ft_sym_t **);
+void		ft_proc_fatal_restore(void);
+
+/*
+ * Internal to fasttrap: the process, its threads and sites, shared by
+ * ft_proc.c (modules, the API) and ft_ptrace.c (the backend).
+ */
+#define	FT_SLOTSIZE	64	/* bytes of one thread's scratch slot */
+#define	FT_NSLOTS	1024	/* slots per scratch chunk: threads */
+#define	FT_MAXCHUNKS	16	/* scratch chunks per process */
+#define	FT_NBUCKETS	1024	/* site hash buckets */
+
+typedef struct ft_site {
+	uint64_t	st_addr;
+	uint64_t	st_serial;	/* identifies the slot content */
+	uint8_t		st_orig[16];	/* the instruction's original bytes */
+	ft_emul_t	st_emul;
+	int		st_rbrk;	/* the dynamic linker's hook */
+	void		**st_users;
+	int		st_nusers;
+	int		st_cap;
+	struct ft_site	*st_next;
+} ft_site_t;
+
+typedef struct ft_thread {
+	pid_t		th_tid;
+	int		th_new;		/* before its first stop */
+	int		th_stopped;	/* in a stop we have not resumed */
+	int		th_listen;	/* in group-stop (PTRACE_LISTEN) */
+	int		th_foreign;	/* a vfork child sharing our text */
+	int		th_sig;		/* signal to deliver on resume */
+	int		th_slot;	/* scratch slot index, or -1 */
+	int		th_rseqtries;
+	uint64_t	th_rseq;	/* struct rseq address, 0 unknown */
+	uint64_t	th_skip;	/* do not fire at this address once */
+	uint64_t	th_slotkey[FT_MAXCHUNKS];	/* site serial in slot */
+	struct ft_thread *th_next;
+} ft_thread_t;
+
+typedef struct ft_fatal {
+	uint64_t	ff_addr;
+	uint8_t		ff_byte;
+} ft_fatal_t;
+
+struct ft_proc {
+	pid_t		pr_pid;
+	int		pr_pidfd;	/* ours (dup), or -1 */
+	int		pr_memfd;	/* /proc/PID/mem, read-write */
+	const ft_ops_t	*pr_ops;
+	void		*pr_arg;
+	int		pr_hold;	/* ft_proc_hold() */
+
+	/* modules: pr_modlock (recursive) */
+	pthread_mutex_t	pr_modlock;
+	ft_mod_t	*pr_mods;	/* live and gone, never freed early */
+	int		pr_modsdirty;
+
+	/* sites and the fatal table: pr_lock */
+	pthread_mutex_t	pr_lock;
+	ft_site_t	*pr_sites[FT_NBUCKETS];
+	size_t		pr_nsites;
+	uint64_t	pr_serial;
+	ft_fatal_t	*volatile pr_fatal;
+	volatile size_t	pr_nfatal;
+	size_t		pr_fatalcap;
+	void		**pr_fatalold;	/* replaced tables, freed at release */
+	size_t		pr_nfatalold;
+
+	/* the tracer thread and its handshakes */
+	pthread_t	pr_thread;
+	pthread_cond_t	pr_cv;
+	int		pr_ready;	/* 0 attaching, 1 attached, -1 failed */
+	char		pr_err[256];
+	volatile int	pr_cmd;		/* FT_CMD_* bits, atomic */
+	volatile int	pr_dead;	/* the process is gone */
+	volatile int	pr_done;	/* the tracer thread has finished */
+	volatile int	pr_incb;	/* a hit callback is running */
+	volatile uint64_t pr_cbgen;
+
+	/* tracer-thread state */
+	ft_thread_t	*pr_threads;
+	int		pr_nthreads;
+	uint8_t		pr_slotused[FT_NSLOTS];
+	uint64_t	pr_chunk[FT_MAXCHUNKS];	/* scratch chunk addresses */
+	int		pr_nchunks;
+	uint64_t	pr_entry;	/* temporary int3 at AT_ENTRY, or 0 */
+	uint8_t		pr_entryorig;
+	int		pr_held;	/* stopped at the entry point */
+	uint64_t	pr_rdebug;	/* struct r_debug, or 0 */
+	uint64_t	pr_rbrk;
+	void		**pr_ubuf;	/* users of the site being hit */
+	int		pr_ubufcap;
+	struct { pid_t o_pid; int o_status; } pr_orphan[8];
+	int		pr_norphans;
+	int		pr_regslot;	/* index in the fatal registry, or -1 */
+};
+
+#define	FT_CMD_RELEASE	0x1
+#define	FT_CMD_RUN	0x2
+
+/* ft_proc.c, for ft_ptrace.c */
+int		ft_proc_rdebug(ft_proc_t *, uint64_t *, uint64_t *);
+
+/* ft_ptrace.c */
+int		ft_ptrace_start(ft_proc_t *);
+void		ft_ptrace_wake(ft_proc_t *);
+int		ft_ptrace_is_tracer(const ft_proc_t *);
+int		ft_ptrace_site_add(ft_proc_t *, uint64_t, void *, int);
+int		ft_ptrace_site_remove(ft_proc_t *, uint64_t, void *);
+void		ft_ptrace_fatal_one(ft_proc_t *);
 
 #endif /* FT_H */

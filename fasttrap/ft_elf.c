@@ -320,3 +320,25 @@ ft_elf_buildid(const ft_elf_t *fe, size_t *lenp)
 	*lenp = fe->fe_buildidlen;
 	return fe->fe_buildidlen ? fe->fe_buildid : NULL;
 }
+
+/* The link-time address and size of the dynamic section (PT_DYNAMIC). */
+int
+ft_elf_dynamic(const ft_elf_t *fe, uint64_t *vaddr, uint64_t *size)
+{
+	size_t nph, i;
+
+	if (elf_getphdrnum(fe->fe_elf, &nph) != 0)
+		return -1;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(fe->fe_elf, i, &ph) != NULL &&
+		    ph.p_type == PT_DYNAMIC) {
+			*vaddr = ph.p_vaddr;
+			*size = ph.p_memsz;
+			return 0;
+		}
+	}
+	return -1;
+}
+

@@ -1,7 +1,8 @@
-# fasttrap/: user-space instrumentation (ELF symbols, x86-64 decoding;
-# the ptrace and uprobe backends come with the pid provider).  ft.h is
-# its one header; it includes nothing else of ours.
+# fasttrap/: user-space instrumentation (ELF symbols, x86-64 decoding,
+# the target model and the ptrace backend; the uprobe backend is next).
+# ft.h is its one header; it includes nothing else of ours.
 noinst_LIBRARIES += fasttrap/libft.a
-fasttrap_libft_a_SOURCES = fasttrap/ft.h fasttrap/ft_elf.c fasttrap/ft_isa_x86.c
+fasttrap_libft_a_SOURCES = fasttrap/ft.h fasttrap/ft_elf.c fasttrap/ft_isa_x86.c \
+	fasttrap/ft_proc.c fasttrap/ft_ptrace.c
 fasttrap_libft_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBELF_CFLAGS)
-FT_LIBS = fasttrap/libft.a $(LIBELF_LIBS) $(ZYDIS_LIBS)
+FT_LIBS = fasttrap/libft.a $(LIBELF_LIBS) $(ZYDIS_LIBS) $(PTHREAD_LIBS)

@@ -1,14 +1,21 @@
 /*
- * dt_aggregate.c: the consumer's copy of the aggregations.
+ * dt_aggregate.c: the consumer's copy of the aggregations, and printing
+ * them.
  *
  * The daemon snapshots each CPU's aggregation buffer by switching it, so
  * every DT_MSG_AGG carries what was aggregated since the last snapshot;
  * merging folds it into one entry per (aggregation id, key) with the
- * aggregating function's own rule (illumos does the same).  Printing
- * follows dtrace(1) at exit: per aggregation, entries sorted by value
- * then key, illumos column widths.
+ * aggregating function's own rule (illumos does the same).  clear(),
+ * trunc(), normalize() and denormalize() act on this copy, as illumos's
+ * library actions do.
+ *
+ * Output follows illumos dtrace(1) byte for byte: entries sorted by
+ * aggregation, then value, then key (options aggsortkey, aggsortkeypos,
+ * aggsortpos, aggsortrev), keys as dt_print_datum prints them, values
+ * by function, histograms as dt_print_quantize and friends draw them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,13 +23,14 @@
 
 #define DT_AGG_ROUND8(x)	(((x) + 7) & ~(size_t)7)
 #define DT_AGG_NBUCKETS		1024
-#define DT_AGG_QZERO		63	/* quantize: the zero bucket */
+#define DT_AGG_QZERO		DT_PROTO_QUANTIZE_ZERO
 
 typedef struct dt_aggent {
 	uint32_t	ae_aggid;
 	uint32_t	ae_keysize;
 	uint32_t	ae_nval;	/* u64 values */
 	uint64_t	ae_hash;
+	uint64_t	ae_normal;	/* normalize(): shown value / this */
 	char		*ae_key;
 	uint64_t	*ae_val;
 	struct dt_aggent *ae_next;	/* hash chain */
@@ -33,7 +41,17 @@ struct dt_aggregate {
 	dt_aggent_t	**ag_all;
 	size_t		ag_n;
 	size_t		ag_cap;
+	uint8_t		*ag_printed;	/* by aggregation id: printa() did */
+	uint32_t	ag_nprinted;
 };
+
+/* What entries are sorted by: set from the options around each sort. */
+static struct {
+	int	sc_keysort;	/* aggsortkey */
+	int	sc_keypos;	/* aggsortkeypos */
+	int	sc_rev;		/* aggsortrev */
+	const dtrace_hdl_t *sc_dtp;
+} dt_aggregate_sc;
 
 static uint64_t
 dt_aggregate_hash(uint32_t aggid, const char *key, uint32_t keysize)
@@ -48,6 +66,14 @@ dt_aggregate_hash(uint32_t aggid, const char *key, uint32_t keysize)
 	return h;
 }
 
+static void
+dt_aggregate_freeent(dt_aggent_t *e)
+{
+	free(e->ae_key);
+	free(e->ae_val);
+	free(e);
+}
+
 void
 dt_aggregate_fini(dtrace_hdl_t *dtp)
 {
@@ -56,14 +82,37 @@ dt_aggregate_fini(dtrace_hdl_t *dtp)
 
 	if (ag == NULL)
 		return;
-	for (i = 0; i < ag->ag_n; i++) {
-		free(ag->ag_all[i]->ae_key);
-		free(ag->ag_all[i]->ae_val);
-		free(ag->ag_all[i]);
-	}
+	for (i = 0; i < ag->ag_n; i++)
+		dt_aggregate_freeent(ag->ag_all[i]);
 	free(ag->ag_all);
+	free(ag->ag_printed);
 	free(ag);
 	dtp->dt_aggregate = NULL;
+}
+
+static struct dt_aggregate *
+dt_aggregate_get(dtrace_hdl_t *dtp)
+{
+	if (dtp->dt_aggregate == NULL)
+		dtp->dt_aggregate = calloc(1, sizeof(struct dt_aggregate));
+	return dtp->dt_aggregate;
+}
+
+static const dtp_agg_t *
+dt_aggregate_desc(const dtrace_hdl_t *dtp, uint32_t id)
+{
+	return id < dtp->dt_naggdesc ? dtp->dt_aggdesc[id] : NULL;
+}
+
+/* A value with nothing aggregated: min and max start from the far end. */
+static void
+dt_aggregate_zero(uint32_t kind, uint64_t *v, uint32_t n)
+{
+	memset(v, 0, n * sizeof(uint64_t));
+	if (kind == DTRACEAGG_MIN)
+		v[0] = (uint64_t)INT64_MAX;
+	else if (kind == DTRACEAGG_MAX)
+		v[0] = (uint64_t)INT64_MIN;
 }
 
 static void
@@ -134,6 +183,7 @@ dt_aggregate_add(dtrace_hdl_t *dtp, const dtp_agg_t *desc, uint32_t aggid,
 	e->ae_keysize = keysize;
 	e->ae_nval = nval;
 	e->ae_hash = h;
+	e->ae_normal = 1;
 	memcpy(e->ae_key, key, keysize);
 	memcpy(e->ae_val, val, nval * sizeof(uint64_t));
 	e->ae_next = ag->ag_hash[h % DT_AGG_NBUCKETS];
@@ -147,11 +197,10 @@ int
 dt_aggregate_merge(dtrace_hdl_t *dtp, dt_msg_t *m)
 {
 	uint32_t cpu, nent, i;
-	uint64_t drops;
+	uint64_t drops, *val = NULL;
+	size_t valcap = 0;
 
-	if (dtp->dt_aggregate == NULL &&
-	    (dtp->dt_aggregate = calloc(1, sizeof(struct dt_aggregate))) ==
-	    NULL)
+	if (dt_aggregate_get(dtp) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	cpu = dt_msg_get_u32(m);
 	drops = dt_msg_get_u64(m);
@@ -166,37 +215,50 @@ dt_aggregate_merge(dtrace_hdl_t *dtp, dt_msg_t *m)
 		const dtp_agg_t *desc;
 		const char *key;
 		const void *vp;
-		uint64_t val[256];
-		uint32_t nval;
 
-		if (m->dm_err || aggid >= dtp->dt_naggdesc ||
-		    (desc = dtp->dt_aggdesc[aggid]) == NULL ||
-		    keysize != dt_proto_agg_keysize(desc) ||
-		    valsize != dt_proto_agg_valsize(desc) || valsize == 0 ||
-		    valsize > sizeof(val))
+		if (m->dm_err || (desc = dt_aggregate_desc(dtp, aggid)) ==
+		    NULL || keysize != dt_proto_agg_keysize(desc) ||
+		    valsize != dt_proto_agg_valsize(desc) || valsize == 0)
 			goto bad;
 		key = dt_msg_get_bytes(m, keysize);
 		vp = dt_msg_get_bytes(m, valsize);
 		if (m->dm_err)
 			goto bad;
 		/* the payload is not aligned for u64 */
+		if (valsize > valcap) {
+			uint64_t *nv = realloc(val, valsize);
+
+			if (nv == NULL) {
+				free(val);
+				return dt_set_errno(dtp, EDT_NOMEM);
+			}
+			val = nv;
+			valcap = valsize;
+		}
 		memcpy(val, vp, valsize);
-		nval = valsize / sizeof(uint64_t);
 		if (dt_aggregate_add(dtp, desc, aggid, key, keysize, val,
-		    nval) != 0)
+		    valsize / sizeof(uint64_t)) != 0) {
+			free(val);
 			return -1;
+		}
 	}
+	free(val);
 	if (!dt_msg_done(m))
 		goto bad;
 	return 0;
 bad:
+	free(val);
 	return dt_conn_error(dtp, EDT_PROTO, "malformed AGG from dtraced");
 }
 
+/*
+ * 128-bit helpers for stddev(), as illumos computes it: the integer
+ * square root of (sum of squares / n) - mean^2, each step truncating.
+ */
 static uint64_t
-dt_aggregate_isqrt(uint64_t x)
+dt_aggregate_isqrt128(unsigned __int128 x)
 {
-	uint64_t r = 0, bit = 1ull << 62;
+	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
 
 	while (bit > x)
 		bit >>= 2;
@@ -209,303 +271,893 @@ dt_aggregate_isqrt(uint64_t x)
 		}
 		bit >>= 2;
 	}
-	return r;
+	return (uint64_t)r;
 }
 
 static uint64_t
-dt_aggregate_stddev(const uint64_t *v)
+dt_aggregate_stddev(const uint64_t *v, uint64_t normal)
 {
-	unsigned __int128 sumsq, mean2;
-	int64_t mean;
+	unsigned __int128 avgsq, sqavg;
+	int64_t avg;
 
 	if (v[0] == 0)
 		return 0;
-	mean = (int64_t)v[1] / (int64_t)v[0];
-	sumsq = ((unsigned __int128)v[3] << 64 | v[2]) / v[0];
-	mean2 = (unsigned __int128)((__int128)mean * mean);
-	if (sumsq <= mean2)
+	avgsq = ((unsigned __int128)v[3] << 64 | v[2]) / normal / normal /
+	    v[0];
+	avg = (int64_t)v[1] / (int64_t)normal / (int64_t)v[0];
+	if (avg < 0)
+		avg = -avg;
+	sqavg = (unsigned __int128)(uint64_t)avg * (uint64_t)avg;
+	return dt_aggregate_isqrt128(avgsq - sqavg);
+}
+
+/* illumos's DTRACE_QUANTIZE_BUCKETVAL */
+static int64_t
+dt_aggregate_qvalue(int i)
+{
+	if (i < DT_AGG_QZERO)
+		return -(int64_t)(1ULL << (DT_AGG_QZERO - 1 - i));
+	if (i == DT_AGG_QZERO)
 		return 0;
-	sumsq -= mean2;
-	if (sumsq >> 64)
-		return UINT64_MAX;
-	return dt_aggregate_isqrt((uint64_t)sumsq);
+	return (int64_t)(1ULL << (i - DT_AGG_QZERO - 1));
 }
 
-static int64_t
-dt_aggregate_hist_value(const dtp_agg_t *d, int i)
+/*
+ * The sum a histogram is sorted by (each bucket weighted by its value),
+ * and the count at zero that breaks ties, as illumos computes them.
+ */
+static long double
+dt_aggregate_histsum(const dtp_agg_t *d, const int64_t *v, uint32_t n,
+    int64_t *zerop)
 {
-	if (d->dg_kind == DTRACEAGG_QUANTIZE) {
-		if (i < DT_AGG_QZERO)
-			return -(int64_t)(1ULL << (DT_AGG_QZERO - 1 - i));
-		if (i == DT_AGG_QZERO)
-			return 0;
-		return (int64_t)(1ULL << (i - DT_AGG_QZERO - 1));
+	long double total = 0;
+	int64_t base, step, value, next, factor, nsteps;
+	uint32_t i, levels;
+	int order;
+
+	*zerop = 0;
+	switch (d->dg_kind) {
+	case DTRACEAGG_QUANTIZE:
+		for (i = 0; i < n; i++)
+			total += (long double)dt_aggregate_qvalue((int)i) *
+			    (long double)v[i];
+		*zerop = v[DT_AGG_QZERO];
+		return total;
+	case DTRACEAGG_LQUANTIZE:
+		base = (int64_t)d->dg_params[0];
+		step = (int64_t)d->dg_params[2];
+		levels = n - 2;
+		total = (long double)v[0] * (long double)(base - 1);
+		if (base - 1 == 0)
+			*zerop = v[0];
+		for (i = 0; i < levels; base += step, i++) {
+			total += (long double)v[i + 1] * (long double)base;
+			if (base == 0)
+				*zerop = v[i + 1];
+		}
+		if (base + 1 == 0)
+			*zerop = v[levels + 1];
+		return total + (long double)v[levels + 1] *
+		    (long double)(base + 1);
+	default:	/* llquantize */
+		factor = (int64_t)d->dg_params[0];
+		nsteps = (int64_t)d->dg_params[3];
+		for (value = 1, order = 0; order < (int)d->dg_params[1];
+		    order++)
+			value *= factor;
+		total = (long double)v[0] * (long double)(value - 1);
+		next = value * factor;
+		step = next > nsteps ? next / nsteps : 1;
+		for (i = 1; order <= (int)d->dg_params[2] && i < n; i++) {
+			total += (long double)v[i] * (long double)value;
+			if ((value += step) != next)
+				continue;
+			next = value * factor;
+			step = next > nsteps ? next / nsteps : 1;
+			order++;
+		}
+		*zerop = v[0];
+		if (i < n)
+			total += (long double)v[i] * (long double)value;
+		return total;
 	}
-	return (int64_t)d->dg_params[0] + (i - 1) * (int64_t)d->dg_params[2];
 }
 
-/* The value entries are ordered by. */
-static int64_t
-dt_aggregate_sortval(const dtp_agg_t *d, const dt_aggent_t *e)
+/* illumos's dt_aggregate_valcmp */
+static int
+dt_aggregate_valcmp(const dtp_agg_t *d, const uint64_t *lv,
+    const uint64_t *rv, uint32_t n)
 {
-	int64_t sum = 0;
-	uint32_t i;
+	int64_t l, r, lz, rz;
+	long double ls, rs;
 
 	switch (d->dg_kind) {
 	case DTRACEAGG_AVG:
-		return e->ae_val[0] ? (int64_t)e->ae_val[1] /
-		    (int64_t)e->ae_val[0] : 0;
-	case DTRACEAGG_STDDEV:
-		return (int64_t)dt_aggregate_stddev(e->ae_val);
+		l = lv[0] ? (int64_t)lv[1] / (int64_t)lv[0] : 0;
+		r = rv[0] ? (int64_t)rv[1] / (int64_t)rv[0] : 0;
+		break;
+	case DTRACEAGG_STDDEV: {
+		uint64_t ls2 = dt_aggregate_stddev(lv, 1);
+		uint64_t rs2 = dt_aggregate_stddev(rv, 1);
+
+		return ls2 < rs2 ? -1 : ls2 > rs2;
+	}
 	case DTRACEAGG_QUANTIZE:
 	case DTRACEAGG_LQUANTIZE:
-		for (i = 0; i < e->ae_nval; i++)
-			sum += (int64_t)e->ae_val[i] *
-			    dt_aggregate_hist_value(d, (int)i);
-		return sum;
+	case DTRACEAGG_LLQUANTIZE:
+		ls = dt_aggregate_histsum(d, (const int64_t *)lv, n, &lz);
+		rs = dt_aggregate_histsum(d, (const int64_t *)rv, n, &rz);
+		if (ls != rs)
+			return ls < rs ? -1 : 1;
+		return lz < rz ? -1 : lz > rz;
 	default:
-		return (int64_t)e->ae_val[0];
+		l = (int64_t)lv[0];
+		r = (int64_t)rv[0];
+		break;
 	}
+	return l < r ? -1 : l > r;
 }
 
+/*
+ * illumos's dt_aggregate_keycmp: key elements from aggsortkeypos on,
+ * wrapping around; integers compared unsigned, strings by their bytes.
+ */
 static int
-dt_aggregate_keycmp(const dtp_agg_t *d, const dt_aggent_t *a,
-    const dt_aggent_t *b)
+dt_aggregate_keycmp(const dtp_agg_t *d, const char *lk, const char *rk)
 {
-	size_t off = 0;
-	uint32_t i;
+	uint32_t n = d->dg_nkeys, i, pos;
+	int keypos = dt_aggregate_sc.sc_keypos;
 
-	for (i = 0; i < d->dg_nkeys; i++) {
-		const dtp_aggkey_t *k = &d->dg_keys[i];
-		const char *pa = a->ae_key + off, *pb = b->ae_key + off;
+	if (keypos < 0 || (uint32_t)keypos >= n)
+		keypos = 0;
+	for (i = 0; i < n; i++) {
+		const dtp_aggkey_t *k;
+		size_t off = 0;
+		uint32_t j;
 		int c = 0;
 
+		pos = (i + (uint32_t)keypos) % n;
+		for (j = 0; j < pos; j++)
+			off += DT_AGG_ROUND8(d->dg_keys[j].dk_size);
+		k = &d->dg_keys[pos];
 		if (k->dk_kind == DTP_KEY_STRING) {
-			c = strncmp(pa, pb, k->dk_size);
+			c = memcmp(lk + off, rk + off, k->dk_size);
 		} else {
-			uint64_t va = 0, vb = 0;
-			size_t n = k->dk_size < 8 ? k->dk_size : 8;
+			uint64_t l = 0, r = 0;
 
-			memcpy(&va, pa, n);
-			memcpy(&vb, pb, n);
-			if (k->dk_kind == DTP_KEY_INT && n < 8) {
-				va = (uint64_t)((int64_t)(va << (64 - 8 * n)) >>
-				    (64 - 8 * n));
-				vb = (uint64_t)((int64_t)(vb << (64 - 8 * n)) >>
-				    (64 - 8 * n));
-			}
-			if (k->dk_kind == DTP_KEY_INT)
-				c = (int64_t)va < (int64_t)vb ? -1 :
-				    (int64_t)va > (int64_t)vb;
-			else
-				c = va < vb ? -1 : va > vb;
+			memcpy(&l, lk + off, k->dk_size < 8 ? k->dk_size : 8);
+			memcpy(&r, rk + off, k->dk_size < 8 ? k->dk_size : 8);
+			c = l < r ? -1 : l > r;
 		}
 		if (c != 0)
 			return c < 0 ? -1 : 1;
-		off += DT_AGG_ROUND8(k->dk_size);
 	}
 	return 0;
 }
 
-static const dtp_agg_t *dt_aggregate_sortdesc;
-
+/* Aggregation id, then value and key (or key and value), maybe reversed. */
 static int
-dt_aggregate_cmp(const void *l, const void *r)
+dt_aggregate_cmp(const void *lp, const void *rp)
 {
-	const dt_aggent_t *a = *(dt_aggent_t *const *)l;
-	const dt_aggent_t *b = *(dt_aggent_t *const *)r;
-	const dtp_agg_t *d = dt_aggregate_sortdesc;
-	int64_t va = dt_aggregate_sortval(d, a), vb = dt_aggregate_sortval(d, b);
+	const dt_aggent_t *l = *(dt_aggent_t *const *)lp;
+	const dt_aggent_t *r = *(dt_aggent_t *const *)rp;
+	const dtp_agg_t *d;
+	int rv;
 
-	if (va != vb)
-		return va < vb ? -1 : 1;
-	return dt_aggregate_keycmp(d, a, b);
+	if (l->ae_aggid != r->ae_aggid) {
+		rv = l->ae_aggid < r->ae_aggid ? -1 : 1;
+	} else {
+		d = dt_aggregate_desc(dt_aggregate_sc.sc_dtp, l->ae_aggid);
+		if (dt_aggregate_sc.sc_keysort) {
+			if ((rv = dt_aggregate_keycmp(d, l->ae_key,
+			    r->ae_key)) == 0)
+				rv = dt_aggregate_valcmp(d, l->ae_val,
+				    r->ae_val, l->ae_nval);
+		} else if ((rv = dt_aggregate_valcmp(d, l->ae_val, r->ae_val,
+		    l->ae_nval)) == 0) {
+			rv = dt_aggregate_keycmp(d, l->ae_key, r->ae_key);
+		}
+	}
+	return dt_aggregate_sc.sc_rev ? -rv : rv;
+}
+
+static void
+dt_aggregate_sortopts(const dtrace_hdl_t *dtp)
+{
+	dtrace_optval_t kp = dtp->dt_options[DTRACEOPT_AGGSORTKEYPOS];
+
+	dt_aggregate_sc.sc_dtp = dtp;
+	dt_aggregate_sc.sc_keysort =
+	    dtp->dt_options[DTRACEOPT_AGGSORTKEY] != DTRACEOPT_UNSET;
+	dt_aggregate_sc.sc_rev =
+	    dtp->dt_options[DTRACEOPT_AGGSORTREV] != DTRACEOPT_UNSET;
+	dt_aggregate_sc.sc_keypos = kp != DTRACEOPT_UNSET && kp >= 0 &&
+	    kp <= INT_MAX ? (int)kp : 0;
+}
+
+/*
+ * The entries of aggregation id (all of them for id UINT32_MAX, skipping
+ * those printa() printed), sorted; *np of them.  The caller frees.
+ */
+static dt_aggent_t **
+dt_aggregate_sorted(dtrace_hdl_t *dtp, uint32_t id, size_t *np)
+{
+	struct dt_aggregate *ag = dtp->dt_aggregate;
+	dt_aggent_t **v;
+	size_t i, n = 0;
+
+	*np = 0;
+	if ((v = malloc((ag->ag_n + 1) * sizeof(*v))) == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	for (i = 0; i < ag->ag_n; i++) {
+		uint32_t a = ag->ag_all[i]->ae_aggid;
+
+		if (id != UINT32_MAX ? a != id : a < ag->ag_nprinted &&
+		    ag->ag_printed[a])
+			continue;
+		if (dt_aggregate_desc(dtp, a) == NULL)
+			continue;
+		v[n++] = ag->ag_all[i];
+	}
+	dt_aggregate_sortopts(dtp);
+	qsort(v, n, sizeof(*v), dt_aggregate_cmp);
+	*np = n;
+	return v;
 }
 
 static int
-dt_aggregate_print_keys(FILE *fp, const dtp_agg_t *d, const dt_aggent_t *e)
+dt_aggregate_setprinted(dtrace_hdl_t *dtp, uint32_t id)
+{
+	struct dt_aggregate *ag = dtp->dt_aggregate;
+
+	if (id >= ag->ag_nprinted) {
+		uint32_t n = id + 16;
+		uint8_t *np = realloc(ag->ag_printed, n);
+
+		if (np == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		memset(np + ag->ag_nprinted, 0, n - ag->ag_nprinted);
+		ag->ag_printed = np;
+		ag->ag_nprinted = n;
+	}
+	ag->ag_printed[id] = 1;
+	return 0;
+}
+
+/* The keys as dt_print_datum prints them: by size, strings "%-50s". */
+static int
+dt_aggregate_print_keys(FILE *fp, const dtp_agg_t *d, const char *key)
 {
 	size_t off = 0;
 	uint32_t i;
 
 	for (i = 0; i < d->dg_nkeys; i++) {
 		const dtp_aggkey_t *k = &d->dg_keys[i];
-		const char *p = e->ae_key + off;
+		const char *p = key + off;
+		uint64_t v = 0;
+		int rv;
 
 		if (k->dk_kind == DTP_KEY_STRING) {
-			fprintf(fp, "  %-50.*s", (int)strnlen(p, k->dk_size),
-			    p);
+			rv = fprintf(fp, "  %-50.*s",
+			    (int)strnlen(p, k->dk_size), p);
 		} else {
-			uint64_t v = 0;
-
 			memcpy(&v, p, k->dk_size < 8 ? k->dk_size : 8);
 			switch (k->dk_size) {
 			case 1:
-				fprintf(fp, " %3d", (int)(uint8_t)v);
+				rv = fprintf(fp, " %3u", (unsigned)(uint8_t)v);
 				break;
 			case 2:
-				fprintf(fp, " %5d", (int)(uint16_t)v);
+				rv = fprintf(fp, " %5u", (unsigned)(uint16_t)v);
 				break;
 			case 4:
-				fprintf(fp, " %8d", (int32_t)(uint32_t)v);
+				rv = fprintf(fp, " %8d", (int32_t)(uint32_t)v);
 				break;
 			default:
-				fprintf(fp, " %16lld", (long long)v);
+				rv = fprintf(fp, " %16lld", (long long)v);
 				break;
 			}
 		}
+		if (rv < 0)
+			return -1;
 		off += DT_AGG_ROUND8(k->dk_size);
 	}
 	return 0;
 }
 
+/* illumos's dt_print_quantline: one bar, or two halves for mixed signs. */
 static int
-dt_aggregate_quantline(FILE *fp, int64_t val, uint64_t total)
+dt_aggregate_quantline(FILE *fp, int64_t val, uint64_t normal,
+    long double total, int positives, int negatives)
 {
 	static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
-	const int len = 40;
-	int depth = 0;
+	static const char spaces[] = "                                        ";
+	unsigned depth, len = 40;
+	const char *a = ats, *s = spaces;
+	long double f;
+	/* illumos divides by the unsigned normal: keep its arithmetic */
+	long long shown = (long long)((unsigned long long)val / normal);
 
-	if (total != 0) {
-		long double f = ((long double)(val < 0 ? -val : val) * len) /
-		    total;
-
-		depth = (int)(f + 0.5);
-		if (depth > len)
-			depth = len;
+	if (!negatives) {
+		depth = 0;
+		if (positives) {
+			f = ((val < 0 ? -(long double)val : (long double)val) *
+			    len) / total;
+			depth = (unsigned)(f + 0.5);
+		}
+		return fprintf(fp, "|%s%s %-9lld\n", a + len - depth,
+		    s + depth, shown);
 	}
-	return fprintf(fp, "|%s%*s %-9lld\n", ats + len - depth, len - depth,
-	    "", (long long)val);
+	f = ((val < 0 ? -(long double)val : (long double)val) * len) / total;
+	if (!positives) {
+		depth = (unsigned)(f + 0.5);
+		return fprintf(fp, "%s%s| %-9lld\n", s + depth,
+		    a + len - depth, shown);
+	}
+	len /= 2;
+	a += len;
+	s += len;
+	f = ((val < 0 ? -(long double)val : (long double)val) * len) / total;
+	depth = (unsigned)(f + 0.5);
+	if (val <= 0)
+		return fprintf(fp, "%s%s|%*s %-9lld\n", s + depth,
+		    a + len - depth, (int)len, "", shown);
+	return fprintf(fp, "%20s|%s%s %-9lld\n", "", a + len - depth,
+	    s + depth, shown);
 }
 
+/*
+ * A histogram: the rows from one before the first non-zero bucket to
+ * one after the last (illumos's trimming), with its labels.
+ */
 static int
-dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const dt_aggent_t *e)
+dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
+    uint32_t nval, uint64_t normal)
 {
-	int n = (int)e->ae_nval, first, last, i;
-	uint64_t total = 0;
+	const int64_t *v = (const int64_t *)uv;
+	int n = (int)nval, first = 0, last = n - 1, i, positives = 0,
+	    negatives = 0, order, bin;
+	int64_t value = 1, next, step, factor, nsteps;
+	long double total = 0;
+	char c[32];
 
-	for (i = 0; i < n; i++)
-		total += (int64_t)e->ae_val[i] < 0 ? -e->ae_val[i] :
-		    e->ae_val[i];
-	for (first = 0; first < n && e->ae_val[first] == 0; first++)
-		continue;
-	if (first == n) {
+	/* illumos's quantize never looks at its last bucket for data */
+	while (first < (d->dg_kind == DTRACEAGG_QUANTIZE ? n - 1 : n) &&
+	    v[first] == 0)
+		first++;
+	if (first == (d->dg_kind == DTRACEAGG_QUANTIZE ? n - 1 : n)) {
+		/* no data (cleared, or negative increments): around zero */
 		if (d->dg_kind == DTRACEAGG_QUANTIZE) {
 			first = DT_AGG_QZERO - 1;
 			last = DT_AGG_QZERO + 1;
 		} else {
 			first = 0;
-			last = n > 1 ? 1 : 0;
+			last = d->dg_kind == DTRACEAGG_LQUANTIZE ? 2 : 1;
 		}
 	} else {
 		if (first > 0)
 			first--;
-		for (last = n - 1; last > 0 && e->ae_val[last] == 0; last--)
-			continue;
+		while (last > 0 && v[last] == 0)
+			last--;
 		if (last < n - 1)
 			last++;
 	}
-	fprintf(fp, "\n%16s %41s %-9s\n", "value",
-	    "------------- Distribution -------------", "count");
 	for (i = first; i <= last; i++) {
-		if (d->dg_kind == DTRACEAGG_LQUANTIZE && i == 0) {
-			char c[32];
+		positives |= v[i] > 0;
+		negatives |= v[i] < 0;
+		total += v[i] < 0 ? -(long double)v[i] : (long double)v[i];
+	}
+	if (fprintf(fp, "\n%16s %41s %-9s\n", "value",
+	    "------------- Distribution -------------", "count") < 0)
+		return -1;
 
-			snprintf(c, sizeof(c), "< %lld",
-			    (long long)(int64_t)d->dg_params[0]);
-			fprintf(fp, "%16s ", c);
-		} else if (d->dg_kind == DTRACEAGG_LQUANTIZE && i == n - 1) {
-			char c[32];
+	if (d->dg_kind != DTRACEAGG_LLQUANTIZE) {
+		for (i = first; i <= last; i++) {
+			int64_t base = (int64_t)d->dg_params[0];
+			int64_t lstep = (int64_t)d->dg_params[2];
 
-			snprintf(c, sizeof(c), ">= %lld",
-			    (long long)(int64_t)d->dg_params[0] +
-			    (long long)(n - 2) * (int64_t)d->dg_params[2]);
-			fprintf(fp, "%16s ", c);
-		} else {
-			fprintf(fp, "%16lld ",
-			    (long long)dt_aggregate_hist_value(d, i));
+			if (d->dg_kind == DTRACEAGG_QUANTIZE) {
+				fprintf(fp, "%16lld ",
+				    (long long)dt_aggregate_qvalue(i));
+			} else if (i == 0) {
+				snprintf(c, sizeof(c), "< %d", (int)base);
+				fprintf(fp, "%16s ", c);
+			} else if (i == n - 1) {
+				snprintf(c, sizeof(c), ">= %d",
+				    (int)(base + (n - 2) * lstep));
+				fprintf(fp, "%16s ", c);
+			} else {
+				fprintf(fp, "%16d ", (int)(base +
+				    (i - 1) * lstep));
+			}
+			if (dt_aggregate_quantline(fp, v[i], normal, total,
+			    positives, negatives) < 0)
+				return -1;
 		}
-		if (dt_aggregate_quantline(fp, (int64_t)e->ae_val[i],
-		    total) < 0)
+		return 0;
+	}
+
+	/* llquantize: walk the magnitudes as illumos's printer does */
+	factor = (int64_t)d->dg_params[0];
+	nsteps = (int64_t)d->dg_params[3];
+	for (order = 0; order < (int)d->dg_params[1]; order++)
+		value *= factor;
+	next = value * factor;
+	step = next > nsteps ? next / nsteps : 1;
+	if (first == 0) {
+		snprintf(c, sizeof(c), "< %lld", (long long)value);
+		fprintf(fp, "%16s ", c);
+		if (dt_aggregate_quantline(fp, v[0], normal, total, positives,
+		    negatives) < 0)
 			return -1;
 	}
+	bin = 1;
+	while (order <= (int)d->dg_params[2] && bin < n) {
+		if (bin >= first && bin <= last) {
+			fprintf(fp, "%16lld ", (long long)value);
+			if (dt_aggregate_quantline(fp, v[bin], normal, total,
+			    positives, negatives) < 0)
+				return -1;
+		}
+		bin++;
+		if ((value += step) != next)
+			continue;
+		next = value * factor;
+		step = next > nsteps ? next / nsteps : 1;
+		order++;
+	}
+	if (last < bin || bin >= n)
+		return 0;
+	snprintf(c, sizeof(c), ">= %lld", (long long)value);
+	fprintf(fp, "%16s ", c);
+	return dt_aggregate_quantline(fp, v[bin], normal, total, positives,
+	    negatives) < 0 ? -1 : 0;
+}
+
+/* A value as dt_print_datum prints it in an unformatted line. */
+static int
+dt_aggregate_print_value(FILE *fp, const dtp_agg_t *d, const uint64_t *v,
+    uint32_t nval, uint64_t normal)
+{
+	switch (d->dg_kind) {
+	case DTRACEAGG_AVG:
+		return fprintf(fp, " %16lld", v[0] ? (long long)((int64_t)v[1] /
+		    (int64_t)normal / (int64_t)v[0]) : 0);
+	case DTRACEAGG_STDDEV:
+		return fprintf(fp, " %16llu",
+		    (unsigned long long)dt_aggregate_stddev(v, normal));
+	case DTRACEAGG_QUANTIZE:
+	case DTRACEAGG_LQUANTIZE:
+	case DTRACEAGG_LLQUANTIZE:
+		return dt_aggregate_print_hist(fp, d, v, nval, normal);
+	default:
+		/* illumos: (long long)value / normal, an unsigned division */
+		return fprintf(fp, " %16lld",
+		    (long long)((unsigned long long)v[0] / normal));
+	}
+}
+
+/* One printa() bundle: a key and each aggregation's value for it. */
+typedef struct dt_aggbundle {
+	const char	*ab_key;
+	const dtp_agg_t	**ab_desc;	/* per aggregation */
+	const uint64_t	**ab_val;
+	uint32_t	*ab_nval;
+	uint64_t	*ab_normal;
+} dt_aggbundle_t;
+
+/* %@ in a printa() format: as illumos's pfprint_* functions print it. */
+static int
+dt_aggregate_pfprint(dtrace_hdl_t *dtp, FILE *fp, const char *cfmt, int i,
+    void *arg)
+{
+	const dt_aggbundle_t *b = arg;
+	const dtp_agg_t *d = b->ab_desc[i];
+	const uint64_t *v = b->ab_val[i];
+	uint64_t normal = b->ab_normal[i];
+	char conv = cfmt[strlen(cfmt) - 1];
+	int rv;
+
+	switch (d->dg_kind) {
+	case DTRACEAGG_AVG:
+		rv = fprintf(fp, cfmt, v[0] ? v[1] / normal / v[0] : 0);
+		break;
+	case DTRACEAGG_STDDEV:
+		rv = fprintf(fp, cfmt, dt_aggregate_stddev(v, normal));
+		break;
+	case DTRACEAGG_QUANTIZE:
+	case DTRACEAGG_LQUANTIZE:
+	case DTRACEAGG_LLQUANTIZE:
+		rv = dt_aggregate_print_hist(fp, d, v, b->ab_nval[i], normal);
+		break;
+	default:
+		if (conv == 'd')
+			rv = fprintf(fp, cfmt, (long long)((int64_t)v[0] /
+			    (int64_t)normal));
+		else if (conv == 'c')
+			rv = fprintf(fp, "%c", (int)(v[0] / normal));
+		else if (strchr("eEfgG", conv) != NULL)
+			rv = fprintf(fp, "%.0s", "");
+		else
+			rv = fprintf(fp, cfmt, (unsigned long long)(v[0] /
+			    normal));
+		break;
+	}
+	return rv < 0 ? dt_set_errno(dtp, errno) : 0;
+}
+
+/* The record descriptions of an aggregation's keys, for dt_printf. */
+static dtrace_recdesc_t *
+dt_aggregate_keyrecs(dtrace_hdl_t *dtp, const dtp_agg_t *d)
+{
+	dtrace_recdesc_t *r;
+	size_t off = 0;
+	uint32_t i;
+
+	if ((r = calloc(d->dg_nkeys + 1, sizeof(*r))) == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	for (i = 0; i < d->dg_nkeys; i++) {
+		const dtp_aggkey_t *k = &d->dg_keys[i];
+
+		r[i].dtrd_action = DTRACEACT_DIFEXPR;
+		r[i].dtrd_size = k->dk_size;
+		r[i].dtrd_offset = (uint32_t)off;
+		r[i].dtrd_type = k->dk_kind == DTP_KEY_STRING ?
+		    DTRACE_REC_STRING : k->dk_kind == DTP_KEY_INT ?
+		    DTRACE_REC_INT : DTRACE_REC_UINT;
+		off += DT_AGG_ROUND8(k->dk_size);
+	}
+	return r;
+}
+
+/* Print one bundle: unformatted (fmt NULL) or with a printa() format. */
+static int
+dt_aggregate_print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *recs, dt_aggbundle_t *b, int naggs)
+{
+	dt_printf_agg_t pa;
+	int i;
+
+	if (fmt != NULL) {
+		pa.pa_naggs = naggs;
+		pa.pa_print = dt_aggregate_pfprint;
+		pa.pa_arg = b;
+		return dt_printf_aformat(dtp, fp, fmt, recs,
+		    (int)b->ab_desc[0]->dg_nkeys, b->ab_key, &pa);
+	}
+	if (dt_aggregate_print_keys(fp, b->ab_desc[0], b->ab_key) != 0)
+		return dt_set_errno(dtp, errno);
+	for (i = 0; i < naggs; i++) {
+		if (dt_aggregate_print_value(fp, b->ab_desc[i], b->ab_val[i],
+		    b->ab_nval[i], b->ab_normal[i]) < 0)
+			return dt_set_errno(dtp, errno);
+	}
+	if (fprintf(fp, "\n") < 0)
+		return dt_set_errno(dtp, errno);
 	return 0;
 }
 
+/* Print one entry on its own. */
 static int
-dt_aggregate_print_value(FILE *fp, const dtp_agg_t *d, const dt_aggent_t *e)
+dt_aggregate_print_ent(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *recs, const dt_aggent_t *e)
 {
-	switch (d->dg_kind) {
-	case DTRACEAGG_COUNT:
-	case DTRACEAGG_SUM:
-	case DTRACEAGG_MIN:
-	case DTRACEAGG_MAX:
-	case DTRACEAGG_AVG:
-		return fprintf(fp, " %16lld",
-		    (long long)dt_aggregate_sortval(d, e));
-	case DTRACEAGG_STDDEV:
-		return fprintf(fp, " %16llu",
-		    (unsigned long long)dt_aggregate_stddev(e->ae_val));
-	case DTRACEAGG_QUANTIZE:
-	case DTRACEAGG_LQUANTIZE:
-		return dt_aggregate_print_hist(fp, d, e);
-	default:
-		errno = ENOTSUP;
-		return -1;
-	}
+	const dtp_agg_t *d = dt_aggregate_desc(dtp, e->ae_aggid);
+	const uint64_t *val = e->ae_val;
+	uint32_t nval = e->ae_nval;
+	uint64_t normal = e->ae_normal;
+	dt_aggbundle_t b;
+
+	b.ab_key = e->ae_key;
+	b.ab_desc = &d;
+	b.ab_val = &val;
+	b.ab_nval = &nval;
+	b.ab_normal = &normal;
+	return dt_aggregate_print_bundle(dtp, fp, fmt, recs, &b, 1);
 }
 
 /*
- * Print every aggregation with entries, in id order: its entries, each
- * a line, then a blank line.  dtrace(1) prints the blank line that
- * comes before the first aggregation.
+ * Print every aggregation printa() has not printed, at exit: each
+ * entry a line (or a histogram), a blank line after each aggregation.
+ * dtrace(1) prints the blank line that comes before the first.
  */
 int
 dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp, void *unused)
 {
-	struct dt_aggregate *ag = dtp->dt_aggregate;
 	dt_aggent_t **v;
-	uint32_t id;
 	size_t i, n;
 
-	if (ag == NULL || ag->ag_n == 0)
+	if (dtp->dt_aggregate == NULL || dtp->dt_aggregate->ag_n == 0)
 		return 0;
-	if ((v = malloc(ag->ag_n * sizeof(*v))) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	for (id = 0; id < dtp->dt_naggdesc; id++) {
-		const dtp_agg_t *d = dtp->dt_aggdesc[id];
-
-		if (d == NULL)
-			continue;
-		for (i = 0, n = 0; i < ag->ag_n; i++) {
-			if (ag->ag_all[i]->ae_aggid == id)
-				v[n++] = ag->ag_all[i];
+	if ((v = dt_aggregate_sorted(dtp, UINT32_MAX, &n)) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (dt_aggregate_print_ent(dtp, fp, NULL, NULL, v[i]) != 0) {
+			free(v);
+			return -1;
 		}
-		if (n == 0)
-			continue;
-		dt_aggregate_sortdesc = d;
-		qsort(v, n, sizeof(*v), dt_aggregate_cmp);
-		if (dtp->dt_options[DTRACEOPT_AGGSORTREV] != DTRACEOPT_UNSET) {
-			for (i = 0; i < n / 2; i++) {
-				dt_aggent_t *t = v[i];
-
-				v[i] = v[n - 1 - i];
-				v[n - 1 - i] = t;
-			}
-		}
-		for (i = 0; i < n; i++) {
-			dt_aggregate_print_keys(fp, d, v[i]);
-			if (dt_aggregate_print_value(fp, d, v[i]) < 0 ||
-			    fprintf(fp, "\n") < 0) {
-				free(v);
-				return dt_set_errno(dtp, errno);
-			}
-		}
-		if (fprintf(fp, "\n") < 0) {
+		if ((i + 1 == n || v[i + 1]->ae_aggid != v[i]->ae_aggid) &&
+		    fprintf(fp, "\n") < 0) {
 			free(v);
 			return dt_set_errno(dtp, errno);
 		}
 	}
 	free(v);
+	return 0;
+}
+
+/* printa() of one aggregation: its entries, sorted. */
+static int
+dt_aggregate_printa_one(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    uint32_t id)
+{
+	const dtp_agg_t *d = dt_aggregate_desc(dtp, id);
+	dtrace_recdesc_t *recs = NULL;
+	dt_aggent_t **v;
+	size_t i, n;
+	int rv = 0;
+
+	if (d == NULL)
+		return dt_set_errno(dtp, EDT_BADAGGVAR);
+	if ((v = dt_aggregate_sorted(dtp, id, &n)) == NULL)
+		return -1;
+	if (fmt != NULL && (recs = dt_aggregate_keyrecs(dtp, d)) == NULL)
+		rv = -1;
+	for (i = 0; i < n && rv == 0; i++)
+		rv = dt_aggregate_print_ent(dtp, fp, fmt, recs, v[i]);
+	free(recs);
+	free(v);
+	return rv;
+}
+
+/* Bundles of a joined printa(): by aggsortpos's value, the others, key. */
+static struct {
+	int		jc_pos;
+	int		jc_naggs;
+} dt_aggregate_jc;
+
+static int
+dt_aggregate_bundlecmp(const void *lp, const void *rp)
+{
+	const dt_aggbundle_t *l = lp, *r = rp;
+	int i, j, rv = 0, n = dt_aggregate_jc.jc_naggs;
+
+	if (dt_aggregate_sc.sc_keysort)
+		rv = dt_aggregate_keycmp(l->ab_desc[0], l->ab_key, r->ab_key);
+	for (j = 0; rv == 0 && j < n; j++) {
+		/* the sort position first, then the others in order */
+		i = j == 0 ? dt_aggregate_jc.jc_pos :
+		    j <= dt_aggregate_jc.jc_pos ? j - 1 : j;
+		rv = dt_aggregate_valcmp(l->ab_desc[i], l->ab_val[i],
+		    r->ab_val[i], l->ab_nval[i]);
+	}
+	if (rv == 0 && !dt_aggregate_sc.sc_keysort)
+		rv = dt_aggregate_keycmp(l->ab_desc[0], l->ab_key, r->ab_key);
+	return dt_aggregate_sc.sc_rev ? -rv : rv;
+}
+
+/*
+ * printa() of several aggregations joined on their keys: one line per
+ * key any of them has, those without it showing a zero value.
+ */
+static int
+dt_aggregate_printa_joined(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const uint32_t *ids, int naggs)
+{
+	struct dt_aggregate *ag = dtp->dt_aggregate;
+	const dtp_agg_t **descs = NULL, *d0;
+	dtrace_recdesc_t *recs = NULL;
+	dt_aggbundle_t *b = NULL;
+	uint64_t **zero = NULL;
+	size_t nb = 0, i, k;
+	dtrace_optval_t pos = dtp->dt_options[DTRACEOPT_AGGSORTPOS];
+	int j, rv = -1;
+
+	if ((descs = calloc(naggs, sizeof(*descs))) == NULL ||
+	    (zero = calloc(naggs, sizeof(*zero))) == NULL ||
+	    (b = calloc(ag->ag_n + 1, sizeof(*b))) == NULL)
+		goto nomem;
+	for (j = 0; j < naggs; j++) {
+		if ((descs[j] = dt_aggregate_desc(dtp, ids[j])) == NULL) {
+			dt_set_errno(dtp, EDT_BADAGGVAR);
+			goto out;
+		}
+		if (dt_proto_agg_keysize(descs[j]) !=
+		    dt_proto_agg_keysize(descs[0])) {
+			dt_set_errno(dtp, EDT_BADAGGVAR);
+			goto out;
+		}
+		k = dt_proto_agg_valsize(descs[j]) / sizeof(uint64_t);
+		if ((zero[j] = calloc(k, sizeof(uint64_t))) == NULL)
+			goto nomem;
+	}
+	d0 = descs[0];
+	/* one bundle per distinct key of any of the aggregations */
+	for (i = 0; i < ag->ag_n; i++) {
+		const dt_aggent_t *e = ag->ag_all[i];
+		size_t x;
+
+		for (j = 0; j < naggs && ids[j] != e->ae_aggid; j++)
+			continue;
+		if (j == naggs)
+			continue;
+		for (x = 0; x < nb; x++) {
+			if (memcmp(b[x].ab_key, e->ae_key, e->ae_keysize) == 0)
+				break;
+		}
+		if (x == nb) {
+			int a;
+
+			b[nb].ab_key = e->ae_key;
+			if ((b[nb].ab_desc = calloc(naggs,
+			    sizeof(*b[nb].ab_desc))) == NULL ||
+			    (b[nb].ab_val = calloc(naggs,
+			    sizeof(*b[nb].ab_val))) == NULL ||
+			    (b[nb].ab_nval = calloc(naggs,
+			    sizeof(*b[nb].ab_nval))) == NULL ||
+			    (b[nb].ab_normal = calloc(naggs,
+			    sizeof(*b[nb].ab_normal))) == NULL) {
+				nb++;
+				goto nomem;
+			}
+			for (a = 0; a < naggs; a++) {
+				b[nb].ab_desc[a] = descs[a];
+				b[nb].ab_val[a] = zero[a];
+				b[nb].ab_nval[a] = (uint32_t)
+				    (dt_proto_agg_valsize(descs[a]) /
+				    sizeof(uint64_t));
+				b[nb].ab_normal[a] = 1;
+			}
+			nb++;
+		}
+		b[x].ab_val[j] = e->ae_val;
+		b[x].ab_normal[j] = e->ae_normal;
+	}
+	dt_aggregate_sortopts(dtp);
+	dt_aggregate_jc.jc_naggs = naggs;
+	dt_aggregate_jc.jc_pos = pos != DTRACEOPT_UNSET && pos >= 0 &&
+	    pos < naggs ? (int)pos : 0;
+	qsort(b, nb, sizeof(*b), dt_aggregate_bundlecmp);
+	if (fmt != NULL && (recs = dt_aggregate_keyrecs(dtp, d0)) == NULL)
+		goto out;
+	for (i = 0; i < nb; i++) {
+		if (dt_aggregate_print_bundle(dtp, fp, fmt, recs, &b[i],
+		    naggs) != 0)
+			goto out;
+	}
+	rv = 0;
+	goto out;
+nomem:
+	dt_set_errno(dtp, EDT_NOMEM);
+out:
+	for (i = 0; b != NULL && i < nb; i++) {
+		free(b[i].ab_desc);
+		free(b[i].ab_val);
+		free(b[i].ab_nval);
+		free(b[i].ab_normal);
+	}
+	for (j = 0; zero != NULL && j < naggs; j++)
+		free(zero[j]);
+	free(zero);
+	free(b);
+	free(descs);
+	free(recs);
+	return rv;
+}
+
+/*
+ * printa([fmt, ] @a, ...) at the point of its record.  Unformatted, it
+ * starts with a newline, as illumos's does.  The aggregations it prints
+ * are not printed again at exit.
+ */
+int
+dt_aggregate_printa(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const uint32_t *ids, int naggs)
+{
+	int i, rv;
+
+	if (dt_aggregate_get(dtp) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (fmt == NULL && fprintf(fp, "\n") < 0)
+		return dt_set_errno(dtp, errno);
+	if (naggs == 1)
+		rv = dt_aggregate_printa_one(dtp, fp, fmt, ids[0]);
+	else
+		rv = dt_aggregate_printa_joined(dtp, fp, fmt, ids, naggs);
+	for (i = 0; rv == 0 && i < naggs; i++)
+		rv = dt_aggregate_setprinted(dtp, ids[i]);
+	return rv;
+}
+
+/* Drop entry number i (of ag_all). */
+static void
+dt_aggregate_remove(struct dt_aggregate *ag, size_t i)
+{
+	dt_aggent_t *e = ag->ag_all[i], **pp;
+
+	for (pp = &ag->ag_hash[e->ae_hash % DT_AGG_NBUCKETS]; *pp != e;
+	    pp = &(*pp)->ae_next)
+		continue;
+	*pp = e->ae_next;
+	ag->ag_all[i] = ag->ag_all[--ag->ag_n];
+	dt_aggregate_freeent(e);
+}
+
+/* trunc(@a, n): keep the n greatest entries (n < 0: the -n least). */
+static int
+dt_aggregate_trunc(dtrace_hdl_t *dtp, uint32_t id, int64_t keep)
+{
+	struct dt_aggregate *ag = dtp->dt_aggregate;
+	dt_aggent_t **v;
+	size_t i, j, n;
+	int rev = dtp->dt_options[DTRACEOPT_AGGSORTREV] != DTRACEOPT_UNSET;
+
+	if ((v = dt_aggregate_sorted(dtp, id, &n)) == NULL)
+		return -1;
+	/* value order, whatever aggsortrev says: greatest first for n >= 0 */
+	if ((keep >= 0) != rev) {
+		for (i = 0; i < n / 2; i++) {
+			dt_aggent_t *t = v[i];
+
+			v[i] = v[n - 1 - i];
+			v[n - 1 - i] = t;
+		}
+	}
+	if (keep < 0)
+		keep = -keep;
+	for (i = (size_t)keep; i < n; i++) {
+		for (j = 0; j < ag->ag_n && ag->ag_all[j] != v[i]; j++)
+			continue;
+		if (j < ag->ag_n)
+			dt_aggregate_remove(ag, j);
+	}
+	free(v);
+	return 0;
+}
+
+/*
+ * A library action of a record: clear(), trunc(), normalize() and
+ * denormalize() of aggregation id; val is trunc()'s or normalize()'s
+ * value.
+ */
+int
+dt_aggregate_libact(dtrace_hdl_t *dtp, uint32_t act, uint32_t id,
+    int64_t val)
+{
+	struct dt_aggregate *ag;
+	const dtp_agg_t *d;
+	size_t i;
+
+	if ((ag = dt_aggregate_get(dtp)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if ((d = dt_aggregate_desc(dtp, id)) == NULL)
+		return dt_set_errno(dtp, EDT_BADAGGVAR);
+	switch (act) {
+	case DTP_LIBACT_TRUNC:
+		return dt_aggregate_trunc(dtp, id, val);
+	case DTP_LIBACT_NORMALIZE:
+		if (val <= 0)
+			return dt_set_errno(dtp, EDT_BADNORMAL);
+		break;
+	case DTP_LIBACT_CLEAR:
+	case DTP_LIBACT_DENORMALIZE:
+		break;
+	default:
+		return dt_set_errno(dtp, EDT_BADRVAL);
+	}
+	for (i = 0; i < ag->ag_n; i++) {
+		dt_aggent_t *e = ag->ag_all[i];
+
+		if (e->ae_aggid != id)
+			continue;
+		if (act == DTP_LIBACT_CLEAR)
+			dt_aggregate_zero(d->dg_kind, e->ae_val, e->ae_nval);
+		else
+			e->ae_normal = act == DTP_LIBACT_NORMALIZE ?
+			    (uint64_t)val : 1;
+	}
 	return 0;
 }

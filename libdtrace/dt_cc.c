@@ -425,6 +425,196 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	ap->da_nargs = n;
 }
 
+/*
+ * The description of aggregation id: in the program being compiled, or
+ * in one compiled before on this handle.
+ */
+static dtp_agg_t *
+dt_cc_aggdesc(dt_pcb_t *pcb, uint32_t id)
+{
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	struct dtrace_prog *pgp;
+	uint32_t i;
+
+	for (i = 0; i < pp->dp_nagg; i++) {
+		if (pp->dp_agg[i].dg_id == id)
+			return &pp->dp_agg[i];
+	}
+	for (pgp = pcb->pcb_hdl->dt_progs; pgp != NULL; pgp = pgp->dp_next) {
+		for (i = 0; i < pgp->dp_prog.dp_nagg; i++) {
+			if (pgp->dp_prog.dp_agg[i].dg_id == id)
+				return &pgp->dp_prog.dp_agg[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * lquantize(x, base, limit[, step[, incr]]): illumos's checks, in its
+ * order and words.  params = { base, limit, step }.
+ */
+static void
+dt_cc_lquantize(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *arg1,
+    const dtp_agg_t *prev, uint64_t *params)
+{
+	dt_node_t *arg2 = arg1->dn_list, *arg3 = arg2->dn_list;
+	int64_t base, limit, step = 1, nlevels;
+
+	if (arg1->dn_kind != DT_NODE_INT)
+		dt_parser_error(pcb, arg1->dn_line, D_LQUANT_BASETYPE,
+		    "lquantize( ) argument #1 must be an integer constant");
+	base = (int64_t)arg1->dn_value;
+	if (base < INT32_MIN || base > INT32_MAX)
+		dt_parser_error(pcb, arg1->dn_line, D_LQUANT_BASEVAL,
+		    "lquantize( ) argument #1 must be a 32-bit quantity");
+	if (arg2->dn_kind != DT_NODE_INT)
+		dt_parser_error(pcb, arg2->dn_line, D_LQUANT_LIMTYPE,
+		    "lquantize( ) argument #2 must be an integer constant");
+	limit = (int64_t)arg2->dn_value;
+	if (limit < INT32_MIN || limit > INT32_MAX)
+		dt_parser_error(pcb, arg2->dn_line, D_LQUANT_LIMVAL,
+		    "lquantize( ) argument #2 must be a 32-bit quantity");
+	if (limit < base)
+		dt_parser_error(pcb, dnp->dn_line, D_LQUANT_MISMATCH,
+		    "lquantize( ) base (argument #1) must be less than limit "
+		    "(argument #2)");
+	if (arg3 != NULL) {
+		if (arg3->dn_kind != DT_NODE_INT ||
+		    (int64_t)arg3->dn_value <= 0)
+			dt_parser_error(pcb, arg3->dn_line, D_LQUANT_STEPTYPE,
+			    "lquantize( ) argument #3 must be a non-zero "
+			    "positive integer constant");
+		if ((step = (int64_t)arg3->dn_value) > UINT16_MAX)
+			dt_parser_error(pcb, arg3->dn_line, D_LQUANT_STEPVAL,
+			    "lquantize( ) argument #3 must be a 16-bit "
+			    "quantity");
+	}
+	nlevels = (limit - base) / step;
+	if (nlevels == 0)
+		dt_parser_error(pcb, dnp->dn_line, D_LQUANT_STEPLARGE,
+		    "lquantize( ) step (argument #3) too large: must have at "
+		    "least one quantization level");
+	if (nlevels > UINT16_MAX)
+		dt_parser_error(pcb, dnp->dn_line, D_LQUANT_STEPSMALL,
+		    "lquantize( ) step (argument #3) too small: number of "
+		    "quantization levels must be a 16-bit quantity");
+	params[0] = (uint64_t)base;
+	/* illumos keeps the levels: the limit is what they reach */
+	params[1] = (uint64_t)(base + nlevels * step);
+	params[2] = (uint64_t)step;
+	if (prev == NULL || memcmp(prev->dg_params, params,
+	    3 * sizeof(uint64_t)) == 0)
+		return;
+	if ((int64_t)prev->dg_params[0] != base)
+		dt_parser_error(pcb, dnp->dn_line, D_LQUANT_MATCHBASE,
+		    "lquantize( ) base (argument #1) doesn't match previous "
+		    "declaration: expected %d, found %d",
+		    (int)prev->dg_params[0], (int)base);
+	if (prev->dg_params[1] != params[1])
+		dt_parser_error(pcb, dnp->dn_line, D_LQUANT_MATCHLIM,
+		    "lquantize( ) limit (argument #2) doesn't match previous "
+		    "declaration: expected %d, found %d",
+		    (int)prev->dg_params[1], (int)params[1]);
+	dt_parser_error(pcb, dnp->dn_line, D_LQUANT_MATCHSTEP,
+	    "lquantize( ) step (argument #3) doesn't match previous "
+	    "declaration: expected %d, found %d", (int)prev->dg_params[2],
+	    (int)step);
+}
+
+/*
+ * llquantize(x, factor, low, high, nsteps[, incr]): illumos's checks.
+ * params = { factor, low, high, nsteps }.
+ */
+static void
+dt_cc_llquantize(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *arg,
+    const dtp_agg_t *prev, uint64_t *params)
+{
+	static const struct {
+		const char	*str;
+		dt_errtag_t	badtype, badval, mismatch;
+	} args[4] = {
+		{ "factor", D_LLQUANT_FACTORTYPE, D_LLQUANT_FACTORVAL,
+		    D_LLQUANT_FACTORMATCH },
+		{ "low magnitude", D_LLQUANT_LOWTYPE, D_LLQUANT_LOWVAL,
+		    D_LLQUANT_LOWMATCH },
+		{ "high magnitude", D_LLQUANT_HIGHTYPE, D_LLQUANT_HIGHVAL,
+		    D_LLQUANT_HIGHMATCH },
+		{ "linear steps per magnitude", D_LLQUANT_NSTEPTYPE,
+		    D_LLQUANT_NSTEPVAL, D_LLQUANT_NSTEPMATCH },
+	};
+	uint64_t v, order;
+	int i;
+
+	for (i = 0; i < 4; i++, arg = arg->dn_list) {
+		if (arg->dn_kind != DT_NODE_INT)
+			dt_parser_error(pcb, arg->dn_line, args[i].badtype,
+			    "llquantize( ) argument #%d (%s) must be an "
+			    "integer constant", i + 1, args[i].str);
+		if (arg->dn_value > UINT16_MAX)
+			dt_parser_error(pcb, arg->dn_line, args[i].badval,
+			    "llquantize( ) argument #%d (%s) must be an "
+			    "unsigned 16-bit quantity", i + 1, args[i].str);
+		params[i] = arg->dn_value;
+	}
+	if (params[0] < 2)
+		dt_parser_error(pcb, dnp->dn_line, D_LLQUANT_FACTORSMALL,
+		    "llquantize( ) factor (argument #1) must be two or more");
+	if (params[1] >= params[2])
+		dt_parser_error(pcb, dnp->dn_line, D_LLQUANT_MAGRANGE,
+		    "llquantize( ) high magnitude (argument #3) must be "
+		    "greater than low magnitude (argument #2)");
+	if (params[3] < params[0])
+		dt_parser_error(pcb, dnp->dn_line, D_LLQUANT_FACTORNSTEPS,
+		    "llquantize( ) factor (argument #1) must be less than or "
+		    "equal to the number of linear steps per magnitude "
+		    "(argument #4)");
+	for (v = params[0]; v < params[3]; v *= params[0])
+		continue;
+	if (params[3] % params[0] != 0 || v % params[3] != 0)
+		dt_parser_error(pcb, dnp->dn_line, D_LLQUANT_FACTOREVEN,
+		    "llquantize( ) factor (argument #1) must evenly divide "
+		    "the number of steps per magnitude (argument #4), and the "
+		    "number of steps per magnitude must evenly divide a power "
+		    "of the factor");
+	/*
+	 * illumos wants factor^high in 64 bits; we want one magnitude more
+	 * in 63, so the overflow bucket's bound is exact.
+	 */
+	for (order = 0, v = 1; order <= params[2]; order++) {
+		if (v > (uint64_t)INT64_MAX / params[0])
+			dt_parser_error(pcb, dnp->dn_line, D_LLQUANT_MAGTOOBIG,
+			    "llquantize( ) factor (%d) raised to power of high "
+			    "magnitude (%d) overflows 64-bits",
+			    (int)params[0], (int)params[2]);
+		v *= params[0];
+	}
+	if (prev == NULL)
+		return;
+	for (i = 0; i < 4; i++) {
+		if (prev->dg_params[i] != params[i])
+			dt_parser_error(pcb, dnp->dn_line, args[i].mismatch,
+			    "llquantize( ) %s (argument #%d) doesn't match "
+			    "previous declaration: expected %d, found %d",
+			    args[i].str, i + 1, (int)prev->dg_params[i],
+			    (int)params[i]);
+	}
+}
+
+/* The type of a key as an aggregation key element. */
+static void
+dt_cc_aggkey(dtrace_hdl_t *dtp, const dt_type_t *t, dtp_aggkey_t *k)
+{
+	if (t->dt_kind == DT_TK_STRING) {
+		k->dk_kind = DTP_KEY_STRING;
+		k->dk_size = dt_decl_strsize(dtp);
+	} else {
+		k->dk_kind = t->dt_signed ? DTP_KEY_INT : DTP_KEY_UINT;
+		/* illumos records a key at its type's size: " %8d" for int */
+		k->dk_size = t->dt_size == 1 || t->dt_size == 2 ||
+		    t->dt_size == 4 ? t->dt_size : 8;
+	}
+}
+
 /* @name[keys] = func(args) */
 static void
 dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
@@ -432,10 +622,13 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
 	dt_node_t *ap_node = dnp->dn_left, *fn = dnp->dn_right, *k;
+	dt_node_t *val, *incr = NULL;
 	const char *name = ap_node->dn_string;
-	int nkeys = dt_cc_nargs(ap_node->dn_args), nargs, i;
+	int nkeys = dt_cc_nargs(ap_node->dn_args), nargs, i, argmax = 1;
 	const dt_type_t **keys;
 	dt_ident_t *fidp, *aidp;
+	const dtp_agg_t *prev = NULL;
+	uint64_t params[4] = { 0, 0, 0, 0 };
 	dtp_action_t *ap;
 	dtp_agg_t *gp;
 	dif_type_t rt;
@@ -451,10 +644,26 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_AGG_FUNC,
 		    "%s( ) is not supported yet", fidp->di_name);
 	nargs = dt_cc_nargs(fn->dn_args);
-	if (nargs != fidp->di_nargs)
+	switch (fidp->di_id) {
+	case DTRACEAGG_QUANTIZE:
+		argmax = 2;
+		break;
+	case DTRACEAGG_LQUANTIZE:
+		argmax = 5;
+		break;
+	case DTRACEAGG_LLQUANTIZE:
+		argmax = 6;
+		break;
+	default:
+		argmax = fidp->di_nargs;
+		break;
+	}
+	if (nargs < fidp->di_nargs ||
+	    (argmax == fidp->di_nargs && nargs > argmax))
 		dt_parser_error(pcb, fn->dn_line, D_PROTO_LEN,
-		    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+		    "%s( ) prototype mismatch: %d arg%s passed, %s%d expected",
 		    fidp->di_name, nargs, nargs == 1 ? "" : "s",
+		    argmax > fidp->di_nargs ? "at least " : "",
 		    fidp->di_nargs);
 
 	/* keys, then the function's arguments, in source order */
@@ -467,16 +676,18 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 			    i + 1);
 		keys[i] = k->dn_type;
 	}
-	for (k = fn->dn_args; k != NULL; k = k->dn_list) {
+	for (k = fn->dn_args, i = 1; k != NULL; k = k->dn_list, i++) {
 		k = dt_node_cook(pcb, k);
-		if (!dt_node_is_int(k))
+		if (i == 1 && !dt_node_is_int(k))
 			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
 			    "%s( ) argument #1 is incompatible with prototype:"
 			    "\n\tprototype: integer\n\t argument: %s",
 			    fidp->di_name, k->dn_type->dt_name);
 	}
+	val = fn->dn_args;
 
-	if ((aidp = dt_idhash_lookup(dtp->dt_aggs, name)) != NULL) {
+	if ((aidp = dt_idhash_lookup(dtp->dt_aggs, name)) != NULL &&
+	    aidp->di_aggfunc != 0) {
 		if (aidp->di_aggfunc != fidp->di_id)
 			dt_parser_error(pcb, dnp->dn_line, D_AGG_REDEF,
 			    "aggregation redefined: @%s\n\t current: %s( )\n"
@@ -494,20 +705,57 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 				    "%s", name, i + 1,
 				    aidp->di_keys[i]->dt_name, keys[i]->dt_name);
 		}
-	} else {
-		aidp = dt_idhash_insert(dtp->dt_aggs, name, DT_IDENT_AGG, 0,
-		    dtp->dt_nextagg, NULL);
-		if (aidp == NULL || (nkeys > 0 && (aidp->di_keys =
-		    calloc(nkeys, sizeof(*keys))) == NULL)) {
+		prev = dt_cc_aggdesc(pcb, aidp->di_id);
+	}
+
+	/* the histograms' parameters, and their optional increment */
+	switch (fidp->di_id) {
+	case DTRACEAGG_QUANTIZE:
+		incr = val->dn_list;
+		break;
+	case DTRACEAGG_LQUANTIZE:
+		dt_cc_lquantize(pcb, dnp, val->dn_list, prev, params);
+		incr = val->dn_list->dn_list->dn_list;
+		if (incr != NULL)
+			incr = incr->dn_list;
+		break;
+	case DTRACEAGG_LLQUANTIZE:
+		dt_cc_llquantize(pcb, dnp, val->dn_list, prev, params);
+		incr = val->dn_list->dn_list->dn_list->dn_list->dn_list;
+		break;
+	}
+	if (incr != NULL) {
+		if (!dt_node_is_int(incr))
+			dt_parser_error(pcb, incr->dn_line, D_PROTO_ARG,
+			    "%s( ) increment value (argument #%d) must be of "
+			    "scalar type", fidp->di_name, argmax);
+		if (incr->dn_list != NULL)
+			dt_parser_error(pcb, incr->dn_line, D_PROTO_LEN,
+			    "%s( ) prototype mismatch: %d args passed, at most "
+			    "%d expected", fidp->di_name, nargs, argmax);
+	}
+
+	if (aidp == NULL || aidp->di_aggfunc == 0) {
+		/* a first definition; printa() may have named it already */
+		if (aidp == NULL) {
+			aidp = dt_idhash_insert(dtp->dt_aggs, name,
+			    DT_IDENT_AGG, 0, dtp->dt_nextagg, NULL);
+			if (aidp == NULL) {
+				dt_set_errno(dtp, EDT_NOMEM);
+				longjmp(pcb->pcb_jmpbuf, 1);
+			}
+			aidp->di_gen = pcb->pcb_gen;
+			dtp->dt_nextagg++;
+		}
+		if (nkeys > 0 && (aidp->di_keys = calloc(nkeys,
+		    sizeof(*keys))) == NULL) {
 			dt_set_errno(dtp, EDT_NOMEM);
 			longjmp(pcb->pcb_jmpbuf, 1);
 		}
-		aidp->di_gen = pcb->pcb_gen;
 		aidp->di_aggfunc = fidp->di_id;
 		aidp->di_nargs = nkeys;
 		for (i = 0; i < nkeys; i++)
 			aidp->di_keys[i] = keys[i];
-		dtp->dt_nextagg++;
 
 		cap = dt_cc_cap(pp->dp_nagg);
 		pp->dp_agg = dt_cc_grow(pcb, pp->dp_agg, pp->dp_nagg, &cap,
@@ -517,38 +765,248 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		gp->dg_kind = fidp->di_id;
 		gp->dg_name = dt_cc_strdup(pcb, name);
 		gp->dg_nkeys = nkeys;
+		memcpy(gp->dg_params, params, sizeof(params));
 		if (nkeys > 0 && (gp->dg_keys = calloc(nkeys,
 		    sizeof(dtp_aggkey_t))) == NULL) {
 			dt_set_errno(dtp, EDT_NOMEM);
 			longjmp(pcb->pcb_jmpbuf, 1);
 		}
-		for (i = 0; i < nkeys; i++) {
-			if (keys[i]->dt_kind == DT_TK_STRING) {
-				gp->dg_keys[i].dk_kind = DTP_KEY_STRING;
-				gp->dg_keys[i].dk_size = dt_decl_strsize(dtp);
-			} else {
-				gp->dg_keys[i].dk_kind = keys[i]->dt_signed ?
-				    DTP_KEY_INT : DTP_KEY_UINT;
-				gp->dg_keys[i].dk_size = 8;
-			}
-		}
+		for (i = 0; i < nkeys; i++)
+			dt_cc_aggkey(dtp, keys[i], &gp->dg_keys[i]);
 	}
 
+	/* DIFOs: the keys, the value (not for count()), the increment */
 	ap = dt_cc_newact(pcb, cc, fidp->di_id);
 	ap->da_arg = aidp->di_id;
-	dt_cc_actdifos(pcb, ap, nkeys + nargs);
+	dt_cc_actdifos(pcb, ap, nkeys + (val != NULL) + (incr != NULL));
 	i = 0;
 	for (k = ap_node->dn_args; k != NULL; k = k->dn_list) {
 		dt_decl_rtype(dtp, k->dn_type, &rt);
-		if (dt_node_is_int(k))
-			rt.dt_size = 8;	/* keys are widened to 64 bits */
 		ap->da_difo[i++] = dt_cc_difo(pcb, k, &rt);
 	}
-	for (k = fn->dn_args; k != NULL; k = k->dn_list) {
-		dt_decl_rtype(dtp, k->dn_type, &rt);
+	if (val != NULL) {
+		dt_decl_rtype(dtp, val->dn_type, &rt);
 		rt.dt_size = 8;
-		ap->da_difo[i++] = dt_cc_difo(pcb, k, &rt);
+		ap->da_difo[i++] = dt_cc_difo(pcb, val, &rt);
 	}
+	if (incr != NULL) {
+		dt_decl_rtype(dtp, incr->dn_type, &rt);
+		rt.dt_size = 8;
+		ap->da_difo[i++] = dt_cc_difo(pcb, incr, &rt);
+	}
+}
+
+/* Does any clause of the program assign @name? */
+static int
+dt_cc_agg_assigned(dt_pcb_t *pcb, const char *name)
+{
+	dt_node_t *cnp, *dnp;
+
+	for (cnp = pcb->pcb_root; cnp != NULL; cnp = cnp->dn_list) {
+		for (dnp = cnp->dn_acts; dnp != NULL; dnp = dnp->dn_list) {
+			if (dnp->dn_kind == DT_NODE_OP2 &&
+			    dnp->dn_op == DT_TOK_ASGN &&
+			    dnp->dn_left->dn_kind == DT_NODE_AGG &&
+			    strcmp(dnp->dn_left->dn_string, name) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The aggregation an aggregation action names (argument #argn of func):
+ * it must be a bare @name that the program assigns somewhere.  One
+ * assigned only by a later clause gets its id now; its definition fills
+ * it in.
+ */
+static dt_ident_t *
+dt_cc_aggref(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *anp, int argn,
+    dt_errtag_t argtag, dt_errtag_t badtag)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	const char *func = dnp->dn_string;
+	dt_ident_t *aidp;
+
+	if (anp->dn_kind != DT_NODE_AGG || anp->dn_args != NULL) {
+		const char *tn = anp->dn_kind == DT_NODE_AGG ?
+		    "aggregation" : dt_node_cook(pcb, anp)->dn_type->dt_name;
+
+		dt_parser_error(pcb, dnp->dn_line, argtag,
+		    "%s( ) argument #%d is incompatible with prototype:\n"
+		    "\tprototype: aggregation\n\t argument: %s", func, argn,
+		    anp->dn_args != NULL ? "aggregation element" : tn);
+	}
+	if ((aidp = dt_idhash_lookup(dtp->dt_aggs, anp->dn_string)) != NULL)
+		return aidp;
+	if (!dt_cc_agg_assigned(pcb, anp->dn_string))
+		dt_parser_error(pcb, dnp->dn_line, badtag,
+		    "undefined aggregation: @%s", anp->dn_string);
+	aidp = dt_idhash_insert(dtp->dt_aggs, anp->dn_string, DT_IDENT_AGG,
+	    0, dtp->dt_nextagg, NULL);
+	if (aidp == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	aidp->di_gen = pcb->pcb_gen;
+	dtp->dt_nextagg++;
+	return aidp;
+}
+
+/* Key signatures of two aggregations printed together must match. */
+static void
+dt_cc_printa_keys(dt_pcb_t *pcb, const dt_ident_t *l, const dt_ident_t *r)
+{
+	int i;
+
+	if (l->di_aggfunc == 0 || r->di_aggfunc == 0)
+		return;	/* defined by a later clause: checked no further */
+	if (l->di_nargs != r->di_nargs)
+		dt_parser_error(pcb, dt_lex_lineno(pcb), D_PRINTA_AGGKEY,
+		    "printa( ): @%s and @%s do not have matching key "
+		    "signatures: @%s has %d key%s, @%s has %d key%s",
+		    l->di_name, r->di_name, l->di_name, l->di_nargs,
+		    l->di_nargs == 1 ? "" : "s", r->di_name, r->di_nargs,
+		    r->di_nargs == 1 ? "" : "s");
+	for (i = 0; i < l->di_nargs; i++) {
+		if (l->di_keys[i]->dt_kind == r->di_keys[i]->dt_kind)
+			continue;
+		dt_parser_error(pcb, dt_lex_lineno(pcb), D_PRINTA_AGGPROTO,
+		    "printa( ): @%s[ ] key #%d is incompatible with @%s:\n"
+		    "%9s key #%d: %s\n%9s key #%d: %s", r->di_name, i + 1,
+		    l->di_name, l->di_name, i + 1, l->di_keys[i]->dt_name,
+		    r->di_name, i + 1, r->di_keys[i]->dt_name);
+	}
+}
+
+/* printa([format, ] @a[, @b ...]): one PRINTA action per aggregation. */
+static void
+dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	dt_node_t *anp = dnp->dn_args;
+	dt_ident_t *first = NULL, *aidp;
+	const char *fmt = NULL, *tag = NULL;
+	uint64_t fmtid = 0;
+	uint32_t cap, nagg = 0, firstact = cc->cc_nact;
+	dtp_action_t *ap;
+	char msg[512];
+	int argn = 1;
+
+	if (anp == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "printa( ) prototype mismatch: 0 args passed, at least 1 "
+		    "expected");
+	if (anp->dn_kind == DT_NODE_STRING) {
+		fmt = anp->dn_string;
+		anp = anp->dn_list;
+		argn++;
+		if (anp == NULL)
+			dt_parser_error(pcb, dnp->dn_line, D_PRINTA_PROTO,
+			    "printa( ) prototype mismatch: 1 arg passed, at "
+			    "least 2 expected");
+	}
+	for (; anp != NULL; anp = anp->dn_list, argn++) {
+		aidp = dt_cc_aggref(pcb, dnp, anp, argn, D_PRINTA_AGGARG,
+		    D_PRINTA_AGGBAD);
+		if (first == NULL)
+			first = aidp;
+		else
+			dt_cc_printa_keys(pcb, first, aidp);
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_PRINTA);
+		ap->da_arg = aidp->di_id;
+		nagg++;
+	}
+	if (fmt != NULL) {
+		dif_type_t *types;
+		int i;
+
+		/* the conversions take the keys of the (first) aggregation */
+		types = dt_parser_alloc(pcb, (first->di_nargs + 1) *
+		    sizeof(dif_type_t));
+		for (i = 0; i < first->di_nargs; i++)
+			dt_decl_rtype(dtp, first->di_keys[i], &types[i]);
+		if (first->di_aggfunc != 0 && dt_printa_check(dtp, fmt,
+		    first->di_nargs, types, first->di_aggfunc, &tag, msg,
+		    sizeof(msg)) != 0)
+			dt_parser_error_tag(pcb, dnp->dn_line,
+			    tag != NULL ? tag : "D_PRINTF_FMT", "%s", msg);
+		cap = dt_cc_cap(pp->dp_nfmt);
+		pp->dp_fmt = dt_cc_grow(pcb, pp->dp_fmt, pp->dp_nfmt, &cap,
+		    sizeof(char *));
+		pp->dp_fmt[pp->dp_nfmt] = dt_cc_strdup(pcb, fmt);
+		fmtid = (uint64_t)++pp->dp_nfmt << 32;
+	}
+	for (ap = &cc->cc_act[firstact]; ap < &cc->cc_act[cc->cc_nact]; ap++)
+		ap->da_arg |= fmtid;
+	cc->cc_act[firstact].da_nargs = nagg;
+}
+
+/*
+ * clear(@a), denormalize(@a), trunc(@a[, n]), normalize(@a, n): a
+ * LIBACT action for the consumer; trunc() and normalize() record n.
+ */
+static void
+dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    int act)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_node_t *anp = dnp->dn_args, *vnp;
+	dt_errtag_t argtag, badtag, scalartag = D_TRUNC_SCALAR;
+	dt_ident_t *aidp;
+	dtp_action_t *ap;
+	dif_type_t rt;
+	uint64_t code;
+	int n = dt_cc_nargs(dnp->dn_args);
+
+	switch (act) {
+	case DT_ACT_TRUNC:
+		if (n < 1 || n > 2)
+			dt_parser_error(pcb, dnp->dn_line, D_TRUNC_PROTO,
+			    "%s( ) prototype mismatch: %d args passed, %s "
+			    "expected", dnp->dn_string, n,
+			    n < 1 ? "at least 1" : "no more than 2");
+		argtag = D_TRUNC_AGGARG;
+		badtag = D_TRUNC_AGGBAD;
+		code = DTP_LIBACT_TRUNC;
+		break;
+	case DT_ACT_NORMALIZE:
+		if (n != 2)
+			dt_parser_error(pcb, dnp->dn_line, D_NORMALIZE_PROTO,
+			    "%s( ) prototype mismatch: %d args passed, 2 "
+			    "expected", dnp->dn_string, n);
+		argtag = D_NORMALIZE_AGGARG;
+		badtag = D_NORMALIZE_AGGBAD;
+		scalartag = D_NORMALIZE_SCALAR;
+		code = DTP_LIBACT_NORMALIZE;
+		break;
+	case DT_ACT_CLEAR:
+		argtag = D_CLEAR_AGGARG;
+		badtag = D_CLEAR_AGGBAD;
+		code = DTP_LIBACT_CLEAR;
+		break;
+	default:
+		/* illumos shares clear()'s tags */
+		argtag = D_CLEAR_AGGARG;
+		badtag = D_CLEAR_AGGBAD;
+		code = DTP_LIBACT_DENORMALIZE;
+		break;
+	}
+	aidp = dt_cc_aggref(pcb, dnp, anp, 1, argtag, badtag);
+	ap = dt_cc_newact(pcb, cc, DTRACEACT_LIBACT);
+	ap->da_arg = aidp->di_id | code << 32;
+	if ((vnp = anp->dn_list) == NULL)
+		return;
+	vnp = dt_node_cook(pcb, vnp);
+	if (!dt_node_is_int(vnp))
+		dt_parser_error(pcb, dnp->dn_line, scalartag,
+		    "%s( ) argument #2 must be of scalar type", dnp->dn_string);
+	dt_decl_rtype(dtp, vnp->dn_type, &rt);
+	rt.dt_size = 8;
+	dt_cc_actdifos(pcb, ap, 1);
+	ap->da_difo[0] = dt_cc_difo(pcb, vnp, &rt);
+	ap->da_size = ap->da_align = 8;
 }
 
 /* One statement of a clause body. */
@@ -593,6 +1051,15 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		break;
 	case DT_ACT_PRINTF:
 		dt_cc_act_printf(pcb, cc, dnp);
+		break;
+	case DT_ACT_PRINTA:
+		dt_cc_act_printa(pcb, cc, dnp);
+		break;
+	case DT_ACT_CLEAR:
+	case DT_ACT_TRUNC:
+	case DT_ACT_NORMALIZE:
+	case DT_ACT_DENORMALIZE:
+		dt_cc_act_libact(pcb, cc, dnp, idp->di_id);
 		break;
 	case DT_ACT_EXIT:
 		arg = dt_node_cook(pcb, dnp->dn_args);

@@ -178,12 +178,15 @@ static void
 dt_conn_notify(dtrace_hdl_t *dtp, dt_msg_t *m)
 {
 	uint32_t act = dt_msg_get_u32(m);
+	uint32_t reason = dt_msg_get_u32(m);
 
 	if (!dt_msg_done(m))
 		return;
 	dtp->dt_notified = 1;
 	if (act >= DT_ACT_DRAINING)
 		dtp->dt_draining = 1;
+	if (reason != DT_REASON_NONE && dtp->dt_reason == DT_REASON_NONE)
+		dtp->dt_reason = (int)reason;
 	if ((int)act > dtp->dt_activity)
 		dtp->dt_activity = (int)act;
 }

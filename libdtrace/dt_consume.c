@@ -111,6 +111,21 @@ dt_consume_drops(dtrace_hdl_t *dtp, int cpu, uint64_t n, int agg)
 	    n > 1 ? "s" : "", cpu);
 }
 
+/*
+ * Drops in a bufscope=thread buffer (ours: illumos has no such scope).
+ * Thread 0 is the buffer shared by threads past the daemon's limit.
+ */
+void
+dt_consume_thrdrops(dtrace_hdl_t *dtp, int tid, uint64_t n)
+{
+	if (n == 0)
+		return;
+	fprintf(stderr, "dtrace: %s%llu drop%s on thread %d\n",
+	    !(dtp->dt_copts & DT_COPT_DROPTAGS) ? "" :
+	    "[DTRACEDROP_PRINCIPAL] ", (unsigned long long)n,
+	    n > 1 ? "s" : "", tid);
+}
+
 static uint64_t
 dt_consume_u64(const dtrace_recdesc_t *rp, const char *data)
 {
@@ -216,6 +231,18 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 		uint32_t more = nargs > 0 ? nargs - 1 : 0;
 
 		pd.dtpda_data = data + rp->dtrd_offset;
+		/* as in illumos, library actions act before rfunc sees them */
+		if (rp->dtrd_action == DTRACEACT_LIBACT) {
+			int64_t v = 0;
+
+			if (rp->dtrd_size == 8)
+				memcpy(&v, pd.dtpda_data, sizeof(v));
+			if (dt_aggregate_libact(dtp,
+			    (uint32_t)(rp->dtrd_arg >> 32),
+			    (uint32_t)rp->dtrd_arg, v) != 0)
+				return -1;
+			continue;
+		}
 		rv = rfunc != NULL ? rfunc(&pd, rp, arg) : DTRACE_CONSUME_THIS;
 		if (rv == DTRACE_CONSUME_NEXT) {
 			i += more;
@@ -225,6 +252,27 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 			return dt_consume_rval(dtp, rv);
 
 		switch (rp->dtrd_action) {
+		case DTRACEACT_PRINTA: {
+			uint32_t ids[64], k;
+
+			/* its aggregations: this record and more that follow */
+			if (nargs == 0 || nargs > 64 ||
+			    more > ed->dtepd_nrecs - i - 1 ||
+			    rp->dtrd_format > pp->dp_nfmt)
+				return dt_set_errno(dtp, EDT_BADAGGVAR);
+			for (k = 0; k < nargs; k++) {
+				if (rp[k].dtrd_action != DTRACEACT_PRINTA)
+					return dt_set_errno(dtp,
+					    EDT_BADAGGVAR);
+				ids[k] = (uint32_t)rp[k].dtrd_arg;
+			}
+			if (dt_aggregate_printa(dtp, fp, rp->dtrd_format == 0 ?
+			    NULL : pp->dp_fmt[rp->dtrd_format - 1], ids,
+			    (int)nargs) != 0)
+				return -1;
+			i += more;
+			break;
+		}
 		case DTRACEACT_PRINTF:
 			if (rp->dtrd_format == 0 ||
 			    rp->dtrd_format > pp->dp_nfmt ||

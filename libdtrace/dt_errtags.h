@@ -41,6 +41,52 @@
 	X(D_AGG_SCALAR)		/* aggregation used as an operand */ \
 	X(D_AGG_REDEF)		/* aggregation redefined with another function */ \
 	X(D_AGG_MDIM)		/* aggregation keys differ from earlier use */ \
+	X(D_LQUANT_BASETYPE)	/* lquantize() bad base type */ \
+	X(D_LQUANT_BASEVAL)	/* lquantize() bad base value */ \
+	X(D_LQUANT_LIMTYPE)	/* lquantize() bad limit type */ \
+	X(D_LQUANT_LIMVAL)	/* lquantize() bad limit value */ \
+	X(D_LQUANT_MISMATCH)	/* lquantize() limit < base */ \
+	X(D_LQUANT_STEPTYPE)	/* lquantize() bad step type */ \
+	X(D_LQUANT_STEPVAL)	/* lquantize() bad step value */ \
+	X(D_LQUANT_STEPLARGE)	/* lquantize() step too large */ \
+	X(D_LQUANT_STEPSMALL)	/* lquantize() step too small */ \
+	X(D_LQUANT_MATCHBASE)	/* lquantize() base mismatch */ \
+	X(D_LQUANT_MATCHLIM)	/* lquantize() limit mismatch */ \
+	X(D_LQUANT_MATCHSTEP)	/* lquantize() step mismatch */ \
+	X(D_LLQUANT_FACTORTYPE)	/* llquantize() bad factor type */ \
+	X(D_LLQUANT_FACTORVAL)	/* llquantize() bad factor value */ \
+	X(D_LLQUANT_FACTORMATCH) /* llquantize() factor mismatch */ \
+	X(D_LLQUANT_LOWTYPE)	/* llquantize() bad low magnitude type */ \
+	X(D_LLQUANT_LOWVAL)	/* llquantize() bad low magnitude value */ \
+	X(D_LLQUANT_LOWMATCH)	/* llquantize() low magnitude mismatch */ \
+	X(D_LLQUANT_HIGHTYPE)	/* llquantize() bad high magnitude type */ \
+	X(D_LLQUANT_HIGHVAL)	/* llquantize() bad high magnitude value */ \
+	X(D_LLQUANT_HIGHMATCH)	/* llquantize() high magnitude mismatch */ \
+	X(D_LLQUANT_NSTEPTYPE)	/* llquantize() bad # of steps type */ \
+	X(D_LLQUANT_NSTEPVAL)	/* llquantize() bad # of steps value */ \
+	X(D_LLQUANT_NSTEPMATCH)	/* llquantize() # of steps mismatch */ \
+	X(D_LLQUANT_MAGRANGE)	/* llquantize() bad magnitude range */ \
+	X(D_LLQUANT_FACTORNSTEPS) /* llquantize() # of steps < factor */ \
+	X(D_LLQUANT_FACTOREVEN)	/* llquantize() bad # of steps for factor */ \
+	X(D_LLQUANT_FACTORSMALL) /* llquantize() factor too small */ \
+	X(D_LLQUANT_MAGTOOBIG)	/* llquantize() high mag too big for factor */ \
+	X(D_PRINTA_PROTO)	/* printa() prototype mismatch */ \
+	X(D_PRINTA_AGGARG)	/* printa() aggregation argument invalid */ \
+	X(D_PRINTA_AGGBAD)	/* printa() aggregation not defined */ \
+	X(D_PRINTA_AGGKEY)	/* printa() aggregation key mismatch */ \
+	X(D_PRINTA_AGGPROTO)	/* printa() aggregation mismatch */ \
+	X(D_PRINTF_AGG_CONV)	/* %@ conversion outside printa() */ \
+	X(D_CLEAR_PROTO)	/* clear() prototype mismatch */ \
+	X(D_CLEAR_AGGARG)	/* clear() aggregation argument invalid */ \
+	X(D_CLEAR_AGGBAD)	/* clear() aggregation not defined */ \
+	X(D_NORMALIZE_PROTO)	/* normalize() prototype mismatch */ \
+	X(D_NORMALIZE_AGGARG)	/* normalize() aggregation argument invalid */ \
+	X(D_NORMALIZE_SCALAR)	/* normalize() value must be scalar */ \
+	X(D_NORMALIZE_AGGBAD)	/* normalize() aggregation not defined */ \
+	X(D_TRUNC_PROTO)	/* trunc() prototype mismatch */ \
+	X(D_TRUNC_AGGARG)	/* trunc() aggregation argument invalid */ \
+	X(D_TRUNC_SCALAR)	/* trunc() value must be scalar */ \
+	X(D_TRUNC_AGGBAD)	/* trunc() aggregation not defined */ \
 	X(D_PRINTF_ARG_FMT)	/* printf() format is not a string constant */ \
 	X(D_PRINTF_FMT)		/* printf() format is invalid */ \
 	X(D_MACRO_UNDEF)	/* macro variable is not defined */ \

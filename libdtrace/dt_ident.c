@@ -184,7 +184,8 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("trace", DT_ACT_TRACE, 1),
 	BI_ACT("printf", DT_ACT_PRINTF, -1),
 	BI_ACT("exit", DT_ACT_EXIT, 1),
-	BI_UNACT("printa"), BI_UNACT("print"), BI_UNACT("tracemem"),
+	BI_ACT("printa", DT_ACT_PRINTA, -1),
+	BI_UNACT("print"), BI_UNACT("tracemem"),
 	BI_UNACT("stack"), BI_UNACT("ustack"), BI_UNACT("jstack"),
 	BI_UNACT("usym"), BI_UNACT("ufunc"), BI_UNACT("umod"),
 	BI_UNACT("uaddr"), BI_UNACT("sym"), BI_UNACT("func"),
@@ -193,8 +194,9 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_UNACT("copyout"), BI_UNACT("copyoutstr"), BI_UNACT("chill"),
 	BI_UNACT("breakpoint"), BI_UNACT("panic"), BI_UNACT("speculation"),
 	BI_UNACT("speculate"), BI_UNACT("commit"), BI_UNACT("discard"),
-	BI_UNACT("clear"), BI_UNACT("trunc"), BI_UNACT("normalize"),
-	BI_UNACT("denormalize"), BI_UNACT("setopt"),
+	BI_ACT("clear", DT_ACT_CLEAR, 1), BI_ACT("trunc", DT_ACT_TRUNC, -1),
+	BI_ACT("normalize", DT_ACT_NORMALIZE, 2),
+	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1), BI_UNACT("setopt"),
 	BI_UNACT("copyin"), BI_UNACT("copyinstr"), BI_UNACT("copyinto"),
 	BI_UNACT("alloca"), BI_UNACT("bcopy"), BI_UNACT("strlen"),
 	BI_UNACT("strjoin"), BI_UNACT("substr"), BI_UNACT("index"),
@@ -209,13 +211,14 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 
 	BI_AGG("count", DTRACEAGG_COUNT, 0),
 	BI_AGG("sum", DTRACEAGG_SUM, 1),
-	BI_UNAGG("avg", DTRACEAGG_AVG),
-	BI_UNAGG("min", DTRACEAGG_MIN),
-	BI_UNAGG("max", DTRACEAGG_MAX),
-	BI_UNAGG("stddev", DTRACEAGG_STDDEV),
-	BI_UNAGG("quantize", DTRACEAGG_QUANTIZE),
-	BI_UNAGG("lquantize", DTRACEAGG_LQUANTIZE),
-	BI_UNAGG("llquantize", DTRACEAGG_LLQUANTIZE),
+	BI_AGG("avg", DTRACEAGG_AVG, 1),
+	BI_AGG("min", DTRACEAGG_MIN, 1),
+	BI_AGG("max", DTRACEAGG_MAX, 1),
+	BI_AGG("stddev", DTRACEAGG_STDDEV, 1),
+	/* the histograms: at least this many, dt_cc.c checks the rest */
+	BI_AGG("quantize", DTRACEAGG_QUANTIZE, 1),
+	BI_AGG("lquantize", DTRACEAGG_LQUANTIZE, 3),
+	BI_AGG("llquantize", DTRACEAGG_LLQUANTIZE, 5),
 };
 
 const char *

@@ -119,6 +119,7 @@ enum {
 	DTRACEOPT_AGGSORTPOS,
 	DTRACEOPT_AGGSORTKEYPOS,
 	DTRACEOPT_QUIETRESIZE,
+	DTRACEOPT_BUFSCOPE,	/* DTRACEOPT_BUFSCOPE_* (ours) */
 	DTRACEOPT_MAX
 };
 
@@ -127,6 +128,8 @@ enum {
 #define DTRACEOPT_BUFPOLICY_SWITCH	2
 #define DTRACEOPT_BUFRESIZE_AUTO	0
 #define DTRACEOPT_BUFRESIZE_MANUAL	1
+#define DTRACEOPT_BUFSCOPE_CPU		0
+#define DTRACEOPT_BUFSCOPE_THREAD	1
 
 /* Compile-time options kept as flags (dt_options.c sets, compiler reads). */
 #define DT_COPT_ERRTAGS		0x1
@@ -206,6 +209,7 @@ struct dtrace_hdl {
 	int64_t		dt_laststatus;	/* ns of the last status check */
 	int		dt_notified;	/* a NOTIFY arrived since the last work */
 	int		dt_draining;	/* the daemon reported exit()/fill */
+	int		dt_reason;	/* DT_REASON_* it reported */
 	uint64_t	dt_dyndrops;	/* dynamic variable drops reported */
 };
 
@@ -265,6 +269,11 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_TRACE		1
 #define DT_ACT_PRINTF		2
 #define DT_ACT_EXIT		3
+#define DT_ACT_PRINTA		20	/* aggregation actions: dt_cc.c */
+#define DT_ACT_CLEAR		21
+#define DT_ACT_TRUNC		22
+#define DT_ACT_NORMALIZE	23
+#define DT_ACT_DENORMALIZE	24
 
 typedef struct dt_ident {
 	char		*di_name;
@@ -460,6 +469,9 @@ void		dt_cc_prog_free(dtrace_prog_t *);
 /* dt_printf.c (runtime): compile-time check of a printf() format */
 int		dt_printf_check(dtrace_hdl_t *, const char *, int,
 		    const dif_type_t *, const char **, char *, size_t);
+int		dt_printa_check(dtrace_hdl_t *, const char *, int,
+		    const dif_type_t *, uint32_t, const char **, char *,
+		    size_t);
 
 /* dt_open.c */
 int64_t		dt_open_now(void);
@@ -489,13 +501,33 @@ int		dt_consume_buf(dtrace_hdl_t *, FILE *, int, const char *,
 int		dt_consume_datum(dtrace_hdl_t *, FILE *,
 		    const dtrace_recdesc_t *, const char *, int);
 void		dt_consume_drops(dtrace_hdl_t *, int, uint64_t, int);
+void		dt_consume_thrdrops(dtrace_hdl_t *, int, uint64_t);
 
 /* dt_printf.c (runtime): formatting a printf() record at consume time */
 int		dt_printf_format(dtrace_hdl_t *, FILE *, const char *,
 		    const dtrace_recdesc_t *, int, const char *);
 
+/*
+ * printa() formats: pa_print prints aggregation number i of pa_naggs
+ * (dt_aggregate.c) with the C format cfmt ("%...ll" + conversion).
+ */
+typedef struct dt_printf_agg {
+	int		pa_naggs;
+	int		(*pa_print)(dtrace_hdl_t *, FILE *, const char *, int,
+			    void *);
+	void		*pa_arg;
+} dt_printf_agg_t;
+
+int		dt_printf_aformat(dtrace_hdl_t *, FILE *, const char *,
+		    const dtrace_recdesc_t *, int, const char *,
+		    const dt_printf_agg_t *);
+
 /* dt_aggregate.c */
 int		dt_aggregate_merge(dtrace_hdl_t *, dt_msg_t *);
+int		dt_aggregate_printa(dtrace_hdl_t *, FILE *, const char *,
+		    const uint32_t *, int);
+int		dt_aggregate_libact(dtrace_hdl_t *, uint32_t, uint32_t,
+		    int64_t);
 void		dt_aggregate_fini(dtrace_hdl_t *);
 
 /* dt_error.c */

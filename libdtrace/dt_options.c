@@ -237,6 +237,23 @@ dt_opt_bufresize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 }
 
 static int
+dt_opt_bufscope(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (strcmp(arg, "cpu") == 0)
+		val = DTRACEOPT_BUFSCOPE_CPU;
+	else if (strcmp(arg, "thread") == 0)
+		val = DTRACEOPT_BUFSCOPE_THREAD;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
+static int
 dt_opt_cflag(dtrace_hdl_t *dtp, const char *arg, uintptr_t flag)
 {
 	if (arg != NULL)
@@ -276,6 +293,7 @@ static const dt_option_t dt_options_rt[] = {
 	{ "aggsize", dt_opt_size, DTRACEOPT_AGGSIZE },
 	{ "bufpolicy", dt_opt_bufpolicy, DTRACEOPT_BUFPOLICY },
 	{ "bufresize", dt_opt_bufresize, DTRACEOPT_BUFRESIZE },
+	{ "bufscope", dt_opt_bufscope, DTRACEOPT_BUFSCOPE },
 	{ "bufsize", dt_opt_size, DTRACEOPT_BUFSIZE },
 	{ "cleanrate", dt_opt_rate, DTRACEOPT_CLEANRATE },
 	{ "cpu", dt_opt_cpu, DTRACEOPT_CPU },

@@ -23,6 +23,7 @@
 
 typedef struct dt_pfconv {
 	char		pc_flags[8];	/* - + space # 0 ' */
+	int		pc_agg;		/* the @ flag: printa()'s value */
 	int		pc_width;	/* -1: none, -2: '*' */
 	int		pc_prec;	/* -1: none, -2: '.*' */
 	char		pc_len[3];	/* hh h l ll L z j t */
@@ -86,8 +87,10 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 
 	memset(pc, 0, sizeof(*pc));
 	pc->pc_width = pc->pc_prec = -1;
-	while (*f != '\0' && strchr("-+ #0'", *f) != NULL) {
-		if (nf < sizeof(pc->pc_flags) - 1 &&
+	while (*f != '\0' && strchr("-+ #0'@", *f) != NULL) {
+		if (*f == '@')
+			pc->pc_agg = 1;
+		else if (nf < sizeof(pc->pc_flags) - 1 &&
 		    strchr(pc->pc_flags, *f) == NULL)
 			pc->pc_flags[nf++] = *f;
 		f++;
@@ -131,8 +134,8 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 	if (pc->pc_conv == 'w' && (*f == 'c' || *f == 's'))
 		f++;
 	*fmtp = f;
-	snprintf(pc->pc_name, sizeof(pc->pc_name), "%s%c", pc->pc_len,
-	    pc->pc_conv);
+	snprintf(pc->pc_name, sizeof(pc->pc_name), "%s%s%c",
+	    pc->pc_agg ? "@" : "", pc->pc_len, pc->pc_conv);
 	if (pc->pc_conv == 'w')
 		snprintf(pc->pc_name, sizeof(pc->pc_name), "%s%.2s",
 		    pc->pc_len, f - 2);
@@ -233,12 +236,15 @@ dt_printf_fail(const char **tagp, const char *tag, char *msg, size_t msglen,
 }
 
 /*
- * Check fmt against nargs value arguments of types argtypes.  Returns 0,
- * or -1 with the illumos tag in *tagp and the message in msg.
+ * Check fmt against nargs value arguments of types argtypes: those of
+ * printf(), or for printa() (aggkind != 0) the aggregation's keys, with
+ * %@ conversions taking its value.  Returns 0, or -1 with the illumos
+ * tag in *tagp and the message in msg.
  */
-int
-dt_printf_check(dtrace_hdl_t *dtp, const char *fmt, int nargs,
-    const dif_type_t *argtypes, const char **tagp, char *msg, size_t msglen)
+static int
+dt_printf_check_common(const char *func, const char *fmt, int nargs,
+    const dif_type_t *argtypes, uint32_t aggkind, const char **tagp,
+    char *msg, size_t msglen)
 {
 	const char *f = fmt;
 	dt_pfconv_t pc;
@@ -257,16 +263,16 @@ dt_printf_check(dtrace_hdl_t *dtp, const char *fmt, int nargs,
 		conv++;
 		if (rv == DT_PF_INCOMPLETE)
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
-			    "printf( ) format conversion #%d is incomplete",
+			    "%s( ) format conversion #%d is incomplete", func,
 			    conv);
 		if (rv == DT_PF_UNDEF)
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
-			    "printf( ) format conversion #%d is undefined: "
-			    "%%%s", conv, pc.pc_name);
+			    "%s( ) format conversion #%d is undefined: "
+			    "%%%s", func, conv, pc.pc_name);
 		if (rv == DT_PF_UNSUP)
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
-			    "printf( ) format conversion #%d (%%%s) is not "
-			    "yet supported", conv, pc.pc_name);
+			    "%s( ) format conversion #%d (%%%s) is not "
+			    "yet supported", func, conv, pc.pc_name);
 
 		if (pc.pc_width == -2 || pc.pc_prec == -2) {
 			int n = (pc.pc_width == -2) + (pc.pc_prec == -2), k;
@@ -278,46 +284,83 @@ dt_printf_check(dtrace_hdl_t *dtp, const char *fmt, int nargs,
 				if (arg >= nargs)
 					return dt_printf_fail(tagp,
 					    "D_PRINTF_DYN_PROTO", msg, msglen,
-					    "printf( ) prototype mismatch: "
+					    "%s( ) prototype mismatch: "
 					    "conversion #%d (%%%s) is missing "
 					    "a corresponding \"%s\" argument "
-					    "description", conv, pc.pc_name,
+					    "description", func, conv, pc.pc_name,
 					    c == '*' ? "*" : ".*");
 				if (dt_printf_class(&argtypes[arg]) !=
 				    DT_PFA_INT)
 					return dt_printf_fail(tagp,
 					    "D_PRINTF_DYN_TYPE", msg, msglen,
-					    "printf( ) argument #%d is "
+					    "%s( ) argument #%d is "
 					    "incompatible with conversion #%d "
 					    "prototype:\n\tconversion: %%%s%s"
 					    "\n\t prototype: int\n\t  "
-					    "argument: %s", arg + 2, conv,
+					    "argument: %s", func, arg + 2, conv,
 					    c == '*' ? "*" : ".*", pc.pc_name,
 					    dt_printf_typename(&argtypes[arg],
 					    tn, sizeof(tn)));
 			}
 		}
 		pi = dt_printf_lookup(pc.pc_conv);
+		if (pc.pc_agg) {
+			/* the value: uint64_t for count(), else int64_t */
+			if (aggkind == 0)
+				return dt_printf_fail(tagp, "D_PRINTF_AGG_CONV",
+				    msg, msglen, "%%@ conversion requires an "
+				    "aggregation and is not for use with %s( )",
+				    func);
+			if ((pi->pi_accept & DT_PFA_INT) == 0)
+				return dt_printf_fail(tagp, "D_PRINTF_ARG_TYPE",
+				    msg, msglen, "%s( ) aggregating action is "
+				    "incompatible with conversion #%d "
+				    "prototype:\n\tconversion: %%%s\n\t "
+				    "prototype: %s\n\t  argument: %s", func,
+				    conv, pc.pc_name, pi->pi_proto,
+				    aggkind == DTRACEAGG_COUNT ? "uint64_t" :
+				    "int64_t");
+			continue;
+		}
 		if (arg >= nargs)
 			return dt_printf_fail(tagp, "D_PRINTF_ARG_PROTO", msg,
-			    msglen, "printf( ) prototype mismatch: conversion "
+			    msglen, "%s( ) prototype mismatch: conversion "
 			    "#%d (%%%s) is missing a corresponding value "
-			    "argument", conv, pc.pc_name);
+			    "argument", func, conv, pc.pc_name);
 		cls = dt_printf_class(&argtypes[arg]);
 		if ((cls & pi->pi_accept) == 0)
 			return dt_printf_fail(tagp, "D_PRINTF_ARG_TYPE", msg,
-			    msglen, "printf( ) argument #%d is incompatible "
+			    msglen, "%s( ) argument #%d is incompatible "
 			    "with conversion #%d prototype:\n\tconversion: "
-			    "%%%s\n\t prototype: %s\n\t  argument: %s",
+			    "%%%s\n\t prototype: %s\n\t  argument: %s", func,
 			    arg + 2, conv, pc.pc_name, pi->pi_proto,
 			    dt_printf_typename(&argtypes[arg], tn, sizeof(tn)));
 		arg++;
 	}
-	if (arg < nargs)
+	/* printa() may leave keys unprinted */
+	if (arg < nargs && aggkind == 0)
 		return dt_printf_fail(tagp, "D_PRINTF_ARG_EXTRA", msg, msglen,
-		    "printf( ) prototype mismatch: only %d arguments "
-		    "required by this format string", arg + 1);
+		    "%s( ) prototype mismatch: only %d arguments "
+		    "required by this format string", func, arg + 1);
 	return 0;
+}
+
+int
+dt_printf_check(dtrace_hdl_t *dtp, const char *fmt, int nargs,
+    const dif_type_t *argtypes, const char **tagp, char *msg, size_t msglen)
+{
+	return dt_printf_check_common("printf", fmt, nargs, argtypes, 0,
+	    tagp, msg, msglen);
+}
+
+/* A printa() format, against the keys of an aggregation of aggkind. */
+int
+dt_printa_check(dtrace_hdl_t *dtp, const char *fmt, int nkeys,
+    const dif_type_t *keytypes, uint32_t aggkind, const char **tagp,
+    char *msg, size_t msglen)
+{
+	return dt_printf_check_common("printa", fmt, nkeys, keytypes,
+	    aggkind, tagp, msg, msglen);
 }
 
 /* The integer in a record, extended to 64 bits. */
@@ -379,17 +422,21 @@ dt_printf_cfmt(char *buf, size_t len, const dt_pfconv_t *pc, int width,
 }
 
 /*
- * Format one printf() record: fmt with the nrecs argument records that
- * follow it, each read at base + its offset.
+ * Format fmt with the nrecs argument records recs, each read at base +
+ * its offset: a printf() record, or for printa() (agg != NULL) the keys
+ * of an aggregation entry, the %@ conversions printing its value(s).
+ * As illumos does, each %@ takes the next aggregation's value and those
+ * past the last repeat the last one's; keys left over go unprinted.
  */
-int
-dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
-    const dtrace_recdesc_t *recs, int nrecs, const char *base)
+static int
+dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *recs, int nrecs, const char *base,
+    const dt_printf_agg_t *agg)
 {
 	const char *f = fmt, *pct;
 	char cfmt[64];
 	dt_pfconv_t pc;
-	int arg = 0;
+	int arg = 0, curagg = 0;
 
 	while ((pct = strchr(f, '%')) != NULL) {
 		int width, prec, rv;
@@ -431,6 +478,20 @@ dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			    1);
 			if (prec < 0)
 				prec = -1;
+		}
+		if (pc.pc_agg) {
+			if (agg == NULL)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "ll", pc.pc_conv == 'p' || pc.pc_conv == 'a' ||
+			    pc.pc_conv == 'A' ? 'x' : pc.pc_conv == 'i' ? 'd' :
+			    pc.pc_conv);
+			if (agg->pa_print(dtp, fp, cfmt, curagg,
+			    agg->pa_arg) != 0)
+				return -1;
+			if (curagg < agg->pa_naggs - 1)
+				curagg++;
+			continue;
 		}
 		if (arg >= nrecs)
 			return dt_set_errno(dtp, EDT_BADCONV);
@@ -536,4 +597,20 @@ dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 	if (*f != '\0' && fputs(f, fp) == EOF)
 		return dt_set_errno(dtp, errno);
 	return 0;
+}
+
+int
+dt_printf_format(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *recs, int nrecs, const char *base)
+{
+	return dt_printf_doformat(dtp, fp, fmt, recs, nrecs, base, NULL);
+}
+
+/* A printa() format for one entry: keys in recs at base, values by agg. */
+int
+dt_printf_aformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *recs, int nrecs, const char *base,
+    const dt_printf_agg_t *agg)
+{
+	return dt_printf_doformat(dtp, fp, fmt, recs, nrecs, base, agg);
 }

@@ -469,26 +469,73 @@ dt_proto_agg_keysize(const dtp_agg_t *ag)
 }
 
 /*
- * Buckets of a histogram aggregation, or 0 for the others.
- * quantize: one per power of two, negative and positive, and zero.
+ * Buckets of a histogram aggregation, 0 for the others, -1 when its
+ * parameters are invalid.  The layouts are illumos's:
+ * quantize: one bucket per power of two, negative and positive, and
+ * zero (DTRACE_QUANTIZE_NBUCKETS).
  * lquantize: (hi - lo) / step levels plus an underflow and an overflow
  * bucket; dg_params = { lo, hi, step }.
+ * llquantize: an underflow bucket (below factor^lo), then for each
+ * magnitude from lo to hi its linear steps (those of the previous
+ * magnitude excluded), then an overflow bucket; dg_params = { factor,
+ * lo, hi, steps }.
  */
 int
 dt_proto_agg_nbuckets(const dtp_agg_t *ag)
 {
-	int64_t lo, hi, step;
+	int64_t lo, hi, step, levels;
+	uint64_t factor, nsteps, v, this, next;
+	int64_t base;
+	uint64_t order;
 
 	switch (ag->dg_kind) {
 	case DTRACEAGG_QUANTIZE:
-		return 63 * 2 + 1;
+		return DT_PROTO_QUANTIZE_NBUCKETS;
 	case DTRACEAGG_LQUANTIZE:
 		lo = (int64_t)ag->dg_params[0];
 		hi = (int64_t)ag->dg_params[1];
 		step = (int64_t)ag->dg_params[2];
-		if (step <= 0 || hi <= lo || (hi - lo) / step > 65536)
+		if (lo < INT32_MIN || lo > INT32_MAX || hi < INT32_MIN ||
+		    hi > INT32_MAX || step <= 0 || step > UINT16_MAX ||
+		    hi <= lo)
 			return -1;
-		return (int)((hi - lo) / step) + 2;
+		levels = (hi - lo) / step;
+		if (levels == 0 || levels > UINT16_MAX)
+			return -1;
+		return (int)levels + 2;
+	case DTRACEAGG_LLQUANTIZE:
+		factor = ag->dg_params[0];
+		lo = (int64_t)ag->dg_params[1];
+		hi = (int64_t)ag->dg_params[2];
+		nsteps = ag->dg_params[3];
+		if (factor < 2 || factor > UINT16_MAX || lo < 0 ||
+		    hi > UINT16_MAX || lo >= hi || nsteps < factor ||
+		    nsteps > UINT16_MAX || nsteps % factor != 0)
+			return -1;
+		for (v = factor; v < nsteps; v *= factor)
+			continue;
+		if (v % nsteps != 0)
+			return -1;
+		/* factor^(hi + 1) must fit in 63 bits, as the compiler checks */
+		for (order = 0, this = 1; order <= (uint64_t)hi; order++) {
+			if (this > (uint64_t)INT64_MAX / factor)
+				return -1;
+			this *= factor;
+		}
+		/* the bucket INT64_MAX falls in, as illumos sizes it, + 1 */
+		for (this = 1, order = 0; order < (uint64_t)lo; order++)
+			this *= factor;
+		base = 1;
+		for (this *= factor; order <= (uint64_t)hi; order++) {
+			uint64_t nb = this > nsteps ? nsteps : this;
+
+			next = this * factor;
+			base += (int64_t)(nb - nb / factor);
+			if (base > DT_PROTO_MAXBUCKETS)
+				return -1;
+			this = next;
+		}
+		return (int)base + 1;
 	default:
 		return 0;
 	}
@@ -515,6 +562,7 @@ dt_proto_agg_valsize(const dtp_agg_t *ag)
 		return 32;		/* count, total, 128-bit sum of squares */
 	case DTRACEAGG_QUANTIZE:
 	case DTRACEAGG_LQUANTIZE:
+	case DTRACEAGG_LLQUANTIZE:
 		nb = dt_proto_agg_nbuckets(ag);
 		return nb > 0 ? (size_t)nb * 8 : 0;
 	default:

@@ -52,25 +52,32 @@ enum dt_msgtype {
 				 *     str provider, str module, str function,
 				 *     str name } */
 	DT_MSG_GO,		/* c->d: (empty): fire BEGIN, start tracing */
-	DT_MSG_GO_OK,		/* d->c: (empty) */
+	DT_MSG_GO_OK,		/* d->c: u64 bufsize, u64 aggsize,
+				 *   u64 specsize, u64 dynvarsize: the
+				 *   sizes in use (bufresize=auto may have
+				 *   lowered them) */
 	DT_MSG_STOP,		/* c->d: (empty): fire END, stop tracing */
 	DT_MSG_STOP_OK,		/* d->c: (empty) */
 	DT_MSG_LIST,		/* c->d: str prov, str mod, str func, str name */
 	DT_MSG_LIST_OK,		/* d->c: u32 n, then n x { u32 id, str prov,
 				 *   str mod, str func, str name } */
+	DT_MSG_STATUS,		/* c->d: (empty): how is tracing? */
+	DT_MSG_STATUS_OK,	/* d->c: u32 activity, u32 reason */
 
 	/* 300: data */
 	DT_MSG_SNAP = 300,	/* c->d: u32 what (DT_SNAP_*) */
 	DT_MSG_BUF,		/* d->c: u32 cpu, u64 drops, u32 flags
-				 *   (DT_BUFF_*), then the records */
+				 *   (DT_BUFF_*), [u32 tid if DT_BUFF_THREAD],
+				 *   then the records */
 	DT_MSG_AGG,		/* d->c: u32 cpu, u64 drops, u32 nent, then
 				 *   nent x { u32 aggid, u32 keysize,
 				 *   u32 valsize, key bytes, value bytes } */
 	DT_MSG_SNAP_END,	/* d->c: u32 activity (DT_ACT_*),
 				 *   u32 exit status, u64 errors,
-				 *   u64 dynvar drops */
-	DT_MSG_NOTIFY,		/* d->c: u32 activity: tracing state changed
-				 *   (exit(), fill); snapshot now */
+				 *   u64 dynvar drops, u32 reason */
+	DT_MSG_NOTIFY,		/* d->c: u32 activity, u32 reason: tracing
+				 *   state changed (exit(), fill); snapshot
+				 *   now */
 
 	/* 400: errors */
 	DT_MSG_ERROR = 400,	/* d->c: u32 code (EDT_* or errno), str text */
@@ -82,6 +89,13 @@ enum dt_msgtype {
 
 /* DT_MSG_BUF flags */
 #define DT_BUFF_WRAPPED	0x1	/* ring buffer wrapped */
+#define DT_BUFF_FULL	0x2	/* fill buffer filled */
+#define DT_BUFF_THREAD	0x4	/* bufscope=thread: a tid follows flags */
+
+/* Why a consumer is draining (STATUS_OK, SNAP_END, NOTIFY). */
+#define DT_REASON_NONE	0
+#define DT_REASON_EXIT	1	/* exit() */
+#define DT_REASON_FILL	2	/* a fill buffer filled */
 
 /* Consumer activity (DT_MSG_SNAP_END, DT_MSG_NOTIFY). */
 #define DT_ACT_INACTIVE	0	/* program loaded, not started */
@@ -92,11 +106,13 @@ enum dt_msgtype {
 /*
  * Buffer records.  Each record starts with this header, 8-aligned,
  * followed by the ECB's data laid out by its actions' offsets; the whole
- * record is rounded up to 8 bytes.  An epid of DTRACE_EPIDNONE ends the
+ * record is rounded up to 8 bytes.  The header's size word is that
+ * rounded size (the daemon's ring buffers walk records by it; a consumer
+ * may ignore it).  An epid of DTRACE_EPIDNONE ends the
  * data.
  */
 #define DTRACE_EPIDNONE		0
-#define DTRACE_RECHDR_SIZE	16	/* u32 epid, u32 pad, u64 timestamp */
+#define DTRACE_RECHDR_SIZE	16	/* u32 epid, u32 size, u64 timestamp */
 
 /* Action kinds (illumos DTRACEACT_* numbering). */
 #define DTRACEACT_NONE			0
@@ -138,6 +154,20 @@ enum dt_msgtype {
 #define DTRACEAGG_QUANTIZE		(DTRACEACT_AGGREGATION + 7)
 #define DTRACEAGG_LQUANTIZE		(DTRACEACT_AGGREGATION + 8)
 #define DTRACEAGG_LLQUANTIZE		(DTRACEACT_AGGREGATION + 9)
+
+/*
+ * printa() and the library actions (clear, trunc, normalize, denormalize)
+ * are acted on by the consumer where their record lies in the buffer;
+ * the daemon only records them.  printa(): one PRINTA action per
+ * aggregation, da_arg = aggregation id | (format index + 1) << 32 (0:
+ * no format); the first of them has da_nargs = the number of
+ * aggregations.  A LIBACT action has da_arg = aggregation id |
+ * DTP_LIBACT_* << 32, and trunc() and normalize() record their value.
+ */
+#define DTP_LIBACT_CLEAR	1
+#define DTP_LIBACT_TRUNC	2
+#define DTP_LIBACT_NORMALIZE	3
+#define DTP_LIBACT_DENORMALIZE	4
 
 #define DTRACEACT_ISAGG(k)	(((k) & 0xff00) == DTRACEACT_AGGREGATION)
 
@@ -204,9 +234,16 @@ typedef struct dtp_aggkey {
 /*
  * An aggregation.  Its key is the concatenation of its key elements,
  * each 8-aligned; its value is an array of u64 whose meaning depends on
- * the function: count/sum/min/max: 1; avg: 2 (count, total); stddev: 4;
- * quantize/lquantize/llquantize: their buckets.
+ * the function: count/sum/min/max: 1; avg: 2 (count, total); stddev: 4
+ * (count, total, sum of squares as 128 bits, low word first);
+ * quantize/lquantize/llquantize: their buckets (dt_proto_agg_nbuckets).
+ * dg_params: lquantize { lo, hi, step }, llquantize { factor, lo, hi,
+ * steps }; the optional increment is an argument, not a parameter.
  */
+#define DT_PROTO_QUANTIZE_NBUCKETS	127	/* 63 negative, 0, 63 positive */
+#define DT_PROTO_QUANTIZE_ZERO		63	/* the bucket of 0 */
+#define DT_PROTO_MAXBUCKETS		131072
+
 typedef struct dtp_agg {
 	uint32_t	dg_id;		/* consumer-wide aggregation id */
 	uint32_t	dg_kind;	/* DTRACEAGG_* */

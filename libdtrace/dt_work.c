@@ -120,6 +120,11 @@ dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 			rp->dtrd_format = (uint32_t)ap->da_arg + 1;
 			ep->de_nargs[n] = ap->da_nargs;
 		}
+		/* printa(): format index + 1 in da_arg's high word */
+		if (ap->da_kind == DTRACEACT_PRINTA) {
+			rp->dtrd_format = (uint32_t)(ap->da_arg >> 32);
+			ep->de_nargs[n] = ap->da_nargs;
+		}
 		n++;
 	}
 	ep->de_edesc.dtepd_nrecs = n;
@@ -193,6 +198,8 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		{ "aggsize", DTRACEOPT_AGGSIZE, DTRACEOPT_UNSET },
 		{ "strsize", DTRACEOPT_STRSIZE, DTRACEOPT_UNSET },
 		{ "bufpolicy", DTRACEOPT_BUFPOLICY, DTRACEOPT_UNSET },
+		{ "bufresize", DTRACEOPT_BUFRESIZE, DTRACEOPT_UNSET },
+		{ "bufscope", DTRACEOPT_BUFSCOPE, DTRACEOPT_BUFSCOPE_CPU },
 		{ "cpu", DTRACEOPT_CPU, -1 },
 		{ "nspec", DTRACEOPT_NSPEC, DTRACEOPT_UNSET },
 		{ "specsize", DTRACEOPT_SPECSIZE, DTRACEOPT_UNSET },
@@ -406,10 +413,72 @@ dt_work_errhandler(dtrace_hdl_t *dtp)
 	return rv;
 }
 
+/* A size as illumos prints it: 2m, 512k, or 1000 bytes. */
+static void
+dt_work_sizestr(uint64_t size, char *buf, size_t len)
+{
+	static const char units[] = "tgmk";
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		uint64_t u = 1ull << (10 * (4 - i));
+
+		if (size >= u && size % u == 0) {
+			snprintf(buf, len, "%llu%c",
+			    (unsigned long long)(size / u), units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu bytes", (unsigned long long)size);
+}
+
+/*
+ * GO_OK says which sizes the daemon used: bufresize=auto may have
+ * lowered them.  Say so (unless quietresize) and keep the real ones.
+ */
+static int
+dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
+{
+	static const struct {
+		int		option;
+		const char	*what;
+	} sizes[] = {
+		{ DTRACEOPT_BUFSIZE, "buffer" },
+		{ DTRACEOPT_AGGSIZE, "aggregation" },
+		{ DTRACEOPT_SPECSIZE, "speculation" },
+		{ DTRACEOPT_DYNVARSIZE, "dynamic variable" },
+	};
+	uint64_t used[4];
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		used[i] = dt_msg_get_u64(rep);
+	if (!dt_msg_done(rep))
+		return dt_conn_error(dtp, EDT_PROTO,
+		    "malformed GO_OK from dtraced");
+	for (i = 0; i < 4; i++) {
+		dtrace_optval_t *v = &dtp->dt_options[sizes[i].option];
+
+		/* 0: the daemon allocated none (no aggregations) */
+		if (used[i] == 0 || *v == DTRACEOPT_UNSET ||
+		    used[i] >= (uint64_t)*v)
+			continue;
+		*v = (dtrace_optval_t)used[i];
+		if (dtp->dt_options[DTRACEOPT_QUIETRESIZE] != DTRACEOPT_UNSET)
+			continue;
+		dt_work_sizestr(used[i], buf, sizeof(buf));
+		fprintf(stderr, "dtrace: %s size lowered to %s\n",
+		    sizes[i].what, buf);
+	}
+	return 0;
+}
+
 int
 dtrace_go(dtrace_hdl_t *dtp)
 {
 	dt_msg_t req, rep;
+	int rv;
 
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
@@ -420,7 +489,10 @@ dtrace_go(dtrace_hdl_t *dtp)
 	dt_msg_init(&req, DT_MSG_GO);
 	if (dt_conn_request(dtp, &req, DT_MSG_GO_OK, &rep) != 0)
 		return -1;
+	rv = dt_work_sizes(dtp, &rep);
 	dt_msg_free(&rep);
+	if (rv != 0)
+		return -1;
 	dtp->dt_active = 1;
 	if (dtp->dt_activity < DT_ACT_ACTIVE)
 		dtp->dt_activity = DT_ACT_ACTIVE;
@@ -480,18 +552,58 @@ dtrace_sleep(dtrace_hdl_t *dtp)
 	(void)dt_conn_wait(dtp, (int)((when - now + 999999) / 1000000));
 }
 
+/*
+ * Ask the daemon how tracing is going: a NOTIFY says it at once when
+ * exit() runs or a fill buffer fills, and this poll at statusrate is
+ * the safety net that does not depend on the NOTIFY being read.
+ */
+static int
+dt_work_poll(dtrace_hdl_t *dtp)
+{
+	dt_msg_t req, rep;
+	uint32_t act, reason;
+
+	dt_msg_init(&req, DT_MSG_STATUS);
+	if (dt_conn_request(dtp, &req, DT_MSG_STATUS_OK, &rep) != 0)
+		return -1;
+	act = dt_msg_get_u32(&rep);
+	reason = dt_msg_get_u32(&rep);
+	if (!dt_msg_done(&rep)) {
+		dt_msg_free(&rep);
+		return dt_conn_error(dtp, EDT_PROTO,
+		    "malformed STATUS_OK from dtraced");
+	}
+	dt_msg_free(&rep);
+	if (act >= DT_ACT_DRAINING)
+		dtp->dt_draining = 1;
+	if ((int)act > dtp->dt_activity)
+		dtp->dt_activity = (int)act;
+	if (reason != DT_REASON_NONE && dtp->dt_reason == DT_REASON_NONE)
+		dtp->dt_reason = (int)reason;
+	return 0;
+}
+
 int
 dtrace_status(dtrace_hdl_t *dtp)
 {
+	int64_t now;
+
 	if (!dtp->dt_active)
 		return DTRACE_STATUS_NONE;
 	if (dtp->dt_stopped)
 		return DTRACE_STATUS_STOPPED;
-	dtp->dt_laststatus = dt_open_now();
+	now = dt_open_now();
+	if (!dtp->dt_draining && now < dt_work_deadline(dtp->dt_laststatus,
+	    dtp->dt_options[DTRACEOPT_STATUSRATE]))
+		return DTRACE_STATUS_NONE;
+	if (!dtp->dt_draining && dt_work_poll(dtp) != 0)
+		return -1;
+	dtp->dt_laststatus = now;
 	if (dtp->dt_draining) {
 		if (dtrace_stop(dtp) != 0)
 			return -1;
-		return DTRACE_STATUS_EXITED;
+		return dtp->dt_reason == DT_REASON_FILL ?
+		    DTRACE_STATUS_FILLED : DTRACE_STATUS_EXITED;
 	}
 	return DTRACE_STATUS_OKAY;
 }
@@ -503,6 +615,7 @@ dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 	uint32_t status = dt_msg_get_u32(m);
 	uint64_t errors = dt_msg_get_u64(m);
 	uint64_t dyndrops = dt_msg_get_u64(m);
+	uint32_t reason = dt_msg_get_u32(m);
 
 	if (!dt_msg_done(m))
 		return;
@@ -510,6 +623,8 @@ dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 		dtp->dt_activity = (int)act;
 	if (act >= DT_ACT_DRAINING)
 		dtp->dt_draining = 1;
+	if (reason != DT_REASON_NONE && dtp->dt_reason == DT_REASON_NONE)
+		dtp->dt_reason = (int)reason;
 	dtp->dt_exitstatus = (int)status;
 	(void)errors;	/* the consumer counts the ones it reports */
 	if (dyndrops > dtp->dt_dyndrops) {
@@ -521,6 +636,31 @@ dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 	}
 }
 
+/* Consume one DT_MSG_BUF: its drops, then its records. */
+static int
+dt_work_bufmsg(dtrace_hdl_t *dtp, FILE *fp, dt_msg_t *mp,
+    dtrace_consume_probe_f *pfunc, dtrace_consume_rec_f *rfunc, void *arg)
+{
+	uint32_t cpu = dt_msg_get_u32(mp);
+	uint64_t drops = dt_msg_get_u64(mp);
+	uint32_t flags = dt_msg_get_u32(mp);
+	uint32_t tid = 0;
+
+	/* bufscope=thread: the unit is a thread */
+	if (flags & DT_BUFF_THREAD)
+		tid = dt_msg_get_u32(mp);
+	if (mp->dm_err || cpu >= dtp->dt_ncpu)
+		return dt_conn_error(dtp, EDT_PROTO,
+		    "malformed BUF from dtraced");
+	if (flags & DT_BUFF_THREAD)
+		dt_consume_thrdrops(dtp, (int)tid, drops);
+	else
+		dt_consume_drops(dtp, (int)cpu, drops, 0);
+	return dt_consume_buf(dtp, fp, (int)cpu,
+	    (const char *)mp->dm_data + mp->dm_off, mp->dm_len - mp->dm_off,
+	    pfunc, rfunc, arg);
+}
+
 dtrace_workstatus_t
 dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
     dtrace_consume_rec_f *rfunc, void *arg)
@@ -529,7 +669,8 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
 	int64_t now;
 	uint32_t what = 0;
 	int failed = 0, saved = 0;
-	dt_msg_t req, m;
+	dt_msg_t req, m, *held = NULL;
+	size_t nheld = 0, heldcap = 0, k;
 
 	if (!dtp->dt_active)
 		return dt_set_errno(dtp, EDT_NOENT);
@@ -550,8 +691,18 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
 
 	now = dt_open_now();
 	if (dtp->dt_notified || now >= dt_work_deadline(dtp->dt_lastswitch,
-	    dtp->dt_options[DTRACEOPT_SWITCHRATE]))
-		what |= DT_SNAP_BUF;
+	    dtp->dt_options[DTRACEOPT_SWITCHRATE])) {
+		/*
+		 * Fill and ring buffers are read once, when tracing is
+		 * over; until then a switch tick has nothing to read.
+		 */
+		if (rval == DTRACE_WORKSTATUS_DONE ||
+		    dtp->dt_options[DTRACEOPT_BUFPOLICY] ==
+		    DTRACEOPT_BUFPOLICY_SWITCH)
+			what |= DT_SNAP_BUF;
+		else
+			dtp->dt_lastswitch = now;
+	}
 	if (rval == DTRACE_WORKSTATUS_DONE || now >= dt_work_deadline(
 	    dtp->dt_lastagg, dtp->dt_options[DTRACEOPT_AGGRATE]))
 		what |= DT_SNAP_AGG;
@@ -569,8 +720,12 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
 
 	/* read every reply up to SNAP_END, even after a failure, to stay in step */
 	for (;;) {
-		if (dt_conn_recv(dtp, &m) != 0)
+		if (dt_conn_recv(dtp, &m) != 0) {
+			for (k = 0; k < nheld; k++)
+				dt_msg_free(&held[k]);
+			free(held);
 			return DTRACE_WORKSTATUS_ERROR;
+		}
 		if (m.dm_type == DT_MSG_SNAP_END) {
 			dt_work_snapend(dtp, &m);
 			dt_msg_free(&m);
@@ -581,26 +736,27 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
 			continue;
 		}
 		if (m.dm_type == DT_MSG_BUF) {
-			uint32_t cpu = dt_msg_get_u32(&m);
-			uint64_t drops = dt_msg_get_u64(&m);
-			uint32_t flags = dt_msg_get_u32(&m);
+			/*
+			 * Held until SNAP_END: the snapshot's aggregations
+			 * merge first, so a printa(), trunc() ... among its
+			 * records sees the data of the probes before it.
+			 */
+			if (nheld == heldcap) {
+				size_t nc = heldcap ? heldcap * 2 : 8;
+				dt_msg_t *nh = realloc(held,
+				    nc * sizeof(*nh));
 
-			(void)flags;
-			if (m.dm_err || cpu >= dtp->dt_ncpu) {
-				failed = 1;
-				(void)dt_conn_error(dtp, EDT_PROTO,
-				    "malformed BUF from dtraced");
-				saved = dtp->dt_errno;
-			} else {
-				dt_consume_drops(dtp, (int)cpu, drops, 0);
-				if (dt_consume_buf(dtp, fp, (int)cpu,
-				    (const char *)m.dm_data + m.dm_off,
-				    m.dm_len - m.dm_off, pfunc, rfunc,
-				    arg) != 0) {
+				if (nh == NULL) {
 					failed = 1;
-					saved = dtp->dt_errno;
+					saved = EDT_NOMEM;
+					dt_msg_free(&m);
+					continue;
 				}
+				held = nh;
+				heldcap = nc;
 			}
+			held[nheld++] = m;
+			continue;
 		} else if (m.dm_type == DT_MSG_AGG) {
 			if (dt_aggregate_merge(dtp, &m) != 0) {
 				failed = 1;
@@ -615,6 +771,15 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
 		}
 		dt_msg_free(&m);
 	}
+	for (k = 0; k < nheld; k++) {
+		if (!failed && dt_work_bufmsg(dtp, fp, &held[k], pfunc, rfunc,
+		    arg) != 0) {
+			failed = 1;
+			saved = dtp->dt_errno;
+		}
+		dt_msg_free(&held[k]);
+	}
+	free(held);
 	if (failed) {
 		dtp->dt_errno = saved;
 		return DTRACE_WORKSTATUS_ERROR;

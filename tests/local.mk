@@ -5,7 +5,21 @@ include tests/unit/local.mk
 check_PROGRAMS += tests/triggers/sockpoke
 tests_triggers_sockpoke_SOURCES = tests/triggers/sockpoke.c
 
+# Targets for the pid provider (fasttrap): small, deterministic programs.
+check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
+	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
+	tests/triggers/dl
+tests_triggers_loop_SOURCES = tests/triggers/loop.c
+tests_triggers_threads_SOURCES = tests/triggers/threads.c
+tests_triggers_threads_LDADD = $(PTHREAD_LIBS)
+tests_triggers_shapes_SOURCES = tests/triggers/shapes.c
+tests_triggers_forker_SOURCES = tests/triggers/forker.c
+tests_triggers_execer_SOURCES = tests/triggers/execer.c
+tests_triggers_dl_SOURCES = tests/triggers/dl.c
+
 TESTS += tests/man-lint.sh tests/d/run.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
+TESTS += tests/daemon/buffering.sh
+EXTRA_DIST += tests/daemon/buffering.sh

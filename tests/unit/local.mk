@@ -61,3 +61,24 @@ TESTS += tests/unit/test_dt_cc
 tests_unit_test_dt_cc_SOURCES = tests/unit/test_dt_cc.c tests/unit/tap.h
 tests_unit_test_dt_cc_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
 	dif/libdif.a $(LIBEVENT_LIBS)
+
+# dif/: dynamic and clause-local variables, strtok (four threads at once).
+check_PROGRAMS += tests/unit/test_dif_dvar
+TESTS += tests/unit/test_dif_dvar
+tests_unit_test_dif_dvar_SOURCES = tests/unit/test_dif_dvar.c tests/unit/tap.h
+tests_unit_test_dif_dvar_LDADD = dif/libdif.a $(PTHREAD_LIBS)
+
+# fasttrap/: the target model and the ptrace backend, on the triggers.
+check_PROGRAMS += tests/unit/test_ft_ptrace
+TESTS += tests/unit/test_ft_ptrace
+tests_unit_test_ft_ptrace_SOURCES = tests/unit/test_ft_ptrace.c tests/unit/tap.h
+tests_unit_test_ft_ptrace_LDADD = $(FT_LIBS)
+EXTRA_tests_unit_test_ft_ptrace_DEPENDENCIES = tests/triggers/loop \
+	tests/triggers/threads tests/triggers/shapes tests/triggers/forker \
+	tests/triggers/execer tests/triggers/dl
+
+# fasttrap/: resuming after a probe (emulate, relocate, refuse).
+check_PROGRAMS += tests/unit/test_ft_emul
+TESTS += tests/unit/test_ft_emul
+tests_unit_test_ft_emul_SOURCES = tests/unit/test_ft_emul.c tests/unit/tap.h
+tests_unit_test_ft_emul_LDADD = $(FT_LIBS)

@@ -103,9 +103,13 @@ main(void)
 	buf[14] = DIF_INSTR_FMT(DIF_OP_MAX + 1, 0, 0, 0);
 	reject("invalid opcode 80", "opcode past DIF_OP_MAX");
 	buf[14] = DIF_INSTR_LDV(DIF_OP_LDTS, 0x500, 1);
-	reject("unsupported opcode ldts", "ldts is not supported yet");
+	reject("variable 1280 is not a thread-local scalar",
+	    "ldts of a global");
 	buf[14] = DIF_INSTR_LDV(DIF_OP_LDGAA, 0x500, 1);
-	reject("unsupported opcode ldgaa", "ldgaa is not supported yet");
+	reject("variable 1280 is not a global associative array",
+	    "ldgaa of a scalar");
+	buf[14] = DIF_INSTR_LDA(DIF_OP_LDTA, DIF_VAR_ARGS, 1, 1);
+	reject("unsupported opcode ldta", "ldta is not supported");
 	buf[14] = DIF_INSTR_FMT(DIF_OP_XLATE, 0, 0, 1);
 	reject("unsupported opcode xlate", "xlate is not supported yet");
 
@@ -198,8 +202,8 @@ main(void)
 	buf[5] = DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_ARGS, 9, 5);
 	reject("invalid register 9", "ldga index register out of range");
 
-	buf[12] = DIF_INSTR_CALL(DIF_SUBR_STRTOK, 6);
-	reject("unsupported subroutine 31 (strtok)", "call strtok");
+	buf[12] = DIF_INSTR_CALL(DIF_SUBR_GETF, 6);
+	reject("unsupported subroutine 46 (getf)", "call getf");
 	buf[12] = DIF_INSTR_CALL(DIF_SUBR_MAX + 1, 6);
 	reject("unsupported subroutine 49", "call past DIF_SUBR_MAX");
 	buf[11] = DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, 2, 0, 2);

@@ -422,9 +422,14 @@ main(void)
 	sendprog(p = oneprog("nosuchopt", 1, NULL));
 	dt_proto_prog_free(p);
 	experror("unknown option \"nosuchopt\"", "unknown option");
-	sendprog(p = oneprog("bufpolicy", 1, NULL));
+	sendprog(p = oneprog("bufpolicy", 9, NULL));
 	dt_proto_prog_free(p);
-	experror("fill is not supported", "bufpolicy fill");
+	experror("invalid bufpolicy 9", "bufpolicy 9");
+	sendprog(p = oneprog("bufresize", 2, NULL));
+	dt_proto_prog_free(p);
+	experror("invalid bufresize 2", "bufresize 2");
+	sendempty(DT_MSG_STATUS);
+	experror("not started", "STATUS before GO");
 	{
 		dif_instr_t ret9[] = { DIF_INSTR_RET(9) };
 
@@ -472,9 +477,20 @@ main(void)
 
 	sendempty(DT_MSG_GO);
 	exptype(DT_MSG_GO_OK, &m);
+	tap_is(dt_msg_get_u64(&m), 4096, "GO_OK: bufsize 4096 in use");
+	tap_is(dt_msg_get_u64(&m), 4u << 20, "GO_OK: aggsize 4m in use");
+	(void)dt_msg_get_u64(&m);
+	(void)dt_msg_get_u64(&m);
+	tap_ok(dt_msg_done(&m), "GO_OK exact");
 	dt_msg_free(&m);
 	exptype(DT_MSG_NOTIFY, &m);
 	tap_is(dt_msg_get_u32(&m), DT_ACT_DRAINING, "NOTIFY: draining");
+	tap_is(dt_msg_get_u32(&m), DT_REASON_EXIT, "NOTIFY: because of exit()");
+	dt_msg_free(&m);
+	sendempty(DT_MSG_STATUS);
+	exptype(DT_MSG_STATUS_OK, &m);
+	tap_is(dt_msg_get_u32(&m), DT_ACT_DRAINING, "STATUS_OK: draining");
+	tap_is(dt_msg_get_u32(&m), DT_REASON_EXIT, "STATUS_OK: exit()");
 	dt_msg_free(&m);
 	sendempty(DT_MSG_GO);
 	experror("already started", "second GO");

@@ -1,0 +1,656 @@
+/*
+ * ft_proc.c: a traced process as the pid provider sees it, and the
+ * public ft_proc_* API over the ptrace backend (ft_ptrace.c).
+ *
+ * The target model: the loaded objects of a process from /proc/PID/maps
+ * (the main executable is module "a.out"; a library is matched by its
+ * basename, "libc.so.6", and by its name up to the first '.', "libc"),
+ * each with its load bias (from the mapping and the ELF's PT_LOAD) and its
+ * ft_elf_t, opened once when first needed.  The list is read again when
+ * the tracer says the maps changed (exec, the dynamic linker's hook) or
+ * the user asks.  Modules that go away are kept, marked not live, so a
+ * pointer handed out never dangles.
+ */
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+/* Every live process, for ft_proc_fatal_restore(). */
+#define	FT_PROC_MAXREG	256
+static ft_proc_t *volatile ft_proc_reg[FT_PROC_MAXREG];
+
+static void
+ft_proc_register(ft_proc_t *p)
+{
+	int i;
+
+	p->pr_regslot = -1;
+	for (i = 0; i < FT_PROC_MAXREG; i++) {
+		ft_proc_t *expect = NULL;
+
+		if (__atomic_compare_exchange_n(&ft_proc_reg[i], &expect, p, 0,
+		    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			p->pr_regslot = i;
+			return;
+		}
+	}
+}
+
+/*
+ * From a fatal-signal handler: restore the original bytes of every site
+ * of every traced process.  Async-signal-safe: loads and pwrite(2).
+ */
+void
+ft_proc_fatal_restore(void)
+{
+	int i;
+
+	for (i = 0; i < FT_PROC_MAXREG; i++) {
+		ft_proc_t *p = __atomic_load_n(&ft_proc_reg[i],
+		    __ATOMIC_ACQUIRE);
+
+		if (p != NULL)
+			ft_ptrace_fatal_one(p);
+	}
+}
+
+static void
+ft_proc_free(ft_proc_t *p)
+{
+	ft_mod_t *m, *n;
+	size_t i;
+
+	if (p->pr_regslot >= 0)
+		__atomic_store_n(&ft_proc_reg[p->pr_regslot], NULL,
+		    __ATOMIC_RELEASE);
+	for (m = p->pr_mods; m != NULL; m = n) {
+		n = m->fm_next;
+		ft_elf_close(m->fm_elf);
+		free(m->fm_path);
+		free(m);
+	}
+	if (p->pr_memfd >= 0)
+		close(p->pr_memfd);
+	if (p->pr_pidfd >= 0)
+		close(p->pr_pidfd);
+	for (i = 0; i < p->pr_nfatalold; i++)
+		free(p->pr_fatalold[i]);
+	free(p->pr_fatalold);
+	free(p->pr_fatal);
+	free(p->pr_ubuf);
+	pthread_mutex_destroy(&p->pr_lock);
+	pthread_mutex_destroy(&p->pr_modlock);
+	pthread_cond_destroy(&p->pr_cv);
+	free(p);
+}
+
+static ft_proc_t *
+ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
+    char *err, size_t errlen)
+{
+	pthread_mutexattr_t ma;
+	ft_proc_t *p;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	p->pr_pid = pid;
+	p->pr_pidfd = pidfd >= 0 ? fcntl(pidfd, F_DUPFD_CLOEXEC, 0) : -1;
+	p->pr_memfd = -1;
+	p->pr_ops = ops;
+	p->pr_arg = arg;
+	p->pr_hold = hold;
+	p->pr_modsdirty = 1;
+	p->pr_regslot = -1;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&p->pr_modlock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	pthread_mutex_init(&p->pr_lock, NULL);
+	pthread_cond_init(&p->pr_cv, NULL);
+	/* the process named by the pidfd must be the one we attach to */
+	if (pidfd >= 0 && syscall(SYS_pidfd_send_signal, pidfd, 0, NULL,
+	    0) == -1) {
+		snprintf(err, errlen, "pid %d: %s", (int)pid, strerror(errno));
+		ft_proc_free(p);
+		return NULL;
+	}
+	if (ft_ptrace_start(p) == -1) {
+		snprintf(err, errlen, "%s", p->pr_err);
+		ft_proc_free(p);
+		return NULL;
+	}
+	ft_proc_register(p);
+	return p;
+}
+
+/* Trace a running process: seize all its threads. */
+ft_proc_t *
+ft_proc_grab(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg,
+    char *err, size_t errlen)
+{
+	return ft_proc_new(pid, pidfd, ops, arg, 0, err, errlen);
+}
+
+/*
+ * Trace a process that is about to execve(): it runs to the new image's
+ * entry point, then fo_held is called and it stays stopped until
+ * ft_proc_run().
+ */
+ft_proc_t *
+ft_proc_hold(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg,
+    char *err, size_t errlen)
+{
+	return ft_proc_new(pid, pidfd, ops, arg, 1, err, errlen);
+}
+
+int
+ft_proc_run(ft_proc_t *p)
+{
+	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RUN, __ATOMIC_ACQ_REL);
+	ft_ptrace_wake(p);
+	return 0;
+}
+
+/* Kill the target (e.g. when enabling a held program failed). */
+int
+ft_proc_kill(ft_proc_t *p)
+{
+	if (p->pr_pidfd >= 0)
+		return (int)syscall(SYS_pidfd_send_signal, p->pr_pidfd, SIGKILL,
+		    NULL, 0);
+	if (p->pr_dead)
+		return 0;
+	return kill(p->pr_pid, SIGKILL);
+}
+
+/*
+ * Restore, detach and free.  From any thread but the tracer (that is,
+ * not from a callback).  The tracer thread may be blocked in waitpid():
+ * the wake-up signal interrupts it; it is sent until the thread ends,
+ * so one lost in the instant before waitpid() is called does no harm.
+ */
+void
+ft_proc_release(ft_proc_t *p)
+{
+	struct timespec ts;
+
+	if (p == NULL)
+		return;
+	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RELEASE, __ATOMIC_ACQ_REL);
+	for (;;) {
+		ft_ptrace_wake(p);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 2000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (pthread_timedjoin_np(p->pr_thread, NULL, &ts) == 0)
+			break;
+	}
+	ft_proc_free(p);
+}
+
+pid_t
+ft_proc_pid(const ft_proc_t *p)
+{
+	return p->pr_pid;
+}
+
+int
+ft_proc_alive(const ft_proc_t *p)
+{
+	return !p->pr_dead;
+}
+
+int
+ft_proc_site_add(ft_proc_t *p, uint64_t addr, void *user)
+{
+	return ft_ptrace_site_add(p, addr, user, 0);
+}
+
+int
+ft_proc_site_remove(ft_proc_t *p, uint64_t addr, void *user)
+{
+	return ft_ptrace_site_remove(p, addr, user);
+}
+
+/* Patched addresses, the dynamic linker's hook included. */
+size_t
+ft_proc_nsites(ft_proc_t *p)
+{
+	size_t n;
+
+	pthread_mutex_lock(&p->pr_lock);
+	n = p->pr_nsites;
+	pthread_mutex_unlock(&p->pr_lock);
+	return n;
+}
+
+/*
+ * Read target memory.  Exact while the thread that hit is stopped (in
+ * fo_hit).  process_vm_readv first; /proc/PID/mem for what it refuses.
+ * Our int3s are not hidden: callers read data, not text.
+ */
+int
+ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+	int rc = -1;
+
+	if (process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) == (ssize_t)len)
+		return 0;
+	pthread_mutex_lock(&p->pr_lock);
+	if (p->pr_memfd >= 0 && pread(p->pr_memfd, buf, len, (off_t)addr) ==
+	    (ssize_t)len)
+		rc = 0;
+	pthread_mutex_unlock(&p->pr_lock);
+	if (rc == -1)
+		errno = EFAULT;
+	return rc;
+}
+
+/* The modules changed (or may have): read /proc/PID/maps next time. */
+void
+ft_proc_refresh(ft_proc_t *p)
+{
+	pthread_mutex_lock(&p->pr_modlock);
+	p->pr_modsdirty = 1;
+	pthread_mutex_unlock(&p->pr_modlock);
+}
+
+/*
+ * The load bias of an object whose mapping of file offset off starts at
+ * start: read the ELF header and program headers from the file itself
+ * (cheap, unlike opening its symbol tables).
+ */
+static int
+ft_proc_bias(const char *path, uint64_t start, uint64_t off, uint64_t *bias)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd, i, rc = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		uint64_t lo;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i *
+		    sizeof(ph))) != (ssize_t)sizeof(ph))
+			goto out;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		lo = ph.p_offset & ~(uint64_t)0xfff;
+		if (off < lo || off >= ph.p_offset + ph.p_filesz + 0x1000)
+			continue;
+		*bias = start - (ph.p_vaddr - ph.p_offset + off);
+		rc = 0;
+		break;
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+/* The path to open for a module: through /proc/PID/root (containers). */
+static void
+ft_proc_path(const ft_proc_t *p, const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/%d/root%s", (int)p->pr_pid, path);
+	if (access(buf, R_OK) != 0)
+		snprintf(buf, len, "%s", path);
+}
+
+/* Read /proc/PID/maps into the module list.  pr_modlock held. */
+static int
+ft_proc_maps(ft_proc_t *p)
+{
+	char path[PATH_MAX + 64], line[PATH_MAX + 128], file[PATH_MAX];
+	struct stat exe;
+	ft_mod_t *m;
+	int haveexe;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pr_pid);
+	haveexe = stat(path, &exe) == 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pr_pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	for (m = p->pr_mods; m != NULL; m = m->fm_next)
+		m->fm_live = 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long lo, hi, off, ino;
+		unsigned int maj, mnr;
+		char perm[8];
+		int n = 0;
+		uint64_t dev;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perm,
+		    &off, &maj, &mnr, &ino, &n) < 7 || n == 0)
+			continue;
+		if (sscanf(line + n, "%4095[^\n]", file) != 1 ||
+		    file[0] != '/' || ino == 0)
+			continue;
+		dev = makedev(maj, mnr);
+		/* a further mapping of an object seen in this pass */
+		for (m = p->pr_mods; m != NULL; m = m->fm_next)
+			if (m->fm_live && m->fm_ino == ino &&
+			    m->fm_dev == dev && strcmp(m->fm_path, file) == 0)
+				break;
+		if (m == NULL) {
+			uint64_t bias;
+
+			ft_proc_path(p, file, path, sizeof(path));
+			if (ft_proc_bias(path, lo, off, &bias) == -1)
+				continue;	/* not an ELF object */
+			/* known from before (same object, same place)? */
+			for (m = p->pr_mods; m != NULL; m = m->fm_next)
+				if (m->fm_ino == ino && m->fm_dev == dev &&
+				    m->fm_bias == bias &&
+				    strcmp(m->fm_path, file) == 0)
+					break;
+			if (m == NULL) {
+				if ((m = calloc(1, sizeof(*m))) == NULL ||
+				    (m->fm_path = strdup(file)) == NULL) {
+					free(m);
+					fclose(f);
+					return -1;
+				}
+				m->fm_dev = dev;
+				m->fm_ino = ino;
+				m->fm_bias = bias;
+				m->fm_exec = haveexe && exe.st_ino == ino &&
+				    exe.st_dev == dev;
+				m->fm_name = m->fm_exec ? "a.out" :
+				    strrchr(m->fm_path, '/') + 1;
+				m->fm_next = p->pr_mods;
+				p->pr_mods = m;
+			}
+			m->fm_live = 1;
+			m->fm_lo = lo;
+			m->fm_hi = hi;
+			m->fm_text = 0;
+		}
+		if (hi > m->fm_hi)
+			m->fm_hi = hi;
+		if (lo < m->fm_lo)
+			m->fm_lo = lo;
+		if (perm[2] == 'x')
+			m->fm_text = 1;
+	}
+	fclose(f);
+	p->pr_modsdirty = 0;
+	return 0;
+}
+
+/*
+ * Does module m match a module glob?  "a.out" names the executable (its
+ * basename does too); a library matches by basename or by its name up to
+ * the first '.' ("libc" for libc.so.6).
+ */
+int
+ft_proc_mod_match(const ft_mod_t *m, const char *glob)
+{
+	const char *base = strrchr(m->fm_path, '/') + 1, *dot;
+	char stem[256];
+
+	if (glob == NULL || *glob == '\0')
+		return 1;
+	if (fnmatch(glob, m->fm_name, 0) == 0 || fnmatch(glob, base, 0) == 0)
+		return 1;
+	if (m->fm_exec || (dot = strchr(base, '.')) == NULL ||
+	    (size_t)(dot - base) >= sizeof(stem))
+		return 0;
+	memcpy(stem, base, dot - base);
+	stem[dot - base] = '\0';
+	return fnmatch(glob, stem, 0) == 0;
+}
+
+/*
+ * Call fn for every live module matching glob (NULL or "" for all), the
+ * executable first, then by address.  fn returns non-zero to stop; that
+ * value is returned.  -1 if the maps cannot be read.
+ */
+int
+ft_proc_mod_iter(ft_proc_t *p, const char *glob,
+    int (*fn)(void *, ft_proc_t *, ft_mod_t *), void *arg)
+{
+	ft_mod_t *m, *v[4096];
+	size_t n = 0, i, j;
+	int rc = 0;
+
+	pthread_mutex_lock(&p->pr_modlock);
+	if (p->pr_modsdirty && ft_proc_maps(p) == -1) {
+		pthread_mutex_unlock(&p->pr_modlock);
+		return -1;
+	}
+	for (m = p->pr_mods; m != NULL && n < 4096; m = m->fm_next)
+		if (m->fm_live && ft_proc_mod_match(m, glob))
+			v[n++] = m;
+	/* insertion sort: a.out first, then by address */
+	for (i = 1; i < n; i++) {
+		m = v[i];
+		for (j = i; j > 0 && (m->fm_exec > v[j - 1]->fm_exec ||
+		    (m->fm_exec == v[j - 1]->fm_exec &&
+		    m->fm_lo < v[j - 1]->fm_lo)); j--)
+			v[j] = v[j - 1];
+		v[j] = m;
+	}
+	for (i = 0; i < n && rc == 0; i++)
+		rc = fn(arg, p, v[i]);
+	pthread_mutex_unlock(&p->pr_modlock);
+	return rc;
+}
+
+/* The module's symbols, read on first use and kept. */
+ft_elf_t *
+ft_proc_mod_elf(ft_proc_t *p, ft_mod_t *m, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	ft_elf_t *fe;
+
+	pthread_mutex_lock(&p->pr_modlock);
+	if ((fe = m->fm_elf) == NULL) {
+		ft_proc_path(p, m->fm_path, path, sizeof(path));
+		fe = m->fm_elf = ft_elf_open(path, err, errlen);
+	}
+	pthread_mutex_unlock(&p->pr_modlock);
+	return fe;
+}
+
+struct ft_proc_fiter {
+	const char	*fi_glob;
+	int		(*fi_fn)(void *, ft_mod_t *, const ft_sym_t *, uint64_t);
+	void		*fi_arg;
+};
+
+static int
+ft_proc_func_mod(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	struct ft_proc_fiter *fi = arg;
+	const ft_sym_t *s;
+	ft_elf_t *fe;
+	size_t i, n;
+	int rc;
+
+	if (!m->fm_text || (fe = ft_proc_mod_elf(p, m, NULL, 0)) == NULL)
+		return 0;
+	/* a plain name finds any alias; a glob walks one name per address */
+	if (strpbrk(fi->fi_glob, "*?[\\") == NULL) {
+		if ((s = ft_elf_lookup(fe, fi->fi_glob)) == NULL)
+			return 0;
+		return fi->fi_fn(fi->fi_arg, m, s, s->fs_addr + m->fm_bias);
+	}
+	n = ft_elf_nsyms(fe);
+	for (i = 0; i < n; i++) {
+		s = ft_elf_sym(fe, i);
+		if (fnmatch(fi->fi_glob, s->fs_name, 0) != 0)
+			continue;
+		if ((rc = fi->fi_fn(fi->fi_arg, m, s, s->fs_addr +
+		    m->fm_bias)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Call fn for every function matching funcglob in every module matching
+ * modglob, with its runtime address.
+ */
+int
+ft_proc_func_iter(ft_proc_t *p, const char *modglob, const char *funcglob,
+    int (*fn)(void *, ft_mod_t *, const ft_sym_t *, uint64_t), void *arg)
+{
+	struct ft_proc_fiter fi;
+
+	fi.fi_glob = funcglob != NULL && *funcglob != '\0' ? funcglob : "*";
+	fi.fi_fn = fn;
+	fi.fi_arg = arg;
+	return ft_proc_mod_iter(p, modglob, ft_proc_func_mod, &fi);
+}
+
+/*
+ * The entry, return and offset sites of a function (offsets from its
+ * start), decoded from the file's bytes: our own int3s in memory must
+ * not be mistaken for the program's.
+ */
+int
+ft_proc_func_sites(ft_proc_t *p, ft_mod_t *m, const ft_sym_t *s, ft_fn_t *ff)
+{
+	ft_elf_t *fe;
+	uint8_t *buf;
+	int rc;
+
+	memset(ff, 0, sizeof(*ff));
+	if ((fe = ft_proc_mod_elf(p, m, NULL, 0)) == NULL || s->fs_size == 0 ||
+	    s->fs_size > (1U << 24)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((buf = malloc(s->fs_size)) == NULL)
+		return -1;
+	rc = ft_elf_read(fe, s->fs_addr, buf, s->fs_size);
+	if (rc == 0)
+		rc = ft_isa_function(buf, s->fs_size, s->fs_addr + m->fm_bias,
+		    ff);
+	free(buf);
+	return rc;
+}
+
+struct ft_proc_at {
+	uint64_t	at_addr;
+	ft_mod_t	*at_mod;
+};
+
+static int
+ft_proc_lookup_mod(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	struct ft_proc_at *at = arg;
+
+	(void)p;
+	if (at->at_addr < m->fm_lo || at->at_addr >= m->fm_hi)
+		return 0;
+	at->at_mod = m;
+	return 1;
+}
+
+/* The module and function (NULL if none) holding a runtime address. */
+int
+ft_proc_lookup(ft_proc_t *p, uint64_t addr, ft_mod_t **mp,
+    const ft_sym_t **sp)
+{
+	struct ft_proc_at at = { addr, NULL };
+	ft_elf_t *fe;
+
+	ft_proc_mod_iter(p, NULL, ft_proc_lookup_mod, &at);
+	if (at.at_mod == NULL)
+		return -1;
+	*mp = at.at_mod;
+	*sp = NULL;
+	if ((fe = ft_proc_mod_elf(p, at.at_mod, NULL, 0)) != NULL)
+		*sp = ft_elf_addr(fe, addr - at.at_mod->fm_bias);
+	return 0;
+}
+
+static int
+ft_proc_exe(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	(void)p;
+	if (!m->fm_exec)
+		return 0;
+	*(ft_mod_t **)arg = m;
+	return 1;
+}
+
+static int
+ft_proc_ldso(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	const char *base = strrchr(m->fm_path, '/') + 1;
+
+	(void)p;
+	if (strncmp(base, "ld-linux", 8) != 0 && strncmp(base, "ld.so", 5) != 0)
+		return 0;
+	*(ft_mod_t **)arg = m;
+	return 1;
+}
+
+/*
+ * Where the dynamic linker announces library loads: r_debug (through the
+ * executable's DT_DEBUG) and its r_brk; failing that, ld.so's
+ * _dl_debug_state, which is what r_brk points to (r_debug then 0).
+ */
+int
+ft_proc_rdebug(ft_proc_t *p, uint64_t *rdebug, uint64_t *rbrk)
+{
+	ft_mod_t *m = NULL;
+	ft_elf_t *fe;
+	uint64_t dyn, size, i, v[2];
+	const ft_sym_t *s;
+
+	*rdebug = *rbrk = 0;
+	ft_proc_mod_iter(p, NULL, ft_proc_exe, &m);
+	if (m != NULL && (fe = ft_proc_mod_elf(p, m, NULL, 0)) != NULL &&
+	    ft_elf_dynamic(fe, &dyn, &size) == 0) {
+		for (i = 0; i + 16 <= size; i += 16) {
+			if (ft_proc_read(p, dyn + m->fm_bias + i, v,
+			    sizeof(v)) == -1 || v[0] == DT_NULL)
+				break;
+			if (v[0] != DT_DEBUG || v[1] == 0)
+				continue;
+			if (ft_proc_read(p, v[1] + 16, rbrk, 8) == 0 &&
+			    *rbrk != 0) {
+				*rdebug = v[1];
+				return 0;
+			}
+		}
+	}
+	m = NULL;
+	ft_proc_mod_iter(p, NULL, ft_proc_ldso, &m);
+	if (m == NULL || (fe = ft_proc_mod_elf(p, m, NULL, 0)) == NULL ||
+	    (s = ft_elf_lookup(fe, "_dl_debug_state")) == NULL)
+		return -1;
+	*rbrk = s->fs_addr + m->fm_bias;
+	return 0;
+}

@@ -1,0 +1,1585 @@
+/*
+ * ft_ptrace.c: the ptrace backend.  One tracer thread per traced process
+ * (ptrace answers only the thread that attached) seizes every thread,
+ * follows clone, fork, vfork, exec and exit, and serves the probe hits:
+ * an int3 patched through /proc/PID/mem stops a thread, the tracer
+ * reads its registers, calls the user, and resumes it with one stop per
+ * hit: the displaced instruction is emulated when that is simple, else it
+ * runs out of line from the thread's slot in a scratch chunk mapped into
+ * the target, relocated if it is %rip-relative, followed by a jump back.
+ *
+ * A slot (FT_SLOTSIZE bytes) is laid out so that any tracer can tell
+ * where a thread found inside it belongs, reading only target memory:
+ *	+0	the original address of the displaced instruction (8 bytes)
+ *	+8	its length (1 byte)
+ *	+16	the instruction, relocated
+ *	+16+len	jmp *0(%rip); .quad original address + len
+ * A thread at +16 has not run the instruction (it goes back to the
+ * original address); a thread at +16+len has (it goes to the next one).
+ */
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+#ifndef PTRACE_GET_RSEQ_CONFIGURATION
+#define	PTRACE_GET_RSEQ_CONFIGURATION	0x420f
+#endif
+#ifndef MAP_FIXED_NOREPLACE
+#define	MAP_FIXED_NOREPLACE	0x100000
+#endif
+#ifndef KCMP_VM
+#define	KCMP_VM		1
+#endif
+
+#define	FT_PTRACE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
+	PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)
+#define	FT_CHUNKSIZE	((uint64_t)FT_NSLOTS * FT_SLOTSIZE)
+#define	FT_SLOTHDR	16
+
+struct ft_ptrace_rseq {
+	uint64_t	rseq_abi_pointer;
+	uint32_t	rseq_abi_size;
+	uint32_t	signature;
+	uint32_t	flags;
+	uint32_t	pad;
+};
+
+/* Registers as an array of words; ft_emul_t names them by index. */
+#define	FT_REG(r, i)	(((unsigned long long *)(void *)(r))[(i)])
+
+static pthread_once_t ft_ptrace_once = PTHREAD_ONCE_INIT;
+
+static void
+ft_ptrace_wakehandler(int sig)
+{
+	(void)sig;
+}
+
+static void
+ft_ptrace_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ft_ptrace_wakehandler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: waitpid must return EINTR */
+	sigaction(SIGRTMIN + 5, &sa, NULL);
+}
+
+static uint64_t
+ft_ptrace_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int
+ft_ptrace_vmread(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/*
+ * One word of a stopped tracee's memory.  On the hit path these beat
+ * process_vm_readv/writev, which pin pages for a bigger copy.
+ */
+static int
+ft_ptrace_peek(pid_t tid, uint64_t addr, uint64_t *v)
+{
+	long w;
+
+	errno = 0;
+	w = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)addr, 0);
+	if (w == -1 && errno != 0)
+		return -1;
+	*v = (uint64_t)w;
+	return 0;
+}
+
+static int
+ft_ptrace_poke(pid_t tid, uint64_t addr, uint64_t v)
+{
+	return (int)ptrace(PTRACE_POKEDATA, tid, (void *)(uintptr_t)addr,
+	    (void *)(uintptr_t)v);
+}
+
+/*
+ * The fatal table: one (address, original byte) per patched site, read
+ * by ft_proc_fatal_restore() from a signal handler at any moment.  Entries
+ * below pr_nfatal are always valid; a grown table is published before the
+ * count and the old one is kept until release.  Called with pr_lock held.
+ */
+static void
+ft_ptrace_fatal_add(ft_proc_t *p, uint64_t addr, uint8_t byte)
+{
+	if (p->pr_nfatal == p->pr_fatalcap) {
+		size_t ncap = p->pr_fatalcap ? p->pr_fatalcap * 2 : 256;
+		ft_fatal_t *nt = calloc(ncap, sizeof(*nt));
+		void **nold;
+
+		if (nt == NULL)
+			return;	/* only the fatal path loses this site */
+		nold = realloc(p->pr_fatalold, (p->pr_nfatalold + 1) *
+		    sizeof(void *));
+		if (nold == NULL) {
+			free(nt);
+			return;
+		}
+		p->pr_fatalold = nold;
+		if (p->pr_fatal != NULL)
+			memcpy(nt, p->pr_fatal, p->pr_nfatal * sizeof(*nt));
+		p->pr_fatalold[p->pr_nfatalold++] = p->pr_fatal;
+		__atomic_store_n(&p->pr_fatal, nt, __ATOMIC_RELEASE);
+		p->pr_fatalcap = ncap;
+	}
+	p->pr_fatal[p->pr_nfatal].ff_addr = addr;
+	p->pr_fatal[p->pr_nfatal].ff_byte = byte;
+	__atomic_store_n(&p->pr_nfatal, p->pr_nfatal + 1, __ATOMIC_RELEASE);
+}
+
+static void
+ft_ptrace_fatal_del(ft_proc_t *p, uint64_t addr)
+{
+	size_t i, n = p->pr_nfatal;
+
+	for (i = 0; i < n; i++) {
+		if (p->pr_fatal[i].ff_addr != addr)
+			continue;
+		/* a stale duplicate is harmless: it restores the same byte */
+		p->pr_fatal[i] = p->pr_fatal[n - 1];
+		__atomic_store_n(&p->pr_nfatal, n - 1, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
+/* From a fatal-signal handler: pwrite(2) only. */
+void
+ft_ptrace_fatal_one(ft_proc_t *p)
+{
+	ft_fatal_t *t = __atomic_load_n(&p->pr_fatal, __ATOMIC_ACQUIRE);
+	size_t i, n = __atomic_load_n(&p->pr_nfatal, __ATOMIC_ACQUIRE);
+	int fd = p->pr_memfd;
+
+	if (t == NULL || fd < 0)
+		return;
+	for (i = 0; i < n; i++)
+		(void)!pwrite(fd, &t[i].ff_byte, 1, (off_t)t[i].ff_addr);
+}
+
+/* Sites: a hash table keyed by address, under pr_lock. */
+static ft_site_t **
+ft_ptrace_site_slot(ft_proc_t *p, uint64_t addr)
+{
+	ft_site_t **sp = &p->pr_sites[(addr ^ (addr >> 10)) % FT_NBUCKETS];
+
+	while (*sp != NULL && (*sp)->st_addr != addr)
+		sp = &(*sp)->st_next;
+	return sp;
+}
+
+static int
+ft_ptrace_site_adduser(ft_site_t *s, void *user)
+{
+	if (s->st_nusers == s->st_cap) {
+		int ncap = s->st_cap ? s->st_cap * 2 : 2;
+		void **nu = realloc(s->st_users, ncap * sizeof(void *));
+
+		if (nu == NULL)
+			return -1;
+		s->st_users = nu;
+		s->st_cap = ncap;
+	}
+	s->st_users[s->st_nusers++] = user;
+	return 0;
+}
+
+/*
+ * Add user at addr (rbrk: the dynamic linker's hook, which has no user).
+ * The first user patches the int3.
+ */
+int
+ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
+{
+	static const uint8_t int3 = 0xcc;
+	ft_site_t **sp, *s;
+	ssize_t got;
+	int err = 0;
+
+	pthread_mutex_lock(&p->pr_lock);
+	if (p->pr_dead || p->pr_memfd < 0) {
+		err = ESRCH;
+		goto out;
+	}
+	sp = ft_ptrace_site_slot(p, addr);
+	if ((s = *sp) != NULL) {
+		if (rbrk)
+			s->st_rbrk = 1;
+		else if (ft_ptrace_site_adduser(s, user) == -1)
+			err = ENOMEM;
+		goto out;
+	}
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		err = ENOMEM;
+		goto out;
+	}
+	s->st_addr = addr;
+	/* an instruction near the end of a mapping may be shorter than 16 */
+	got = pread(p->pr_memfd, s->st_orig, sizeof(s->st_orig), (off_t)addr);
+	if (got <= 0) {
+		size_t room = 4096 - (addr & 4095);
+
+		got = pread(p->pr_memfd, s->st_orig, room < 16 ? room : 16,
+		    (off_t)addr);
+	}
+	if (got <= 0) {
+		err = EFAULT;
+	} else if (ft_isa_emul(s->st_orig, (size_t)got, addr,
+	    &s->st_emul) == -1) {
+		err = EINVAL;
+	} else if (s->st_emul.ee_kind == FT_E_REFUSE) {
+		err = s->st_emul.ee_insn.fi_type == FT_I_INT3 ? EBUSY : ENOTSUP;
+	} else if (!rbrk && ft_ptrace_site_adduser(s, user) == -1) {
+		err = ENOMEM;
+	} else if (pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1) {
+		err = EFAULT;
+	}
+	if (err != 0) {
+		free(s->st_users);
+		free(s);
+		goto out;
+	}
+	s->st_rbrk = rbrk;
+	s->st_serial = ++p->pr_serial;
+	*sp = s;
+	p->pr_nsites++;
+	ft_ptrace_fatal_add(p, addr, s->st_orig[0]);
+out:
+	pthread_mutex_unlock(&p->pr_lock);
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* Unpatch and free a site.  pr_lock held. */
+static void
+ft_ptrace_site_drop(ft_proc_t *p, ft_site_t **sp, int restore)
+{
+	ft_site_t *s = *sp;
+
+	if (restore && p->pr_memfd >= 0)
+		(void)!pwrite(p->pr_memfd, s->st_orig, 1, (off_t)s->st_addr);
+	ft_ptrace_fatal_del(p, s->st_addr);
+	*sp = s->st_next;
+	p->pr_nsites--;
+	free(s->st_users);
+	free(s);
+}
+
+int
+ft_ptrace_site_remove(ft_proc_t *p, uint64_t addr, void *user)
+{
+	ft_site_t **sp, *s;
+	uint64_t gen;
+	int i, found = 0;
+
+	pthread_mutex_lock(&p->pr_lock);
+	sp = ft_ptrace_site_slot(p, addr);
+	if ((s = *sp) != NULL) {
+		for (i = 0; i < s->st_nusers; i++) {
+			if (s->st_users[i] != user)
+				continue;
+			s->st_users[i] = s->st_users[--s->st_nusers];
+			found = 1;
+			break;
+		}
+		if (found && s->st_nusers == 0 && !s->st_rbrk)
+			ft_ptrace_site_drop(p, sp, 1);
+	}
+	pthread_mutex_unlock(&p->pr_lock);
+	if (!found) {
+		errno = ENOENT;
+		return -1;
+	}
+	/*
+	 * A hit that copied its users before we removed this one may still be
+	 * running with it: wait for that callback to end, so the caller may
+	 * free user when we return.
+	 */
+	if (!ft_ptrace_is_tracer(p)) {
+		gen = __atomic_load_n(&p->pr_cbgen, __ATOMIC_ACQUIRE);
+		while (__atomic_load_n(&p->pr_incb, __ATOMIC_ACQUIRE) &&
+		    __atomic_load_n(&p->pr_cbgen, __ATOMIC_ACQUIRE) == gen) {
+			struct timespec ts = { 0, 50000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return 0;
+}
+
+/* Threads: the tracer's own list. */
+static ft_thread_t *
+ft_ptrace_thread(ft_proc_t *p, pid_t tid)
+{
+	ft_thread_t *t;
+
+	for (t = p->pr_threads; t != NULL; t = t->th_next)
+		if (t->th_tid == tid)
+			return t;
+	return NULL;
+}
+
+static ft_thread_t *
+ft_ptrace_thread_add(ft_proc_t *p, pid_t tid)
+{
+	ft_thread_t *t;
+
+	if ((t = ft_ptrace_thread(p, tid)) != NULL)
+		return t;
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	t->th_tid = tid;
+	t->th_slot = -1;
+	t->th_new = 1;
+	t->th_next = p->pr_threads;
+	p->pr_threads = t;
+	p->pr_nthreads++;
+	return t;
+}
+
+static void
+ft_ptrace_thread_drop(ft_proc_t *p, ft_thread_t *t)
+{
+	ft_thread_t **tp;
+
+	for (tp = &p->pr_threads; *tp != NULL; tp = &(*tp)->th_next) {
+		if (*tp != t)
+			continue;
+		*tp = t->th_next;
+		if (t->th_slot >= 0)
+			p->pr_slotused[t->th_slot] = 0;
+		p->pr_nthreads--;
+		free(t);
+		return;
+	}
+}
+
+static void
+ft_ptrace_resume(ft_thread_t *t)
+{
+	int sig = t->th_sig;
+
+	t->th_sig = 0;
+	t->th_stopped = 0;
+	t->th_listen = 0;
+	ptrace(PTRACE_CONT, t->th_tid, 0, (void *)(uintptr_t)sig);
+}
+
+/* Is tid a thread of our process (rather than a fork child)? */
+static int
+ft_ptrace_ours(ft_proc_t *p, pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)p->pr_pid,
+	    (int)tid);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * Seize every thread.  Threads may be created while we walk
+ * /proc/PID/task, so walk it until a pass finds nothing new.
+ */
+static int
+ft_ptrace_attach(ft_proc_t *p)
+{
+	char path[64];
+	int added;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pr_pid);
+	do {
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		if (d == NULL) {
+			snprintf(p->pr_err, sizeof(p->pr_err),
+			    "pid %d: %s", (int)p->pr_pid, strerror(errno));
+			return -1;
+		}
+		added = 0;
+		while ((de = readdir(d)) != NULL) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+			ft_thread_t *t;
+
+			if (tid <= 0 || ft_ptrace_thread(p, tid) != NULL)
+				continue;
+			if (ptrace(PTRACE_SEIZE, tid, 0,
+			    (void *)FT_PTRACE_OPTS) == -1) {
+				if (errno == ESRCH)
+					continue;	/* it just exited */
+				snprintf(p->pr_err, sizeof(p->pr_err),
+				    "failed to grab pid %d: %s%s",
+				    (int)p->pr_pid, strerror(errno),
+				    errno == EPERM ? " (ptrace not permitted)" :
+				    "");
+				closedir(d);
+				return -1;
+			}
+			if ((t = ft_ptrace_thread_add(p, tid)) == NULL) {
+				closedir(d);
+				return -1;
+			}
+			t->th_new = 0;	/* seized, not stopped */
+			added = 1;
+		}
+		closedir(d);
+	} while (added);
+	if (p->pr_threads == NULL) {
+		snprintf(p->pr_err, sizeof(p->pr_err), "pid %d has no threads",
+		    (int)p->pr_pid);
+		return -1;
+	}
+	return 0;
+}
+
+/* The CPU a stopped thread last ran on: its rseq cpu_id, else /proc. */
+static int
+ft_ptrace_cpu(ft_proc_t *p, ft_thread_t *t)
+{
+	char path[64], buf[1024], *s;
+	uint64_t w;
+	int32_t cpu;
+	int fd, i;
+	ssize_t n;
+
+	if (t->th_rseq == 0 && t->th_rseqtries < 3) {
+		struct ft_ptrace_rseq rc;
+
+		t->th_rseqtries++;
+		memset(&rc, 0, sizeof(rc));
+		if (ptrace(PTRACE_GET_RSEQ_CONFIGURATION, t->th_tid,
+		    (void *)sizeof(rc), &rc) > 0 && rc.rseq_abi_pointer != 0)
+			t->th_rseq = rc.rseq_abi_pointer;
+	}
+	/* struct rseq: cpu_id_start at 0, cpu_id at 4 */
+	if (t->th_rseq != 0 && ft_ptrace_peek(t->th_tid, t->th_rseq,
+	    &w) == 0 && (cpu = (int32_t)(w >> 32)) >= 0)
+		return cpu;
+
+	/* field 39 of /proc/PID/task/TID/stat, after the ")" of comm */
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)p->pr_pid,
+	    (int)t->th_tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if ((s = strrchr(buf, ')')) == NULL)
+		return -1;
+	for (i = 2; i < 39 && s != NULL; i++)
+		s = strchr(s + 1, ' ');
+	return s != NULL ? atoi(s + 1) : -1;
+}
+
+/*
+ * Run one system call in stopped thread t, from an existing "syscall"
+ * instruction, and return its result.  Only used to map scratch chunks:
+ * once per chunk, so the single step here is not on the hit path.
+ */
+static int
+ft_ptrace_findsyscall(ft_proc_t *p, uint64_t *at)
+{
+	char path[64], line[512];
+	FILE *f;
+	int found = 0, pass;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pr_pid);
+	/* the vdso first (always there, never instrumented), then any text */
+	for (pass = 0; pass < 2 && !found; pass++) {
+		if ((f = fopen(path, "re")) == NULL)
+			return -1;
+		while (!found && fgets(line, sizeof(line), f) != NULL) {
+			unsigned long lo, hi;
+			char perm[8];
+			uint8_t buf[4096];
+			uint64_t a;
+
+			if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 ||
+			    perm[2] != 'x')
+				continue;
+			if (pass == 0 && strstr(line, "[vdso]") == NULL)
+				continue;
+			for (a = lo; a < hi && !found; a += sizeof(buf)) {
+				size_t i;
+
+				if (pread(p->pr_memfd, buf, sizeof(buf),
+				    (off_t)a) != (ssize_t)sizeof(buf))
+					break;
+				for (i = 0; i + 1 < sizeof(buf); i++) {
+					if (buf[i] == 0x0f && buf[i + 1] == 0x05) {
+						*at = a + i;
+						found = 1;
+						break;
+					}
+				}
+			}
+		}
+		fclose(f);
+	}
+	return found ? 0 : -1;
+}
+
+static long
+ft_ptrace_syscall(ft_proc_t *p, ft_thread_t *t, long nr, long a1, long a2,
+    long a3, long a4, long a5, long a6)
+{
+	struct user_regs_struct save, r;
+	uint64_t at;
+	long ret;
+	int st;
+
+	if (ft_ptrace_findsyscall(p, &at) == -1)
+		return -ENOSYS;
+	if (ptrace(PTRACE_GETREGS, t->th_tid, 0, &save) == -1)
+		return -ESRCH;
+	r = save;
+	r.rax = nr;
+	r.orig_rax = -1;
+	r.rdi = a1;
+	r.rsi = a2;
+	r.rdx = a3;
+	r.r10 = a4;
+	r.r8 = a5;
+	r.r9 = a6;
+	r.rip = at;
+	if (ptrace(PTRACE_SETREGS, t->th_tid, 0, &r) == -1)
+		return -ESRCH;
+	for (;;) {
+		if (ptrace(PTRACE_SINGLESTEP, t->th_tid, 0, 0) == -1)
+			return -ESRCH;
+		if (waitpid(t->th_tid, &st, __WALL) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -ESRCH;
+		}
+		if (!WIFSTOPPED(st))
+			return -ESRCH;
+		if (WSTOPSIG(st) == SIGTRAP && (st >> 16) == 0)
+			break;
+		/* a signal came first: keep it for the thread's resume */
+		if ((st >> 16) == 0)
+			t->th_sig = WSTOPSIG(st);
+	}
+	if (ptrace(PTRACE_GETREGS, t->th_tid, 0, &r) == -1)
+		return -ESRCH;
+	ret = (long)r.rax;
+	ptrace(PTRACE_SETREGS, t->th_tid, 0, &save);
+	return ret;
+}
+
+/*
+ * A free address range of len bytes within 1 GiB of near, from
+ * /proc/PID/maps, so that %rip-relative operands reach their data from
+ * the slot.  0 if there is none.
+ */
+static uint64_t
+ft_ptrace_gap(ft_proc_t *p, uint64_t near, uint64_t len)
+{
+	char path[64], line[512];
+	uint64_t prev = 0x10000, best = 0, bestd = UINT64_MAX;
+	const uint64_t range = 1ULL << 30;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pr_pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		if (lo > prev && lo - prev >= len) {
+			/* the end of the gap nearest to near */
+			uint64_t a = near < prev ? prev : (near + len > lo ?
+			    lo - len : near);
+			uint64_t d;
+
+			a &= ~(uint64_t)4095;
+			if (a < prev)
+				a = (prev + 4095) & ~(uint64_t)4095;
+			d = a > near ? a - near : near - a;
+			if (a + len <= lo && d < range && d < bestd) {
+				best = a;
+				bestd = d;
+			}
+		}
+		if (hi > prev)
+			prev = hi;
+	}
+	fclose(f);
+	return best;
+}
+
+/* Map a scratch chunk near addr.  Returns its index, or -1. */
+static int
+ft_ptrace_chunk_map(ft_proc_t *p, ft_thread_t *t, uint64_t near)
+{
+	uint64_t hint;
+	long r = -1;
+
+	if (p->pr_nchunks == FT_MAXCHUNKS)
+		return -1;
+	if ((hint = ft_ptrace_gap(p, near, FT_CHUNKSIZE)) != 0)
+		r = ft_ptrace_syscall(p, t, SYS_mmap, (long)hint,
+		    (long)FT_CHUNKSIZE, PROT_READ | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (r < 0 && r > -4096)
+		r = ft_ptrace_syscall(p, t, SYS_mmap, 0, (long)FT_CHUNKSIZE,
+		    PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r < 0 && r > -4096)
+		return -1;
+	p->pr_chunk[p->pr_nchunks] = (uint64_t)r;
+	return p->pr_nchunks++;
+}
+
+/*
+ * Fill t's slot for the displaced instruction of site (copied in s) and
+ * return the address to resume at, or 0.
+ */
+static uint64_t
+ft_ptrace_slot(ft_proc_t *p, ft_thread_t *t, const ft_site_t *s)
+{
+	uint8_t buf[FT_SLOTSIZE];
+	const ft_insn_t *fi = &s->st_emul.ee_insn;
+	uint64_t slot = 0, back = s->st_addr + fi->fi_len;
+	int c, i, tries;
+
+	if (t->th_slot < 0) {
+		for (i = 0; i < FT_NSLOTS && p->pr_slotused[i]; i++)
+			;
+		if (i == FT_NSLOTS)
+			return 0;
+		p->pr_slotused[i] = 1;
+		t->th_slot = i;
+	}
+	memset(buf, 0xcc, sizeof(buf));
+	memcpy(buf, &s->st_addr, 8);
+	buf[8] = fi->fi_len;
+	for (tries = 0, c = 0; tries < 2; tries++) {
+		for (c = 0; c < p->pr_nchunks; c++) {
+			slot = p->pr_chunk[c] + (uint64_t)t->th_slot *
+			    FT_SLOTSIZE;
+			if (ft_isa_relocate(s->st_orig, fi, s->st_addr,
+			    slot + FT_SLOTHDR, buf + FT_SLOTHDR) == 0)
+				break;
+		}
+		if (c < p->pr_nchunks)
+			break;
+		if (ft_ptrace_chunk_map(p, t, s->st_addr) == -1)
+			return 0;
+	}
+	if (c == p->pr_nchunks)
+		return 0;
+	if (t->th_slotkey[c] != s->st_serial) {
+		uint8_t *j = buf + FT_SLOTHDR + fi->fi_len;
+
+		/* jmp *0(%rip); .quad back */
+		j[0] = 0xff;
+		j[1] = 0x25;
+		memset(j + 2, 0, 4);
+		memcpy(j + 6, &back, 8);
+		if (pwrite(p->pr_memfd, buf, FT_SLOTSIZE, (off_t)slot) !=
+		    FT_SLOTSIZE)
+			return 0;
+		t->th_slotkey[c] = s->st_serial;
+	}
+	return slot + FT_SLOTHDR;
+}
+
+/*
+ * If r->rip is inside a scratch slot, move it to the original code: back
+ * to the displaced instruction if it has not run (*skip then names it, so
+ * that its probe does not fire twice), else on to the next one.  Reads
+ * the slot header from the memory of pid (a fork child has a copy).
+ */
+static int
+ft_ptrace_unslot(ft_proc_t *p, pid_t pid, struct user_regs_struct *r,
+    uint64_t *skip)
+{
+	uint64_t slot, orig;
+	uint8_t len;
+	int c;
+
+	for (c = 0; c < p->pr_nchunks; c++) {
+		if (r->rip < p->pr_chunk[c] || r->rip >= p->pr_chunk[c] +
+		    FT_CHUNKSIZE)
+			continue;
+		slot = r->rip - (r->rip - p->pr_chunk[c]) % FT_SLOTSIZE;
+		if (ft_ptrace_vmread(pid, slot, &orig, 8) == -1 ||
+		    ft_ptrace_vmread(pid, slot + 8, &len, 1) == -1)
+			return 0;
+		if (r->rip == slot + FT_SLOTHDR) {
+			r->rip = orig;
+			if (skip != NULL)
+				*skip = orig;
+			return 1;
+		}
+		if (r->rip == slot + FT_SLOTHDR + len) {
+			r->rip = orig + len;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Resume t after its hit at s->st_addr: emulate, or run out of line.
+ * r holds the registers with rip at the site.
+ */
+static void
+ft_ptrace_step(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r,
+    const ft_site_t *s)
+{
+	const ft_emul_t *ee = &s->st_emul;
+	uint64_t pc = s->st_addr, next = pc + ee->ee_insn.fi_len, v, a;
+	pid_t tid = t->th_tid;
+
+	switch (ee->ee_kind) {
+	case FT_E_SKIP:
+		r->rip = next;
+		break;
+	case FT_E_PUSH:
+		v = FT_REG(r, ee->ee_reg);
+		if (ft_ptrace_poke(tid, r->rsp - 8, v) == -1)
+			goto fault;
+		r->rsp -= 8;
+		r->rip = next;
+		break;
+	case FT_E_JMP:
+		r->rip = ee->ee_insn.fi_target;
+		break;
+	case FT_E_CALL:
+		if (ft_ptrace_poke(tid, r->rsp - 8, next) == -1)
+			goto fault;
+		r->rsp -= 8;
+		r->rip = ee->ee_insn.fi_target;
+		break;
+	case FT_E_RET:
+		if (ft_ptrace_peek(tid, r->rsp, &v) == -1)
+			goto fault;
+		r->rsp += 8 + (uint64_t)ee->ee_imm;
+		r->rip = v;
+		break;
+	case FT_E_JCC:
+		r->rip = ft_isa_cond(ee, r->eflags, r->rcx) ?
+		    ee->ee_insn.fi_target : next;
+		break;
+	case FT_E_LOOP:
+		if (ee->ee_cc != FT_CC_JRCXZ && ee->ee_cc != FT_CC_JECXZ) {
+			if (ee->ee_ecx)
+				r->rcx = (uint32_t)(r->rcx - 1);
+			else
+				r->rcx--;
+		}
+		r->rip = ft_isa_cond(ee, r->eflags, r->rcx) ?
+		    ee->ee_insn.fi_target : next;
+		break;
+	case FT_E_ADDRSP:
+	case FT_E_SUBRSP:
+		r->eflags = ft_isa_addsub_flags(r->eflags, r->rsp,
+		    (uint64_t)ee->ee_imm, ee->ee_kind == FT_E_SUBRSP);
+		r->rsp = ee->ee_kind == FT_E_SUBRSP ? r->rsp -
+		    (uint64_t)ee->ee_imm : r->rsp + (uint64_t)ee->ee_imm;
+		r->rip = next;
+		break;
+	case FT_E_MOVRBP:
+		r->rbp = r->rsp;
+		r->rip = next;
+		break;
+	case FT_E_JMPIND:
+	case FT_E_CALLIND:
+		if (!ee->ee_mem) {
+			v = FT_REG(r, ee->ee_reg);
+		} else {
+			a = (uint64_t)ee->ee_disp;
+			if (ee->ee_base == FT_REG_RIP)
+				a += next;
+			else if (ee->ee_base >= 0)
+				a += FT_REG(r, ee->ee_base);
+			if (ee->ee_index >= 0)
+				a += FT_REG(r, ee->ee_index) * ee->ee_scale;
+			if (ee->ee_seg >= 0)
+				a += FT_REG(r, ee->ee_seg);
+			if (ft_ptrace_peek(tid, a, &v) == -1)
+				goto fault;
+		}
+		if (ee->ee_kind == FT_E_CALLIND) {
+			if (ft_ptrace_poke(tid, r->rsp - 8, next) == -1)
+				goto fault;
+			r->rsp -= 8;
+		}
+		r->rip = v;
+		break;
+	default:
+		if ((v = ft_ptrace_slot(p, t, s)) == 0) {
+			/*
+			 * No slot (no room for a chunk near the data, or too
+			 * many threads).  Never harm the target: give the
+			 * site up, so the original instruction runs.
+			 */
+			ft_site_t **sp;
+
+			pthread_mutex_lock(&p->pr_lock);
+			sp = ft_ptrace_site_slot(p, pc);
+			if (*sp != NULL)
+				ft_ptrace_site_drop(p, sp, 1);
+			pthread_mutex_unlock(&p->pr_lock);
+			break;
+		}
+		r->rip = v;
+		break;
+	}
+	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
+	ft_ptrace_resume(t);
+	return;
+fault:
+	/* as the instruction itself would have: a SIGSEGV at the site */
+	r->rip = pc;
+	t->th_skip = pc;
+	t->th_sig = SIGSEGV;
+	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
+	ft_ptrace_resume(t);
+}
+
+/*
+ * After a dlclose: drop the sites whose int3 is gone with their mapping,
+ * without writing to what may be mapped there now.  A site is ours while
+ * its byte still reads 0xcc.
+ */
+static void
+ft_ptrace_purge(ft_proc_t *p)
+{
+	ft_site_t **sp;
+	uint8_t b;
+	int i;
+
+	pthread_mutex_lock(&p->pr_lock);
+	for (i = 0; i < FT_NBUCKETS; i++) {
+		sp = &p->pr_sites[i];
+		while (*sp != NULL) {
+			if (pread(p->pr_memfd, &b, 1, (off_t)(*sp)->st_addr) ==
+			    1 && b == 0xcc)
+				sp = &(*sp)->st_next;
+			else
+				ft_ptrace_site_drop(p, sp, 0);
+		}
+	}
+	pthread_mutex_unlock(&p->pr_lock);
+}
+
+/* The dynamic linker's hook: say so when its list is consistent again. */
+static void
+ft_ptrace_rbrk(ft_proc_t *p)
+{
+	int32_t state = 0;
+
+	/* struct r_debug: r_state follows r_version, r_map, r_brk */
+	if (p->pr_rdebug != 0 && ft_ptrace_vmread(p->pr_pid, p->pr_rdebug + 24,
+	    &state, 4) == 0 && state != 0)
+		return;		/* RT_ADD or RT_DELETE: in progress */
+	ft_ptrace_purge(p);
+	ft_proc_refresh(p);
+	if (p->pr_ops->fo_modules != NULL)
+		p->pr_ops->fo_modules(p->pr_arg, p);
+}
+
+/* Find the dynamic linker's hook (r_debug.r_brk) and stop on it. */
+static void
+ft_ptrace_hook(ft_proc_t *p)
+{
+	uint64_t rdebug = 0, rbrk = 0;
+
+	if (ft_proc_rdebug(p, &rdebug, &rbrk) == -1 || rbrk == 0)
+		return;
+	if (ft_ptrace_site_add(p, rbrk, NULL, 1) == 0) {
+		p->pr_rdebug = rdebug;
+		p->pr_rbrk = rbrk;
+	}
+}
+
+/* The new image reached its entry point. */
+static void
+ft_ptrace_entry(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
+{
+	(void)!pwrite(p->pr_memfd, &p->pr_entryorig, 1, (off_t)p->pr_entry);
+	pthread_mutex_lock(&p->pr_lock);
+	ft_ptrace_fatal_del(p, p->pr_entry);
+	pthread_mutex_unlock(&p->pr_lock);
+	r->rip = p->pr_entry;
+	p->pr_entry = 0;
+	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
+	ft_proc_refresh(p);
+	ft_ptrace_hook(p);
+	if (p->pr_hold) {
+		p->pr_hold = 0;
+		p->pr_held = 1;
+		t->th_stopped = 1;
+		if (p->pr_ops->fo_held != NULL)
+			p->pr_ops->fo_held(p->pr_arg, p);
+		return;		/* until FT_CMD_RUN */
+	}
+	if (p->pr_ops->fo_exec != NULL)
+		p->pr_ops->fo_exec(p->pr_arg, p);
+	ft_ptrace_resume(t);
+}
+
+/* A SIGTRAP that is not one of our sites. */
+static void
+ft_ptrace_stray(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
+{
+	siginfo_t si;
+	uint8_t b;
+
+	if (ptrace(PTRACE_GETSIGINFO, t->th_tid, 0, &si) == 0 &&
+	    si.si_code == SI_KERNEL && pread(p->pr_memfd, &b, 1,
+	    (off_t)(r->rip - 1)) == 1 && b != 0xcc) {
+		/* our int3, removed while this stop was on its way */
+		r->rip--;
+		ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
+		ft_ptrace_resume(t);
+		return;
+	}
+	t->th_sig = SIGTRAP;
+	ft_ptrace_resume(t);
+}
+
+static void
+ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
+{
+	struct user_regs_struct r;
+	ft_site_t *s, copy;
+	ft_hit_t hit;
+	int fire;
+
+	if (ptrace(PTRACE_GETREGS, t->th_tid, 0, &r) == -1)
+		return;
+	if (p->pr_entry != 0 && r.rip - 1 == p->pr_entry && !t->th_foreign) {
+		ft_ptrace_entry(p, t, &r);
+		return;
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	if ((s = *ft_ptrace_site_slot(p, r.rip - 1)) == NULL) {
+		pthread_mutex_unlock(&p->pr_lock);
+		ft_ptrace_stray(p, t, &r);
+		return;
+	}
+	copy = *s;
+	if (s->st_nusers > p->pr_ubufcap) {
+		void **nb = realloc(p->pr_ubuf, s->st_nusers * sizeof(void *));
+
+		if (nb != NULL) {
+			p->pr_ubuf = nb;
+			p->pr_ubufcap = s->st_nusers;
+		}
+	}
+	if (copy.st_nusers > p->pr_ubufcap)
+		copy.st_nusers = p->pr_ubufcap;
+	memcpy(p->pr_ubuf, s->st_users, copy.st_nusers * sizeof(void *));
+	pthread_mutex_unlock(&p->pr_lock);
+
+	r.rip = copy.st_addr;
+	fire = t->th_skip != copy.st_addr && !t->th_foreign;
+	t->th_skip = 0;
+	if (fire && copy.st_rbrk)
+		ft_ptrace_rbrk(p);
+	if (fire && copy.st_nusers > 0 && p->pr_ops->fo_hit != NULL) {
+		hit.fh_pid = p->pr_pid;
+		hit.fh_tid = t->th_tid;
+		hit.fh_addr = copy.st_addr;
+		hit.fh_time = ft_ptrace_now();
+		hit.fh_cpu = ft_ptrace_cpu(p, t);
+		hit.fh_regs = r;
+		__atomic_store_n(&p->pr_incb, 1, __ATOMIC_RELEASE);
+		p->pr_ops->fo_hit(p->pr_arg, p, &hit, p->pr_ubuf,
+		    copy.st_nusers);
+		__atomic_add_fetch(&p->pr_cbgen, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->pr_incb, 0, __ATOMIC_RELEASE);
+	}
+	ft_ptrace_step(p, t, &r, &copy);
+}
+
+/* Wait for the first stop of a new tracee we expect (a fork child). */
+static int
+ft_ptrace_waitnew(ft_proc_t *p, pid_t pid, int *st)
+{
+	int i;
+
+	for (i = 0; i < p->pr_norphans; i++) {
+		if (p->pr_orphan[i].o_pid != pid)
+			continue;
+		*st = p->pr_orphan[i].o_status;
+		p->pr_orphan[i] = p->pr_orphan[--p->pr_norphans];
+		return 0;
+	}
+	while (waitpid(pid, st, __WALL) == -1) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A fork child: a copy of our patched text.  Put the original bytes
+ * back in its copy, move it out of a slot, and let it go.  A vfork child
+ * (or a CLONE_VM one) shares our memory: it must keep running through our
+ * sites until it execs or exits, so it stays traced without callbacks.
+ */
+static void
+ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
+{
+	struct user_regs_struct r;
+	char path[64];
+	ft_thread_t *t;
+	int st, fd, b, shared;
+	ft_site_t *s;
+
+	if (ft_ptrace_waitnew(p, child, &st) == -1 || !WIFSTOPPED(st))
+		return;
+	shared = (int)syscall(SYS_kcmp, p->pr_pid, child, KCMP_VM, 0, 0);
+	if (shared == -1)
+		shared = vfork ? 0 : 1;
+	if (shared == 0) {
+		if ((t = ft_ptrace_thread_add(p, child)) == NULL) {
+			ptrace(PTRACE_DETACH, child, 0, 0);
+			return;
+		}
+		t->th_new = 0;
+		t->th_foreign = 1;
+		ft_ptrace_resume(t);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) != -1) {
+		pthread_mutex_lock(&p->pr_lock);
+		for (b = 0; b < FT_NBUCKETS; b++)
+			for (s = p->pr_sites[b]; s != NULL; s = s->st_next)
+				(void)!pwrite(fd, s->st_orig, 1,
+				    (off_t)s->st_addr);
+		pthread_mutex_unlock(&p->pr_lock);
+		if (p->pr_entry != 0)
+			(void)!pwrite(fd, &p->pr_entryorig, 1,
+			    (off_t)p->pr_entry);
+		close(fd);
+	}
+	if (ptrace(PTRACE_GETREGS, child, 0, &r) == 0 &&
+	    ft_ptrace_unslot(p, child, &r, NULL))
+		ptrace(PTRACE_SETREGS, child, 0, &r);
+	ptrace(PTRACE_DETACH, child, 0, 0);
+}
+
+/* exec: a new image; every site, slot and thread but one is gone. */
+static void
+ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
+{
+	ft_thread_t *n;
+	char path[64];
+	uint64_t av[2], entry = 0;
+	int fd, b;
+
+	if (t->th_foreign) {
+		/* a vfork child leaves our memory: it is not ours */
+		ptrace(PTRACE_DETACH, t->th_tid, 0, 0);
+		ft_ptrace_thread_drop(p, t);
+		return;
+	}
+	/* the exec'ing thread now has the process's id */
+	for (t = p->pr_threads; t != NULL; t = n) {
+		n = t->th_next;
+		if (!t->th_foreign)
+			ft_ptrace_thread_drop(p, t);
+	}
+	t = ft_ptrace_thread_add(p, p->pr_pid);
+	if (t == NULL)
+		return;
+	t->th_new = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	pthread_mutex_lock(&p->pr_lock);
+	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	for (b = 0; b < FT_NBUCKETS; b++)
+		while (p->pr_sites[b] != NULL)
+			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
+	if (p->pr_memfd >= 0)
+		close(p->pr_memfd);
+	p->pr_memfd = fd;
+	pthread_mutex_unlock(&p->pr_lock);
+	p->pr_nchunks = 0;
+	memset(p->pr_slotused, 0, sizeof(p->pr_slotused));
+	p->pr_rdebug = p->pr_rbrk = 0;
+	ft_proc_refresh(p);
+
+	/* run the new image to its entry point: its libraries are mapped */
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)p->pr_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
+		while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) &&
+		    av[0] != AT_NULL) {
+			if (av[0] == AT_ENTRY)
+				entry = av[1];
+		}
+		close(fd);
+	}
+	if (entry != 0 && pread(p->pr_memfd, &p->pr_entryorig, 1,
+	    (off_t)entry) == 1 && p->pr_entryorig != 0xcc) {
+		static const uint8_t int3 = 0xcc;
+
+		if (pwrite(p->pr_memfd, &int3, 1, (off_t)entry) == 1) {
+			p->pr_entry = entry;
+			pthread_mutex_lock(&p->pr_lock);
+			ft_ptrace_fatal_add(p, entry, p->pr_entryorig);
+			pthread_mutex_unlock(&p->pr_lock);
+			ft_ptrace_resume(t);
+			return;
+		}
+	}
+	/* no entry point to stop at: say so now */
+	if (p->pr_hold) {
+		p->pr_hold = 0;
+		p->pr_held = 1;
+		t->th_stopped = 1;
+		if (p->pr_ops->fo_held != NULL)
+			p->pr_ops->fo_held(p->pr_arg, p);
+		return;
+	}
+	if (p->pr_ops->fo_exec != NULL)
+		p->pr_ops->fo_exec(p->pr_arg, p);
+	ft_ptrace_resume(t);
+}
+
+static int
+ft_ptrace_stopsig(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	    sig == SIGTTOU;
+}
+
+/* The process is gone: nothing of it is ours any more. */
+static void
+ft_ptrace_gone(ft_proc_t *p, int status)
+{
+	int b;
+
+	pthread_mutex_lock(&p->pr_lock);
+	p->pr_dead = 1;
+	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	for (b = 0; b < FT_NBUCKETS; b++)
+		while (p->pr_sites[b] != NULL)
+			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
+	pthread_mutex_unlock(&p->pr_lock);
+	while (p->pr_threads != NULL)
+		ft_ptrace_thread_drop(p, p->pr_threads);
+	if (p->pr_ops->fo_exited != NULL)
+		p->pr_ops->fo_exited(p->pr_arg, p, status);
+}
+
+/* One wait status of one tracee. */
+static void
+ft_ptrace_event(ft_proc_t *p, pid_t tid, int st)
+{
+	ft_thread_t *t = ft_ptrace_thread(p, tid);
+	int sig, ev;
+	unsigned long msg;
+	struct user_regs_struct r;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		if (tid == p->pr_pid)
+			ft_ptrace_gone(p, st);
+		else if (t != NULL)
+			ft_ptrace_thread_drop(p, t);
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		return;
+	if (t == NULL) {
+		if (!ft_ptrace_ours(p, tid)) {
+			/* a fork child, before its parent's event */
+			if (p->pr_norphans < (int)(sizeof(p->pr_orphan) /
+			    sizeof(p->pr_orphan[0]))) {
+				p->pr_orphan[p->pr_norphans].o_pid = tid;
+				p->pr_orphan[p->pr_norphans++].o_status = st;
+			} else {
+				ptrace(PTRACE_DETACH, tid, 0, 0);
+			}
+			return;
+		}
+		if ((t = ft_ptrace_thread_add(p, tid)) == NULL) {
+			ptrace(PTRACE_DETACH, tid, 0, 0);
+			return;
+		}
+	}
+	t->th_stopped = 1;
+	sig = WSTOPSIG(st);
+	ev = st >> 16;
+	switch (ev) {
+	case 0:
+		if (sig == SIGTRAP) {
+			ft_ptrace_trap(p, t);
+			return;
+		}
+		/*
+		 * A signal for the target: it goes through.  If the thread is
+		 * in its slot, its handler must not find it there (the slot
+		 * may be rewritten before it returns): move it out first.
+		 */
+		if (p->pr_nchunks > 0 && ptrace(PTRACE_GETREGS, tid, 0,
+		    &r) == 0 && ft_ptrace_unslot(p, p->pr_pid, &r,
+		    &t->th_skip))
+			ptrace(PTRACE_SETREGS, tid, 0, &r);
+		t->th_sig = sig;
+		ft_ptrace_resume(t);
+		return;
+	case PTRACE_EVENT_STOP:
+		if (t->th_new) {
+			t->th_new = 0;
+			ft_ptrace_resume(t);
+		} else if (ft_ptrace_stopsig(sig)) {
+			/* group-stop: stay stopped, yet report SIGCONT */
+			t->th_listen = 1;
+			t->th_stopped = 0;
+			ptrace(PTRACE_LISTEN, tid, 0, 0);
+		} else {
+			ft_ptrace_resume(t);
+		}
+		return;
+	case PTRACE_EVENT_CLONE:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
+			ft_ptrace_thread_add(p, (pid_t)msg);
+		ft_ptrace_resume(t);
+		return;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
+			ft_ptrace_child(p, (pid_t)msg, ev == PTRACE_EVENT_VFORK);
+		ft_ptrace_resume(t);
+		return;
+	case PTRACE_EVENT_EXEC:
+		ft_ptrace_exec(p, t);
+		return;
+	default:	/* PTRACE_EVENT_EXIT, VFORK_DONE */
+		ft_ptrace_resume(t);
+		return;
+	}
+}
+
+/* Has thread tid a SIGTRAP queued for it (SigPnd, not yet reported)? */
+static int
+ft_ptrace_trappending(ft_proc_t *p, pid_t tid)
+{
+	char path[64], line[256];
+	unsigned long long pnd;
+	int yes = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)p->pr_pid,
+	    (int)tid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "SigPnd: %llx", &pnd) == 1) {
+			yes = (pnd >> (SIGTRAP - 1)) & 1;
+			break;
+		}
+	}
+	fclose(f);
+	return yes;
+}
+
+/*
+ * Thread t executed one of our int3s just as we interrupted it: the
+ * SIGTRAP is queued, and would kill the program once we are gone.  Put
+ * rip back on the instruction, let the thread take the signal into a
+ * signal-delivery stop (before it runs anything) and swallow it there.
+ */
+static void
+ft_ptrace_untrap(ft_thread_t *t, struct user_regs_struct *r)
+{
+	int st;
+
+	r->rip--;
+	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
+	if (ptrace(PTRACE_CONT, t->th_tid, 0, 0) == -1)
+		return;
+	for (;;) {
+		if (waitpid(t->th_tid, &st, __WALL) == -1) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (!WIFSTOPPED(st))
+			return;
+		if ((st >> 16) == 0 && WSTOPSIG(st) == SIGTRAP)
+			return;		/* detached from here: swallowed */
+		if ((st >> 16) == 0)
+			t->th_sig = WSTOPSIG(st);
+		ptrace(PTRACE_CONT, t->th_tid, 0, 0);
+	}
+}
+
+/*
+ * Let go of everything: restore every patched byte, stop every thread,
+ * move those inside a slot back to the original code, detach.
+ */
+static void
+ft_ptrace_detach(ft_proc_t *p)
+{
+	struct user_regs_struct r;
+	ft_thread_t *t, *n;
+	uint64_t *gone = NULL;
+	size_t ngone = 0, i;
+	int b, st, pending;
+	pid_t tid;
+
+	pthread_mutex_lock(&p->pr_lock);
+	gone = calloc(p->pr_nsites + 2, sizeof(uint64_t));
+	for (b = 0; b < FT_NBUCKETS; b++) {
+		while (p->pr_sites[b] != NULL) {
+			if (gone != NULL)
+				gone[ngone++] = p->pr_sites[b]->st_addr;
+			ft_ptrace_site_drop(p, &p->pr_sites[b], 1);
+		}
+	}
+	if (p->pr_entry != 0) {
+		(void)!pwrite(p->pr_memfd, &p->pr_entryorig, 1,
+		    (off_t)p->pr_entry);
+		if (gone != NULL)
+			gone[ngone++] = p->pr_entry;
+		p->pr_entry = 0;
+	}
+	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&p->pr_lock);
+
+	/* Stop every thread we have not stopped yet. */
+	for (t = p->pr_threads; t != NULL; t = t->th_next)
+		if (!t->th_stopped)
+			ptrace(PTRACE_INTERRUPT, t->th_tid, 0, 0);
+	for (;;) {
+		pending = 0;
+		for (t = p->pr_threads; t != NULL; t = t->th_next)
+			pending += !t->th_stopped;
+		if (pending == 0)
+			break;
+		if ((tid = waitpid(-1, &st, __WALL | __WNOTHREAD)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		t = ft_ptrace_thread(p, tid);
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			if (t != NULL)
+				ft_ptrace_thread_drop(p, t);
+			if (tid == p->pr_pid)
+				p->pr_dead = 1;
+			continue;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		if (t == NULL) {
+			if (!ft_ptrace_ours(p, tid)) {
+				ptrace(PTRACE_DETACH, tid, 0, 0);
+				continue;
+			}
+			if ((t = ft_ptrace_thread_add(p, tid)) == NULL)
+				continue;
+		}
+		t->th_stopped = 1;
+		switch (st >> 16) {
+		case 0:
+			if (WSTOPSIG(st) != SIGTRAP) {
+				t->th_sig = WSTOPSIG(st);
+				break;
+			}
+			/* a hit already on its way: run the instruction again */
+			if (ptrace(PTRACE_GETREGS, tid, 0, &r) == 0) {
+				for (i = 0; i < ngone; i++)
+					if (gone[i] == r.rip - 1)
+						break;
+				if (i < ngone) {
+					r.rip--;
+					ptrace(PTRACE_SETREGS, tid, 0, &r);
+				} else {
+					t->th_sig = SIGTRAP;
+				}
+			}
+			break;
+		case PTRACE_EVENT_CLONE:
+			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &r.rax) == 0 &&
+			    (n = ft_ptrace_thread_add(p, (pid_t)r.rax)) != NULL)
+				n->th_new = 1;
+			break;
+		case PTRACE_EVENT_FORK:
+		case PTRACE_EVENT_VFORK:
+			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &r.rax) == 0)
+				ft_ptrace_child(p, (pid_t)r.rax,
+				    (st >> 16) == PTRACE_EVENT_VFORK);
+			break;
+		default:
+			break;
+		}
+	}
+
+	for (t = p->pr_threads; t != NULL; t = n) {
+		n = t->th_next;
+		if (ptrace(PTRACE_GETREGS, t->th_tid, 0, &r) == 0) {
+			for (i = 0; i < ngone; i++)
+				if (gone[i] == r.rip - 1)
+					break;
+			if (i < ngone && ft_ptrace_trappending(p, t->th_tid))
+				ft_ptrace_untrap(t, &r);
+			else if (p->pr_nchunks > 0 &&
+			    ft_ptrace_unslot(p, p->pr_pid, &r, NULL))
+				ptrace(PTRACE_SETREGS, t->th_tid, 0, &r);
+		}
+		ptrace(PTRACE_DETACH, t->th_tid, 0,
+		    (void *)(uintptr_t)t->th_sig);
+		ft_ptrace_thread_drop(p, t);
+	}
+	free(gone);
+}
+
+static void *
+ft_ptrace_main(void *arg)
+{
+	ft_proc_t *p = arg;
+	sigset_t set;
+	char path[64];
+	pid_t tid;
+	int st, cmd;
+
+	p->pr_thread = pthread_self();
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 5);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+
+	if (ft_ptrace_attach(p) == 0) {
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
+		if ((p->pr_memfd = open(path, O_RDWR | O_CLOEXEC)) == -1)
+			snprintf(p->pr_err, sizeof(p->pr_err), "%s: %s", path,
+			    strerror(errno));
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	p->pr_ready = p->pr_memfd >= 0 ? 1 : -1;
+	pthread_cond_broadcast(&p->pr_cv);
+	pthread_mutex_unlock(&p->pr_lock);
+	if (p->pr_memfd < 0) {
+		while (p->pr_threads != NULL) {
+			ptrace(PTRACE_DETACH, p->pr_threads->th_tid, 0, 0);
+			ft_ptrace_thread_drop(p, p->pr_threads);
+		}
+		p->pr_done = 1;
+		return NULL;
+	}
+	if (!p->pr_hold)
+		ft_ptrace_hook(p);
+
+	for (;;) {
+		cmd = __atomic_exchange_n(&p->pr_cmd, 0, __ATOMIC_ACQ_REL);
+		if (cmd & FT_CMD_RELEASE) {
+			if (!p->pr_dead)
+				ft_ptrace_detach(p);
+			break;
+		}
+		if ((cmd & FT_CMD_RUN) && p->pr_held) {
+			ft_thread_t *t = ft_ptrace_thread(p, p->pr_pid);
+
+			p->pr_held = 0;
+			if (t != NULL)
+				ft_ptrace_resume(t);
+		}
+		if (p->pr_dead) {
+			/* wait for the release, reaping what is left */
+			if (waitpid(-1, &st, __WALL | __WNOTHREAD | WNOHANG) <= 0)
+				pause();
+			continue;
+		}
+		if ((tid = waitpid(-1, &st, __WALL | __WNOTHREAD)) == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ECHILD && !p->pr_dead)
+				ft_ptrace_gone(p, 0);
+			continue;
+		}
+		ft_ptrace_event(p, tid, st);
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	p->pr_dead = 1;
+	pthread_mutex_unlock(&p->pr_lock);
+	p->pr_done = 1;
+	return NULL;
+}
+
+int
+ft_ptrace_is_tracer(const ft_proc_t *p)
+{
+	return p->pr_ready != 0 && pthread_equal(pthread_self(), p->pr_thread);
+}
+
+/* Interrupt the tracer's waitpid() (or pause()) so it reads pr_cmd. */
+void
+ft_ptrace_wake(ft_proc_t *p)
+{
+	if (!ft_ptrace_is_tracer(p) && !p->pr_done)
+		pthread_kill(p->pr_thread, SIGRTMIN + 5);
+}
+
+/* Start the tracer thread; it attaches.  Returns 0, or -1 (pr_err). */
+int
+ft_ptrace_start(ft_proc_t *p)
+{
+	sigset_t set, old;
+	int rc;
+
+	pthread_once(&ft_ptrace_once, ft_ptrace_init);
+	/* the thread starts with the wake-up signal blocked: see main */
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 5);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	rc = pthread_create(&p->pr_thread, NULL, ft_ptrace_main, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snprintf(p->pr_err, sizeof(p->pr_err), "%s", strerror(rc));
+		return -1;
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	while (p->pr_ready == 0)
+		pthread_cond_wait(&p->pr_cv, &p->pr_lock);
+	pthread_mutex_unlock(&p->pr_lock);
+	if (p->pr_ready < 0) {
+		pthread_join(p->pr_thread, NULL);
+		return -1;
+	}
+	return 0;
+}

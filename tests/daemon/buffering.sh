@@ -1,0 +1,119 @@
+#!/bin/sh
+# Principal buffer policies end to end: ring, fill (and END's
+# reservation), switch drops, bufresize, statusrate.  Expected outputs
+# are computed from record and buffer sizes: a printf("%d\n", n) record
+# is 24 bytes (16 of header, 4 of int, rounded to 8).
+#
+# Per-CPU results depend on which CPU each hit runs on, so these runs pin
+# dtrace, and the private daemon it starts, to CPU 0 with taskset.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v taskset >/dev/null 2>&1 ||
+    ! taskset -c 0 true 2>/dev/null; then
+	echo "1..0 # SKIP taskset cannot pin to CPU 0"
+	exit 0
+fi
+
+# dtrace with its own private daemon, both on CPU 0
+pdtrace()
+{
+	taskset -c 0 timeout 60 "$DTRACE" "$@"
+}
+
+# ring of 16k: 2000 tick records and exit()'s; 16384 / 24 = 682 survive,
+# the newest: 1319 .. 1999 (681 printed) and exit()'s record.
+pdtrace -q -x bufpolicy=ring -x bufsize=16k -n '
+    tick-1ms { printf("%d\n", i++); }
+    tick-1ms /i == 2000/ { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "ring: exit 0" [ $? -eq 0 ]
+{ seq 1319 1999; echo; } >"$tmp/want"
+check "ring 16k: exactly the newest 682 records, oldest first" \
+    cmp -s "$tmp/want" "$tmp/out"
+same "$tmp/err" "" "ring: nothing on stderr"
+
+# fill of 2k: END's 24 bytes are kept, 2024 / 24 = 84 records fit; the
+# 85th firing (i++ done) fills the buffer and stops tracing; END runs.
+pdtrace -q -x bufpolicy=fill -x bufsize=2k -n '
+    tick-1ms { printf("%d\n", i++); }
+    END { printf("end %d\n", i); }' >"$tmp/out" 2>"$tmp/err"
+check "fill: exit 0" [ $? -eq 0 ]
+{ seq 0 83; echo "end 85"; echo; } >"$tmp/want"
+check "fill 2k: 84 records, then END's" cmp -s "$tmp/want" "$tmp/out"
+same "$tmp/err" "" "fill: no drops reported"
+
+# The same with statusrate polling only: a NOTIFY is not needed to stop.
+pdtrace -q -x bufpolicy=fill -x bufsize=2k -x statusrate=10ms \
+    -x switchrate=10ms -n '
+    tick-1ms { printf("%d\n", i++); }
+    END { printf("end %d\n", i); }' >"$tmp/out" 2>"$tmp/err"
+check "fill with statusrate=10ms: same output" cmp -s "$tmp/want" "$tmp/out"
+
+# END's records cannot fit in a fill buffer: refuse to start.
+pdtrace -x bufpolicy=fill -x bufsize=64 -n '
+    END { printf("%d\n", 1); } END { printf("%d\n", 2); }
+    END { printf("%d\n", 3); }' >"$tmp/out" 2>"$tmp/err"
+check "END too big: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: description '
+    END ' matched 3 probes
+dtrace: could not enable tracing: END enablings exceed size of principal buffer
+" "END too big: illumos's message"
+pdtrace -q -x bufpolicy=fill -x bufsize=64 -n 'BEGIN { exit(0); }
+    END { printf("%d\n", 1); } END { printf("%d\n", 2); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "END of exactly the buffer: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "1
+2
+
+" "END of exactly the buffer: both END records"
+
+# switch of 1k: 50 printf records and exit()'s in one BEGIN firing;
+# 1024 / 24 = 42 fit, 51 - 42 = 9 are dropped and reported.
+{
+	echo '#pragma D option quiet'
+	echo '#pragma D option bufsize=1k'
+	for i in $(seq 1 50); do
+		printf 'BEGIN { printf("%%d\\n", %d); }\n' "$i"
+	done
+	echo 'BEGIN { exit(0); }'
+} >"$tmp/drops.d"
+pdtrace -s "$tmp/drops.d" >"$tmp/out" 2>"$tmp/err"
+check "switch drops: exit 0" [ $? -eq 0 ]
+{ seq 1 42; echo; } >"$tmp/want"
+check "switch 1k: the first 42 records" cmp -s "$tmp/want" "$tmp/out"
+same "$tmp/err" "dtrace: 9 drops on CPU 0
+" "switch 1k: 42 records + 9 drops = 51 firings"
+pdtrace -x droptags -s "$tmp/drops.d" >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: [DTRACEDROP_PRINCIPAL] 9 drops on CPU 0
+" "switch drops under -x droptags"
+
+# bufresize: one CPU (-x cpu=0), two halves of 1g exceed the 1g a
+# consumer may have: auto lowers to 512m, manual refuses.
+pdtrace -x cpu=0 -x bufsize=1g -n 'BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "bufresize=auto: exit 0" [ $? -eq 0 ]
+same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
+dtrace: buffer size lowered to 512m
+" "bufresize=auto: buffer size lowered to 512m"
+pdtrace -x cpu=0 -x bufsize=1g -x quietresize -n 'BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
+" "quietresize: no message"
+pdtrace -x cpu=0 -x bufsize=1g -x bufresize=manual -n 'BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "bufresize=manual: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
+dtrace: could not enable tracing: Not enough space
+" "bufresize=manual: Not enough space"
+pdtrace -q -x cpu=0 -x aggsize=1g -n 'BEGIN { @a = count(); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "aggsize=1g: exit 0" [ $? -eq 0 ]
+same "$tmp/err" "dtrace: aggregation size lowered to 256m
+" "aggsize: 8m of principal buffers leave room for two halves of 256m"
+pdtrace -q -x cpu=0 -x aggsize=1g -x bufresize=manual \
+    -n 'BEGIN { @a = count(); exit(0); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: could not enable tracing: Not enough space
+" "aggsize with bufresize=manual: Not enough space"
+pdtrace -q -x bufsize=1000 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "bufsize=1000: no resize, exit 0" [ $? -eq 0 ]
+
+done_testing

@@ -1,0 +1,813 @@
+/*
+ * test_ft_ptrace.c: the fasttrap target model and ptrace backend on the
+ * trigger programs: exact hit counts, arguments and return values, threads,
+ * %rip-relative and tail-call and jump-table functions, fork, exec, grab
+ * and release of a running program (its text restored byte for byte),
+ * and the targets' output and exit status unchanged by tracing.
+ *
+ * A target is started through a launcher process (its real parent), so
+ * that this process is only its tracer: a parent in the tracer's thread
+ * group could reap the tracer's ptrace stops with its own waitpid().
+ */
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ft.h"
+#include "tap.h"
+
+#define	NUSERS	16
+
+struct ctx;
+
+struct tuser {
+	struct ctx	*u_ctx;
+	int		u_idx;
+	int		u_ret;		/* a return site: sum %rax, not %rdi */
+};
+
+struct ctx {
+	ft_proc_t	*c_proc;
+	pid_t		c_pid;
+	volatile int	c_held;
+	volatile int	c_exited;
+	volatile int	c_execs;
+	int		c_mods;		/* fo_modules calls */
+	int		c_mlive;	/* the dl test's probe is in place */
+	int		c_wstatus;
+	long		c_hits[NUSERS];
+	long		c_sum[NUSERS];
+	long		c_other;	/* hits not from the process's pid */
+	long		c_badregs;	/* rip != site, or no CPU */
+	struct tuser	c_user[NUSERS];
+	void		(*c_onexec)(struct ctx *);
+	void		(*c_onmods)(struct ctx *);
+};
+
+struct target {
+	pid_t		t_launcher;
+	pid_t		t_pid;
+	int		t_go;
+	int		t_out;
+};
+
+static char trig[256];
+
+/* The path of a trigger program (one static buffer per name used). */
+static char *
+trigger(const char *name)
+{
+	static char paths[4][300];
+	static int next;
+	char *b = paths[next++ % 4];
+
+	snprintf(b, sizeof(paths[0]), "%s/%s", trig, name);
+	return b;
+}
+
+static void
+ctx_init(struct ctx *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < NUSERS; i++) {
+		c->c_user[i].u_ctx = c;
+		c->c_user[i].u_idx = i;
+	}
+}
+
+static void
+on_hit(void *arg, ft_proc_t *p, const ft_hit_t *h, void *const *users,
+    int nusers)
+{
+	struct ctx *c = arg;
+	int i;
+
+	if (h->fh_tid != c->c_pid && h->fh_pid != c->c_pid)
+		c->c_other++;
+	if (h->fh_regs.rip != h->fh_addr || h->fh_cpu < 0)
+		c->c_badregs++;
+	for (i = 0; i < nusers; i++) {
+		struct tuser *u = users[i];
+
+		c->c_hits[u->u_idx]++;
+		c->c_sum[u->u_idx] += u->u_ret ? (long)h->fh_regs.rax :
+		    (long)h->fh_regs.rdi;
+	}
+}
+
+static void
+on_exited(void *arg, ft_proc_t *p, int st)
+{
+	struct ctx *c = arg;
+
+	c->c_wstatus = st;
+	__atomic_store_n(&c->c_exited, 1, __ATOMIC_RELEASE);
+}
+
+static void
+on_exec(void *arg, ft_proc_t *p)
+{
+	struct ctx *c = arg;
+
+	c->c_execs++;
+	if (c->c_onexec != NULL)
+		c->c_onexec(c);
+}
+
+static void
+on_modules(void *arg, ft_proc_t *p)
+{
+	struct ctx *c = arg;
+
+	c->c_mods++;
+	if (c->c_onmods != NULL)
+		c->c_onmods(c);
+}
+
+static void
+on_held(void *arg, ft_proc_t *p)
+{
+	struct ctx *c = arg;
+
+	__atomic_store_n(&c->c_held, 1, __ATOMIC_RELEASE);
+}
+
+static const ft_ops_t ops = { on_hit, on_exited, on_exec, on_modules,
+    on_held };
+
+static int
+waitfor(volatile int *flag)
+{
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		if (__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* Start argv through a launcher; the target waits for a byte on t_go. */
+static int
+launch(struct target *t, char *const argv[])
+{
+	int info[2], go[2], out[2];
+	pid_t c;
+
+	if (pipe(info) == -1 || pipe(go) == -1 || pipe(out) == -1)
+		return -1;
+	fflush(stdout);
+	if ((t->t_launcher = fork()) == 0) {
+		if ((c = fork()) == 0) {
+			char b;
+
+			dup2(out[1], 1);
+			close(out[0]);
+			close(out[1]);
+			close(go[1]);
+			close(info[0]);
+			close(info[1]);
+			if (read(go[0], &b, 1) != 1 || b != 'g')
+				_exit(126);
+			close(go[0]);
+			execv(argv[0], argv);
+			_exit(127);
+		}
+		int st;
+
+		close(out[1]);
+		(void)!write(info[1], &c, sizeof(c));
+		if (waitpid(c, &st, 0) != c)
+			_exit(125);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	}
+	close(info[1]);
+	close(go[0]);
+	close(out[1]);
+	if (read(info[0], &t->t_pid, sizeof(t->t_pid)) != sizeof(t->t_pid))
+		return -1;
+	close(info[0]);
+	t->t_go = go[1];
+	t->t_out = out[0];
+	return 0;
+}
+
+static void
+go(struct target *t)
+{
+	(void)!write(t->t_go, "g", 1);
+	close(t->t_go);
+	t->t_go = -1;
+}
+
+/* Wait for the target; its output into out, its exit status returned. */
+static int
+finish(struct target *t, char *out, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+	int st;
+
+	if (t->t_go >= 0)
+		close(t->t_go);
+	while (n + 1 < len && (r = read(t->t_out, out + n, len - n - 1)) > 0)
+		n += r;
+	out[n] = '\0';
+	close(t->t_out);
+	if (waitpid(t->t_launcher, &st, 0) != t->t_launcher)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int
+untraced(char *const argv[], char *out, size_t len)
+{
+	struct target t;
+
+	if (launch(&t, argv) == -1)
+		return -1;
+	go(&t);
+	return finish(&t, out, len);
+}
+
+/* Start argv held at its entry point. */
+static ft_proc_t *
+start_held(struct ctx *c, struct target *t, char *const argv[])
+{
+	char err[256];
+
+	if (launch(t, argv) == -1)
+		return NULL;
+	c->c_pid = t->t_pid;
+	c->c_proc = ft_proc_hold(t->t_pid, -1, &ops, c, err, sizeof(err));
+	if (c->c_proc == NULL) {
+		printf("# hold: %s\n", err);
+		kill(t->t_pid, SIGKILL);
+		return NULL;
+	}
+	go(t);
+	if (!waitfor(&c->c_held)) {
+		printf("# never reached its entry point\n");
+		ft_proc_kill(c->c_proc);
+		return NULL;
+	}
+	return c->c_proc;
+}
+
+struct found {
+	uint64_t	fd_addr;
+	ft_mod_t	*fd_mod;
+	const ft_sym_t	*fd_sym;
+};
+
+static int
+found_cb(void *arg, ft_mod_t *m, const ft_sym_t *s, uint64_t addr)
+{
+	struct found *fd = arg;
+
+	fd->fd_addr = addr;
+	fd->fd_mod = m;
+	fd->fd_sym = s;
+	return 1;
+}
+
+static int
+find(ft_proc_t *p, const char *mod, const char *fn, struct found *fd)
+{
+	memset(fd, 0, sizeof(*fd));
+	return ft_proc_func_iter(p, mod, fn, found_cb, fd) == 1 ? 0 : -1;
+}
+
+/* Add user idx at fn's entry (ret == 0) or at all its return sites. */
+static int
+probe(struct ctx *c, const char *mod, const char *fn, int idx, int ret)
+{
+	struct found fd;
+	ft_fn_t ff;
+	size_t i;
+	int n = 0;
+
+	if (find(c->c_proc, mod, fn, &fd) == -1)
+		return -1;
+	c->c_user[idx].u_ret = ret;
+	if (!ret)
+		return ft_proc_site_add(c->c_proc, fd.fd_addr,
+		    &c->c_user[idx]) == 0 ? 1 : -1;
+	if (ft_proc_func_sites(c->c_proc, fd.fd_mod, fd.fd_sym, &ff) == -1)
+		return -1;
+	for (i = 0; i < ff.ff_nret; i++)
+		if (ft_proc_site_add(c->c_proc, fd.fd_addr + ff.ff_ret[i],
+		    &c->c_user[idx]) == 0)
+			n++;
+	ft_isa_function_free(&ff);
+	return n;
+}
+
+static int
+mod_cb(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	char *names = arg;
+
+	strcat(names, m->fm_name);
+	strcat(names, " ");
+	return 0;
+}
+
+static void
+test_loop(void)
+{
+	char *argv[] = { NULL, "1000", NULL }, out0[256], out[256], names[4096];
+	struct target t;
+	struct ctx c;
+	int st0, st, n;
+
+	argv[0] = trigger("loop");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "loop: held at its entry point");
+		return;
+	}
+	tap_ok(1, "loop: held at its entry point");
+
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, NULL, mod_cb, names);
+	tap_ok(strncmp(names, "a.out ", 6) == 0, "modules: a.out first");
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "libc", mod_cb, names);
+	tap_str(names, "libc.so.6 ", "modules: \"libc\" matches libc.so.6");
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "libc.so.6", mod_cb, names);
+	tap_str(names, "libc.so.6 ", "modules: by full basename");
+
+	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "f:entry enabled");
+	tap_is(probe(&c, "loop", "f", 1, 0), 1, "f:entry again (shared)");
+	n = probe(&c, "a.out", "f", 2, 1);
+	tap_ok(n >= 1, "f:return enabled (%d sites)", n);
+	tap_is(probe(&c, "libc", "getpid", 3, 0), 1, "libc:getpid:entry");
+	ft_proc_run(c.c_proc);
+	tap_ok(waitfor(&c.c_exited), "loop: exited");
+	ft_proc_release(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+
+	tap_is(c.c_hits[0], 1000, "f:entry hit exactly N times");
+	tap_is(c.c_hits[1], 1000, "second user at f:entry: N times too");
+	tap_is(c.c_sum[0], 999 * 1000 / 2, "f's arg0 (%%rdi) sums to N(N-1)/2");
+	tap_is(c.c_hits[2], 1000, "f:return hit exactly N times");
+	tap_is(c.c_sum[2], 1000 * 1000, "f's return value (%%rax) sums to N*N");
+	tap_is(c.c_hits[3], 0, "getpid never called");
+	tap_is(c.c_other, 0, "every hit from the target");
+	tap_is(c.c_badregs, 0, "rip is the site; the CPU is known");
+	tap_ok(WIFEXITED(c.c_wstatus) && WEXITSTATUS(c.c_wstatus) == 7,
+	    "exit reported with its status (%#x)", c.c_wstatus);
+	tap_is(st, st0, "exit status unchanged by tracing (%d)", st0);
+	tap_str(out, out0, "output unchanged by tracing");
+}
+
+static void
+test_threads(void)
+{
+	char *argv[] = { NULL, "2000", NULL }, out0[256], out[256];
+	struct target t;
+	struct ctx c;
+	int st0, st;
+
+	argv[0] = trigger("threads");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "threads: held");
+		return;
+	}
+	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "threads: f:entry");
+	tap_ok(probe(&c, "a.out", "f", 1, 1) >= 1, "threads: f:return");
+	ft_proc_run(c.c_proc);
+	tap_ok(waitfor(&c.c_exited), "threads: exited");
+	ft_proc_release(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_is(c.c_hits[0], 8 * 2000, "8 threads: f:entry exactly 8*N times");
+	tap_is(c.c_sum[0], 36 * 2000, "8 threads: arguments as called");
+	tap_is(c.c_hits[1], 8 * 2000, "8 threads: f:return exactly 8*N times");
+	tap_is(c.c_sum[1], 36 * 2000, "8 threads: return values");
+	tap_is(st, st0, "threads: exit status unchanged");
+	tap_str(out, out0, "threads: output unchanged");
+}
+
+static void
+test_shapes(void)
+{
+	char *argv[] = { NULL, "100", NULL }, out0[256], out[256];
+	static const char *cases[] = { "sw0", "sw1", "sw2", "sw3", "sw4",
+	    "sw5", "sw6", "sw7" };
+	struct target t;
+	struct found fd;
+	struct ctx c;
+	ft_fn_t ff;
+	size_t i;
+	int st0, st, k, nins = 0;
+
+	argv[0] = trigger("shapes");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "shapes: held");
+		return;
+	}
+	tap_is(probe(&c, "a.out", "rec", 0, 0), 1, "rec:entry");
+	tap_ok(probe(&c, "a.out", "rec", 1, 1) >= 1, "rec:return");
+	tap_is(probe(&c, "a.out", "ripfn", 2, 0), 1,
+	    "ripfn:entry (%%rip-relative first instruction)");
+	tap_is(probe(&c, "a.out", "ripfn", 3, 1), 1, "ripfn:return");
+	tap_is(probe(&c, "a.out", "tailer", 4, 0), 1, "tailer:entry");
+	tap_is(probe(&c, "a.out", "tailer", 5, 1), 1,
+	    "tailer:return is its tail call");
+	tap_is(probe(&c, "a.out", "sw", 6, 0), 1, "sw:entry (jump table)");
+	for (k = 0; k < 8; k++)
+		probe(&c, "a.out", cases[k], 7 + k, 0);
+	/* every instruction of ripfn is an offset probe too */
+	if (find(c.c_proc, "a.out", "ripfn", &fd) == 0 &&
+	    ft_proc_func_sites(c.c_proc, fd.fd_mod, fd.fd_sym, &ff) == 0) {
+		for (i = 1; i < ff.ff_ninsn; i++)
+			nins += ft_proc_site_add(c.c_proc, fd.fd_addr +
+			    ff.ff_insn[i], &c.c_user[15]) == 0;
+		ft_isa_function_free(&ff);
+	}
+	tap_is(nins, 3, "ripfn: an offset probe on each later instruction");
+	if (find(c.c_proc, "a.out", "sw", &fd) == 0 &&
+	    ft_proc_func_sites(c.c_proc, fd.fd_mod, fd.fd_sym, &ff) == 0) {
+		printf("# sw: jump table %d, %zu return sites\n",
+		    ff.ff_jumptable, ff.ff_nret);
+		ft_isa_function_free(&ff);
+	}
+	errno = 0;
+	tap_ok(find(c.c_proc, "a.out", "trapfn", &fd) == 0 &&
+	    ft_proc_site_add(c.c_proc, fd.fd_addr, &c.c_user[0]) == -1 &&
+	    errno == EBUSY, "an int3 already there is refused (EBUSY)");
+	ft_proc_run(c.c_proc);
+	tap_ok(waitfor(&c.c_exited), "shapes: exited");
+	ft_proc_release(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_is(c.c_hits[0], 600, "rec:entry: 6 per rec(5), N times");
+	tap_is(c.c_hits[1], 600, "rec:return: as many");
+	tap_is(c.c_sum[1], 100 * 15 + 100 * (10 + 6 + 3 + 1), "rec's returns");
+	tap_is(c.c_hits[2], 100, "ripfn:entry N times");
+	tap_is(c.c_hits[3], 100, "ripfn:return N times");
+	tap_is(c.c_sum[3], 99L * 100 * 101 / 6,
+	    "ripfn's returns: its running total, read and written out of line");
+	tap_is(c.c_hits[15], 300, "ripfn's offset probes: 3 x N");
+	tap_is(c.c_hits[4], 100, "tailer:entry N times");
+	tap_is(c.c_hits[5], 100, "tailer:return (the tail jmp) N times");
+	tap_is(c.c_hits[6], 100, "sw:entry N times");
+	for (k = 0; k < 8; k++)
+		tap_is(c.c_hits[7 + k], k < 4 ? 13 : 12,
+		    "jump table case %s hit as often as called", cases[k]);
+	tap_is(st, st0, "shapes: exit status unchanged");
+	tap_str(out, out0, "shapes: output unchanged (%%rip-relative code "
+	    "ran right out of line)");
+}
+
+/* The bytes of the target's text at addr equal the file's at sym? */
+static int
+text_restored(pid_t pid, const char *file, const char *fn, uint64_t addr)
+{
+	char path[64], err[256];
+	uint8_t a[256], b[256];
+	const ft_sym_t *s;
+	ft_elf_t *fe;
+	size_t len;
+	int fd, ok = 0;
+
+	if ((fe = ft_elf_open(file, err, sizeof(err))) == NULL)
+		return 0;
+	if ((s = ft_elf_lookup(fe, fn)) != NULL) {
+		len = s->fs_size < sizeof(a) ? s->fs_size : sizeof(a);
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+		if ((fd = open(path, O_RDONLY)) != -1) {
+			ok = pread(fd, a, len, (off_t)addr) == (ssize_t)len &&
+			    ft_elf_read(fe, s->fs_addr, b, len) == 0 &&
+			    memcmp(a, b, len) == 0;
+			close(fd);
+		}
+	}
+	ft_elf_close(fe);
+	return ok;
+}
+
+static void
+test_grab(void)
+{
+	char *argv[] = { NULL, "spin", NULL }, out[256], err[256];
+	struct target t;
+	struct found fd;
+	struct ctx c;
+	int i, st, cycles = 0, enabled = 1;
+	long total = 0;
+
+	argv[0] = trigger("loop");
+	if (launch(&t, argv) == -1)
+		return;
+	go(&t);
+	usleep(50000);
+	/* grab, probe, release, again and again, while f runs hot */
+	for (i = 0; i < 20; i++) {
+		ctx_init(&c);
+		c.c_pid = t.t_pid;
+		c.c_proc = ft_proc_grab(t.t_pid, -1, &ops, &c, err, sizeof(err));
+		if (c.c_proc == NULL) {
+			printf("# grab: %s\n", err);
+			break;
+		}
+		if (probe(&c, "a.out", "f", 0, 0) != 1 ||
+		    probe(&c, "a.out", "f", 1, 1) < 1)
+			enabled = 0;
+		while (c.c_hits[1] < 500 && !c.c_exited)
+			usleep(1000);
+		total += c.c_hits[0];
+		find(c.c_proc, "a.out", "f", &fd);
+		ft_proc_release(c.c_proc);
+		cycles++;
+	}
+	tap_is(cycles, 20, "grab and release a running program 20 times");
+	tap_ok(enabled, "f:entry and f:return enabled each time");
+	tap_ok(total >= 20 * 500, "hits while running (%ld)", total);
+	tap_ok(text_restored(t.t_pid, argv[0], "f", fd.fd_addr),
+	    "after release, f's text in /proc/PID/mem equals the file's");
+	tap_ok(kill(t.t_pid, 0) == 0, "the program still runs");
+	usleep(20000);
+	kill(t.t_pid, SIGTERM);
+	st = finish(&t, out, sizeof(out));
+	tap_is(st, 0, "it computed right all along (exit 0)");
+	tap_str(out, "spun well\n", "its output");
+}
+
+static void
+test_fork(void)
+{
+	char *argv[] = { NULL, "50", "30", NULL }, out0[256], out[256];
+	struct target t;
+	struct ctx c;
+	int st0, st;
+
+	argv[0] = trigger("forker");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "forker: held");
+		return;
+	}
+	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "forker: f:entry");
+	ft_proc_run(c.c_proc);
+	tap_ok(waitfor(&c.c_exited), "forker: exited");
+	ft_proc_release(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_is(c.c_hits[0], 100, "fork: the parent's calls only (2N)");
+	tap_is(c.c_other, 0, "fork: no hit from the child");
+	tap_str(out, "child exited 3\n", "fork: the child ran unharmed");
+	tap_is(st, st0, "fork: exit status unchanged");
+	tap_str(out, out0, "fork: output unchanged");
+}
+
+static void
+exec_probe(struct ctx *c)
+{
+	probe(c, "a.out", "f", 1, 0);
+	probe(c, "a.out", "f", 2, 1);
+}
+
+static void
+test_exec(void)
+{
+	char *argv[] = { NULL, "20", NULL, "30", "5", NULL }, out0[256], out[256];
+	struct target t;
+	struct ctx c;
+	int st0, st;
+
+	argv[0] = trigger("execer");
+	argv[2] = trigger("loop");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	c.c_onexec = exec_probe;
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "execer: held");
+		return;
+	}
+	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "execer: f:entry");
+	ft_proc_run(c.c_proc);
+	tap_ok(waitfor(&c.c_exited), "execer: exited");
+	ft_proc_release(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_is(c.c_execs, 1, "exec reported once");
+	tap_is(c.c_hits[0], 20, "before exec: execer's f N times");
+	tap_is(c.c_hits[1], 30, "after exec: loop's f, probed from fo_exec");
+	tap_is(c.c_sum[2], 900, "after exec: loop's f returns");
+	tap_is(st, 5, "exec: the new image's exit status");
+	tap_is(st, st0, "exec: exit status unchanged");
+	tap_str(out, out0, "exec: output unchanged");
+}
+
+/* From fo_modules: probe libm's cbrt whenever libm is (again) loaded. */
+static void
+dl_probe(struct ctx *c)
+{
+	struct found fd;
+
+	if (find(c->c_proc, "libm", "cbrt", &fd) == -1) {
+		c->c_mlive = 0;
+		return;
+	}
+	if (!c->c_mlive && ft_proc_site_add(c->c_proc, fd.fd_addr,
+	    &c->c_user[0]) == 0)
+		c->c_mlive = 1;
+}
+
+static void
+test_dl(void)
+{
+	char *argv[] = { NULL, "25", NULL }, out0[256], out[256];
+	struct target t;
+	struct ctx c;
+	int st0, st;
+
+	argv[0] = trigger("dl");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	c.c_onmods = dl_probe;
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "dl: held");
+		return;
+	}
+	ft_proc_run(c.c_proc);
+	tap_ok(waitfor(&c.c_exited), "dl: exited");
+	ft_proc_release(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_is(c.c_mods, 4, "dlopen, dlclose, dlopen, dlclose: 4 module changes");
+	tap_is(c.c_hits[0], 50, "libm's cbrt probed on each load: 2N hits");
+	tap_is(st, st0, "dl: exit status unchanged");
+	tap_str(out, out0, "dl: output unchanged");
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The floor: a minimal tracer doing one stop per hit, emulating g's push
+ * %rbp by hand.  Returns hits per second, or 0.
+ */
+static double
+raw_rate(char *const argv[], long n)
+{
+	struct user_regs_struct r;
+	struct target t;
+	char path[64], out[256], err[256], line[512];
+	unsigned long lo = 0;
+	uint64_t g = 0;
+	uint8_t int3 = 0xcc;
+	double t0, t1;
+	long hits = 0;
+	ft_elf_t *fe;
+	FILE *f;
+	int st, fd;
+
+	if (launch(&t, argv) == -1)
+		return 0;
+	if (ptrace(PTRACE_SEIZE, t.t_pid, 0, (void *)PTRACE_O_TRACEEXEC) == -1) {
+		kill(t.t_pid, SIGKILL);
+		finish(&t, out, sizeof(out));
+		return 0;
+	}
+	go(&t);
+	while (waitpid(t.t_pid, &st, __WALL) == t.t_pid && WIFSTOPPED(st) &&
+	    (st >> 16) != PTRACE_EVENT_EXEC)
+		ptrace(PTRACE_CONT, t.t_pid, 0, 0);
+	/* the address of g: its symbol plus the executable's first mapping */
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)t.t_pid);
+	if ((fe = ft_elf_open(path, err, sizeof(err))) != NULL) {
+		const ft_sym_t *s = ft_elf_lookup(fe, "g");
+
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)t.t_pid);
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fgets(line, sizeof(line), f) != NULL)
+				sscanf(line, "%lx", &lo);
+			fclose(f);
+		}
+		if (s != NULL)
+			g = s->fs_addr + (ft_elf_is_pie(fe) ? lo : 0);
+		ft_elf_close(fe);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)t.t_pid);
+	if (g == 0 || (fd = open(path, O_RDWR)) == -1 ||
+	    pwrite(fd, &int3, 1, (off_t)g) != 1) {
+		kill(t.t_pid, SIGKILL);
+		ptrace(PTRACE_CONT, t.t_pid, 0, 0);
+		finish(&t, out, sizeof(out));
+		return 0;
+	}
+	close(fd);
+	t0 = now();
+	ptrace(PTRACE_CONT, t.t_pid, 0, 0);
+	while (waitpid(t.t_pid, &st, __WALL) == t.t_pid) {
+		if (!WIFSTOPPED(st))
+			break;
+		if (WSTOPSIG(st) == SIGTRAP && (st >> 16) == 0) {
+			ptrace(PTRACE_GETREGS, t.t_pid, 0, &r);
+			r.rsp -= 8;
+			ptrace(PTRACE_POKEDATA, t.t_pid, (void *)r.rsp,
+			    (void *)r.rbp);
+			r.rip = g + 1;
+			ptrace(PTRACE_SETREGS, t.t_pid, 0, &r);
+			hits++;
+			ptrace(PTRACE_CONT, t.t_pid, 0, 0);
+		} else {
+			ptrace(PTRACE_CONT, t.t_pid, 0,
+			    (void *)(long)((st >> 16) ? 0 : WSTOPSIG(st)));
+		}
+	}
+	t1 = now();
+	st = finish(&t, out, sizeof(out));
+	return hits == n && st == 0 ? hits / (t1 - t0) : 0;
+}
+
+static void
+test_bench(void)
+{
+	char *argv[] = { NULL, "bench", "100000", NULL }, out[256];
+	struct target t;
+	struct ctx c;
+	double t0, t1, ours, raw;
+	int st;
+
+	argv[0] = trigger("loop");
+	ctx_init(&c);
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "bench: held");
+		return;
+	}
+	probe(&c, "a.out", "g", 0, 0);
+	t0 = now();
+	ft_proc_run(c.c_proc);
+	waitfor(&c.c_exited);
+	t1 = now();
+	ft_proc_release(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_ok(c.c_hits[0] == 100000 && st == 0,
+	    "bench: 100000 hits on g, target correct");
+	ours = c.c_hits[0] / (t1 - t0);
+	raw = raw_rate(argv, 100000);
+	printf("# hits/s: fasttrap %.0f, raw ptrace floor %.0f, "
+	    "time per hit fasttrap/floor %.2f\n", ours, raw,
+	    raw > 0 ? raw / ours : 0.0);
+}
+
+int
+main(void)
+{
+	const char *top = getenv("top_builddir");
+	pid_t c;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	snprintf(trig, sizeof(trig), "%s/tests/triggers", top ? top : ".");
+	/* is ptrace allowed here at all (Yama, seccomp, containers)? */
+	if ((c = fork()) == 0) {
+		pause();
+		_exit(0);
+	}
+	if (ptrace(PTRACE_SEIZE, c, 0, 0) == -1) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "ptrace not permitted: %s",
+		    strerror(errno));
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+		tap_skip_all(why);
+		return 0;
+	}
+	kill(c, SIGKILL);
+	waitpid(c, NULL, __WALL);
+
+	test_loop();
+	test_threads();
+	test_shapes();
+	test_grab();
+	test_fork();
+	test_exec();
+	test_dl();
+	test_bench();
+	return tap_done();
+}
