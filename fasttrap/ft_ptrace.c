@@ -931,6 +931,26 @@ ft_ptrace_hook(ft_proc_t *p)
 	}
 }
 
+/*
+ * A new image is ready to run: a held program stops here for its user
+ * (until FT_CMD_RUN); otherwise the user hears of the exec and it runs.
+ */
+static void
+ft_ptrace_arrived(ft_proc_t *p, ft_thread_t *t)
+{
+	if (p->pr_hold) {
+		p->pr_hold = 0;
+		p->pr_held = 1;
+		t->th_stopped = 1;
+		if (p->pr_ops->fo_held != NULL)
+			p->pr_ops->fo_held(p->pr_arg, p);
+		return;
+	}
+	if (p->pr_ops->fo_exec != NULL)
+		p->pr_ops->fo_exec(p->pr_arg, p);
+	ft_ptrace_resume(t);
+}
+
 /* The new image reached its entry point. */
 static void
 ft_ptrace_entry(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
@@ -944,17 +964,7 @@ ft_ptrace_entry(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
 	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
 	ft_proc_refresh(p);
 	ft_ptrace_hook(p);
-	if (p->pr_hold) {
-		p->pr_hold = 0;
-		p->pr_held = 1;
-		t->th_stopped = 1;
-		if (p->pr_ops->fo_held != NULL)
-			p->pr_ops->fo_held(p->pr_arg, p);
-		return;		/* until FT_CMD_RUN */
-	}
-	if (p->pr_ops->fo_exec != NULL)
-		p->pr_ops->fo_exec(p->pr_arg, p);
-	ft_ptrace_resume(t);
+	ft_ptrace_arrived(p, t);
 }
 
 /* A SIGTRAP that is not one of our sites. */
@@ -1167,17 +1177,7 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 		}
 	}
 	/* no entry point to stop at: say so now */
-	if (p->pr_hold) {
-		p->pr_hold = 0;
-		p->pr_held = 1;
-		t->th_stopped = 1;
-		if (p->pr_ops->fo_held != NULL)
-			p->pr_ops->fo_held(p->pr_arg, p);
-		return;
-	}
-	if (p->pr_ops->fo_exec != NULL)
-		p->pr_ops->fo_exec(p->pr_arg, p);
-	ft_ptrace_resume(t);
+	ft_ptrace_arrived(p, t);
 }
 
 static int
