@@ -50,10 +50,11 @@ build)
 	;;
 demo)
 	build
-	echo "+ dtrace -n 'BEGIN ...  tick-200ms ...'"
-	exec build/client/dtrace -n 'BEGIN { printf("tracing from dtraced, pid %d\n", pid); }
-	    tick-200ms { @ticks["tick-200ms"] = count(); printf("tick %d\n", ++n); }
-	    tick-200ms /n == 5/ { exit(0); }'
+	make -s -C build tests/triggers/loop
+	echo "+ dtrace -c 'build/tests/triggers/loop 1000' -n 'pid\$target:a.out:f:entry ...'"
+	exec build/client/dtrace -c 'build/tests/triggers/loop 1000' -n '
+	    pid$target:a.out:f:entry { @calls["f"] = count(); @args = sum(arg0); }
+	    pid$target:a.out:f:return { @ret[arg0] = sum(arg1); }'
 	;;
 check)
 	build

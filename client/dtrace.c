@@ -3,7 +3,10 @@
  * back.  Flags, messages and exit codes follow illumos dtrace(1): 0 on
  * success (or the status given to exit()), 1 on errors, 2 on usage errors.
  */
+#include <sys/wait.h>
+
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +48,16 @@ static int		g_exec = 1;
 static int		g_list, g_vers;
 static int		g_quiet, g_testing, g_status = E_SUCCESS;
 static volatile sig_atomic_t g_intr, g_newline, g_impatient;
+
+/* -c and -p, in command-line order: the first is $target */
+typedef struct dtrace_target {
+	int		dt_create;	/* -c */
+	char		*dt_arg;
+} dtrace_target_t;
+static dtrace_target_t	*g_targv;
+static int		g_targc;
+static int		g_pslive;	/* targets that have not exited */
+static pid_t		g_target;	/* the first target's pid */
 
 static int
 usage(FILE *fp)
@@ -328,6 +341,20 @@ list_desc(const dtrace_probedesc_t *pd)
 }
 
 /* -l with -n/-P/-m/-f/-i: list what each description names. */
+/* -l does not compile: expand "pid$target" in a provider by hand. */
+static void
+list_target(char *prov, size_t size)
+{
+	char buf[256], *p;
+
+	if (g_targc == 0 || (p = strstr(prov, "$target")) == NULL)
+		return;
+	snprintf(buf, sizeof(buf), "%.*s%d%s", (int)(p - prov), prov,
+	    (int)g_target, p + strlen("$target"));
+	if (strlen(buf) < size)
+		memcpy(prov, buf, strlen(buf) + 1);
+}
+
 static void
 list_cmd(dtrace_cmd_t *dcp)
 {
@@ -369,6 +396,7 @@ list_cmd(dtrace_cmd_t *dcp)
 			    "Overspecified probe description\n", g_pname, tok);
 			exit(E_ERROR);
 		}
+		list_target(pd.dtpd_provider, sizeof(pd.dtpd_provider));
 		list_desc(&pd);
 	}
 	free(text);
@@ -437,6 +465,84 @@ intr(int signo)
 }
 
 static void
+target_add(int create, char *arg)
+{
+	dtrace_target_t *tv;
+
+	if ((tv = realloc(g_targv, (g_targc + 1) * sizeof(*tv))) == NULL)
+		fatal("failed to allocate memory");
+	g_targv = tv;
+	tv[g_targc].dt_create = create;
+	tv[g_targc].dt_arg = arg;
+	g_targc++;
+}
+
+/* A target exited: say how, as illumos does, and count it. */
+static void
+prochandler(pid_t pid, int status, void *arg)
+{
+	const char *sig;
+
+	(void)arg;
+	if (WIFSIGNALED(status)) {
+		sig = sigabbrev_np(WTERMSIG(status));
+		if (sig != NULL)
+			notice("pid %d terminated by SIG%s\n", (int)pid, sig);
+		else
+			notice("pid %d terminated by signal %d\n", (int)pid,
+			    WTERMSIG(status));
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+		notice("pid %d exited with status %d\n", (int)pid,
+		    WEXITSTATUS(status));
+	} else {
+		notice("pid %d has exited\n", (int)pid);
+	}
+	g_pslive--;
+}
+
+/* Start (-c) or grab (-p) every target, before anything is compiled. */
+static void
+targets_start(void)
+{
+	char *argv[256], *save, *tok, *cmd;
+	long pid;
+	char *end;
+	int i, n;
+
+	dtrace_handle_proc(g_dtp, prochandler, NULL);
+	for (i = 0; i < g_targc; i++) {
+		if (!g_targv[i].dt_create) {
+			errno = 0;
+			pid = strtol(g_targv[i].dt_arg, &end, 10);
+			if (errno != 0 || *end != '\0' || end ==
+			    g_targv[i].dt_arg || pid <= 0 || pid > INT_MAX)
+				fatal("invalid process ID -- %s\n",
+				    g_targv[i].dt_arg);
+			if (dtrace_proc_grab(g_dtp, (pid_t)pid) == -1)
+				dfatal("failed to grab pid %ld", pid);
+			if (g_pslive++ == 0)
+				g_target = (pid_t)pid;
+			continue;
+		}
+		/* argv split on blanks, as illumos does */
+		if ((cmd = strdup(g_targv[i].dt_arg)) == NULL)
+			fatal("failed to allocate memory");
+		n = 0;
+		for (tok = strtok_r(cmd, " \t", &save); tok != NULL &&
+		    n < 255; tok = strtok_r(NULL, " \t", &save))
+			argv[n++] = tok;
+		argv[n] = NULL;
+		if (n == 0)
+			fatal("invalid command -- '%s'\n", g_targv[i].dt_arg);
+		if ((pid = dtrace_proc_create(g_dtp, argv[0], argv)) == -1)
+			dfatal("failed to run command '%s'", g_targv[i].dt_arg);
+		if (g_pslive++ == 0)
+			g_target = (pid_t)pid;
+		/* cmd stays: it is argv */
+	}
+}
+
+static void
 set_opt(const char *name, char *val, const char *what, const char *arg)
 {
 	if (dtrace_setopt(g_dtp, name, val) != 0)
@@ -490,6 +596,12 @@ main(int argc, char *argv[])
 			case 'b':
 				set_opt("bufsize", optarg, "-b", optarg);
 				break;
+			case 'c':
+				target_add(1, optarg);
+				break;
+			case 'p':
+				target_add(0, optarg);
+				break;
 			case 'e':
 				g_exec = 0;
 				break;
@@ -539,9 +651,9 @@ main(int argc, char *argv[])
 				g_cflags |= DTRACE_C_ZDEFS;
 				set_opt("zdefs", NULL, "-Z", "");
 				break;
-			case 'a': case 'A': case 'B': case 'c': case 'C':
+			case 'a': case 'A': case 'B': case 'C':
 			case 'D': case 'F': case 'G': case 'h': case 'H':
-			case 'I': case 'L': case 'p': case 'U': case 'v':
+			case 'I': case 'L': case 'U': case 'v':
 			case 'X':
 				unsupported(c);
 			default:
@@ -571,6 +683,9 @@ main(int argc, char *argv[])
 	}
 	if (g_ofile != NULL && (g_ofp = fopen(g_ofile, "a")) == NULL)
 		fatal("failed to open output file '%s'", g_ofile);
+
+	if (g_targc > 0)
+		targets_start();
 
 	if (g_list) {
 		oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
@@ -635,7 +750,8 @@ main(int argc, char *argv[])
 			oprintf("\n");
 			g_newline = 0;
 		}
-		if (done || g_intr) {
+		/* every target has exited: stop as exit() would */
+		if (done || g_intr || (g_targc > 0 && g_pslive == 0)) {
 			done = 1;
 			if (dtrace_stop(g_dtp) == -1)
 				dfatal("couldn't stop tracing");

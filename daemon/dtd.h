@@ -146,13 +146,27 @@ typedef struct dtd_aggsnap {
 typedef struct dtd_probe dtd_probe_t;
 typedef struct dtd_ecb dtd_ecb_t;
 
+struct dtd_consumer;
+
 typedef struct dtd_provider {
 	const char	*dpv_name;
-	/* Create the probes a description names (on-demand providers). */
-	void		(*dpv_provide)(const dtp_probedesc_t *);
+	/*
+	 * Create the probes a description names (on-demand providers), for
+	 * the consumer that asks (NULL: the daemon itself).  -1 with err
+	 * filled when the description is wrong for this provider.
+	 */
+	int		(*dpv_provide)(const dtp_probedesc_t *,
+			    struct dtd_consumer *, char *, size_t);
 	/* First ECB added / last ECB removed. */
 	int		(*dpv_enable)(dtd_probe_t *);
 	void		(*dpv_disable)(dtd_probe_t *);
+	/*
+	 * Does d select p for this consumer?  NULL: the four globs.  Lets
+	 * a provider hide probes a consumer may not use (pid: another
+	 * client's processes).
+	 */
+	int		(*dpv_match)(const dtp_probedesc_t *,
+			    const dtd_probe_t *, const struct dtd_consumer *);
 } dtd_provider_t;
 
 struct dtd_probe {
@@ -190,6 +204,7 @@ struct dtd_ecb {
 typedef struct dtd_hit {
 	pid_t		dh_pid;
 	pid_t		dh_tid;
+	int		dh_nothread;	/* no thread context (tick): no self-> */
 	int		dh_cpu;
 	uint64_t	dh_timestamp;	/* CLOCK_MONOTONIC ns */
 	dtd_probe_t	*dh_probe;
@@ -251,7 +266,9 @@ typedef struct dtd_consumer {
 	uint64_t	dc_bufused;	/* sizes GO allocated (GO_OK) */
 	uint64_t	dc_aggused;
 	uint64_t	dc_errors;	/* atomic; cumulative */
+	uint32_t	dc_nlocals;	/* this-> slots its programs use (GO) */
 	int		dc_notify;	/* atomic: NOTIFY the client */
+	void		*dc_pidstate;	/* dtd_prov_pid.c: its targets */
 } dtd_consumer_t;
 
 /* dtd_log.c */
@@ -310,8 +327,8 @@ dtd_probe_t	*dtd_probe_find(const char *, const char *, const char *,
 		    const char *);
 int		dtd_probe_glob(const char *, const char *);
 int		dtd_probe_match(const dtp_probedesc_t *, const dtd_probe_t *);
-int		dtd_probe_iter(const dtp_probedesc_t *,
-		    int (*)(dtd_probe_t *, void *), void *);
+int		dtd_probe_iter(const dtp_probedesc_t *, dtd_consumer_t *,
+		    int (*)(dtd_probe_t *, void *), void *, char *, size_t);
 int		dtd_probe_enable(dtd_probe_t *, dtd_ecb_t *);
 void		dtd_probe_disable(dtd_probe_t *, dtd_ecb_t *);
 uint32_t	dtd_probe_count(void);
@@ -326,6 +343,16 @@ int		dtd_prov_dtrace_init(void);
 #define DTD_PROFILE_MIN_NS	200000ull	/* illumos: 200us */
 extern const dtd_provider_t dtd_prov_profile;
 int		dtd_prov_profile_parse(const char *, int *, uint64_t *);
+
+/* dtd_prov_pid.c */
+extern const dtd_provider_t dtd_prov_pid;
+int		dtd_prov_pid_grab(dtd_consumer_t *, pid_t, int, int, char *,
+		    size_t);
+void		dtd_prov_pid_go(dtd_consumer_t *);
+void		dtd_prov_pid_drop(dtd_consumer_t *);
+void		dtd_prov_pid_shutdown(void);
+int		dtd_prov_pid_report(dtd_consumer_t *,
+		    int (*)(void *, dt_msg_t *), void *);
 
 /* dtd_ecb.c */
 uint64_t	dtd_ecb_now(void);

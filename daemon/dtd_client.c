@@ -2,7 +2,7 @@
  * dtd_client.c: one connected dtrace(1), and the one dispatch switch for
  * everything a client can send.
  *
- * States: NEW (HELLO must come first) -> READY (PROGRAM, LIST, GO) ->
+ * States: NEW (HELLO must come first) -> READY (GRAB, PROGRAM, LIST, GO) ->
  * TRACING (SNAP, STATUS, STOP, LIST) -> STOPPED (SNAP, STATUS, LIST).  Anything before
  * HELLO, and any malformed message, drops that client only; after HELLO a
  * request in the wrong state is answered with DT_MSG_ERROR and the client
@@ -46,6 +46,8 @@ static struct event	*dtd_client_eev;
 static void	dtd_client_read(evutil_socket_t, short, void *);
 static void	dtd_client_write(evutil_socket_t, short, void *);
 static void	dtd_client_free(dtd_client_t *);
+static int	dtd_client_flush(dtd_client_t *);
+static int	dtd_client_sendcb(void *, dt_msg_t *);
 
 /* Send the NOTIFYs the firing path asked for (exit(), full buffers). */
 static void
@@ -59,6 +61,14 @@ dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 		log_warn("%s: read", __func__);
 	for (cl = TAILQ_FIRST(&dtd_clients); cl != NULL; cl = next) {
 		next = TAILQ_NEXT(cl, cl_link);
+		/* targets held or gone: DT_MSG_PROC, before any NOTIFY */
+		if (cl->cl_consumer != NULL &&
+		    (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
+		    cl) == -1 || dtd_client_flush(cl) == -1)) {
+			log_warn("%s: pid %d", __func__, (int)cl->cl_peer.dp_pid);
+			dtd_client_free(cl);
+			continue;
+		}
 		if (cl->cl_consumer == NULL ||
 		    !__atomic_exchange_n(&cl->cl_consumer->dc_notify, 0,
 		    __ATOMIC_ACQ_REL))
@@ -243,8 +253,9 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 	dtd_client_list_t l;
 	dtp_prog_t *prog;
 	dt_msg_t r;
-	uint32_t what;
+	uint32_t what, flags;
 	uint8_t *np;
+	pid_t pid;
 	size_t off;
 
 	err[0] = '\0';
@@ -305,7 +316,11 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		dt_msg_put_u32(&r, 0);
 		l.cll_msg = &r;
 		l.cll_n = 0;
-		dtd_probe_iter(&desc, dtd_client_listone, &l);
+		if (dtd_probe_iter(&desc, cl->cl_consumer, dtd_client_listone,
+		    &l, err, sizeof(err)) == -1 && err[0] != '\0') {
+			dt_msg_free(&r);
+			return dtd_client_error(cl, EINVAL, err);
+		}
 		if (r.dm_err == 0) {
 			np = r.dm_data + off;
 			np[0] = l.cll_n & 0xff;
@@ -313,6 +328,22 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			np[2] = (l.cll_n >> 16) & 0xff;
 			np[3] = (l.cll_n >> 24) & 0xff;
 		}
+		return dtd_client_send(cl, &r);
+
+	case DT_MSG_GRAB:
+		pid = (pid_t)dt_msg_get_u32(m);
+		flags = dt_msg_get_u32(m);
+		if (!dt_msg_done(m) || m->dm_fd == -1 ||
+		    (flags & ~(uint32_t)DT_GRAB_CREATE))
+			return -1;
+		if (cl->cl_state != DTD_CL_READY)
+			return dtd_client_error(cl, EBUSY,
+			    "processes must be grabbed before GO");
+		if (dtd_prov_pid_grab(cl->cl_consumer, pid, m->dm_fd,
+		    (flags & DT_GRAB_CREATE) != 0, err, sizeof(err)) == -1)
+			return dtd_client_error(cl, ESRCH, err);
+		dt_msg_init(&r, DT_MSG_GRAB_OK);
+		dt_msg_put_u32(&r, (uint32_t)pid);
 		return dtd_client_send(cl, &r);
 
 	case DT_MSG_GO:
@@ -438,7 +469,7 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 		log_debug("%s: pid %d: %s, %zu bytes", __func__,
 		    (int)cl->cl_peer.dp_pid, dt_msg_type_name(m.dm_type),
 		    m.dm_len);
-		/* no request takes a descriptor yet: dt_msg_free closes it */
+		/* GRAB dups the pidfd it keeps: dt_msg_free closes this one */
 		type = m.dm_type;
 		rv = dtd_client_dispatch(cl, &m);
 		dt_msg_free(&m);

@@ -129,6 +129,7 @@ dtd_consumer_free(dtd_consumer_t *c)
 	if (c == NULL)
 		return;
 	dtd_consumer_disable(c);
+	dtd_prov_pid_drop(c);	/* after its sites are gone */
 	dtd_consumer_ecbs_free(c, 0);
 	free(c->dc_ecbs);
 	for (i = 0; i < c->dc_nprog; i++)
@@ -138,6 +139,7 @@ dtd_consumer_free(dtd_consumer_t *c)
 	for (i = 0; i < c->dc_vstate.dv_nglobals; i++)
 		free(c->dc_vstate.dv_globals[i].dg_data);
 	free(c->dc_vstate.dv_globals);
+	dif_dvar_fini(&c->dc_vstate);
 	if (c->dc_hasbuf)
 		dtd_buf_fini(&c->dc_buf);
 	if (c->dc_hasagg)
@@ -422,6 +424,8 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_EXIT:
 		case DTRACEACT_PRINTA:	/* the consumer acts where it lies */
 		case DTRACEACT_LIBACT:
+		case DTRACEACT_TRACEMEM:
+		case DTRACEACT_TRACEMEM_DYNSIZE:
 			return 1;
 		case DTRACEACT_DIFEXPR:
 			if (s->ds_act[i].da_size > 0)
@@ -525,6 +529,37 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 		case DTRACEACT_DIFEXPR:
 		case DTRACEACT_PRINTA:
 		case DTRACEACT_LIBACT:
+			if (dtd_consumer_checkrec(c, s, a, si, i, err,
+			    errlen) == -1)
+				return -1;
+			break;
+		case DTRACEACT_TRACEMEM:
+			/* tracemem(addr, n): n bytes copied from addr */
+			if (a->da_ndifo != 1 || a->da_size == 0 ||
+			    !(a->da_difo[0]->dd_rtype.dt_flags &
+			    DIF_TF_BYREF) ||
+			    a->da_difo[0]->dd_rtype.dt_kind ==
+			    DIF_TYPE_STRING) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "tracemem() at action %u needs an address "
+				    "and a size", si, i);
+				return -1;
+			}
+			if (dtd_consumer_checkrec(c, s, a, si, i, err,
+			    errlen) == -1)
+				return -1;
+			break;
+		case DTRACEACT_TRACEMEM_DYNSIZE:
+			/* the byte count of the tracemem() that follows */
+			if (a->da_ndifo != 1 || a->da_size != 8 ||
+			    dtd_consumer_isref(a->da_difo[0]) ||
+			    (uint64_t)i + 1 >= s->ds_nact ||
+			    s->ds_act[i + 1].da_kind != DTRACEACT_TRACEMEM) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "tracemem() dynamic size at action %u "
+				    "without its tracemem()", si, i);
+				return -1;
+			}
 			if (dtd_consumer_checkrec(c, s, a, si, i, err,
 			    errlen) == -1)
 				return -1;
@@ -864,9 +899,11 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	mk.mk_err = 0;
 	for (i = 0; i < p->dp_nstmt; i++) {
 		mk.mk_stmt = i;
-		if (dtd_probe_iter(&p->dp_stmt[i].ds_desc, dtd_consumer_mkecb,
-		    &mk) != 0) {
+		if (dtd_probe_iter(&p->dp_stmt[i].ds_desc, c,
+		    dtd_consumer_mkecb, &mk, err, errlen) != 0) {
 			dtd_consumer_ecbs_free(c, firstecb);
+			if (err[0] != '\0')
+				goto restore;	/* the provider's word */
 			if (mk.mk_err == E2BIG) {
 				dtd_consumer_err(err, errlen, "too many "
 				    "enabled probes");
@@ -1029,6 +1066,46 @@ dtd_consumer_aggalloc(dtd_consumer_t *c, int nunit, uint64_t budget,
  * Allocate buffers, put the ECBs on their probes, fire BEGIN.  With -x
  * cpu=N only that CPU traces, so it alone gets buffers (as in illumos).
  */
+/*
+ * Dynamic variables for GO, when the options are final: the space of
+ * self-> variables and associative arrays, dynvarsize bytes, and the
+ * number of this-> slots a firing needs (dtd_ecb.c keeps those).
+ */
+static int
+dtd_consumer_dynvars(dtd_consumer_t *c, char *err, size_t errlen)
+{
+	const dtp_stmt_t *s;
+	uint32_t i, j, k, l, n = 0;
+
+	for (i = 0; i < c->dc_nprog; i++) {
+		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
+			s = &c->dc_progs[i]->dp_stmt[j];
+			if (s->ds_pred != NULL &&
+			    (l = dif_dvar_maxid(s->ds_pred,
+			    DIFV_SCOPE_LOCAL)) > n)
+				n = l;
+			for (k = 0; k < s->ds_nact; k++) {
+				for (l = 0; l < s->ds_act[k].da_ndifo; l++) {
+					uint32_t m = dif_dvar_maxid(
+					    s->ds_act[k].da_difo[l],
+					    DIFV_SCOPE_LOCAL);
+
+					if (m > n)
+						n = m;
+				}
+			}
+		}
+	}
+	c->dc_nlocals = n;
+	if (c->dc_vstate.dv_dynvars == NULL &&
+	    dif_dvar_init(&c->dc_vstate, c->dc_opts.do_dynvarsize) == -1) {
+		dtd_consumer_err(err, errlen, "cannot allocate dynamic "
+		    "variable space");
+		return -1;
+	}
+	return 0;
+}
+
 int
 dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 {
@@ -1051,6 +1128,8 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			}
 		}
 	}
+	if (dtd_consumer_dynvars(c, err, errlen) == -1)
+		return -1;
 	if (dtd_consumer_bufalloc(c, nunit, DTD_MAX_CONSUMER_MEM, &charged,
 	    err, errlen) == -1)
 		return -1;
@@ -1078,6 +1157,8 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	    c->dc_necb);
 	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_BEGIN), c);
 	dtd_ecb_fire(&hit);
+	/* BEGIN has run: -c programs held at their entry point may go */
+	dtd_prov_pid_go(c);
 	return 0;
 }
 
@@ -1218,7 +1299,8 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 	dt_msg_put_u32(&m, (uint32_t)dtd_consumer_activity(c));
 	dt_msg_put_u32(&m, (uint32_t)c->dc_exitstatus);
 	dt_msg_put_u64(&m, __atomic_load_n(&c->dc_errors, __ATOMIC_RELAXED));
-	dt_msg_put_u64(&m, 0);
+	/* cumulative: the client reports what grew since its last look */
+	dt_msg_put_u64(&m, dif_dvar_drops(&c->dc_vstate, 0));
 	dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(&c->dc_reason,
 	    __ATOMIC_ACQUIRE));
 	rv = send(arg, &m);

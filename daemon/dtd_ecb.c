@@ -30,7 +30,16 @@ static __thread size_t	dtd_ecb_recsize;
 static __thread char	*dtd_ecb_key;
 static __thread size_t	dtd_ecb_keysize;
 
-static void	dtd_ecb_run(dtd_ecb_t *, const dtd_hit_t *);
+/*
+ * this-> variables live for one firing: all of one consumer's ECBs on
+ * one probe hit.  A firing runs on one thread, so each thread keeps the
+ * storage; the second one serves the ERROR firing nested in a faulting
+ * one, which must not clear the outer firing's variables.
+ */
+static __thread dif_lstate_t	dtd_ecb_lstate[2];
+static __thread int		dtd_ecb_depth;
+
+static void	dtd_ecb_run(dtd_ecb_t *, const dtd_hit_t *, dif_lstate_t *);
 
 uint64_t
 dtd_ecb_now(void)
@@ -56,6 +65,7 @@ dtd_ecb_hit_self(dtd_hit_t *h, dtd_probe_t *p)
 	memset(h, 0, sizeof(*h));
 	h->dh_pid = getpid();
 	h->dh_tid = (pid_t)syscall(SYS_gettid);
+	h->dh_nothread = 1;
 	h->dh_cpu = dtd_ecb_cpu();
 	h->dh_timestamp = dtd_ecb_now();
 	h->dh_probe = p;
@@ -95,14 +105,43 @@ dtd_ecb_stage(char **bufp, size_t *sizep, size_t need)
 	return p;
 }
 
+/*
+ * Start a firing of consumer c: clear this-> (an O(1) generation bump),
+ * first growing the storage to c's variables and strsize.  NULL if it
+ * cannot grow: LDLS and STLS then fault, and the firing reports it.
+ */
+static dif_lstate_t *
+dtd_ecb_lstate_begin(dif_lstate_t *ls, const dtd_consumer_t *c)
+{
+	uint32_t ssize = c->dc_opts.do_strsize;
+
+	if (c->dc_nlocals == 0)
+		return ls;
+	if (ls->dl_nvars < c->dc_nlocals || ls->dl_ssize < ssize) {
+		uint32_t n = ls->dl_nvars > c->dc_nlocals ? ls->dl_nvars :
+		    c->dc_nlocals;
+
+		if (ls->dl_ssize > ssize)
+			ssize = ls->dl_ssize;
+		dif_dvar_local_fini(ls);
+		if (dif_dvar_local_init(ls, n, ssize) == -1)
+			return NULL;
+	}
+	dif_dvar_local_reset(ls);
+	return ls;
+}
+
 void
 dtd_ecb_fire(const dtd_hit_t *h)
 {
 	dtd_probe_t *p = h->dh_probe;
-	dtd_consumer_t *c;
+	dtd_consumer_t *c, *last = NULL;
+	dif_lstate_t *ls0, *ls = NULL;
 	dtd_ecb_t *e;
 	int anystate, act;
 
+	ls0 = &dtd_ecb_lstate[dtd_ecb_depth > 0];
+	dtd_ecb_depth++;
 	anystate = p->dpr_id == DTD_PROBE_END || p->dpr_id == DTD_PROBE_ERROR;
 	pthread_rwlock_rdlock(&p->dpr_lock);
 	TAILQ_FOREACH(e, &p->dpr_ecbs, de_link) {
@@ -115,9 +154,15 @@ dtd_ecb_fire(const dtd_hit_t *h)
 			continue;
 		if (c->dc_opts.do_cpu != -1 && c->dc_opts.do_cpu != h->dh_cpu)
 			continue;
-		dtd_ecb_run(e, h);
+		/* a consumer's ECBs on a probe are adjacent: enabled at GO */
+		if (c != last) {
+			ls = dtd_ecb_lstate_begin(ls0, c);
+			last = c;
+		}
+		dtd_ecb_run(e, h, ls);
 	}
 	pthread_rwlock_unlock(&p->dpr_lock);
+	dtd_ecb_depth--;
 }
 
 static void
@@ -235,7 +280,7 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 }
 
 static void
-dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h)
+dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 {
 	dtd_consumer_t *c = e->de_consumer;
 	const dtp_stmt_t *s = e->de_stmt;
@@ -257,6 +302,9 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h)
 	dif_mstate_init(&ms, &dtd_host, &f, &c->dc_vstate, dtd_ecb_scratch,
 	    scratch, c->dc_opts.do_strsize);
 	dtd_host_init(&f, h, e, &ms);
+	/* self-> is keyed by the hitting thread; tick has none */
+	ms.dm_tkey = h->dh_nothread ? 0 : (uint64_t)(uint32_t)h->dh_tid;
+	ms.dm_lstate = ls;
 
 	if (s->ds_pred != NULL) {
 		v = dif_vm_exec(s->ds_pred, &ms);

@@ -18,6 +18,7 @@ static uint32_t		dtd_probecap;
 static const dtd_provider_t *dtd_providers[] = {
 	&dtd_prov_dtrace,
 	&dtd_prov_profile,
+	&dtd_prov_pid,
 };
 #define DTD_NPROVIDERS	(sizeof(dtd_providers) / sizeof(dtd_providers[0]))
 
@@ -135,28 +136,36 @@ dtd_probe_match(const dtp_probedesc_t *d, const dtd_probe_t *p)
 }
 
 /*
- * Call cb for every probe d matches, in id order, after the on-demand
- * providers it may name had a chance to create probes.  Stops at the
- * first non-zero return of cb and returns it.
+ * Call cb for every probe d matches for consumer c (NULL: the daemon),
+ * in id order, after the on-demand providers had a chance to create
+ * probes (each checks the provider field itself: "pid" creates probes
+ * for providers named pid1234).  Stops at the first non-zero return of
+ * cb and returns it; a provider's error returns -1 with err filled.
  */
 int
-dtd_probe_iter(const dtp_probedesc_t *d, int (*cb)(dtd_probe_t *, void *),
-    void *arg)
+dtd_probe_iter(const dtp_probedesc_t *d, dtd_consumer_t *c,
+    int (*cb)(dtd_probe_t *, void *), void *arg, char *err, size_t errlen)
 {
 	uint32_t i, n;
 	int rv;
 
+	if (errlen > 0)
+		err[0] = '\0';
 	for (i = 0; i < DTD_NPROVIDERS; i++) {
 		const dtd_provider_t *pv = dtd_providers[i];
 
 		if (pv->dpv_provide != NULL &&
-		    dtd_probe_glob(d->dpd_provider, pv->dpv_name))
-			pv->dpv_provide(d);
+		    pv->dpv_provide(d, c, err, errlen) == -1)
+			return -1;
 	}
 	n = dtd_nprobes;
 	for (i = 0; i < n; i++) {
-		if (dtd_probe_match(d, dtd_probes[i]) &&
-		    (rv = cb(dtd_probes[i], arg)) != 0)
+		dtd_probe_t *p = dtd_probes[i];
+
+		if (p->dpr_prov->dpv_match != NULL ?
+		    !p->dpr_prov->dpv_match(d, p, c) : !dtd_probe_match(d, p))
+			continue;
+		if ((rv = cb(p, arg)) != 0)
 			return rv;
 	}
 	return 0;

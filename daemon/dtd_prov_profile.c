@@ -24,7 +24,8 @@ typedef struct dtd_profile {
 	int		dpf_kind;
 } dtd_profile_t;
 
-static void	dtd_prov_profile_provide(const dtp_probedesc_t *);
+static int	dtd_prov_profile_provide(const dtp_probedesc_t *,
+		    dtd_consumer_t *, char *, size_t);
 static int	dtd_prov_profile_enable(dtd_probe_t *);
 static void	dtd_prov_profile_disable(dtd_probe_t *);
 
@@ -103,34 +104,41 @@ dtd_prov_profile_parse(const char *name, int *kindp, uint64_t *nsp)
 	return 0;
 }
 
-static void
-dtd_prov_profile_provide(const dtp_probedesc_t *d)
+static int
+dtd_prov_profile_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
+    char *err, size_t errlen)
 {
 	dtd_profile_t *pf;
 	uint64_t ns;
 	int kind;
 
+	(void)c;
+	(void)err;
+	(void)errlen;
+	if (!dtd_probe_glob(d->dpd_provider, "profile"))
+		return 0;
 	/* only a literal name creates a probe, as in illumos */
 	if (strpbrk(d->dpd_name, "*?[\\") != NULL ||
 	    dtd_prov_profile_parse(d->dpd_name, &kind, &ns) == -1)
-		return;
+		return 0;
 	if (kind != DTD_PROFILE_TICK)
-		return;
+		return 0;
 	if (!dtd_probe_glob(d->dpd_mod, "") || !dtd_probe_glob(d->dpd_func, ""))
-		return;
+		return 0;
 	if (dtd_probe_find("profile", "", "", d->dpd_name) != NULL)
-		return;
+		return 0;
 	if ((pf = calloc(1, sizeof(*pf))) == NULL)
-		return;
+		return 0;
 	pf->dpf_ns = ns;
 	pf->dpf_kind = kind;
 	if (dtd_probe_create(&dtd_prov_profile, "", "", d->dpd_name,
 	    pf) == NULL) {
 		free(pf);
-		return;
+		return 0;
 	}
 	log_debug("%s: created profile:::%s (%llu ns)", __func__,
 	    d->dpd_name, (unsigned long long)ns);
+	return 0;
 }
 
 static void

@@ -17,6 +17,7 @@
 #include <event2/event.h>
 
 #include "dtd.h"
+#include "ft.h"
 
 #ifndef RUNSTATEDIR
 #define RUNSTATEDIR	"/run"
@@ -46,6 +47,34 @@ dtraced_signal(evutil_socket_t sig, short ev, void *arg)
 		log_info("%s: SIGHUP: nothing to reload", __func__);
 		break;
 	}
+}
+
+/*
+ * A crash must not kill the processes we trace: put their original
+ * bytes back (async-signal-safe), then die of the same signal.
+ */
+static void
+dtraced_fatal(int sig)
+{
+	ft_proc_fatal_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+dtraced_fatal_handlers(void)
+{
+	static const int fsigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = dtraced_fatal;
+	sigemptyset(&sa.sa_mask);
+	/* one shot: a fault inside the handler kills us by default */
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	for (i = 0; i < sizeof(fsigs) / sizeof(fsigs[0]); i++)
+		sigaction(fsigs[i], &sa, NULL);
 }
 
 static void
@@ -137,6 +166,7 @@ main(int argc, char *argv[])
 
 	log_init(1, verbose);
 	signal(SIGPIPE, SIG_IGN);
+	dtraced_fatal_handlers();
 	if (dtd_probe_init() == -1)
 		fatal("probe table");
 
@@ -179,6 +209,7 @@ main(int argc, char *argv[])
 
 	dtd_systemd_notify("STOPPING=1");
 	dtd_client_shutdown();
+	dtd_prov_pid_shutdown();	/* every target released, restored */
 	dtd_control_close();
 	dtd_probe_fini();
 	for (i = 0; i < 3; i++)

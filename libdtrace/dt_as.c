@@ -132,22 +132,31 @@ dt_as_var(dt_pcb_t *pcb, const dt_ident_t *idp, uint16_t flags)
 {
 	dt_irlist_t *dlp = &pcb->pcb_ir;
 	dif_var_t *dvp;
+	const char *name;
 	uint32_t i;
 
+	/* ids are per scope: self->x and a global x may share one */
 	for (i = 0; i < dlp->dl_nvars; i++) {
-		if (dlp->dl_vars[i].dv_id == idp->di_id) {
+		if (dlp->dl_vars[i].dv_id == idp->di_id &&
+		    dlp->dl_vars[i].dv_scope == idp->di_scope) {
 			dlp->dl_vars[i].dv_flags |= flags;
 			return;
 		}
 	}
+	/* the table names self->x and this->x "x", as illumos does */
+	if ((name = strstr(idp->di_name, "->")) != NULL)
+		name += 2;
+	else
+		name = idp->di_name;
 	dt_as_grow(pcb, (void **)&dlp->dl_vars, dlp->dl_nvars,
 	    &dlp->dl_varcap, sizeof(dif_var_t), 1);
 	dvp = &dlp->dl_vars[dlp->dl_nvars++];
 	memset(dvp, 0, sizeof(*dvp));
-	dvp->dv_name = dt_as_string(pcb, idp->di_name);
+	dvp->dv_name = dt_as_string(pcb, name);
 	dvp->dv_id = idp->di_id;
-	dvp->dv_kind = DIFV_KIND_SCALAR;
-	dvp->dv_scope = DIFV_SCOPE_GLOBAL;
+	dvp->dv_kind = idp->di_kind == DT_IDENT_ASSOC ? DIFV_KIND_ARRAY :
+	    DIFV_KIND_SCALAR;
+	dvp->dv_scope = idp->di_scope;
 	dvp->dv_flags = flags;
 	dt_decl_rtype(pcb->pcb_hdl, idp->di_type, &dvp->dv_type);
 }

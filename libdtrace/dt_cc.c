@@ -132,8 +132,10 @@ dt_cc_macro(dt_pcb_t *pcb, int line, const char *name, int want,
 		v = getsid(0);
 	else if (strcmp(name, "pgid") == 0)
 		v = getpgid(0);
+	else if (strcmp(name, "target") == 0 && pcb->pcb_hdl->dt_nprocs > 0)
+		v = pcb->pcb_hdl->dt_procs[0].dpr_pid;	/* the first -c/-p */
 	else if (strcmp(name, "target") == 0 && defarg)
-		v = 0;	/* $target is set once -c/-p targets exist */
+		v = 0;
 	else
 		dt_parser_error(pcb, line, D_MACRO_UNDEF,
 		    "macro variable %s%s is not defined", dollar, name);
@@ -423,6 +425,63 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	ap->da_kind = DTRACEACT_PRINTF;
 	ap->da_arg = pp->dp_nfmt++;
 	ap->da_nargs = n;
+}
+
+/*
+ * tracemem(addr, n [, dynsize]): n bytes copied from addr, which must be
+ * memory DIF may load (copyin(), alloca(), variables), as in illumos.
+ * The address DIFO returns by reference an n-byte object, so the daemon
+ * copies it like any other by-ref value.  A dynamic size is its own
+ * action just before, recording the number of bytes to show (at most n).
+ */
+static void
+dt_cc_act_tracemem(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_node_t *addr, *max, *size;
+	dtp_action_t *ap;
+	dif_type_t rt;
+	int n = dt_cc_nargs(dnp->dn_args);
+
+	if (n < 2)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "tracemem( ) prototype mismatch: %d arg%s passed, at "
+		    "least 2 expected", n, n == 1 ? "" : "s");
+	if (n > 3)
+		dt_parser_error(pcb, dnp->dn_line, D_TRACEMEM_ARGS,
+		    "tracemem ( ) prototype mismatch: expected at most 3 args");
+	addr = dt_node_cook(pcb, dnp->dn_args);
+	max = dt_node_cook(pcb, addr->dn_list);
+	size = n == 3 ? dt_node_cook(pcb, max->dn_list) : NULL;
+	if (!dt_node_is_int(addr))
+		dt_parser_error(pcb, addr->dn_line, D_TRACEMEM_ADDR,
+		    "tracemem( ) argument #1 is incompatible with prototype:\n"
+		    "\tprototype: pointer or integer\n\t argument: %s",
+		    addr->dn_type->dt_name);
+	if (max->dn_kind != DT_NODE_INT || (int64_t)max->dn_value <= 0 ||
+	    max->dn_value > UINT32_MAX)
+		dt_parser_error(pcb, max->dn_line, D_TRACEMEM_SIZE,
+		    "tracemem( ) argument #2 must be a non-zero positive "
+		    "integral constant expression");
+	if (size != NULL) {
+		if (!dt_node_is_int(size))
+			dt_parser_error(pcb, size->dn_line, D_TRACEMEM_DYNSIZE,
+			    "tracemem ( ) dynamic size (argument #3) must be "
+			    "of scalar type");
+		dt_decl_rtype(dtp, &dt_type_ullong, &rt);
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_TRACEMEM_DYNSIZE);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo(pcb, size, &rt);
+		ap->da_size = ap->da_align = sizeof(uint64_t);
+	}
+	dt_decl_rtype(dtp, addr->dn_type, &rt);
+	rt.dt_flags |= DIF_TF_BYREF;
+	rt.dt_size = (uint32_t)max->dn_value;
+	ap = dt_cc_newact(pcb, cc, DTRACEACT_TRACEMEM);
+	dt_cc_actdifos(pcb, ap, 1);
+	ap->da_difo[0] = dt_cc_difo(pcb, addr, &rt);
+	ap->da_size = rt.dt_size;
+	ap->da_align = 1;
 }
 
 /*
@@ -1051,6 +1110,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		break;
 	case DT_ACT_PRINTF:
 		dt_cc_act_printf(pcb, cc, dnp);
+		break;
+	case DT_ACT_TRACEMEM:
+		dt_cc_act_tracemem(pcb, cc, dnp);
 		break;
 	case DT_ACT_PRINTA:
 		dt_cc_act_printa(pcb, cc, dnp);

@@ -49,12 +49,68 @@ dt_cg_typecast(dt_pcb_t *pcb, int reg, const dt_type_t *f,
 	dt_cg_normalize(pcb, reg, t);
 }
 
+/* The load (store) opcode of a variable, by its scope and kind. */
+static uint32_t
+dt_cg_varop(const dt_ident_t *idp, int store)
+{
+	if (idp->di_kind == DT_IDENT_ASSOC) {
+		if (idp->di_scope == DIFV_SCOPE_THREAD)
+			return store ? DIF_OP_STTAA : DIF_OP_LDTAA;
+		return store ? DIF_OP_STGAA : DIF_OP_LDGAA;
+	}
+	switch (idp->di_scope) {
+	case DIFV_SCOPE_THREAD:
+		return store ? DIF_OP_STTS : DIF_OP_LDTS;
+	case DIFV_SCOPE_LOCAL:
+		return store ? DIF_OP_STLS : DIF_OP_LDLS;
+	default:
+		return store ? DIF_OP_STGS : DIF_OP_LDGS;
+	}
+}
+
+/*
+ * Put the keys of an associative array access on the tuple stack.  The
+ * keys are all evaluated first, since a key may itself use the tuple
+ * stack (b[a[1]]); then the stack is flushed and they are pushed,
+ * converted to the array's key types: integers by value, strings by
+ * reference with strsize as their limit.  A load leaves the tuple in
+ * place, so a store that follows (a[k]++, a[k] += v) reuses it.
+ */
+static void
+dt_cg_keys(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	const dt_ident_t *idp = dnp->dn_ident;
+	dt_node_t *kp;
+	int i, sreg;
+
+	if (idp->di_kind != DT_IDENT_ASSOC)
+		return;
+	for (kp = dnp->dn_args; kp != NULL; kp = kp->dn_list)
+		dt_cg_node(pcb, kp);
+	dt_as_emit(pcb, DIF_INSTR_FLUSHTS, DT_LBL_NONE);
+	for (kp = dnp->dn_args, i = 0; kp != NULL; kp = kp->dn_list, i++) {
+		if (dt_node_is_string(kp)) {
+			sreg = dt_regset_alloc(pcb);
+			dt_cg_setx(pcb, sreg, dt_decl_strsize(pcb->pcb_hdl));
+			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR,
+			    DIF_TYPE_STRING, sreg, kp->dn_reg), DT_LBL_NONE);
+			dt_regset_free(pcb, sreg);
+		} else {
+			dt_cg_typecast(pcb, kp->dn_reg, kp->dn_type,
+			    idp->di_keys[i]);
+			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV,
+			    DIF_TYPE_CTF, 0, kp->dn_reg), DT_LBL_NONE);
+		}
+		dt_regset_free(pcb, kp->dn_reg);
+	}
+}
+
 static void
 dt_cg_load(dt_pcb_t *pcb, dt_ident_t *idp, int reg)
 {
 	if (!(idp->di_flags & DT_IDFLG_BUILTIN))
 		dt_as_var(pcb, idp, DIFV_F_REF);
-	dt_as_emit(pcb, DIF_INSTR_LDV(DIF_OP_LDGS, idp->di_id, reg),
+	dt_as_emit(pcb, DIF_INSTR_LDV(dt_cg_varop(idp, 0), idp->di_id, reg),
 	    DT_LBL_NONE);
 }
 
@@ -62,7 +118,7 @@ static void
 dt_cg_store(dt_pcb_t *pcb, dt_ident_t *idp, int reg)
 {
 	dt_as_var(pcb, idp, DIFV_F_MOD);
-	dt_as_emit(pcb, DIF_INSTR_STV(DIF_OP_STGS, idp->di_id, reg),
+	dt_as_emit(pcb, DIF_INSTR_STV(dt_cg_varop(idp, 1), idp->di_id, reg),
 	    DT_LBL_NONE);
 }
 
@@ -208,8 +264,10 @@ dt_cg_asgn_op(dt_pcb_t *pcb, dt_node_t *dnp, int op)
 	t = op == DT_TOK_LSH || op == DT_TOK_RSH ?
 	    dt_decl_promote(lp->dn_type) : dt_decl_arith(lp->dn_type,
 	    rp->dn_type);
-	dt_cg_load(pcb, idp, reg);
+	/* the value first: it may use the tuple stack the keys go on */
 	dt_cg_node(pcb, rp);
+	dt_cg_keys(pcb, lp);
+	dt_cg_load(pcb, idp, reg);
 	dt_cg_typecast(pcb, reg, lp->dn_type, t);
 	if (op != DT_TOK_LSH && op != DT_TOK_RSH)
 		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, t);
@@ -231,6 +289,7 @@ dt_cg_incdec(dt_pcb_t *pcb, dt_node_t *dnp)
 	    DIF_OP_ADD : DIF_OP_SUB;
 	int reg = dt_regset_alloc(pcb), one = dt_regset_alloc(pcb);
 
+	dt_cg_keys(pcb, vp);
 	dt_cg_load(pcb, vp->dn_ident, reg);
 	dt_cg_setx(pcb, one, 1);
 	/* post: the new value goes to "one", the old one stays in reg */
@@ -274,6 +333,7 @@ dt_cg_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_ASGN:
 		dt_cg_node(pcb, rp);
 		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, lp->dn_type);
+		dt_cg_keys(pcb, lp);
 		dt_cg_store(pcb, lp->dn_ident, rp->dn_reg);
 		dnp->dn_reg = rp->dn_reg;
 		break;
@@ -378,6 +438,7 @@ dt_cg_node(dt_pcb_t *pcb, dt_node_t *dnp)
 		    dnp->dn_string), dnp->dn_reg), DT_LBL_NONE);
 		break;
 	case DT_NODE_VAR:
+		dt_cg_keys(pcb, dnp);
 		dnp->dn_reg = dt_regset_alloc(pcb);
 		dt_cg_load(pcb, dnp->dn_ident, dnp->dn_reg);
 		break;

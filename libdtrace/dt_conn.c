@@ -9,7 +9,8 @@
  * exits when we hang up.
  *
  * Requests are answered in order; a DT_MSG_NOTIFY can arrive between any
- * two replies and only records the daemon's new tracing state.
+ * two replies and only records the daemon's new tracing state, and so
+ * can a DT_MSG_PROC (a target held or gone: dt_work_proc_event).
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -210,6 +211,11 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			dt_msg_free(m);
 			continue;
 		}
+		if (m->dm_type == DT_MSG_PROC) {
+			dt_work_proc_event(dtp, m);
+			dt_msg_free(m);
+			continue;
+		}
 		if (m->dm_type == DT_MSG_ERROR) {
 			uint32_t code = dt_msg_get_u32(m);
 			char text[1024];
@@ -308,6 +314,12 @@ dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
 			    strerror(errno));
 	}
 	while ((rv = dt_peer_get(p, &m)) == 1) {
+		if (m.dm_type == DT_MSG_PROC) {
+			dt_work_proc_event(dtp, &m);
+			dt_msg_free(&m);
+			got = 1;
+			continue;
+		}
 		if (m.dm_type != DT_MSG_NOTIFY) {
 			uint16_t type = m.dm_type;
 

@@ -6,6 +6,7 @@
  * an unknown EPID or a record running past the end is an error, never a
  * wild read.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,19 +15,48 @@
 
 #define DT_CONSUME_ROUND8(x)	(((x) + 7) & ~(size_t)7)
 
-/* Raw bytes as illumos prints them: a hex and ASCII table. */
-static int
-dt_consume_bytes(FILE *fp, const unsigned char *c, size_t n)
+/*
+ * Bytes as illumos prints them.  Printable bytes (isprint, isspace, \a
+ * or \b) up to a NUL that only more NULs follow are a string; so are
+ * printable bytes to the end with no NUL.  Anything else, and everything
+ * under forceraw (tracemem) or -x rawbytes, is a hex and ASCII table.
+ * As in illumos, an empty string (a leading NUL) is a table of zeros.
+ */
+int
+dt_consume_bytes(dtrace_hdl_t *dtp, FILE *fp, const unsigned char *c,
+    size_t n, int quiet, int forceraw)
 {
+	const int margin = 5;
 	size_t i, j;
 
-	if (fprintf(fp, "\n      ") < 0)
-		return -1;
+	if (n == 0)
+		return 0;
+	if (forceraw || dtp->dt_options[DTRACEOPT_RAWBYTES] != DTRACEOPT_UNSET)
+		goto raw;
+	for (i = 0; i < n; i++) {
+		if (isprint(c[i]) || isspace(c[i]) || c[i] == '\a' ||
+		    c[i] == '\b')
+			continue;
+		if (c[i] == '\0' && i > 0) {
+			for (j = i + 1; j < n && c[j] == '\0'; j++)
+				continue;
+			if (j != n)
+				break;
+			return fprintf(fp, quiet ? "%s" : "  %-33s",
+			    (const char *)c) < 0 ? -1 : 0;
+		}
+		break;
+	}
+	if (i == n)
+		return fprintf(fp, quiet ? "%.*s" : "  %-33.*s", (int)n,
+		    (const char *)c) < 0 ? -1 : 0;
+raw:
+	fprintf(fp, "\n%*s      ", margin, "");
 	for (i = 0; i < 16; i++)
 		fprintf(fp, "  %c", "0123456789abcdef"[i]);
 	fprintf(fp, "  0123456789abcdef\n");
 	for (i = 0; i < n; i += 16) {
-		fprintf(fp, "%5zx:", i);
+		fprintf(fp, "%*s%5zx:", margin, "", i);
 		for (j = i; j < i + 16 && j < n; j++)
 			fprintf(fp, " %02x", c[j]);
 		for (; j % 16 != 0; j++)
@@ -47,16 +77,11 @@ dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
 {
 	int rv;
 
-	if (rp->dtrd_type == DTRACE_REC_STRING) {
-		char *s = strndup(addr, rp->dtrd_size);
-
-		if (s == NULL)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		rv = quiet ? fprintf(fp, "%s", s) : fprintf(fp, "  %-33s", s);
-		free(s);
-	} else if (rp->dtrd_type == DTRACE_REC_BYTES) {
-		rv = dt_consume_bytes(fp, (const unsigned char *)addr,
-		    rp->dtrd_size);
+	if (rp->dtrd_type == DTRACE_REC_STRING ||
+	    rp->dtrd_type == DTRACE_REC_BYTES) {
+		/* the record bounds a string, which then needs no NUL */
+		rv = dt_consume_bytes(dtp, fp, (const unsigned char *)addr,
+		    rp->dtrd_size, quiet, 0);
 	} else {
 		/* illumos: by size; 8 and 4 bytes signed, 2 and 1 unsigned */
 		switch (rp->dtrd_size) {
@@ -79,16 +104,17 @@ dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
 			uint16_t v;
 
 			memcpy(&v, addr, 2);
-			rv = fprintf(fp, quiet ? "%d" : " %5d", v);
+			rv = fprintf(fp, quiet ? "%u" : " %5u", v);
 			break;
 		}
 		case 1:
-			rv = fprintf(fp, quiet ? "%d" : " %3d",
+			rv = fprintf(fp, quiet ? "%u" : " %3u",
 			    *(const unsigned char *)addr);
 			break;
 		default:
-			rv = dt_consume_bytes(fp, (const unsigned char *)addr,
-			    rp->dtrd_size);
+			rv = dt_consume_bytes(dtp, fp,
+			    (const unsigned char *)addr, rp->dtrd_size, quiet,
+			    0);
 			break;
 		}
 	}
@@ -207,6 +233,7 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 	const dtp_prog_t *pp = &ep->de_prog->dp_prog;
 	int quiet = dtp->dt_options[DTRACEOPT_QUIET] != DTRACEOPT_UNSET;
 	dtrace_probedata_t pd;
+	uint64_t memsize = 0;
 	uint32_t i;
 	int rv;
 
@@ -285,6 +312,19 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 			i += more;
 			break;
 		case DTRACEACT_EXIT:
+			break;
+		case DTRACEACT_TRACEMEM_DYNSIZE:
+			/* how many of the next tracemem()'s bytes to show */
+			memsize = dt_consume_u64(rp, data);
+			break;
+		case DTRACEACT_TRACEMEM:
+			if (memsize == 0 || memsize > rp->dtrd_size)
+				memsize = rp->dtrd_size;
+			if (dt_consume_bytes(dtp, fp,
+			    (const unsigned char *)pd.dtpda_data,
+			    (size_t)memsize, quiet, 1) != 0)
+				return dt_set_errno(dtp, errno);
+			memsize = 0;
 			break;
 		case DTRACEACT_DIFEXPR:
 			/* a statement evaluated for its effect records nothing */

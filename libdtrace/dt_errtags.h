@@ -18,6 +18,9 @@
 	X(D_IDENT_UNDEF)	/* undefined identifier */ \
 	X(D_IDENT_BADREF)	/* identifier of wrong kind */ \
 	X(D_VAR_UNSUP)		/* variable not available here */ \
+	X(D_VAR_UNDEF)		/* variable used before declaration */ \
+	X(D_KEY_TYPE)		/* invalid associative array key type */ \
+	X(D_DECL_LOCASSC)	/* clause-local associative array */ \
 	X(D_FUNC_UNDEF)		/* undefined function */ \
 	X(D_FUNC_IDENT)		/* non-function used as function */ \
 	X(D_FUNC_UNSUP)		/* function not supported yet */ \
@@ -37,6 +40,10 @@
 	X(D_SIZEOF_TYPE)	/* sizeof of an invalid type */ \
 	X(D_PRED_SCALAR)	/* predicate is not of scalar type */ \
 	X(D_TRACE_VOID)		/* trace() of a void expression */ \
+	X(D_TRACEMEM_ADDR)	/* tracemem() address not integer */ \
+	X(D_TRACEMEM_SIZE)	/* tracemem() size not a positive constant */ \
+	X(D_TRACEMEM_ARGS)	/* tracemem() with too many arguments */ \
+	X(D_TRACEMEM_DYNSIZE)	/* tracemem() dynamic size not scalar */ \
 	X(D_AGG_FUNC)		/* aggregation not assigned an aggregating function */ \
 	X(D_AGG_SCALAR)		/* aggregation used as an operand */ \
 	X(D_AGG_REDEF)		/* aggregation redefined with another function */ \

@@ -44,7 +44,7 @@ static void dt_grammar_tsmerge(dt_typespec_t *, const dt_typespec_t *);
 
 %token		DT_KEY_CHAR DT_KEY_SHORT DT_KEY_INT DT_KEY_LONG
 %token		DT_KEY_SIGNED DT_KEY_UNSIGNED DT_KEY_VOID DT_KEY_STRING
-%token		DT_KEY_SIZEOF DT_KEY_OTHER
+%token		DT_KEY_SIZEOF DT_KEY_OTHER DT_KEY_SELF DT_KEY_THIS
 
 %token		DT_TOK_COMMA DT_TOK_SEMI DT_TOK_LBRACE DT_TOK_RBRACE
 %token		DT_TOK_LPAR DT_TOK_RPAR DT_TOK_LBRAC DT_TOK_RBRAC
@@ -57,7 +57,7 @@ static void dt_grammar_tsmerge(dt_typespec_t *, const dt_typespec_t *);
 %token		DT_TOK_EQU DT_TOK_NEQ DT_TOK_LT DT_TOK_LE DT_TOK_GT DT_TOK_GE
 %token		DT_TOK_LSH DT_TOK_RSH
 %token		DT_TOK_ADD DT_TOK_SUB DT_TOK_MUL DT_TOK_DIV DT_TOK_MOD
-%token		DT_TOK_LNEG DT_TOK_BNEG DT_TOK_INC DT_TOK_DEC
+%token		DT_TOK_LNEG DT_TOK_BNEG DT_TOK_INC DT_TOK_DEC DT_TOK_PTR
 
 /* operators the parse tree uses but the lexer never returns */
 %token		DT_TOK_PREINC DT_TOK_POSTINC DT_TOK_PREDEC DT_TOK_POSTDEC
@@ -294,6 +294,10 @@ argument_list:
 primary_expression:
 		DT_TOK_IDENT		{ $$ = dt_node_ident(pcb, $1); }
 	|	DT_TOK_AGG		{ $$ = dt_node_agg(pcb, $1); }
+	|	DT_KEY_SELF DT_TOK_PTR DT_TOK_IDENT
+			{ $$ = dt_node_dvar(pcb, DIFV_SCOPE_THREAD, $3); }
+	|	DT_KEY_THIS DT_TOK_PTR DT_TOK_IDENT
+			{ $$ = dt_node_dvar(pcb, DIFV_SCOPE_LOCAL, $3); }
 	|	DT_TOK_INT		{ $$ = $1; }
 	|	DT_TOK_STRING		{ $$ = dt_node_string(pcb, $1); }
 	|	DT_TOK_LPAR expression DT_TOK_RPAR	{ $$ = $2; }

@@ -185,7 +185,7 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("printf", DT_ACT_PRINTF, -1),
 	BI_ACT("exit", DT_ACT_EXIT, 1),
 	BI_ACT("printa", DT_ACT_PRINTA, -1),
-	BI_UNACT("print"), BI_UNACT("tracemem"),
+	BI_UNACT("print"), BI_ACT("tracemem", DT_ACT_TRACEMEM, -1),
 	BI_UNACT("stack"), BI_UNACT("ustack"), BI_UNACT("jstack"),
 	BI_UNACT("usym"), BI_UNACT("ufunc"), BI_UNACT("umod"),
 	BI_UNACT("uaddr"), BI_UNACT("sym"), BI_UNACT("func"),
@@ -246,6 +246,10 @@ dt_ident_init(dtrace_hdl_t *dtp)
 
 	if (dtp->dt_nextvar < DIF_VAR_OTHER_UBASE)
 		dtp->dt_nextvar = DIF_VAR_OTHER_UBASE;
+	if (dtp->dt_nexttls < DIF_VAR_OTHER_UBASE)
+		dtp->dt_nexttls = DIF_VAR_OTHER_UBASE;
+	if (dtp->dt_nextlocal < DIF_VAR_OTHER_UBASE)
+		dtp->dt_nextlocal = DIF_VAR_OTHER_UBASE;
 	if (dtp->dt_nextagg < 1)
 		dtp->dt_nextagg = 1;
 	if (dtp->dt_aggs == NULL &&

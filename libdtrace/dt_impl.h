@@ -183,6 +183,8 @@ struct dtrace_hdl {
 	struct dt_idhash *dt_globals;	/* global identifiers: variables, builtins */
 	struct dt_idhash *dt_aggs;	/* aggregations */
 	uint32_t	dt_nextvar;	/* next user global id */
+	uint32_t	dt_nexttls;	/* next self-> id (own id space) */
+	uint32_t	dt_nextlocal;	/* next this-> id (own id space) */
 	uint32_t	dt_nextagg;	/* next aggregation id */
 	struct dtrace_prog *dt_progs;	/* programs compiled on this handle */
 
@@ -211,7 +213,24 @@ struct dtrace_hdl {
 	int		dt_draining;	/* the daemon reported exit()/fill */
 	int		dt_reason;	/* DT_REASON_* it reported */
 	uint64_t	dt_dyndrops;	/* dynamic variable drops reported */
+	/* dt_work.c: traced processes (-c, -p); the first is $target */
+	struct dt_proc	*dt_procs;
+	int		dt_nprocs;
+	dtrace_handle_proc_f *dt_prochdlr;
+	void		*dt_procarg;
 };
+
+/* A target process: grabbed (-p) or created (-c). */
+typedef struct dt_proc {
+	pid_t		dpr_pid;
+	int		dpr_created;	/* our child (-c) */
+	int		dpr_held;	/* the daemon holds it at its entry */
+	int		dpr_exited;
+	int		dpr_status;	/* wait status, once exited */
+} dt_proc_t;
+
+void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
+void		dt_work_proc_fini(dtrace_hdl_t *);
 
 /*
  * compiler: lexer, grammar, parse tree, identifiers, code generator and
@@ -258,6 +277,7 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_IDENT_ACTFUNC	2	/* action: trace(), printf() ... */
 #define DT_IDENT_AGGFUNC	3	/* aggregating function: count() ... */
 #define DT_IDENT_AGG		4	/* an aggregation @name */
+#define DT_IDENT_ASSOC		5	/* associative array a[k], self->a[k] */
 
 #define DT_IDFLG_BUILTIN	0x01	/* built-in variable (read-only) */
 #define DT_IDFLG_KERNEL		0x02	/* kernel-only: rejected */
@@ -269,6 +289,7 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_TRACE		1
 #define DT_ACT_PRINTF		2
 #define DT_ACT_EXIT		3
+#define DT_ACT_TRACEMEM		4
 #define DT_ACT_PRINTA		20	/* aggregation actions: dt_cc.c */
 #define DT_ACT_CLEAR		21
 #define DT_ACT_TRUNC		22
@@ -283,7 +304,8 @@ typedef struct dt_ident {
 	const dt_type_t	*di_type;	/* variables: type */
 	int		di_nargs;	/* functions: args; aggregations: keys */
 	uint32_t	di_aggfunc;	/* aggregations: DTRACEAGG_* */
-	const dt_type_t	**di_keys;	/* aggregations: key types */
+	const dt_type_t	**di_keys;	/* aggregations, arrays: key types */
+	uint8_t		di_scope;	/* user variables: DIFV_SCOPE_* */
 	unsigned int	di_gen;		/* compile that created it */
 	struct dt_ident	*di_next;	/* hash chain */
 } dt_ident_t;
@@ -418,6 +440,7 @@ dt_node_t	*dt_node_int(dt_pcb_t *, uint64_t, int);
 dt_node_t	*dt_node_string(dt_pcb_t *, char *);
 dt_node_t	*dt_node_ident(dt_pcb_t *, char *);
 dt_node_t	*dt_node_agg(dt_pcb_t *, char *);
+dt_node_t	*dt_node_dvar(dt_pcb_t *, int, char *);
 dt_node_t	*dt_node_type(dt_pcb_t *, const dt_typespec_t *);
 dt_node_t	*dt_node_func(dt_pcb_t *, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_index(dt_pcb_t *, dt_node_t *, dt_node_t *);
@@ -500,6 +523,8 @@ int		dt_consume_buf(dtrace_hdl_t *, FILE *, int, const char *,
 		    void *);
 int		dt_consume_datum(dtrace_hdl_t *, FILE *,
 		    const dtrace_recdesc_t *, const char *, int);
+int		dt_consume_bytes(dtrace_hdl_t *, FILE *,
+		    const unsigned char *, size_t, int, int);
 void		dt_consume_drops(dtrace_hdl_t *, int, uint64_t, int);
 void		dt_consume_thrdrops(dtrace_hdl_t *, int, uint64_t);
 

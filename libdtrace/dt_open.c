@@ -95,6 +95,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 		dt_cc_prog_free(pgp);
 	}
 	dtp->dt_progs = NULL;
+	dt_work_proc_fini(dtp);
 	free(dtp->dt_socket);
 	free(dtp->dt_drops);
 	free(dtp->dt_aggdrops);

@@ -195,6 +195,25 @@ dt_node_agg(dt_pcb_t *pcb, char *name)
 	return dnp;
 }
 
+/*
+ * self->name or this->name.  The identifier tables key it by its full
+ * spelling, so a thread-local x, a clause-local x and a global x are
+ * three variables; dn_op marks the node and dn_value keeps the scope.
+ */
+dt_node_t *
+dt_node_dvar(dt_pcb_t *pcb, int scope, char *name)
+{
+	const char *pfx = scope == DIFV_SCOPE_THREAD ? "self->" : "this->";
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_IDENT);
+	size_t len = strlen(pfx) + strlen(name) + 1;
+
+	dnp->dn_string = dt_parser_alloc(pcb, len);
+	snprintf(dnp->dn_string, len, "%s%s", pfx, name);
+	dnp->dn_op = DT_TOK_PTR;
+	dnp->dn_value = (uint64_t)scope;
+	return dnp;
+}
+
 dt_node_t *
 dt_node_type(dt_pcb_t *pcb, const dt_typespec_t *ts)
 {
@@ -357,6 +376,7 @@ dt_node_opname(int op)
 	case DT_TOK_SIZEOF: return "sizeof";
 	case DT_TOK_CAST: return "(cast)";
 	case DT_TOK_LBRAC: return "[]";
+	case DT_TOK_PTR: return "->";
 	default: return "?";
 	}
 }
@@ -447,10 +467,19 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dt_ident_t *idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
 
+	/* as illumos: self-> and this-> must be assigned before a read */
+	if (idp == NULL && dnp->dn_op == DT_TOK_PTR)
+		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNDEF,
+		    "%s has not yet been declared or assigned",
+		    dnp->dn_string);
 	if (idp == NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
 		    "failed to resolve %s: Unknown variable name",
 		    dnp->dn_string);
+	if (idp->di_kind == DT_IDENT_ASSOC)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "%s is an associative array and must be indexed: "
+		    "%s[ ]", idp->di_name, idp->di_name);
 	if (idp->di_kind == DT_IDENT_ACTFUNC ||
 	    idp->di_kind == DT_IDENT_AGGFUNC)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
@@ -501,30 +530,146 @@ dt_node_check_int(dt_pcb_t *pcb, dt_node_t *dnp, int op, int binary)
 }
 
 /*
+ * Declare a user variable implicitly.  Globals (scalars and associative
+ * arrays), thread-locals and clause-locals have an id space each, all
+ * from DIF_VAR_OTHER_UBASE, as in illumos.
+ */
+static dt_ident_t *
+dt_node_declare(dt_pcb_t *pcb, int line, const char *name, int kind,
+    int scope, const dt_type_t *t)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	uint32_t *nextp = scope == DIFV_SCOPE_THREAD ? &dtp->dt_nexttls :
+	    scope == DIFV_SCOPE_LOCAL ? &dtp->dt_nextlocal : &dtp->dt_nextvar;
+	dt_ident_t *idp;
+
+	if (*nextp > DIF_VAR_OTHER_MAX)
+		dt_parser_error(pcb, line, D_IDENT_UNDEF,
+		    "cannot declare %s: too many variables", name);
+	idp = dt_idhash_insert(dtp->dt_globals, name, kind, 0, *nextp, t);
+	if (idp == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	(*nextp)++;
+	idp->di_scope = (uint8_t)scope;
+	idp->di_gen = pcb->pcb_gen;
+	return idp;
+}
+
+/*
+ * a[k1, k2] and self->a[k]: the keys' count and types are fixed by the
+ * first use, as illumos does; later uses must match it.  create says an
+ * assignment may declare the array, with values of type rt.  The node
+ * becomes a DT_NODE_VAR whose dn_args are the cooked keys.
+ */
+static dt_node_t *
+dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
+    const dt_type_t *rt)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_node_t *bp = dnp->dn_left, *kp;
+	const dt_type_t **keys;
+	dt_ident_t *idp;
+	int scope, n, i;
+
+	if (bp->dn_kind != DT_NODE_IDENT)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "operator [ ] may only be applied to an associative "
+		    "array");
+	scope = bp->dn_op == DT_TOK_PTR ? (int)bp->dn_value :
+	    DIFV_SCOPE_GLOBAL;
+	if (scope == DIFV_SCOPE_LOCAL)
+		dt_parser_error(pcb, dnp->dn_line, D_DECL_LOCASSC,
+		    "associative arrays may not be clause-local: %s[ ]",
+		    bp->dn_string);
+	idp = dt_idhash_lookup(dtp->dt_globals, bp->dn_string);
+	if (idp != NULL && idp->di_kind == DT_IDENT_ARRAY)
+		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
+		    "variable %s[ ] is not supported yet", idp->di_name);
+	if (idp != NULL && idp->di_kind != DT_IDENT_ASSOC)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "%s is not an associative array and may not be indexed",
+		    idp->di_name);
+
+	n = 0;
+	for (kp = dnp->dn_right; kp != NULL; kp = kp->dn_list) {
+		if (dt_node_cook(pcb, kp) != kp)
+			dt_parser_error(pcb, kp->dn_line, D_SYNTAX,
+			    "key #%d of %s[ ] cannot be cooked", n + 1,
+			    bp->dn_string);
+		n++;
+		if (!dt_node_is_int(kp) && !dt_node_is_string(kp))
+			dt_parser_error(pcb, kp->dn_line, D_KEY_TYPE,
+			    "%s expression may not be used as an associative "
+			    "array index: key #%d", kp->dn_type != NULL ?
+			    kp->dn_type->dt_name : "void", n);
+	}
+	if (n > DIF_DTR_NREGS - (scope == DIFV_SCOPE_THREAD))
+		dt_parser_error(pcb, dnp->dn_line, D_KEY_TYPE,
+		    "%s[ ] has too many keys: %d, at most %d", bp->dn_string,
+		    n, DIF_DTR_NREGS - (scope == DIFV_SCOPE_THREAD));
+
+	if (idp == NULL) {
+		if (!create)
+			dt_parser_error(pcb, dnp->dn_line, D_VAR_UNDEF,
+			    "%s has not yet been declared or assigned",
+			    bp->dn_string);
+		if ((keys = calloc(n, sizeof(*keys))) == NULL) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		for (kp = dnp->dn_right, i = 0; kp != NULL;
+		    kp = kp->dn_list, i++)
+			keys[i] = kp->dn_type;
+		idp = dt_node_declare(pcb, dnp->dn_line, bp->dn_string,
+		    DT_IDENT_ASSOC, scope, rt);
+		idp->di_keys = keys;
+		idp->di_nargs = n;
+	} else {
+		if (n != idp->di_nargs)
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+			    "%s[ ] prototype mismatch: %d arg%s passed, %d "
+			    "expected", idp->di_name, n, n == 1 ? "" : "s",
+			    idp->di_nargs);
+		for (kp = dnp->dn_right, i = 0; kp != NULL;
+		    kp = kp->dn_list, i++) {
+			if (kp->dn_type->dt_kind == idp->di_keys[i]->dt_kind)
+				continue;
+			dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
+			    "%s[ ] argument #%d is incompatible with "
+			    "prototype:\n\tprototype: %s\n\t argument: %s",
+			    idp->di_name, i + 1, idp->di_keys[i]->dt_name,
+			    kp->dn_type->dt_name);
+		}
+	}
+	dnp->dn_kind = DT_NODE_VAR;
+	dnp->dn_op = 0;
+	dnp->dn_ident = idp;
+	dnp->dn_args = dnp->dn_right;
+	dnp->dn_left = dnp->dn_right = NULL;
+	dnp->dn_type = idp->di_type;
+	dnp->dn_flags |= DT_NF_LVALUE | DT_NF_WRITABLE;
+	idp->di_flags |= DT_IDFLG_REF;
+	return dnp;
+}
+
+/*
  * The left side of "=" (and of "+=", "++"...): an existing variable, or a
- * new user global implicitly declared with type rt.
+ * new user variable implicitly declared with type rt.
  */
 static dt_node_t *
 dt_node_cook_asgn_lhs(dt_pcb_t *pcb, dt_node_t *lp, const dt_type_t *rt)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
-	dt_ident_t *idp;
 
+	if (lp->dn_kind == DT_NODE_OP2 && lp->dn_op == DT_TOK_LBRAC)
+		return dt_node_cook_array(pcb, lp, 1, rt);
 	if (lp->dn_kind == DT_NODE_IDENT &&
-	    dt_idhash_lookup(dtp->dt_globals, lp->dn_string) == NULL) {
-		if (dtp->dt_nextvar > DIF_VAR_OTHER_MAX)
-			dt_parser_error(pcb, lp->dn_line, D_IDENT_UNDEF,
-			    "cannot declare %s: too many variables",
-			    lp->dn_string);
-		idp = dt_idhash_insert(dtp->dt_globals, lp->dn_string,
-		    DT_IDENT_SCALAR, 0, dtp->dt_nextvar, rt);
-		if (idp == NULL) {
-			dt_set_errno(dtp, EDT_NOMEM);
-			longjmp(pcb->pcb_jmpbuf, 1);
-		}
-		dtp->dt_nextvar++;
-		idp->di_gen = pcb->pcb_gen;
-	}
+	    dt_idhash_lookup(dtp->dt_globals, lp->dn_string) == NULL)
+		(void)dt_node_declare(pcb, lp->dn_line, lp->dn_string,
+		    DT_IDENT_SCALAR, lp->dn_op == DT_TOK_PTR ?
+		    (int)lp->dn_value : DIFV_SCOPE_GLOBAL, rt);
 	return dt_node_cook(pcb, lp);
 }
 
@@ -644,18 +789,7 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dnp;
 
 	case DT_TOK_LBRAC:
-		lp = dnp->dn_left;
-		if (lp->dn_kind == DT_NODE_IDENT) {
-			dt_ident_t *idp = dt_idhash_lookup(
-			    pcb->pcb_hdl->dt_globals, lp->dn_string);
-
-			if (idp != NULL && idp->di_kind == DT_IDENT_ARRAY)
-				dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-				    "variable %s[ ] is not supported yet",
-				    idp->di_name);
-		}
-		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-		    "associative arrays are not supported yet");
+		return dt_node_cook_array(pcb, dnp, 0, NULL);
 	}
 
 	if ((bop = dt_node_asgn_op(op)) != 0) {

@@ -4,14 +4,19 @@
  * with it (dt_printf_format).  Both walk the format with the same parser.
  *
  * D conversions follow C's, with D's meanings where they differ: %a and
- * %A print addresses (symbolically in illumos; here as hex, since the
- * consumer has no symbol tables yet), %p prints a pointer in hex.  The
- * D-only conversions %k, %S, %Y, %wc and %ws are refused for now.
+ * %A print addresses (symbolically in illumos; here as hex, "0x..." as
+ * illumos prints an address it cannot resolve, since the consumer has no
+ * symbol tables yet), %p prints a pointer in hex, %S a string with C
+ * escapes for unprintable characters, %Y a walltimestamp as
+ * "2024 Jan  5 12:34:56" in local time.  %k needs a kernel stack(),
+ * which user-space tracing has not, and %wc/%ws wide characters, which
+ * D strings cannot hold: both are refused when the program is compiled.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dt_impl.h"
 
@@ -49,6 +54,8 @@ static const dt_pfinfo_t dt_printf_info[] = {
 	{ 'X', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
 	{ 'p', DT_PFA_INT | DT_PFA_PTR, "pointer or integer" },
 	{ 's', DT_PFA_STR, "char [] or string (or use stringof)" },
+	{ 'S', DT_PFA_STR, "char [] or string (or use stringof)" },
+	{ 'Y', DT_PFA_INT, "int64_t" },
 	{ 'e', DT_PFA_FP, "double" },
 	{ 'E', DT_PFA_FP, "double" },
 	{ 'f', DT_PFA_FP, "double" },
@@ -73,7 +80,8 @@ dt_printf_lookup(char conv)
 #define DT_PF_OK	0
 #define DT_PF_INCOMPLETE 1	/* format ends inside a conversion */
 #define DT_PF_UNDEF	2	/* no such conversion */
-#define DT_PF_UNSUP	3	/* a D conversion we do not do yet */
+#define DT_PF_KSTACK	3	/* %k: needs a kernel stack() */
+#define DT_PF_WIDE	4	/* %wc %ws: wide characters */
 
 /*
  * Parse the conversion that starts at *fmtp (just after the '%') and
@@ -141,8 +149,10 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 		    pc->pc_len, f - 2);
 	if (pc->pc_conv == '%')
 		return DT_PF_OK;
-	if (strchr("kSYw", pc->pc_conv) != NULL)
-		return DT_PF_UNSUP;
+	if (pc->pc_conv == 'k')
+		return DT_PF_KSTACK;
+	if (pc->pc_conv == 'w' && (f[-1] == 'c' || f[-1] == 's'))
+		return DT_PF_WIDE;
 	if (dt_printf_lookup(pc->pc_conv) == NULL)
 		return DT_PF_UNDEF;
 	return DT_PF_OK;
@@ -269,10 +279,17 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
 			    "%s( ) format conversion #%d is undefined: "
 			    "%%%s", func, conv, pc.pc_name);
-		if (rv == DT_PF_UNSUP)
+		if (rv == DT_PF_KSTACK)
+			return dt_printf_fail(tagp, "D_PRINTF_ARG_TYPE", msg,
+			    msglen, "%s( ) format conversion #%d (%%%s) "
+			    "requires a kernel stack( ) argument: kernel "
+			    "stacks are not available in user-space tracing",
+			    func, conv, pc.pc_name);
+		if (rv == DT_PF_WIDE)
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
 			    "%s( ) format conversion #%d (%%%s) is not "
-			    "yet supported", func, conv, pc.pc_name);
+			    "supported: D strings hold no wide characters",
+			    func, conv, pc.pc_name);
 
 		if (pc.pc_width == -2 || pc.pc_prec == -2) {
 			int n = (pc.pc_width == -2) + (pc.pc_prec == -2), k;
@@ -406,6 +423,63 @@ dt_printf_isint(const dtrace_recdesc_t *rp)
 	    rp->dtrd_size == 8);
 }
 
+/*
+ * %S: the string with C escapes, as illumos prints it.  \a \b \f \n \r
+ * \t \v \" and \\ keep their letter; any other byte outside '!'..'~'
+ * but the space becomes a three-digit octal escape.  The record bounds
+ * the string even without a NUL.
+ */
+static char *
+dt_printf_escape(const char *s, size_t n)
+{
+	static const char from[] = "\a\b\f\n\r\t\v\"\\";
+	static const char to[] = "abfnrtv\"\\";
+	char *buf, *q;
+	size_t i;
+
+	if ((buf = malloc(n * 4 + 1)) == NULL)
+		return NULL;
+	for (i = 0, q = buf; i < n && s[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *e = strchr(from, c);
+
+		if (e != NULL) {
+			*q++ = '\\';
+			*q++ = to[e - from];
+		} else if (c != ' ' && (c < '!' || c > '~')) {
+			*q++ = '\\';
+			*q++ = '0' + ((c >> 6) & 3);
+			*q++ = '0' + ((c >> 3) & 7);
+			*q++ = '0' + (c & 7);
+		} else {
+			*q++ = (char)c;
+		}
+	}
+	*q = '\0';
+	return buf;
+}
+
+/*
+ * %Y: nanoseconds since the epoch (walltimestamp) in the adb/mdb form
+ * illumos uses, "1973 Dec  3 17:20:00", in local time.
+ */
+static void
+dt_printf_time(uint64_t ns, char *buf, size_t len)
+{
+	/* ctime(3)'s English names, whatever the locale */
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	time_t sec = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+
+	if (localtime_r(&sec, &tm) == NULL) {
+		snprintf(buf, len, "%llu", (unsigned long long)sec);
+		return;
+	}
+	snprintf(buf, len, "%d %.3s %2d %02d:%02d:%02d", tm.tm_year + 1900,
+	    months + 3 * tm.tm_mon, tm.tm_mday, tm.tm_hour, tm.tm_min,
+	    tm.tm_sec);
+}
+
 /* Build the C format for one conversion: flags, width, precision. */
 static void
 dt_printf_cfmt(char *buf, size_t len, const dt_pfconv_t *pc, int width,
@@ -511,6 +585,32 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			    "", 's');
 			rv = fprintf(fp, cfmt, copy);
 			free(copy);
+			break;
+		}
+		case 'S': {
+			char *esc;
+
+			if (rp->dtrd_type != DTRACE_REC_STRING)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			if ((esc = dt_printf_escape(base + rp->dtrd_offset,
+			    rp->dtrd_size)) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", 's');
+			rv = fprintf(fp, cfmt, esc);
+			free(esc);
+			break;
+		}
+		case 'Y': {
+			char tbuf[64];
+
+			if (!dt_printf_isint(rp))
+				return dt_set_errno(dtp, EDT_BADCONV);
+			dt_printf_time(dt_printf_int(rp, base, 0), tbuf,
+			    sizeof(tbuf));
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", 's');
+			rv = fprintf(fp, cfmt, tbuf);
 			break;
 		}
 		case 'c':

@@ -38,7 +38,7 @@
 /*
  * Message types, numbered in ranges by concern.  Each is listed with its
  * direction and payload.  Requests are answered in order, by their *_OK
- * reply or by DT_MSG_ERROR; DT_MSG_NOTIFY may arrive at any time.
+ * reply or by DT_MSG_ERROR; DT_MSG_NOTIFY and DT_MSG_PROC may arrive at any time.
  */
 enum dt_msgtype {
 	/* 100: handshake */
@@ -81,7 +81,24 @@ enum dt_msgtype {
 
 	/* 400: errors */
 	DT_MSG_ERROR = 400,	/* d->c: u32 code (EDT_* or errno), str text */
+
+	/* 500: traced processes (the pid provider) */
+	DT_MSG_GRAB = 500,	/* c->d: u32 pid, u32 flags (DT_GRAB_*), with
+				 *   a pidfd naming pid: trace it (before
+				 *   GO).  DT_GRAB_CREATE: pid is the
+				 *   client's child, about to execve(); the
+				 *   daemon holds it at its entry point */
+	DT_MSG_GRAB_OK,		/* d->c: u32 pid: traced (CREATE: seized;
+				 *   the client may now let it exec) */
+	DT_MSG_PROC,		/* d->c, any time: u32 pid, u32 event
+				 *   (DT_PROC_*), u32 wait status (EXITED) */
 };
+
+#define DT_GRAB_CREATE	0x1	/* -c: hold the child at its entry point */
+
+/* DT_MSG_PROC events */
+#define DT_PROC_HELD	1	/* a CREATE target is at its entry point */
+#define DT_PROC_EXITED	2	/* the target is gone; status as waitpid() */
 
 /* DT_MSG_SNAP: what to fetch */
 #define DT_SNAP_BUF	0x1	/* principal buffers (switch them) */

@@ -157,4 +157,18 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *, FILE *,
 int		dtrace_aggregate_print(dtrace_hdl_t *, FILE *, void *);
 int		dtrace_exit_status(dtrace_hdl_t *);
 
+/*
+ * Target processes (-c, -p).  Unlike illumos these return the pid, not a
+ * ps_prochandle: the daemon controls the process.  dtrace_proc_create()
+ * returns once the program is held at its entry point; it runs after
+ * dtrace_go() has fired BEGIN.  The handler hears of each target's exit
+ * (pid, wait status) from inside any later library call.
+ */
+typedef void dtrace_handle_proc_f(pid_t, int, void *);
+pid_t		dtrace_proc_create(dtrace_hdl_t *, const char *,
+		    char *const *);
+pid_t		dtrace_proc_grab(dtrace_hdl_t *, pid_t);
+int		dtrace_handle_proc(dtrace_hdl_t *, dtrace_handle_proc_f *,
+		    void *);
+
 #endif /* DTRACE_H */

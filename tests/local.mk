@@ -16,6 +16,8 @@ tests_triggers_shapes_SOURCES = tests/triggers/shapes.c
 tests_triggers_forker_SOURCES = tests/triggers/forker.c
 tests_triggers_execer_SOURCES = tests/triggers/execer.c
 tests_triggers_dl_SOURCES = tests/triggers/dl.c
+check_PROGRAMS += tests/triggers/textcmp
+tests_triggers_textcmp_SOURCES = tests/triggers/textcmp.c
 
 TESTS += tests/man-lint.sh tests/d/run.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
@@ -23,3 +25,5 @@ EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 TESTS += tests/daemon/buffering.sh
 EXTRA_DIST += tests/daemon/buffering.sh
+TESTS += tests/daemon/pid.sh
+EXTRA_DIST += tests/daemon/pid.sh

@@ -15,6 +15,15 @@ srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-$srcdir}
 DTRACE=${DTRACE:-$builddir/client/dtrace}
 export _DTRACE_TESTING=1
+
+# Records come out CPU by CPU (as in illumos), so a test whose BEGIN and
+# END run on different CPUs would print in an order that depends on the
+# scheduler.  Run dtrace, and so its private daemon, on one CPU.
+if command -v taskset >/dev/null 2>&1 &&
+    cpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//; s/[,-].*//') &&
+    [ -n "$cpu" ]; then
+	PIN="taskset -c $cpu"
+fi
 unset DTRACED_SOCKET
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtest.XXXXXX") || exit 1
@@ -44,7 +53,7 @@ for f in $files; do
 	case $(basename "$f") in
 	err.D_*)
 		tag=$(basename "$f" | cut -d. -f2)
-		timeout 60 "$DTRACE" -xerrtags $args -s "$f" \
+		timeout 60 $PIN "$DTRACE" -xerrtags $args -s "$f" \
 		    >"$tmp/out" 2>"$tmp/err" </dev/null
 		rc=$?
 		if [ $rc -eq 1 ] && grep -q "\[$tag\]" "$tmp/err"; then
@@ -56,7 +65,7 @@ for f in $files; do
 		fi
 		;;
 	err.*)
-		timeout 60 "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
+		timeout 60 $PIN "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
 		    </dev/null
 		rc=$?
 		if [ $rc -eq 1 ]; then
@@ -68,7 +77,7 @@ for f in $files; do
 		fi
 		;;
 	*)
-		timeout 60 "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
+		timeout 60 $PIN "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
 		    </dev/null
 		rc=$?
 		why=

@@ -82,3 +82,6 @@ check_PROGRAMS += tests/unit/test_ft_emul
 TESTS += tests/unit/test_ft_emul
 tests_unit_test_ft_emul_SOURCES = tests/unit/test_ft_emul.c tests/unit/tap.h
 tests_unit_test_ft_emul_LDADD = $(FT_LIBS)
+
+# daemon/libdtd.a holds the pid provider: it needs fasttrap.
+DTD_TEST_LDADD += $(FT_LIBS)

@@ -22,6 +22,9 @@ static dif_vstate_t g_vstate = {
 	.dv_nglobals = NGLOBALS,
 };
 static char g_scratch[8192];
+/* self-> key and this-> storage of the fake firing (test_dynvars) */
+static uint64_t g_tkey = 1;
+static dif_lstate_t g_lstate;
 /* strings the fake host hands out, in a region the VM may read */
 static char g_strings[64] = "prov\0mod\0func\0name\0exe";
 static const char *const g_names[] = { g_strings, g_strings + 5,
@@ -135,10 +138,13 @@ run_stmt(dtrace_prog_t *pgp, uint32_t stmt, int *faultp)
 	uint32_t j, k;
 
 	*faultp = 0;
+	dif_dvar_local_reset(&g_lstate);	/* one statement, one firing */
 	for (j = 0; j < sp->ds_nact; j++) {
 		for (k = 0; k < sp->ds_act[j].da_ndifo; k++) {
 			dif_mstate_init(&ms, &g_host, NULL, &g_vstate,
 			    g_scratch, sizeof(g_scratch), 256);
+			ms.dm_tkey = g_tkey;
+			ms.dm_lstate = &g_lstate;
 			ms.dm_regions[0].dr_base = (uintptr_t)g_strings;
 			ms.dm_regions[0].dr_size = sizeof(g_strings);
 			ms.dm_nregions = 1;
@@ -564,7 +570,7 @@ test_errors(void)
 	    NULL);
 	check_error("#foo\nBEGIN { }", "D_PRAGCTL_INVAL", NULL);
 	check_error("BEGIN { trace(1); } /* open", "D_SYNTAX", NULL);
-	check_error("BEGIN { trace(self->x); }", "D_SYNTAX", NULL);
+	check_error("BEGIN { trace(self->x); }", "D_VAR_UNDEF", NULL);
 	check_error("\n\n\nBEGIN { trace(undef3); }", "D_IDENT_UNDEF",
 	    "line 4:");
 	check_error("BEGIN { exit(\"a\"); }", "D_PROTO_ARG", NULL);
@@ -614,6 +620,84 @@ test_macros(void)
 	check_body(body, 1);
 }
 
+/* The variable table entry of name in the first DIFO of statement 0. */
+static const dif_var_t *
+find_var(dtrace_prog_t *pgp, const char *name)
+{
+	const dif_difo_t *dp = pgp->dp_prog.dp_stmt[0].ds_act[0].da_difo[0];
+	uint32_t i;
+
+	for (i = 0; i < dp->dd_varlen; i++) {
+		if (strcmp(dp->dd_strtab + dp->dd_vartab[i].dv_name,
+		    name) == 0)
+			return &dp->dd_vartab[i];
+	}
+	return NULL;
+}
+
+static void
+test_dynvars(void)
+{
+	const dif_var_t *v;
+	dtrace_prog_t *pgp;
+
+	check_body("self->dx = 5; trace(self->dx + 1);", 6);
+	check_body("self->dy = 1; self->dy++; self->dy *= 7; trace(self->dy);",
+	    14);
+	check_string("self->ds = \"thr\"; trace(self->ds);", "thr");
+	check_body("this->lv = 3; this->lv++; trace(this->lv);", 4);
+	check_string("this->ls = \"loc\"; trace(this->ls);", "loc");
+	check_body("da[1, \"k\"] = 7; da[1, \"k\"] += 3; trace(da[1, \"k\"]);",
+	    10);
+	check_body("db[2] = 5; ++db[2]; trace(db[2]++ + db[2]);", 13);
+	check_string("dc[\"a\"] = \"hi\"; dc[\"b\"] = \"ho\"; trace(dc[\"a\"]);",
+	    "hi");
+	check_body("dd[1] = 2; dd[dd[1]] = 9; trace(dd[2] + dd[3]);", 9);
+	check_body("de[1] = 5; de[1] = 0; trace(de[1]);", 0);
+	check_body("self->ea[\"x\", 2] = 4; trace(self->ea[\"x\", 2]);", 4);
+	/* an int key is converted to the key type of the first use */
+	check_body("df[(char)1] = 8; trace(df[257]);", 8);
+	/* the thread key tells threads apart */
+	check_body("self->dt = 42; trace(self->dt);", 42);
+	g_tkey = 2;
+	check_body("self->dt = self->dt + 1; trace(self->dt);", 1);
+	g_tkey = 1;
+	check_body("self->dt = self->dt + 1; trace(self->dt);", 43);
+	/* this-> does not outlive its firing */
+	check_body("this->lv = this->lv + 1; trace(this->lv);", 1);
+
+	pgp = compile("BEGIN { self->follow = 1; }", 0, 0, NULL);
+	v = pgp != NULL ? find_var(pgp, "follow") : NULL;
+	tap_ok(v != NULL && v->dv_kind == DIFV_KIND_SCALAR &&
+	    v->dv_scope == DIFV_SCOPE_THREAD && v->dv_flags == DIFV_F_MOD &&
+	    v->dv_id >= DIF_VAR_OTHER_UBASE, "self->follow: scl tls w");
+	pgp = compile("BEGIN { trace(dg[\"k\"] = 1); }", 0, 0, NULL);
+	v = pgp != NULL ? find_var(pgp, "dg") : NULL;
+	tap_ok(v != NULL && v->dv_kind == DIFV_KIND_ARRAY &&
+	    v->dv_scope == DIFV_SCOPE_GLOBAL, "dg[]: arr glb");
+	pgp = compile("BEGIN { this->tl = 1; trace(this->tl); }", 0, 0, NULL);
+	v = pgp != NULL ? find_var(pgp, "tl") : NULL;
+	tap_ok(v != NULL && v->dv_kind == DIFV_KIND_SCALAR &&
+	    v->dv_scope == DIFV_SCOPE_LOCAL && v->dv_flags == DIFV_F_MOD,
+	    "this->tl: scl lcl w");
+
+	check_error("BEGIN { trace(self->nope); }", "D_VAR_UNDEF",
+	    "self->nope has not yet been declared or assigned");
+	check_error("BEGIN { trace(this->nope); }", "D_VAR_UNDEF", NULL);
+	check_error("BEGIN { trace(nope[1]); }", "D_VAR_UNDEF", NULL);
+	check_error("BEGIN { dh[1, 2] = 1; dh[1] = 2; }", "D_PROTO_LEN",
+	    "dh[ ] prototype mismatch: 1 arg passed, 2 expected");
+	check_error("BEGIN { di[1] = 1; di[\"s\"] = 2; }", "D_PROTO_ARG", NULL);
+	check_error("BEGIN { this->dj[1] = 1; }", "D_DECL_LOCASSC", NULL);
+	check_error("BEGIN { dk = 1; dk[1] = 2; }", "D_IDENT_BADREF", NULL);
+	check_error("BEGIN { dl[1] = 1; trace(dl); }", "D_IDENT_BADREF", NULL);
+	check_error("BEGIN { self->dm = 1; self->dm = \"s\"; }",
+	    "D_OP_INCOMPAT", NULL);
+	check_error("BEGIN { dn[1,2,3,4,5,6,7,8,9] = 1; }", "D_KEY_TYPE", NULL);
+	/* a failed compile takes its declarations back */
+	check_body("dh[1, 2] = 6; trace(dh[1, 2]);", 6);
+}
+
 int
 main(void)
 {
@@ -629,6 +713,14 @@ main(void)
 	test_aggs();
 	test_errors();
 	test_macros();
+	if (dif_dvar_init(&g_vstate, 1 << 20) != 0 ||
+	    dif_dvar_local_init(&g_lstate, 64, 256) != 0) {
+		printf("Bail out! dynamic variable space\n");
+		return 1;
+	}
+	test_dynvars();
+	dif_dvar_local_fini(&g_lstate);
+	dif_dvar_fini(&g_vstate);
 	dtrace_close(g_dtp);
 	return tap_done();
 }

@@ -43,7 +43,7 @@ nmatch(const char *prov, const char *mod, const char *func, const char *name)
 	strcpy(d.dpd_mod, mod);
 	strcpy(d.dpd_func, func);
 	strcpy(d.dpd_name, name);
-	dtd_probe_iter(&d, count_cb, &n);
+	dtd_probe_iter(&d, NULL, count_cb, &n, NULL, 0);
 	return n;
 }
 

@@ -1,0 +1,876 @@
+/*
+ * dtd_prov_pid.c: the pid provider, pid<PID>:<module>:<function>:<name>
+ * with names entry, return and hex instruction offsets, over the
+ * fasttrap library (fasttrap/ft.h).
+ *
+ * Targets.  A consumer names the processes it traces with DT_MSG_GRAB
+ * (-p: grab a running process; -c: hold a child of the client that is
+ * about to exec).  One process is traced once (ptrace has one tracer):
+ * a dtd_pidproc_t is shared by every consumer that grabbed it, and is
+ * released when the last of them goes.  A consumer sees, creates and
+ * enables probes only in its own targets.
+ *
+ * Probes.  Each traced pid gets its own provider, named "pid1234",
+ * kept for the life of the daemon (probes are never freed before the
+ * daemon exits, and they point at their provider).  A probe's argument
+ * holds the runtime addresses of its sites and the generation of the
+ * process it was resolved in: a new process that reuses the pid gets a
+ * new generation, and stale probes neither match nor enable.
+ *
+ * Threads.  Probe creation, enabling, disabling and releases happen on
+ * the main thread.  The ft_ops_t callbacks run on the process's tracer
+ * thread: fo_hit fires ECBs (the firing path is thread-safe), fo_held
+ * and fo_exited only record what happened and wake the main thread,
+ * which tells the clients (DT_MSG_PROC) and releases dead processes.
+ *
+ * uregs[]: the registers are those of struct user_regs_struct seen as
+ * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
+ * order the Linux kernel uses for ptrace; DTD_PID_NREGS of them.
+ */
+#include <sys/types.h>
+#include <sys/user.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtd.h"
+#include "ft.h"
+
+#define DTD_PID_ENTRY	0
+#define DTD_PID_RETURN	1
+#define DTD_PID_OFFSET	2
+
+#define DTD_PID_NREGS	(sizeof(struct user_regs_struct) / sizeof(uint64_t))
+
+/* A traced process, shared by the consumers that grabbed it. */
+typedef struct dtd_pidproc {
+	pid_t			pp_pid;
+	uint64_t		pp_gen;
+	ft_proc_t		*pp_proc;	/* NULL once released */
+	int			pp_refs;	/* consumers holding it */
+	int			pp_created;	/* -c: killed when left running */
+	int			pp_held;	/* atomic: at its entry point */
+	int			pp_exited;	/* atomic: gone */
+	int			pp_status;	/* wait status, once exited */
+	int			pp_running;	/* ft_proc_run() done */
+	char			pp_comm[32];
+	pid_t			pp_ppid;
+	uid_t			pp_uid;
+	gid_t			pp_gid;
+	dtd_provider_t		*pp_prov;
+	struct dtd_pidproc	*pp_next;
+} dtd_pidproc_t;
+
+/* One consumer's view of one of its targets. */
+typedef struct dtd_pidtgt {
+	dtd_pidproc_t	*pt_proc;
+	int		pt_created;	/* this consumer created it (-c) */
+	int		pt_toldheld;	/* DT_MSG_PROC sent */
+	int		pt_toldexit;
+} dtd_pidtgt_t;
+
+typedef struct dtd_pidcons {
+	dtd_pidtgt_t	*pc_tgt;
+	uint32_t	pc_ntgt;
+} dtd_pidcons_t;
+
+/* A probe's argument: where its sites are. */
+typedef struct dtd_pidprobe {
+	pid_t		pb_pid;
+	uint64_t	pb_gen;
+	int		pb_kind;	/* DTD_PID_* */
+	uint64_t	pb_func;	/* runtime start of the function */
+	size_t		pb_naddr;
+	uint64_t	pb_addr[];
+} dtd_pidprobe_t;
+
+/* The providers of pids we traced: one per pid, never freed. */
+typedef struct dtd_pidprov {
+	dtd_provider_t		pv_prov;
+	pid_t			pv_pid;
+	char			pv_name[24];
+	struct dtd_pidprov	*pv_next;
+} dtd_pidprov_t;
+
+static dtd_pidproc_t	*dtd_pid_procs;
+static dtd_pidprov_t	*dtd_pid_provs;
+static uint64_t		dtd_pid_gen;
+
+static int	dtd_prov_pid_provide(const dtp_probedesc_t *,
+		    dtd_consumer_t *, char *, size_t);
+static int	dtd_prov_pid_enable(dtd_probe_t *);
+static void	dtd_prov_pid_disable(dtd_probe_t *);
+static int	dtd_prov_pid_match(const dtp_probedesc_t *,
+		    const dtd_probe_t *, const dtd_consumer_t *);
+
+/* The provider that creates probes; the probes hang on per-pid ones. */
+const dtd_provider_t dtd_prov_pid = {
+	.dpv_name = "pid",
+	.dpv_provide = dtd_prov_pid_provide,
+	.dpv_enable = dtd_prov_pid_enable,
+	.dpv_disable = dtd_prov_pid_disable,
+	.dpv_match = dtd_prov_pid_match,
+};
+
+static dtd_provider_t *
+dtd_prov_pid_prov(pid_t pid)
+{
+	dtd_pidprov_t *pv;
+
+	for (pv = dtd_pid_provs; pv != NULL; pv = pv->pv_next) {
+		if (pv->pv_pid == pid)
+			return &pv->pv_prov;
+	}
+	if ((pv = calloc(1, sizeof(*pv))) == NULL)
+		return NULL;
+	pv->pv_pid = pid;
+	snprintf(pv->pv_name, sizeof(pv->pv_name), "pid%d", (int)pid);
+	pv->pv_prov = dtd_prov_pid;
+	pv->pv_prov.dpv_name = pv->pv_name;
+	pv->pv_prov.dpv_provide = NULL;
+	pv->pv_next = dtd_pid_provs;
+	dtd_pid_provs = pv;
+	return &pv->pv_prov;
+}
+
+static dtd_pidproc_t *
+dtd_prov_pid_find(pid_t pid)
+{
+	dtd_pidproc_t *pp;
+
+	for (pp = dtd_pid_procs; pp != NULL; pp = pp->pp_next) {
+		if (pp->pp_pid == pid)
+			return pp;
+	}
+	return NULL;
+}
+
+static dtd_pidcons_t *
+dtd_prov_pid_cons(dtd_consumer_t *c)
+{
+	if (c->dc_pidstate == NULL)
+		c->dc_pidstate = calloc(1, sizeof(dtd_pidcons_t));
+	return c->dc_pidstate;
+}
+
+static dtd_pidtgt_t *
+dtd_prov_pid_tgt(const dtd_consumer_t *c, pid_t pid)
+{
+	const dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return NULL;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		if (pc->pc_tgt[i].pt_proc->pp_pid == pid)
+			return &pc->pc_tgt[i];
+	}
+	return NULL;
+}
+
+/* /proc/PID/status: the first number after a "Key:" line's colon. */
+static int
+dtd_prov_pid_status(pid_t pid, const char *key, long *vp, long *v2p)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	FILE *fp;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			long a = 0, b = 0, x = 0, y = 0;
+
+			if (sscanf(line + klen + 1, "%ld %ld %ld %ld", &a, &b,
+			    &x, &y) >= 1) {
+				*vp = a;
+				if (v2p != NULL)
+					*v2p = b != x || b != y || a != b ?
+					    -1 : b;
+				rc = 0;
+			}
+			break;
+		}
+	}
+	fclose(fp);
+	return rc;
+}
+
+static void
+dtd_prov_pid_procinfo(dtd_pidproc_t *pp)
+{
+	char path[64];
+	long v, v2;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pp->pp_pid);
+	pp->pp_comm[0] = '\0';
+	if ((fp = fopen(path, "re")) != NULL) {
+		n = fread(pp->pp_comm, 1, sizeof(pp->pp_comm) - 1, fp);
+		pp->pp_comm[n] = '\0';
+		pp->pp_comm[strcspn(pp->pp_comm, "\n")] = '\0';
+		fclose(fp);
+	}
+	pp->pp_ppid = dtd_prov_pid_status(pp->pp_pid, "PPid", &v, NULL) == 0 ?
+	    (pid_t)v : -1;
+	pp->pp_uid = dtd_prov_pid_status(pp->pp_pid, "Uid", &v, NULL) == 0 ?
+	    (uid_t)v : (uid_t)-1;
+	pp->pp_gid = dtd_prov_pid_status(pp->pp_pid, "Gid", &v, NULL) == 0 ?
+	    (gid_t)v : (gid_t)-1;
+	(void)v2;
+}
+
+/* The pid a pidfd refers to (/proc/self/fdinfo), or -1. */
+static pid_t
+dtd_prov_pid_fdpid(int fd)
+{
+	char path[64], line[128];
+	pid_t pid = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (strncmp(line, "Pid:", 4) == 0) {
+			pid = (pid_t)strtol(line + 4, NULL, 10);
+			break;
+		}
+	}
+	fclose(fp);
+	return pid;
+}
+
+static int
+dtd_prov_pid_uread(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : -1;
+}
+
+/* Tracer thread: a thread of pp stopped on a site with users. */
+static void
+dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
+    void *const *users, int nusers)
+{
+	dtd_pidproc_t *pp = arg;
+	const struct user_regs_struct *r = &fh->fh_regs;
+	uint64_t stk[4];
+	int i, havestk = -1;
+	dtd_hit_t h;
+
+	memset(&h, 0, sizeof(h));
+	h.dh_pid = fh->fh_pid;
+	h.dh_tid = fh->fh_tid;
+	h.dh_cpu = fh->fh_cpu;
+	h.dh_timestamp = fh->fh_time;
+	h.dh_regs = (const uint64_t *)(const void *)r;
+	h.dh_nregs = DTD_PID_NREGS;
+	h.dh_uread = dtd_prov_pid_uread;
+	h.dh_uarg = proc;
+	h.dh_ppid = pp->pp_ppid;
+	h.dh_uid = pp->pp_uid;
+	h.dh_gid = pp->pp_gid;
+	h.dh_execname = pp->pp_comm[0] != '\0' ? pp->pp_comm : NULL;
+	for (i = 0; i < nusers; i++) {
+		dtd_probe_t *p = users[i];
+		const dtd_pidprobe_t *pb = p->dpr_arg;
+
+		h.dh_probe = p;
+		if (pb->pb_kind == DTD_PID_RETURN) {
+			memset(h.dh_args, 0, sizeof(h.dh_args));
+			h.dh_args[0] = fh->fh_addr - pb->pb_func;
+			h.dh_args[1] = r->rax;
+		} else {
+			/* SysV: six registers, then the stack above the return address */
+			if (havestk == -1)
+				havestk = ft_proc_read(proc, r->rsp + 8, stk,
+				    sizeof(stk)) == 0;
+			h.dh_args[0] = r->rdi;
+			h.dh_args[1] = r->rsi;
+			h.dh_args[2] = r->rdx;
+			h.dh_args[3] = r->rcx;
+			h.dh_args[4] = r->r8;
+			h.dh_args[5] = r->r9;
+			h.dh_args[6] = havestk ? stk[0] : 0;
+			h.dh_args[7] = havestk ? stk[1] : 0;
+			h.dh_args[8] = havestk ? stk[2] : 0;
+			h.dh_args[9] = havestk ? stk[3] : 0;
+		}
+		dtd_ecb_fire(&h);
+	}
+}
+
+static void
+dtd_prov_pid_exited(void *arg, ft_proc_t *proc, int status)
+{
+	dtd_pidproc_t *pp = arg;
+
+	(void)proc;
+	pp->pp_status = status;
+	__atomic_store_n(&pp->pp_exited, 1, __ATOMIC_RELEASE);
+	dtd_client_wakeup();
+}
+
+static void
+dtd_prov_pid_held(void *arg, ft_proc_t *proc)
+{
+	dtd_pidproc_t *pp = arg;
+
+	(void)proc;
+	dtd_prov_pid_procinfo(pp);
+	__atomic_store_n(&pp->pp_held, 1, __ATOMIC_RELEASE);
+	dtd_client_wakeup();
+}
+
+static void
+dtd_prov_pid_exec(void *arg, ft_proc_t *proc)
+{
+	dtd_pidproc_t *pp = arg;
+
+	/*
+	 * Every site is gone with the old image.  Re-resolving the
+	 * descriptions against the new one is not done yet: the probes of
+	 * the old image stay, and fire no more.
+	 */
+	(void)proc;
+	dtd_prov_pid_procinfo(pp);
+	log_info("%s: pid %d exec'd; its probes no longer fire", __func__,
+	    (int)pp->pp_pid);
+}
+
+static const ft_ops_t dtd_prov_pid_ops = {
+	.fo_hit = dtd_prov_pid_hit,
+	.fo_exited = dtd_prov_pid_exited,
+	.fo_exec = dtd_prov_pid_exec,
+	.fo_held = dtd_prov_pid_held,
+};
+
+/*
+ * May client c trace pid?  Root may trace anything; others only
+ * processes whose real, effective, saved and fs uids are all theirs, as
+ * ptrace itself would allow (the daemon may have more rights than they).
+ */
+static int
+dtd_prov_pid_allowed(const dtd_consumer_t *c, pid_t pid, char *err,
+    size_t errlen)
+{
+	long uid, all;
+
+	if (c->dc_uid == 0)
+		return 0;
+	if (dtd_prov_pid_status(pid, "Uid", &uid, &all) == -1) {
+		snprintf(err, errlen, "failed to grab pid %d: %s", (int)pid,
+		    strerror(ESRCH));
+		return -1;
+	}
+	if (all == -1 || (uid_t)uid != c->dc_uid) {
+		snprintf(err, errlen, "failed to grab pid %d: %s", (int)pid,
+		    strerror(EPERM));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * DT_MSG_GRAB: trace pid, named by the client's pidfd.  create: hold a
+ * child of the client about to exec (-c).  Returns 0 or -1 with err.
+ */
+int
+dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
+    char *err, size_t errlen)
+{
+	char ferr[256];
+	dtd_pidcons_t *pc;
+	dtd_pidtgt_t *nt;
+	dtd_pidproc_t *pp;
+
+	if (pid <= 0 || pidfd < 0 || dtd_prov_pid_fdpid(pidfd) != pid) {
+		snprintf(err, errlen, "failed to grab pid %d: the descriptor "
+		    "does not name it", (int)pid);
+		return -1;
+	}
+	if (pid == getpid() || pid == c->dc_pid) {
+		snprintf(err, errlen, "failed to grab pid %d: cannot trace "
+		    "dtrace or dtraced", (int)pid);
+		return -1;
+	}
+	if (dtd_prov_pid_tgt(c, pid) != NULL) {
+		snprintf(err, errlen, "pid %d is already a target", (int)pid);
+		return -1;
+	}
+	if (dtd_prov_pid_allowed(c, pid, err, errlen) == -1)
+		return -1;
+	if ((pc = dtd_prov_pid_cons(c)) == NULL ||
+	    (nt = reallocarray(pc->pc_tgt, pc->pc_ntgt + 1,
+	    sizeof(*nt))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	pc->pc_tgt = nt;
+	if ((pp = dtd_prov_pid_find(pid)) != NULL && (pp->pp_proc == NULL ||
+	    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE) || create)) {
+		snprintf(err, errlen, "failed to grab pid %d: %s", (int)pid,
+		    pp->pp_proc == NULL || pp->pp_exited ? strerror(ESRCH) :
+		    strerror(EBUSY));
+		return -1;
+	}
+	if (pp == NULL) {
+		if ((pp = calloc(1, sizeof(*pp))) == NULL ||
+		    (pp->pp_prov = dtd_prov_pid_prov(pid)) == NULL) {
+			free(pp);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		pp->pp_pid = pid;
+		pp->pp_gen = ++dtd_pid_gen;
+		pp->pp_created = create;
+		if (!create)
+			dtd_prov_pid_procinfo(pp);
+		ferr[0] = '\0';
+		pp->pp_proc = create ?
+		    ft_proc_hold(pid, pidfd, &dtd_prov_pid_ops, pp, ferr,
+		    sizeof(ferr)) :
+		    ft_proc_grab(pid, pidfd, &dtd_prov_pid_ops, pp, ferr,
+		    sizeof(ferr));
+		if (pp->pp_proc == NULL) {
+			snprintf(err, errlen, "failed to grab pid %d: %s",
+			    (int)pid, ferr);
+			free(pp);
+			return -1;
+		}
+		if (!create)
+			pp->pp_running = 1;
+		pp->pp_next = dtd_pid_procs;
+		dtd_pid_procs = pp;
+	}
+	pp->pp_refs++;
+	memset(&pc->pc_tgt[pc->pc_ntgt], 0, sizeof(pc->pc_tgt[0]));
+	pc->pc_tgt[pc->pc_ntgt].pt_proc = pp;
+	pc->pc_tgt[pc->pc_ntgt].pt_created = create;
+	pc->pc_ntgt++;
+	log_info("%s: pid %d: %s pid %d", __func__, (int)c->dc_pid,
+	    create ? "holds" : "grabbed", (int)pid);
+	return 0;
+}
+
+/* GO: BEGIN has fired; held programs may run. */
+void
+dtd_prov_pid_go(dtd_consumer_t *c)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
+
+		if (pp->pp_proc != NULL && !pp->pp_running) {
+			pp->pp_running = 1;
+			ft_proc_run(pp->pp_proc);
+		}
+	}
+}
+
+static void
+dtd_prov_pid_unlink(dtd_pidproc_t *pp)
+{
+	dtd_pidproc_t **ppp;
+
+	for (ppp = &dtd_pid_procs; *ppp != NULL; ppp = &(*ppp)->pp_next) {
+		if (*ppp == pp) {
+			*ppp = pp->pp_next;
+			return;
+		}
+	}
+}
+
+/*
+ * The consumer goes (its ECBs are already off their probes): let go of
+ * its targets.  A process nobody holds any more is released: killed
+ * first if it was created for -c and still runs, as illumos does.
+ */
+void
+dtd_prov_pid_drop(dtd_consumer_t *c)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
+
+		if (--pp->pp_refs > 0)
+			continue;
+		dtd_prov_pid_unlink(pp);
+		if (pp->pp_proc != NULL) {
+			if (pp->pp_created &&
+			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
+				ft_proc_kill(pp->pp_proc);
+			ft_proc_release(pp->pp_proc);
+			log_info("%s: pid %d released", __func__,
+			    (int)pp->pp_pid);
+		}
+		free(pp);
+	}
+	free(pc->pc_tgt);
+	free(pc);
+	c->dc_pidstate = NULL;
+}
+
+/* The daemon exits: let every process go (consumers are gone already). */
+void
+dtd_prov_pid_shutdown(void)
+{
+	dtd_pidproc_t *pp;
+
+	while ((pp = dtd_pid_procs) != NULL) {
+		dtd_pid_procs = pp->pp_next;
+		if (pp->pp_proc != NULL)
+			ft_proc_release(pp->pp_proc);
+		free(pp);
+	}
+}
+
+/*
+ * Main thread: tell the client of c what happened to its targets (held
+ * at the entry point, exited), one DT_MSG_PROC each, and release
+ * processes that are gone.  Returns -1 if send failed.
+ */
+int
+dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
+    void *arg)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+	dt_msg_t m;
+	int rc;
+
+	if (pc == NULL)
+		return 0;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		dtd_pidtgt_t *t = &pc->pc_tgt[i];
+		dtd_pidproc_t *pp = t->pt_proc;
+		int ev = 0;
+
+		if (!t->pt_toldexit &&
+		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE)) {
+			ev = DT_PROC_EXITED;
+			t->pt_toldexit = t->pt_toldheld = 1;
+		} else if (!t->pt_toldheld &&
+		    __atomic_load_n(&pp->pp_held, __ATOMIC_ACQUIRE)) {
+			ev = DT_PROC_HELD;
+			t->pt_toldheld = 1;
+		}
+		if (ev == 0)
+			continue;
+		if (ev == DT_PROC_EXITED && pp->pp_proc != NULL) {
+			/* sites of a dead process: nothing to restore */
+			ft_proc_release(pp->pp_proc);
+			pp->pp_proc = NULL;
+		}
+		dt_msg_init(&m, DT_MSG_PROC);
+		dt_msg_put_u32(&m, (uint32_t)pp->pp_pid);
+		dt_msg_put_u32(&m, (uint32_t)ev);
+		dt_msg_put_u32(&m, ev == DT_PROC_EXITED ?
+		    (uint32_t)pp->pp_status : 0);
+		rc = send(arg, &m);
+		dt_msg_free(&m);
+		if (rc == -1)
+			return -1;
+		i--;	/* an exit may follow a hold */
+	}
+	return 0;
+}
+
+/* Is probe p one of consumer c's, resolved in the process it traces? */
+static dtd_pidproc_t *
+dtd_prov_pid_live(const dtd_probe_t *p, const dtd_consumer_t *c)
+{
+	const dtd_pidprobe_t *pb = p->dpr_arg;
+	dtd_pidproc_t *pp;
+
+	if (c != NULL) {
+		const dtd_pidtgt_t *t = dtd_prov_pid_tgt(c, pb->pb_pid);
+
+		pp = t != NULL ? t->pt_proc : NULL;
+	} else {
+		pp = dtd_prov_pid_find(pb->pb_pid);
+	}
+	if (pp == NULL || pp->pp_gen != pb->pb_gen)
+		return NULL;
+	return pp;
+}
+
+/* A module field matches "libc.so.6" as "libc" too. */
+static int
+dtd_prov_pid_modglob(const char *pat, const char *mod)
+{
+	char stem[DTRACE_MODNAMELEN];
+	const char *dot;
+
+	if (dtd_probe_glob(pat, mod))
+		return 1;
+	if (strcmp(mod, "a.out") == 0 || (dot = strchr(mod, '.')) == NULL ||
+	    (size_t)(dot - mod) >= sizeof(stem))
+		return 0;
+	memcpy(stem, mod, dot - mod);
+	stem[dot - mod] = '\0';
+	return dtd_probe_glob(pat, stem);
+}
+
+static int
+dtd_prov_pid_match(const dtp_probedesc_t *d, const dtd_probe_t *p,
+    const dtd_consumer_t *c)
+{
+	return dtd_prov_pid_live(p, c) != NULL &&
+	    dtd_probe_glob(d->dpd_provider, p->dpr_prov->dpv_name) &&
+	    dtd_prov_pid_modglob(d->dpd_mod, p->dpr_mod) &&
+	    dtd_probe_glob(d->dpd_func, p->dpr_func) &&
+	    dtd_probe_glob(d->dpd_name, p->dpr_name);
+}
+
+typedef struct dtd_pidmk {
+	dtd_pidproc_t		*mk_pp;
+	const dtp_probedesc_t	*mk_desc;
+	char			*mk_err;
+	size_t			mk_errlen;
+} dtd_pidmk_t;
+
+/* Create (or refresh) one probe. */
+static int
+dtd_prov_pid_mkprobe(dtd_pidmk_t *mk, ft_mod_t *m, const ft_sym_t *s,
+    const char *name, int kind, uint64_t func, const uint64_t *addr,
+    size_t naddr)
+{
+	dtd_pidproc_t *pp = mk->mk_pp;
+	dtd_pidprobe_t *pb, *old;
+	dtd_probe_t *p;
+
+	p = dtd_probe_find(pp->pp_prov->dpv_name, m->fm_name, s->fs_name,
+	    name);
+	if (p != NULL) {
+		old = p->dpr_arg;
+		if (old->pb_gen == pp->pp_gen || p->dpr_necb > 0)
+			return 0;
+	}
+	if ((pb = malloc(sizeof(*pb) + naddr * sizeof(uint64_t))) == NULL)
+		goto nomem;
+	pb->pb_pid = pp->pp_pid;
+	pb->pb_gen = pp->pp_gen;
+	pb->pb_kind = kind;
+	pb->pb_func = func;
+	pb->pb_naddr = naddr;
+	memcpy(pb->pb_addr, addr, naddr * sizeof(uint64_t));
+	if (p != NULL) {
+		/* a probe of an earlier process with this pid: reuse its id */
+		free(p->dpr_arg);
+		p->dpr_arg = pb;
+		return 0;
+	}
+	if (dtd_probe_create(pp->pp_prov, m->fm_name, s->fs_name, name,
+	    pb) == NULL) {
+		free(pb);
+		goto nomem;
+	}
+	return 0;
+nomem:
+	snprintf(mk->mk_err, mk->mk_errlen, "out of memory");
+	return -1;
+}
+
+static int
+dtd_prov_pid_ishex(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!isxdigit((unsigned char)*s))
+			return 0;
+	}
+	return 1;
+}
+
+/* ft_proc_func_iter callback: the probes of one function. */
+static int
+dtd_prov_pid_perfunc(void *arg, ft_mod_t *m, const ft_sym_t *s,
+    uint64_t addr)
+{
+	dtd_pidmk_t *mk = arg;
+	const char *name = mk->mk_desc->dpd_name;
+	int glob = name[0] == '\0' || strpbrk(name, "*?[\\") != NULL;
+	char buf[32];
+	ft_fn_t ff;
+	uint64_t *ra;
+	uint64_t off;
+	size_t i;
+	int rc = 0, haveff = 0;
+
+	if (s->fs_size == 0)
+		return 0;
+	if (dtd_probe_glob(name, "entry") &&
+	    dtd_prov_pid_mkprobe(mk, m, s, "entry", DTD_PID_ENTRY, addr,
+	    &addr, 1) == -1)
+		return -1;
+	if (dtd_probe_glob(name, "return") || (glob || dtd_prov_pid_ishex(
+	    name))) {
+		if (ft_proc_func_sites(mk->mk_pp->pp_proc, m, s, &ff) == -1) {
+			/* undecodable: no return or offset probes, as illumos */
+			if (!glob && strcmp(name, "return") != 0) {
+				snprintf(mk->mk_err, mk->mk_errlen, "failed to "
+				    "decode function '%s'", s->fs_name);
+				return -1;
+			}
+			return 0;
+		}
+		haveff = 1;
+	}
+	if (haveff && dtd_probe_glob(name, "return") && ff.ff_nret > 0) {
+		if ((ra = calloc(ff.ff_nret, sizeof(*ra))) == NULL) {
+			snprintf(mk->mk_err, mk->mk_errlen, "out of memory");
+			rc = -1;
+			goto out;
+		}
+		for (i = 0; i < ff.ff_nret; i++)
+			ra[i] = addr + ff.ff_ret[i];
+		rc = dtd_prov_pid_mkprobe(mk, m, s, "return", DTD_PID_RETURN,
+		    addr, ra, ff.ff_nret);
+		free(ra);
+		if (rc == -1)
+			goto out;
+	}
+	if (!haveff)
+		return 0;
+	if (!glob) {
+		if (!dtd_prov_pid_ishex(name) || strcmp(name, "entry") == 0 ||
+		    strcmp(name, "return") == 0)
+			goto out;
+		off = strtoull(name, NULL, 16);
+		if (off >= s->fs_size) {
+			snprintf(mk->mk_err, mk->mk_errlen, "offset 0x%" PRIx64
+			    " outside of function '%s'", off, s->fs_name);
+			rc = -1;
+		} else if (ff.ff_jumptable || !ft_isa_is_insn(&ff,
+		    (uint32_t)off)) {
+			snprintf(mk->mk_err, mk->mk_errlen, "offset 0x%" PRIx64
+			    " is not aligned on an instruction", off);
+			rc = -1;
+		} else {
+			uint64_t a = addr + off;
+
+			/* the name as written: "pid1:a.out:f:0a" is its own */
+			rc = dtd_prov_pid_mkprobe(mk, m, s, name,
+			    DTD_PID_OFFSET, addr, &a, 1);
+		}
+		goto out;
+	}
+	/* glob names match every instruction boundary's hex offset */
+	if (ff.ff_jumptable)
+		goto out;
+	for (i = 0; i < ff.ff_ninsn && rc == 0; i++) {
+		uint64_t a = addr + ff.ff_insn[i];
+
+		snprintf(buf, sizeof(buf), "%x", ff.ff_insn[i]);
+		if (!dtd_probe_glob(name, buf))
+			continue;
+		rc = dtd_prov_pid_mkprobe(mk, m, s, buf, DTD_PID_OFFSET, addr,
+		    &a, 1);
+	}
+out:
+	ft_isa_function_free(&ff);
+	return rc;
+}
+
+/*
+ * Create the probes description d names in the targets of consumer c.
+ * Returns -1 with err when the description is wrong for a process (an
+ * offset that does not start an instruction, ...).
+ */
+static int
+dtd_prov_pid_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
+    char *err, size_t errlen)
+{
+	dtd_pidcons_t *pc;
+	dtd_pidmk_t mk;
+	char name[24];
+	uint32_t i;
+
+	if (c == NULL || (pc = c->dc_pidstate) == NULL)
+		return 0;
+	if (d->dpd_name[0] != '\0' && strpbrk(d->dpd_name, "*?[\\") == NULL &&
+	    strcmp(d->dpd_name, "entry") != 0 &&
+	    strcmp(d->dpd_name, "return") != 0 &&
+	    !dtd_prov_pid_ishex(d->dpd_name))
+		return 0;	/* matches nothing: D_PDESC_ZERO says so */
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
+
+		snprintf(name, sizeof(name), "pid%d", (int)pp->pp_pid);
+		if (!dtd_probe_glob(d->dpd_provider, name) ||
+		    pp->pp_proc == NULL ||
+		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
+			continue;
+		mk.mk_pp = pp;
+		mk.mk_desc = d;
+		mk.mk_err = err;
+		mk.mk_errlen = errlen;
+		err[0] = '\0';
+		if (ft_proc_func_iter(pp->pp_proc, d->dpd_mod, d->dpd_func,
+		    dtd_prov_pid_perfunc, &mk) != 0) {
+			if (err[0] == '\0')
+				snprintf(err, errlen, "failed to read the "
+				    "modules of pid %d", (int)pp->pp_pid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+dtd_prov_pid_enable(dtd_probe_t *p)
+{
+	dtd_pidprobe_t *pb = p->dpr_arg;
+	dtd_pidproc_t *pp = dtd_prov_pid_live(p, NULL);
+	size_t i;
+	int e;
+
+	if (pp == NULL || pp->pp_proc == NULL) {
+		errno = ESRCH;
+		return -1;
+	}
+	for (i = 0; i < pb->pb_naddr; i++) {
+		if (ft_proc_site_add(pp->pp_proc, pb->pb_addr[i], p) == -1) {
+			e = errno;
+			while (i-- > 0)
+				ft_proc_site_remove(pp->pp_proc,
+				    pb->pb_addr[i], p);
+			errno = e;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+dtd_prov_pid_disable(dtd_probe_t *p)
+{
+	dtd_pidprobe_t *pb = p->dpr_arg;
+	dtd_pidproc_t *pp = dtd_prov_pid_live(p, NULL);
+	size_t i;
+
+	if (pp == NULL || pp->pp_proc == NULL)
+		return;
+	for (i = 0; i < pb->pb_naddr; i++)
+		ft_proc_site_remove(pp->pp_proc, pb->pb_addr[i], p);
+}

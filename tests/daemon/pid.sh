@@ -1,0 +1,129 @@
+#!/bin/sh
+# The pid provider end to end: -c and -p targets, entry/return/offset
+# probes with exact counts and arguments, target exit, clean release.
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+# -c: exact count; the target's own stdout is untouched
+dtrace -q -c "$TRIGGERS/loop 1000" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/out" 2>"$tmp/err"
+check "-c loop 1000: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "sum=1000000
+
+             1000
+
+" "-c loop 1000: f:entry fires 1000 times"
+
+# arguments, return values, return-site offsets; the exit notice
+dtrace -c "$TRIGGERS/loop 10 0" -n '
+pid$target:a.out:f:entry { @a = sum(arg0); }
+pid$target:a.out:f:return { @r[arg0] = sum(arg1); }
+END { printa("args %@d\n", @a); printa("ret at %d: %@d\n", @r); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "args: exit 0" [ $? -eq 0 ]
+retoff=$(objdump -d "$TRIGGERS/loop" 2>/dev/null | awk '
+/<f>:/ { inf = 1; next } inf && /^$/ { exit }
+inf && /\tret/ { sub(":", "", $1); print $1 }' | head -1)
+start=$(objdump -d "$TRIGGERS/loop" 2>/dev/null | awk '/<f>:/ { print $1 }')
+if [ -n "$retoff" ] && [ -n "$start" ]; then
+	off=$(( 0x$retoff - 0x$start ))
+	check "return: arg0 is the ret's offset ($off), arg1 sums to 100" \
+	    grep -q "^ret at $off: 100$" "$tmp/out"
+else
+	check "return: arg1 sums to 100" grep -q "^ret at [0-9]*: 100$" \
+	    "$tmp/out"
+fi
+# not quiet: the first printa follows the END line's probe columns
+check "entry: arg0 sums to 45" grep -q ":END args 45$" "$tmp/out"
+check "target exit status 0: pid N has exited" \
+    grep -q "^dtrace: pid [0-9]* has exited$" "$tmp/err"
+
+# a non-zero exit status and the illumos wording for it
+dtrace -c "$TRIGGERS/loop 3 7" -n 'pid$target:a.out:f:entry {}' \
+    >"$tmp/out" 2>"$tmp/err"
+check "status 7: dtrace exits 0" [ $? -eq 0 ]
+check "status 7: pid N exited with status 7" \
+    grep -q "^dtrace: pid [0-9]* exited with status 7$" "$tmp/err"
+check "status 7: three firings" [ "$(grep -c ':entry' "$tmp/out")" -eq 3 ]
+
+# eight threads: exact totals per thread
+dtrace -q -c "$TRIGGERS/threads 10000" -n '
+pid$target:a.out:f:entry { @n[arg0] = count(); }
+pid$target:a.out:f:return { @t = sum(arg1); }' >"$tmp/out" 2>"$tmp/err"
+check "threads: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "total=360000
+
+                1            10000
+                2            10000
+                3            10000
+                4            10000
+                5            10000
+                6            10000
+                7            10000
+                8            10000
+
+           360000
+
+" "threads: 8 x 10000 entries, 360000 returned"
+
+# offset probes: offset 0 shares the entry site; a bad offset is refused
+dtrace -q -c "$TRIGGERS/loop 5" -n '
+pid$target:a.out:f:0 { @o = count(); }
+pid$target:a.out:f:entry { @e = count(); }
+END { printa("%@d ", @o); printa("%@d\n", @e); }' >"$tmp/out" 2>"$tmp/err"
+check "offset 0 and entry both fire 5 times" grep -q "^5 5$" "$tmp/out"
+dtrace -n 'pid$target:a.out:f:3 {}' -c "$TRIGGERS/loop 5" \
+    >"$tmp/out" 2>"$tmp/err"
+check "offset not on an instruction: exit 1" [ $? -eq 1 ]
+check "offset not on an instruction: message" \
+    grep -q "offset 0x3 is not aligned on an instruction" "$tmp/err"
+dtrace -n 'pid$target:a.out:nosuchfunc:entry {}' -c "$TRIGGERS/loop 5" \
+    >"$tmp/out" 2>"$tmp/err"
+check "no such function: exit 1" [ $? -eq 1 ]
+check "no such function: does not match any probes" \
+    grep -q "pid[0-9]*:a.out:nosuchfunc:entry does not match any probes" \
+    "$tmp/err"
+sleep 0.2
+check "no -c child left behind" [ -z "$(ps -eo args | grep "^$TRIGGERS/loop 5")" ]
+
+# -p: grab a running process, detach after exit(); it runs on, restored
+"$TRIGGERS/loop" spin >"$tmp/spin.out" 2>&1 &
+spid=$!
+sleep 0.2
+dtrace -q -p $spid -n 'pid$target:a.out:f:entry { @ = count(); }
+pid$target:a.out:f:entry /++n == 500/ { exit(0); }
+END { printa("%@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+check "-p: exit 0" [ $? -eq 0 ]
+check "-p: counted at least 500" [ "$(head -1 "$tmp/out")" -ge 500 ]
+dtrace -l -p $spid -n 'pid$target:a.out:f:' >"$tmp/out" 2>"$tmp/err"
+check "-l -p: lists entry, return and every offset of f" \
+    [ "$(awk 'NR > 1 { print $2, $3, $4, $5 }' "$tmp/out" | tr '\n' ,)" = \
+    "pid$spid a.out f entry,pid$spid a.out f return,pid$spid a.out f 0,pid$spid a.out f 5," ]
+sleep 0.1
+check "-p: the process still runs after detach" kill -0 $spid
+check "-p: its text equals the file's bytes" "$TRIGGERS/textcmp" $spid
+kill -TERM $spid
+wait $spid
+check "-p: the process was never wrong" [ $? -eq 0 ]
+
+# kill -9 of dtrace while tracing: the daemon notices, restores, lets go
+"$TRIGGERS/loop" spin >"$tmp/spin.out" 2>&1 &
+spid=$!
+sleep 0.2
+"$DTRACE" -x socket="$sock" -q -p $spid \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >/dev/null 2>&1 &
+tpid=$!
+sleep 1
+kill -KILL $tpid
+wait $tpid 2>/dev/null
+sleep 0.5
+check "kill -9 dtrace: the target still runs" kill -0 $spid
+check "kill -9 dtrace: its text is restored" "$TRIGGERS/textcmp" $spid
+kill -TERM $spid
+wait $spid
+check "kill -9 dtrace: the target was never wrong" [ $? -eq 0 ]
+
+stop_daemon TERM
+check "daemon stops cleanly" [ "$dstatus" -eq 0 ]
+done_testing
