@@ -1,7 +1,7 @@
 #!/bin/sh
 # build.sh: set up a Debian 12 machine, build, and run.
 #
-#	./build.sh demo		install packages, build, trace something
+#	./build.sh demo		install packages, build, trace a demo program
 #	./build.sh check	install packages, build, run the whole test suite
 #	./build.sh build	install packages and build only
 #
@@ -50,11 +50,9 @@ build)
 	;;
 demo)
 	build
-	make -s -C build tests/triggers/loop
-	echo "+ dtrace -c 'build/tests/triggers/loop 1000' -n 'pid\$target:a.out:f:entry ...'"
-	exec build/client/dtrace -c 'build/tests/triggers/loop 1000' -n '
-	    pid$target:a.out:f:entry { @calls["f"] = count(); @args = sum(arg0); }
-	    pid$target:a.out:f:return { @ret[arg0] = sum(arg1); }'
+	echo "+ dtrace -c build/contrib/demo/demo -n 'pid\$target:a.out:wordlen:entry ...'"
+	exec build/client/dtrace -c build/contrib/demo/demo -n 'pid$target:a.out:wordlen:entry { @calls["wordlen() calls"] = count(); }
+	    pid$target:a.out:wordlen:return { @len["length returned", arg1] = count(); }'
 	;;
 check)
 	build
