@@ -4,6 +4,8 @@
 #	./build.sh demo		install packages, build, trace a demo program
 #	./build.sh check	install packages, build, run the whole test suite
 #	./build.sh build	install packages and build only
+#	./build.sh build-san	the same, with ASan and UBSan, in ./build-san
+#				(and clang for the fuzz targets)
 #
 # The build goes to ./build (out of tree); binaries run from there
 # without installation: build/client/dtrace starts build/daemon/dtraced.
@@ -14,6 +16,8 @@ cd "$top"
 
 PKGS="gcc make autoconf automake pkg-config bison flex libelf-dev libdw-dev
 libunwind-dev libevent-dev libzydis-dev libzycore-dev mandoc"
+# Only for build-san: clang and libFuzzer build the fuzz targets in tests/fuzz.
+SANPKGS="clang libclang-rt-14-dev"
 
 deps()
 {
@@ -37,15 +41,22 @@ build()
 	if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 		autoreconf -fi
 	fi
-	mkdir -p build
-	cd build
+	mkdir -p "$dir"
+	cd "$dir"
 	[ -f Makefile ] || ../configure -q $CONFIGURE_FLAGS
 	make -s -j"$(nproc)"
 	cd "$top"
 }
 
+dir=build
 case ${1:-demo} in
 build)
+	build
+	;;
+build-san)
+	PKGS="$PKGS $SANPKGS"
+	dir=build-san
+	CONFIGURE_FLAGS="$CONFIGURE_FLAGS --enable-sanitizers"
 	build
 	;;
 demo)
@@ -60,7 +71,7 @@ check)
 	make -s -j"$(nproc)" check
 	;;
 *)
-	echo "usage: build.sh [demo | check | build]" >&2
+	echo "usage: build.sh [demo | check | build | build-san]" >&2
 	exit 2
 	;;
 esac

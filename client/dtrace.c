@@ -47,6 +47,7 @@ static unsigned int	g_cflags;
 static int		g_exec = 1;
 static int		g_list, g_vers;
 static int		g_quiet, g_testing, g_status = E_SUCCESS;
+static int		g_flowindent;	/* -F */
 static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 
 /* -c and -p, in command-line order: the first is $target */
@@ -416,6 +417,13 @@ chew(const dtrace_probedata_t *data, void *arg)
 	if (!g_quiet) {
 		char name[256 + 64 + 2];
 
+		if (!heading && g_flowindent) {
+			if (g_testing)
+				oprintf("%-41s\n", "FUNCTION");
+			else
+				oprintf("%3s %-41s\n", "CPU", "FUNCTION");
+			heading = 1;
+		}
 		if (!heading) {
 			if (g_testing)
 				oprintf("%32s\n", "FUNCTION:NAME");
@@ -423,6 +431,24 @@ chew(const dtrace_probedata_t *data, void *arg)
 				oprintf("%3s %6s %32s\n", "CPU", "ID",
 				    "FUNCTION:NAME");
 			heading = 1;
+		}
+		if (g_flowindent) {
+			/* -F: the function, indented by call depth */
+			char fname[256 + 64 + 2 + 256];
+
+			if (data->dtpda_flow == DTRACEFLOW_NONE)
+				snprintf(fname, sizeof(fname), "%*s%s%s:%s",
+				    data->dtpda_indent, "", data->dtpda_prefix,
+				    pd->dtpd_func, pd->dtpd_name);
+			else
+				snprintf(fname, sizeof(fname), "%*s%s%s",
+				    data->dtpda_indent, "", data->dtpda_prefix,
+				    pd->dtpd_func);
+			if (g_testing)
+				oprintf("%-41s ", fname);
+			else
+				oprintf("%3d %-41s ", data->dtpda_cpu, fname);
+			return DTRACE_CONSUME_THIS;
 		}
 		snprintf(name, sizeof(name), "%s:%s", pd->dtpd_func,
 		    pd->dtpd_name);
@@ -629,6 +655,9 @@ main(int argc, char *argv[])
 			case 'q':
 				set_opt("quiet", NULL, "-q", "");
 				break;
+			case 'F':
+				set_opt("flowindent", NULL, "-F", "");
+				break;
 			case 's':
 				dcmd_add(1, DTRACE_PROBESPEC_NONE, optarg);
 				break;
@@ -652,7 +681,7 @@ main(int argc, char *argv[])
 				set_opt("zdefs", NULL, "-Z", "");
 				break;
 			case 'a': case 'A': case 'B': case 'C':
-			case 'D': case 'F': case 'G': case 'h': case 'H':
+			case 'D': case 'G': case 'h': case 'H':
 			case 'I': case 'L': case 'U': case 'v':
 			case 'X':
 				unsupported(c);
@@ -741,6 +770,9 @@ main(int argc, char *argv[])
 	/* a pragma may have set quiet */
 	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_quiet = 1;
+	if (dtrace_getopt(g_dtp, "flowindent", &opt) == 0 &&
+	    opt != DTRACEOPT_UNSET)
+		g_flowindent = 1;
 
 	do {
 		if (!g_intr && !done)

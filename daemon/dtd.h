@@ -231,8 +231,9 @@ typedef struct dtd_opts {
 	int		do_bufscope;	/* DTD_BUFSCOPE_* */
 	int		do_cpu;		/* -1: all */
 	uint64_t	do_dynvarsize;	/* dynamic variables (a later issue) */
-	uint64_t	do_specsize;	/* speculations (a later issue) */
+	uint64_t	do_specsize;	/* speculations: dtd_spec.c */
 	uint32_t	do_nspec;
+	uint64_t	do_cleanrate;	/* ns */
 } dtd_opts_t;
 
 /* What a client has asked for. */
@@ -258,6 +259,8 @@ typedef struct dtd_consumer {
 	dtd_agg_t	dc_agg;
 	int		dc_hasbuf;
 	int		dc_hasagg;
+	struct dtd_specs *dc_spec;	/* speculations, from GO; or NULL */
+	uint64_t	dc_specused;	/* specsize GO allocated (GO_OK) */
 	int		dc_enabled;	/* ECBs are on their probes */
 
 	int		dc_activity;	/* DT_ACT_*; atomic */
@@ -402,5 +405,48 @@ int		dtd_agg_llquantize_bucket(const dtp_agg_t *, int64_t);
 void		dtd_agg_snap(dtd_agg_t *, int, dtd_aggsnap_t *);
 int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
 		    uint32_t *, const uint64_t **, uint32_t *);
+
+/* dtd_spec.c: speculations, in illumos's states */
+#define DTD_SPEC_INACTIVE	0
+#define DTD_SPEC_ACTIVE		1
+#define DTD_SPEC_ACTIVEONE	2
+#define DTD_SPEC_ACTIVEMANY	3
+#define DTD_SPEC_COMMITTING	4
+#define DTD_SPEC_COMMITTINGMANY	5
+#define DTD_SPEC_DISCARDING	6
+#define DTD_DEFAULT_CLEANRATE	(1000000000ull / 101)	/* illumos: 101 Hz */
+#define DTD_MAX_CLEANRATE	(60ull * 1000000000ull)
+
+typedef struct dtd_spec {
+	pthread_mutex_t	ds_lock;
+	int		ds_state;	/* DTD_SPEC_* */
+	int		ds_owner;	/* ACTIVEONE: the CPU with records */
+	uint64_t	ds_busysince;	/* COMMITTINGMANY, DISCARDING */
+	char		**ds_buf;	/* per CPU, specsize bytes, lazily */
+	size_t		*ds_off;	/* per CPU: bytes used */
+} dtd_spec_t;
+
+typedef struct dtd_specs {
+	uint32_t	dss_nspec;
+	int		dss_ncpu;
+	size_t		dss_size;	/* per speculation, per CPU */
+	uint64_t	dss_cleanrate;	/* ns a busy buffer stays busy */
+	dtd_spec_t	*dss_spec;
+	uint64_t	dss_drops;	/* atomic, cumulative */
+	uint64_t	dss_busy;	/* failed: buffers still busy */
+	uint64_t	dss_unavail;	/* failed: none available */
+} dtd_specs_t;
+
+int		dtd_spec_init(dtd_specs_t *, uint32_t, int, size_t, uint64_t);
+void		dtd_spec_fini(dtd_specs_t *);
+void		dtd_spec_clean(dtd_specs_t *, uint64_t);
+uint32_t	dtd_spec_alloc(dtd_specs_t *, uint64_t);
+int		dtd_spec_valid(const dtd_specs_t *, uint64_t);
+int		dtd_spec_write(dtd_specs_t *, uint64_t, int, const void *,
+		    size_t);
+int		dtd_spec_commit(dtd_specs_t *, uint64_t, int, dtd_buf_t *,
+		    pid_t, uint64_t);
+void		dtd_spec_discard(dtd_specs_t *, uint64_t, int, uint64_t);
+int		dtd_spec_state(dtd_specs_t *, uint64_t);
 
 #endif /* DTD_H */

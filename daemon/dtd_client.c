@@ -359,7 +359,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		dt_msg_init(&r, DT_MSG_GO_OK);
 		dt_msg_put_u64(&r, cl->cl_consumer->dc_bufused);
 		dt_msg_put_u64(&r, cl->cl_consumer->dc_aggused);
-		dt_msg_put_u64(&r, cl->cl_consumer->dc_opts.do_specsize);
+		dt_msg_put_u64(&r, cl->cl_consumer->dc_specused);
 		dt_msg_put_u64(&r, cl->cl_consumer->dc_opts.do_dynvarsize);
 		return dtd_client_send(cl, &r);
 

@@ -89,6 +89,7 @@ dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 	c->dc_opts.do_dynvarsize = DTD_DEFAULT_DYNVARSIZE;
 	c->dc_opts.do_specsize = DTD_DEFAULT_SPECSIZE;
 	c->dc_opts.do_nspec = 1;
+	c->dc_opts.do_cleanrate = DTD_DEFAULT_CLEANRATE;
 	c->dc_activity = DT_ACT_INACTIVE;
 	dtd_consumer_procinfo(c);
 	return c;
@@ -144,6 +145,10 @@ dtd_consumer_free(dtd_consumer_t *c)
 		dtd_buf_fini(&c->dc_buf);
 	if (c->dc_hasagg)
 		dtd_agg_fini(&c->dc_agg);
+	if (c->dc_spec != NULL) {
+		dtd_spec_fini(c->dc_spec);
+		free(c->dc_spec);
+	}
 	free(c);
 }
 
@@ -231,6 +236,14 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			return -1;
 		}
 		c->dc_opts.do_nspec = (uint32_t)v;
+	} else if (strcmp(name, "cleanrate") == 0) {
+		/* an interval in ns; illumos clamps it rather than refuse */
+		if (v == 0) {
+			dtd_consumer_err(err, errlen, "invalid cleanrate 0");
+			return -1;
+		}
+		c->dc_opts.do_cleanrate = v > DTD_MAX_CLEANRATE ?
+		    DTD_MAX_CLEANRATE : v;
 	} else {
 		dtd_consumer_err(err, errlen, "unknown option \"%s\"", name);
 		return -1;
@@ -426,6 +439,9 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_LIBACT:
 		case DTRACEACT_TRACEMEM:
 		case DTRACEACT_TRACEMEM_DYNSIZE:
+		case DTRACEACT_SPECULATE:	/* its record, speculatively */
+		case DTRACEACT_COMMIT:		/* a record comes before */
+		case DTRACEACT_DISCARD:
 			return 1;
 		case DTRACEACT_DIFEXPR:
 			if (s->ds_act[i].da_size > 0)
@@ -563,6 +579,18 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			if (dtd_consumer_checkrec(c, s, a, si, i, err,
 			    errlen) == -1)
 				return -1;
+			break;
+		case DTRACEACT_SPECULATE:
+		case DTRACEACT_COMMIT:
+		case DTRACEACT_DISCARD:
+			/* an id, recording nothing itself */
+			if (a->da_ndifo != 1 || a->da_size != 0 ||
+			    dtd_consumer_isref(a->da_difo[0])) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "speculative action %u needs one integer",
+				    si, i);
+				return -1;
+			}
 			break;
 		case DTRACEACT_EXIT:
 			if (a->da_ndifo != 1 ||
@@ -1106,6 +1134,79 @@ dtd_consumer_dynvars(dtd_consumer_t *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Does d call speculation()? */
+static int
+dtd_consumer_difospec(const dif_difo_t *d)
+{
+	uint32_t i;
+
+	for (i = 0; d != NULL && i < d->dd_len; i++) {
+		if (DIF_INSTR_OP(d->dd_buf[i]) == DIF_OP_CALL &&
+		    DIF_INSTR_SUBR(d->dd_buf[i]) == DIF_SUBR_SPECULATION)
+			return 1;
+	}
+	return 0;
+}
+
+/* Do the consumer's programs use speculations at all? */
+static int
+dtd_consumer_usesspec(const dtd_consumer_t *c)
+{
+	const dtp_stmt_t *s;
+	uint32_t i, j, k, l;
+
+	for (i = 0; i < c->dc_nprog; i++) {
+		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
+			s = &c->dc_progs[i]->dp_stmt[j];
+			if (dtd_consumer_difospec(s->ds_pred))
+				return 1;
+			for (k = 0; k < s->ds_nact; k++) {
+				if ((s->ds_act[k].da_kind & 0xff00) ==
+				    DTRACEACT_SPECULATIVE)
+					return 1;
+				for (l = 0; l < s->ds_act[k].da_ndifo; l++) {
+					if (dtd_consumer_difospec(
+					    s->ds_act[k].da_difo[l]))
+						return 1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Speculations: nspec of specsize bytes per CPU, within what the budget
+ * leaves, lowered as the other buffers are.  Their buffers are taken
+ * from the heap at their first record, so an unused one costs nothing.
+ */
+static int
+dtd_consumer_specalloc(dtd_consumer_t *c, uint64_t budget, char *err,
+    size_t errlen)
+{
+	uint64_t size = c->dc_opts.do_specsize & ~(uint64_t)7;
+	uint64_t n = (uint64_t)c->dc_opts.do_nspec * dtd_consumer_ncpu();
+
+	while (size * n > budget) {
+		if (c->dc_opts.do_bufresize == DTD_BUFRESIZE_MANUAL ||
+		    (size / 2 & ~(uint64_t)7) < DTD_MIN_BUFSIZE) {
+			dtd_consumer_err(err, errlen, "Not enough space");
+			return -1;
+		}
+		size = size / 2 & ~(uint64_t)7;
+	}
+	if ((c->dc_spec = calloc(1, sizeof(*c->dc_spec))) == NULL ||
+	    dtd_spec_init(c->dc_spec, c->dc_opts.do_nspec,
+	    dtd_consumer_ncpu(), (size_t)size, c->dc_opts.do_cleanrate) == -1) {
+		free(c->dc_spec);
+		c->dc_spec = NULL;
+		dtd_consumer_err(err, errlen, "Not enough space");
+		return -1;
+	}
+	c->dc_specused = size;
+	return 0;
+}
+
 int
 dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 {
@@ -1137,6 +1238,17 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	    DTD_MAX_CONSUMER_MEM - charged, err, errlen) == -1) {
 		dtd_buf_fini(&c->dc_buf);
 		c->dc_hasbuf = 0;
+		return -1;
+	}
+	if (c->dc_spec == NULL && dtd_consumer_usesspec(c) &&
+	    dtd_consumer_specalloc(c,
+	    (DTD_MAX_CONSUMER_MEM - charged) / 2, err, errlen) == -1) {
+		dtd_buf_fini(&c->dc_buf);
+		c->dc_hasbuf = 0;
+		if (c->dc_hasagg) {
+			dtd_agg_fini(&c->dc_agg);
+			c->dc_hasagg = 0;
+		}
 		return -1;
 	}
 	c->dc_enabled = 1;
@@ -1240,6 +1352,9 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 	dt_msg_t m;
 	int cpu, rv;
 
+	/* committed or discarded speculations whose time has come */
+	if (c->dc_spec != NULL)
+		dtd_spec_clean(c->dc_spec, dtd_ecb_now());
 	if ((what & DT_SNAP_BUF) && c->dc_hasbuf &&
 	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH ||
 	    dtd_consumer_activity(c) == DT_ACT_STOPPED)) {
@@ -1303,6 +1418,13 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 	dt_msg_put_u64(&m, dif_dvar_drops(&c->dc_vstate, 0));
 	dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(&c->dc_reason,
 	    __ATOMIC_ACQUIRE));
+	/* speculations, cumulative: drops, failures busy, unavailable */
+	dt_msg_put_u64(&m, c->dc_spec == NULL ? 0 :
+	    __atomic_load_n(&c->dc_spec->dss_drops, __ATOMIC_RELAXED));
+	dt_msg_put_u64(&m, c->dc_spec == NULL ? 0 :
+	    __atomic_load_n(&c->dc_spec->dss_busy, __ATOMIC_RELAXED));
+	dt_msg_put_u64(&m, c->dc_spec == NULL ? 0 :
+	    __atomic_load_n(&c->dc_spec->dss_unavail, __ATOMIC_RELAXED));
 	rv = send(arg, &m);
 	dt_msg_free(&m);
 	return rv;

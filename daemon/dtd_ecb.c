@@ -279,6 +279,43 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 	return 0;
 }
 
+/*
+ * speculate(id), commit(id), discard(id).  An id past nspec is an
+ * illegal operation, as in illumos; id 0 is always accepted and does
+ * nothing.  commit() first puts its own ECB's record in the principal
+ * buffer (*recp: nothing may be recorded after a commit) so that it
+ * comes before the committed records, as illumos orders them.
+ */
+static int
+dtd_ecb_spec(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
+    uint32_t kind, uint64_t id, char **recp)
+{
+	dtd_consumer_t *c = e->de_consumer;
+
+	if (c->dc_spec == NULL || !dtd_spec_valid(c->dc_spec, id)) {
+		ms->dm_fault = DIF_FLT_ILLOP;
+		ms->dm_illval = id;
+		return -1;
+	}
+	switch (kind) {
+	case DTRACEACT_COMMIT:
+		if (*recp != NULL && dtd_buf_write(&c->dc_buf, h->dh_cpu,
+		    h->dh_tid, *recp, e->de_recsize) == DTD_BUF_FILLED)
+			dtd_consumer_filled(c);
+		*recp = NULL;
+		if (dtd_spec_commit(c->dc_spec, id, h->dh_cpu, &c->dc_buf,
+		    h->dh_tid, h->dh_timestamp) == DTD_BUF_FILLED)
+			dtd_consumer_filled(c);
+		break;
+	case DTRACEACT_DISCARD:
+		dtd_spec_discard(c->dc_spec, id, h->dh_cpu, h->dh_timestamp);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
 static void
 dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 {
@@ -288,9 +325,9 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 	dif_mstate_t ms;
 	dtd_fire_t f;
 	char *rec = NULL;
-	uint64_t v;
+	uint64_t v, specid = 0;
 	uint32_t i, ndx = 0;
-	int exiting = 0, status = 0;
+	int exiting = 0, status = 0, speculating = 0;
 
 	if (scratch < (size_t)c->dc_opts.do_strsize * 8)
 		scratch = (size_t)c->dc_opts.do_strsize * 8;
@@ -341,6 +378,15 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 			exiting = 1;
 			status = (int)v;
 		}
+		if ((a->da_kind & 0xff00) == DTRACEACT_SPECULATIVE) {
+			if (dtd_ecb_spec(e, h, &ms, a->da_kind, v, &rec) == -1)
+				goto fault;
+			if (a->da_kind == DTRACEACT_SPECULATE) {
+				speculating = 1;
+				specid = v;
+			}
+			continue;
+		}
 		if (a->da_size == 0 || rec == NULL)
 			continue;
 		if (dtd_ecb_isref(a->da_difo[0])) {
@@ -352,9 +398,16 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset,
 			    v, a->da_size);
 	}
-	/* a full fill buffer stops tracing; a drop is counted by dtd_buf */
-	if (rec != NULL && dtd_buf_write(&c->dc_buf, h->dh_cpu, h->dh_tid,
-	    rec, e->de_recsize) == DTD_BUF_FILLED)
+	/*
+	 * A speculative record goes to its speculation (a drop there is
+	 * counted by dtd_spec).  Else a full fill buffer stops tracing; a
+	 * drop is counted by dtd_buf.
+	 */
+	if (rec != NULL && speculating)
+		(void)dtd_spec_write(c->dc_spec, specid, h->dh_cpu, rec,
+		    e->de_recsize);
+	else if (rec != NULL && dtd_buf_write(&c->dc_buf, h->dh_cpu,
+	    h->dh_tid, rec, e->de_recsize) == DTD_BUF_FILLED)
 		dtd_consumer_filled(c);
 	if (exiting)
 		dtd_consumer_exit(c, status);

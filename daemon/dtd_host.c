@@ -17,10 +17,12 @@
 
 static int	dtd_host_builtin(void *, uint32_t, uint64_t, uint64_t *);
 static int	dtd_host_uread(void *, uint64_t, void *, size_t);
+static int	dtd_host_speculation(void *, uint64_t *);
 
 const dif_host_t dtd_host = {
 	.dh_builtin = dtd_host_builtin,
 	.dh_uread = dtd_host_uread,
+	.dh_speculation = dtd_host_speculation,
 };
 
 static void
@@ -242,4 +244,16 @@ dtd_host_uread(void *arg, uint64_t addr, void *buf, size_t len)
 	if (h->dh_uread == NULL)
 		return DIF_FLT_UPRIV;
 	return h->dh_uread(h->dh_uarg, addr, buf, len);
+}
+
+/* speculation(): one of the consumer's speculations (dtd_spec.c). */
+static int
+dtd_host_speculation(void *arg, uint64_t *idp)
+{
+	dtd_fire_t *f = arg;
+	dtd_consumer_t *c = f->df_ecb->de_consumer;
+
+	*idp = c->dc_spec == NULL ? 0 :
+	    dtd_spec_alloc(c->dc_spec, f->df_hit->dh_timestamp);
+	return 0;
 }

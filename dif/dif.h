@@ -347,6 +347,11 @@ typedef struct dif_host {
 	int	(*dh_builtin)(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp);
 	/* Read len bytes of the traced process's memory at addr. */
 	int	(*dh_uread)(void *arg, uint64_t addr, void *buf, size_t len);
+	/*
+	 * speculation(): a free speculation's id in *idp, or 0 when none
+	 * is free (the host counts that failure).  NULL: always 0.
+	 */
+	int	(*dh_speculation)(void *arg, uint64_t *idp);
 } dif_host_t;
 
 /* Storage for one global scalar. */

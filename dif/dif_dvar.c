@@ -223,8 +223,11 @@ dif_dvar_kencode(unsigned char *p, const dif_dkey_t *k, int nkeys)
 		if (k[i].dk_byref) {
 			w = k[i].dk_size | DIF_DVAR_BYREF;
 			memcpy(p, &w, 4);
-			memcpy(p + 4, (const void *)(uintptr_t)k[i].dk_value,
-			    k[i].dk_size);
+			/* an empty by-ref key may have a NULL address */
+			if (k[i].dk_size > 0)
+				memcpy(p + 4,
+				    (const void *)(uintptr_t)k[i].dk_value,
+				    k[i].dk_size);
 			p += 4 + k[i].dk_size;
 		} else {
 			w = 8;
@@ -250,8 +253,9 @@ dif_dvar_kmatch(const dif_dvar_ent_t *e, uint64_t hash, uint32_t id,
 		memcpy(&w, p, 4);
 		if (k[i].dk_byref) {
 			if (w != (k[i].dk_size | DIF_DVAR_BYREF) ||
-			    memcmp(p + 4, (const void *)(uintptr_t)
-			    k[i].dk_value, k[i].dk_size) != 0)
+			    (k[i].dk_size > 0 && memcmp(p + 4,
+			    (const void *)(uintptr_t)
+			    k[i].dk_value, k[i].dk_size) != 0))
 				return 0;
 			p += 4 + k[i].dk_size;
 		} else {

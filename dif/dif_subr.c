@@ -80,7 +80,7 @@ int
 dif_subr_supported(uint32_t subr)
 {
 	return subr <= DIF_SUBR_MAX && (subr == DIF_SUBR_RAND ||
-	    dif_subr_tab[subr].maxargs != 0);
+	    subr == DIF_SUBR_SPECULATION || dif_subr_tab[subr].maxargs != 0);
 }
 
 const char *
@@ -560,6 +560,19 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 	switch (subr) {
 	case DIF_SUBR_RAND:
 		return dif_subr_rand();
+
+	case DIF_SUBR_SPECULATION: {
+		uint64_t id = 0;
+		int flt;
+
+		/* the speculations belong to the host (the consumer) */
+		if (ms->dm_host->dh_speculation == NULL)
+			return 0;
+		if ((flt = ms->dm_host->dh_speculation(ms->dm_hostarg,
+		    &id)) != 0)
+			return dif_subr_fault(ms, flt, 0);
+		return id;
+	}
 
 	case DIF_SUBR_STRLEN:
 		if (!dif_subr_str(dp, ms, args[0], &len))

@@ -1068,6 +1068,124 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	ap->da_size = ap->da_align = 8;
 }
 
+/*
+ * What a clause has done so far, for the rules of speculative tracing:
+ * DT_CC_SPEC speculate(), DT_CC_COMM commit() or discard(), DT_CC_DREC
+ * an action that recorded data in the principal buffer.
+ */
+#define DT_CC_SPEC	0x1
+#define DT_CC_COMM	0x2
+#define DT_CC_DREC	0x4
+
+static int
+dt_cc_spec_flags(const dt_cc_clause_t *cc)
+{
+	uint32_t i, k;
+	int fl = 0;
+
+	for (i = 0; i < cc->cc_nact; i++) {
+		k = cc->cc_act[i].da_kind;
+		if (k == DTRACEACT_SPECULATE)
+			fl |= DT_CC_SPEC;
+		else if (k == DTRACEACT_COMMIT || k == DTRACEACT_DISCARD)
+			fl |= DT_CC_COMM;
+		else if (!DTRACEACT_ISAGG(k) && (k != DTRACEACT_DIFEXPR ||
+		    cc->cc_act[i].da_size > 0))
+			fl |= DT_CC_DREC;
+	}
+	return fl;
+}
+
+/*
+ * The order speculative tracing needs within one clause, as illumos
+ * enforces it: a speculation takes the whole record of a clause, so
+ * speculate() comes before any data and at most once, and neither
+ * aggregations (not buffered), exit() nor destructive actions (not
+ * undoable) may follow it; commit() and discard() record nothing else
+ * and come once.
+ */
+static void
+dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    const dt_ident_t *idp)
+{
+	int fl = dt_cc_spec_flags(cc);
+	const char *name = idp != NULL ? idp->di_name : "";
+
+	if (idp == NULL) {
+		/* an aggregation */
+		if (fl & DT_CC_SPEC)
+			dt_parser_error(pcb, dnp->dn_line, D_AGG_SPEC,
+			    "aggregating actions may not follow "
+			    "speculate( )");
+		return;
+	}
+	switch (idp->di_id) {
+	case DT_ACT_SPECULATE:
+		if (fl & DT_CC_SPEC)
+			dt_parser_error(pcb, dnp->dn_line, D_SPEC_SPEC,
+			    "only one speculate( ) may be specified per "
+			    "enabling");
+		if (fl & DT_CC_COMM)
+			dt_parser_error(pcb, dnp->dn_line, D_SPEC_COMM,
+			    "speculate( ) may not follow commit( ) or "
+			    "discard( )");
+		if (fl & DT_CC_DREC)
+			dt_parser_error(pcb, dnp->dn_line, D_SPEC_DREC,
+			    "speculate( ) may not follow data-recording "
+			    "actions");
+		return;
+	case DT_ACT_COMMIT:
+	case DT_ACT_DISCARD:
+		if (fl & DT_CC_SPEC)
+			dt_parser_error(pcb, dnp->dn_line, D_SPEC_COMM,
+			    "%s( ) may not follow speculate( )", name);
+		if (fl & DT_CC_COMM)
+			dt_parser_error(pcb, dnp->dn_line, D_COMM_COMM,
+			    "commit( ) and discard( ) may only be specified "
+			    "once per enabling");
+		if (fl & DT_CC_DREC)
+			dt_parser_error(pcb, dnp->dn_line, D_COMM_DREC,
+			    "%s( ) may not follow data-recording actions",
+			    name);
+		return;
+	case DT_ACT_EXIT:
+		if (fl & DT_CC_SPEC)
+			dt_parser_error(pcb, dnp->dn_line, D_EXIT_SPEC,
+			    "exit( ) may not follow speculate( )");
+		break;
+	default:
+		break;
+	}
+	if (fl & DT_CC_COMM)
+		dt_parser_error(pcb, dnp->dn_line, D_DREC_COMM,
+		    "data-recording actions may not follow commit( ) or "
+		    "discard( )");
+}
+
+/* speculate(id), commit(id), discard(id): an integer id, no record. */
+static void
+dt_cc_act_spec(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    const dt_ident_t *idp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtp_action_t *ap;
+	dt_node_t *arg;
+	dif_type_t rt;
+
+	arg = dt_node_cook(pcb, dnp->dn_args);
+	if (!dt_node_is_int(arg))
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+		    "%s( ) argument #1 is incompatible with prototype:\n"
+		    "\tprototype: int\n\t argument: %s", idp->di_name,
+		    arg->dn_type->dt_name);
+	dt_decl_rtype(dtp, &dt_type_int, &rt);
+	ap = dt_cc_newact(pcb, cc, idp->di_id == DT_ACT_SPECULATE ?
+	    DTRACEACT_SPECULATE : idp->di_id == DT_ACT_COMMIT ?
+	    DTRACEACT_COMMIT : DTRACEACT_DISCARD);
+	dt_cc_actdifos(pcb, ap, 1);
+	ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
+}
+
 /* One statement of a clause body. */
 static void
 dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
@@ -1081,6 +1199,7 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 
 	if (dnp->dn_kind == DT_NODE_OP2 && dnp->dn_op == DT_TOK_ASGN &&
 	    dnp->dn_left->dn_kind == DT_NODE_AGG) {
+		dt_cc_spec_order(pcb, cc, dnp, NULL);
 		dt_cc_act_agg(pcb, cc, dnp);
 		return;
 	}
@@ -1103,7 +1222,13 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
 		    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
 		    idp->di_name, n, n == 1 ? "" : "s", idp->di_nargs);
+	dt_cc_spec_order(pcb, cc, dnp, idp);
 	switch (idp->di_id) {
+	case DT_ACT_SPECULATE:
+	case DT_ACT_COMMIT:
+	case DT_ACT_DISCARD:
+		dt_cc_act_spec(pcb, cc, dnp, idp);
+		break;
 	case DT_ACT_TRACE:
 		arg = dt_node_cook(pcb, dnp->dn_args);
 		dt_cc_difexpr(pcb, cc, arg, "trace", 1);

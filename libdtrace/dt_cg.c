@@ -424,6 +424,48 @@ dt_cg_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 	}
 }
 
+/*
+ * A subroutine call, as illumos generates it: every argument is
+ * evaluated first (an argument may itself call a subroutine or index an
+ * array, both of which use the tuple stack), then the stack is flushed
+ * and the arguments pushed, converted to their parameter types: strings
+ * by reference with strsize as their limit, everything else by value.
+ * CALL leaves the tuple in place; the next user flushes it.
+ */
+static void
+dt_cg_subr(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	const dt_ident_t *idp = dnp->dn_ident;
+	const dt_type_t *pt;
+	dt_node_t *ap;
+	int i, sreg;
+
+	if (idp == NULL || idp->di_kind != DT_IDENT_FUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_FUNC_UNSUP,
+		    "cannot generate code for a call of %s( )",
+		    dnp->dn_string);
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		dt_cg_node(pcb, ap);
+	dt_as_emit(pcb, DIF_INSTR_FLUSHTS, DT_LBL_NONE);
+	for (ap = dnp->dn_args, i = 0; ap != NULL; ap = ap->dn_list, i++) {
+		pt = idp->di_keys[i];
+		if (pt->dt_kind == DT_TK_STRING) {
+			sreg = dt_regset_alloc(pcb);
+			dt_cg_setx(pcb, sreg, dt_decl_strsize(pcb->pcb_hdl));
+			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR,
+			    DIF_TYPE_STRING, sreg, ap->dn_reg), DT_LBL_NONE);
+			dt_regset_free(pcb, sreg);
+		} else {
+			dt_cg_typecast(pcb, ap->dn_reg, ap->dn_type, pt);
+			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV,
+			    DIF_TYPE_CTF, 0, ap->dn_reg), DT_LBL_NONE);
+		}
+		dt_regset_free(pcb, ap->dn_reg);
+	}
+	dnp->dn_reg = dt_regset_alloc(pcb);
+	dt_as_emit(pcb, DIF_INSTR_CALL(idp->di_id, dnp->dn_reg), DT_LBL_NONE);
+}
+
 static void
 dt_cg_node(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -450,6 +492,9 @@ dt_cg_node(dt_pcb_t *pcb, dt_node_t *dnp)
 		break;
 	case DT_NODE_OP3:
 		dt_cg_ternary(pcb, dnp);
+		break;
+	case DT_NODE_FUNC:
+		dt_cg_subr(pcb, dnp);
 		break;
 	default:
 		dt_parser_error(pcb, dnp->dn_line, D_SYNTAX,

@@ -223,6 +223,39 @@ dt_consume_rval(dtrace_hdl_t *dtp, int rv)
 	return dt_set_errno(dtp, EDT_BADRVAL);
 }
 
+/*
+ * -F flowindent, as illumos: an "entry" probe prints " -> func" and
+ * indents what follows by 2, a "return" probe undoes that and prints
+ * " <- func", any other probe "| func:name" at the current depth.  A
+ * second clause on the probe that just fired is not a new call.
+ */
+static void
+dt_consume_flow(dtrace_hdl_t *dtp, const dt_epid_t *ep,
+    dtrace_probedata_t *pd)
+{
+	const char *name = ep->de_pdesc.dtpd_name;
+	uint32_t epid = ep->de_edesc.dtepd_epid;
+	int flow = DTRACEFLOW_NONE;
+
+	if (strcmp(name, "entry") == 0)
+		flow = DTRACEFLOW_ENTRY;
+	else if (strcmp(name, "return") == 0)
+		flow = DTRACEFLOW_RETURN;
+	if (dtp->dt_flowepid != DTRACE_EPIDNONE && dtp->dt_flowepid != epid &&
+	    dtp->dt_flowprobe == ep->de_pdesc.dtpd_id)
+		flow = DTRACEFLOW_NONE;
+	if (flow == DTRACEFLOW_RETURN && dtp->dt_indent >= 2)
+		dtp->dt_indent -= 2;
+	pd->dtpda_flow = flow;
+	pd->dtpda_indent = dtp->dt_indent;
+	pd->dtpda_prefix = flow == DTRACEFLOW_ENTRY ? " -> " :
+	    flow == DTRACEFLOW_RETURN ? " <- " : "| ";
+	if (flow == DTRACEFLOW_ENTRY)
+		dtp->dt_indent += 2;
+	dtp->dt_flowepid = epid;
+	dtp->dt_flowprobe = ep->de_pdesc.dtpd_id;
+}
+
 /* One probe firing's records. */
 static int
 dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
@@ -244,6 +277,8 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 	pd.dtpda_cpu = cpu;
 	pd.dtpda_data = data;
 	pd.dtpda_timestamp = ts;
+	if (dtp->dt_options[DTRACEOPT_FLOWINDENT] != DTRACEOPT_UNSET)
+		dt_consume_flow(dtp, ep, &pd);
 
 	rv = pfunc != NULL ? pfunc(&pd, arg) : DTRACE_CONSUME_THIS;
 	if (rv == DTRACE_CONSUME_NEXT)
@@ -312,6 +347,9 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 			i += more;
 			break;
 		case DTRACEACT_EXIT:
+		case DTRACEACT_SPECULATE:	/* ids: nothing to show */
+		case DTRACEACT_COMMIT:
+		case DTRACEACT_DISCARD:
 			break;
 		case DTRACEACT_TRACEMEM_DYNSIZE:
 			/* how many of the next tracemem()'s bytes to show */

@@ -161,6 +161,12 @@ dt_decl_rtype(dtrace_hdl_t *dtp, const dt_type_t *t, dif_type_t *dt)
 		dt->dt_flags = t->dt_signed ? DIF_TF_SIGNED : 0;
 		dt->dt_size = t->dt_size;
 		break;
+	case DT_TK_PTR:
+		/* an address, by value: 64 bits in the LP64 model */
+		dt->dt_kind = DIF_TYPE_CTF;
+		dt->dt_ckind = DIF_CKIND_POINTER;
+		dt->dt_size = 8;
+		break;
 	default:
 		dt->dt_kind = DIF_TYPE_CTF;
 		dt->dt_ckind = DIF_CKIND_INTEGER;

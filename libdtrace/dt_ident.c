@@ -192,22 +192,14 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_UNACT("mod"), BI_UNACT("stop"), BI_UNACT("raise"),
 	BI_UNACT("system"), BI_UNACT("freopen"), BI_UNACT("ftruncate"),
 	BI_UNACT("copyout"), BI_UNACT("copyoutstr"), BI_UNACT("chill"),
-	BI_UNACT("breakpoint"), BI_UNACT("panic"), BI_UNACT("speculation"),
-	BI_UNACT("speculate"), BI_UNACT("commit"), BI_UNACT("discard"),
+	BI_UNACT("breakpoint"), BI_UNACT("panic"),
+	BI_ACT("speculate", DT_ACT_SPECULATE, 1),
+	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),
 	BI_ACT("clear", DT_ACT_CLEAR, 1), BI_ACT("trunc", DT_ACT_TRUNC, -1),
 	BI_ACT("normalize", DT_ACT_NORMALIZE, 2),
 	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1), BI_UNACT("setopt"),
-	BI_UNACT("copyin"), BI_UNACT("copyinstr"), BI_UNACT("copyinto"),
-	BI_UNACT("alloca"), BI_UNACT("bcopy"), BI_UNACT("strlen"),
-	BI_UNACT("strjoin"), BI_UNACT("substr"), BI_UNACT("index"),
-	BI_UNACT("rindex"), BI_UNACT("strchr"), BI_UNACT("strrchr"),
-	BI_UNACT("strstr"), BI_UNACT("strtok"), BI_UNACT("basename"),
-	BI_UNACT("dirname"), BI_UNACT("cleanpath"), BI_UNACT("lltostr"),
-	BI_UNACT("htons"), BI_UNACT("htonl"), BI_UNACT("htonll"),
-	BI_UNACT("ntohs"), BI_UNACT("ntohl"), BI_UNACT("ntohll"),
-	BI_UNACT("inet_ntop"), BI_UNACT("inet_ntoa"), BI_UNACT("inet_ntoa6"),
-	BI_UNACT("rand"), BI_UNACT("progenyof"), BI_UNACT("stringof"),
-	BI_UNACT("toupper"), BI_UNACT("tolower"), BI_UNACT("strtoll"),
+	/* progenyof(): the VM has no process-tree walk yet */
+	BI_UNACT("progenyof"), BI_UNACT("stringof"),
 
 	BI_AGG("count", DTRACEAGG_COUNT, 0),
 	BI_AGG("sum", DTRACEAGG_SUM, 1),
@@ -220,6 +212,129 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_AGG("lquantize", DTRACEAGG_LQUANTIZE, 3),
 	BI_AGG("llquantize", DTRACEAGG_LLQUANTIZE, 5),
 };
+
+/*
+ * The D subroutines, with illumos's prototypes: "[type]" is an optional
+ * argument.  Their names are what compile errors print, so a parameter
+ * illumos declares "const char *" is spelt so here, though the only
+ * value it accepts in our D is a string (or the constant 0 for NULL).
+ * speculation() is the daemon's (dtd_spec.c, via dh_speculation).
+ */
+static const struct {
+	const char	*ds_name;
+	uint32_t	ds_subr;
+	const char	*ds_proto;
+} dt_ident_subrs[] = {
+	{ "copyin", DIF_SUBR_COPYIN, "void *(uintptr_t, size_t)" },
+	{ "copyinstr", DIF_SUBR_COPYINSTR, "string(uintptr_t, [size_t])" },
+	{ "copyinto", DIF_SUBR_COPYINTO, "void(uintptr_t, size_t, void *)" },
+	{ "alloca", DIF_SUBR_ALLOCA, "void *(size_t)" },
+	{ "bcopy", DIF_SUBR_BCOPY, "void(void *, void *, size_t)" },
+	{ "strlen", DIF_SUBR_STRLEN, "size_t(const char *)" },
+	{ "strjoin", DIF_SUBR_STRJOIN, "string(const char *, const char *)" },
+	{ "substr", DIF_SUBR_SUBSTR, "string(const char *, int, [int])" },
+	{ "index", DIF_SUBR_INDEX, "int(const char *, const char *, [int])" },
+	{ "rindex", DIF_SUBR_RINDEX,
+	    "int(const char *, const char *, [int])" },
+	{ "strchr", DIF_SUBR_STRCHR, "string(const char *, char)" },
+	{ "strrchr", DIF_SUBR_STRRCHR, "string(const char *, char)" },
+	{ "strstr", DIF_SUBR_STRSTR, "string(const char *, const char *)" },
+	{ "strtok", DIF_SUBR_STRTOK, "string(const char *, const char *)" },
+	{ "basename", DIF_SUBR_BASENAME, "string(const char *)" },
+	{ "dirname", DIF_SUBR_DIRNAME, "string(const char *)" },
+	{ "cleanpath", DIF_SUBR_CLEANPATH, "string(const char *)" },
+	{ "lltostr", DIF_SUBR_LLTOSTR, "string(int64_t, [int])" },
+	{ "toupper", DIF_SUBR_TOUPPER, "string(const char *)" },
+	{ "tolower", DIF_SUBR_TOLOWER, "string(const char *)" },
+	{ "strtoll", DIF_SUBR_STRTOLL, "int64_t(const char *, [int])" },
+	{ "htons", DIF_SUBR_HTONS, "uint16_t(uint16_t)" },
+	{ "htonl", DIF_SUBR_HTONL, "uint32_t(uint32_t)" },
+	{ "htonll", DIF_SUBR_HTONLL, "uint64_t(uint64_t)" },
+	{ "ntohs", DIF_SUBR_NTOHS, "uint16_t(uint16_t)" },
+	{ "ntohl", DIF_SUBR_NTOHL, "uint32_t(uint32_t)" },
+	{ "ntohll", DIF_SUBR_NTOHLL, "uint64_t(uint64_t)" },
+	{ "inet_ntoa", DIF_SUBR_INET_NTOA, "string(ipaddr_t *)" },
+	{ "inet_ntoa6", DIF_SUBR_INET_NTOA6, "string(in6_addr_t *)" },
+	{ "inet_ntop", DIF_SUBR_INET_NTOP, "string(int, void *)" },
+	{ "rand", DIF_SUBR_RAND, "int()" },
+	{ "speculation", DIF_SUBR_SPECULATION, "int()" },
+};
+
+/* Types that only appear in subroutine prototypes. */
+static const dt_type_t dt_ident_cstr = { "const char *", DT_TK_STRING, 0, 0,
+    0 };
+static const dt_type_t dt_ident_ptrs[] = {
+	{ "void *", DT_TK_PTR, 8, 0, 0 },
+	{ "ipaddr_t *", DT_TK_PTR, 8, 0, 0 },
+	{ "in6_addr_t *", DT_TK_PTR, 8, 0, 0 },
+};
+
+/* A type name of a prototype, len bytes at s; NULL if unknown. */
+static const dt_type_t *
+dt_ident_proto_type(const char *s, size_t len)
+{
+	char name[32];
+	size_t i;
+
+	while (len > 0 && (*s == ' ' || *s == '['))
+		s++, len--;
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == ']'))
+		len--;
+	if (len == 0 || len >= sizeof(name))
+		return NULL;
+	memcpy(name, s, len);
+	name[len] = '\0';
+	if (strcmp(name, "string") == 0)
+		return &dt_type_string;
+	if (strcmp(name, "const char *") == 0)
+		return &dt_ident_cstr;
+	if (strcmp(name, "void") == 0)
+		return &dt_type_void;
+	if (strcmp(name, "char") == 0)
+		return &dt_type_char;
+	if (strcmp(name, "int") == 0)
+		return &dt_type_int;
+	for (i = 0; i < sizeof(dt_ident_ptrs) / sizeof(dt_ident_ptrs[0]); i++) {
+		if (strcmp(name, dt_ident_ptrs[i].dt_name) == 0)
+			return &dt_ident_ptrs[i];
+	}
+	return dt_decl_lookup(name);
+}
+
+/*
+ * Give a subroutine identifier its prototype: the return type in
+ * di_type, the parameter types in di_keys, di_minargs required and
+ * di_nargs at most.  Returns -1 if the prototype is malformed.
+ */
+static int
+dt_ident_proto(dt_ident_t *idp, const char *proto)
+{
+	const char *p = strchr(proto, '('), *q;
+	const dt_type_t *t, *params[DIF_DTR_NREGS];
+	int n = 0, opt = -1;
+
+	if (p == NULL || (idp->di_type = dt_ident_proto_type(proto,
+	    (size_t)(p - proto))) == NULL)
+		return -1;
+	for (p++; *p != ')' && *p != '\0'; p = *q == ',' ? q + 1 : q) {
+		for (q = p; *q != ',' && *q != ')' && *q != '\0'; q++)
+			;
+		if ((t = dt_ident_proto_type(p, (size_t)(q - p))) == NULL ||
+		    t->dt_kind == DT_TK_VOID || n == DIF_DTR_NREGS)
+			return -1;
+		if (memchr(p, '[', (size_t)(q - p)) != NULL && opt < 0)
+			opt = n;
+		params[n++] = t;
+	}
+	if (n != 0) {
+		if ((idp->di_keys = calloc(n, sizeof(*idp->di_keys))) == NULL)
+			return -1;
+		memcpy(idp->di_keys, params, n * sizeof(*params));
+	}
+	idp->di_nargs = n;
+	idp->di_minargs = opt < 0 ? n : opt;
+	return 0;
+}
 
 const char *
 dt_ident_aggfunc_name(uint32_t kind)
@@ -274,6 +389,16 @@ dt_ident_init(dtrace_hdl_t *dtp)
 		if (idp == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_nargs = bp->bi_nargs;
+	}
+	for (i = 0; i < sizeof(dt_ident_subrs) / sizeof(dt_ident_subrs[0]);
+	    i++) {
+		idp = dt_idhash_insert(dtp->dt_globals,
+		    dt_ident_subrs[i].ds_name, DT_IDENT_FUNC, 0,
+		    dt_ident_subrs[i].ds_subr, NULL);
+		if (idp == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		if (dt_ident_proto(idp, dt_ident_subrs[i].ds_proto) != 0)
+			return dt_set_errno(dtp, EDT_HARDWIRE);
 	}
 	return 0;
 }

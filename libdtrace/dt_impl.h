@@ -204,6 +204,9 @@ struct dtrace_hdl {
 	int64_t		dt_lastswitch;	/* ns of the last buffer snapshot */
 	int64_t		dt_lastagg;	/* ns of the last aggregation snapshot */
 	int		dt_prefixdone;	/* dtrace(1) printed the header */
+	int		dt_indent;	/* -F: current flow indent */
+	uint32_t	dt_flowepid;	/* -F: EPID of the last firing */
+	uint32_t	dt_flowprobe;	/* -F: its probe ID */
 	/* runtime, more (dt_work.c, dt_conn.c) */
 	int		dt_execd;	/* a program was sent: options frozen */
 	int		dt_private;	/* the daemon is our private one */
@@ -213,6 +216,8 @@ struct dtrace_hdl {
 	int		dt_draining;	/* the daemon reported exit()/fill */
 	int		dt_reason;	/* DT_REASON_* it reported */
 	uint64_t	dt_dyndrops;	/* dynamic variable drops reported */
+	uint64_t	dt_specdrops[3]; /* speculative drops, failures busy,
+					    unavailable: reported */
 	/* dt_work.c: traced processes (-c, -p); the first is $target */
 	struct dt_proc	*dt_procs;
 	int		dt_nprocs;
@@ -243,6 +248,7 @@ void		dt_work_proc_fini(dtrace_hdl_t *);
 #define DT_TK_VOID	0
 #define DT_TK_INT	1
 #define DT_TK_STRING	2
+#define DT_TK_PTR	3	/* a pointer: void * from copyin(), alloca() */
 
 typedef struct dt_type {
 	const char	*dt_name;	/* "int", "unsigned long", "string" */
@@ -278,6 +284,7 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_IDENT_AGGFUNC	3	/* aggregating function: count() ... */
 #define DT_IDENT_AGG		4	/* an aggregation @name */
 #define DT_IDENT_ASSOC		5	/* associative array a[k], self->a[k] */
+#define DT_IDENT_FUNC		6	/* subroutine: strlen() (DIF_SUBR_*) */
 
 #define DT_IDFLG_BUILTIN	0x01	/* built-in variable (read-only) */
 #define DT_IDFLG_KERNEL		0x02	/* kernel-only: rejected */
@@ -290,6 +297,9 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_PRINTF		2
 #define DT_ACT_EXIT		3
 #define DT_ACT_TRACEMEM		4
+#define DT_ACT_SPECULATE	10	/* speculations: dt_cc.c */
+#define DT_ACT_COMMIT		11
+#define DT_ACT_DISCARD		12
 #define DT_ACT_PRINTA		20	/* aggregation actions: dt_cc.c */
 #define DT_ACT_CLEAR		21
 #define DT_ACT_TRUNC		22
@@ -304,7 +314,9 @@ typedef struct dt_ident {
 	const dt_type_t	*di_type;	/* variables: type */
 	int		di_nargs;	/* functions: args; aggregations: keys */
 	uint32_t	di_aggfunc;	/* aggregations: DTRACEAGG_* */
-	const dt_type_t	**di_keys;	/* aggregations, arrays: key types */
+	const dt_type_t	**di_keys;	/* aggregations, arrays: key types;
+					   subroutines: parameter types */
+	int		di_minargs;	/* subroutines: required arguments */
 	uint8_t		di_scope;	/* user variables: DIFV_SCOPE_* */
 	unsigned int	di_gen;		/* compile that created it */
 	struct dt_ident	*di_next;	/* hash chain */

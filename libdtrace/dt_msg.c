@@ -46,7 +46,7 @@ static const struct dt_msg_bound {
 	{ DT_MSG_SNAP,		"SNAP",		4,	4,	0 },
 	{ DT_MSG_BUF,		"BUF",		16,	0,	0 },
 	{ DT_MSG_AGG,		"AGG",		16,	0,	0 },
-	{ DT_MSG_SNAP_END,	"SNAP_END",	28,	28,	0 },
+	{ DT_MSG_SNAP_END,	"SNAP_END",	52,	52,	0 },
 	{ DT_MSG_NOTIFY,	"NOTIFY",	8,	8,	0 },
 	{ DT_MSG_ERROR,		"ERROR",	8,	4 + 4 + 4096, 0 },
 	{ DT_MSG_GRAB,		"GRAB",		8,	8,	1 },

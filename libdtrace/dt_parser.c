@@ -481,7 +481,7 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		    "%s is an associative array and must be indexed: "
 		    "%s[ ]", idp->di_name, idp->di_name);
 	if (idp->di_kind == DT_IDENT_ACTFUNC ||
-	    idp->di_kind == DT_IDENT_AGGFUNC)
+	    idp->di_kind == DT_IDENT_AGGFUNC || idp->di_kind == DT_IDENT_FUNC)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
 		    "%s( ) is a function and may not be used as a variable",
 		    idp->di_name);
@@ -899,6 +899,68 @@ dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
 	return dnp;
 }
 
+/*
+ * An argument a subroutine accepts for a parameter of type pt, as
+ * illumos decides it: integers for integers, strings for strings, and
+ * pointers for pointers, where the constant 0 is also a NULL pointer
+ * (or string: strtok(NULL, ...)).
+ */
+static int
+dt_node_argcompat(const dt_type_t *pt, const dt_node_t *ap)
+{
+	int null = ap->dn_kind == DT_NODE_INT && ap->dn_value == 0;
+
+	switch (pt->dt_kind) {
+	case DT_TK_INT:
+		return dt_node_is_int(ap);
+	case DT_TK_STRING:
+		return dt_node_is_string(ap) || null;
+	case DT_TK_PTR:
+		return ap->dn_type->dt_kind == DT_TK_PTR || null;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A call of a D subroutine: its arguments are cooked and checked against
+ * the prototype (dt_ident.c); the call has the prototype's return type.
+ */
+static dt_node_t *
+dt_node_cook_subr(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
+{
+	dt_node_t **app, *ap, *next;
+	int n = 0, i;
+
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		n++;
+	if (n < idp->di_minargs || n > idp->di_nargs)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s( ) prototype mismatch: %d arg%s passed, %s%d expected",
+		    idp->di_name, n, n == 1 ? "" : "s",
+		    idp->di_minargs == idp->di_nargs ? "" :
+		    n < idp->di_minargs ? "at least " : "no more than ",
+		    n < idp->di_minargs ? idp->di_minargs : idp->di_nargs);
+	for (app = &dnp->dn_args, i = 0; *app != NULL;
+	    app = &(*app)->dn_list, i++) {
+		next = (*app)->dn_list;
+		ap = *app = dt_node_cook(pcb, *app);
+		ap->dn_list = next;
+		if (!dt_node_argcompat(idp->di_keys[i], ap))
+			dt_parser_error(pcb, ap->dn_line, D_PROTO_ARG,
+			    "%s( ) argument #%d is incompatible with "
+			    "prototype:\n\tprototype: %s\n\t argument: %s",
+			    idp->di_name, i + 1, idp->di_keys[i]->dt_name,
+			    ap->dn_type != NULL ? ap->dn_type->dt_name :
+			    "void");
+	}
+	dnp->dn_ident = idp;
+	dnp->dn_type = idp->di_type;
+	dnp->dn_flags |= DT_NF_COOKED;
+	idp->di_flags |= DT_IDFLG_REF;
+	return dnp;
+}
+
 /* A function call in an expression: only D subroutines belong here. */
 static dt_node_t *
 dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
@@ -910,6 +972,8 @@ dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
 		    "failed to resolve %s: Unknown function name",
 		    dnp->dn_string);
+	if (idp->di_kind == DT_IDENT_FUNC)
+		return dt_node_cook_subr(pcb, dnp, idp);
 	if (idp->di_kind != DT_IDENT_ACTFUNC &&
 	    idp->di_kind != DT_IDENT_AGGFUNC)
 		dt_parser_error(pcb, dnp->dn_line, D_FUNC_IDENT,

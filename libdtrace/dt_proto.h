@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	1
+#define DT_PROTO_VERSION	2
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -74,7 +74,11 @@ enum dt_msgtype {
 				 *   u32 valsize, key bytes, value bytes } */
 	DT_MSG_SNAP_END,	/* d->c: u32 activity (DT_ACT_*),
 				 *   u32 exit status, u64 errors,
-				 *   u64 dynvar drops, u32 reason */
+				 *   u64 dynvar drops, u32 reason,
+				 *   u64 speculative drops, u64 failed
+				 *   speculations (busy), u64 failed
+				 *   speculations (unavailable); counts
+				 *   are cumulative */
 	DT_MSG_NOTIFY,		/* d->c: u32 activity, u32 reason: tracing
 				 *   state changed (exit(), fill); snapshot
 				 *   now */

@@ -210,6 +210,7 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		{ "nspec", DTRACEOPT_NSPEC, DTRACEOPT_UNSET },
 		{ "specsize", DTRACEOPT_SPECSIZE, DTRACEOPT_UNSET },
 		{ "dynvarsize", DTRACEOPT_DYNVARSIZE, DTRACEOPT_UNSET },
+		{ "cleanrate", DTRACEOPT_CLEANRATE, 1000000000LL / 101 },
 	};
 	size_t i, n = sizeof(opts) / sizeof(opts[0]);
 	dtp_opt_t *op;
@@ -614,6 +615,41 @@ dtrace_status(dtrace_hdl_t *dtp)
 	return DTRACE_STATUS_OKAY;
 }
 
+/*
+ * Speculation counts (cumulative in SNAP_END): report what grew since
+ * the last look, in illumos's words.
+ */
+static void
+dt_work_specdrops(dtrace_hdl_t *dtp, const uint64_t *now)
+{
+	static const struct {
+		const char	*tag;
+		const char	*what;
+		const char	*suffix;
+	} msgs[3] = {
+		{ "DTRACEDROP_SPEC", "speculative drop", "" },
+		{ "DTRACEDROP_SPECBUSY", "failed speculation",
+		    " (available buffer(s) still busy)" },
+		{ "DTRACEDROP_SPECUNAVAIL", "failed speculation",
+		    " (no speculative buffer available)" },
+	};
+	uint64_t n;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (now[i] <= dtp->dt_specdrops[i])
+			continue;
+		n = now[i] - dtp->dt_specdrops[i];
+		dtp->dt_specdrops[i] = now[i];
+		fprintf(stderr, "dtrace: %s%s%s%llu %s%s%s\n",
+		    (dtp->dt_copts & DT_COPT_DROPTAGS) ? "[" : "",
+		    (dtp->dt_copts & DT_COPT_DROPTAGS) ? msgs[i].tag : "",
+		    (dtp->dt_copts & DT_COPT_DROPTAGS) ? "] " : "",
+		    (unsigned long long)n, msgs[i].what, n > 1 ? "s" : "",
+		    msgs[i].suffix);
+	}
+}
+
 static void
 dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 {
@@ -622,9 +658,14 @@ dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 	uint64_t errors = dt_msg_get_u64(m);
 	uint64_t dyndrops = dt_msg_get_u64(m);
 	uint32_t reason = dt_msg_get_u32(m);
+	uint64_t spec[3];
+	int i;
 
+	for (i = 0; i < 3; i++)
+		spec[i] = dt_msg_get_u64(m);
 	if (!dt_msg_done(m))
 		return;
+	dt_work_specdrops(dtp, spec);
 	if ((int)act > dtp->dt_activity)
 		dtp->dt_activity = (int)act;
 	if (act >= DT_ACT_DRAINING)

@@ -100,8 +100,13 @@ typedef struct dtrace_probedata {
 	uint64_t			dtpda_timestamp;
 	char				*dtpda_prefix;	/* flow indent prefix */
 	int				dtpda_indent;
-	int				dtpda_flow;
+	int				dtpda_flow;	/* DTRACEFLOW_* */
 } dtrace_probedata_t;
+
+/* -F flowindent: the kind of a probe by its name. */
+#define DTRACEFLOW_ENTRY	0
+#define DTRACEFLOW_RETURN	1
+#define DTRACEFLOW_NONE		2
 
 /* Callback return values. */
 #define DTRACE_CONSUME_ERROR	-1	/* error: stop */

@@ -27,3 +27,5 @@ TESTS += tests/daemon/buffering.sh
 EXTRA_DIST += tests/daemon/buffering.sh
 TESTS += tests/daemon/pid.sh
 EXTRA_DIST += tests/daemon/pid.sh
+TESTS += tests/daemon/privs.sh
+EXTRA_DIST += tests/daemon/privs.sh

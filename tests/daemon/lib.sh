@@ -17,11 +17,23 @@ dpid=
 tap_n=0
 tap_failed=0
 
+# The pids of this script's children (targets it started, the daemon).
+children()
+{
+	for st in /proc/[0-9]*/stat; do
+		read -r cpid _ < "$st" 2>/dev/null || continue
+		# field 4 is the parent; the command name (2) may hold spaces
+		ppid=$(sed 's/^.*) [A-Za-z] \([0-9]*\) .*/\1/' "$st" 2>/dev/null)
+		[ "$ppid" = "$$" ] && echo "$cpid"
+	done
+}
+
+# However the script ends, leave no target or daemon running behind it.
 cleanup()
 {
-	if [ -n "$dpid" ] && kill -0 "$dpid" 2>/dev/null; then
-		kill -KILL "$dpid" 2>/dev/null
-	fi
+	for c in $(children); do
+		kill -KILL "$c" 2>/dev/null
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -85,3 +85,10 @@ tests_unit_test_ft_emul_LDADD = $(FT_LIBS)
 
 # daemon/libdtd.a holds the pid provider: it needs fasttrap.
 DTD_TEST_LDADD += $(FT_LIBS)
+
+# daemon/dtd_spec.c: speculation states, failures, commit and discard.
+check_PROGRAMS += tests/unit/test_dtd_spec
+TESTS += tests/unit/test_dtd_spec
+tests_unit_test_dtd_spec_SOURCES = tests/unit/test_dtd_spec.c tests/unit/tap.h
+tests_unit_test_dtd_spec_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
+tests_unit_test_dtd_spec_LDADD = $(DTD_TEST_LDADD)

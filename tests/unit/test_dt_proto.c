@@ -233,15 +233,20 @@ test_framing(void)
 			int	err;
 			const char *what;
 		} cases[] = {
-			{ { 0, 0, 0, 2, 0xc8, 0, 1, 0, 0, 0, 0, 0 }, EMSGSIZE,
+			{ { 0, 0, 0, 2, 0xc8, 0, DT_PROTO_VERSION, 0, 0, 0, 0, 0 },
+			    EMSGSIZE,
 			    "32 MiB PROGRAM" },
-			{ { 2, 0, 0, 0, 100, 0, 1, 0, 0, 0, 0, 0 }, EMSGSIZE,
+			{ { 2, 0, 0, 0, 100, 0, DT_PROTO_VERSION, 0, 0, 0, 0, 0 },
+			    EMSGSIZE,
 			    "short HELLO" },
-			{ { 0, 0, 0, 0, 0x39, 0x05, 1, 0, 0, 0, 0, 0 }, EPROTO,
+			{ { 0, 0, 0, 0, 0x39, 0x05, DT_PROTO_VERSION, 0, 0, 0, 0, 0 },
+			    EPROTO,
 			    "unknown type" },
-			{ { 0, 0, 0, 0, 0xca, 0, 1, 0, 1, 0, 0, 0 }, EPROTO,
+			{ { 0, 0, 0, 0, 0xca, 0, DT_PROTO_VERSION, 0, 1, 0, 0, 0 },
+			    EPROTO,
 			    "fd flag on GO" },
-			{ { 0, 0, 0, 0, 0xca, 0, 1, 0, 2, 0, 0, 0 }, EPROTO,
+			{ { 0, 0, 0, 0, 0xca, 0, DT_PROTO_VERSION, 0, 2, 0, 0, 0 },
+			    EPROTO,
 			    "unknown flag" },
 		};
 		size_t i;

@@ -1,0 +1,1 @@
+BEGIN { printf("%S", 1); }

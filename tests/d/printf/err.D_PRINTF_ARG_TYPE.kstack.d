@@ -1,0 +1,2 @@
+/* kernel stacks do not exist in user-space tracing */
+BEGIN { printf("%k", 1); }

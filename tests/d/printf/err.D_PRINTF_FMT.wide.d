@@ -1,0 +1,2 @@
+/* D strings hold no wide characters */
+BEGIN { printf("%ws", "x"); }

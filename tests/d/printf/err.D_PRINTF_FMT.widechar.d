@@ -1,0 +1,1 @@
+BEGIN { printf("%wc", 65); }

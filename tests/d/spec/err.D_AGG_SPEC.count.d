@@ -1,0 +1,1 @@
+BEGIN { speculate(speculation()); @a = count(); }

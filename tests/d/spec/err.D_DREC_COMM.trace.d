@@ -1,0 +1,1 @@
+BEGIN { discard(1); trace(1); }

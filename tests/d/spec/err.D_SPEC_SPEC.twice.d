@@ -1,0 +1,1 @@
+BEGIN { speculate(1); speculate(1); }

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@a = trace(1);
+}

@@ -1,0 +1,5 @@
+BEGIN
+{
+	@a = quantize(1);
+	@a = lquantize(1, 0, 10);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	clear(1);
+}

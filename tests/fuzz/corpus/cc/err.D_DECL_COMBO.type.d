@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace((short long)1);
+}

@@ -1,0 +1,6 @@
+/* An associative array cannot be used without its keys. */
+BEGIN
+{
+	a[1] = 1;
+	trace(a);
+}

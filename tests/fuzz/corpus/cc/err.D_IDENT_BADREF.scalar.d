@@ -1,0 +1,6 @@
+/* A scalar cannot be indexed. */
+BEGIN
+{
+	x = 1;
+	x[1] = 2;
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	nosuchfunc(1);
+}

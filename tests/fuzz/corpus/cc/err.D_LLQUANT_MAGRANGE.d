@@ -1,0 +1,4 @@
+BEGIN
+{
+	@a = llquantize(1, 10, 2, 2, 10);
+}

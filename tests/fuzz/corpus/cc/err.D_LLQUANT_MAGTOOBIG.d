@@ -1,0 +1,4 @@
+BEGIN
+{
+	@a = llquantize(1, 10, 0, 30, 10);
+}

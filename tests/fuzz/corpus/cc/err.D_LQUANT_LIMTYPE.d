@@ -1,0 +1,5 @@
+BEGIN
+{
+	x = 2;
+	@a = lquantize(1, 0, x);
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	normalize(@nosuch, 2);
+}

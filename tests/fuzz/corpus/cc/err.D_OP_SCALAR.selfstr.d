@@ -1,0 +1,6 @@
+/* ++ needs an integer, also on self->. */
+BEGIN
+{
+	self->s = "x";
+	self->s++;
+}

@@ -1,0 +1,5 @@
+#define X 1
+
+BEGIN
+{
+}

@@ -1,0 +1,6 @@
+BEGIN
+{
+	@a[1] = count();
+	@b = count();
+	printa(@a, @b);
+}

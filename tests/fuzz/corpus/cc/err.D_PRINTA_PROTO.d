@@ -1,0 +1,4 @@
+BEGIN
+{
+	printa("%@d\n");
+}

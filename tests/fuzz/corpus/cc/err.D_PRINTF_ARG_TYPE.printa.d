@@ -1,0 +1,5 @@
+BEGIN
+{
+	@a[1] = count();
+	printa("%s %@d\n", @a);
+}

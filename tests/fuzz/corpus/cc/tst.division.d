@@ -1,0 +1,10 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%d %d %d %u\n", -7 / 2, -7 % 3, 7 / -2, -2 / 2u);
+	x = -7;
+	y = 2u;
+	printf("%d %d %u\n", x / 2, x % 3, (unsigned int)x / y);
+	exit(0);
+}

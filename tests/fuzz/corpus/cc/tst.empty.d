@@ -1,0 +1,11 @@
+#pragma D option quiet
+
+BEGIN
+{
+}
+
+BEGIN
+{
+	;
+	exit(0)
+}

@@ -1,0 +1,11 @@
+#pragma D option quiet
+
+dtrace:::BEGIN
+{
+	printf("ok\n");
+}
+
+:::BEGIN
+{
+	exit(0);
+}

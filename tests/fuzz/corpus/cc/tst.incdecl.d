@@ -1,0 +1,15 @@
+/*
+ * ++, -- and the compound assignments declare a new global as "=" does:
+ * an int that starts at 0.
+ */
+#pragma D option quiet
+
+BEGIN
+{
+	n++;
+	++n;
+	m += 3;
+	d--;
+	printf("%d %d %d\n", n, m, d);
+	exit(0);
+}

@@ -1,0 +1,11 @@
+#pragma D option quiet
+
+BEGIN, END
+{
+	printf("%s\n", probename);
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%d %d\n", $pid > 0, $pid != $ppid);
+	exit(0);
+}

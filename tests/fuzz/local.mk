@@ -1,0 +1,61 @@
+# tests/fuzz/: libFuzzer targets (clang -fsanitize=fuzzer), built only
+# when configure found a clang that links libFuzzer.  They compile the
+# sources they test themselves, with clang's coverage, ASan and UBSan,
+# whatever compiler the rest of the build uses.  tests/fuzz/run.sh runs
+# each briefly from its seed corpus (skipped without them);
+# `make fuzz-long FUZZ_SECONDS=N` runs each for N seconds.
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_DIF_SRCS = $(filter %.c,$(dif_libdif_a_SOURCES))
+FUZZ_PROTO_SRCS = $(FUZZ_DIF_SRCS) \
+	$(filter %.c,$(libdtrace_libdtproto_a_SOURCES))
+FUZZ_CC_SRCS = $(FUZZ_PROTO_SRCS) \
+	$(filter %.c,$(libdtrace_libdtrace_a_SOURCES)) \
+	libdtrace/dt_grammar.c libdtrace/dt_lex.c
+FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc
+FUZZ_BUILD = $(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(AM_CPPFLAGS) \
+	-o $@ $(filter %.c,$^)
+
+EXTRA_DIST += tests/fuzz/fuzz_proto.c tests/fuzz/fuzz_dif.c \
+	tests/fuzz/fuzz_cc.c tests/fuzz/mkcorpus.c tests/fuzz/run.sh \
+	tests/fuzz/corpus
+TESTS += tests/fuzz/run.sh
+CLEANFILES += $(FUZZ_TARGETS)
+
+if HAVE_LIBFUZZER
+check_SCRIPTS = $(FUZZ_TARGETS)
+
+tests/fuzz/fuzz_proto: tests/fuzz/fuzz_proto.c $(FUZZ_PROTO_SRCS)
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_BUILD)
+tests/fuzz/fuzz_dif: tests/fuzz/fuzz_dif.c $(FUZZ_PROTO_SRCS)
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_BUILD)
+tests/fuzz/fuzz_cc: tests/fuzz/fuzz_cc.c $(FUZZ_CC_SRCS) \
+    libdtrace/dt_grammar.h
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_BUILD)
+
+endif
+
+# The seeds of fuzz_proto and fuzz_dif, remade from the D suite (the D
+# text seeds fuzz_cc): make fuzz-corpus, in a build of any compiler.
+EXTRA_PROGRAMS = tests/fuzz/mkcorpus
+tests_fuzz_mkcorpus_SOURCES = tests/fuzz/mkcorpus.c
+tests_fuzz_mkcorpus_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
+	dif/libdif.a
+fuzz-corpus: tests/fuzz/mkcorpus
+	c=$(top_srcdir)/tests/fuzz/corpus && rm -rf $$c && \
+	    $(MKDIR_P) $$c/proto $$c/dif $$c/cc && \
+	    tests/fuzz/mkcorpus $$c $(top_srcdir)/tests/d/*/*.d && \
+	    cp $(top_srcdir)/tests/d/*/*.d $$c/cc/ && \
+	    for d in $$c/proto $$c/dif $$c/cc; do \
+		(cd $$d && md5sum * | sort | \
+		    awk 'seen[$$1]++ { print $$2 }' | xargs -r rm); \
+	    done
+
+fuzz-long: $(FUZZ_TARGETS)
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-300} top_srcdir=$(abs_top_srcdir) \
+	    top_builddir=$(abs_top_builddir) $(SHELL) \
+	    $(top_srcdir)/tests/fuzz/run.sh
+.PHONY: fuzz-long fuzz-corpus
