@@ -562,9 +562,9 @@ targets_start(void)
 			fatal("invalid command -- '%s'\n", g_targv[i].dt_arg);
 		if ((pid = dtrace_proc_create(g_dtp, argv[0], argv)) == -1)
 			dfatal("failed to run command '%s'", g_targv[i].dt_arg);
+		free(cmd);	/* the child has its own copy of argv */
 		if (g_pslive++ == 0)
 			g_target = (pid_t)pid;
-		/* cmd stays: it is argv */
 	}
 }
 

@@ -41,6 +41,44 @@ static __thread int		dtd_ecb_depth;
 
 static void	dtd_ecb_run(dtd_ecb_t *, const dtd_hit_t *, dif_lstate_t *);
 
+/*
+ * Firings run on tracer threads that come and go with their processes:
+ * a thread's staging storage is freed when it exits.
+ */
+static pthread_key_t	dtd_ecb_tlskey;
+static pthread_once_t	dtd_ecb_tlsonce = PTHREAD_ONCE_INIT;
+static __thread int	dtd_ecb_tlsset;
+
+static void
+dtd_ecb_tls_free(void *arg)
+{
+	(void)arg;
+	free(dtd_ecb_scratch);
+	free(dtd_ecb_rec);
+	free(dtd_ecb_key);
+	dtd_ecb_scratch = dtd_ecb_rec = dtd_ecb_key = NULL;
+	dtd_ecb_scratchsize = dtd_ecb_recsize = dtd_ecb_keysize = 0;
+	dif_dvar_local_fini(&dtd_ecb_lstate[0]);
+	dif_dvar_local_fini(&dtd_ecb_lstate[1]);
+}
+
+static void
+dtd_ecb_tls_once(void)
+{
+	(void)pthread_key_create(&dtd_ecb_tlskey, dtd_ecb_tls_free);
+}
+
+/* Arrange for this thread's staging storage to be freed at its exit. */
+static void
+dtd_ecb_tls_register(void)
+{
+	if (dtd_ecb_tlsset)
+		return;
+	pthread_once(&dtd_ecb_tlsonce, dtd_ecb_tls_once);
+	if (pthread_setspecific(dtd_ecb_tlskey, &dtd_ecb_tlsset) == 0)
+		dtd_ecb_tlsset = 1;
+}
+
 uint64_t
 dtd_ecb_now(void)
 {
@@ -98,6 +136,7 @@ dtd_ecb_stage(char **bufp, size_t *sizep, size_t need)
 
 	if (need <= *sizep)
 		return *bufp;
+	dtd_ecb_tls_register();
 	if ((p = realloc(*bufp, need)) == NULL)
 		return NULL;
 	*bufp = p;
@@ -124,6 +163,7 @@ dtd_ecb_lstate_begin(dif_lstate_t *ls, const dtd_consumer_t *c)
 		if (ls->dl_ssize > ssize)
 			ssize = ls->dl_ssize;
 		dif_dvar_local_fini(ls);
+		dtd_ecb_tls_register();
 		if (dif_dvar_local_init(ls, n, ssize) == -1)
 			return NULL;
 	}

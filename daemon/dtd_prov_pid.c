@@ -27,6 +27,7 @@
  * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
  * order the Linux kernel uses for ptrace; DTD_PID_NREGS of them.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/user.h>
 
@@ -254,7 +255,8 @@ dtd_prov_pid_fdpid(int fd)
 static int
 dtd_prov_pid_uread(void *arg, uint64_t addr, void *buf, size_t len)
 {
-	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : -1;
+	/* the VM reports what we return: "invalid address (0x...)" */
+	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
 }
 
 /* Tracer thread: a thread of pp stopped on a site with users. */
@@ -357,25 +359,35 @@ static const ft_ops_t dtd_prov_pid_ops = {
 
 /*
  * May client c trace pid?  Root may trace anything; others only
- * processes whose real, effective, saved and fs uids are all theirs, as
- * ptrace itself would allow (the daemon may have more rights than they).
+ * processes whose real, effective, saved and fs uids are all theirs and
+ * that are dumpable, as ptrace itself would allow (the daemon may have
+ * more rights than they).  The text in err is the reason alone: dtrace(1)
+ * prints "failed to grab pid N: " before it.
  */
 static int
 dtd_prov_pid_allowed(const dtd_consumer_t *c, pid_t pid, char *err,
     size_t errlen)
 {
+	char path[32];
+	struct stat st;
 	long uid, all;
 
 	if (c->dc_uid == 0)
 		return 0;
 	if (dtd_prov_pid_status(pid, "Uid", &uid, &all) == -1) {
-		snprintf(err, errlen, "failed to grab pid %d: %s", (int)pid,
-		    strerror(ESRCH));
+		snprintf(err, errlen, "%s", strerror(ESRCH));
 		return -1;
 	}
-	if (all == -1 || (uid_t)uid != c->dc_uid) {
-		snprintf(err, errlen, "failed to grab pid %d: %s", (int)pid,
-		    strerror(EPERM));
+	/*
+	 * A process that is not dumpable (setuid, or prctl PR_SET_DUMPABLE
+	 * 0) has the files in its /proc directory owned by root (not the
+	 * directory itself): the kernel would refuse the client's own
+	 * ptrace, so we do too.
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (all == -1 || (uid_t)uid != c->dc_uid || stat(path, &st) == -1 ||
+	    st.st_uid != c->dc_uid) {
+		snprintf(err, errlen, "%s", strerror(EPERM));
 		return -1;
 	}
 	return 0;
@@ -395,13 +407,11 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 	dtd_pidproc_t *pp;
 
 	if (pid <= 0 || pidfd < 0 || dtd_prov_pid_fdpid(pidfd) != pid) {
-		snprintf(err, errlen, "failed to grab pid %d: the descriptor "
-		    "does not name it", (int)pid);
+		snprintf(err, errlen, "the descriptor does not name it");
 		return -1;
 	}
 	if (pid == getpid() || pid == c->dc_pid) {
-		snprintf(err, errlen, "failed to grab pid %d: cannot trace "
-		    "dtrace or dtraced", (int)pid);
+		snprintf(err, errlen, "cannot trace dtrace or dtraced");
 		return -1;
 	}
 	if (dtd_prov_pid_tgt(c, pid) != NULL) {
@@ -419,9 +429,8 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 	pc->pc_tgt = nt;
 	if ((pp = dtd_prov_pid_find(pid)) != NULL && (pp->pp_proc == NULL ||
 	    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE) || create)) {
-		snprintf(err, errlen, "failed to grab pid %d: %s", (int)pid,
-		    pp->pp_proc == NULL || pp->pp_exited ? strerror(ESRCH) :
-		    strerror(EBUSY));
+		snprintf(err, errlen, "%s", pp->pp_proc == NULL ||
+		    pp->pp_exited ? strerror(ESRCH) : strerror(EBUSY));
 		return -1;
 	}
 	if (pp == NULL) {
@@ -443,8 +452,7 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 		    ft_proc_grab(pid, pidfd, &dtd_prov_pid_ops, pp, ferr,
 		    sizeof(ferr));
 		if (pp->pp_proc == NULL) {
-			snprintf(err, errlen, "failed to grab pid %d: %s",
-			    (int)pid, ferr);
+			snprintf(err, errlen, "%s", ferr);
 			free(pp);
 			return -1;
 		}

@@ -495,6 +495,19 @@ dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 	} else {
 		if (!dif_subr_str(dp, ms, addr, &len))
 			return 0;
+		/*
+		 * strtok(0, ...) usually resumes in a later statement, whose
+		 * DIFO cannot load this one's string table: keep the string
+		 * in the scratch of this machine state, which every DIFO of
+		 * it may load.
+		 */
+		if (!dif_vm_inscratch(ms, addr, len + 1)) {
+			if ((d = dif_subr_strres(ms,
+			    (const char *)(uintptr_t)addr, len)) == NULL)
+				return 0;
+			addr = dif_subr_ptr(d);
+			len = strlen(d);
+		}
 		limit = addr + len;
 	}
 	s = (const char *)(uintptr_t)addr;

@@ -315,6 +315,9 @@ struct ft_proc {
 	size_t		pr_fatalcap;
 	void		**pr_fatalold;	/* replaced tables, freed at release */
 	size_t		pr_nfatalold;
+	uint64_t	*pr_patched;	/* every address that ever had our int3 */
+	size_t		pr_npatched;
+	size_t		pr_patchedcap;
 
 	/* the tracer thread and its handshakes */
 	pthread_t	pr_thread;

@@ -90,6 +90,7 @@ ft_proc_free(ft_proc_t *p)
 	for (i = 0; i < p->pr_nfatalold; i++)
 		free(p->pr_fatalold[i]);
 	free(p->pr_fatalold);
+	free(p->pr_patched);
 	free(p->pr_fatal);
 	free(p->pr_ubuf);
 	pthread_mutex_destroy(&p->pr_lock);
@@ -126,7 +127,7 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 	/* the process named by the pidfd must be the one we attach to */
 	if (pidfd >= 0 && syscall(SYS_pidfd_send_signal, pidfd, 0, NULL,
 	    0) == -1) {
-		snprintf(err, errlen, "pid %d: %s", (int)pid, strerror(errno));
+		snprintf(err, errlen, "%s", strerror(errno));
 		ft_proc_free(p);
 		return NULL;
 	}

@@ -213,6 +213,8 @@ ft_ptrace_site_adduser(ft_site_t *s, void *user)
 	return 0;
 }
 
+static void	ft_ptrace_patched_add(ft_proc_t *, uint64_t);
+
 /*
  * Add user at addr (rbrk: the dynamic linker's hook, which has no user).
  * The first user patches the int3.
@@ -273,6 +275,7 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 	*sp = s;
 	p->pr_nsites++;
 	ft_ptrace_fatal_add(p, addr, s->st_orig[0]);
+	ft_ptrace_patched_add(p, addr);
 out:
 	pthread_mutex_unlock(&p->pr_lock);
 	if (err != 0) {
@@ -280,6 +283,65 @@ out:
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Remember that addr held our int3.  A thread may execute it just before
+ * we take it away, and its SIGTRAP may reach us only later (even after
+ * the site is gone, or while we detach): such a trap is ours to swallow,
+ * not the program's.  pr_lock held.
+ */
+static void
+ft_ptrace_patched_add(ft_proc_t *p, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < p->pr_npatched; i++)
+		if (p->pr_patched[i] == addr)
+			return;
+	if (p->pr_npatched == p->pr_patchedcap) {
+		size_t ncap = p->pr_patchedcap ? p->pr_patchedcap * 2 : 64;
+		uint64_t *n = realloc(p->pr_patched, ncap * sizeof(*n));
+
+		if (n == NULL)
+			return;	/* then such a trap is passed on: as before */
+		p->pr_patched = n;
+		p->pr_patchedcap = ncap;
+	}
+	p->pr_patched[p->pr_npatched++] = addr;
+}
+
+/*
+ * Did addr hold one of our int3s that is gone now?  (A program's own
+ * int3 is never one of ours: we refuse such sites.)
+ */
+static int
+ft_ptrace_waspatched(ft_proc_t *p, uint64_t addr)
+{
+	uint8_t b;
+	size_t i;
+	int ours = 0;
+
+	pthread_mutex_lock(&p->pr_lock);
+	for (i = 0; i < p->pr_npatched && !ours; i++)
+		ours = p->pr_patched[i] == addr;
+	pthread_mutex_unlock(&p->pr_lock);
+	return ours && pread(p->pr_memfd, &b, 1, (off_t)addr) == 1 && b != 0xcc;
+}
+
+/*
+ * Is the SIGTRAP that stopped a thread at rip the trace of one of our
+ * int3s, since removed?  The kernel's own trap (SI_KERNEL) just after it.
+ */
+static int
+ft_ptrace_oldtrap(ft_proc_t *p, pid_t tid, uint64_t rip)
+{
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0, &si) == -1 ||
+	    si.si_signo != SIGTRAP || si.si_code != SI_KERNEL)
+		return 0;
+	return ft_ptrace_waspatched(p, rip - 1);
 }
 
 /* Unpatch and free a site.  pr_lock held. */
@@ -439,11 +501,8 @@ ft_ptrace_attach(ft_proc_t *p)
 			    (void *)FT_PTRACE_OPTS) == -1) {
 				if (errno == ESRCH)
 					continue;	/* it just exited */
-				snprintf(p->pr_err, sizeof(p->pr_err),
-				    "failed to grab pid %d: %s%s",
-				    (int)p->pr_pid, strerror(errno),
-				    errno == EPERM ? " (ptrace not permitted)" :
-				    "");
+				snprintf(p->pr_err, sizeof(p->pr_err), "%s",
+				    strerror(errno));
 				closedir(d);
 				return -1;
 			}
@@ -971,12 +1030,7 @@ ft_ptrace_entry(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
 static void
 ft_ptrace_stray(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
 {
-	siginfo_t si;
-	uint8_t b;
-
-	if (ptrace(PTRACE_GETSIGINFO, t->th_tid, 0, &si) == 0 &&
-	    si.si_code == SI_KERNEL && pread(p->pr_memfd, &b, 1,
-	    (off_t)(r->rip - 1)) == 1 && b != 0xcc) {
+	if (ft_ptrace_oldtrap(p, t->th_tid, r->rip)) {
 		/* our int3, removed while this stop was on its way */
 		r->rip--;
 		ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
@@ -1422,12 +1476,16 @@ ft_ptrace_detach(ft_proc_t *p)
 				t->th_sig = WSTOPSIG(st);
 				break;
 			}
-			/* a hit already on its way: run the instruction again */
+			/*
+			 * A hit already on its way, at a site removed now or
+			 * earlier: run the instruction again.
+			 */
 			if (ptrace(PTRACE_GETREGS, tid, 0, &r) == 0) {
 				for (i = 0; i < ngone; i++)
 					if (gone[i] == r.rip - 1)
 						break;
-				if (i < ngone) {
+				if (i < ngone ||
+				    ft_ptrace_oldtrap(p, tid, r.rip)) {
 					r.rip--;
 					ptrace(PTRACE_SETREGS, tid, 0, &r);
 				} else {
@@ -1457,7 +1515,8 @@ ft_ptrace_detach(ft_proc_t *p)
 			for (i = 0; i < ngone; i++)
 				if (gone[i] == r.rip - 1)
 					break;
-			if (i < ngone && ft_ptrace_trappending(p, t->th_tid))
+			if ((i < ngone || ft_ptrace_waspatched(p, r.rip - 1)) &&
+			    ft_ptrace_trappending(p, t->th_tid))
 				ft_ptrace_untrap(t, &r);
 			else if (p->pr_nchunks > 0 &&
 			    ft_ptrace_unslot(p, p->pr_pid, &r, NULL))

@@ -453,7 +453,7 @@ dt_cc_act_tracemem(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	addr = dt_node_cook(pcb, dnp->dn_args);
 	max = dt_node_cook(pcb, addr->dn_list);
 	size = n == 3 ? dt_node_cook(pcb, max->dn_list) : NULL;
-	if (!dt_node_is_int(addr))
+	if (!dt_node_is_int(addr) && addr->dn_type->dt_kind != DT_TK_PTR)
 		dt_parser_error(pcb, addr->dn_line, D_TRACEMEM_ADDR,
 		    "tracemem( ) argument #1 is incompatible with prototype:\n"
 		    "\tprototype: pointer or integer\n\t argument: %s",

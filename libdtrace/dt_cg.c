@@ -464,6 +464,8 @@ dt_cg_subr(dt_pcb_t *pcb, dt_node_t *dnp)
 	}
 	dnp->dn_reg = dt_regset_alloc(pcb);
 	dt_as_emit(pcb, DIF_INSTR_CALL(idp->di_id, dnp->dn_reg), DT_LBL_NONE);
+	/* the VM returns 64 bits: rand() must come back an int */
+	dt_cg_normalize(pcb, dnp->dn_reg, idp->di_type);
 }
 
 static void

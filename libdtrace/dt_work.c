@@ -959,8 +959,8 @@ dtrace_proc_grab(dtrace_hdl_t *dtp, pid_t pid)
 	if (dt_conn_open(dtp) != 0)
 		return -1;
 	if (pid <= 0 || (fd = dt_work_pidfd(pid)) == -1)
-		return dt_conn_error(dtp, EDT_REMOTE, "failed to grab pid %d: "
-		    "%s", (int)pid, strerror(pid <= 0 ? ESRCH : errno));
+		return dt_conn_error(dtp, EDT_REMOTE, "%s",
+		    strerror(pid <= 0 ? ESRCH : errno));
 	if (dt_work_grab(dtp, pid, fd, 0) != 0)
 		return -1;
 	return pid;

@@ -29,3 +29,7 @@ TESTS += tests/daemon/pid.sh
 EXTRA_DIST += tests/daemon/pid.sh
 TESTS += tests/daemon/privs.sh
 EXTRA_DIST += tests/daemon/privs.sh
+check_PROGRAMS += tests/triggers/strarg
+tests_triggers_strarg_SOURCES = tests/triggers/strarg.c
+TESTS += tests/daemon/subr.sh
+EXTRA_DIST += tests/daemon/subr.sh

@@ -21,7 +21,7 @@ tap_failed=0
 children()
 {
 	for st in /proc/[0-9]*/stat; do
-		read -r cpid _ < "$st" 2>/dev/null || continue
+		read -r cpid _ 2>/dev/null < "$st" || continue
 		# field 4 is the parent; the command name (2) may hold spaces
 		ppid=$(sed 's/^.*) [A-Za-z] \([0-9]*\) .*/\1/' "$st" 2>/dev/null)
 		[ "$ppid" = "$$" ] && echo "$cpid"

@@ -73,6 +73,19 @@ kill -TERM $opid 2>/dev/null
 wait $opid
 check "the other user's process was not harmed (exit 0)" [ $? -eq 0 ]
 
+# Its own process, but not dumpable: the kernel would refuse the user's
+# own ptrace, so the daemon refuses too.
+setpriv --reuid="$uid" --regid="$gid" --clear-groups "$TRIGGERS/loop" undumpable >/dev/null &
+npid=$!
+sleep 0.2
+udtrace -q -p $npid -n "$prog" >"$tmp/out" 2>"$tmp/err"
+check "user cannot -p its own undumpable process: exit 1" [ $? -eq 1 ]
+check "user cannot -p its own undumpable process: error says so" \
+    grep -q "failed to grab pid $npid: Operation not permitted" "$tmp/err"
+kill -TERM $npid 2>/dev/null
+wait $npid
+check "the undumpable process was not harmed (exit 0)" [ $? -eq 0 ]
+
 # Its own process, by -p and by -c.
 setpriv --reuid="$uid" --regid="$gid" --clear-groups "$TRIGGERS/loop" spin >/dev/null &
 mpid=$!
@@ -85,7 +98,9 @@ check "user can -p its own process: probes fire" grep -q '^fired$' "$tmp/out"
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/err"
 kill -TERM $mpid 2>/dev/null
 wait $mpid
-check "its own process was not harmed (exit 0)" [ $? -eq 0 ]
+st=$?
+check "its own process was not harmed (exit 0)" [ $st -eq 0 ]
+[ $st -eq 0 ] || echo "# exit status $st"
 
 udtrace -q -c "$TRIGGERS/loop 1000 0" -n 'pid$target:a.out:f:entry { @ = count(); }
     END { printa("%@d\n", @); }' >"$tmp/out" 2>"$tmp/err"

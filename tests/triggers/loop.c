@@ -5,9 +5,13 @@
  *	loop N [STATUS]		N calls, then exit STATUS (default 7)
  *	loop spin		call f until SIGTERM; exit 0 if every
  *				result was right, 1 if not
+ *	loop undumpable		the same, not dumpable (prctl): a process
+ *				that only root may trace
  *	loop bench N		N calls of g (its first instruction is
  *				push %rbp: what a raw tracer can emulate)
  */
+#include <sys/prctl.h>
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +54,17 @@ main(int argc, char **argv)
 	long i, n, sum = 0, bad = 0;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: loop N [STATUS] | spin | bench N\n");
+		fprintf(stderr,
+		    "usage: loop N [STATUS] | spin | undumpable | bench N\n");
 		return 2;
 	}
-	if (strcmp(argv[1], "spin") == 0) {
+	if (strcmp(argv[1], "undumpable") == 0 &&
+	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1) {
+		perror("loop: prctl");
+		return 2;
+	}
+	if (strcmp(argv[1], "spin") == 0 ||
+	    strcmp(argv[1], "undumpable") == 0) {
 		signal(SIGTERM, onterm);
 		for (i = 0; !stop; i++)
 			if (f(i) != 2 * i + 1)

@@ -54,7 +54,10 @@ fake_uread(void *arg, uint64_t addr, void *buf, size_t len)
 	return DIF_FLT_BADADDR;
 }
 
-static const dif_host_t g_host = { fake_builtin, fake_uread };
+static const dif_host_t g_host = {
+	.dh_builtin = fake_builtin,
+	.dh_uread = fake_uread,
+};
 
 static void
 reset_globals(void)
@@ -698,6 +701,47 @@ test_dynvars(void)
 	check_body("dh[1, 2] = 6; trace(dh[1, 2]);", 6);
 }
 
+/* Subroutine calls: prototypes, result types, nesting, faults. */
+static void
+test_subrs(void)
+{
+	dtrace_prog_t *pgp;
+	int fault;
+
+	check_expr("strlen(\"hello\")", 5, 8, 0);
+	check_expr("strlen(strjoin(substr(\"hello\", 1), \"xy\"))", 6, 8, 0);
+	check_expr("index(\"abcabc\", \"c\", 3)", 5, 4, 1);
+	check_expr("rindex(\"abc\", \"z\")", -1, 4, 1);
+	check_expr("strtoll(\"-12\")", -12, 8, 1);
+	check_expr("htons(0x1234)", 0x3412, 2, 0);
+	check_expr("ntohl(0x11223344)", 0x44332211, 4, 0);
+	check_expr("sizeof (rand())", 4, 8, 0);
+	check_string("trace(strjoin(\"a\", \"b\"));", "ab");
+	check_string("trace(basename(dirname(\"/a/b/c\")));", "b");
+	check_string("trace(lltostr(-7));", "-7");
+	check_string("trace(toupper(substr(\"hello\", -2)));", "LO");
+	/* the tuple stack is flushed before each call's arguments */
+	check_string("sk[\"k\"] = 1; trace(strjoin(lltostr(sk[\"k\"]), "
+	    "\"x\"));", "1x");
+
+	check_error("BEGIN { trace(strlen(\"a\", \"b\")); }", "D_PROTO_LEN",
+	    "strlen( ) prototype mismatch: 2 args passed, 1 expected");
+	check_error("BEGIN { trace(substr(\"a\")); }", "D_PROTO_LEN",
+	    "1 arg passed, at least 2 expected");
+	check_error("BEGIN { trace(strlen(1)); }", "D_PROTO_ARG",
+	    "strlen( ) argument #1 is incompatible with prototype:\n"
+	    "\tprototype: const char *\n\t argument: int");
+	check_error("BEGIN { trace(progenyof(1)); }", "D_FUNC_UNSUP", NULL);
+
+	/* copyinstr() of an address the process does not have */
+	pgp = compile("BEGIN { trace(copyinstr(8)); }", 0, 0, NULL);
+	tap_ok(pgp != NULL && verify_prog(pgp) == 0, "copyinstr compiles");
+	if (pgp != NULL) {
+		(void)run_stmt(pgp, 0, &fault);
+		tap_is(fault, DIF_FLT_BADADDR, "copyinstr(8) faults BADADDR");
+	}
+}
+
 int
 main(void)
 {
@@ -719,6 +763,7 @@ main(void)
 		return 1;
 	}
 	test_dynvars();
+	test_subrs();	/* after the dynamic variable space is set up */
 	dif_dvar_local_fini(&g_lstate);
 	dif_dvar_fini(&g_vstate);
 	dtrace_close(g_dtp);

@@ -551,6 +551,56 @@ test_grab(void)
 	tap_str(out, "spun well\n", "its output");
 }
 
+/*
+ * The daemon's way out: a consumer's sites are removed first, while the
+ * program keeps hitting them, then the process is released.  A SIGTRAP
+ * from an int3 executed just before its removal may reach the tracer
+ * only later, even during the release: it must be swallowed, never
+ * passed on (it would kill the program).
+ */
+static void
+test_remove_release(void)
+{
+	char *argv[] = { NULL, "spin", NULL }, out[256], err[256];
+	struct target t;
+	struct found fd;
+	struct ctx c;
+	int i, st, cycles = 0;
+
+	argv[0] = trigger("loop");
+	if (launch(&t, argv) == -1)
+		return;
+	go(&t);
+	usleep(50000);
+	for (i = 0; i < 100; i++) {
+		ctx_init(&c);
+		c.c_pid = t.t_pid;
+		c.c_proc = ft_proc_grab(t.t_pid, -1, &ops, &c, err, sizeof(err));
+		if (c.c_proc == NULL) {
+			printf("# grab: %s\n", err);
+			break;
+		}
+		if (probe(&c, "a.out", "f", 0, 0) != 1 ||
+		    find(c.c_proc, "a.out", "f", &fd) == -1) {
+			ft_proc_release(c.c_proc);
+			break;
+		}
+		while (c.c_hits[0] < 50 && !c.c_exited)
+			usleep(200);
+		ft_proc_site_remove(c.c_proc, fd.fd_addr, &c.c_user[0]);
+		if (i % 2)
+			usleep(i % 7 * 100);
+		ft_proc_release(c.c_proc);
+		cycles++;
+	}
+	tap_is(cycles, 100, "remove the sites, then release, 100 times");
+	tap_ok(kill(t.t_pid, 0) == 0, "the program still runs");
+	kill(t.t_pid, SIGTERM);
+	st = finish(&t, out, sizeof(out));
+	tap_is(st, 0, "no trap reached it, it computed right (exit 0)");
+	tap_str(out, "spun well\n", "its output");
+}
+
 static void
 test_fork(void)
 {
@@ -805,6 +855,7 @@ main(void)
 	test_threads();
 	test_shapes();
 	test_grab();
+	test_remove_release();
 	test_fork();
 	test_exec();
 	test_dl();

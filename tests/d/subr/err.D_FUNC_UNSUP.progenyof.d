@@ -1,0 +1,2 @@
+/* the VM has no progenyof() yet: refused, never pretended */
+BEGIN { trace(progenyof(1)); }

@@ -1,0 +1,2 @@
+/* a subroutine is not a variable */
+BEGIN { trace(strlen); }

@@ -1,0 +1,2 @@
+/* no arithmetic on void * */
+BEGIN { trace(alloca(8) + 1); }

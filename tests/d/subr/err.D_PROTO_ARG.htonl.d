@@ -1,0 +1,2 @@
+/* a string where an integer is expected */
+BEGIN { trace(htonl("x")); }

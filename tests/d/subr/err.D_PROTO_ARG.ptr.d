@@ -1,0 +1,2 @@
+/* a pointer is not a uintptr_t without a cast */
+BEGIN { trace(copyinstr(alloca(4))); }

@@ -1,0 +1,2 @@
+/* an int where a string is expected */
+BEGIN { trace(strlen(1)); }

@@ -1,0 +1,2 @@
+/* rand() takes no argument */
+BEGIN { trace(rand(1)); }

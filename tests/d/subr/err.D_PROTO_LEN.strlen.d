@@ -1,0 +1,2 @@
+/* too many arguments for a one-argument subroutine */
+BEGIN { trace(strlen("a", "b")); }

@@ -1,0 +1,2 @@
+/* too few for optional arguments: "at least" */
+BEGIN { trace(substr("a")); }
