@@ -2,4 +2,6 @@
 EXTRA_DIST += contrib/systemd/dtraced.service contrib/systemd/dtraced.socket
 noinst_PROGRAMS += contrib/demo/demo
 contrib_demo_demo_SOURCES = contrib/demo/demo.c
-contrib_demo_demo_CFLAGS = $(AM_CFLAGS) -O1
+# built plain, as the programs people trace are
+contrib_demo_demo_CFLAGS = $(WARN_CFLAGS) -O1
+contrib_demo_demo_LDFLAGS =

@@ -1072,7 +1072,9 @@ ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
 	}
 	if (copy.st_nusers > p->pr_ubufcap)
 		copy.st_nusers = p->pr_ubufcap;
-	memcpy(p->pr_ubuf, s->st_users, copy.st_nusers * sizeof(void *));
+	if (copy.st_nusers > 0)		/* the linker's hook has none */
+		memcpy(p->pr_ubuf, s->st_users,
+		    copy.st_nusers * sizeof(void *));
 	pthread_mutex_unlock(&p->pr_lock);
 
 	r.rip = copy.st_addr;

@@ -4,20 +4,38 @@ include tests/unit/local.mk
 
 check_PROGRAMS += tests/triggers/sockpoke
 tests_triggers_sockpoke_SOURCES = tests/triggers/sockpoke.c
+tests_triggers_sockpoke_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_sockpoke_LDFLAGS =
 
-# Targets for the pid provider (fasttrap): small, deterministic programs.
+# Targets for the pid provider (fasttrap): small, deterministic programs,
+# built plain even in a sanitizer build (see configure.ac).
+TRIGGER_CFLAGS = $(WARN_CFLAGS)
 check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
 	tests/triggers/dl
 tests_triggers_loop_SOURCES = tests/triggers/loop.c
+tests_triggers_loop_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_loop_LDFLAGS =
 tests_triggers_threads_SOURCES = tests/triggers/threads.c
+tests_triggers_threads_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_threads_LDFLAGS =
 tests_triggers_threads_LDADD = $(PTHREAD_LIBS)
 tests_triggers_shapes_SOURCES = tests/triggers/shapes.c
+tests_triggers_shapes_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_shapes_LDFLAGS =
 tests_triggers_forker_SOURCES = tests/triggers/forker.c
+tests_triggers_forker_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_forker_LDFLAGS =
 tests_triggers_execer_SOURCES = tests/triggers/execer.c
+tests_triggers_execer_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_execer_LDFLAGS =
 tests_triggers_dl_SOURCES = tests/triggers/dl.c
+tests_triggers_dl_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_dl_LDFLAGS =
 check_PROGRAMS += tests/triggers/textcmp
 tests_triggers_textcmp_SOURCES = tests/triggers/textcmp.c
+tests_triggers_textcmp_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_textcmp_LDFLAGS =
 
 TESTS += tests/man-lint.sh tests/d/run.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
@@ -31,5 +49,7 @@ TESTS += tests/daemon/privs.sh
 EXTRA_DIST += tests/daemon/privs.sh
 check_PROGRAMS += tests/triggers/strarg
 tests_triggers_strarg_SOURCES = tests/triggers/strarg.c
+tests_triggers_strarg_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_strarg_LDFLAGS =
 TESTS += tests/daemon/subr.sh
 EXTRA_DIST += tests/daemon/subr.sh

@@ -465,6 +465,7 @@ test_locals(void)
 
 	tap_is(dif_dvar_maxid(&st, DIFV_SCOPE_LOCAL), 2,
 	    "dif_dvar_maxid: two clause-local ids");
+	dif_dvar_local_fini(ls);	/* main()'s, made anew here */
 	tap_ok(dif_dvar_local_init(ls, 2, 32) == 0, "dif_dvar_local_init");
 	dif_dvar_local_reset(ls);
 	tap_is(fire(&F, &vs, &ld, 1, 0, 0, 0), 0, "this->l unset is 0");

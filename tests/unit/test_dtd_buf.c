@@ -105,7 +105,7 @@ test_switch(void)
 	tap_is(dtd_buf_write(&b, 1, 1, big, 64), 0,
 	    "record of exactly bufsize fits");
 	tap_is(dtd_buf_write(&b, 3, 1, big, 16), DTD_BUF_DROPPED,
-	    "cpu 3 lands on unit 1 (3 % 2), which is full");
+	    "cpu 3 lands on unit 1 (3 %% 2), which is full");
 	dtd_buf_snap(&b, 0, &s);
 	tap_is(s.dbs_len + s.dbs_drops, 0, "cpu 0 unaffected by cpu 1");
 	dtd_buf_snap(&b, 1, &s);
