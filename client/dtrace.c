@@ -47,6 +47,7 @@ static unsigned int	g_cflags;
 static int		g_exec = 1;
 static int		g_list, g_vers;
 static int		g_quiet, g_testing, g_status = E_SUCCESS;
+static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
 static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 
@@ -414,7 +415,7 @@ chew(const dtrace_probedata_t *data, void *arg)
 		g_newline = 0;
 		return DTRACE_CONSUME_ABORT;
 	}
-	if (!g_quiet) {
+	if (!g_quiet && !g_json) {
 		char name[256 + 64 + 2];
 
 		if (!heading && g_flowindent) {
@@ -467,7 +468,7 @@ chewrec(const dtrace_probedata_t *data, const dtrace_recdesc_t *rec,
     void *arg)
 {
 	if (rec == NULL) {
-		if (!g_quiet)
+		if (!g_quiet && !g_json)
 			oprintf("\n");
 		return DTRACE_CONSUME_NEXT;
 	}
@@ -773,13 +774,18 @@ main(int argc, char *argv[])
 	if (dtrace_getopt(g_dtp, "flowindent", &opt) == 0 &&
 	    opt != DTRACEOPT_UNSET)
 		g_flowindent = 1;
+	/* JSON lines only: no headings, no newlines of our own */
+	if (dtrace_getopt(g_dtp, "oformat", &opt) == 0 &&
+	    opt == DTRACE_OFORMAT_JSON)
+		g_json = 1;
 
 	do {
 		if (!g_intr && !done)
 			dtrace_sleep(g_dtp);
 		if (g_newline) {
 			/* after ^C: end the line the terminal echoed it on */
-			oprintf("\n");
+			if (!g_json)
+				oprintf("\n");
 			g_newline = 0;
 		}
 		/* every target has exited: stop as exit() would */
@@ -804,7 +810,8 @@ main(int argc, char *argv[])
 			clearerr(g_ofp);
 	} while (!done);
 
-	oprintf("\n");
+	if (!g_json)
+		oprintf("\n");
 	if (!g_impatient && dtrace_aggregate_print(g_dtp, g_ofp, NULL) == -1 &&
 	    dtrace_errno(g_dtp) != EINTR)
 		dfatal("failed to print aggregations");

@@ -352,6 +352,7 @@ extern const dtd_provider_t dtd_prov_pid;
 int		dtd_prov_pid_grab(dtd_consumer_t *, pid_t, int, int, char *,
 		    size_t);
 void		dtd_prov_pid_go(dtd_consumer_t *);
+int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
 int		dtd_prov_pid_report(dtd_consumer_t *,

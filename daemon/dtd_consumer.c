@@ -236,6 +236,11 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			return -1;
 		}
 		c->dc_opts.do_nspec = (uint32_t)v;
+	} else if (strcmp(name, "zdefs") == 0) {
+		if (dtd_prov_pid_zdefs(c, v != 0) == -1) {
+			dtd_consumer_err(err, errlen, "out of memory");
+			return -1;
+		}
 	} else if (strcmp(name, "cleanrate") == 0) {
 		/* an interval in ns; illumos clamps it rather than refuse */
 		if (v == 0) {

@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +66,20 @@ typedef struct dtd_pidproc {
 	uid_t			pp_uid;
 	gid_t			pp_gid;
 	dtd_provider_t		*pp_prov;
+	/*
+	 * exec and library events: the tracer thread sets pp_evpend and
+	 * waits, the target stopped, until the main thread has re-resolved
+	 * the probes (pp_evpend 0) or lets the process go (pp_abandon).
+	 */
+	pthread_mutex_t		pp_evlock;
+	pthread_cond_t		pp_evcv;
+	int			pp_evpend;	/* DTD_PIDEV_* */
+	int			pp_abandon;
 	struct dtd_pidproc	*pp_next;
 } dtd_pidproc_t;
+
+#define DTD_PIDEV_EXEC	0x1
+#define DTD_PIDEV_MODS	0x2
 
 /* One consumer's view of one of its targets. */
 typedef struct dtd_pidtgt {
@@ -79,6 +92,7 @@ typedef struct dtd_pidtgt {
 typedef struct dtd_pidcons {
 	dtd_pidtgt_t	*pc_tgt;
 	uint32_t	pc_ntgt;
+	int		pc_zdefs;	/* -Z: name libraries not loaded yet */
 } dtd_pidcons_t;
 
 /* A probe's argument: where its sites are. */
@@ -86,6 +100,7 @@ typedef struct dtd_pidprobe {
 	pid_t		pb_pid;
 	uint64_t	pb_gen;
 	int		pb_kind;	/* DTD_PID_* */
+	ft_mod_t	*pb_mod;	/* resolved in; NULL: not (yet) there */
 	uint64_t	pb_func;	/* runtime start of the function */
 	size_t		pb_naddr;
 	uint64_t	pb_addr[];
@@ -109,6 +124,11 @@ static int	dtd_prov_pid_enable(dtd_probe_t *);
 static void	dtd_prov_pid_disable(dtd_probe_t *);
 static int	dtd_prov_pid_match(const dtp_probedesc_t *,
 		    const dtd_probe_t *, const dtd_consumer_t *);
+static void	dtd_prov_pid_free(dtd_pidproc_t *);
+static void	dtd_prov_pid_events(void);
+static ft_mod_t	*dtd_prov_pid_modlive(dtd_pidproc_t *, const char *);
+static int	dtd_prov_pid_pending(dtd_pidproc_t *,
+		    const dtp_probedesc_t *);
 
 /* The provider that creates probes; the probes hang on per-pid ones. */
 const dtd_provider_t dtd_prov_pid = {
@@ -334,26 +354,56 @@ dtd_prov_pid_held(void *arg, ft_proc_t *proc)
 	dtd_client_wakeup();
 }
 
+/*
+ * Tracer thread: an event that changes where probes are (exec, dlopen,
+ * dlclose).  The thread that caused it stays stopped while the main
+ * thread, which owns the probe table, re-resolves them: no call made
+ * after a library appears or in a new image escapes its probes.
+ */
+static void
+dtd_prov_pid_event(dtd_pidproc_t *pp, int ev)
+{
+	pthread_mutex_lock(&pp->pp_evlock);
+	pp->pp_evpend |= ev;
+	dtd_client_wakeup();
+	while (pp->pp_evpend != 0 && !pp->pp_abandon)
+		pthread_cond_wait(&pp->pp_evcv, &pp->pp_evlock);
+	pthread_mutex_unlock(&pp->pp_evlock);
+}
+
 static void
 dtd_prov_pid_exec(void *arg, ft_proc_t *proc)
 {
 	dtd_pidproc_t *pp = arg;
 
-	/*
-	 * Every site is gone with the old image.  Re-resolving the
-	 * descriptions against the new one is not done yet: the probes of
-	 * the old image stay, and fire no more.
-	 */
+	/* every site went with the old image: the new one is at its entry */
 	(void)proc;
 	dtd_prov_pid_procinfo(pp);
-	log_info("%s: pid %d exec'd; its probes no longer fire", __func__,
-	    (int)pp->pp_pid);
+	dtd_prov_pid_event(pp, DTD_PIDEV_EXEC);
+}
+
+static void
+dtd_prov_pid_modules(void *arg, ft_proc_t *proc)
+{
+	(void)proc;
+	dtd_prov_pid_event(arg, DTD_PIDEV_MODS);
+}
+
+/* Main thread: the tracer thread must not wait for us any more. */
+static void
+dtd_prov_pid_abandon(dtd_pidproc_t *pp)
+{
+	pthread_mutex_lock(&pp->pp_evlock);
+	pp->pp_abandon = 1;
+	pthread_cond_broadcast(&pp->pp_evcv);
+	pthread_mutex_unlock(&pp->pp_evlock);
 }
 
 static const ft_ops_t dtd_prov_pid_ops = {
 	.fo_hit = dtd_prov_pid_hit,
 	.fo_exited = dtd_prov_pid_exited,
 	.fo_exec = dtd_prov_pid_exec,
+	.fo_modules = dtd_prov_pid_modules,
 	.fo_held = dtd_prov_pid_held,
 };
 
@@ -442,6 +492,8 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 		}
 		pp->pp_pid = pid;
 		pp->pp_gen = ++dtd_pid_gen;
+		pthread_mutex_init(&pp->pp_evlock, NULL);
+		pthread_cond_init(&pp->pp_evcv, NULL);
 		pp->pp_created = create;
 		if (!create)
 			dtd_prov_pid_procinfo(pp);
@@ -453,7 +505,7 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 		    sizeof(ferr));
 		if (pp->pp_proc == NULL) {
 			snprintf(err, errlen, "%s", ferr);
-			free(pp);
+			dtd_prov_pid_free(pp);
 			return -1;
 		}
 		if (!create)
@@ -468,6 +520,18 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 	pc->pc_ntgt++;
 	log_info("%s: pid %d: %s pid %d", __func__, (int)c->dc_pid,
 	    create ? "holds" : "grabbed", (int)pid);
+	return 0;
+}
+
+/* A program's zdefs option (-Z): see dtd_prov_pid_pending. */
+int
+dtd_prov_pid_zdefs(dtd_consumer_t *c, int on)
+{
+	dtd_pidcons_t *pc;
+
+	if ((pc = dtd_prov_pid_cons(c)) == NULL)
+		return -1;
+	pc->pc_zdefs = on;
 	return 0;
 }
 
@@ -488,6 +552,14 @@ dtd_prov_pid_go(dtd_consumer_t *c)
 			ft_proc_run(pp->pp_proc);
 		}
 	}
+}
+
+static void
+dtd_prov_pid_free(dtd_pidproc_t *pp)
+{
+	pthread_cond_destroy(&pp->pp_evcv);
+	pthread_mutex_destroy(&pp->pp_evlock);
+	free(pp);
 }
 
 static void
@@ -523,6 +595,7 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 			continue;
 		dtd_prov_pid_unlink(pp);
 		if (pp->pp_proc != NULL) {
+			dtd_prov_pid_abandon(pp);
 			if (pp->pp_created &&
 			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
 				ft_proc_kill(pp->pp_proc);
@@ -530,7 +603,7 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 			log_info("%s: pid %d released", __func__,
 			    (int)pp->pp_pid);
 		}
-		free(pp);
+		dtd_prov_pid_free(pp);
 	}
 	free(pc->pc_tgt);
 	free(pc);
@@ -545,9 +618,11 @@ dtd_prov_pid_shutdown(void)
 
 	while ((pp = dtd_pid_procs) != NULL) {
 		dtd_pid_procs = pp->pp_next;
-		if (pp->pp_proc != NULL)
+		if (pp->pp_proc != NULL) {
+			dtd_prov_pid_abandon(pp);
 			ft_proc_release(pp->pp_proc);
-		free(pp);
+		}
+		dtd_prov_pid_free(pp);
 	}
 }
 
@@ -565,6 +640,7 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 	dt_msg_t m;
 	int rc;
 
+	dtd_prov_pid_events();
 	if (pc == NULL)
 		return 0;
 	for (i = 0; i < pc->pc_ntgt; i++) {
@@ -585,6 +661,7 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 			continue;
 		if (ev == DT_PROC_EXITED && pp->pp_proc != NULL) {
 			/* sites of a dead process: nothing to restore */
+			dtd_prov_pid_abandon(pp);
 			ft_proc_release(pp->pp_proc);
 			pp->pp_proc = NULL;
 		}
@@ -678,6 +755,7 @@ dtd_prov_pid_mkprobe(dtd_pidmk_t *mk, ft_mod_t *m, const ft_sym_t *s,
 	pb->pb_pid = pp->pp_pid;
 	pb->pb_gen = pp->pp_gen;
 	pb->pb_kind = kind;
+	pb->pb_mod = m;
 	pb->pb_func = func;
 	pb->pb_naddr = naddr;
 	memcpy(pb->pb_addr, addr, naddr * sizeof(uint64_t));
@@ -841,8 +919,255 @@ dtd_prov_pid_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
 				    "modules of pid %d", (int)pp->pp_pid);
 			return -1;
 		}
+		if (pc->pc_zdefs && dtd_prov_pid_pending(pp, d) == -1) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 	}
 	return 0;
+}
+
+/*
+ * -Z: a description that names one function of a library not loaded
+ * (yet) gets a probe without sites, so that it has an ECB; the probe
+ * gets its sites when the library appears (dtd_prov_pid_reresolve).
+ * Globs cannot be resolved before the library is there: they are not.
+ */
+static int
+dtd_prov_pid_pending(dtd_pidproc_t *pp, const dtp_probedesc_t *d)
+{
+	dtd_pidprobe_t *pb;
+	int kind;
+
+	if (d->dpd_mod[0] == '\0' || d->dpd_func[0] == '\0' ||
+	    strpbrk(d->dpd_provider, "*?[\\") != NULL ||
+	    strpbrk(d->dpd_mod, "*?[\\") != NULL ||
+	    strpbrk(d->dpd_func, "*?[\\") != NULL)
+		return 0;
+	if (strcmp(d->dpd_name, "entry") == 0)
+		kind = DTD_PID_ENTRY;
+	else if (strcmp(d->dpd_name, "return") == 0)
+		kind = DTD_PID_RETURN;
+	else if (dtd_prov_pid_ishex(d->dpd_name))
+		kind = DTD_PID_OFFSET;
+	else
+		return 0;
+	if (dtd_prov_pid_modlive(pp, d->dpd_mod) != NULL ||
+	    dtd_probe_find(pp->pp_prov->dpv_name, d->dpd_mod, d->dpd_func,
+	    d->dpd_name) != NULL)
+		return 0;	/* the module is there: the probes are, or not */
+	if ((pb = calloc(1, sizeof(*pb))) == NULL)
+		return -1;
+	pb->pb_pid = pp->pp_pid;
+	pb->pb_gen = pp->pp_gen;
+	pb->pb_kind = kind;
+	if (dtd_probe_create(pp->pp_prov, d->dpd_mod, d->dpd_func,
+	    d->dpd_name, pb) == NULL) {
+		free(pb);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+dtd_prov_pid_modfind(void *arg, ft_proc_t *proc, ft_mod_t *m)
+{
+	ft_mod_t **mp = arg;
+
+	(void)proc;
+	if (!m->fm_text)
+		return 0;
+	*mp = m;
+	return 1;
+}
+
+/* The loaded module a probe's module field names, or NULL. */
+static ft_mod_t *
+dtd_prov_pid_modlive(dtd_pidproc_t *pp, const char *mod)
+{
+	ft_mod_t *m = NULL;
+
+	if (ft_proc_mod_iter(pp->pp_proc, mod, dtd_prov_pid_modfind, &m) < 0)
+		return NULL;
+	return m;
+}
+
+typedef struct dtd_pidres {
+	const dtd_probe_t	*rs_probe;
+	ft_proc_t		*rs_proc;
+	int			rs_kind;
+	dtd_pidprobe_t		*rs_pb;		/* the new sites, or NULL */
+	int			rs_nomem;
+} dtd_pidres_t;
+
+/* ft_proc_func_iter callback: where a probe's sites are now. */
+static int
+dtd_prov_pid_resfunc(void *arg, ft_mod_t *m, const ft_sym_t *s,
+    uint64_t addr)
+{
+	dtd_pidres_t *rs = arg;
+	const char *name = rs->rs_probe->dpr_name;
+	dtd_pidprobe_t *pb;
+	ft_fn_t ff;
+	uint64_t off;
+	size_t i, n = 0;
+	int haveff = 0;
+
+	memset(&ff, 0, sizeof(ff));
+	if (rs->rs_kind != DTD_PID_ENTRY && s->fs_size > 0 &&
+	    ft_proc_func_sites(rs->rs_proc, m, s, &ff) == 0)
+		haveff = 1;
+	if ((pb = calloc(1, sizeof(*pb) + (haveff ? ff.ff_nret + 1 : 1) *
+	    sizeof(uint64_t))) == NULL) {
+		rs->rs_nomem = 1;
+		goto out;
+	}
+	pb->pb_mod = m;
+	pb->pb_func = addr;
+	switch (rs->rs_kind) {
+	case DTD_PID_ENTRY:
+		if (s->fs_size > 0)
+			pb->pb_addr[n++] = addr;
+		break;
+	case DTD_PID_RETURN:
+		for (i = 0; haveff && i < ff.ff_nret; i++)
+			pb->pb_addr[n++] = addr + ff.ff_ret[i];
+		break;
+	default:
+		off = strtoull(name, NULL, 16);
+		if (haveff && off < s->fs_size && !ff.ff_jumptable &&
+		    ft_isa_is_insn(&ff, (uint32_t)off))
+			pb->pb_addr[n++] = addr + off;
+		break;
+	}
+	pb->pb_naddr = n;
+	rs->rs_pb = pb;
+out:
+	if (haveff)
+		ft_isa_function_free(&ff);
+	return 1;	/* one function: the first module that has it */
+}
+
+static int
+dtd_prov_pid_hasaddr(const dtd_pidprobe_t *pb, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < pb->pb_naddr; i++)
+		if (pb->pb_addr[i] == a)
+			return 1;
+	return 0;
+}
+
+/*
+ * Main thread, the target stopped in an event: move probe p of pp to
+ * where its function is now.  exec: every old site is gone already.
+ */
+static void
+dtd_prov_pid_reresolve1(dtd_pidproc_t *pp, dtd_probe_t *p, int exec)
+{
+	dtd_pidprobe_t *old = p->dpr_arg, *pb;
+	dtd_pidres_t rs;
+	size_t i, j;
+
+	memset(&rs, 0, sizeof(rs));
+	rs.rs_probe = p;
+	rs.rs_kind = old->pb_kind;
+	rs.rs_proc = pp->pp_proc;
+	if (dtd_prov_pid_modlive(pp, p->dpr_mod) != NULL)
+		(void)ft_proc_func_iter(pp->pp_proc, p->dpr_mod, p->dpr_func,
+		    dtd_prov_pid_resfunc, &rs);
+	if ((pb = rs.rs_pb) == NULL) {
+		if (rs.rs_nomem || (pb = calloc(1, sizeof(*pb))) == NULL) {
+			log_warnx("%s: %s:%s:%s:%s: out of memory", __func__,
+			    pp->pp_prov->dpv_name, p->dpr_mod, p->dpr_func,
+			    p->dpr_name);
+			return;
+		}
+	}
+	pb->pb_pid = pp->pp_pid;
+	pb->pb_gen = pp->pp_gen;
+	pb->pb_kind = old->pb_kind;
+	if (p->dpr_necb > 0) {
+		for (i = 0; !exec && i < old->pb_naddr; i++) {
+			/* a site of an unmapped library may be gone already */
+			if (!dtd_prov_pid_hasaddr(pb, old->pb_addr[i]))
+				(void)ft_proc_site_remove(pp->pp_proc,
+				    old->pb_addr[i], p);
+		}
+		for (i = j = 0; i < pb->pb_naddr; i++) {
+			uint64_t a = pb->pb_addr[i];
+
+			if ((exec || !dtd_prov_pid_hasaddr(old, a)) &&
+			    ft_proc_site_add(pp->pp_proc, a, p) == -1) {
+				log_warn("%s: %s:%s:%s:%s at 0x%" PRIx64,
+				    __func__, pp->pp_prov->dpv_name,
+				    p->dpr_mod, p->dpr_func, p->dpr_name, a);
+				continue;
+			}
+			pb->pb_addr[j++] = a;
+		}
+		pb->pb_naddr = j;
+	}
+	/* no hit runs now: the tracer thread waits for us */
+	p->dpr_arg = pb;
+	free(old);
+}
+
+/*
+ * Main thread: pp exec'd, or its libraries changed; its tracer thread
+ * waits.  After exec the probes in use are resolved again in the new
+ * image (a new generation: the others are stale); after dlopen and
+ * dlclose the probes whose module appeared, went or moved are.
+ */
+static void
+dtd_prov_pid_reresolve(dtd_pidproc_t *pp, int exec)
+{
+	uint64_t oldgen = pp->pp_gen;
+	uint32_t id, n = dtd_probe_count();
+	dtd_probe_t *p;
+
+	if (exec)
+		pp->pp_gen = ++dtd_pid_gen;
+	for (id = 1; id <= n; id++) {
+		const dtd_pidprobe_t *pb;
+
+		if ((p = dtd_probe_lookup(id)) == NULL ||
+		    p->dpr_prov != pp->pp_prov)
+			continue;
+		pb = p->dpr_arg;
+		if (pb->pb_gen != oldgen || (exec && p->dpr_necb == 0))
+			continue;
+		if (!exec && dtd_prov_pid_modlive(pp, p->dpr_mod) ==
+		    pb->pb_mod)
+			continue;	/* its module did not change */
+		dtd_prov_pid_reresolve1(pp, p, exec);
+	}
+	log_info("%s: pid %d: probes resolved again after %s", __func__,
+	    (int)pp->pp_pid, exec ? "exec" : "a library change");
+}
+
+/* Main thread: handle the events tracer threads wait on. */
+static void
+dtd_prov_pid_events(void)
+{
+	dtd_pidproc_t *pp;
+	int ev;
+
+	for (pp = dtd_pid_procs; pp != NULL; pp = pp->pp_next) {
+		if (pp->pp_proc == NULL)
+			continue;
+		pthread_mutex_lock(&pp->pp_evlock);
+		ev = pp->pp_evpend;
+		pthread_mutex_unlock(&pp->pp_evlock);
+		if (ev == 0)
+			continue;
+		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
+		pthread_mutex_lock(&pp->pp_evlock);
+		pp->pp_evpend = 0;
+		pthread_cond_broadcast(&pp->pp_evcv);
+		pthread_mutex_unlock(&pp->pp_evlock);
+	}
 }
 
 static int

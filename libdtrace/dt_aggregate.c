@@ -859,6 +859,218 @@ dt_aggregate_print_ent(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 	return dt_aggregate_print_bundle(dtp, fp, fmt, recs, &b, 1);
 }
 
+/* oformat=json: an aggregation's keys as a JSON array. */
+static void
+dt_aggregate_json_keys(FILE *fp, const dtp_agg_t *d, const char *key)
+{
+	size_t off = 0;
+	uint32_t i;
+
+	fputc('[', fp);
+	for (i = 0; i < d->dg_nkeys; i++) {
+		const dtp_aggkey_t *k = &d->dg_keys[i];
+		const char *p = key + off;
+		uint64_t v = 0;
+
+		if (i > 0)
+			fputc(',', fp);
+		if (k->dk_kind == DTP_KEY_STRING) {
+			dt_consume_json_str(fp, p, k->dk_size);
+		} else {
+			/* as the text shows them: by size */
+			memcpy(&v, p, k->dk_size < 8 ? k->dk_size : 8);
+			switch (k->dk_size) {
+			case 1:
+				fprintf(fp, "%u", (unsigned)(uint8_t)v);
+				break;
+			case 2:
+				fprintf(fp, "%u", (unsigned)(uint16_t)v);
+				break;
+			case 4:
+				fprintf(fp, "%d", (int32_t)(uint32_t)v);
+				break;
+			default:
+				fprintf(fp, "%lld", (long long)v);
+				break;
+			}
+		}
+		off += DT_AGG_ROUND8(k->dk_size);
+	}
+	fputc(']', fp);
+}
+
+static void
+dt_aggregate_json_bucket(FILE *fp, int *first, int64_t min, int64_t max,
+    int64_t val, uint64_t normal)
+{
+	if (val == 0)
+		return;
+	fprintf(fp, "%s{\"min\":%lld,\"max\":%lld,\"count\":%lld}",
+	    *first ? "" : ",", (long long)min, (long long)max,
+	    (long long)((unsigned long long)val / normal));
+	*first = 0;
+}
+
+/*
+ * A histogram's non-empty buckets, each with the range of values it
+ * counts (the text's row label is min; the open ends are INT64_MIN and
+ * INT64_MAX).
+ */
+static void
+dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
+    uint32_t nval, uint64_t normal)
+{
+	const int64_t *v = (const int64_t *)uv;
+	int n = (int)nval, i, bin, order, first = 1;
+	int64_t value = 1, next, step, factor, nsteps, min, max;
+
+	fputc('[', fp);
+	if (d->dg_kind == DTRACEAGG_QUANTIZE) {
+		for (i = 0; i < n; i++) {
+			if (i < DT_AGG_QZERO) {
+				max = dt_aggregate_qvalue(i);
+				min = i == 0 ? INT64_MIN :
+				    dt_aggregate_qvalue(i - 1) + 1;
+			} else if (i == DT_AGG_QZERO) {
+				min = max = 0;
+			} else {
+				min = dt_aggregate_qvalue(i);
+				max = i == n - 1 ? INT64_MAX :
+				    dt_aggregate_qvalue(i + 1) - 1;
+			}
+			dt_aggregate_json_bucket(fp, &first, min, max, v[i],
+			    normal);
+		}
+	} else if (d->dg_kind == DTRACEAGG_LQUANTIZE) {
+		int64_t base = (int64_t)d->dg_params[0];
+		int64_t lstep = (int64_t)d->dg_params[2];
+
+		for (i = 0; i < n; i++) {
+			if (i == 0) {
+				min = INT64_MIN;
+				max = base - 1;
+			} else if (i == n - 1) {
+				min = base + (n - 2) * lstep;
+				max = INT64_MAX;
+			} else {
+				min = base + (i - 1) * lstep;
+				max = min + lstep - 1;
+			}
+			dt_aggregate_json_bucket(fp, &first, min, max, v[i],
+			    normal);
+		}
+	} else {
+		/* llquantize: the text printer's walk of the magnitudes */
+		factor = (int64_t)d->dg_params[0];
+		nsteps = (int64_t)d->dg_params[3];
+		for (order = 0; order < (int)d->dg_params[1]; order++)
+			value *= factor;
+		next = value * factor;
+		step = next > nsteps ? next / nsteps : 1;
+		if (n > 0)
+			dt_aggregate_json_bucket(fp, &first, INT64_MIN,
+			    value - 1, v[0], normal);
+		bin = 1;
+		while (order <= (int)d->dg_params[2] && bin < n) {
+			dt_aggregate_json_bucket(fp, &first, value,
+			    value + step - 1, v[bin], normal);
+			bin++;
+			if ((value += step) != next)
+				continue;
+			next = value * factor;
+			step = next > nsteps ? next / nsteps : 1;
+			order++;
+		}
+		if (bin < n)
+			dt_aggregate_json_bucket(fp, &first, value, INT64_MAX,
+			    v[bin], normal);
+	}
+	fputc(']', fp);
+}
+
+/*
+ * oformat=json: the members of aggregation id's object, its entries
+ * sorted as the text prints them: "name", "function" and "data", an
+ * array of { "keys": [...], "value": n } or, for histograms,
+ * { "keys": [...], "buckets": [{ "min", "max", "count" }...] }.
+ */
+int
+dt_aggregate_json(dtrace_hdl_t *dtp, FILE *fp, uint32_t id)
+{
+	const dtp_agg_t *d = dt_aggregate_desc(dtp, id);
+	dt_aggent_t **v;
+	size_t i, n;
+
+	if (d == NULL)
+		return dt_set_errno(dtp, EDT_BADAGGVAR);
+	if ((v = dt_aggregate_sorted(dtp, id, &n)) == NULL)
+		return -1;
+	fprintf(fp, "\"name\":");
+	dt_consume_json_str(fp, d->dg_name, strlen(d->dg_name));
+	fprintf(fp, ",\"function\":\"%s\",\"data\":[",
+	    dt_ident_aggfunc_name(d->dg_kind));
+	for (i = 0; i < n; i++) {
+		const dt_aggent_t *e = v[i];
+		const uint64_t *val = e->ae_val;
+		uint64_t normal = e->ae_normal;
+
+		fprintf(fp, "%s{\"keys\":", i > 0 ? "," : "");
+		dt_aggregate_json_keys(fp, d, e->ae_key);
+		switch (d->dg_kind) {
+		case DTRACEAGG_AVG:
+			fprintf(fp, ",\"value\":%lld", val[0] ?
+			    (long long)((int64_t)val[1] / (int64_t)normal /
+			    (int64_t)val[0]) : 0);
+			break;
+		case DTRACEAGG_STDDEV:
+			fprintf(fp, ",\"value\":%llu", (unsigned long long)
+			    dt_aggregate_stddev(val, normal));
+			break;
+		case DTRACEAGG_QUANTIZE:
+		case DTRACEAGG_LQUANTIZE:
+		case DTRACEAGG_LLQUANTIZE:
+			fprintf(fp, ",\"buckets\":");
+			dt_aggregate_json_hist(fp, d, val, e->ae_nval, normal);
+			break;
+		default:
+			fprintf(fp, ",\"value\":%lld",
+			    (long long)((unsigned long long)val[0] / normal));
+			break;
+		}
+		fputc('}', fp);
+	}
+	free(v);
+	if (fprintf(fp, "]") < 0)
+		return dt_set_errno(dtp, errno);
+	return 0;
+}
+
+/* oformat=json at exit: one line per aggregation printa() left. */
+static int
+dt_aggregate_print_json(dtrace_hdl_t *dtp, FILE *fp)
+{
+	dt_aggent_t **v;
+	size_t i, n;
+
+	if ((v = dt_aggregate_sorted(dtp, UINT32_MAX, &n)) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && v[i]->ae_aggid == v[i - 1]->ae_aggid)
+			continue;
+		fprintf(fp, "{\"type\":\"aggregation\",");
+		if (dt_aggregate_json(dtp, fp, v[i]->ae_aggid) != 0) {
+			free(v);
+			return -1;
+		}
+		if (fprintf(fp, "}\n") < 0) {
+			free(v);
+			return dt_set_errno(dtp, errno);
+		}
+	}
+	free(v);
+	return 0;
+}
+
 /*
  * Print every aggregation printa() has not printed, at exit: each
  * entry a line (or a histogram), a blank line after each aggregation.
@@ -872,6 +1084,8 @@ dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp, void *unused)
 
 	if (dtp->dt_aggregate == NULL || dtp->dt_aggregate->ag_n == 0)
 		return 0;
+	if (DT_JSON(dtp))
+		return dt_aggregate_print_json(dtp, fp);
 	if ((v = dt_aggregate_sorted(dtp, UINT32_MAX, &n)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -1067,6 +1281,47 @@ dt_aggregate_printa(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 		rv = dt_aggregate_printa_one(dtp, fp, fmt, ids[0]);
 	else
 		rv = dt_aggregate_printa_joined(dtp, fp, fmt, ids, naggs);
+	for (i = 0; rv == 0 && i < naggs; i++)
+		rv = dt_aggregate_setprinted(dtp, ids[i]);
+	return rv;
+}
+
+/*
+ * printa() under oformat=json: a record object with each aggregation's
+ * data and, for a format, the text it prints.
+ */
+int
+dt_aggregate_printa_json(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const uint32_t *ids, int naggs)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+	int i, rv = 0;
+
+	if (dt_aggregate_get(dtp) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	fprintf(fp, "{\"action\":\"printa\",\"aggregations\":[");
+	for (i = 0; rv == 0 && i < naggs; i++) {
+		fprintf(fp, "%s{", i > 0 ? "," : "");
+		rv = dt_aggregate_json(dtp, fp, ids[i]);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+	if (rv == 0 && fmt != NULL) {
+		/* the formatted text, made by the text printer */
+		if ((mf = open_memstream(&buf, &len)) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		rv = dt_aggregate_printa(dtp, mf, fmt, ids, naggs);
+		if (fclose(mf) != 0 && rv == 0)
+			rv = dt_set_errno(dtp, EDT_NOMEM);
+		if (rv == 0) {
+			fprintf(fp, ",\"value\":");
+			dt_consume_json_str(fp, buf, len);
+		}
+		free(buf);
+	}
+	fputc('}', fp);
 	for (i = 0; rv == 0 && i < naggs; i++)
 		rv = dt_aggregate_setprinted(dtp, ids[i]);
 	return rv;

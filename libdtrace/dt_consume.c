@@ -121,6 +121,77 @@ dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
 	return rv < 0 ? dt_set_errno(dtp, errno) : 0;
 }
 
+/*
+ * A JSON string of up to n bytes, ending at a NUL.  Bytes outside
+ * printable ASCII are \u00XX escapes (each byte one code point), so any
+ * data, even invalid UTF-8, makes valid JSON.
+ */
+int
+dt_consume_json_str(FILE *fp, const char *s, size_t n)
+{
+	size_t i;
+
+	fputc('"', fp);
+	for (i = 0; i < n && s[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '"':
+			fputs("\\\"", fp);
+			break;
+		case '\\':
+			fputs("\\\\", fp);
+			break;
+		case '\n':
+			fputs("\\n", fp);
+			break;
+		case '\t':
+			fputs("\\t", fp);
+			break;
+		default:
+			if (c < 0x20 || c > 0x7e)
+				fprintf(fp, "\\u%04x", c);
+			else
+				fputc(c, fp);
+			break;
+		}
+	}
+	return fputc('"', fp) == EOF ? -1 : 0;
+}
+
+/* Raw bytes as a JSON array of numbers. */
+int
+dt_consume_json_bytes(FILE *fp, const unsigned char *c, size_t n)
+{
+	size_t i;
+
+	fputc('[', fp);
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s%u", i > 0 ? "," : "", c[i]);
+	return fputc(']', fp) == EOF ? -1 : 0;
+}
+
+/*
+ * A drop report as a JSON line on the output stream, so that a program
+ * reading it sees drops in order with the records they concern.  where
+ * ("cpu", "thread" or NULL) names what unit counts.  msg is dtrace's
+ * text without the "dtrace: " prefix.
+ */
+void
+dt_consume_json_drop(dtrace_hdl_t *dtp, const char *kind, const char *tag,
+    const char *where, int64_t unit, uint64_t n, const char *msg)
+{
+	FILE *fp = dtp->dt_ofp != NULL ? dtp->dt_ofp : stdout;
+
+	fprintf(fp, "{\"type\":\"drop\",\"kind\":\"%s\",\"tag\":\"%s\"",
+	    kind, tag);
+	if (where != NULL)
+		fprintf(fp, ",\"%s\":%lld", where, (long long)unit);
+	fprintf(fp, ",\"count\":%llu,\"message\":", (unsigned long long)n);
+	dt_consume_json_str(fp, msg, strlen(msg));
+	fprintf(fp, "}\n");
+}
+
 void
 dt_consume_drops(dtrace_hdl_t *dtp, int cpu, uint64_t n, int agg)
 {
@@ -130,6 +201,17 @@ dt_consume_drops(dtrace_hdl_t *dtp, int cpu, uint64_t n, int agg)
 		return;
 	if (total != NULL && cpu >= 0 && (uint32_t)cpu < dtp->dt_ncpu)
 		total[cpu] += n;
+	if (DT_JSON(dtp)) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%llu %sdrop%s on CPU %d",
+		    (unsigned long long)n, agg ? "aggregation " : "",
+		    n > 1 ? "s" : "", cpu);
+		dt_consume_json_drop(dtp, agg ? "aggregation" : "principal",
+		    agg ? "DTRACEDROP_AGGREGATION" : "DTRACEDROP_PRINCIPAL",
+		    "cpu", cpu, n, msg);
+		return;
+	}
 	fprintf(stderr, "dtrace: %s%llu %sdrop%s on CPU %d\n",
 	    !(dtp->dt_copts & DT_COPT_DROPTAGS) ? "" : agg ?
 	    "[DTRACEDROP_AGGREGATION] " : "[DTRACEDROP_PRINCIPAL] ",
@@ -146,6 +228,15 @@ dt_consume_thrdrops(dtrace_hdl_t *dtp, int tid, uint64_t n)
 {
 	if (n == 0)
 		return;
+	if (DT_JSON(dtp)) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%llu drop%s on thread %d",
+		    (unsigned long long)n, n > 1 ? "s" : "", tid);
+		dt_consume_json_drop(dtp, "principal", "DTRACEDROP_PRINCIPAL",
+		    "thread", tid, n, msg);
+		return;
+	}
 	fprintf(stderr, "dtrace: %s%llu drop%s on thread %d\n",
 	    !(dtp->dt_copts & DT_COPT_DROPTAGS) ? "" :
 	    "[DTRACEDROP_PRINCIPAL] ", (unsigned long long)n,
@@ -162,13 +253,28 @@ dt_consume_u64(const dtrace_recdesc_t *rp, const char *data)
 	return v;
 }
 
+/* A probe's description as JSON members, after others. */
+static void
+dt_consume_json_pdesc(FILE *fp, const dtrace_probedesc_t *pd)
+{
+	fprintf(fp, ",\"provider\":");
+	dt_consume_json_str(fp, pd->dtpd_provider, sizeof(pd->dtpd_provider));
+	fprintf(fp, ",\"module\":");
+	dt_consume_json_str(fp, pd->dtpd_mod, sizeof(pd->dtpd_mod));
+	fprintf(fp, ",\"function\":");
+	dt_consume_json_str(fp, pd->dtpd_func, sizeof(pd->dtpd_func));
+	fprintf(fp, ",\"name\":");
+	dt_consume_json_str(fp, pd->dtpd_name, sizeof(pd->dtpd_name));
+}
+
 /*
  * A record of the library's ERROR reporter: arg1..arg5 are the failing
  * EPID, the action (0: predicate), the DIF offset, the fault and the
  * offending address.
  */
 static int
-dt_consume_error(dtrace_hdl_t *dtp, const dt_epid_t *ep, const char *data)
+dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
+    const char *data)
 {
 	const dtrace_recdesc_t *r = ep->de_edesc.dtepd_rec;
 	const dtrace_probedesc_t *pd;
@@ -207,11 +313,30 @@ dt_consume_error(dtrace_hdl_t *dtp, const dt_epid_t *ep, const char *data)
 		    (unsigned long long)addr);
 		break;
 	}
+	dtp->dt_errors++;
+	if (DT_JSON(dtp)) {
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "error on enabled probe ID %u (ID "
+		    "%u: %s:%s:%s:%s): %s%s in %s%s", epid, pd->dtpd_id,
+		    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+		    pd->dtpd_name, dif_fault_name(fault), details, where,
+		    offinfo);
+		fprintf(fp, "{\"type\":\"error\",\"epid\":%u,\"id\":%u",
+		    epid, pd->dtpd_id);
+		dt_consume_json_pdesc(fp, pd);
+		fprintf(fp, ",\"fault\":");
+		dt_consume_json_str(fp, dif_fault_name(fault), SIZE_MAX);
+		fprintf(fp, ",\"action\":%d,\"offset\":%d,\"address\":%llu,"
+		    "\"message\":", action, offset, (unsigned long long)addr);
+		dt_consume_json_str(fp, msg, sizeof(msg));
+		fprintf(fp, "}\n");
+		return 0;
+	}
 	fprintf(stderr, "dtrace: error on enabled probe ID %u (ID %u: "
 	    "%s:%s:%s:%s): %s%s in %s%s\n", epid, pd->dtpd_id,
 	    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
 	    dif_fault_name(fault), details, where, offinfo);
-	dtp->dt_errors++;
 	return 0;
 }
 
@@ -256,6 +381,184 @@ dt_consume_flow(dtrace_hdl_t *dtp, const dt_epid_t *ep,
 	dtp->dt_flowprobe = ep->de_pdesc.dtpd_id;
 }
 
+/* One trace() datum as a JSON value, by size as the text is printed. */
+static int
+dt_consume_json_datum(FILE *fp, const dtrace_recdesc_t *rp, const char *addr)
+{
+	if (rp->dtrd_type == DTRACE_REC_STRING)
+		return dt_consume_json_str(fp, addr, rp->dtrd_size);
+	if (rp->dtrd_type == DTRACE_REC_BYTES)
+		return dt_consume_json_bytes(fp, (const unsigned char *)addr,
+		    rp->dtrd_size);
+	switch (rp->dtrd_size) {
+	case 8: {
+		int64_t v;
+
+		memcpy(&v, addr, 8);
+		return fprintf(fp, "%lld", (long long)v) < 0 ? -1 : 0;
+	}
+	case 4: {
+		int32_t v;
+
+		memcpy(&v, addr, 4);
+		return fprintf(fp, "%d", v) < 0 ? -1 : 0;
+	}
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, addr, 2);
+		return fprintf(fp, "%u", v) < 0 ? -1 : 0;
+	}
+	case 1:
+		return fprintf(fp, "%u", *(const unsigned char *)addr) < 0 ?
+		    -1 : 0;
+	default:
+		return dt_consume_json_bytes(fp, (const unsigned char *)addr,
+		    rp->dtrd_size);
+	}
+}
+
+/*
+ * printf() output as text for a JSON record: formatted by the same code
+ * into memory.
+ */
+static int
+dt_consume_json_printf(dtrace_hdl_t *dtp, FILE *jf, const char *fmt,
+    const dtrace_recdesc_t *rp, int nargs, const char *data)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+	int rv;
+
+	if ((mf = open_memstream(&buf, &len)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	rv = dt_printf_format(dtp, mf, fmt, rp, nargs, data);
+	if (fclose(mf) != 0 && rv == 0)
+		rv = dt_set_errno(dtp, EDT_NOMEM);
+	if (rv == 0) {
+		fprintf(jf, "{\"action\":\"printf\",\"value\":");
+		dt_consume_json_str(jf, buf, len);
+		fprintf(jf, "}");
+	}
+	free(buf);
+	return rv;
+}
+
+/*
+ * Print the JSON line of a probe firing: its description, then the
+ * records gathered in rbuf.
+ */
+static int
+dt_consume_json_probe(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
+    int cpu, uint64_t ts, const char *rbuf, size_t rlen)
+{
+	fprintf(fp, "{\"type\":\"probe\",\"timestamp\":%llu,\"cpu\":%d,"
+	    "\"epid\":%u,\"id\":%u", (unsigned long long)ts, cpu,
+	    ep->de_edesc.dtepd_epid, ep->de_pdesc.dtpd_id);
+	dt_consume_json_pdesc(fp, &ep->de_pdesc);
+	fprintf(fp, ",\"records\":[");
+	if (rlen > 0 && fwrite(rbuf, 1, rlen, fp) != rlen)
+		return dt_set_errno(dtp, errno);
+	if (fprintf(fp, "]}\n") < 0)
+		return dt_set_errno(dtp, errno);
+	return 0;
+}
+
+/*
+ * Record i of a firing as an object of its JSON records array: trace()
+ * and tracemem() values, printf() text, printa() data.  Actions that
+ * show nothing add nothing.
+ */
+static int
+dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
+    uint32_t i, const char *data, int *njrec, uint64_t *memsizep)
+{
+	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
+	const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
+	const dtp_prog_t *pp = &ep->de_prog->dp_prog;
+	uint32_t nargs = ep->de_nargs[i];
+	uint32_t more = nargs > 0 ? nargs - 1 : 0;
+	const char *addr = data + rp->dtrd_offset;
+	const char *sep = *njrec > 0 ? "," : "";
+	uint64_t memsize;
+
+	switch (rp->dtrd_action) {
+	case DTRACEACT_PRINTA: {
+		uint32_t ids[64], k;
+
+		if (nargs == 0 || nargs > 64 ||
+		    more > ed->dtepd_nrecs - i - 1 ||
+		    rp->dtrd_format > pp->dp_nfmt)
+			return dt_set_errno(dtp, EDT_BADAGGVAR);
+		for (k = 0; k < nargs; k++) {
+			if (rp[k].dtrd_action != DTRACEACT_PRINTA)
+				return dt_set_errno(dtp, EDT_BADAGGVAR);
+			ids[k] = (uint32_t)rp[k].dtrd_arg;
+		}
+		fprintf(fp, "%s", sep);
+		if (dt_aggregate_printa_json(dtp, fp, rp->dtrd_format == 0 ?
+		    NULL : pp->dp_fmt[rp->dtrd_format - 1], ids,
+		    (int)nargs) != 0)
+			return -1;
+		break;
+	}
+	case DTRACEACT_PRINTF:
+		if (rp->dtrd_format == 0 || rp->dtrd_format > pp->dp_nfmt ||
+		    more > ed->dtepd_nrecs - i - 1)
+			return dt_set_errno(dtp, EDT_BADCONV);
+		fprintf(fp, "%s", sep);
+		if (dt_consume_json_printf(dtp, fp,
+		    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs,
+		    data) != 0)
+			return -1;
+		break;
+	case DTRACEACT_EXIT: {
+		int32_t status = 0;
+
+		memcpy(&status, addr, rp->dtrd_size < 4 ? rp->dtrd_size : 4);
+		fprintf(fp, "%s{\"action\":\"exit\",\"value\":%d}", sep,
+		    status);
+		break;
+	}
+	case DTRACEACT_SPECULATE:
+	case DTRACEACT_COMMIT:
+	case DTRACEACT_DISCARD:
+		return 0;
+	case DTRACEACT_TRACEMEM_DYNSIZE:
+		*memsizep = dt_consume_u64(rp, data);
+		return 0;
+	case DTRACEACT_TRACEMEM:
+		memsize = *memsizep;
+		if (memsize == 0 || memsize > rp->dtrd_size)
+			memsize = rp->dtrd_size;
+		*memsizep = 0;
+		fprintf(fp, "%s{\"action\":\"tracemem\",\"value\":", sep);
+		dt_consume_json_bytes(fp, (const unsigned char *)addr,
+		    (size_t)memsize);
+		fprintf(fp, "}");
+		break;
+	case DTRACEACT_DIFEXPR:
+		if (rp->dtrd_size == 0)
+			return 0;
+		fprintf(fp, "%s{\"action\":\"trace\",\"value\":", sep);
+		dt_consume_json_datum(fp, rp, addr);
+		fprintf(fp, "}");
+		break;
+	default:
+		return dt_conn_error(dtp, EDT_BADRVAL,
+		    "cannot print records of action %u yet", rp->dtrd_action);
+	}
+	(*njrec)++;
+	if (ferror(fp))
+		return dt_set_errno(dtp, EDT_NOMEM);
+	return 0;
+}
+
+static int	dt_consume_recs(dtrace_hdl_t *, FILE *, int, const dt_epid_t *,
+		    const char *, const dtrace_probedata_t *, int *,
+		    dtrace_consume_rec_f *, void *);
+
 /* One probe firing's records. */
 static int
 dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
@@ -263,12 +566,13 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
     dtrace_consume_rec_f *rfunc, void *arg)
 {
 	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
-	const dtp_prog_t *pp = &ep->de_prog->dp_prog;
-	int quiet = dtp->dt_options[DTRACEOPT_QUIET] != DTRACEOPT_UNSET;
 	dtrace_probedata_t pd;
-	uint64_t memsize = 0;
-	uint32_t i;
 	int rv;
+	/* oformat=json: the records go to jf, then one line to fp */
+	FILE *jf = NULL, *out = fp;
+	char *jbuf = NULL;
+	size_t jlen = 0;
+	int njrec = 0;
 
 	memset(&pd, 0, sizeof(pd));
 	pd.dtpda_handle = dtp;
@@ -285,6 +589,48 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 		return 0;
 	if (rv != DTRACE_CONSUME_THIS)
 		return dt_consume_rval(dtp, rv);
+	if (DT_JSON(dtp)) {
+		if ((jf = open_memstream(&jbuf, &jlen)) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		out = jf;
+	}
+	rv = dt_consume_recs(dtp, out, jf != NULL, ep, data, &pd, &njrec,
+	    rfunc, arg);
+	if (jf != NULL) {
+		if (fclose(jf) != 0 && rv == 0)
+			rv = dt_set_errno(dtp, EDT_NOMEM);
+		if (rv == 0)
+			rv = dt_consume_json_probe(dtp, fp, ep, cpu, ts, jbuf,
+			    jlen);
+		free(jbuf);
+	}
+	if (rv != 0)
+		return rv;
+	pd.dtpda_data = data;
+	if (rfunc != NULL) {
+		rv = rfunc(&pd, NULL, arg);
+		if (rv != DTRACE_CONSUME_NEXT && rv != DTRACE_CONSUME_THIS)
+			return dt_consume_rval(dtp, rv);
+	}
+	return 0;
+}
+
+/*
+ * The records of one firing, printed to fp; with json set, fp gathers
+ * them as the comma-separated JSON objects of the probe's records array.
+ */
+static int
+dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
+    const char *data, const dtrace_probedata_t *pdp, int *njrec,
+    dtrace_consume_rec_f *rfunc, void *arg)
+{
+	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
+	const dtp_prog_t *pp = &ep->de_prog->dp_prog;
+	int quiet = dtp->dt_options[DTRACEOPT_QUIET] != DTRACEOPT_UNSET;
+	dtrace_probedata_t pd = *pdp;
+	uint64_t memsize = 0;
+	uint32_t i;
+	int rv;
 
 	for (i = 0; i < ed->dtepd_nrecs; i++) {
 		const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
@@ -312,6 +658,13 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 		}
 		if (rv != DTRACE_CONSUME_THIS)
 			return dt_consume_rval(dtp, rv);
+		if (json) {
+			if (dt_consume_json_rec(dtp, fp, ep, i, data, njrec,
+			    &memsize) != 0)
+				return -1;
+			i += more;
+			continue;
+		}
 
 		switch (rp->dtrd_action) {
 		case DTRACEACT_PRINTA: {
@@ -378,12 +731,6 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 			    rp->dtrd_action);
 		}
 	}
-	pd.dtpda_data = data;
-	if (rfunc != NULL) {
-		rv = rfunc(&pd, NULL, arg);
-		if (rv != DTRACE_CONSUME_NEXT && rv != DTRACE_CONSUME_THIS)
-			return dt_consume_rval(dtp, rv);
-	}
 	return 0;
 }
 
@@ -411,6 +758,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 {
 	size_t off = 0;
 
+	dtp->dt_ofp = fp;
 	while (len - off >= DTRACE_RECHDR_SIZE) {
 		const dt_epid_t *ep;
 		uint32_t epid;
@@ -433,7 +781,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 			    "dtraced", epid);
 		if (ep->de_prog->dp_prog.dp_stmt[ep->de_stmt].ds_flags &
 		    DTP_STMT_ERRHANDLER) {
-			if (dt_consume_error(dtp, ep,
+			if (dt_consume_error(dtp, fp, ep,
 			    buf + off + DTRACE_RECHDR_SIZE) != 0)
 				return -1;
 		} else if (dt_consume_probe(dtp, fp, cpu, ep,

@@ -120,6 +120,7 @@ enum {
 	DTRACEOPT_AGGSORTKEYPOS,
 	DTRACEOPT_QUIETRESIZE,
 	DTRACEOPT_BUFSCOPE,	/* DTRACEOPT_BUFSCOPE_* (ours) */
+	DTRACEOPT_OFORMAT,	/* DTRACEOPT_OFORMAT_* (FreeBSD's name) */
 	DTRACEOPT_MAX
 };
 
@@ -130,6 +131,12 @@ enum {
 #define DTRACEOPT_BUFRESIZE_MANUAL	1
 #define DTRACEOPT_BUFSCOPE_CPU		0
 #define DTRACEOPT_BUFSCOPE_THREAD	1
+#define DTRACEOPT_OFORMAT_TEXT		DTRACE_OFORMAT_TEXT
+#define DTRACEOPT_OFORMAT_JSON		DTRACE_OFORMAT_JSON
+
+/* -x oformat=json: records, aggregations, drops and errors as JSON lines */
+#define DT_JSON(dtp)	((dtp)->dt_options[DTRACEOPT_OFORMAT] == \
+			    DTRACEOPT_OFORMAT_JSON)
 
 /* Compile-time options kept as flags (dt_options.c sets, compiler reads). */
 #define DT_COPT_ERRTAGS		0x1
@@ -207,6 +214,8 @@ struct dtrace_hdl {
 	int		dt_indent;	/* -F: current flow indent */
 	uint32_t	dt_flowepid;	/* -F: EPID of the last firing */
 	uint32_t	dt_flowprobe;	/* -F: its probe ID */
+	FILE		*dt_ofp;	/* oformat=json: where drops go (the
+					   stream dtrace_work() writes to) */
 	/* runtime, more (dt_work.c, dt_conn.c) */
 	int		dt_execd;	/* a program was sent: options frozen */
 	int		dt_private;	/* the daemon is our private one */
@@ -539,6 +548,11 @@ int		dt_consume_bytes(dtrace_hdl_t *, FILE *,
 		    const unsigned char *, size_t, int, int);
 void		dt_consume_drops(dtrace_hdl_t *, int, uint64_t, int);
 void		dt_consume_thrdrops(dtrace_hdl_t *, int, uint64_t);
+int		dt_consume_json_str(FILE *, const char *, size_t);
+int		dt_consume_json_bytes(FILE *, const unsigned char *, size_t);
+void		dt_consume_json_drop(dtrace_hdl_t *, const char *,
+		    const char *, const char *, int64_t, uint64_t,
+		    const char *);
 
 /* dt_printf.c (runtime): formatting a printf() record at consume time */
 int		dt_printf_format(dtrace_hdl_t *, FILE *, const char *,
@@ -566,6 +580,9 @@ int		dt_aggregate_printa(dtrace_hdl_t *, FILE *, const char *,
 int		dt_aggregate_libact(dtrace_hdl_t *, uint32_t, uint32_t,
 		    int64_t);
 void		dt_aggregate_fini(dtrace_hdl_t *);
+int		dt_aggregate_json(dtrace_hdl_t *, FILE *, uint32_t);
+int		dt_aggregate_printa_json(dtrace_hdl_t *, FILE *, const char *,
+		    const uint32_t *, int);
 
 /* dt_error.c */
 int		dt_set_errno(dtrace_hdl_t *, int);

@@ -253,6 +253,28 @@ dt_opt_bufscope(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	return 0;
 }
 
+/*
+ * oformat: FreeBSD's name for structured output.  Only text (dtrace's
+ * own) and json (one object per line) exist here; FreeBSD's libxo
+ * formats xml and html are refused rather than faked.
+ */
+static int
+dt_opt_oformat(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	dtrace_optval_t val;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (strcmp(arg, "text") == 0)
+		val = DTRACEOPT_OFORMAT_TEXT;
+	else if (strcmp(arg, "json") == 0)
+		val = DTRACEOPT_OFORMAT_JSON;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = val;
+	return 0;
+}
+
 static int
 dt_opt_cflag(dtrace_hdl_t *dtp, const char *arg, uintptr_t flag)
 {
@@ -319,6 +341,7 @@ static const dt_option_t dt_options_drt[] = {
 	{ "aggsortpos", dt_opt_number, DTRACEOPT_AGGSORTPOS },
 	{ "aggsortrev", dt_opt_runtime, DTRACEOPT_AGGSORTREV },
 	{ "flowindent", dt_opt_runtime, DTRACEOPT_FLOWINDENT },
+	{ "oformat", dt_opt_oformat, DTRACEOPT_OFORMAT },
 	{ "quiet", dt_opt_runtime, DTRACEOPT_QUIET },
 	{ "quietresize", dt_opt_runtime, DTRACEOPT_QUIETRESIZE },
 	{ "rawbytes", dt_opt_runtime, DTRACEOPT_RAWBYTES },

@@ -221,7 +221,7 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 	free(pp->dp_opt);
 	pp->dp_opt = NULL;
 	pp->dp_nopt = 0;
-	if ((op = calloc(n, sizeof(*op))) == NULL)
+	if ((op = calloc(n + 1, sizeof(*op))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	pp->dp_opt = op;
 	for (i = 0; i < n; i++) {
@@ -235,6 +235,14 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		op++;
 		pp->dp_nopt++;
 	}
+	/*
+	 * Always sent: with -Z the pid provider gives a description naming a
+	 * library not loaded yet a probe that gets its sites on dlopen.
+	 */
+	if ((op->do_name = strdup("zdefs")) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	op->do_value = (dtp->dt_copts & DT_COPT_ZDEFS) != 0;
+	pp->dp_nopt++;
 	return 0;
 }
 
@@ -641,6 +649,16 @@ dt_work_specdrops(dtrace_hdl_t *dtp, const uint64_t *now)
 			continue;
 		n = now[i] - dtp->dt_specdrops[i];
 		dtp->dt_specdrops[i] = now[i];
+		if (DT_JSON(dtp)) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg), "%llu %s%s%s",
+			    (unsigned long long)n, msgs[i].what,
+			    n > 1 ? "s" : "", msgs[i].suffix);
+			dt_consume_json_drop(dtp, i == 0 ? "speculative" :
+			    "speculation", msgs[i].tag, NULL, 0, n, msg);
+			continue;
+		}
 		fprintf(stderr, "dtrace: %s%s%s%llu %s%s%s\n",
 		    (dtp->dt_copts & DT_COPT_DROPTAGS) ? "[" : "",
 		    (dtp->dt_copts & DT_COPT_DROPTAGS) ? msgs[i].tag : "",
@@ -676,9 +694,15 @@ dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 	(void)errors;	/* the consumer counts the ones it reports */
 	if (dyndrops > dtp->dt_dyndrops) {
 		uint64_t n = dyndrops - dtp->dt_dyndrops;
+		char msg[128];
 
-		fprintf(stderr, "dtrace: %llu dynamic variable drop%s\n",
+		snprintf(msg, sizeof(msg), "%llu dynamic variable drop%s",
 		    (unsigned long long)n, n > 1 ? "s" : "");
+		if (DT_JSON(dtp))
+			dt_consume_json_drop(dtp, "dynamic",
+			    "DTRACEDROP_DYNAMIC", NULL, 0, n, msg);
+		else
+			fprintf(stderr, "dtrace: %s\n", msg);
 		dtp->dt_dyndrops = dyndrops;
 	}
 }
@@ -721,6 +745,7 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp, dtrace_consume_probe_f *pfunc,
 
 	if (!dtp->dt_active)
 		return dt_set_errno(dtp, EDT_NOENT);
+	dtp->dt_ofp = fp;	/* oformat=json: drops go with the records */
 	switch (dtrace_status(dtp)) {
 	case DTRACE_STATUS_EXITED:
 	case DTRACE_STATUS_FILLED:

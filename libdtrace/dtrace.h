@@ -19,6 +19,10 @@ typedef int64_t dtrace_optval_t;
 
 #define DTRACEOPT_UNSET	((dtrace_optval_t)-2)
 
+/* dtrace_getopt("oformat"): unset is text */
+#define DTRACE_OFORMAT_TEXT	0
+#define DTRACE_OFORMAT_JSON	1
+
 /* The dtrace_errno() value dtrace(1) tells apart: nothing matched. */
 #define DTRACE_ENOPROBE	1012	/* EDT_NOPROBE (dt_impl.h) */
 

@@ -1,6 +1,7 @@
 # tests/: unit tests (C, TAP), the D suite, daemon end-to-end scripts.
 # Every test prints TAP; the automake TAP driver collects the results.
 include tests/unit/local.mk
+include tests/bench/local.mk
 
 check_PROGRAMS += tests/triggers/sockpoke
 tests_triggers_sockpoke_SOURCES = tests/triggers/sockpoke.c
@@ -45,6 +46,8 @@ TESTS += tests/daemon/buffering.sh
 EXTRA_DIST += tests/daemon/buffering.sh
 TESTS += tests/daemon/pid.sh
 EXTRA_DIST += tests/daemon/pid.sh
+TESTS += tests/daemon/pidexec.sh
+EXTRA_DIST += tests/daemon/pidexec.sh
 TESTS += tests/daemon/privs.sh
 EXTRA_DIST += tests/daemon/privs.sh
 check_PROGRAMS += tests/triggers/strarg

@@ -39,17 +39,17 @@ tests/fuzz/fuzz_cc: tests/fuzz/fuzz_cc.c $(FUZZ_CC_SRCS) \
 endif
 
 # The seeds of fuzz_proto and fuzz_dif, remade from the D suite (the D
-# text seeds fuzz_cc): make fuzz-corpus, in a build of any compiler.
+# suite itself seeds fuzz_cc): make fuzz-corpus, in a build of any
+# compiler.
 EXTRA_PROGRAMS = tests/fuzz/mkcorpus
 tests_fuzz_mkcorpus_SOURCES = tests/fuzz/mkcorpus.c
 tests_fuzz_mkcorpus_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
 	dif/libdif.a
 fuzz-corpus: tests/fuzz/mkcorpus
 	c=$(top_srcdir)/tests/fuzz/corpus && rm -rf $$c && \
-	    $(MKDIR_P) $$c/proto $$c/dif $$c/cc && \
+	    $(MKDIR_P) $$c/proto $$c/dif && \
 	    tests/fuzz/mkcorpus $$c $(top_srcdir)/tests/d/*/*.d && \
-	    cp $(top_srcdir)/tests/d/*/*.d $$c/cc/ && \
-	    for d in $$c/proto $$c/dif $$c/cc; do \
+	    for d in $$c/proto $$c/dif; do \
 		(cd $$d && md5sum * | sort | \
 		    awk 'seen[$$1]++ { print $$2 }' | xargs -r rm); \
 	    done

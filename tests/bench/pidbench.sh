@@ -1,0 +1,193 @@
+#!/bin/sh
+# pidbench.sh: the cost of the pid provider, in figures and ratios, not
+# pass/fail (issue 4, "Measure").  Run it from a build directory:
+#
+#	top_srcdir=/work/main top_builddir=. sh /work/main/tests/bench/pidbench.sh [N]
+#
+# 1. Per-hit overhead of
+#	dtrace -q -c 'loop bench N' -n 'pid$target:a.out:g:entry { @ = count(); }'
+#    against, in the same run: tests/bench/rawtrace (one ptrace stop per
+#    hit, push %rbp emulated: the floor), and when installed ltrace -x g,
+#    gdb with a silent breakpoint, bpftrace's uprobe count.  Each figure is
+#    (traced time - untraced time) / hits.  The slow tracers run fewer
+#    hits (N / 10) so the run stays short; per-hit figures compare anyway.
+# 2. The time to enable and to disable pid$target:libc.so.6::entry on a
+#    target held by -c (loop spin, alive throughout, so every patch is
+#    really restored), against the same run with a single probe (which
+#    leaves out process start-up, compilation and the connection).  BEGIN
+#    fires once every probe is enabled and calls exit(); END fires before
+#    the probes are removed, so their walltimestamps split the run.
+# Needs root (or ptrace rights) as any pid-provider run does.
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${top_builddir:-.}
+N=${1:-200000}
+NSLOW=$((N / 10))
+DTRACE=$builddir/client/dtrace
+DTRACED=$builddir/daemon/dtraced
+LOOP=$(cd "$builddir/tests/triggers" && pwd)/loop
+RAW=$builddir/tests/bench/rawtrace
+
+for f in "$DTRACE" "$DTRACED" "$LOOP" "$RAW"; do
+	if [ ! -x "$f" ]; then
+		echo "pidbench: $f is not built (make check builds it)" >&2
+		exit 2
+	fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pidbench.XXXXXX") || exit 1
+sock=$tmp/sock
+"$DTRACED" -d -s "$sock" 2>"$tmp/dtraced.log" &
+dpid=$!
+trap 'kill $dpid 2>/dev/null; wait $dpid 2>/dev/null; rm -rf "$tmp"' EXIT
+i=0
+while [ ! -S "$sock" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+[ -S "$sock" ] || { echo "pidbench: dtraced did not start" >&2; exit 1; }
+
+now()
+{
+	date +%s%N
+}
+
+# elapsed COMMAND...: run it, its output to $tmp/out, print nanoseconds
+elapsed()
+{
+	t0=$(now)
+	"$@" >"$tmp/out" 2>&1 </dev/null
+	rc=$?
+	t1=$(now)
+	if [ $rc -ne 0 ] && [ $rc -ne 7 ]; then
+		echo "pidbench: $* failed ($rc):" >&2
+		sed 's/^/	/' "$tmp/out" >&2
+	fi
+	echo $((t1 - t0))
+}
+
+# best3 COMMAND...: the fastest of three runs (the least disturbed one)
+best3()
+{
+	b=
+	for _ in 1 2 3; do
+		t=$(elapsed "$@")
+		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then
+			b=$t
+		fi
+	done
+	echo "$b"
+}
+
+# us TRACED BASE HITS: per-hit microseconds, 2 decimals
+us()
+{
+	echo "$1 $2 $3" | awk '{ printf "%.2f", ($1 - $2) / $3 / 1000 }'
+}
+
+ratio()
+{
+	echo "$1 $2" | awk '{ if ($2 > 0) printf "%.1fx", $1 / $2; else print "-" }'
+}
+
+addr=$(nm "$LOOP" | awk '$3 == "g" { print $1 }')
+
+base=$(best3 "$LOOP" bench "$N")
+base_slow=$(best3 "$LOOP" bench "$NSLOW")
+
+t_dt=$(best3 "$DTRACE" -x socket="$sock" -q -c "$LOOP bench $N" \
+    -n 'pid$target:a.out:g:entry { @ = count(); }')
+n_dt=$(awk 'NF == 1 && $1 ~ /^[0-9]+$/ { print $1 }' "$tmp/out")
+[ "$n_dt" = "$N" ] || echo "pidbench: dtrace counted '$n_dt' hits, not $N" >&2
+dt=$(us "$t_dt" "$base" "$N")
+
+t_raw=$(best3 "$RAW" "$addr" "$LOOP" bench "$N")
+grep -q "^rawtrace: $N hits" "$tmp/out" ||
+    echo "pidbench: rawtrace: $(cat "$tmp/out")" >&2
+raw=$(us "$t_raw" "$base" "$N")
+line="per hit: dtraced $dt us, raw ptrace $raw us ($(ratio "$dt" "$raw") the raw floor)"
+
+if command -v ltrace >/dev/null 2>&1; then
+	t=$(elapsed ltrace -x g -o /dev/null "$LOOP" bench "$NSLOW")
+	lt=$(us "$t" "$base_slow" "$NSLOW")
+	line="$line, ltrace $lt us (dtraced $(ratio "$lt" "$dt") faster)"
+else
+	line="$line, ltrace not installed"
+fi
+
+if command -v gdb >/dev/null 2>&1; then
+	printf 'break g\ncommands 1\nsilent\ncontinue\nend\nrun\n' \
+	    >"$tmp/gdb.cmd"
+	t=$(elapsed gdb -nx -batch -x "$tmp/gdb.cmd" --args \
+	    "$LOOP" bench "$NSLOW")
+	gd=$(us "$t" "$base_slow" "$NSLOW")
+	line="$line, gdb $gd us (dtraced $(ratio "$gd" "$dt") faster)"
+else
+	line="$line, gdb not installed"
+fi
+
+if command -v bpftrace >/dev/null 2>&1; then
+	t=$(best3 bpftrace -e "uprobe:$LOOP:g { @ = count(); }" \
+	    -c "$LOOP bench $N")
+	if grep -q "@: $N" "$tmp/out"; then
+		# bpftrace's own start-up (BTF, attach) is not per hit
+		t0=$(best3 bpftrace -e "uprobe:$LOOP:g { @ = count(); }" \
+		    -c "$LOOP bench 1")
+		bp=$(us "$t" "$t0" "$((N - 1))")
+		line="$line, bpftrace uprobe $bp us (in-kernel, no stop: dtraced $(ratio "$dt" "$bp") slower)"
+	else
+		line="$line, bpftrace failed: $(tail -1 "$tmp/out")"
+	fi
+else
+	line="$line, bpftrace not installed"
+fi
+echo "pidbench: $N hits (ltrace and gdb: $NSLOW), untraced loop $(us "$base" 0 1000) ms"
+echo "$line"
+
+# 2. Enable and disable libc.so.6::entry on a -c target.
+"$DTRACE" -x socket="$sock" -l -c "$LOOP bench 1" \
+    -n 'pid$target:libc.so.6::entry' >"$tmp/list" 2>&1 </dev/null
+nprobes=$(($(wc -l <"$tmp/list") - 1))
+
+# split DESC: prints "ENABLE DISABLE" in ns for one run with probes DESC
+split()
+{
+	t0=$(now)
+	"$DTRACE" -x socket="$sock" -q -c "$LOOP spin" -n "$1 { }" \
+	    -n 'BEGIN { printf("b %d\n", walltimestamp); exit(0); }' \
+	    -n 'END { printf("e %d\n", walltimestamp); }' \
+	    >"$tmp/split" 2>&1 </dev/null
+	t1=$(now)
+	awk -v t0="$t0" -v t1="$t1" '$1 == "b" { b = $2 } $1 == "e" { e = $2 }
+	    END { if (b && e) print b - t0, t1 - e; else print "fail" }' \
+	    "$tmp/split"
+}
+
+best_split()
+{
+	desc=$1
+	be=
+	bd=
+	for _ in 1 2 3; do
+		set -- $(split "$desc")
+		if [ "$1" = fail ]; then
+			echo "pidbench: enabling $desc failed:" >&2
+			sed 's/^/	/' "$tmp/split" >&2
+			echo "0 0"
+			return
+		fi
+		if [ -z "$be" ] || [ "$1" -lt "$be" ]; then be=$1; fi
+		if [ -z "$bd" ] || [ "$2" -lt "$bd" ]; then bd=$2; fi
+	done
+	echo "$be $bd"
+}
+
+set -- $(best_split 'pid$target:a.out:main:entry')
+e1=$1 d1=$2
+set -- $(best_split 'pid$target:libc.so.6::entry')
+eN=$1 dN=$2
+echo "$nprobes $eN $e1 $dN $d1" | awk '{
+	printf "libc.so.6::entry: %d probes: enable %.1f ms, disable %.1f ms", \
+	    $1, ($2 - $3) / 1e6, ($4 - $5) / 1e6
+	printf " (net of a 1-probe run: %.1f ms, %.1f ms)\n", $3 / 1e6, $5 / 1e6
+}'

@@ -1,4 +1,0 @@
-BEGIN
-{
-	x = trace(1);
-}

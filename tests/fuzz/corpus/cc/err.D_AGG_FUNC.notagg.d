@@ -1,4 +1,0 @@
-BEGIN
-{
-	@a = trace(1);
-}

@@ -1,5 +1,0 @@
-BEGIN
-{
-	@a[1] = count();
-	@a["x"] = count();
-}

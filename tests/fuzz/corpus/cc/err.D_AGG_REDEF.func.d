@@ -1,5 +1,0 @@
-BEGIN
-{
-	@a = count();
-	@a = sum(1);
-}

@@ -1,4 +1,0 @@
-BEGIN
-{
-	trace((short long)1);
-}

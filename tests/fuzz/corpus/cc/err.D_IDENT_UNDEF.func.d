@@ -1,4 +1,0 @@
-BEGIN
-{
-	nosuchfunc(1);
-}

@@ -1,5 +1,0 @@
-BEGIN
-{
-	trace(x);
-	x = 1;
-}

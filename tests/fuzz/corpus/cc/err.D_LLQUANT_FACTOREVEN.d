@@ -1,4 +1,0 @@
-BEGIN
-{
-	@a = llquantize(1, 10, 0, 2, 15);
-}

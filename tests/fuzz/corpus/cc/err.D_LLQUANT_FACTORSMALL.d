@@ -1,4 +1,0 @@
-BEGIN
-{
-	@a = llquantize(1, 1, 0, 2, 10);
-}

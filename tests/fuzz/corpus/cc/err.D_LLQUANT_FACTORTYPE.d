@@ -1,5 +1,0 @@
-BEGIN
-{
-	x = 2;
-	@a = llquantize(1, x, 0, 2, 10);
-}

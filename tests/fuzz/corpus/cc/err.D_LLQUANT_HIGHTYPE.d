@@ -1,5 +1,0 @@
-BEGIN
-{
-	x = 2;
-	@a = llquantize(1, 10, 0, x, 10);
-}

@@ -1,5 +1,0 @@
-BEGIN
-{
-	x = 2;
-	@a = lquantize(1, x, 10);
-}

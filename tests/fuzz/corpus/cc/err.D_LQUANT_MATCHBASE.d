@@ -1,5 +1,0 @@
-BEGIN
-{
-	@a = lquantize(1, 0, 10, 1);
-	@a = lquantize(1, 1, 11, 1);
-}

@@ -1,4 +1,0 @@
-BEGIN
-{
-	@a = lquantize(1, 0, 10, 0);
-}

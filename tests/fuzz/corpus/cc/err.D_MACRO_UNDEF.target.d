@@ -1,3 +1,0 @@
-pid$target:::entry
-{
-}

@@ -1,4 +1,0 @@
-BEGIN
-{
-	normalize(1, 2);
-}

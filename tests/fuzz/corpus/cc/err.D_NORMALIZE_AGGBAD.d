@@ -1,4 +1,0 @@
-BEGIN
-{
-	normalize(@nosuch, 2);
-}

@@ -1,5 +1,0 @@
-BEGIN
-{
-	@a = count();
-	normalize(@a, "x");
-}

@@ -1,6 +1,0 @@
-/* ++ needs an integer, also on self->. */
-BEGIN
-{
-	self->s = "x";
-	self->s++;
-}

@@ -1,5 +1,0 @@
-#define X 1
-
-BEGIN
-{
-}

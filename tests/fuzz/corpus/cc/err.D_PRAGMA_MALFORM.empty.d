@@ -1,5 +1,0 @@
-#pragma D option
-
-BEGIN
-{
-}

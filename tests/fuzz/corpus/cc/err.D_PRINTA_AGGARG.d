@@ -1,5 +1,0 @@
-BEGIN
-{
-	@a = count();
-	printa(1);
-}

@@ -1,6 +1,0 @@
-BEGIN
-{
-	@a[1] = count();
-	@b = count();
-	printa(@a, @b);
-}

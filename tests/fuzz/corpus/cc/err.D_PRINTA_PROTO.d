@@ -1,4 +1,0 @@
-BEGIN
-{
-	printa("%@d\n");
-}

@@ -1,4 +1,0 @@
-BEGIN
-{
-	printf(1);
-}

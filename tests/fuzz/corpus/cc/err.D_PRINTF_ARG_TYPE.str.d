@@ -1,4 +1,0 @@
-BEGIN
-{
-	printf("%d\n", "a");
-}

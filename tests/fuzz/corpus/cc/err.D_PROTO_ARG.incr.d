@@ -1,4 +1,0 @@
-BEGIN
-{
-	@a = quantize(1, "x");
-}

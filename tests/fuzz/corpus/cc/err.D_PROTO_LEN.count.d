@@ -1,4 +1,0 @@
-BEGIN
-{
-	@a = count(1);
-}

@@ -1,3 +1,0 @@
-BEGIN
-{
-	trace(1);

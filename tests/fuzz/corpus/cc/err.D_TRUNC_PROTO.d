@@ -1,5 +1,0 @@
-BEGIN
-{
-	@a = count();
-	trunc(@a, 1, 2);
-}

@@ -1,9 +1,0 @@
-#pragma D option quiet
-
-BEGIN
-{
-	printf("%x %x %x %d\n", 0xf0 ^ 0xff, 0xf0 | 0x0f, 0xf0 & 0x3c, ~0);
-	x = 0xf0;
-	printf("%x %x %x %d\n", x ^ 0xff, x | 0x0f, x & 0x3c, ~x);
-	exit(0);
-}
