@@ -56,3 +56,5 @@ tests_triggers_strarg_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_strarg_LDFLAGS =
 TESTS += tests/daemon/subr.sh
 EXTRA_DIST += tests/daemon/subr.sh
+TESTS += tests/daemon/json.sh
+EXTRA_DIST += tests/daemon/json.sh
