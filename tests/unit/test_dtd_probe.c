@@ -116,15 +116,18 @@ main(void)
 	tap_is(nmatch("profile", "", "", "tick-*"), 2,
 	    "glob matches existing ticks, creates none");
 	tap_is(dtd_probe_count(), 5, "still 5");
-	tap_is(nmatch("profile", "", "", "profile-97"), 0,
-	    "profile-N not provided yet");
+	tap_is(nmatch("profile", "", "", "profile-97"), 1,
+	    "profile:::profile-97 created on demand");
+	tap_is(dtd_probe_count(), 6, "profile-97 is id 6");
 	tap_is(nmatch("profile", "", "", "tick-1us"), 0, "too fast: no probe");
+	tap_is(nmatch("profile", "", "", "profile-5000000hz"), 0,
+	    "too fast profile-N: no probe");
 	tap_is(nmatch("profile", "mod", "", "tick-2s"), 0,
 	    "module named: no tick probe");
 	tap_is(nmatch("dtrace", "", "", "tick-3s"), 0,
 	    "other provider named: no tick probe");
-	tap_is(dtd_probe_count(), 5, "nothing else created");
-	tap_is(nmatch("", "", "", ""), 5, "::: lists all");
+	tap_is(dtd_probe_count(), 6, "nothing else created");
+	tap_is(nmatch("", "", "", ""), 6, "::: lists all");
 	dtd_probe_fini();
 	return tap_done();
 }
