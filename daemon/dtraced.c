@@ -57,6 +57,7 @@ static void
 dtraced_fatal(int sig)
 {
 	ft_proc_fatal_restore();
+	ft_proc_fatal_detach();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -250,6 +250,7 @@ int		ft_proc_func_sites(ft_proc_t *, ft_mod_t *, const ft_sym_t *,
 int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
 		    const ft_sym_t **);
 void		ft_proc_fatal_restore(void);
+void		ft_proc_fatal_detach(void);
 
 /*
  * Internal to fasttrap: the process, its threads and sites, shared by
@@ -346,6 +347,9 @@ struct ft_proc {
 	struct { pid_t o_pid; int o_status; } pr_orphan[8];
 	int		pr_norphans;
 	int		pr_regslot;	/* index in the fatal registry, or -1 */
+	volatile pid_t	pr_tracertid;	/* the tracer thread's kernel tid */
+	volatile pid_t	pr_steptid;	/* thread whose hit is being resumed */
+	volatile int	pr_stepset;	/* its new registers are in place */
 };
 
 #define	FT_CMD_RELEASE	0x1
@@ -361,5 +365,7 @@ int		ft_ptrace_is_tracer(const ft_proc_t *);
 int		ft_ptrace_site_add(ft_proc_t *, uint64_t, void *, int);
 int		ft_ptrace_site_remove(ft_proc_t *, uint64_t, void *);
 void		ft_ptrace_fatal_one(ft_proc_t *);
+void		ft_ptrace_fatal_start(void);
+int		ft_ptrace_fatal_detach(ft_proc_t *);
 
 #endif /* FT_H */

@@ -68,6 +68,39 @@ ft_proc_fatal_restore(void)
 	}
 }
 
+/*
+ * From a fatal-signal handler, after ft_proc_fatal_restore(): let every
+ * traced process go, so that no thread that had just hit a probe is left
+ * behind a removed int3 with a SIGTRAP that would kill it.  ptrace
+ * answers only a process's tracer thread: each is woken with FT_WAKESIG
+ * and does it in its handler (or the calling thread, if it is one).
+ * Waits a bounded time.  Async-signal-safe: system calls only.
+ */
+void
+ft_proc_fatal_detach(void)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid), me = getpid();
+	struct timespec ts = { 0, 20000000 };
+	int i, k;
+
+	ft_ptrace_fatal_start();
+	for (i = 0; i < FT_PROC_MAXREG; i++) {
+		ft_proc_t *p = __atomic_load_n(&ft_proc_reg[i],
+		    __ATOMIC_ACQUIRE);
+
+		if (p == NULL || p->pr_tracertid <= 0)
+			continue;
+		if (p->pr_tracertid == self)
+			(void)ft_ptrace_fatal_detach(p);
+		else
+			(void)syscall(SYS_tgkill, me, p->pr_tracertid,
+			    SIGRTMIN + 5);
+	}
+	/* the tracer threads detach in their handlers: give them time */
+	for (k = 0; k < 25; k++)
+		nanosleep(&ts, NULL);
+}
+
 static void
 ft_proc_free(ft_proc_t *p)
 {

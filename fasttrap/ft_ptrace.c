@@ -64,10 +64,207 @@ struct ft_ptrace_rseq {
 
 static pthread_once_t ft_ptrace_once = PTHREAD_ONCE_INIT;
 
+/*
+ * The daemon is dying of a fatal signal (ft_proc_fatal_detach): each
+ * tracer thread, woken by FT_WAKESIG, lets its process go properly from
+ * inside the handler and then waits there for the end.
+ */
+static volatile int	ft_ptrace_dying;
+static __thread ft_proc_t *ft_ptrace_self;
+
 static void
 ft_ptrace_wakehandler(int sig)
 {
 	(void)sig;
+	if (ft_ptrace_dying && ft_ptrace_self != NULL) {
+		ft_ptrace_fatal_detach(ft_ptrace_self);
+		for (;;)
+			pause();
+	}
+}
+
+void
+ft_ptrace_fatal_start(void)
+{
+	ft_ptrace_dying = 1;
+}
+
+/* A decimal number from a NUL-terminated name; -1 if it is not one. */
+static long
+ft_ptrace_fatal_num(const char *s)
+{
+	long v = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* "/proc/PID/task" or "/proc/PID/task/TID/status", without snprintf. */
+static void
+ft_ptrace_fatal_path(char *buf, pid_t pid, pid_t tid)
+{
+	char num[16];
+	int n, i;
+	long v;
+
+	strcpy(buf, "/proc/");
+	for (i = 0; i < 2; i++) {
+		v = i == 0 ? pid : tid;
+		if (i == 1 && tid <= 0)
+			break;
+		n = 0;
+		do {
+			num[n++] = '0' + v % 10;
+			v /= 10;
+		} while (v > 0);
+		buf += strlen(buf);
+		while (n > 0)
+			*buf++ = num[--n];
+		*buf = '\0';
+		strcat(buf, i == 0 ? "/task" : "/");
+	}
+	if (tid > 0)
+		strcat(buf, "status");
+}
+
+/* Is a SIGTRAP pending for tid?  From /proc/PID/task/TID/status. */
+static int
+ft_ptrace_fatal_trappending(pid_t pid, pid_t tid)
+{
+	char path[80], buf[4096], *l;
+	unsigned long long pnd = 0;
+	ssize_t n;
+	int fd;
+
+	ft_ptrace_fatal_path(path, pid, tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if ((l = strstr(buf, "\nSigPnd:\t")) == NULL)
+		return 0;
+	for (l += 9; (*l >= '0' && *l <= '9') || (*l >= 'a' && *l <= 'f');
+	    l++)
+		pnd = pnd * 16 + (uint64_t)(*l <= '9' ? *l - '0' : *l - 'a' + 10);
+	return (pnd >> (SIGTRAP - 1)) & 1;
+}
+
+static int
+ft_ptrace_fatal_patched(ft_proc_t *p, uint64_t addr)
+{
+	size_t i, n = p->pr_npatched;
+
+	for (i = 0; i < n; i++)
+		if (p->pr_patched[i] == addr)
+			return 1;
+	return 0;
+}
+
+/* Wait (a bounded time) for a stop of tid; 0 when it came. */
+static int
+ft_ptrace_fatal_wait(pid_t tid, int *stp)
+{
+	struct timespec ts = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (waitpid(tid, stp, __WALL | WNOHANG) == tid)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/*
+ * One thread of a process we let go as the daemon dies: stop it, and if
+ * it has just executed one of our int3s (its SIGTRAP in a stop or still
+ * pending), put rip back on the instruction and swallow the trap; then
+ * detach, passing on any signal that was the program's own.
+ */
+static void
+ft_ptrace_fatal_thread(ft_proc_t *p, pid_t tid)
+{
+	struct user_regs_struct r;
+	siginfo_t si;
+	int st, sig = 0;
+
+	if (ptrace(PTRACE_GETREGS, tid, 0, &r) == -1) {
+		if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) == -1 ||
+		    ft_ptrace_fatal_wait(tid, &st) == -1 ||
+		    ptrace(PTRACE_GETREGS, tid, 0, &r) == -1)
+			return;
+	}
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0, &si) == 0 &&
+	    (si.si_code >> 8) == 0 && si.si_signo != 0) {
+		/*
+		 * A signal-delivery stop.  A kernel SIGTRAP is one of our
+		 * int3s: just hit (put rip back on the instruction), or
+		 * already being handled when we were interrupted (rip
+		 * emulated past it, or into a scratch slot that jumps
+		 * back): either way it must not reach the program.
+		 */
+		if (si.si_signo == SIGTRAP && si.si_code == SI_KERNEL) {
+			if (!(p->pr_steptid == tid && p->pr_stepset) &&
+			    ft_ptrace_fatal_patched(p, r.rip - 1)) {
+				r.rip--;
+				ptrace(PTRACE_SETREGS, tid, 0, &r);
+			}
+		} else {
+			sig = si.si_signo;
+		}
+	} else if (ft_ptrace_fatal_patched(p, r.rip - 1) &&
+	    ft_ptrace_fatal_trappending(p->pr_pid, tid)) {
+		/* the trap is queued behind this stop: take it and drop it */
+		r.rip--;
+		ptrace(PTRACE_SETREGS, tid, 0, &r);
+		if (ptrace(PTRACE_CONT, tid, 0, 0) == 0)
+			(void)ft_ptrace_fatal_wait(tid, &st);
+	}
+	ptrace(PTRACE_DETACH, tid, 0, (void *)(uintptr_t)sig);
+}
+
+/*
+ * Let every thread of p go, from a signal handler on p's tracer thread:
+ * only system calls and plain memory.  Returns the threads seen.
+ */
+int
+ft_ptrace_fatal_detach(ft_proc_t *p)
+{
+	char path[80], buf[4096];
+	long n, off, tid;
+	int fd, seen = 0;
+
+	ft_ptrace_fatal_path(path, p->pr_pid, 0);
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return 0;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n; ) {
+			struct {
+				uint64_t	d_ino;
+				int64_t		d_off;
+				unsigned short	d_reclen;
+				unsigned char	d_type;
+				char		d_name[];
+			} *d = (void *)(buf + off);
+
+			if ((tid = ft_ptrace_fatal_num(d->d_name)) > 0) {
+				ft_ptrace_fatal_thread(p, (pid_t)tid);
+				seen++;
+			}
+			off += d->d_reclen;
+		}
+	}
+	close(fd);
+	return seen;
 }
 
 static void
@@ -816,6 +1013,23 @@ ft_ptrace_unslot(ft_proc_t *p, pid_t pid, struct user_regs_struct *r,
 }
 
 /*
+ * Set t's registers after its hit and let it go.  If the daemon dies of a
+ * fatal signal meanwhile (ft_ptrace_fatal_thread, on this very thread),
+ * pr_step says whether the new registers are in place: a thread whose
+ * rip was already moved on must not be put back on the site.
+ */
+static void
+ft_ptrace_setregs(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
+{
+	p->pr_steptid = t->th_tid;
+	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
+	p->pr_stepset = 1;
+	ft_ptrace_resume(t);
+	p->pr_stepset = 0;
+	p->pr_steptid = 0;
+}
+
+/*
  * Resume t after its hit at s->st_addr: emulate, or run out of line.
  * r holds the registers with rip at the site.
  */
@@ -922,16 +1136,14 @@ ft_ptrace_step(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r,
 		r->rip = v;
 		break;
 	}
-	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
-	ft_ptrace_resume(t);
+	ft_ptrace_setregs(p, t, r);
 	return;
 fault:
 	/* as the instruction itself would have: a SIGSEGV at the site */
 	r->rip = pc;
 	t->th_skip = pc;
 	t->th_sig = SIGSEGV;
-	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
-	ft_ptrace_resume(t);
+	ft_ptrace_setregs(p, t, r);
 }
 
 /*
@@ -1541,6 +1753,8 @@ ft_ptrace_main(void *arg)
 	int st, cmd;
 
 	p->pr_thread = pthread_self();
+	p->pr_tracertid = (pid_t)syscall(SYS_gettid);
+	ft_ptrace_self = p;
 	sigemptyset(&set);
 	sigaddset(&set, SIGRTMIN + 5);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);

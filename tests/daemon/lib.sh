@@ -78,6 +78,8 @@ same()
 # Start a daemon on $sock and wait until it accepts connections.
 start_daemon()
 {
+	# a socket left by a daemon that crashed would look ready at once
+	rm -f "$sock"
 	"$DTRACED" -d -s "$sock" "$@" 2>>"$tmp/dtraced.log" &
 	dpid=$!
 	i=0
