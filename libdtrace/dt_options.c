@@ -200,57 +200,62 @@ dt_opt_cpu(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	return 0;
 }
 
+/* An option whose value is one of a few words. */
+typedef struct dt_optkw {
+	const char	*kw_name;
+	dtrace_optval_t	kw_value;
+} dt_optkw_t;
+
+static int
+dt_opt_keyword(dtrace_hdl_t *dtp, const char *arg, uintptr_t option,
+    const dt_optkw_t *kw)
+{
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	for (; kw->kw_name != NULL; kw++) {
+		if (strcmp(arg, kw->kw_name) == 0) {
+			dtp->dt_options[option] = kw->kw_value;
+			return 0;
+		}
+	}
+	return dt_set_errno(dtp, EDT_BADOPTVAL);
+}
+
 static int
 dt_opt_bufpolicy(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
-	dtrace_optval_t val;
+	static const dt_optkw_t kw[] = {
+		{ "ring", DTRACEOPT_BUFPOLICY_RING },
+		{ "fill", DTRACEOPT_BUFPOLICY_FILL },
+		{ "switch", DTRACEOPT_BUFPOLICY_SWITCH },
+		{ NULL, 0 }
+	};
 
-	if (arg == NULL)
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	if (strcmp(arg, "ring") == 0)
-		val = DTRACEOPT_BUFPOLICY_RING;
-	else if (strcmp(arg, "fill") == 0)
-		val = DTRACEOPT_BUFPOLICY_FILL;
-	else if (strcmp(arg, "switch") == 0)
-		val = DTRACEOPT_BUFPOLICY_SWITCH;
-	else
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	dtp->dt_options[option] = val;
-	return 0;
+	return dt_opt_keyword(dtp, arg, option, kw);
 }
 
 static int
 dt_opt_bufresize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
-	dtrace_optval_t val;
+	static const dt_optkw_t kw[] = {
+		{ "auto", DTRACEOPT_BUFRESIZE_AUTO },
+		{ "manual", DTRACEOPT_BUFRESIZE_MANUAL },
+		{ NULL, 0 }
+	};
 
-	if (arg == NULL)
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	if (strcmp(arg, "auto") == 0)
-		val = DTRACEOPT_BUFRESIZE_AUTO;
-	else if (strcmp(arg, "manual") == 0)
-		val = DTRACEOPT_BUFRESIZE_MANUAL;
-	else
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	dtp->dt_options[option] = val;
-	return 0;
+	return dt_opt_keyword(dtp, arg, option, kw);
 }
 
 static int
 dt_opt_bufscope(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
-	dtrace_optval_t val;
+	static const dt_optkw_t kw[] = {
+		{ "cpu", DTRACEOPT_BUFSCOPE_CPU },
+		{ "thread", DTRACEOPT_BUFSCOPE_THREAD },
+		{ NULL, 0 }
+	};
 
-	if (arg == NULL)
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	if (strcmp(arg, "cpu") == 0)
-		val = DTRACEOPT_BUFSCOPE_CPU;
-	else if (strcmp(arg, "thread") == 0)
-		val = DTRACEOPT_BUFSCOPE_THREAD;
-	else
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	dtp->dt_options[option] = val;
-	return 0;
+	return dt_opt_keyword(dtp, arg, option, kw);
 }
 
 /*
@@ -261,18 +266,13 @@ dt_opt_bufscope(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 static int
 dt_opt_oformat(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
-	dtrace_optval_t val;
+	static const dt_optkw_t kw[] = {
+		{ "text", DTRACEOPT_OFORMAT_TEXT },
+		{ "json", DTRACEOPT_OFORMAT_JSON },
+		{ NULL, 0 }
+	};
 
-	if (arg == NULL)
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	if (strcmp(arg, "text") == 0)
-		val = DTRACEOPT_OFORMAT_TEXT;
-	else if (strcmp(arg, "json") == 0)
-		val = DTRACEOPT_OFORMAT_JSON;
-	else
-		return dt_set_errno(dtp, EDT_BADOPTVAL);
-	dtp->dt_options[option] = val;
-	return 0;
+	return dt_opt_keyword(dtp, arg, option, kw);
 }
 
 static int
