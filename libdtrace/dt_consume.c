@@ -470,6 +470,32 @@ dt_consume_json_probe(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
  * and tracemem() values, printf() text, printa() data.  Actions that
  * show nothing add nothing.
  */
+#define DT_CONSUME_MAXPRINTA	64	/* aggregations one printa() names */
+
+/*
+ * A printa() record group: record i and the nargs - 1 that follow are
+ * PRINTA records, one per aggregation; collect their aggregation ids.
+ * Data from the daemon is checked like everything else.
+ */
+static int
+dt_consume_printa_ids(dtrace_hdl_t *dtp, const dtrace_eprobedesc_t *ed,
+    const dtp_prog_t *pp, uint32_t i, uint32_t nargs, uint32_t *ids)
+{
+	const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
+	uint32_t k;
+
+	if (nargs == 0 || nargs > DT_CONSUME_MAXPRINTA ||
+	    nargs - 1 > ed->dtepd_nrecs - i - 1 ||
+	    rp->dtrd_format > pp->dp_nfmt)
+		return dt_set_errno(dtp, EDT_BADAGGVAR);
+	for (k = 0; k < nargs; k++) {
+		if (rp[k].dtrd_action != DTRACEACT_PRINTA)
+			return dt_set_errno(dtp, EDT_BADAGGVAR);
+		ids[k] = (uint32_t)rp[k].dtrd_arg;
+	}
+	return 0;
+}
+
 static int
 dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
     uint32_t i, const char *data, int *njrec, uint64_t *memsizep)
@@ -485,17 +511,10 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 
 	switch (rp->dtrd_action) {
 	case DTRACEACT_PRINTA: {
-		uint32_t ids[64], k;
+		uint32_t ids[DT_CONSUME_MAXPRINTA];
 
-		if (nargs == 0 || nargs > 64 ||
-		    more > ed->dtepd_nrecs - i - 1 ||
-		    rp->dtrd_format > pp->dp_nfmt)
-			return dt_set_errno(dtp, EDT_BADAGGVAR);
-		for (k = 0; k < nargs; k++) {
-			if (rp[k].dtrd_action != DTRACEACT_PRINTA)
-				return dt_set_errno(dtp, EDT_BADAGGVAR);
-			ids[k] = (uint32_t)rp[k].dtrd_arg;
-		}
+		if (dt_consume_printa_ids(dtp, ed, pp, i, nargs, ids) != 0)
+			return -1;
 		fprintf(fp, "%s", sep);
 		if (dt_aggregate_printa_json(dtp, fp, rp->dtrd_format == 0 ?
 		    NULL : pp->dp_fmt[rp->dtrd_format - 1], ids,
@@ -668,19 +687,11 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 
 		switch (rp->dtrd_action) {
 		case DTRACEACT_PRINTA: {
-			uint32_t ids[64], k;
+			uint32_t ids[DT_CONSUME_MAXPRINTA];
 
-			/* its aggregations: this record and more that follow */
-			if (nargs == 0 || nargs > 64 ||
-			    more > ed->dtepd_nrecs - i - 1 ||
-			    rp->dtrd_format > pp->dp_nfmt)
-				return dt_set_errno(dtp, EDT_BADAGGVAR);
-			for (k = 0; k < nargs; k++) {
-				if (rp[k].dtrd_action != DTRACEACT_PRINTA)
-					return dt_set_errno(dtp,
-					    EDT_BADAGGVAR);
-				ids[k] = (uint32_t)rp[k].dtrd_arg;
-			}
+			if (dt_consume_printa_ids(dtp, ed, pp, i, nargs,
+			    ids) != 0)
+				return -1;
 			if (dt_aggregate_printa(dtp, fp, rp->dtrd_format == 0 ?
 			    NULL : pp->dp_fmt[rp->dtrd_format - 1], ids,
 			    (int)nargs) != 0)
