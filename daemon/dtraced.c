@@ -143,6 +143,7 @@ main(int argc, char *argv[])
 	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
 	const char *path, *farg = NULL, *sarg = NULL;
 	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i;
+	char err[256];
 
 	while ((ch = getopt(argc, argv, "df:s:v")) != -1) {
 		switch (ch) {
@@ -186,6 +187,10 @@ main(int argc, char *argv[])
 		dtraced_daemonize();
 		log_init(0, verbose);
 	}
+
+	/* before any thread: the guardian restores targets if we are killed */
+	if (ft_guard_start(err, sizeof(err)) == -1)
+		log_warnx("%s: a SIGKILL of dtraced would harm its targets", err);
 
 	if ((dtd_base = event_base_new()) == NULL)
 		fatalx("event_base_new");

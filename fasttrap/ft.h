@@ -9,7 +9,9 @@
  * entry/return/offset sites of a whole function, and how to resume after
  * a trap: emulate or run out of line), ft_proc.c (a traced process: its
  * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
- * (the ptrace backend: the tracer thread, int3 patching, the hit path).
+ * (the ptrace backend: the tracer thread, int3 patching, the hit path),
+ * ft_guard.c (the guardian process that restores every patched byte when
+ * the daemon dies of SIGKILL).
  */
 #ifndef FT_H
 #define FT_H
@@ -253,6 +255,20 @@ void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
 
 /*
+ * ft_guard.c: the guardian.  ft_guard_start() forks it; call it once,
+ * before any thread exists.  When the daemon is gone, however it went
+ * (SIGKILL included), the guardian writes back the original byte of every
+ * site still recorded and exits.  Without ft_guard_start() the rest is a
+ * no-op.  ft_guard_add/ft_guard_del are for the backends: record a site
+ * before patching it, forget it once restored or gone.
+ */
+int		ft_guard_start(char *, size_t);
+pid_t		ft_guard_pid_get(void);
+uint64_t	ft_guard_starttime(pid_t);
+int		ft_guard_add(pid_t, uint64_t, uint64_t, uint8_t);
+void		ft_guard_del(int);
+
+/*
  * Internal to fasttrap: the process, its threads and sites, shared by
  * ft_proc.c (modules, the API) and ft_ptrace.c (the backend).
  */
@@ -291,10 +307,12 @@ typedef struct ft_thread {
 typedef struct ft_fatal {
 	uint64_t	ff_addr;
 	uint8_t		ff_byte;
+	int		ff_guard;	/* the guardian's slot, or -1 */
 } ft_fatal_t;
 
 struct ft_proc {
 	pid_t		pr_pid;
+	uint64_t	pr_start;	/* start time (ft_guard_starttime) */
 	int		pr_pidfd;	/* ours (dup), or -1 */
 	int		pr_memfd;	/* /proc/PID/mem, read-write */
 	const ft_ops_t	*pr_ops;

@@ -349,8 +349,12 @@ ft_ptrace_fatal_add(ft_proc_t *p, uint64_t addr, uint8_t byte)
 		__atomic_store_n(&p->pr_fatal, nt, __ATOMIC_RELEASE);
 		p->pr_fatalcap = ncap;
 	}
+	if (p->pr_start == 0)
+		p->pr_start = ft_guard_starttime(p->pr_pid);
 	p->pr_fatal[p->pr_nfatal].ff_addr = addr;
 	p->pr_fatal[p->pr_nfatal].ff_byte = byte;
+	p->pr_fatal[p->pr_nfatal].ff_guard = ft_guard_add(p->pr_pid,
+	    p->pr_start, addr, byte);
 	__atomic_store_n(&p->pr_nfatal, p->pr_nfatal + 1, __ATOMIC_RELEASE);
 }
 
@@ -363,10 +367,25 @@ ft_ptrace_fatal_del(ft_proc_t *p, uint64_t addr)
 		if (p->pr_fatal[i].ff_addr != addr)
 			continue;
 		/* a stale duplicate is harmless: it restores the same byte */
+		ft_guard_del(p->pr_fatal[i].ff_guard);
 		p->pr_fatal[i] = p->pr_fatal[n - 1];
 		__atomic_store_n(&p->pr_nfatal, n - 1, __ATOMIC_RELEASE);
 		return;
 	}
+}
+
+/*
+ * Every site is gone or restored (exec, exit, release): empty the table
+ * and the guardian's copy of it.  pr_lock held.
+ */
+static void
+ft_ptrace_fatal_clear(ft_proc_t *p)
+{
+	size_t i, n = p->pr_nfatal;
+
+	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	for (i = 0; i < n; i++)
+		ft_guard_del(p->pr_fatal[i].ff_guard);
 }
 
 /* From a fatal-signal handler: pwrite(2) only. */
@@ -459,8 +478,13 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 		err = s->st_emul.ee_insn.fi_type == FT_I_INT3 ? EBUSY : ENOTSUP;
 	} else if (!rbrk && ft_ptrace_site_adduser(s, user) == -1) {
 		err = ENOMEM;
-	} else if (pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1) {
-		err = EFAULT;
+	} else {
+		/* the restorers know the byte before the int3 is there */
+		ft_ptrace_fatal_add(p, addr, s->st_orig[0]);
+		if (pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1) {
+			ft_ptrace_fatal_del(p, addr);
+			err = EFAULT;
+		}
 	}
 	if (err != 0) {
 		free(s->st_users);
@@ -471,7 +495,6 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 	s->st_serial = ++p->pr_serial;
 	*sp = s;
 	p->pr_nsites++;
-	ft_ptrace_fatal_add(p, addr, s->st_orig[0]);
 	ft_ptrace_patched_add(p, addr);
 out:
 	pthread_mutex_unlock(&p->pr_lock);
@@ -1408,7 +1431,7 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	pthread_mutex_lock(&p->pr_lock);
-	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	ft_ptrace_fatal_clear(p);
 	for (b = 0; b < FT_NBUCKETS; b++)
 		while (p->pr_sites[b] != NULL)
 			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
@@ -1463,7 +1486,7 @@ ft_ptrace_gone(ft_proc_t *p, int status)
 
 	pthread_mutex_lock(&p->pr_lock);
 	p->pr_dead = 1;
-	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	ft_ptrace_fatal_clear(p);
 	for (b = 0; b < FT_NBUCKETS; b++)
 		while (p->pr_sites[b] != NULL)
 			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
@@ -1647,7 +1670,7 @@ ft_ptrace_detach(ft_proc_t *p)
 			gone[ngone++] = p->pr_entry;
 		p->pr_entry = 0;
 	}
-	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	ft_ptrace_fatal_clear(p);
 	pthread_mutex_unlock(&p->pr_lock);
 
 	/* Stop every thread we have not stopped yet. */
