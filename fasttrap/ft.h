@@ -260,13 +260,17 @@ void		ft_proc_fatal_detach(void);
  * (SIGKILL included), the guardian writes back the original byte of every
  * site still recorded and exits.  Without ft_guard_start() the rest is a
  * no-op.  ft_guard_add/ft_guard_del are for the backends: record a site
- * before patching it, forget it once restored or gone.
+ * before patching it, forget it once restored or gone.  A thread whose
+ * exit lets tracees go (a ptrace tracer thread) holds ft_guard_watch()
+ * for its whole life, so that the guardian acts as it starts to exit.
  */
 int		ft_guard_start(char *, size_t);
 pid_t		ft_guard_pid_get(void);
 uint64_t	ft_guard_starttime(pid_t);
 int		ft_guard_add(pid_t, uint64_t, uint64_t, uint8_t);
 void		ft_guard_del(int);
+int		ft_guard_watch(void);
+void		ft_guard_unwatch(int);
 
 /*
  * Internal to fasttrap: the process, its threads and sites, shared by
@@ -368,6 +372,7 @@ struct ft_proc {
 	volatile pid_t	pr_tracertid;	/* the tracer thread's kernel tid */
 	volatile pid_t	pr_steptid;	/* thread whose hit is being resumed */
 	volatile int	pr_stepset;	/* its new registers are in place */
+	int		pr_guardwatch;	/* the tracer's ft_guard_watch() */
 };
 
 #define	FT_CMD_RELEASE	0x1

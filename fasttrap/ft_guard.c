@@ -14,11 +14,19 @@
  * It then writes the original bytes back through /proc/PID/mem and exits.
  * After a clean shutdown the table is empty and it just exits.
  *
- * The window that remains, measured and documented in dtraced.8: the
- * kernel detaches a dead tracer's tracees as each of its threads exits,
- * but the pipe reports end-of-file only once the last thread has closed
- * its files, and the guardian needs a moment to write.  A thread that
- * hits a probe in between dies.
+ * The pipe is late, though: the kernel detaches a dead tracer's tracees
+ * as each of its threads exits, but the pipe reports end-of-file only
+ * once the last thread has torn down the daemon's memory (milliseconds)
+ * and closed its files; a target thread that hits a probe in between
+ * dies of the SIGTRAP.  So each tracer thread also holds a robust,
+ * process-shared mutex of the table for its whole life (ft_guard_watch):
+ * the kernel marks such a mutex owner-dead and wakes its waiter when the
+ * thread starts to exit, before that thread lets its tracees go.  The
+ * guardian waits on all of them at once (futex_waitv) besides the pipe.
+ * The window that remains, measured and documented in dtraced.8, is the
+ * guardian's wake-up and writes racing the other tracer threads' exits,
+ * and the threads that were stopped at a probe when the daemon died
+ * (their SIGTRAP is delivered when the kernel lets them go).
  *
  * The daemon's side (ft_guard_add, ft_guard_del) is thread-safe.  Slots
  * are recycled through a free list private to the daemon; the guardian
@@ -26,8 +34,10 @@
  */
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
-#include <sys/wait.h>
+
+#include <linux/futex.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +52,11 @@
 #include "ft.h"
 
 #define	FT_GUARD_NSLOTS	(1u << 20)	/* sites, all processes together */
+#define	FT_GUARD_NWATCH	127		/* watched threads (futex_waitv: 128) */
+
+#ifndef SYS_futex_waitv
+#define	SYS_futex_waitv	449
+#endif
 
 typedef struct ft_guard_slot {
 	uint64_t	gs_addr;
@@ -53,7 +68,9 @@ typedef struct ft_guard_slot {
 
 typedef struct ft_guard_table {
 	volatile uint32_t gt_hwm;	/* slots ever used */
-	uint32_t	gt_pad;
+	volatile uint32_t gt_gen;	/* futex: the watch set changed */
+	pthread_mutex_t	gt_watch[FT_GUARD_NWATCH];	/* robust, shared */
+	uint8_t		gt_watchused[FT_GUARD_NWATCH];	/* daemon side */
 	ft_guard_slot_t	gt_slot[];
 } ft_guard_table_t;
 
@@ -63,6 +80,7 @@ static uint32_t		*ft_guard_free;	/* recycled slot numbers */
 static uint32_t		ft_guard_nfree;
 static uint32_t		ft_guard_freecap;
 static pid_t		ft_guard_pid = -1;
+static volatile int	ft_guard_done;	/* in the guardian: restoring */
 
 /*
  * The start time of a process (field 22 of /proc/PID/stat), which with
@@ -96,20 +114,16 @@ ft_guard_starttime(pid_t pid)
 	return v;
 }
 
-/* The guardian: wait for the daemon to go, then restore what is left. */
+/* In the guardian, once: write back every byte still recorded, exit. */
 static void __attribute__((noreturn))
-ft_guard_main(int rfd)
+ft_guard_restore(void)
 {
 	ft_guard_table_t *t = ft_guard_tab;
-	char c;
 	uint32_t i, j, hwm;
-	ssize_t n;
 
-	(void)prctl(PR_SET_NAME, "dtraced-guard", 0, 0, 0);
-	/* nothing is ever written: only end-of-file ends the wait */
-	while ((n = read(rfd, &c, 1)) != 0)
-		if (n == -1 && errno != EINTR)
-			(void)sleep(1);
+	if (__atomic_exchange_n(&ft_guard_done, 1, __ATOMIC_ACQ_REL))
+		for (;;)
+			pause();	/* the other waiter is at it */
 	hwm = __atomic_load_n(&t->gt_hwm, __ATOMIC_ACQUIRE);
 	if (hwm > FT_GUARD_NSLOTS)
 		hwm = FT_GUARD_NSLOTS;
@@ -146,6 +160,144 @@ ft_guard_main(int rfd)
 }
 
 /*
+ * In the guardian: wait until a watched thread of the daemon starts to
+ * exit (its robust mutex turns owner-dead), then restore.  The gen word
+ * is in the wait set too: the daemon bumps it when the watch set changes.
+ */
+static void *
+ft_guard_watcher(void *arg)
+{
+	ft_guard_table_t *t = ft_guard_tab;
+	struct futex_waitv wv[FT_GUARD_NWATCH + 1];
+	struct timespec ts;
+	uint32_t gen, w, *wp;
+	int i, n;
+
+	(void)arg;
+	for (;;) {
+		gen = __atomic_load_n(&t->gt_gen, __ATOMIC_ACQUIRE);
+		memset(wv, 0, sizeof(wv));
+		wv[0].uaddr = (uintptr_t)&t->gt_gen;
+		wv[0].val = gen;
+		wv[0].flags = FUTEX_32;
+		n = 1;
+		for (i = 0; i < FT_GUARD_NWATCH; i++) {
+			/* the futex word is the mutex's first int (glibc) */
+			wp = (uint32_t *)(void *)&t->gt_watch[i];
+			w = __atomic_load_n(wp, __ATOMIC_ACQUIRE);
+			if (w & FUTEX_OWNER_DIED)
+				ft_guard_restore();
+			if ((w & FUTEX_TID_MASK) == 0)
+				continue;
+			/* ask the kernel to wake us when the owner dies */
+			if (!(w & FUTEX_WAITERS) &&
+			    !__atomic_compare_exchange_n(wp, &w,
+			    w | FUTEX_WAITERS, 0, __ATOMIC_ACQ_REL,
+			    __ATOMIC_ACQUIRE))
+				break;	/* changed under us: look again */
+			wv[n].uaddr = (uintptr_t)wp;
+			wv[n].val = w | FUTEX_WAITERS;
+			wv[n].flags = FUTEX_32;
+			n++;
+		}
+		if (i < FT_GUARD_NWATCH)
+			continue;
+		/* the timeout only guards against a wake-up we could miss */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += 1;
+		(void)syscall(SYS_futex_waitv, wv, n, 0, &ts,
+		    CLOCK_MONOTONIC);
+	}
+	return NULL;
+}
+
+/* The guardian: wait for the daemon to go, then restore what is left. */
+static void __attribute__((noreturn))
+ft_guard_main(int rfd)
+{
+	pthread_t th;
+	char c;
+	ssize_t n;
+
+	(void)prctl(PR_SET_NAME, "dtraced-guard", 0, 0, 0);
+	(void)pthread_create(&th, NULL, ft_guard_watcher, NULL);
+	/* nothing is ever written: only end-of-file ends the wait */
+	while ((n = read(rfd, &c, 1)) != 0)
+		if (n == -1 && errno != EINTR)
+			(void)sleep(1);
+	ft_guard_restore();
+}
+
+/* The watch mutexes: robust (owner death is seen), process-shared. */
+static int
+ft_guard_watchinit(void)
+{
+	pthread_mutexattr_t a;
+	int i, rc = 0;
+
+	if (pthread_mutexattr_init(&a) != 0)
+		return -1;
+	if (pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) != 0 ||
+	    pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST) != 0)
+		rc = -1;
+	for (i = 0; i < FT_GUARD_NWATCH && rc == 0; i++)
+		if (pthread_mutex_init(&ft_guard_tab->gt_watch[i], &a) != 0)
+			rc = -1;
+	pthread_mutexattr_destroy(&a);
+	return rc;
+}
+
+/* Tell the guardian's watcher that the watch set changed. */
+static void
+ft_guard_kick(void)
+{
+	__atomic_add_fetch(&ft_guard_tab->gt_gen, 1, __ATOMIC_ACQ_REL);
+	(void)syscall(SYS_futex, &ft_guard_tab->gt_gen, FUTEX_WAKE, 1,
+	    NULL, NULL, 0);
+}
+
+/*
+ * The calling thread lets tracees go when it exits (a ptrace tracer):
+ * have the guardian restore as soon as it starts to exit, if it dies
+ * with the daemon.  Returns a handle for ft_guard_unwatch(), or -1.  The
+ * thread must call ft_guard_unwatch() before it returns.
+ */
+int
+ft_guard_watch(void)
+{
+	int i;
+
+	if (ft_guard_tab == NULL)
+		return -1;
+	pthread_mutex_lock(&ft_guard_lock);
+	for (i = 0; i < FT_GUARD_NWATCH; i++)
+		if (!ft_guard_tab->gt_watchused[i])
+			break;
+	if (i == FT_GUARD_NWATCH) {
+		pthread_mutex_unlock(&ft_guard_lock);
+		return -1;	/* then the pipe alone covers this thread */
+	}
+	ft_guard_tab->gt_watchused[i] = 1;
+	pthread_mutex_unlock(&ft_guard_lock);
+	if (pthread_mutex_lock(&ft_guard_tab->gt_watch[i]) == EOWNERDEAD)
+		(void)pthread_mutex_consistent(&ft_guard_tab->gt_watch[i]);
+	ft_guard_kick();
+	return i;
+}
+
+void
+ft_guard_unwatch(int i)
+{
+	if (ft_guard_tab == NULL || i < 0 || i >= FT_GUARD_NWATCH)
+		return;
+	pthread_mutex_unlock(&ft_guard_tab->gt_watch[i]);
+	pthread_mutex_lock(&ft_guard_lock);
+	ft_guard_tab->gt_watchused[i] = 0;
+	pthread_mutex_unlock(&ft_guard_lock);
+	ft_guard_kick();
+}
+
+/*
  * Start the guardian.  Call once, before the daemon starts any thread.
  * Returns 0, or -1 with a message in err.
  */
@@ -170,6 +322,14 @@ ft_guard_start(char *err, size_t errlen)
 		return -1;
 	}
 	ft_guard_tab = m;
+	if (ft_guard_watchinit() == -1) {
+		snprintf(err, errlen, "guardian mutexes: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		munmap(m, size);
+		ft_guard_tab = NULL;
+		return -1;
+	}
 	switch (pid = fork()) {
 	case -1:
 		snprintf(err, errlen, "guardian: fork: %s", strerror(errno));

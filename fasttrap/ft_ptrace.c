@@ -1777,6 +1777,7 @@ ft_ptrace_main(void *arg)
 
 	p->pr_thread = pthread_self();
 	p->pr_tracertid = (pid_t)syscall(SYS_gettid);
+	p->pr_guardwatch = ft_guard_watch();
 	ft_ptrace_self = p;
 	sigemptyset(&set);
 	sigaddset(&set, SIGRTMIN + 5);
@@ -1797,6 +1798,7 @@ ft_ptrace_main(void *arg)
 			ptrace(PTRACE_DETACH, p->pr_threads->th_tid, 0, 0);
 			ft_ptrace_thread_drop(p, p->pr_threads);
 		}
+		ft_guard_unwatch(p->pr_guardwatch);
 		p->pr_done = 1;
 		return NULL;
 	}
@@ -1835,6 +1837,7 @@ ft_ptrace_main(void *arg)
 	pthread_mutex_lock(&p->pr_lock);
 	p->pr_dead = 1;
 	pthread_mutex_unlock(&p->pr_lock);
+	ft_guard_unwatch(p->pr_guardwatch);
 	p->pr_done = 1;
 	return NULL;
 }
