@@ -1170,6 +1170,15 @@ dtd_prov_pid_events(void)
 	}
 }
 
+/* Is the module a probe was resolved in no longer mapped? */
+static int
+dtd_prov_pid_unmapped(dtd_pidproc_t *pp, const dtd_pidprobe_t *pb)
+{
+	ft_proc_refresh(pp->pp_proc);
+	return pb->pb_mod == NULL ||
+	    dtd_prov_pid_modlive(pp, pb->pb_mod->fm_name) != pb->pb_mod;
+}
+
 static int
 dtd_prov_pid_enable(dtd_probe_t *p)
 {
@@ -1185,6 +1194,14 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 	for (i = 0; i < pb->pb_naddr; i++) {
 		if (ft_proc_site_add(pp->pp_proc, pb->pb_addr[i], p) == -1) {
 			e = errno;
+			/*
+			 * Its library was unloaded since the probe was made
+			 * (dlclose): nothing to patch now; the library event
+			 * resolves the probe again, and a later dlopen
+			 * brings its sites back.
+			 */
+			if (e == EFAULT && dtd_prov_pid_unmapped(pp, pb))
+				continue;
 			while (i-- > 0)
 				ft_proc_site_remove(pp->pp_proc,
 				    pb->pb_addr[i], p);

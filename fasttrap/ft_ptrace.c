@@ -651,6 +651,24 @@ ft_ptrace_thread_add(ft_proc_t *p, pid_t tid)
 	return t;
 }
 
+/*
+ * A thread reported that it created thread tid.  The new thread's own
+ * events may have come first: its stop (then it is known already) and
+ * even its exit (then it is gone, reaped by us: adding it would leave a
+ * thread that never stops, and a detach that waits for it forever).
+ */
+static ft_thread_t *
+ft_ptrace_cloned(ft_proc_t *p, pid_t tid)
+{
+	ft_thread_t *t;
+
+	if ((t = ft_ptrace_thread(p, tid)) != NULL)
+		return t;
+	if (syscall(SYS_tgkill, p->pr_pid, tid, 0) == -1 && errno == ESRCH)
+		return NULL;
+	return ft_ptrace_thread_add(p, tid);
+}
+
 static void
 ft_ptrace_thread_drop(ft_proc_t *p, ft_thread_t *t)
 {
@@ -1367,6 +1385,7 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 	ft_thread_t *t;
 	int st, fd, b, shared;
 	ft_site_t *s;
+	size_t i;
 
 	if (ft_ptrace_waitnew(p, child, &st) == -1 || !WIFSTOPPED(st))
 		return;
@@ -1383,6 +1402,12 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 		ft_ptrace_resume(t);
 		return;
 	}
+	/*
+	 * The child's text is the parent's at the fork: every int3 we had
+	 * there then must go, including those of sites removed since (or
+	 * being removed by a detach that is going on): for those, the
+	 * parent holds the original byte again.
+	 */
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) != -1) {
 		pthread_mutex_lock(&p->pr_lock);
@@ -1390,6 +1415,15 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 			for (s = p->pr_sites[b]; s != NULL; s = s->st_next)
 				(void)!pwrite(fd, s->st_orig, 1,
 				    (off_t)s->st_addr);
+		for (i = 0; i < p->pr_npatched; i++) {
+			uint64_t a = p->pr_patched[i];
+			uint8_t byte;
+
+			if (*ft_ptrace_site_slot(p, a) == NULL &&
+			    pread(p->pr_memfd, &byte, 1, (off_t)a) == 1 &&
+			    byte != 0xcc)
+				(void)!pwrite(fd, &byte, 1, (off_t)a);
+		}
 		pthread_mutex_unlock(&p->pr_lock);
 		if (p->pr_entry != 0)
 			(void)!pwrite(fd, &p->pr_entryorig, 1,
@@ -1568,7 +1602,7 @@ ft_ptrace_event(ft_proc_t *p, pid_t tid, int st)
 		return;
 	case PTRACE_EVENT_CLONE:
 		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
-			ft_ptrace_thread_add(p, (pid_t)msg);
+			(void)ft_ptrace_cloned(p, (pid_t)msg);
 		ft_ptrace_resume(t);
 		return;
 	case PTRACE_EVENT_FORK:
@@ -1731,9 +1765,8 @@ ft_ptrace_detach(ft_proc_t *p)
 			}
 			break;
 		case PTRACE_EVENT_CLONE:
-			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &r.rax) == 0 &&
-			    (n = ft_ptrace_thread_add(p, (pid_t)r.rax)) != NULL)
-				n->th_new = 1;
+			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &r.rax) == 0)
+				(void)ft_ptrace_cloned(p, (pid_t)r.rax);
 			break;
 		case PTRACE_EVENT_FORK:
 		case PTRACE_EVENT_VFORK:
