@@ -201,6 +201,7 @@ struct dtd_ecb {
  * A probe hit, as a backend hands it to the firing path.  BEGIN, END
  * and ERROR name the one consumer they fire for in dh_consumer.
  */
+struct dtd_hit;
 typedef struct dtd_hit {
 	pid_t		dh_pid;
 	pid_t		dh_tid;
@@ -219,6 +220,13 @@ typedef struct dtd_hit {
 	uid_t		dh_uid;		/* (uid_t)-1: look up in /proc */
 	gid_t		dh_gid;
 	const char	*dh_execname;	/* NULL: /proc/PID/comm */
+	/*
+	 * The user stack at the hit: at most max program counters, the
+	 * hit's own first; returns how many.  NULL: no user context.
+	 */
+	int		(*dh_ustack)(const struct dtd_hit *, uint64_t *,
+			    uint32_t);
+	void		*dh_ustackarg;
 } dtd_hit_t;
 
 /* A consumer's options (dtd_consumer_option). */
@@ -356,6 +364,8 @@ int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
 int		dtd_prov_pid_report(dtd_consumer_t *,
+		    int (*)(void *, dt_msg_t *), void *);
+int		dtd_prov_pid_modmaps(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
 
 /* dtd_ecb.c */

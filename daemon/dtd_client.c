@@ -388,6 +388,10 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (what & ~(uint32_t)(DT_SNAP_BUF | DT_SNAP_AGG))
 			return dtd_client_error(cl, EINVAL,
 			    "unknown snapshot request");
+		/* symbols for the records: the targets' maps come first */
+		if (dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
+		    cl) == -1)
+			return -1;
 		return dtd_consumer_snap(cl->cl_consumer, what,
 		    dtd_client_sendcb, cl);
 

@@ -362,6 +362,17 @@ dtd_consumer_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
 			if (k->dk_size < 1 || k->dk_size > c->dc_opts.do_strsize)
 				goto bad;
 			break;
+		case DTP_KEY_USTACK:
+			if (k->dk_size < 16 || k->dk_size % 8 != 0 ||
+			    k->dk_size > (DTRACE_USTACK_MAXFRAMES + 1) * 8)
+				goto bad;
+			break;
+		case DTP_KEY_USYM:
+		case DTP_KEY_UMOD:
+		case DTP_KEY_UADDR:
+			if (k->dk_size != 16)
+				goto bad;
+			break;
 		default:
 			goto bad;
 		}
@@ -569,6 +580,36 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			if (dtd_consumer_checkrec(c, s, a, si, i, err,
 			    errlen) == -1)
 				return -1;
+			break;
+		case DTRACEACT_USTACK: {
+			/* pid, nframes pcs, strsize bytes; computed here */
+			uint64_t nf = DTRACE_USTACK_NFRAMES(a->da_arg);
+			uint64_t ss = DTRACE_USTACK_STRSIZE(a->da_arg);
+
+			if (a->da_ndifo != 0 || nf == 0 ||
+			    nf > DTRACE_USTACK_MAXFRAMES || ss > 65536 ||
+			    a->da_size != (nf + 1) * 8 + ss ||
+			    a->da_offset % 8 != 0 ||
+			    (uint64_t)a->da_offset + a->da_size > s->ds_size) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "ustack() at action %u has a bad layout",
+				    si, i);
+				return -1;
+			}
+			break;
+		}
+		case DTRACEACT_USYM:
+		case DTRACEACT_UMOD:
+		case DTRACEACT_UADDR:
+			/* pid, then the address the DIFO computes */
+			if (a->da_ndifo != 1 || a->da_size != 16 ||
+			    a->da_offset % 8 != 0 ||
+			    dtd_consumer_isref(a->da_difo[0]) ||
+			    (uint64_t)a->da_offset + a->da_size > s->ds_size) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "action %u needs one address", si, i);
+				return -1;
+			}
 			break;
 		case DTRACEACT_TRACEMEM_DYNSIZE:
 			/* the byte count of the tracemem() that follows */

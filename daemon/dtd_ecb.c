@@ -266,6 +266,25 @@ dtd_ecb_putref(dif_mstate_t *ms, const dif_difo_t *d, uint64_t v,
 	return 0;
 }
 
+/*
+ * A user stack as ustack() records it: the pid, then nframes program
+ * counters, 0 past the last (no user context: none at all).
+ */
+static void
+dtd_ecb_ustack(const dtd_hit_t *h, char *dst, uint32_t nframes)
+{
+	uint64_t pcs[DTRACE_USTACK_MAXFRAMES];
+	int n = 0, i;
+
+	if (nframes > DTRACE_USTACK_MAXFRAMES)
+		nframes = DTRACE_USTACK_MAXFRAMES;
+	dtd_ecb_putint(dst, (uint64_t)h->dh_pid, 8);
+	if (h->dh_ustack != NULL && !h->dh_nothread)
+		n = h->dh_ustack(h, pcs, nframes);
+	for (i = 0; i < n; i++)
+		dtd_ecb_putint(dst + 8 + 8 * i, pcs[i], 8);
+}
+
 static int
 dtd_ecb_isref(const dif_difo_t *d)
 {
@@ -295,11 +314,24 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 		v = dif_vm_exec(d, ms);
 		if (ms->dm_fault)
 			return -1;
-		if (g->dg_keys[j].dk_kind == DTP_KEY_STRING) {
+		switch (g->dg_keys[j].dk_kind) {
+		case DTP_KEY_STRING:
 			if (dtd_ecb_putref(ms, d, v, key + off, ksize) == -1)
 				return -1;
-		} else
+			break;
+		case DTP_KEY_USTACK:
+			dtd_ecb_ustack(h, key + off, ksize / 8 - 1);
+			break;
+		case DTP_KEY_USYM:
+		case DTP_KEY_UMOD:
+		case DTP_KEY_UADDR:
+			dtd_ecb_putint(key + off, (uint64_t)h->dh_pid, 8);
+			dtd_ecb_putint(key + off + 8, v, 8);
+			break;
+		default:
 			dtd_ecb_putint(key + off, v, ksize);
+			break;
+		}
 		off += (ksize + 7) & ~(size_t)7;
 	}
 	/* then the function's value and, for a histogram, its increment */
@@ -409,6 +441,12 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 				goto fault;
 			continue;
 		}
+		if (a->da_kind == DTRACEACT_USTACK) {
+			if (rec != NULL)
+				dtd_ecb_ustack(h, rec + DTRACE_RECHDR_SIZE +
+				    a->da_offset, DTRACE_USTACK_NFRAMES(a->da_arg));
+			continue;
+		}
 		if (a->da_ndifo == 0)
 			continue;
 		v = dif_vm_exec(a->da_difo[0], &ms);
@@ -429,7 +467,15 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		}
 		if (a->da_size == 0 || rec == NULL)
 			continue;
-		if (dtd_ecb_isref(a->da_difo[0])) {
+		if (a->da_kind == DTRACEACT_USYM ||
+		    a->da_kind == DTRACEACT_UMOD ||
+		    a->da_kind == DTRACEACT_UADDR) {
+			/* the pid names the process the address is in */
+			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset,
+			    (uint64_t)h->dh_pid, 8);
+			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset +
+			    8, v, 8);
+		} else if (dtd_ecb_isref(a->da_difo[0])) {
 			if (dtd_ecb_putref(&ms, a->da_difo[0], v,
 			    rec + DTRACE_RECHDR_SIZE + a->da_offset,
 			    a->da_size) == -1)

@@ -229,8 +229,21 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_CPU:
 		*valp = (uint64_t)h->dh_cpu;
 		return 0;
+	case DIF_VAR_USTACKDEPTH:
+	case DIF_VAR_UCALLER: {
+		uint64_t pcs[DTRACE_USTACK_MAXFRAMES];
+		int n = 0;
+
+		if (h->dh_ustack != NULL && !h->dh_nothread)
+			n = h->dh_ustack(h, pcs, var == DIF_VAR_UCALLER ? 2 :
+			    DTRACE_USTACK_MAXFRAMES);
+		if (var == DIF_VAR_USTACKDEPTH)
+			*valp = (uint64_t)n;
+		else
+			*valp = n > 1 ? pcs[1] : 0;
+		return 0;
+	}
 	default:
-		/* ustackdepth, ucaller: need the unwinder */
 		return DIF_FLT_ILLOP;
 	}
 }

@@ -9,7 +9,9 @@
  * entry/return/offset sites of a whole function, and how to resume after
  * a trap: emulate or run out of line), ft_proc.c (a traced process: its
  * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
- * (the ptrace backend: the tracer thread, int3 patching, the hit path).
+ * (the ptrace backend: the tracer thread, int3 patching, the hit path),
+ * ft_unwind.c (user stacks with libdw, from a hit's registers and a
+ * memory accessor, whatever the backend).
  */
 #ifndef FT_H
 #define FT_H
@@ -251,6 +253,21 @@ int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
 		    const ft_sym_t **);
 void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
+
+/*
+ * ft_unwind.c: a process's unwinder.  ft_unwind_stack() takes the
+ * registers at a hit and a memory accessor (0 or an error from it), so
+ * it serves a stopped thread and a stack copy alike; gen is the caller's
+ * module generation: change it when modules come or go.
+ */
+typedef struct ft_unwind ft_unwind_t;
+typedef int (*ft_uread_f)(void *, uint64_t, void *, size_t);
+
+ft_unwind_t	*ft_unwind_create(pid_t);
+void		ft_unwind_destroy(ft_unwind_t *);
+int		ft_unwind_stack(ft_unwind_t *, uint64_t, pid_t,
+		    const struct user_regs_struct *, ft_uread_f, void *,
+		    uint64_t *, uint32_t);
 
 /*
  * Internal to fasttrap: the process, its threads and sites, shared by

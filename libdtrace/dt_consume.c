@@ -557,6 +557,31 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		    (size_t)memsize);
 		fprintf(fp, "}");
 		break;
+	case DTRACEACT_USTACK:
+		fprintf(fp, "%s{\"action\":\"ustack\",\"value\":", sep);
+		dt_usym_json_stack(dtp, fp, addr,
+		    DTRACE_USTACK_NFRAMES(rp->dtrd_arg));
+		fprintf(fp, "}");
+		break;
+	case DTRACEACT_USYM:
+	case DTRACEACT_UMOD:
+	case DTRACEACT_UADDR: {
+		char name[1024];
+		uint64_t pid, pc;
+
+		memcpy(&pid, addr, 8);
+		memcpy(&pc, addr + 8, 8);
+		dt_usym_name(dtp, (pid_t)pid, pc,
+		    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
+		    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
+		    DT_USYM_ADDR, name, sizeof(name));
+		fprintf(fp, "%s{\"action\":\"%s\",\"value\":", sep,
+		    rp->dtrd_action == DTRACEACT_USYM ? "usym" :
+		    rp->dtrd_action == DTRACEACT_UMOD ? "umod" : "uaddr");
+		dt_consume_json_str(fp, name, strlen(name));
+		fprintf(fp, "}");
+		break;
+	}
 	case DTRACEACT_DIFEXPR:
 		if (rp->dtrd_size == 0)
 			return 0;
@@ -727,6 +752,20 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 			    (size_t)memsize, quiet, 1) != 0)
 				return dt_set_errno(dtp, errno);
 			memsize = 0;
+			break;
+		case DTRACEACT_USTACK:
+			if (dt_usym_print_stack(dtp, fp, pd.dtpda_data,
+			    DTRACE_USTACK_NFRAMES(rp->dtrd_arg)) != 0)
+				return dt_set_errno(dtp, errno);
+			break;
+		case DTRACEACT_USYM:
+		case DTRACEACT_UMOD:
+		case DTRACEACT_UADDR:
+			if (dt_usym_print_sym(dtp, fp, pd.dtpda_data,
+			    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
+			    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
+			    DT_USYM_ADDR) != 0)
+				return dt_set_errno(dtp, errno);
 			break;
 		case DTRACEACT_DIFEXPR:
 			/* a statement evaluated for its effect records nothing */

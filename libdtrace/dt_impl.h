@@ -232,6 +232,8 @@ struct dtrace_hdl {
 	int		dt_nprocs;
 	dtrace_handle_proc_f *dt_prochdlr;
 	void		*dt_procarg;
+	/* dt_usym.c: targets' module maps, for naming user addresses */
+	struct dt_usym_proc *dt_usyms;
 };
 
 /* A target process: grabbed (-p) or created (-c). */
@@ -244,6 +246,22 @@ typedef struct dt_proc {
 } dt_proc_t;
 
 void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
+
+/* dt_usym.c */
+#define DT_USYM_ADDR	0	/* mod`func+0xoff: ustack(), uaddr(), %A */
+#define DT_USYM_FUNC	1	/* mod`func: usym(), ufunc() */
+#define DT_USYM_MOD	2	/* mod: umod() */
+void		dt_usym_modmap(dtrace_hdl_t *, dt_msg_t *);
+void		dt_usym_name(dtrace_hdl_t *, pid_t, uint64_t, int, char *,
+		    size_t);
+int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
+		    uint32_t);
+int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
+void		dt_usym_json_stack(dtrace_hdl_t *, FILE *, const char *,
+		    uint32_t);
+uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
+pid_t		dt_usym_target(const dtrace_hdl_t *);
+void		dt_usym_fini(dtrace_hdl_t *);
 void		dt_work_proc_fini(dtrace_hdl_t *);
 
 /*
@@ -314,6 +332,11 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_TRUNC		22
 #define DT_ACT_NORMALIZE	23
 #define DT_ACT_DENORMALIZE	24
+#define DT_ACT_USTACK		30	/* stacks and symbols: dt_cc.c */
+#define DT_ACT_USYM		31
+#define DT_ACT_UFUNC		32
+#define DT_ACT_UMOD		33
+#define DT_ACT_UADDR		34
 
 typedef struct dt_ident {
 	char		*di_name;

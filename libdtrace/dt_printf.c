@@ -4,9 +4,10 @@
  * with it (dt_printf_format).  Both walk the format with the same parser.
  *
  * D conversions follow C's, with D's meanings where they differ: %a and
- * %A print addresses (symbolically in illumos; here as hex, "0x..." as
- * illumos prints an address it cannot resolve, since the consumer has no
- * symbol tables yet), %p prints a pointer in hex, %S a string with C
+ * %A print a user address symbolically, "mod`func+0xoff" (dt_usym.c),
+ * in the process of a usym()/uaddr() key, else in $target (illumos's %a
+ * names kernel addresses; user space has none, so it names user ones
+ * too), %p prints a pointer in hex, %S a string with C
  * escapes for unprintable characters, %Y a walltimestamp as
  * "2024 Jan  5 12:34:56" in local time.  %k needs a kernel stack(),
  * which user-space tracing has not, and %wc/%ws wide characters, which
@@ -654,13 +655,24 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			break;
 		case 'a':
 		case 'A': {
-			char addr[32];
+			char addr[1024];
+			uint64_t pid = 0;
 
-			/* no symbol tables in the consumer yet: the address */
-			if (!dt_printf_isint(rp))
+			/* a usym()-style record carries its pid */
+			if (rp->dtrd_size == 16 &&
+			    (rp->dtrd_action == DTRACEACT_USYM ||
+			    rp->dtrd_action == DTRACEACT_UMOD ||
+			    rp->dtrd_action == DTRACEACT_UADDR)) {
+				memcpy(&pid, base + rp->dtrd_offset, 8);
+				memcpy(&v, base + rp->dtrd_offset + 8, 8);
+			} else if (dt_printf_isint(rp)) {
+				v = dt_printf_int(rp, base, 0);
+				pid = (uint64_t)dt_usym_target(dtp);
+			} else {
 				return dt_set_errno(dtp, EDT_BADCONV);
-			snprintf(addr, sizeof(addr), "0x%" PRIx64,
-			    dt_printf_int(rp, base, 0));
+			}
+			dt_usym_name(dtp, (pid_t)pid, v, DT_USYM_ADDR, addr,
+			    sizeof(addr));
 			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
 			    "", 's');
 			rv = fprintf(fp, cfmt, addr);

@@ -13,7 +13,7 @@ tests_triggers_sockpoke_LDFLAGS =
 TRIGGER_CFLAGS = $(WARN_CFLAGS)
 check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
-	tests/triggers/dl
+	tests/triggers/dl tests/triggers/recurse
 tests_triggers_loop_SOURCES = tests/triggers/loop.c
 tests_triggers_loop_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_loop_LDFLAGS =
@@ -33,6 +33,9 @@ tests_triggers_execer_LDFLAGS =
 tests_triggers_dl_SOURCES = tests/triggers/dl.c
 tests_triggers_dl_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_dl_LDFLAGS =
+tests_triggers_recurse_SOURCES = tests/triggers/recurse.c
+tests_triggers_recurse_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_recurse_LDFLAGS =
 check_PROGRAMS += tests/triggers/textcmp
 tests_triggers_textcmp_SOURCES = tests/triggers/textcmp.c
 tests_triggers_textcmp_CFLAGS = $(TRIGGER_CFLAGS)

@@ -1,0 +1,357 @@
+/*
+ * dt_usym.c: naming user addresses, for ustack(), usym(), ufunc(),
+ * umod(), uaddr() and printf's %a and %A, in illumos's words:
+ * "module`function+0xoffset", "module`function", "module`0xaddress" or
+ * "0xaddress"; the module is the basename of the object's file (the
+ * executable's own name, libc.so.6, ...).
+ *
+ * The daemon sends each target's module map (DT_MSG_MODMAP: file, where
+ * it is mapped, its load bias) when it grabs it and whenever the map
+ * changes; symbols are read from the files with libdwfl (.symtab, else
+ * .dynsym; no separate debuginfo, never debuginfod), so they stay
+ * available after the target exits.  A map that replaces another keeps
+ * the modules of the old one that nothing new overlaps: records taken
+ * before a dlclose() or exec can still be named.  A process we have no
+ * map for (a child of a target) is looked up in /proc while it lives.
+ */
+#include <elfutils/libdwfl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+typedef struct dt_usym_mod {
+	uint64_t	um_lo;
+	uint64_t	um_hi;
+	uint64_t	um_bias;
+	char		*um_path;
+} dt_usym_mod_t;
+
+struct dt_usym_proc {
+	pid_t			up_pid;
+	dt_usym_mod_t		*up_mods;
+	uint32_t		up_nmods;
+	int			up_hasmap;	/* DT_MSG_MODMAP received */
+	Dwfl			*up_dwfl;	/* built on first use */
+	int			up_built;
+	struct dt_usym_proc	*up_next;
+};
+
+static int
+dt_usym_nodebuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+    Dwarf_Addr base, const char *file, const char *debuglink,
+    GElf_Word crc, char **debugfile)
+{
+	(void)mod; (void)userdata; (void)modname; (void)base; (void)file;
+	(void)debuglink; (void)crc; (void)debugfile;
+	return -1;
+}
+
+static char *dt_usym_debugpath = NULL;
+
+static const Dwfl_Callbacks dt_usym_mapcb = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dt_usym_nodebuginfo,
+	.debuginfo_path = &dt_usym_debugpath,
+};
+
+static const Dwfl_Callbacks dt_usym_livecb = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dt_usym_nodebuginfo,
+	.debuginfo_path = &dt_usym_debugpath,
+};
+
+static void
+dt_usym_mods_free(dt_usym_mod_t *m, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		free(m[i].um_path);
+	free(m);
+}
+
+static struct dt_usym_proc *
+dt_usym_proc(dtrace_hdl_t *dtp, pid_t pid, int create)
+{
+	struct dt_usym_proc *up;
+
+	for (up = dtp->dt_usyms; up != NULL; up = up->up_next) {
+		if (up->up_pid == pid)
+			return up;
+	}
+	if (!create || (up = calloc(1, sizeof(*up))) == NULL)
+		return NULL;
+	up->up_pid = pid;
+	up->up_next = dtp->dt_usyms;
+	dtp->dt_usyms = up;
+	return up;
+}
+
+/* DT_MSG_MODMAP: the objects mapped in a target. */
+void
+dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
+{
+	pid_t pid = (pid_t)dt_msg_get_u32(m);
+	uint32_t n = dt_msg_get_u32(m), i, j, nn = 0;
+	struct dt_usym_proc *up;
+	dt_usym_mod_t *nm;
+
+	/* each module takes at least 28 bytes: n is bounded by the message */
+	if (m->dm_err || n > (m->dm_len - m->dm_off) / 28 ||
+	    (nm = calloc((size_t)n + 1, sizeof(*nm))) == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		nm[i].um_lo = dt_msg_get_u64(m);
+		nm[i].um_hi = dt_msg_get_u64(m);
+		nm[i].um_bias = dt_msg_get_u64(m);
+		nm[i].um_path = dt_msg_get_strdup(m, 4096);
+		if (nm[i].um_path == NULL || nm[i].um_lo >= nm[i].um_hi)
+			break;
+		nn++;
+	}
+	if (i < n || !dt_msg_done(m) ||
+	    (up = dt_usym_proc(dtp, pid, 1)) == NULL) {
+		dt_usym_mods_free(nm, i + (i < n));
+		return;
+	}
+	/* keep the old modules that no new one overlaps */
+	for (j = 0; j < up->up_nmods; j++) {
+		dt_usym_mod_t *o = &up->up_mods[j], *grown;
+
+		for (i = 0; i < n; i++) {
+			if (o->um_lo < nm[i].um_hi && nm[i].um_lo < o->um_hi)
+				break;
+		}
+		if (i < n) {
+			free(o->um_path);
+			continue;
+		}
+		if ((grown = realloc(nm, (nn + 1) * sizeof(*nm))) == NULL) {
+			free(o->um_path);
+			continue;
+		}
+		nm = grown;
+		nm[nn++] = *o;
+	}
+	free(up->up_mods);
+	up->up_mods = nm;
+	up->up_nmods = nn;
+	up->up_hasmap = 1;
+	if (up->up_dwfl != NULL)
+		dwfl_end(up->up_dwfl);
+	up->up_dwfl = NULL;
+	up->up_built = 0;
+}
+
+static const char *
+dt_usym_basename(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p != NULL ? p + 1 : path;
+}
+
+/* The Dwfl of pid: from its map, else from /proc while it lives. */
+static Dwfl *
+dt_usym_dwfl(dtrace_hdl_t *dtp, pid_t pid)
+{
+	struct dt_usym_proc *up;
+	Dwfl *d;
+	uint32_t i;
+
+	if ((up = dt_usym_proc(dtp, pid, 1)) == NULL)
+		return NULL;
+	if (up->up_built)
+		return up->up_dwfl;
+	up->up_built = 1;
+	if (up->up_hasmap) {
+		if ((d = dwfl_begin(&dt_usym_mapcb)) == NULL)
+			return NULL;
+		dwfl_report_begin(d);
+		for (i = 0; i < up->up_nmods; i++) {
+			const dt_usym_mod_t *um = &up->up_mods[i];
+
+			/* a file that is gone or changed is left out */
+			(void)dwfl_report_elf(d, dt_usym_basename(um->um_path),
+			    um->um_path, -1, um->um_bias, true);
+		}
+	} else {
+		if (pid <= 0 || (d = dwfl_begin(&dt_usym_livecb)) == NULL)
+			return NULL;
+		dwfl_report_begin(d);
+		if (dwfl_linux_proc_report(d, pid) != 0) {
+			dwfl_end(d);
+			return NULL;
+		}
+	}
+	if (dwfl_report_end(d, NULL, NULL) != 0) {
+		dwfl_end(d);
+		return NULL;
+	}
+	up->up_dwfl = d;
+	return d;
+}
+
+/*
+ * Name addr in process pid, as illumos does, into buf: with DT_USYM_ADDR
+ * "mod`func+0xoff" (ustack(), uaddr(), %A), with DT_USYM_FUNC
+ * "mod`func" (usym(), ufunc()), with DT_USYM_MOD "mod" (umod()); an
+ * address in no symbol is "mod`0xaddr", in no module "0xaddr".
+ */
+void
+dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
+    char *buf, size_t len)
+{
+	Dwfl *d = dt_usym_dwfl(dtp, pid);
+	Dwfl_Module *mod = NULL;
+	const char *mname = NULL, *sname = NULL, *file = NULL;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+
+	if (d != NULL && (mod = dwfl_addrmodule(d, addr)) != NULL) {
+		mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
+		    &file, NULL);
+		if (file != NULL)
+			mname = dt_usym_basename(file);
+		if (how != DT_USYM_MOD)
+			sname = dwfl_module_addrinfo(mod, addr, &off, &sym,
+			    NULL, NULL, NULL);
+	}
+	if (how == DT_USYM_MOD) {
+		if (mname != NULL)
+			snprintf(buf, len, "%s", mname);
+		else
+			snprintf(buf, len, "0x%" PRIx64, addr);
+	} else if (sname != NULL && sname[0] != '\0') {
+		if (how == DT_USYM_ADDR && off > 0)
+			snprintf(buf, len, "%s`%s+0x%" PRIx64, mname, sname,
+			    (uint64_t)off);
+		else
+			snprintf(buf, len, "%s`%s", mname, sname);
+	} else if (mname != NULL) {
+		snprintf(buf, len, "%s`0x%" PRIx64, mname, addr);
+	} else {
+		snprintf(buf, len, "0x%" PRIx64, addr);
+	}
+}
+
+/*
+ * Where the function (DT_USYM_FUNC) or module (DT_USYM_MOD) holding addr
+ * starts; addr itself if it is in none.
+ */
+uint64_t
+dt_usym_start(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how)
+{
+	Dwfl *d = dt_usym_dwfl(dtp, pid);
+	Dwfl_Module *mod;
+	Dwarf_Addr start;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+
+	if (d == NULL || (mod = dwfl_addrmodule(d, addr)) == NULL)
+		return addr;
+	if (how == DT_USYM_MOD) {
+		if (dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL,
+		    NULL) == NULL)
+			return addr;
+		return start;
+	}
+	if (dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL,
+	    NULL) == NULL)
+		return addr;
+	return addr - off;
+}
+
+/*
+ * A ustack() record (pid, then nframes pcs, 0 after the last) as
+ * illumos prints it: a newline, then one frame a line, each indented by
+ * the stackindent option.
+ */
+int
+dt_usym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
+    uint32_t nframes)
+{
+	dtrace_optval_t ind = dtp->dt_options[DTRACEOPT_STACKINDENT];
+	char name[1024];
+	uint64_t pid, pc;
+	uint32_t i;
+
+	if (nframes == 0)
+		return 0;
+	if (ind == DTRACEOPT_UNSET || ind < 0 || ind > 1024)
+		ind = 14;
+	memcpy(&pid, data, sizeof(pid));
+	if (fprintf(fp, "\n") < 0)
+		return -1;
+	for (i = 0; i < nframes; i++) {
+		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
+		if (pc == 0)
+			break;
+		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
+		    sizeof(name));
+		if (fprintf(fp, "%*s%s\n", (int)ind, "", name) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A usym(), umod() or uaddr() record (pid, address): "  %-50s". */
+int
+dt_usym_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *data, int how)
+{
+	char name[1024];
+	uint64_t pid, pc;
+
+	memcpy(&pid, data, sizeof(pid));
+	memcpy(&pc, data + 8, sizeof(pc));
+	dt_usym_name(dtp, (pid_t)pid, pc, how, name, sizeof(name));
+	return fprintf(fp, "  %-50s", name) < 0 ? -1 : 0;
+}
+
+/* oformat=json: a stack as an array of frame names. */
+void
+dt_usym_json_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
+    uint32_t nframes)
+{
+	char name[1024];
+	uint64_t pid, pc;
+	uint32_t i;
+
+	memcpy(&pid, data, sizeof(pid));
+	fputc('[', fp);
+	for (i = 0; i < nframes; i++) {
+		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
+		if (pc == 0)
+			break;
+		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
+		    sizeof(name));
+		if (i > 0)
+			fputc(',', fp);
+		dt_consume_json_str(fp, name, strlen(name));
+	}
+	fputc(']', fp);
+}
+
+/* The pid $target names: the first target, or 0. */
+pid_t
+dt_usym_target(const dtrace_hdl_t *dtp)
+{
+	return dtp->dt_nprocs > 0 ? dtp->dt_procs[0].dpr_pid : 0;
+}
+
+void
+dt_usym_fini(dtrace_hdl_t *dtp)
+{
+	struct dt_usym_proc *up;
+
+	while ((up = dtp->dt_usyms) != NULL) {
+		dtp->dt_usyms = up->up_next;
+		if (up->up_dwfl != NULL)
+			dwfl_end(up->up_dwfl);
+		dt_usym_mods_free(up->up_mods, up->up_nmods);
+		free(up);
+	}
+}
