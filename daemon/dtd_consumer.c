@@ -455,6 +455,10 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_LIBACT:
 		case DTRACEACT_TRACEMEM:
 		case DTRACEACT_TRACEMEM_DYNSIZE:
+		case DTRACEACT_USTACK:
+		case DTRACEACT_USYM:
+		case DTRACEACT_UMOD:
+		case DTRACEACT_UADDR:
 		case DTRACEACT_SPECULATE:	/* its record, speculatively */
 		case DTRACEACT_COMMIT:		/* a record comes before */
 		case DTRACEACT_DISCARD:
