@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -388,6 +389,36 @@ dtd_ecb_spec(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
 	return 0;
 }
 
+/*
+ * stop() and raise(sig), for a consumer allowed them, in a traced
+ * thread that waits for us (dh_uwrite): the signal is pending when the
+ * thread resumes.  stop() leaves the whole process stopped, as illumos
+ * does; SIGCONT resumes it.  A bad signal number is an illegal operation.
+ */
+static int
+dtd_ecb_signal(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
+    uint32_t kind, uint64_t sig)
+{
+	if (!e->de_consumer->dc_allowdestr || h->dh_uwrite == NULL)
+		return 0;
+	if (kind == DTRACEACT_STOP) {
+		/*
+		 * To the thread that hit: it stops the whole process as it
+		 * leaves the probe, before it runs on (a process-directed
+		 * signal may wait for a later stop).
+		 */
+		(void)syscall(SYS_tgkill, h->dh_pid, h->dh_tid, SIGSTOP);
+		return 0;
+	}
+	if (sig == 0 || sig >= (uint64_t)NSIG) {
+		ms->dm_fault = DIF_FLT_ILLOP;
+		ms->dm_illval = sig;
+		return -1;
+	}
+	(void)syscall(SYS_tgkill, h->dh_pid, h->dh_tid, (int)sig);
+	return 0;
+}
+
 static void
 dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 {
@@ -441,6 +472,10 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 				goto fault;
 			continue;
 		}
+		if (a->da_kind == DTRACEACT_STOP) {
+			(void)dtd_ecb_signal(e, h, &ms, a->da_kind, 0);
+			continue;
+		}
 		if (a->da_kind == DTRACEACT_USTACK) {
 			if (rec != NULL)
 				dtd_ecb_ustack(h, rec + DTRACE_RECHDR_SIZE +
@@ -455,6 +490,11 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		if (a->da_kind == DTRACEACT_EXIT) {
 			exiting = 1;
 			status = (int)v;
+		}
+		if (a->da_kind == DTRACEACT_RAISE) {
+			if (dtd_ecb_signal(e, h, &ms, a->da_kind, v) == -1)
+				goto fault;
+			continue;
 		}
 		if ((a->da_kind & 0xff00) == DTRACEACT_SPECULATIVE) {
 			if (dtd_ecb_spec(e, h, &ms, a->da_kind, v, &rec) == -1)

@@ -18,11 +18,13 @@
 static int	dtd_host_builtin(void *, uint32_t, uint64_t, uint64_t *);
 static int	dtd_host_uread(void *, uint64_t, void *, size_t);
 static int	dtd_host_speculation(void *, uint64_t *);
+static int	dtd_host_uwrite(void *, uint64_t, const void *, size_t);
 
 const dif_host_t dtd_host = {
 	.dh_builtin = dtd_host_builtin,
 	.dh_uread = dtd_host_uread,
 	.dh_speculation = dtd_host_speculation,
+	.dh_uwrite = dtd_host_uwrite,
 };
 
 static void
@@ -246,6 +248,18 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 	default:
 		return DIF_FLT_ILLOP;
 	}
+}
+
+/* copyout(), copyoutstr(): a stopped thread, a consumer allowed them */
+static int
+dtd_host_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
+{
+	dtd_fire_t *f = arg;
+	const dtd_hit_t *h = f->df_hit;
+
+	if (h->dh_uwrite == NULL || !f->df_ecb->de_consumer->dc_allowdestr)
+		return DIF_FLT_UPRIV;
+	return h->dh_uwrite(h->dh_uarg, addr, buf, len);
 }
 
 static int

@@ -302,6 +302,13 @@ dtd_prov_pid_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 	    h->dh_uread, h->dh_uarg, pcs, max);
 }
 
+/* copyout(): the thread is stopped; page protections are respected */
+static int
+dtd_prov_pid_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
+{
+	return ft_proc_write(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+}
+
 /* Tracer thread: a thread of pp stopped on a site with users. */
 static void
 dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
@@ -321,6 +328,7 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 	h.dh_regs = (const uint64_t *)(const void *)r;
 	h.dh_nregs = DTD_PID_NREGS;
 	h.dh_uread = dtd_prov_pid_uread;
+	h.dh_uwrite = dtd_prov_pid_uwrite;
 	h.dh_uarg = proc;
 	if (pp->pp_unwind != NULL) {
 		h.dh_ustack = dtd_prov_pid_ustack;

@@ -239,6 +239,7 @@ int		ft_proc_site_add(ft_proc_t *, uint64_t, void *);
 int		ft_proc_site_remove(ft_proc_t *, uint64_t, void *);
 size_t		ft_proc_nsites(ft_proc_t *);
 int		ft_proc_read(ft_proc_t *, uint64_t, void *, size_t);
+int		ft_proc_write(ft_proc_t *, uint64_t, const void *, size_t);
 void		ft_proc_refresh(ft_proc_t *);
 int		ft_proc_mod_iter(ft_proc_t *, const char *,
 		    int (*)(void *, ft_proc_t *, ft_mod_t *), void *);

@@ -364,8 +364,13 @@ dt_cc_difo_zero(dt_pcb_t *pcb)
 	return dp;
 }
 
+/*
+ * printf(), and system(), which records like it: the consumer formats
+ * the command and runs it (DTRACEACT_SYSTEM).
+ */
 static void
-dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    uint32_t kind)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
@@ -422,7 +427,7 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		ap->da_size = ap->da_align = ap->da_difo[0]->dd_rtype.dt_size;
 	}
 	ap = &cc->cc_act[first];
-	ap->da_kind = DTRACEACT_PRINTF;
+	ap->da_kind = kind;
 	ap->da_arg = pp->dp_nfmt++;
 	ap->da_nargs = n;
 }
@@ -1357,6 +1362,13 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 			dt_parser_error(pcb, dnp->dn_line, D_EXIT_SPEC,
 			    "exit( ) may not follow speculate( )");
 		break;
+	case DT_ACT_STOP:
+	case DT_ACT_RAISE:
+	case DT_ACT_SYSTEM:
+		if (fl & DT_CC_SPEC)
+			dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
+			    "destructive actions may not follow speculate( )");
+		break;
 	default:
 		break;
 	}
@@ -1438,7 +1450,25 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_difexpr(pcb, cc, arg, "trace", 1);
 		break;
 	case DT_ACT_PRINTF:
-		dt_cc_act_printf(pcb, cc, dnp);
+		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_PRINTF);
+		break;
+	case DT_ACT_SYSTEM:
+		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_SYSTEM);
+		break;
+	case DT_ACT_STOP:
+		(void)dt_cc_newact(pcb, cc, DTRACEACT_STOP);
+		break;
+	case DT_ACT_RAISE:
+		arg = dt_node_cook(pcb, dnp->dn_args);
+		if (!dt_node_is_int(arg))
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+			    "raise( ) argument #1 is incompatible with "
+			    "prototype:\n\tprototype: int\n\t argument: %s",
+			    arg->dn_type->dt_name);
+		dt_decl_rtype(dtp, &dt_type_int, &rt);
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_RAISE);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
 		break;
 	case DT_ACT_TRACEMEM:
 		dt_cc_act_tracemem(pcb, cc, dnp);
@@ -1725,7 +1755,8 @@ dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 
 			if (DTRACEACT_ISAGG(ap->da_kind))
 				pip->dpi_aggregates++;
-			else if (ap->da_kind == DTRACEACT_PRINTF) {
+			else if (ap->da_kind == DTRACEACT_PRINTF ||
+			    ap->da_kind == DTRACEACT_SYSTEM) {
 				pip->dpi_recgens++;
 				j += ap->da_nargs;	/* its arguments */
 			} else if (ap->da_size != 0)

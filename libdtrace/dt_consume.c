@@ -70,6 +70,33 @@ raw:
 	return 0;
 }
 
+/*
+ * system(): format the command, then run it with the output so far
+ * flushed, so that what it prints comes in order with the trace data.
+ */
+static int
+dt_consume_system(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *rp, int nargs, const char *data)
+{
+	FILE *cf;
+	char *cmd = NULL;
+	size_t len = 0;
+	int rv;
+
+	if ((cf = open_memstream(&cmd, &len)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	rv = dt_printf_format(dtp, cf, fmt, rp, nargs, data);
+	if (fclose(cf) != 0 && rv == 0)
+		rv = dt_set_errno(dtp, EDT_NOMEM);
+	if (rv == 0) {
+		(void)fflush(fp);
+		(void)fflush(stdout);
+		(void)system(cmd);
+	}
+	free(cmd);
+	return rv;
+}
+
 /* One trace() datum. */
 int
 dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
@@ -540,10 +567,19 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		    status);
 		break;
 	}
+	case DTRACEACT_STOP:
+	case DTRACEACT_RAISE:
 	case DTRACEACT_SPECULATE:
 	case DTRACEACT_COMMIT:
 	case DTRACEACT_DISCARD:
 		return 0;
+	case DTRACEACT_SYSTEM:
+		/* the command runs; its output is its own, not JSON */
+		if (rp->dtrd_format == 0 || rp->dtrd_format > pp->dp_nfmt ||
+		    more > ed->dtepd_nrecs - i - 1)
+			return dt_set_errno(dtp, EDT_BADCONV);
+		return dt_consume_system(dtp, stdout,
+		    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs, data);
 	case DTRACEACT_TRACEMEM_DYNSIZE:
 		*memsizep = dt_consume_u64(rp, data);
 		return 0;
@@ -735,7 +771,20 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 				return -1;
 			i += more;
 			break;
+		case DTRACEACT_SYSTEM:
+			if (rp->dtrd_format == 0 ||
+			    rp->dtrd_format > pp->dp_nfmt ||
+			    more > ed->dtepd_nrecs - i - 1)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			if (dt_consume_system(dtp, fp,
+			    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs,
+			    data) != 0)
+				return -1;
+			i += more;
+			break;
 		case DTRACEACT_EXIT:
+		case DTRACEACT_STOP:		/* the daemon acted */
+		case DTRACEACT_RAISE:
 		case DTRACEACT_SPECULATE:	/* ids: nothing to show */
 		case DTRACEACT_COMMIT:
 		case DTRACEACT_DISCARD:

@@ -191,9 +191,9 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("usym", DT_ACT_USYM, 1), BI_ACT("ufunc", DT_ACT_UFUNC, 1),
 	BI_ACT("umod", DT_ACT_UMOD, 1), BI_ACT("uaddr", DT_ACT_UADDR, 1),
 	BI_UNACT("sym"), BI_UNACT("func"),
-	BI_UNACT("mod"), BI_UNACT("stop"), BI_UNACT("raise"),
-	BI_UNACT("system"), BI_UNACT("freopen"), BI_UNACT("ftruncate"),
-	BI_UNACT("copyout"), BI_UNACT("copyoutstr"), BI_UNACT("chill"),
+	BI_UNACT("mod"), BI_ACT("stop", DT_ACT_STOP, 0),
+	BI_ACT("raise", DT_ACT_RAISE, 1), BI_ACT("system", DT_ACT_SYSTEM, -1),
+	BI_UNACT("freopen"), BI_UNACT("ftruncate"), BI_UNACT("chill"),
 	BI_UNACT("breakpoint"), BI_UNACT("panic"),
 	BI_ACT("speculate", DT_ACT_SPECULATE, 1),
 	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),
@@ -228,6 +228,10 @@ static const struct {
 	const char	*ds_proto;
 } dt_ident_subrs[] = {
 	{ "copyin", DIF_SUBR_COPYIN, "void *(uintptr_t, size_t)" },
+	/* destructive: the daemon allows them only under -w, for root */
+	{ "copyout", DIF_SUBR_COPYOUT, "void(void *, uintptr_t, size_t)" },
+	{ "copyoutstr", DIF_SUBR_COPYOUTSTR,
+	    "void(const char *, uintptr_t, size_t)" },
 	{ "copyinstr", DIF_SUBR_COPYINSTR, "string(uintptr_t, [size_t])" },
 	{ "copyinto", DIF_SUBR_COPYINTO, "void(uintptr_t, size_t, void *)" },
 	{ "alloca", DIF_SUBR_ALLOCA, "void *(size_t)" },

@@ -337,6 +337,9 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_UFUNC		32
 #define DT_ACT_UMOD		33
 #define DT_ACT_UADDR		34
+#define DT_ACT_STOP		40	/* destructive: dt_cc.c */
+#define DT_ACT_RAISE		41
+#define DT_ACT_SYSTEM		42
 
 typedef struct dt_ident {
 	char		*di_name;
