@@ -680,6 +680,7 @@ dtd_prov_pid_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
 	dt_msg_put_u64(pm->pm_msg, m->fm_lo);
 	dt_msg_put_u64(pm->pm_msg, m->fm_hi);
 	dt_msg_put_u64(pm->pm_msg, m->fm_bias);
+	dt_msg_put_u32(pm->pm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
 	dt_msg_put_str(pm->pm_msg, m->fm_path);
 	pm->pm_n++;
 	return 0;

@@ -260,6 +260,8 @@ int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
 void		dt_usym_json_stack(dtrace_hdl_t *, FILE *, const char *,
 		    uint32_t);
 uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
+int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
+		    const char *, char (*)[128], int);
 pid_t		dt_usym_target(const dtrace_hdl_t *);
 void		dt_usym_fini(dtrace_hdl_t *);
 void		dt_work_proc_fini(dtrace_hdl_t *);

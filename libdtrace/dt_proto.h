@@ -98,13 +98,17 @@ enum dt_msgtype {
 				 *   (DT_PROC_*), u32 wait status (EXITED) */
 	DT_MSG_MODMAP,		/* d->c, any time before records that need
 				 *   it: u32 pid, u32 n, then n x { u64 lo,
-				 *   u64 hi, u64 bias, str path }: the
+				 *   u64 hi, u64 bias, u32 flags
+				 *   (DT_MODMAP_*), str path }: the
 				 *   objects mapped in a target (ustack(),
 				 *   usym() symbols are the client's work);
 				 *   replaces the pid's previous map */
 };
 
 #define DT_GRAB_CREATE	0x1	/* -c: hold the child at its entry point */
+
+/* DT_MSG_MODMAP module flags */
+#define DT_MODMAP_EXEC	0x1	/* the executable: module a.out */
 
 /* DT_MSG_PROC events */
 #define DT_PROC_HELD	1	/* a CREATE target is at its entry point */

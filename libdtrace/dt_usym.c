@@ -13,9 +13,14 @@
  * the modules of the old one that nothing new overlaps: records taken
  * before a dlclose() or exec can still be named.  A process we have no
  * map for (a child of a target) is looked up in /proc while it lives.
+ *
+ * dtrace -lv: the C types of a function's parameters, from the DWARF in
+ * the module's file where there is some (dt_usym_argtypes).
  */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +31,7 @@ typedef struct dt_usym_mod {
 	uint64_t	um_lo;
 	uint64_t	um_hi;
 	uint64_t	um_bias;
+	uint32_t	um_flags;	/* DT_MODMAP_* */
 	char		*um_path;
 } dt_usym_mod_t;
 
@@ -99,14 +105,15 @@ dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
 	struct dt_usym_proc *up;
 	dt_usym_mod_t *nm;
 
-	/* each module takes at least 28 bytes: n is bounded by the message */
-	if (m->dm_err || n > (m->dm_len - m->dm_off) / 28 ||
+	/* each module takes at least 32 bytes: n is bounded by the message */
+	if (m->dm_err || n > (m->dm_len - m->dm_off) / 32 ||
 	    (nm = calloc((size_t)n + 1, sizeof(*nm))) == NULL)
 		return;
 	for (i = 0; i < n; i++) {
 		nm[i].um_lo = dt_msg_get_u64(m);
 		nm[i].um_hi = dt_msg_get_u64(m);
 		nm[i].um_bias = dt_msg_get_u64(m);
+		nm[i].um_flags = dt_msg_get_u32(m);
 		nm[i].um_path = dt_msg_get_strdup(m, 4096);
 		if (nm[i].um_path == NULL || nm[i].um_lo >= nm[i].um_hi)
 			break;
@@ -333,6 +340,179 @@ dt_usym_json_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
 		dt_consume_json_str(fp, name, strlen(name));
 	}
 	fputc(']', fp);
+}
+
+/* snprintf, for names that may be cut short at len */
+static void
+dt_usym_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* The C spelling of a DWARF type (NULL: void), shortened as C would. */
+static void
+dt_usym_typename(Dwarf_Die *die, char *buf, size_t len, int depth)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die inner, *ip = NULL;
+	const char *name, *tag = NULL;
+	char sub[256];
+
+	if (len == 0)
+		return;
+	if (die == NULL || depth > 16) {
+		dt_usym_fmt(buf, len, "%s", die == NULL ? "void" : "...");
+		return;
+	}
+	if (dwarf_attr_integrate(die, DW_AT_type, &a) != NULL &&
+	    dwarf_formref_die(&a, &inner) != NULL)
+		ip = &inner;
+	name = dwarf_diename(die);
+	switch (dwarf_tag(die)) {
+	case DW_TAG_base_type:
+	case DW_TAG_typedef:
+		dt_usym_fmt(buf, len, "%s", name != NULL ? name : "?");
+		return;
+	case DW_TAG_structure_type:
+		tag = "struct";
+		break;
+	case DW_TAG_union_type:
+		tag = "union";
+		break;
+	case DW_TAG_enumeration_type:
+		tag = "enum";
+		break;
+	case DW_TAG_class_type:
+		tag = "class";
+		break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+		if (ip != NULL && dwarf_tag(ip) == DW_TAG_subroutine_type) {
+			Dwarf_Attribute ra;
+			Dwarf_Die ret, *rp = NULL;
+
+			if (dwarf_attr_integrate(ip, DW_AT_type, &ra) != NULL &&
+			    dwarf_formref_die(&ra, &ret) != NULL)
+				rp = &ret;
+			dt_usym_typename(rp, sub, sizeof(sub), depth + 1);
+			dt_usym_fmt(buf, len, "%s (*)()", sub);
+			return;
+		}
+		dt_usym_typename(ip, sub, sizeof(sub), depth + 1);
+		dt_usym_fmt(buf, len, "%s%s*", sub,
+		    sub[0] != '\0' && sub[strlen(sub) - 1] == '*' ? "" : " ");
+		return;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type: {
+		const char *q = dwarf_tag(die) == DW_TAG_const_type ? "const" :
+		    dwarf_tag(die) == DW_TAG_volatile_type ? "volatile" :
+		    "restrict";
+
+		dt_usym_typename(ip, sub, sizeof(sub), depth + 1);
+		if (sub[0] != '\0' && sub[strlen(sub) - 1] == '*')
+			dt_usym_fmt(buf, len, "%s%s", sub, q);
+		else
+			dt_usym_fmt(buf, len, "%s %s", q, sub);
+		return;
+	}
+	case DW_TAG_array_type:
+		dt_usym_typename(ip, sub, sizeof(sub), depth + 1);
+		dt_usym_fmt(buf, len, "%s []", sub);
+		return;
+	default:
+		dt_usym_fmt(buf, len, "%s", name != NULL ? name : "?");
+		return;
+	}
+	dt_usym_fmt(buf, len, "%s %s", tag, name != NULL ? name : "<anon>");
+}
+
+typedef struct dt_usym_fn {
+	const char	*uf_name;
+	Dwarf_Die	uf_die;
+	int		uf_found;
+} dt_usym_fn_t;
+
+static int
+dt_usym_fnone(Dwarf_Die *die, void *arg)
+{
+	dt_usym_fn_t *uf = arg;
+	const char *name = dwarf_diename(die);
+
+	if (name == NULL || strcmp(name, uf->uf_name) != 0 ||
+	    dwarf_hasattr(die, DW_AT_declaration))
+		return DWARF_CB_OK;
+	uf->uf_die = *die;
+	uf->uf_found = 1;
+	return DWARF_CB_ABORT;
+}
+
+/*
+ * The parameter types of function func in module mod ("a.out" for the
+ * executable) of process pid, from DWARF: at most max names of len
+ * bytes each.  Returns how many, or -1 when there is no DWARF for it.
+ */
+int
+dt_usym_argtypes(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
+    const char *func, char (*types)[128], int max)
+{
+	struct dt_usym_proc *up;
+	Dwfl *d = dt_usym_dwfl(dtp, pid);
+	Dwfl_Module *dm;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu, child, tdie;
+	Dwarf_Attribute a;
+	dt_usym_fn_t uf;
+	size_t hsize;
+	uint32_t i;
+	const char *path = NULL;
+	int n = 0;
+
+	if (d == NULL || (up = dt_usym_proc(dtp, pid, 0)) == NULL)
+		return -1;
+	for (i = 0; i < up->up_nmods && path == NULL; i++) {
+		const dt_usym_mod_t *um = &up->up_mods[i];
+
+		if (strcmp(mod, "a.out") == 0 ? (um->um_flags &
+		    DT_MODMAP_EXEC) != 0 :
+		    strcmp(dt_usym_basename(um->um_path), mod) == 0)
+			path = um->um_path;
+	}
+	if (path == NULL || (dm = dwfl_addrmodule(d,
+	    up->up_mods[i - 1].um_lo)) == NULL ||
+	    (dw = dwfl_module_getdwarf(dm, &bias)) == NULL)
+		return -1;
+	memset(&uf, 0, sizeof(uf));
+	uf.uf_name = func;
+	while (!uf.uf_found &&
+	    dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
+			(void)dwarf_getfuncs(&cu, dt_usym_fnone, &uf, 0);
+		off = next;
+	}
+	if (!uf.uf_found)
+		return -1;
+	if (dwarf_child(&uf.uf_die, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		if (n >= max)
+			break;
+		if (dwarf_attr_integrate(&child, DW_AT_type, &a) != NULL &&
+		    dwarf_formref_die(&a, &tdie) != NULL)
+			dt_usym_typename(&tdie, types[n], 128, 0);
+		else
+			snprintf(types[n], 128, "(unknown)");
+		n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
 }
 
 /* The pid $target names: the first target, or 0. */

@@ -145,6 +145,40 @@ same "$tmp/names" "
 
 " "-p: ustack() of a grabbed process"
 
+# dtrace -lv: stability as illumos's providers declare it; for a pid
+# entry probe the parameter types from the trigger's DWARF
+attrs()
+{
+	printf '\n\tProbe Description Attributes\n'
+	printf '\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n' "$1" "$1"
+	printf '\t\tDependency Class: %s\n' "$2"
+	printf '\n\tArgument Attributes\n'
+	printf '\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n' "$3" "$3"
+	printf '\t\tDependency Class: %s\n' "$4"
+	printf '\n\tArgument Types\n'
+}
+dtrace -lv -c "$T 0" -n 'pid$target:a.out:poke:entry' \
+    -n 'pid$target:a.out:poke:return' -n 'dtrace:::BEGIN' \
+    >"$tmp/out" 2>"$tmp/err"
+check "-lv: exit 0" [ $? -eq 0 ]
+sed 's/^ *[0-9]* *pid[0-9]* /ID PID /; s/^ *[0-9]* *dtrace /ID dtrace /' \
+    "$tmp/out" >"$tmp/lv"
+{
+	printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
+	printf 'ID PID %17s %33s %s\n' a.out poke entry
+	attrs Private Unknown Private Unknown
+	printf '\t\targs[0]: char *\n\t\targs[1]: long int\n\n'
+	printf 'ID PID %17s %33s %s\n' a.out poke return
+	attrs Private Unknown Private Unknown
+	printf '\t\tNone\n\n'
+	printf 'ID dtrace %17s %33s %s\n' "" "" BEGIN
+	attrs Stable Common Stable Common
+	printf '\t\tNone\n\n'
+} >"$tmp/lvexp"
+check "-lv: stability, and the types of poke(char *, long)" \
+    cmp -s "$tmp/lvexp" "$tmp/lv"
+cmp -s "$tmp/lvexp" "$tmp/lv" || diff -u "$tmp/lvexp" "$tmp/lv" | sed 's/^/# /'
+
 # the compiler's checks, in illumos's words
 dtrace -xerrtags -n 'BEGIN { ustack(0); }' >"$tmp/out" 2>"$tmp/err"
 check "ustack(0): D_USTACK_FRAMES" grep -q "\[D_USTACK_FRAMES\].*ustack( ) argument #1 must be a non-zero positive integral constant expression" "$tmp/err"
