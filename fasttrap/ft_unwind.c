@@ -10,8 +10,9 @@
  *
  * Cost: a Dwfl holding the process's modules and their CFI is kept per
  * process and rebuilt only when the caller's module generation changes
- * (exec, dlopen, dlclose), so a hit pays for the walk alone.  One
- * process's hits are unwound one at a time (uw_lock).
+ * (exec, dlopen, dlclose), so a hit pays for the walk alone; and the
+ * walk reads the stack a page at a time (uw_page), not a word per
+ * system call.  One process's hits are unwound one at a time (uw_lock).
  */
 #include <sys/types.h>
 #include <sys/user.h>
@@ -24,6 +25,15 @@
 
 #include "ft.h"
 
+#define FT_UNWIND_PAGE		4096
+#define FT_UNWIND_NPAGES	4	/* pages of stack one walk keeps */
+
+typedef struct ft_unwind_page {
+	uint64_t	up_base;
+	int		up_valid;
+	uint8_t		up_data[FT_UNWIND_PAGE];
+} ft_unwind_page_t;
+
 struct ft_unwind {
 	pthread_mutex_t	uw_lock;
 	pid_t		uw_pid;
@@ -35,6 +45,8 @@ struct ft_unwind {
 	const struct user_regs_struct *uw_regs;
 	ft_uread_f	uw_uread;
 	void		*uw_uarg;
+	ft_unwind_page_t uw_page[FT_UNWIND_NPAGES];	/* this walk's */
+	int		uw_nextpage;
 };
 
 typedef struct ft_unwind_walk {
@@ -92,9 +104,34 @@ ft_unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
     void *arg)
 {
 	ft_unwind_t *u = arg;
-	uint64_t v;
+	uint64_t v, base = addr & ~(uint64_t)(FT_UNWIND_PAGE - 1);
+	ft_unwind_page_t *pg;
+	int i;
 
 	(void)dwfl;
+	if (addr - base <= FT_UNWIND_PAGE - sizeof(v)) {
+		for (i = 0; i < FT_UNWIND_NPAGES; i++) {
+			pg = &u->uw_page[i];
+			if (pg->up_valid && pg->up_base == base) {
+				memcpy(&v, pg->up_data + (addr - base),
+				    sizeof(v));
+				*result = v;
+				return true;
+			}
+		}
+		/* a whole page is mapped or not: read it once */
+		pg = &u->uw_page[u->uw_nextpage];
+		u->uw_nextpage = (u->uw_nextpage + 1) % FT_UNWIND_NPAGES;
+		pg->up_valid = u->uw_uread(u->uw_uarg, base, pg->up_data,
+		    FT_UNWIND_PAGE) == 0;
+		pg->up_base = base;
+		if (pg->up_valid) {
+			memcpy(&v, pg->up_data + (addr - base), sizeof(v));
+			*result = v;
+			return true;
+		}
+	}
+	/* across pages, or a copy that holds only part of the page */
 	if (u->uw_uread(u->uw_uarg, addr, &v, sizeof(v)) != 0)
 		return false;
 	*result = v;
@@ -213,6 +250,7 @@ ft_unwind_stack(ft_unwind_t *u, uint64_t gen, pid_t tid,
     uint64_t *pcs, uint32_t max)
 {
 	ft_unwind_walk_t w;
+	int i;
 
 	if (max == 0)
 		return 0;
@@ -224,6 +262,8 @@ ft_unwind_stack(ft_unwind_t *u, uint64_t gen, pid_t tid,
 		pcs[0] = r->rip;
 		return 1;
 	}
+	for (i = 0; i < FT_UNWIND_NPAGES; i++)
+		u->uw_page[i].up_valid = 0;
 	u->uw_tid = tid;
 	u->uw_regs = r;
 	u->uw_uread = uread;
