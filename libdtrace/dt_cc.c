@@ -1193,8 +1193,13 @@ dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		/* the conversions take the keys of the (first) aggregation */
 		types = dt_parser_alloc(pcb, (first->di_nargs + 1) *
 		    sizeof(dif_type_t));
-		for (i = 0; i < first->di_nargs; i++)
-			dt_decl_rtype(dtp, first->di_keys[i], &types[i]);
+		for (i = 0; i < first->di_nargs; i++) {
+			if (first->di_keys[i] == &dt_cc_type_ustack)
+				dt_printf_stacktype(&types[i]);
+			else
+				dt_decl_rtype(dtp, first->di_keys[i],
+				    &types[i]);
+		}
 		if (first->di_aggfunc != 0 && dt_printa_check(dtp, fmt,
 		    first->di_nargs, types, first->di_aggfunc, &tag, msg,
 		    sizeof(msg)) != 0)

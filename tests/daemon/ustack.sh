@@ -96,6 +96,27 @@ same "$tmp/names" "
 
 " "@[ustack(2)], @[usym()], @[umod()]: keys and counts"
 
+# printa(): %k prints a stack key, %A a usym() key
+dtrace -q -c "$T 2" -n 'pid$target:a.out:down:entry {
+	@[ustack(2), usym(ucaller)] = count(); }
+	END { printa("%k %A count %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+strip "$tmp/out" | sed 's/+0x[0-9a-f]* / /' >"$tmp/names"
+same "$tmp/names" "
+              recurse\`down
+              recurse\`main
+ recurse\`main count 1
+
+              recurse\`down
+              recurse\`down
+ recurse\`down count 2
+
+" "printa(\"%k %A ...\"): stacks and symbols of the keys"
+dtrace -q -n 'BEGIN { @[1] = count(); printa("%k", @); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "printa %k of an int key: refused" grep -q "prototype: stack" "$tmp/err"
+
 # not quiet: the stack follows the probe columns after a newline
 dtrace -c "$T 0" -n 'pid$target:a.out:leaf:entry { ustack(2); }' \
     >"$tmp/out" 2>"$tmp/err"
