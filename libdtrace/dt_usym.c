@@ -8,8 +8,9 @@
  * The daemon sends each target's module map (DT_MSG_MODMAP: file, where
  * it is mapped, its load bias) when it grabs it and whenever the map
  * changes; symbols are read from the files with libdwfl (.symtab, else
- * .dynsym; no separate debuginfo, never debuginfod), so they stay
- * available after the target exits.  A map that replaces another keeps
+ * the local debug file named by the build-id under /usr/lib/debug, as
+ * Debian's -dbg packages install them, else .dynsym; never debuginfod),
+ * so they stay available after the target exits.  A map that replaces another keeps
  * the modules of the old one that nothing new overlaps: records taken
  * before a dlclose() or exec can still be named.  A process we have no
  * map for (a child of a target) is looked up in /proc while it lives.
@@ -18,6 +19,9 @@
  * the module's file where there is some (dt_usym_argtypes).
  */
 #include <dwarf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -27,13 +31,24 @@
 
 #include "dt_impl.h"
 
+#define DT_USYM_DEBUGDIR	"/usr/lib/debug"
+
 typedef struct dt_usym_mod {
 	uint64_t	um_lo;
 	uint64_t	um_hi;
 	uint64_t	um_bias;
 	uint32_t	um_flags;	/* DT_MODMAP_* */
 	char		*um_path;
+	/* -lv: its functions' DIEs by name, made on first use */
+	struct dt_usym_fnent *um_fns;
+	size_t		um_nfns;
+	int		um_indexed;
 } dt_usym_mod_t;
+
+typedef struct dt_usym_fnent {
+	char		*fe_name;
+	Dwarf_Off	fe_off;
+} dt_usym_fnent_t;
 
 struct dt_usym_proc {
 	pid_t			up_pid;
@@ -45,29 +60,66 @@ struct dt_usym_proc {
 	struct dt_usym_proc	*up_next;
 };
 
+/*
+ * A module's separate debug file: /usr/lib/debug/.build-id/xx/yyyy.debug
+ * on this machine, or none.  Never the network (debuginfod).
+ */
 static int
-dt_usym_nodebuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+dt_usym_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
     Dwarf_Addr base, const char *file, const char *debuglink,
     GElf_Word crc, char **debugfile)
 {
-	(void)mod; (void)userdata; (void)modname; (void)base; (void)file;
-	(void)debuglink; (void)crc; (void)debugfile;
-	return -1;
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	char path[PATH_MAX];
+	int n, i, off, fd;
+
+	(void)userdata; (void)modname; (void)base; (void)file;
+	(void)debuglink; (void)crc;
+	if ((n = dwfl_module_build_id(mod, &id, &vaddr)) < 2 || n > 64)
+		return -1;
+	off = snprintf(path, sizeof(path), "%s/.build-id/%02x/",
+	    DT_USYM_DEBUGDIR, id[0]);
+	for (i = 1; i < n; i++)
+		off += snprintf(path + off, sizeof(path) - off, "%02x", id[i]);
+	snprintf(path + off, sizeof(path) - off, ".debug");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if ((*debugfile = strdup(path)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static char *dt_usym_debugpath = NULL;
 
 static const Dwfl_Callbacks dt_usym_mapcb = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dt_usym_nodebuginfo,
+	.find_debuginfo = dt_usym_debuginfo,
 	.debuginfo_path = &dt_usym_debugpath,
 };
 
 static const Dwfl_Callbacks dt_usym_livecb = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dt_usym_nodebuginfo,
+	.find_debuginfo = dt_usym_debuginfo,
 	.debuginfo_path = &dt_usym_debugpath,
 };
+
+static void
+dt_usym_mod_clear(dt_usym_mod_t *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->um_nfns; i++)
+		free(m->um_fns[i].fe_name);
+	free(m->um_fns);
+	m->um_fns = NULL;
+	m->um_nfns = 0;
+	m->um_indexed = 0;
+	free(m->um_path);
+	m->um_path = NULL;
+}
 
 static void
 dt_usym_mods_free(dt_usym_mod_t *m, uint32_t n)
@@ -75,7 +127,7 @@ dt_usym_mods_free(dt_usym_mod_t *m, uint32_t n)
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		free(m[i].um_path);
+		dt_usym_mod_clear(&m[i]);
 	free(m);
 }
 
@@ -133,11 +185,11 @@ dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
 				break;
 		}
 		if (i < n) {
-			free(o->um_path);
+			dt_usym_mod_clear(o);
 			continue;
 		}
 		if ((grown = realloc(nm, (nn + 1) * sizeof(*nm))) == NULL) {
-			free(o->um_path);
+			dt_usym_mod_clear(o);
 			continue;
 		}
 		nm = grown;
@@ -214,9 +266,10 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 {
 	Dwfl *d = dt_usym_dwfl(dtp, pid);
 	Dwfl_Module *mod = NULL;
-	const char *mname = NULL, *sname = NULL, *file = NULL;
+	const char *mname = NULL, *sname = NULL, *file = NULL, *at;
 	GElf_Off off = 0;
 	GElf_Sym sym;
+	int slen = 0;
 
 	if (d != NULL && (mod = dwfl_addrmodule(d, addr)) != NULL) {
 		mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
@@ -227,6 +280,12 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 			sname = dwfl_module_addrinfo(mod, addr, &off, &sym,
 			    NULL, NULL, NULL);
 	}
+	/* a debug file's .symtab may spell the version: foo@@GLIBC_2.34 */
+	if (sname != NULL) {
+		slen = (int)strlen(sname);
+		if ((at = strchr(sname, '@')) != NULL && at > sname)
+			slen = (int)(at - sname);
+	}
 	if (how == DT_USYM_MOD) {
 		if (mname != NULL)
 			snprintf(buf, len, "%s", mname);
@@ -234,10 +293,10 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 			snprintf(buf, len, "0x%" PRIx64, addr);
 	} else if (sname != NULL && sname[0] != '\0') {
 		if (how == DT_USYM_ADDR && off > 0)
-			snprintf(buf, len, "%s`%s+0x%" PRIx64, mname, sname,
-			    (uint64_t)off);
+			snprintf(buf, len, "%s`%.*s+0x%" PRIx64, mname, slen,
+			    sname, (uint64_t)off);
 		else
-			snprintf(buf, len, "%s`%s", mname, sname);
+			snprintf(buf, len, "%s`%.*s", mname, slen, sname);
 	} else if (mname != NULL) {
 		snprintf(buf, len, "%s`0x%" PRIx64, mname, addr);
 	} else {
@@ -431,24 +490,80 @@ dt_usym_typename(Dwarf_Die *die, char *buf, size_t len, int depth)
 	dt_usym_fmt(buf, len, "%s %s", tag, name != NULL ? name : "<anon>");
 }
 
-typedef struct dt_usym_fn {
-	const char	*uf_name;
-	Dwarf_Die	uf_die;
-	int		uf_found;
-} dt_usym_fn_t;
+typedef struct dt_usym_idx {
+	dt_usym_mod_t	*ui_mod;
+	size_t		ui_cap;
+	int		ui_err;
+} dt_usym_idx_t;
 
 static int
 dt_usym_fnone(Dwarf_Die *die, void *arg)
 {
-	dt_usym_fn_t *uf = arg;
+	dt_usym_idx_t *ui = arg;
+	dt_usym_mod_t *um = ui->ui_mod;
 	const char *name = dwarf_diename(die);
+	dt_usym_fnent_t *nf;
 
-	if (name == NULL || strcmp(name, uf->uf_name) != 0 ||
-	    dwarf_hasattr(die, DW_AT_declaration))
+	if (name == NULL || dwarf_hasattr(die, DW_AT_declaration))
 		return DWARF_CB_OK;
-	uf->uf_die = *die;
-	uf->uf_found = 1;
-	return DWARF_CB_ABORT;
+	if (um->um_nfns == ui->ui_cap) {
+		ui->ui_cap = ui->ui_cap ? ui->ui_cap * 2 : 256;
+		if ((nf = reallocarray(um->um_fns, ui->ui_cap,
+		    sizeof(*nf))) == NULL) {
+			ui->ui_err = 1;
+			return DWARF_CB_ABORT;
+		}
+		um->um_fns = nf;
+	}
+	if ((um->um_fns[um->um_nfns].fe_name = strdup(name)) == NULL) {
+		ui->ui_err = 1;
+		return DWARF_CB_ABORT;
+	}
+	um->um_fns[um->um_nfns++].fe_off = dwarf_dieoffset(die);
+	return DWARF_CB_OK;
+}
+
+static int
+dt_usym_fncmp(const void *a, const void *b)
+{
+	const dt_usym_fnent_t *l = a, *r = b;
+	int c = strcmp(l->fe_name, r->fe_name);
+
+	/* the first definition of a name wins: keep DWARF order */
+	if (c != 0)
+		return c;
+	return l->fe_off < r->fe_off ? -1 : l->fe_off > r->fe_off;
+}
+
+/* Every function the module's DWARF defines, by name, once. */
+static void
+dt_usym_index(dt_usym_mod_t *um, Dwarf *dw)
+{
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu;
+	dt_usym_idx_t ui;
+	size_t hsize;
+
+	um->um_indexed = 1;
+	memset(&ui, 0, sizeof(ui));
+	ui.ui_mod = um;
+	while (!ui.ui_err &&
+	    dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
+			(void)dwarf_getfuncs(&cu, dt_usym_fnone, &ui, 0);
+		off = next;
+	}
+	if (um->um_nfns > 0)
+		qsort(um->um_fns, um->um_nfns, sizeof(*um->um_fns),
+		    dt_usym_fncmp);
+}
+
+static int
+dt_usym_namecmp(const void *a, const void *b)
+{
+	const dt_usym_fnent_t *l = a, *r = b;
+
+	return strcmp(l->fe_name, r->fe_name);
 }
 
 /*
@@ -465,40 +580,37 @@ dt_usym_argtypes(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
 	Dwfl_Module *dm;
 	Dwarf *dw;
 	Dwarf_Addr bias;
-	Dwarf_Off off = 0, next;
-	Dwarf_Die cu, child, tdie;
+	Dwarf_Die fn, child, tdie;
 	Dwarf_Attribute a;
-	dt_usym_fn_t uf;
-	size_t hsize;
+	dt_usym_mod_t *um = NULL;
+	dt_usym_fnent_t key, *fe;
 	uint32_t i;
-	const char *path = NULL;
 	int n = 0;
 
 	if (d == NULL || (up = dt_usym_proc(dtp, pid, 0)) == NULL)
 		return -1;
-	for (i = 0; i < up->up_nmods && path == NULL; i++) {
-		const dt_usym_mod_t *um = &up->up_mods[i];
-
-		if (strcmp(mod, "a.out") == 0 ? (um->um_flags &
+	for (i = 0; i < up->up_nmods && um == NULL; i++) {
+		if (strcmp(mod, "a.out") == 0 ? (up->up_mods[i].um_flags &
 		    DT_MODMAP_EXEC) != 0 :
-		    strcmp(dt_usym_basename(um->um_path), mod) == 0)
-			path = um->um_path;
+		    strcmp(dt_usym_basename(up->up_mods[i].um_path), mod) == 0)
+			um = &up->up_mods[i];
 	}
-	if (path == NULL || (dm = dwfl_addrmodule(d,
-	    up->up_mods[i - 1].um_lo)) == NULL ||
+	if (um == NULL || (dm = dwfl_addrmodule(d, um->um_lo)) == NULL ||
 	    (dw = dwfl_module_getdwarf(dm, &bias)) == NULL)
 		return -1;
-	memset(&uf, 0, sizeof(uf));
-	uf.uf_name = func;
-	while (!uf.uf_found &&
-	    dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
-			(void)dwarf_getfuncs(&cu, dt_usym_fnone, &uf, 0);
-		off = next;
-	}
-	if (!uf.uf_found)
+	if (!um->um_indexed)
+		dt_usym_index(um, dw);
+	key.fe_name = (char *)(uintptr_t)func;
+	key.fe_off = 0;
+	/* the lowest offset of the name: bsearch, then back to the first */
+	if ((fe = bsearch(&key, um->um_fns, um->um_nfns, sizeof(*fe),
+	    dt_usym_namecmp)) == NULL)
 		return -1;
-	if (dwarf_child(&uf.uf_die, &child) != 0)
+	while (fe > um->um_fns && strcmp(fe[-1].fe_name, func) == 0)
+		fe--;
+	if (dwarf_offdie(dw, fe->fe_off, &fn) == NULL)
+		return -1;
+	if (dwarf_child(&fn, &child) != 0)
 		return 0;
 	do {
 		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
