@@ -50,6 +50,19 @@ check "copyout to read-only text: the target runs unharmed" \
 check "copyout to read-only text: invalid address error" \
     grep -q "invalid address" "$tmp/err"
 
+# a client that is not root (this script run by a user): refused with -w
+if [ "$(id -u)" -ne 0 ]; then
+	dtrace -w -q -c "$T poke" -n 'pid$target:a.out:poke:entry { stop(); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "not root, -w: exit 1" [ $? -eq 1 ]
+	check "not root, -w: Destructive actions not allowed" grep -qx \
+	    "dtrace: could not enable tracing: Destructive actions not allowed" \
+	    "$tmp/err"
+	ok "# SKIP not root: destructive actions themselves"
+	check "daemon stops cleanly" stop_daemon
+	done_testing
+fi
+
 # -w without -q: the notice
 dtrace -w -c "$T poke" \
     -n 'pid$target:a.out:poke:entry { copyoutstr("new", arg0, 4); }' \
