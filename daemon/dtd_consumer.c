@@ -1338,7 +1338,8 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	/* illumos's EACCES at GO; only root may change what programs do */
 	if (c->dc_destructive &&
 	    (!c->dc_opts.do_destructive || c->dc_uid != 0)) {
-		dtd_consumer_err(err, errlen, "Destructive actions not allowed");
+		dtd_consumer_err(err, errlen,
+		    "Destructive actions not allowed");
 		return -1;
 	}
 	c->dc_allowdestr = c->dc_destructive;

@@ -7,7 +7,10 @@
  * the buffer keeps the per-CPU lock held only for a memcpy, and a fault
  * discards the partial record by simply not committing it.  A fault
  * fires the consumer's dtrace:::ERROR ECBs instead (a fault inside
- * those is only counted).
+ * those is only counted).  ustack() records the pid and the program
+ * counters the hit's dh_ustack gives (usym() and friends: the pid and
+ * the address); stop() and raise() signal the thread that hit, for a
+ * consumer allowed destructive actions, while it waits for us.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -479,7 +482,8 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		if (a->da_kind == DTRACEACT_USTACK) {
 			if (rec != NULL)
 				dtd_ecb_ustack(h, rec + DTRACE_RECHDR_SIZE +
-				    a->da_offset, DTRACE_USTACK_NFRAMES(a->da_arg));
+				    a->da_offset,
+				    DTRACE_USTACK_NFRAMES(a->da_arg));
 			continue;
 		}
 		if (a->da_ndifo == 0)

@@ -2,7 +2,9 @@
  * dtd_host.c: what DIF sees of a probe firing (dif_host_t).  Built-in
  * variables come from the hit; what a hit does not carry (execname,
  * ppid, uid, gid of a traced process) is read from /proc once per firing
- * and only when a program asks for it.
+ * and only when a program asks for it.  ustackdepth and ucaller walk
+ * the stack through the hit's dh_ustack; copyout() writes through its
+ * dh_uwrite, for a consumer allowed destructive actions.
  */
 #include <sys/syscall.h>
 

@@ -80,7 +80,7 @@ typedef struct dtd_pidproc {
 	 * the probes (pp_evpend 0) or lets the process go (pp_abandon).
 	 */
 	ft_unwind_t		*pp_unwind;	/* its stacks */
-	uint64_t		pp_modgen;	/* atomic: module map changes */
+	uint64_t		pp_modgen;	/* atomic: module changes */
 	pthread_mutex_t		pp_evlock;
 	pthread_cond_t		pp_evcv;
 	int			pp_evpend;	/* DTD_PIDEV_* */
@@ -97,7 +97,7 @@ typedef struct dtd_pidtgt {
 	int		pt_created;	/* this consumer created it (-c) */
 	int		pt_toldheld;	/* DT_MSG_PROC sent */
 	int		pt_toldexit;
-	uint64_t	pt_toldmods;	/* pp_modgen of the last MODMAP sent */
+	uint64_t	pt_toldmods;	/* pp_modgen of the last MODMAP */
 } dtd_pidtgt_t;
 
 typedef struct dtd_pidcons {

@@ -37,7 +37,7 @@ typedef struct ft_unwind_page {
 struct ft_unwind {
 	pthread_mutex_t	uw_lock;
 	pid_t		uw_pid;
-	uint64_t	uw_gen;		/* module generation of uw_dwfl */
+	uint64_t	uw_gen;		/* uw_dwfl's module generation */
 	Dwfl		*uw_dwfl;	/* NULL: build on the next walk */
 	int		uw_broken;	/* uw_gen could not be reported */
 	/* the walk under way */

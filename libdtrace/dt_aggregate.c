@@ -600,7 +600,8 @@ dt_aggregate_print_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
 			rv = fprintf(fp, "  %-50.*s",
 			    (int)strnlen(p, k->dk_size), p);
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
-			rv = dt_usym_print_stack(dtp, fp, p, k->dk_size / 8 - 1);
+			rv = dt_usym_print_stack(dtp, fp, p,
+			    k->dk_size / 8 - 1);
 		} else if (k->dk_kind == DTP_KEY_USYM ||
 		    k->dk_kind == DTP_KEY_UMOD || k->dk_kind == DTP_KEY_UADDR) {
 			rv = dt_usym_print_sym(dtp, fp, p,

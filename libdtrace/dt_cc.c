@@ -950,8 +950,8 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		prev = dt_cc_aggdesc(pcb, aidp->di_id);
 		for (i = 0; i < nkeys; i++) {
 			if (dt_cc_keytype_differ(aidp->di_keys[i], keys[i]) ||
-			    (kacts[i].dk_kind == DTP_KEY_USTACK && prev != NULL &&
-			    (uint32_t)i < prev->dg_nkeys &&
+			    (kacts[i].dk_kind == DTP_KEY_USTACK &&
+			    prev != NULL && (uint32_t)i < prev->dg_nkeys &&
 			    prev->dg_keys[i].dk_size != kacts[i].dk_size))
 				dt_parser_error(pcb, dnp->dn_line, D_AGG_MDIM,
 				    "@%s[ ] key #%d is incompatible with its "

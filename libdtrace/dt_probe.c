@@ -106,8 +106,9 @@ dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 	memset(pip, 0, sizeof(*pip));
 	for (i = 0; i < sizeof(dt_probe_pattr) / sizeof(dt_probe_pattr[0]);
 	    i++) {
-		if (strcmp(pdp->dtpd_provider, dt_probe_pattr[i].pa_prov) == 0 ||
-		    (pid != 0 && strcmp(dt_probe_pattr[i].pa_prov, "pid") == 0))
+		if (strcmp(pdp->dtpd_provider,
+		    dt_probe_pattr[i].pa_prov) == 0 || (pid != 0 &&
+		    strcmp(dt_probe_pattr[i].pa_prov, "pid") == 0))
 			pa = dt_probe_pattr[i].pa_attr;
 	}
 	if (pa == NULL || dt_probe_isglob(pdp->dtpd_provider)) {

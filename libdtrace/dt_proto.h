@@ -213,7 +213,7 @@ enum dt_msgtype {
  */
 #define DTRACE_USTACK_NFRAMES(x)	((uint32_t)((x) & UINT32_MAX))
 #define DTRACE_USTACK_STRSIZE(x)	((uint32_t)((x) >> 32))
-#define DTRACE_USTACK_ARG(n, s)		((uint64_t)(n) | (uint64_t)(s) << 32)
+#define DTRACE_USTACK_ARG(n, s)	((uint64_t)(n) | (uint64_t)(s) << 32)
 #define DTRACE_USTACK_MAXFRAMES		1024
 
 #define DTRACEACT_ISAGG(k)	(((k) & 0xff00) == DTRACEACT_AGGREGATION)

@@ -10,24 +10,26 @@
  * changes; symbols are read from the files with libdwfl (.symtab, else
  * the local debug file named by the build-id under /usr/lib/debug, as
  * Debian's -dbg packages install them, else .dynsym; never debuginfod),
- * so they stay available after the target exits.  A map that replaces another keeps
- * the modules of the old one that nothing new overlaps: records taken
- * before a dlclose() or exec can still be named.  A process we have no
- * map for (a child of a target) is looked up in /proc while it lives.
+ * so they stay available after the target exits.  A map that replaces
+ * another keeps the modules of the old one that nothing new overlaps:
+ * records taken before a dlclose() or exec can still be named.  A
+ * process we have no map for (a child of a target) is looked up in
+ * /proc while it lives.  printa()'s %k and the usym()/umod() keys that
+ * aggregate by function or module (dt_usym_start) use the same names.
  *
  * dtrace -lv: the C types of a function's parameters, from the DWARF in
  * the module's file where there is some (dt_usym_argtypes).
  */
 #include <dwarf.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <unistd.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dt_impl.h"
 
@@ -54,7 +56,7 @@ struct dt_usym_proc {
 	pid_t			up_pid;
 	dt_usym_mod_t		*up_mods;
 	uint32_t		up_nmods;
-	int			up_hasmap;	/* DT_MSG_MODMAP received */
+	int			up_hasmap;	/* a DT_MSG_MODMAP came */
 	Dwfl			*up_dwfl;	/* built on first use */
 	int			up_built;
 	struct dt_usym_proc	*up_next;

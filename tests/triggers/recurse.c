@@ -4,8 +4,8 @@
  *
  *	recurse N		main -> down(N) -> ... -> down(0) -> leaf(0),
  *				once; prints the result, exits 0
- *	recurse sig N		counts SIGUSR1 while it calls leaf(i) N times;
- *				prints "signals M"
+ *	recurse sig N		counts SIGUSR1 while it calls leaf(i) N
+ *				times; prints "signals M"
  *	recurse poke		calls poke(buf, sizeof(buf)) on a buffer
  *				holding "original"; prints the buffer
  *	recurse stop		calls leaf(1), then prints "resumed"
