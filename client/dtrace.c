@@ -45,7 +45,7 @@ static char		**g_argv;
 static int		g_argc;
 static unsigned int	g_cflags;
 static int		g_exec = 1;
-static int		g_list, g_vers;
+static int		g_list, g_vers, g_verbose;
 static int		g_quiet, g_testing, g_status = E_SUCCESS;
 static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
@@ -321,11 +321,43 @@ parse_desc(const char *s, dtrace_probespec_t spec, dtrace_probedesc_t *pd)
 	return 0;
 }
 
+/* -lv: a probe's stability and argument types, as illumos prints them */
+static void
+print_probe_info(const dtrace_probeinfo_t *p)
+{
+	int i;
+
+	oprintf("\n\tProbe Description Attributes\n");
+	oprintf("\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(p->dtp_attr.dtat_name));
+	oprintf("\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(p->dtp_attr.dtat_data));
+	oprintf("\t\tDependency Class: %s\n",
+	    dtrace_class_name(p->dtp_attr.dtat_class));
+	oprintf("\n\tArgument Attributes\n");
+	oprintf("\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(p->dtp_arga.dtat_name));
+	oprintf("\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(p->dtp_arga.dtat_data));
+	oprintf("\t\tDependency Class: %s\n",
+	    dtrace_class_name(p->dtp_arga.dtat_class));
+	oprintf("\n\tArgument Types\n");
+	for (i = 0; i < p->dtp_argc; i++)
+		oprintf("\t\targs[%d]: %s\n", i, p->dtp_argv[i]);
+	if (p->dtp_argc == 0)
+		oprintf("\t\tNone\n");
+	oprintf("\n");
+}
+
 static int
 list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
 {
+	dtrace_probeinfo_t p;
+
 	oprintf("%5d %10s %17s %33s %s\n", pdp->dtpd_id, pdp->dtpd_provider,
 	    pdp->dtpd_mod, pdp->dtpd_func, pdp->dtpd_name);
+	if (g_verbose && dtrace_probe_info(dtp, pdp, &p) == 0)
+		print_probe_info(&p);
 	return 0;
 }
 
@@ -668,6 +700,9 @@ main(int argc, char *argv[])
 			case 'V':
 				g_vers = 1;
 				break;
+			case 'v':
+				g_verbose = 1;
+				break;
 			case 'w':
 				set_opt("destructive", NULL, "-w", "");
 				break;
@@ -683,7 +718,7 @@ main(int argc, char *argv[])
 				break;
 			case 'a': case 'A': case 'B': case 'C':
 			case 'D': case 'G': case 'h': case 'H':
-			case 'I': case 'L': case 'U': case 'v':
+			case 'I': case 'L': case 'U':
 			case 'X':
 				unsupported(c);
 			default:
@@ -701,6 +736,9 @@ main(int argc, char *argv[])
 			g_argv[g_argc++] = argv[optind];
 	}
 
+	/* -v reports stability with -l; a program's report is not done */
+	if (g_verbose && !g_list)
+		unsupported('v');
 	if (g_list + g_vers > 1) {
 		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
 		    "specified\n", g_pname);

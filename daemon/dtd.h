@@ -201,6 +201,7 @@ struct dtd_ecb {
  * A probe hit, as a backend hands it to the firing path.  BEGIN, END
  * and ERROR name the one consumer they fire for in dh_consumer.
  */
+struct dtd_hit;
 typedef struct dtd_hit {
 	pid_t		dh_pid;
 	pid_t		dh_tid;
@@ -212,6 +213,12 @@ typedef struct dtd_hit {
 	uint32_t	dh_nregs;
 	/* Traced memory; NULL: every read faults with DIF_FLT_UPRIV. */
 	int		(*dh_uread)(void *, uint64_t, void *, size_t);
+	/*
+	 * Write traced memory (copyout).  Set only by a backend whose
+	 * thread waits while DIF runs (ptrace): the destructive actions
+	 * (copyout, stop, raise) act only where it is set.
+	 */
+	int		(*dh_uwrite)(void *, uint64_t, const void *, size_t);
 	void		*dh_uarg;
 	uint64_t	dh_args[10];
 	struct dtd_consumer *dh_consumer; /* only this consumer, or NULL */
@@ -219,6 +226,13 @@ typedef struct dtd_hit {
 	uid_t		dh_uid;		/* (uid_t)-1: look up in /proc */
 	gid_t		dh_gid;
 	const char	*dh_execname;	/* NULL: /proc/PID/comm */
+	/*
+	 * The user stack at the hit: at most max program counters, the
+	 * hit's own first; returns how many.  NULL: no user context.
+	 */
+	int		(*dh_ustack)(const struct dtd_hit *, uint64_t *,
+			    uint32_t);
+	void		*dh_ustackarg;
 } dtd_hit_t;
 
 /* A consumer's options (dtd_consumer_option). */
@@ -234,6 +248,7 @@ typedef struct dtd_opts {
 	uint64_t	do_specsize;	/* speculations: dtd_spec.c */
 	uint32_t	do_nspec;
 	uint64_t	do_cleanrate;	/* ns */
+	int		do_destructive;	/* -w */
 } dtd_opts_t;
 
 /* What a client has asked for. */
@@ -272,6 +287,14 @@ typedef struct dtd_consumer {
 	uint32_t	dc_nlocals;	/* this-> slots its programs use (GO) */
 	int		dc_notify;	/* atomic: NOTIFY the client */
 	void		*dc_pidstate;	/* dtd_prov_pid.c: its targets */
+	/*
+	 * Its programs have destructive actions (stop, raise, system,
+	 * copyout, copyoutstr): GO refuses them unless the client is root
+	 * and asked with -w (illumos: EACCES, "Destructive actions not
+	 * allowed"); then dc_allowdestr lets the firing path act.
+	 */
+	int		dc_destructive;
+	int		dc_allowdestr;
 } dtd_consumer_t;
 
 /* dtd_log.c */
@@ -356,6 +379,8 @@ int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
 int		dtd_prov_pid_report(dtd_consumer_t *,
+		    int (*)(void *, dt_msg_t *), void *);
+int		dtd_prov_pid_modmaps(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
 
 /* dtd_ecb.c */

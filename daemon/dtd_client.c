@@ -344,7 +344,11 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			return dtd_client_error(cl, ESRCH, err);
 		dt_msg_init(&r, DT_MSG_GRAB_OK);
 		dt_msg_put_u32(&r, (uint32_t)pid);
-		return dtd_client_send(cl, &r);
+		if (dtd_client_send(cl, &r) == -1)
+			return -1;
+		/* a grabbed target's modules, for -lv and symbols */
+		return dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
+		    cl);
 
 	case DT_MSG_GO:
 		if (!dt_msg_done(m))
@@ -388,6 +392,10 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (what & ~(uint32_t)(DT_SNAP_BUF | DT_SNAP_AGG))
 			return dtd_client_error(cl, EINVAL,
 			    "unknown snapshot request");
+		/* symbols for the records: the targets' maps come first */
+		if (dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
+		    cl) == -1)
+			return -1;
 		return dtd_consumer_snap(cl->cl_consumer, what,
 		    dtd_client_sendcb, cl);
 

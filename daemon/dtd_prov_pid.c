@@ -23,6 +23,14 @@
  * and fo_exited only record what happened and wake the main thread,
  * which tells the clients (DT_MSG_PROC) and releases dead processes.
  *
+ * Stacks and symbols.  ustack() walks the stack at the hit with the
+ * process's unwinder (fasttrap/ft_unwind.c) through the hit context's
+ * dh_ustack.  The client symbolises the program counters itself, even
+ * after the target is gone: each consumer is sent the target's module
+ * map (DT_MSG_MODMAP) when it is grabbed and after every exec, dlopen
+ * and dlclose (pp_modgen counts them), always before the records that
+ * may need it.
+ *
  * uregs[]: the registers are those of struct user_regs_struct seen as
  * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
  * order the Linux kernel uses for ptrace; DTD_PID_NREGS of them.
@@ -71,6 +79,8 @@ typedef struct dtd_pidproc {
 	 * waits, the target stopped, until the main thread has re-resolved
 	 * the probes (pp_evpend 0) or lets the process go (pp_abandon).
 	 */
+	ft_unwind_t		*pp_unwind;	/* its stacks */
+	uint64_t		pp_modgen;	/* atomic: module changes */
 	pthread_mutex_t		pp_evlock;
 	pthread_cond_t		pp_evcv;
 	int			pp_evpend;	/* DTD_PIDEV_* */
@@ -87,6 +97,7 @@ typedef struct dtd_pidtgt {
 	int		pt_created;	/* this consumer created it (-c) */
 	int		pt_toldheld;	/* DT_MSG_PROC sent */
 	int		pt_toldexit;
+	uint64_t	pt_toldmods;	/* pp_modgen of the last MODMAP */
 } dtd_pidtgt_t;
 
 typedef struct dtd_pidcons {
@@ -279,6 +290,25 @@ dtd_prov_pid_uread(void *arg, uint64_t addr, void *buf, size_t len)
 	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
 }
 
+/* The stack of the thread that hit, for ustack(), ustackdepth, ucaller. */
+static int
+dtd_prov_pid_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
+{
+	dtd_pidproc_t *pp = h->dh_ustackarg;
+
+	return ft_unwind_stack(pp->pp_unwind,
+	    __atomic_load_n(&pp->pp_modgen, __ATOMIC_ACQUIRE), h->dh_tid,
+	    (const struct user_regs_struct *)(const void *)h->dh_regs,
+	    h->dh_uread, h->dh_uarg, pcs, max);
+}
+
+/* copyout(): the thread is stopped; page protections are respected */
+static int
+dtd_prov_pid_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
+{
+	return ft_proc_write(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+}
+
 /* Tracer thread: a thread of pp stopped on a site with users. */
 static void
 dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
@@ -298,7 +328,12 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 	h.dh_regs = (const uint64_t *)(const void *)r;
 	h.dh_nregs = DTD_PID_NREGS;
 	h.dh_uread = dtd_prov_pid_uread;
+	h.dh_uwrite = dtd_prov_pid_uwrite;
 	h.dh_uarg = proc;
+	if (pp->pp_unwind != NULL) {
+		h.dh_ustack = dtd_prov_pid_ustack;
+		h.dh_ustackarg = pp;
+	}
 	h.dh_ppid = pp->pp_ppid;
 	h.dh_uid = pp->pp_uid;
 	h.dh_gid = pp->pp_gid;
@@ -350,6 +385,8 @@ dtd_prov_pid_held(void *arg, ft_proc_t *proc)
 
 	(void)proc;
 	dtd_prov_pid_procinfo(pp);
+	/* the libraries are mapped now */
+	__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 	__atomic_store_n(&pp->pp_held, 1, __ATOMIC_RELEASE);
 	dtd_client_wakeup();
 }
@@ -492,6 +529,8 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 		}
 		pp->pp_pid = pid;
 		pp->pp_gen = ++dtd_pid_gen;
+		pp->pp_modgen = 1;
+		pp->pp_unwind = ft_unwind_create(pid);
 		pthread_mutex_init(&pp->pp_evlock, NULL);
 		pthread_cond_init(&pp->pp_evcv, NULL);
 		pp->pp_created = create;
@@ -557,6 +596,7 @@ dtd_prov_pid_go(dtd_consumer_t *c)
 static void
 dtd_prov_pid_free(dtd_pidproc_t *pp)
 {
+	ft_unwind_destroy(pp->pp_unwind);
 	pthread_cond_destroy(&pp->pp_evcv);
 	pthread_mutex_destroy(&pp->pp_evlock);
 	free(pp);
@@ -626,6 +666,78 @@ dtd_prov_pid_shutdown(void)
 	}
 }
 
+typedef struct dtd_pidmap {
+	dt_msg_t	*pm_msg;
+	uint32_t	pm_n;
+} dtd_pidmap_t;
+
+static int
+dtd_prov_pid_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
+{
+	dtd_pidmap_t *pm = arg;
+
+	(void)proc;
+	dt_msg_put_u64(pm->pm_msg, m->fm_lo);
+	dt_msg_put_u64(pm->pm_msg, m->fm_hi);
+	dt_msg_put_u64(pm->pm_msg, m->fm_bias);
+	dt_msg_put_u32(pm->pm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
+	dt_msg_put_str(pm->pm_msg, m->fm_path);
+	pm->pm_n++;
+	return 0;
+}
+
+/*
+ * Main thread: send the client of c the module maps of its targets that
+ * changed since it last heard (DT_MSG_MODMAP), so that it can name the
+ * addresses in ustack() and usym() records.  Called before every
+ * snapshot, so a map always comes before records that use it.
+ */
+int
+dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
+    void *arg)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	dtd_pidmap_t pm;
+	uint64_t gen;
+	uint32_t i;
+	size_t off;
+	dt_msg_t m;
+	int rc;
+
+	if (pc == NULL)
+		return 0;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		dtd_pidtgt_t *t = &pc->pc_tgt[i];
+		dtd_pidproc_t *pp = t->pt_proc;
+
+		gen = __atomic_load_n(&pp->pp_modgen, __ATOMIC_ACQUIRE);
+		if (t->pt_toldmods == gen || pp->pp_proc == NULL ||
+		    (pp->pp_created &&
+		    !__atomic_load_n(&pp->pp_held, __ATOMIC_ACQUIRE)))
+			continue;
+		t->pt_toldmods = gen;
+		dt_msg_init(&m, DT_MSG_MODMAP);
+		dt_msg_put_u32(&m, (uint32_t)pp->pp_pid);
+		off = m.dm_len;
+		dt_msg_put_u32(&m, 0);
+		pm.pm_msg = &m;
+		pm.pm_n = 0;
+		(void)ft_proc_mod_iter(pp->pp_proc, "*", dtd_prov_pid_mapone,
+		    &pm);
+		if (m.dm_err == 0) {
+			m.dm_data[off] = pm.pm_n & 0xff;
+			m.dm_data[off + 1] = (pm.pm_n >> 8) & 0xff;
+			m.dm_data[off + 2] = (pm.pm_n >> 16) & 0xff;
+			m.dm_data[off + 3] = (pm.pm_n >> 24) & 0xff;
+		}
+		rc = send(arg, &m);
+		dt_msg_free(&m);
+		if (rc == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Main thread: tell the client of c what happened to its targets (held
  * at the entry point, exited), one DT_MSG_PROC each, and release
@@ -643,6 +755,9 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 	dtd_prov_pid_events();
 	if (pc == NULL)
 		return 0;
+	/* maps first: a target that exits may have left records */
+	if (dtd_prov_pid_modmaps(c, send, arg) == -1)
+		return -1;
 	for (i = 0; i < pc->pc_ntgt; i++) {
 		dtd_pidtgt_t *t = &pc->pc_tgt[i];
 		dtd_pidproc_t *pp = t->pt_proc;
@@ -1163,6 +1278,7 @@ dtd_prov_pid_events(void)
 		if (ev == 0)
 			continue;
 		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
+		__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 		pthread_mutex_lock(&pp->pp_evlock);
 		pp->pp_evpend = 0;
 		pthread_cond_broadcast(&pp->pp_evcv);

@@ -11,7 +11,8 @@
  * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
  * (the ptrace backend: the tracer thread, int3 patching, the hit path),
  * ft_guard.c (the guardian process that restores every patched byte when
- * the daemon dies of SIGKILL).
+ * the daemon dies of SIGKILL), ft_unwind.c (user stacks with libdw, from
+ * a hit's registers and a memory accessor, whatever the backend).
  */
 #ifndef FT_H
 #define FT_H
@@ -239,6 +240,7 @@ int		ft_proc_site_add(ft_proc_t *, uint64_t, void *);
 int		ft_proc_site_remove(ft_proc_t *, uint64_t, void *);
 size_t		ft_proc_nsites(ft_proc_t *);
 int		ft_proc_read(ft_proc_t *, uint64_t, void *, size_t);
+int		ft_proc_write(ft_proc_t *, uint64_t, const void *, size_t);
 void		ft_proc_refresh(ft_proc_t *);
 int		ft_proc_mod_iter(ft_proc_t *, const char *,
 		    int (*)(void *, ft_proc_t *, ft_mod_t *), void *);
@@ -271,6 +273,21 @@ int		ft_guard_add(pid_t, uint64_t, uint64_t, uint8_t);
 void		ft_guard_del(int);
 int		ft_guard_watch(void);
 void		ft_guard_unwatch(int);
+
+/*
+ * ft_unwind.c: a process's unwinder.  ft_unwind_stack() takes the
+ * registers at a hit and a memory accessor (0 or an error from it), so
+ * it serves a stopped thread and a stack copy alike; gen is the caller's
+ * module generation: change it when modules come or go.
+ */
+typedef struct ft_unwind ft_unwind_t;
+typedef int (*ft_uread_f)(void *, uint64_t, void *, size_t);
+
+ft_unwind_t	*ft_unwind_create(pid_t);
+void		ft_unwind_destroy(ft_unwind_t *);
+int		ft_unwind_stack(ft_unwind_t *, uint64_t, pid_t,
+		    const struct user_regs_struct *, ft_uread_f, void *,
+		    uint64_t *, uint32_t);
 
 /*
  * Internal to fasttrap: the process, its threads and sites, shared by

@@ -6,7 +6,8 @@
  * Sections are owned by concern: the compiler (dt_lex.l, dt_grammar.y,
  * dt_parser.c, dt_cc.c, dt_cg.c, dt_as.c, ...) and the runtime
  * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_consume.c,
- * dt_printf.c, dt_aggregate.c, dt_error.c).
+ * dt_printf.c, dt_aggregate.c, dt_error.c, dt_usym.c for user symbols,
+ * dt_probe.c for what dtrace -lv shows).
  */
 #ifndef DT_IMPL_H
 #define DT_IMPL_H
@@ -232,6 +233,8 @@ struct dtrace_hdl {
 	int		dt_nprocs;
 	dtrace_handle_proc_f *dt_prochdlr;
 	void		*dt_procarg;
+	/* dt_usym.c: targets' module maps, for naming user addresses */
+	struct dt_usym_proc *dt_usyms;
 };
 
 /* A target process: grabbed (-p) or created (-c). */
@@ -244,6 +247,24 @@ typedef struct dt_proc {
 } dt_proc_t;
 
 void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
+
+/* dt_usym.c */
+#define DT_USYM_ADDR	0	/* mod`func+0xoff: ustack(), uaddr(), %A */
+#define DT_USYM_FUNC	1	/* mod`func: usym(), ufunc() */
+#define DT_USYM_MOD	2	/* mod: umod() */
+void		dt_usym_modmap(dtrace_hdl_t *, dt_msg_t *);
+void		dt_usym_name(dtrace_hdl_t *, pid_t, uint64_t, int, char *,
+		    size_t);
+int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
+		    uint32_t);
+int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
+void		dt_usym_json_stack(dtrace_hdl_t *, FILE *, const char *,
+		    uint32_t);
+uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
+int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
+		    const char *, char (*)[128], int);
+pid_t		dt_usym_target(const dtrace_hdl_t *);
+void		dt_usym_fini(dtrace_hdl_t *);
 void		dt_work_proc_fini(dtrace_hdl_t *);
 
 /*
@@ -314,6 +335,14 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_TRUNC		22
 #define DT_ACT_NORMALIZE	23
 #define DT_ACT_DENORMALIZE	24
+#define DT_ACT_USTACK		30	/* stacks and symbols: dt_cc.c */
+#define DT_ACT_USYM		31
+#define DT_ACT_UFUNC		32
+#define DT_ACT_UMOD		33
+#define DT_ACT_UADDR		34
+#define DT_ACT_STOP		40	/* destructive: dt_cc.c */
+#define DT_ACT_RAISE		41
+#define DT_ACT_SYSTEM		42
 
 typedef struct dt_ident {
 	char		*di_name;
@@ -513,6 +542,7 @@ void		dt_cc_prog_free(dtrace_prog_t *);
 /* dt_printf.c (runtime): compile-time check of a printf() format */
 int		dt_printf_check(dtrace_hdl_t *, const char *, int,
 		    const dif_type_t *, const char **, char *, size_t);
+void		dt_printf_stacktype(dif_type_t *);
 int		dt_printa_check(dtrace_hdl_t *, const char *, int,
 		    const dif_type_t *, uint32_t, const char **, char *,
 		    size_t);

@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	2
+#define DT_PROTO_VERSION	3
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -96,9 +96,19 @@ enum dt_msgtype {
 				 *   the client may now let it exec) */
 	DT_MSG_PROC,		/* d->c, any time: u32 pid, u32 event
 				 *   (DT_PROC_*), u32 wait status (EXITED) */
+	DT_MSG_MODMAP,		/* d->c, any time before records that need
+				 *   it: u32 pid, u32 n, then n x { u64 lo,
+				 *   u64 hi, u64 bias, u32 flags
+				 *   (DT_MODMAP_*), str path }: the
+				 *   objects mapped in a target (ustack(),
+				 *   usym() symbols are the client's work);
+				 *   replaces the pid's previous map */
 };
 
 #define DT_GRAB_CREATE	0x1	/* -c: hold the child at its entry point */
+
+/* DT_MSG_MODMAP module flags */
+#define DT_MODMAP_EXEC	0x1	/* the executable: module a.out */
 
 /* DT_MSG_PROC events */
 #define DT_PROC_HELD	1	/* a CREATE target is at its entry point */
@@ -190,6 +200,22 @@ enum dt_msgtype {
 #define DTP_LIBACT_NORMALIZE	3
 #define DTP_LIBACT_DENORMALIZE	4
 
+/*
+ * ustack(nframes, strsize): da_arg = nframes | strsize << 32 (illumos's
+ * DTRACE_USTACK_ARG); the record is u64 pid, then nframes u64 program
+ * counters, 0 past the last frame, then strsize bytes (helper strings:
+ * zero here).  usym(), ufunc() (both DTRACEACT_USYM), umod() and
+ * uaddr(): one DIFO computes the address; the record is u64 pid, u64
+ * address.  As aggregation keys the same layouts are key elements of
+ * kinds DTP_KEY_USTACK (dk_size = (nframes + 1) * 8) and DTP_KEY_USYM,
+ * DTP_KEY_UMOD, DTP_KEY_UADDR (dk_size 16); their DIFO (ustack: one
+ * that returns 0) computes the address.
+ */
+#define DTRACE_USTACK_NFRAMES(x)	((uint32_t)((x) & UINT32_MAX))
+#define DTRACE_USTACK_STRSIZE(x)	((uint32_t)((x) >> 32))
+#define DTRACE_USTACK_ARG(n, s)	((uint64_t)(n) | (uint64_t)(s) << 32)
+#define DTRACE_USTACK_MAXFRAMES		1024
+
 #define DTRACEACT_ISAGG(k)	(((k) & 0xff00) == DTRACEACT_AGGREGATION)
 
 /* Probe description field sizes (illumos). */
@@ -246,6 +272,10 @@ typedef struct dtp_stmt {
 #define DTP_KEY_INT	0	/* signed integer of dk_size bytes */
 #define DTP_KEY_UINT	1	/* unsigned integer */
 #define DTP_KEY_STRING	2	/* NUL-padded string of dk_size bytes */
+#define DTP_KEY_USTACK	3	/* ustack(): u64 pid, then pcs */
+#define DTP_KEY_USYM	4	/* usym(), ufunc(): u64 pid, u64 address */
+#define DTP_KEY_UMOD	5	/* umod() */
+#define DTP_KEY_UADDR	6	/* uaddr() */
 
 typedef struct dtp_aggkey {
 	uint32_t	dk_kind;	/* DTP_KEY_* */

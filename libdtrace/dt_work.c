@@ -122,7 +122,8 @@ dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 		rp->dtrd_alignment = ap->da_align;
 		rp->dtrd_arg = ap->da_arg;
 		rp->dtrd_type = dt_work_rectype(ap);
-		if (ap->da_kind == DTRACEACT_PRINTF) {
+		if (ap->da_kind == DTRACEACT_PRINTF ||
+		    ap->da_kind == DTRACEACT_SYSTEM) {
 			rp->dtrd_format = (uint32_t)ap->da_arg + 1;
 			ep->de_nargs[n] = ap->da_nargs;
 		}
@@ -221,7 +222,7 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 	free(pp->dp_opt);
 	pp->dp_opt = NULL;
 	pp->dp_nopt = 0;
-	if ((op = calloc(n + 1, sizeof(*op))) == NULL)
+	if ((op = calloc(n + 2, sizeof(*op))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	pp->dp_opt = op;
 	for (i = 0; i < n; i++) {
@@ -232,6 +233,14 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		if ((op->do_name = strdup(opts[i].name)) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		op->do_value = (uint64_t)v;
+		op++;
+		pp->dp_nopt++;
+	}
+	/* -w: the daemon refuses destructive actions without it */
+	if (dtp->dt_options[DTRACEOPT_DESTRUCTIVE] != DTRACEOPT_UNSET) {
+		if ((op->do_name = strdup("destructive")) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		op->do_value = 1;
 		op++;
 		pp->dp_nopt++;
 	}

@@ -13,7 +13,7 @@ tests_triggers_sockpoke_LDFLAGS =
 TRIGGER_CFLAGS = $(WARN_CFLAGS)
 check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
-	tests/triggers/dl
+	tests/triggers/dl tests/triggers/recurse
 tests_triggers_loop_SOURCES = tests/triggers/loop.c
 tests_triggers_loop_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_loop_LDFLAGS =
@@ -38,6 +38,9 @@ tests_triggers_storm_SOURCES = tests/triggers/storm.c
 tests_triggers_storm_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_storm_LDFLAGS =
 tests_triggers_storm_LDADD = $(PTHREAD_LIBS)
+tests_triggers_recurse_SOURCES = tests/triggers/recurse.c
+tests_triggers_recurse_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_recurse_LDFLAGS =
 check_PROGRAMS += tests/triggers/textcmp
 tests_triggers_textcmp_SOURCES = tests/triggers/textcmp.c
 tests_triggers_textcmp_CFLAGS = $(TRIGGER_CFLAGS)
@@ -51,6 +54,10 @@ TESTS += tests/daemon/buffering.sh
 EXTRA_DIST += tests/daemon/buffering.sh
 TESTS += tests/daemon/pid.sh
 EXTRA_DIST += tests/daemon/pid.sh
+TESTS += tests/daemon/ustack.sh
+EXTRA_DIST += tests/daemon/ustack.sh
+TESTS += tests/daemon/destructive.sh
+EXTRA_DIST += tests/daemon/destructive.sh
 TESTS += tests/daemon/pidexec.sh
 EXTRA_DIST += tests/daemon/pidexec.sh
 TESTS += tests/daemon/privs.sh tests/daemon/group.sh
