@@ -1207,3 +1207,24 @@ dtd_prov_pid_disable(dtd_probe_t *p)
 	for (i = 0; i < pb->pb_naddr; i++)
 		ft_proc_site_remove(pp->pp_proc, pb->pb_addr[i], p);
 }
+
+/*
+ * Consumer c's targets (at most max): their pids, and whether each has
+ * exited.  Returns how many were stored.
+ */
+uint32_t
+dtd_prov_pid_targets(const dtd_consumer_t *c, pid_t *pids, int *exited,
+    uint32_t max)
+{
+	const dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return 0;
+	for (i = 0; i < pc->pc_ntgt && i < max; i++) {
+		pids[i] = pc->pc_tgt[i].pt_proc->pp_pid;
+		exited[i] = __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_exited,
+		    __ATOMIC_ACQUIRE) != 0;
+	}
+	return i;
+}

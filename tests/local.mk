@@ -67,3 +67,5 @@ TESTS += tests/daemon/faults.sh
 EXTRA_DIST += tests/daemon/faults.sh
 TESTS += tests/daemon/profile.sh
 EXTRA_DIST += tests/daemon/profile.sh
+TESTS += tests/daemon/retain.sh
+EXTRA_DIST += tests/daemon/retain.sh
