@@ -392,6 +392,7 @@ void		dtd_prov_pid_go(dtd_consumer_t *);
 int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
+void		dtd_prov_pid_keep(dtd_consumer_t *);
 uint32_t	dtd_prov_pid_targets(const dtd_consumer_t *, pid_t *, int *,
 		    uint32_t);
 int		dtd_prov_pid_report(dtd_consumer_t *,

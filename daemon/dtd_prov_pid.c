@@ -1228,3 +1228,22 @@ dtd_prov_pid_targets(const dtd_consumer_t *c, pid_t *pids, int *exited,
 	}
 	return i;
 }
+
+/*
+ * Consumer c is retained (dtd_retain.c): the -c targets it created
+ * outlive the dtrace that started them, and are let go, not killed,
+ * when the program ends.
+ */
+void
+dtd_prov_pid_keep(dtd_consumer_t *c)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		pc->pc_tgt[i].pt_created = 0;
+		pc->pc_tgt[i].pt_proc->pp_created = 0;
+	}
+}

@@ -58,6 +58,27 @@ static TAILQ_HEAD(, dtd_retained) dtd_retained =
     TAILQ_HEAD_INITIALIZER(dtd_retained);
 static int	dtd_retain_n;
 
+typedef struct dtd_retain_job {
+	TAILQ_ENTRY(dtd_retain_job) rj_link;
+	pid_t		rj_pid;
+	int		rj_fd;		/* pidfd: readable when it exits */
+	struct event	*rj_ev;
+	char		rj_name[DT_RETAIN_NAMELEN];
+} dtd_retain_job_t;
+
+/* The dtrace(1)s retaining the configured programs, until they exit. */
+static TAILQ_HEAD(, dtd_retain_job) dtd_retain_jobs =
+    TAILQ_HEAD_INITIALIZER(dtd_retain_jobs);
+
+static void
+dtd_retain_job_free(dtd_retain_job_t *j)
+{
+	TAILQ_REMOVE(&dtd_retain_jobs, j, rj_link);
+	event_free(j->rj_ev);
+	close(j->rj_fd);
+	free(j);
+}
+
 static void	dtd_retain_err(char *, size_t, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 
@@ -191,6 +212,8 @@ dtd_retain_add(dtd_consumer_t *c, const char *name, dt_msg_t *m,
 	r->dr_consumer = c;
 	dtd_consumer_hold(c);
 	c->dc_retained = r;
+	/* its -c targets outlive the dtrace that started them */
+	dtd_prov_pid_keep(c);
 	TAILQ_INSERT_TAIL(&dtd_retained, r, dr_link);
 	dtd_retain_n++;
 	log_info("%s: pid %d uid %d: program retained as %s", __func__,
@@ -420,10 +443,15 @@ dtd_retain_shutdown(void)
 {
 	dtd_retained_t *r;
 
+	dtd_retain_job_t *j;
+
 	while ((r = TAILQ_FIRST(&dtd_retained)) != NULL) {
 		log_info("%s: %s discarded", __func__, r->dr_name);
 		dtd_retain_free(r);
 	}
+	/* a dtrace(1) still retaining finds the daemon gone */
+	while ((j = TAILQ_FIRST(&dtd_retain_jobs)) != NULL)
+		dtd_retain_job_free(j);
 }
 
 /*
@@ -450,13 +478,6 @@ dtd_retain_dtrace_path(char *buf, size_t size)
 	snprintf(buf, size, "%s/dtrace", BINDIR);
 }
 
-typedef struct dtd_retain_job {
-	pid_t		rj_pid;
-	int		rj_fd;		/* pidfd: readable when it exits */
-	struct event	*rj_ev;
-	char		rj_name[DT_RETAIN_NAMELEN];
-} dtd_retain_job_t;
-
 static void
 dtd_retain_reap(evutil_socket_t fd, short ev, void *arg)
 {
@@ -478,9 +499,7 @@ dtd_retain_reap(evutil_socket_t fd, short ev, void *arg)
 	else if (st != -1)
 		log_warnx("%s: %s: dtrace killed by signal %d", __func__,
 		    j->rj_name, WTERMSIG(st));
-	event_free(j->rj_ev);
-	close(j->rj_fd);
-	free(j);
+	dtd_retain_job_free(j);
 }
 
 static int
@@ -522,7 +541,10 @@ dtd_retain_spawn(const char *dtrace, const char *sock, const char *file,
 				close(fd);
 		}
 		execv(dtrace, argv);
-		fprintf(stderr, "dtraced: %s: %s\n", dtrace, strerror(errno));
+		/* async-signal-safe only: other threads may hold locks */
+		(void)!write(STDERR_FILENO, "dtraced: cannot run ", 20);
+		(void)!write(STDERR_FILENO, dtrace, strlen(dtrace));
+		(void)!write(STDERR_FILENO, "\n", 1);
 		_exit(127);
 	}
 	j->rj_pid = pid;
@@ -539,6 +561,7 @@ dtd_retain_spawn(const char *dtrace, const char *sock, const char *file,
 		free(j);
 		return;
 	}
+	TAILQ_INSERT_TAIL(&dtd_retain_jobs, j, rj_link);
 	log_info("%s: dtrace %d retains %s from %s", __func__, (int)pid,
 	    name, file);
 }

@@ -165,7 +165,6 @@ dtrace -a >"$tmp/out" 2>"$tmp/err"
 check "claim the only one (no name): exit 0" [ $? -eq 0 ]
 same "$tmp/out" "$(seq 0 49)
 
-
               300
 
 " "claim sw: the first 50 records, all 300 counted"
@@ -253,7 +252,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	check "root sees $user's u1, owned by uid $uid" [ "$2" = "$uid" ]
 	as -a u1 >/dev/null 2>&1
 	check "$user claims its own u1" [ $? -eq 0 ]
-	check "root may claim $user's u2" dtrace -a u2
+	dtrace -a u2 >/dev/null 2>&1
+	check "root may claim $user's u2" [ $? -eq 0 ]
 	check "$user's claimed programs are gone" \
 	    [ -z "$(listed u1)" ] && [ -z "$(listed u2)" ]
 else
