@@ -4,6 +4,11 @@
  * tracing.  Everything a client sends is checked here before it can run:
  * every DIFO through dif_verify, and the statement structure against the
  * record layout, the formats and the aggregations it names.
+ *
+ * A consumer is reference-counted (dtd_consumer_hold, _release): its
+ * client holds it, and so do the retained table and the clients that
+ * claim a retained program or read a snapshot of it (dtd_retain.c), so
+ * that a retained program outlives the connection that made it.
  */
 #include <errno.h>
 #include <inttypes.h>

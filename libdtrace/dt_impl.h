@@ -5,8 +5,8 @@
  *
  * Sections are owned by concern: the compiler (dt_lex.l, dt_grammar.y,
  * dt_parser.c, dt_cc.c, dt_cg.c, dt_as.c, ...) and the runtime
- * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_consume.c,
- * dt_printf.c, dt_aggregate.c, dt_error.c).
+ * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_retain.c,
+ * dt_consume.c, dt_printf.c, dt_aggregate.c, dt_error.c).
  */
 #ifndef DT_IMPL_H
 #define DT_IMPL_H
