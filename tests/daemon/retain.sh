@@ -5,10 +5,10 @@
 # records and leaves it running, the claim shows the newest records and
 # aggregations that lost nothing, stops it and restores the trigger's
 # text; a switch recorder on a target that exits keeps its data and the
-# exact drop count; programs of the configuration directory are retained
-# at start; names clash and bad names get clear errors; another user
-# sees nothing of root's and is limited in number; SIGTERM takes every
-# retained probe out.  Records land in the buffer of the target's CPU:
+# exact drop count; a recorder follows its target across exec; programs
+# of the configuration directory are retained at start; names clash and
+# bad names get clear errors; another user sees nothing of root's and is
+# limited in number; SIGTERM takes every retained probe out.  Records land in the buffer of the target's CPU:
 # the targets run on CPU 0 (taskset) so one ring holds them all.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/daemon/lib.sh"
 
@@ -173,6 +173,26 @@ same "$tmp/err" "dtrace: 250 drops on CPU 0
 waitfor [ -s "$tmp/c.out" ]
 same "$tmp/c.out" "sum=90000
 " "the -c target ran to its end untouched"
+
+# --- exec with no client: the probes follow the target into new images
+(cd "$tmp" && timeout 60 "$DTRACE" -x socket="$sock" -x retain=ex -q \
+    -c "$TRIGGERS/execer 3 $TRIGGERS/execer 4 $TRIGGERS/loop 5" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/c.out" 2>"$tmp/err")
+check "retain ex with -c: exit 0" [ $? -eq 0 ]
+exited_ex()
+{
+	listed ex | grep -q '(exited)$'
+}
+check "the target execs twice and exits; ex stays" waitfor exited_ex
+dtrace -a ex >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "
+               12
+
+" "claim ex: f:entry fired 3 + 4 + 5 times over two execs"
+same "$tmp/c.out" "execer sum=15
+execer sum=30
+sum=25
+" "the execs' output is untouched"
 
 # --- names
 dtrace -x retain=t1 -n 'tick-1s { }' >"$tmp/out" 2>"$tmp/err"
