@@ -63,6 +63,10 @@ typedef struct dtd_retain_job {
 	pid_t		rj_pid;
 	int		rj_fd;		/* pidfd: readable when it exits */
 	struct event	*rj_ev;
+	int		rj_out;		/* its stdout and stderr, or -1 */
+	struct event	*rj_outev;
+	char		rj_text[2048];	/* what it said, for the log */
+	size_t		rj_len;
 	char		rj_name[DT_RETAIN_NAMELEN];
 } dtd_retain_job_t;
 
@@ -76,6 +80,10 @@ dtd_retain_job_free(dtd_retain_job_t *j)
 	TAILQ_REMOVE(&dtd_retain_jobs, j, rj_link);
 	event_free(j->rj_ev);
 	close(j->rj_fd);
+	if (j->rj_outev != NULL)
+		event_free(j->rj_outev);
+	if (j->rj_out != -1)
+		close(j->rj_out);
 	free(j);
 }
 
@@ -478,10 +486,34 @@ dtd_retain_dtrace_path(char *buf, size_t size)
 	snprintf(buf, size, "%s/dtrace", BINDIR);
 }
 
+/* Keep what the dtrace says (the first 2k), to log when it exits. */
+static void
+dtd_retain_output(evutil_socket_t fd, short ev, void *arg)
+{
+	dtd_retain_job_t *j = arg;
+	char buf[512];
+	ssize_t n;
+	size_t k;
+
+	while ((n = read(j->rj_out, buf, sizeof(buf))) > 0) {
+		k = (size_t)n;
+		if (k > sizeof(j->rj_text) - 1 - j->rj_len)
+			k = sizeof(j->rj_text) - 1 - j->rj_len;
+		memcpy(j->rj_text + j->rj_len, buf, k);
+		j->rj_len += k;
+	}
+	if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
+		event_del(j->rj_outev);
+		close(j->rj_out);
+		j->rj_out = -1;
+	}
+}
+
 static void
 dtd_retain_reap(evutil_socket_t fd, short ev, void *arg)
 {
 	dtd_retain_job_t *j = arg;
+	char *line, *save;
 	int st;
 
 	while (waitpid(j->rj_pid, &st, 0) == -1) {
@@ -490,6 +522,17 @@ dtd_retain_reap(evutil_socket_t fd, short ev, void *arg)
 			st = -1;
 			break;
 		}
+	}
+	/* what it said: every word of a failure, a success's notices */
+	if (j->rj_out != -1)
+		dtd_retain_output(j->rj_out, EV_READ, j);
+	j->rj_text[j->rj_len] = '\0';
+	for (line = strtok_r(j->rj_text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (st == 0)
+			log_info("%s: %s: %s", __func__, j->rj_name, line);
+		else
+			log_warnx("%s: %s: %s", __func__, j->rj_name, line);
 	}
 	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		log_info("%s: %s retained", __func__, j->rj_name);
@@ -518,7 +561,7 @@ dtd_retain_spawn(const char *dtrace, const char *sock, const char *file,
 	char sockopt[PATH_MAX + 16], retainopt[DT_RETAIN_NAMELEN + 16];
 	dtd_retain_job_t *j;
 	pid_t pid;
-	int fd;
+	int fd, out[2];
 
 	snprintf(sockopt, sizeof(sockopt), "socket=%s", sock);
 	snprintf(retainopt, sizeof(retainopt), "retain=%s", name);
@@ -526,8 +569,15 @@ dtd_retain_spawn(const char *dtrace, const char *sock, const char *file,
 		log_warn("%s: calloc", __func__);
 		return;
 	}
+	if (pipe2(out, O_CLOEXEC | O_NONBLOCK) == -1) {
+		log_warn("%s: pipe", __func__);
+		free(j);
+		return;
+	}
 	if ((pid = fork()) == -1) {
 		log_warn("%s: fork", __func__);
+		close(out[0]);
+		close(out[1]);
 		free(j);
 		return;
 	}
@@ -540,6 +590,10 @@ dtd_retain_spawn(const char *dtrace, const char *sock, const char *file,
 			if (fd != STDIN_FILENO)
 				close(fd);
 		}
+		/* its words go to our log; the pipe blocks again for it */
+		fcntl(out[1], F_SETFL, 0);
+		dup2(out[1], STDOUT_FILENO);
+		dup2(out[1], STDERR_FILENO);
 		execv(dtrace, argv);
 		/* async-signal-safe only: other threads may hold locks */
 		(void)!write(STDERR_FILENO, "dtraced: cannot run ", 20);
@@ -547,8 +601,20 @@ dtd_retain_spawn(const char *dtrace, const char *sock, const char *file,
 		(void)!write(STDERR_FILENO, "\n", 1);
 		_exit(127);
 	}
+	close(out[1]);
 	j->rj_pid = pid;
+	j->rj_out = out[0];
 	snprintf(j->rj_name, sizeof(j->rj_name), "%s", name);
+	if ((j->rj_outev = event_new(dtd_base, j->rj_out, EV_READ | EV_PERSIST,
+	    dtd_retain_output, j)) == NULL ||
+	    event_add(j->rj_outev, NULL) == -1) {
+		/* unheard: it may block on a full pipe, so it gets none */
+		if (j->rj_outev != NULL)
+			event_free(j->rj_outev);
+		j->rj_outev = NULL;
+		close(j->rj_out);
+		j->rj_out = -1;
+	}
 	if ((j->rj_fd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1 ||
 	    (j->rj_ev = event_new(dtd_base, j->rj_fd, EV_READ,
 	    dtd_retain_reap, j)) == NULL ||
@@ -558,6 +624,10 @@ dtd_retain_spawn(const char *dtrace, const char *sock, const char *file,
 		/* it runs on; reaped, if it exits first, by nobody */
 		if (j->rj_fd != -1)
 			close(j->rj_fd);
+		if (j->rj_outev != NULL)
+			event_free(j->rj_outev);
+		if (j->rj_out != -1)
+			close(j->rj_out);
 		free(j);
 		return;
 	}

@@ -146,6 +146,7 @@ main(int argc, char *argv[])
 	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
 	const char *path, *farg = NULL, *sarg = NULL, *sock;
 	const char *confdir = DTD_RETAIN_CONFDIR;
+	char confabs[PATH_MAX];
 	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i;
 
 	while ((ch = getopt(argc, argv, "dD:f:s:v")) != -1) {
@@ -189,6 +190,9 @@ main(int argc, char *argv[])
 		lfd = dtd_control_open(path);
 	}
 
+	/* daemonizing goes to /: a relative -D must name the same place */
+	if (confdir[0] != '/' && realpath(confdir, confabs) != NULL)
+		confdir = confabs;
 	if (!debug && farg == NULL) {
 		dtraced_daemonize();
 		log_init(0, verbose);

@@ -77,6 +77,9 @@ check "claimed: boot is no longer listed" [ -z "$(listed boot)" ]
 check "broken.d: not retained" [ -z "$(listed broken)" ]
 check "broken.d: the daemon says dtrace failed" \
     grep -q "broken: dtrace exited with status 1" "$tmp/dtraced.log"
+check "broken.d: and logs why" grep -q \
+    "broken: dtrace: failed to compile script .*broken.d: line 1: syntax error" \
+    "$tmp/dtraced.log"
 check "bad name.d: skipped with a reason" \
     grep -q '"bad name" is not a valid program name, skipped' \
     "$tmp/dtraced.log"
@@ -148,10 +151,10 @@ same "$tmp/spin.out" "spun well
 " "the trigger's every call returned the right value"
 
 # --- a switch recorder on a target that exits: data and exact drops
-(cd "$tmp" && taskset -c 0 timeout 60 "$DTRACE" -x socket="$sock" \
+taskset -c 0 timeout 60 "$DTRACE" -x socket="$sock" \
     -x retain=sw -x bufsize=1200 -q -c "$TRIGGERS/loop 300" -n '
 pid$target:a.out:f:entry { printf("%d\n", arg0); @calls = count(); }' \
-    >"$tmp/c.out" 2>"$tmp/err")
+    >"$tmp/c.out" 2>"$tmp/err"
 check "retain sw with -c: exit 0" [ $? -eq 0 ]
 exited_sw()
 {
@@ -175,9 +178,9 @@ same "$tmp/c.out" "sum=90000
 " "the -c target ran to its end untouched"
 
 # --- exec with no client: the probes follow the target into new images
-(cd "$tmp" && timeout 60 "$DTRACE" -x socket="$sock" -x retain=ex -q \
+dtrace -x retain=ex -q \
     -c "$TRIGGERS/execer 3 $TRIGGERS/execer 4 $TRIGGERS/loop 5" \
-    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/c.out" 2>"$tmp/err")
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/c.out" 2>"$tmp/err"
 check "retain ex with -c: exit 0" [ $? -eq 0 ]
 exited_ex()
 {
