@@ -295,7 +295,15 @@ typedef struct dtd_consumer {
 	 */
 	int		dc_destructive;
 	int		dc_allowdestr;
+	int		dc_refs;	/* holders: its client, the retained
+					   table, clients that claimed it or
+					   read a snapshot (main thread) */
+	struct dtd_retained *dc_retained; /* its name in the retained
+					   table (dtd_retain.c), or NULL */
 } dtd_consumer_t;
+
+/* The internal snapshot flag: read, consume nothing (dtd_consumer_snap). */
+#define DTD_SNAP_PEEK		0x100
 
 /* dtd_log.c */
 void		log_init(int, int);
@@ -318,6 +326,7 @@ int		dtd_systemd_notify(const char *);
 extern struct event_base *dtd_base;
 int		dtd_control_open(const char *);
 void		dtd_control_listen(int);
+const char	*dtd_control_sockpath(void);
 void		dtd_control_close(void);
 
 /* dtd_client.c */
@@ -327,9 +336,37 @@ void		dtd_client_wakeup(void);
 void		dtd_client_shutdown(void);
 int		dtd_client_count(void);
 
+/*
+ * dtd_retain.c: retained programs, a flight recorder in the daemon.  A
+ * consumer whose client sent DT_MSG_RETAIN outlives its connection under
+ * a name; DT_MSG_CLAIM hands it to another client of the same uid (or
+ * root), to stop and print (claim) or to read and leave running
+ * (snapshot).  Programs in the configuration directory are retained at
+ * start by a dtrace(1) the daemon runs against its own socket.
+ */
+#define DTD_RETAIN_MAX		64	/* in all */
+#define DTD_RETAIN_MAX_UID	8	/* per uid other than root */
+#define DTD_RETAIN_MAXOPT	64	/* client options kept */
+#define DTD_RETAIN_OPTLEN	32	/* an option name, with the NUL */
+#define DTD_RETAIN_CONFDIR	SYSCONFDIR "/dtraced"
+
+typedef struct dtd_retained dtd_retained_t;
+
+int		dtd_retain_add(dtd_consumer_t *, const char *, dt_msg_t *,
+		    int, char *, size_t);
+void		dtd_retain_cancel(dtd_consumer_t *);
+dtd_consumer_t	*dtd_retain_claim(const char *, uid_t, int, dt_msg_t *,
+		    char *, size_t);
+void		dtd_retain_list(uid_t, dt_msg_t *);
+void		dtd_retain_tend(void);
+void		dtd_retain_shutdown(void);
+void		dtd_retain_load(const char *, const char *);
+
 /* dtd_consumer.c */
 dtd_consumer_t	*dtd_consumer_create(pid_t, uid_t, gid_t);
 void		dtd_consumer_free(dtd_consumer_t *);
+void		dtd_consumer_hold(dtd_consumer_t *);
+void		dtd_consumer_release(dtd_consumer_t *);
 int		dtd_consumer_program(dtd_consumer_t *, dtp_prog_t *,
 		    dt_msg_t *, char *, size_t);
 int		dtd_consumer_go(dtd_consumer_t *, char *, size_t);
@@ -378,6 +415,9 @@ void		dtd_prov_pid_go(dtd_consumer_t *);
 int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
+void		dtd_prov_pid_keep(dtd_consumer_t *);
+uint32_t	dtd_prov_pid_targets(const dtd_consumer_t *, pid_t *, int *,
+		    uint32_t);
 int		dtd_prov_pid_report(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
 int		dtd_prov_pid_modmaps(dtd_consumer_t *,
@@ -417,6 +457,8 @@ void		dtd_buf_cooldown(dtd_buf_t *);
 int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
 int		dtd_buf_nunits(dtd_buf_t *);
 int		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
+int		dtd_buf_peek(dtd_buf_t *, int, dtd_bufsnap_t *);
+uint64_t	dtd_buf_drops(dtd_buf_t *);
 
 /* dtd_agg.c */
 #define DTD_AGGENT_HDRSIZE	24	/* next, aggid, keysize, valsize, hash */
@@ -429,6 +471,8 @@ int		dtd_agg_quantize_bucket(int64_t);
 int		dtd_agg_lquantize_bucket(const dtp_agg_t *, int64_t);
 int		dtd_agg_llquantize_bucket(const dtp_agg_t *, int64_t);
 void		dtd_agg_snap(dtd_agg_t *, int, dtd_aggsnap_t *);
+void		dtd_agg_peek(dtd_agg_t *, int, dtd_aggsnap_t *);
+uint64_t	dtd_agg_drops(dtd_agg_t *);
 int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
 		    uint32_t *, const uint64_t **, uint32_t *);
 

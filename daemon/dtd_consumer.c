@@ -4,6 +4,11 @@
  * tracing.  Everything a client sends is checked here before it can run:
  * every DIFO through dif_verify, and the statement structure against the
  * record layout, the formats and the aggregations it names.
+ *
+ * A consumer is reference-counted (dtd_consumer_hold, _release): its
+ * client holds it, and so do the retained table and the clients that
+ * claim a retained program or read a snapshot of it (dtd_retain.c), so
+ * that a retained program outlives the connection that made it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -91,8 +96,25 @@ dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 	c->dc_opts.do_nspec = 1;
 	c->dc_opts.do_cleanrate = DTD_DEFAULT_CLEANRATE;
 	c->dc_activity = DT_ACT_INACTIVE;
+	c->dc_refs = 1;
 	dtd_consumer_procinfo(c);
 	return c;
+}
+
+/* One more holder: a retained table entry, a client that claimed it. */
+void
+dtd_consumer_hold(dtd_consumer_t *c)
+{
+	c->dc_refs++;
+}
+
+/* A holder lets go; the last one frees it (ECBs off their probes first). */
+void
+dtd_consumer_release(dtd_consumer_t *c)
+{
+	if (c == NULL || --c->dc_refs > 0)
+		return;
+	dtd_consumer_free(c);
 }
 
 static void
@@ -1467,27 +1489,32 @@ dtd_consumer_filled(dtd_consumer_t *c)
  * DT_MSG_AGG per CPU with entries or drops, then DT_MSG_SNAP_END.  Fill
  * and ring buffers are read once, when tracing has stopped: until then
  * they are left alone (a fill buffer must stay full to stop tracing, a
- * ring keeps the newest records).  Returns -1 if send fails.
+ * ring keeps the newest records).  With DTD_SNAP_PEEK (a snapshot of a
+ * retained program) nothing is consumed: every buffer is read as it is
+ * and stays for the claim.  Returns -1 if send fails.
  */
 int
 dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
     int (*send)(void *, dt_msg_t *), void *arg)
 {
+	int peek = (what & DTD_SNAP_PEEK) != 0;
 	dt_msg_t m;
 	int cpu, rv;
 
 	/* committed or discarded speculations whose time has come */
 	if (c->dc_spec != NULL)
 		dtd_spec_clean(c->dc_spec, dtd_ecb_now());
+	/* a peek (snapshot grab) reads fill and ring buffers while they run */
 	if ((what & DT_SNAP_BUF) && c->dc_hasbuf &&
-	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH ||
+	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH || peek ||
 	    dtd_consumer_activity(c) == DT_ACT_STOPPED)) {
 		int u, nunit = dtd_buf_nunits(&c->dc_buf);
 
 		for (u = 0; u < nunit; u++) {
 			dtd_bufsnap_t bs;
 
-			if (dtd_buf_snap(&c->dc_buf, u, &bs) == -1) {
+			if ((peek ? dtd_buf_peek(&c->dc_buf, u, &bs) :
+			    dtd_buf_snap(&c->dc_buf, u, &bs)) == -1) {
 				log_warn("%s: pid %d: unit %d", __func__,
 				    (int)c->dc_pid, u);
 				continue;
@@ -1514,7 +1541,10 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 			const uint64_t *val;
 			uint32_t aggid, ks, vs;
 
-			dtd_agg_snap(&c->dc_agg, cpu, &as);
+			if (peek)
+				dtd_agg_peek(&c->dc_agg, cpu, &as);
+			else
+				dtd_agg_snap(&c->dc_agg, cpu, &as);
 			if (as.das_nent == 0 && as.das_drops == 0)
 				continue;
 			dt_msg_init(&m, DT_MSG_AGG);

@@ -1340,3 +1340,43 @@ dtd_prov_pid_disable(dtd_probe_t *p)
 	for (i = 0; i < pb->pb_naddr; i++)
 		ft_proc_site_remove(pp->pp_proc, pb->pb_addr[i], p);
 }
+
+/*
+ * Consumer c's targets (at most max): their pids, and whether each has
+ * exited.  Returns how many were stored.
+ */
+uint32_t
+dtd_prov_pid_targets(const dtd_consumer_t *c, pid_t *pids, int *exited,
+    uint32_t max)
+{
+	const dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return 0;
+	for (i = 0; i < pc->pc_ntgt && i < max; i++) {
+		pids[i] = pc->pc_tgt[i].pt_proc->pp_pid;
+		exited[i] = __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_exited,
+		    __ATOMIC_ACQUIRE) != 0;
+	}
+	return i;
+}
+
+/*
+ * Consumer c is retained (dtd_retain.c): the -c targets it created
+ * outlive the dtrace that started them, and are let go, not killed,
+ * when the program ends.
+ */
+void
+dtd_prov_pid_keep(dtd_consumer_t *c)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		pc->pc_tgt[i].pt_created = 0;
+		pc->pc_tgt[i].pt_proc->pp_created = 0;
+	}
+}

@@ -5,9 +5,9 @@
  *
  * Sections are owned by concern: the compiler (dt_lex.l, dt_grammar.y,
  * dt_parser.c, dt_cc.c, dt_cg.c, dt_as.c, ...) and the runtime
- * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_consume.c,
- * dt_printf.c, dt_aggregate.c, dt_error.c, dt_usym.c for user symbols,
- * dt_probe.c for what dtrace -lv shows).
+ * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_retain.c,
+ * dt_consume.c, dt_printf.c, dt_aggregate.c, dt_error.c, dt_usym.c for
+ * user symbols, dt_probe.c for what dtrace -lv shows).
  */
 #ifndef DT_IMPL_H
 #define DT_IMPL_H
@@ -180,6 +180,8 @@ struct dtrace_hdl {
 	dtrace_optval_t	dt_options[DTRACEOPT_MAX];
 	uint32_t	dt_copts;	/* DT_COPT_* */
 	char		*dt_socket;	/* -x socket=PATH or NULL */
+	char		*dt_retain;	/* -x retain=NAME or NULL */
+	int		dt_grabsnap;	/* -x grab=snapshot */
 
 	/* dt_conn.c: the daemon */
 	dt_peer_t	dt_peer;
@@ -235,6 +237,9 @@ struct dtrace_hdl {
 	void		*dt_procarg;
 	/* dt_usym.c: targets' module maps, for naming user addresses */
 	struct dt_usym_proc *dt_usyms;
+	/* dt_retain.c: a claimed retained program */
+	char		dt_claimed[DT_RETAIN_NAMELEN];	/* its name, or "" */
+	int		dt_snapshot;	/* only read: never stopped */
 };
 
 /* A target process: grabbed (-p) or created (-c). */
@@ -553,6 +558,10 @@ int64_t		dt_open_now(void);
 /* dt_options.c */
 int		dt_options_parse_size(const char *, dtrace_optval_t *);
 int		dt_options_parse_rate(const char *, dtrace_optval_t *);
+int		dt_options_export(dtrace_hdl_t *,
+		    int (*)(dtrace_hdl_t *, const char *, uint64_t, void *),
+		    void *);
+void		dt_options_import(dtrace_hdl_t *, const char *, uint64_t);
 
 /* dt_conn.c */
 int		dt_conn_open(dtrace_hdl_t *);
@@ -567,6 +576,14 @@ int		dt_conn_error(dtrace_hdl_t *, int, const char *, ...)
 /* dt_work.c */
 dt_epid_t	*dt_work_epid(dtrace_hdl_t *, uint32_t);
 void		dt_work_fini(dtrace_hdl_t *);
+dt_epid_t	*dt_work_epid_create(struct dtrace_prog *, uint32_t);
+void		dt_work_epid_free(dt_epid_t *);
+int		dt_work_epid_insert(dtrace_hdl_t *, uint32_t, dt_epid_t *);
+int		dt_work_aggs(dtrace_hdl_t *, struct dtrace_prog *);
+void		dt_work_probe_decode(dt_msg_t *, dtrace_probedesc_t *);
+
+/* dt_retain.c */
+int		dt_retain_send(dtrace_hdl_t *);
 
 /* dt_consume.c */
 int		dt_consume_buf(dtrace_hdl_t *, FILE *, int, const char *,

@@ -63,6 +63,35 @@ enum dt_msgtype {
 				 *   str mod, str func, str name } */
 	DT_MSG_STATUS,		/* c->d: (empty): how is tracing? */
 	DT_MSG_STATUS_OK,	/* d->c: u32 activity, u32 reason */
+	DT_MSG_RETAIN,		/* c->d: str name, u32 nopt, then nopt x
+				 *   { str option, u64 value }: after the
+				 *   programs, before GO: the program stays
+				 *   in the daemon, named, when this client
+				 *   goes; the options are the client's own
+				 *   (quiet, aggsortkey ...), kept for the
+				 *   claim and not interpreted */
+	DT_MSG_RETAIN_OK,	/* d->c: (empty) */
+	DT_MSG_CLAIM,		/* c->d: str name ("": the caller's only
+				 *   one), u32 flags (DT_CLAIM_*): take over
+				 *   a retained program (READY, nothing sent
+				 *   yet); SNAP, STOP, STATUS follow */
+	DT_MSG_CLAIM_OK,	/* d->c: str name, u32 activity,
+				 *   u64 bufsize, u64 aggsize, u64 specsize,
+				 *   u64 dynvarsize (as GO_OK),
+				 *   u32 nopt x { str option, u64 value } (as
+				 *   RETAIN sent them), u32 nprog x { u32 len,
+				 *   len bytes: a dtp_prog as PROGRAM carries
+				 *   it }, u32 nepid x
+				 *   { u32 epid, u32 prog, u32 stmt, u32 probe
+				 *   id, str provider, str module, str
+				 *   function, str name } */
+	DT_MSG_RETAINED,	/* c->d: (empty): list retained programs */
+	DT_MSG_RETAINED_OK,	/* d->c: u32 n, then n x { str name, u32 uid,
+				 *   u32 activity, u32 policy, u64 bufsize,
+				 *   u64 aggsize, u64 drops, u64 errors,
+				 *   u32 ntarget x { u32 pid, u32 exited } }:
+				 *   those of the
+				 *   caller's uid (root: all) */
 
 	/* 300: data */
 	DT_MSG_SNAP = 300,	/* c->d: u32 what (DT_SNAP_*) */
@@ -105,7 +134,13 @@ enum dt_msgtype {
 				 *   replaces the pid's previous map */
 };
 
-#define DT_GRAB_CREATE	0x1	/* -c: hold the child at its entry point */
+#define DT_GRAB_CREATE	0x1
+
+/* DT_MSG_CLAIM flags */
+#define DT_CLAIM_SNAPSHOT	0x1	/* read it, leave it running */
+
+/* A retained program's name: [A-Za-z0-9_.-], not starting with '.' or '-' */
+#define DT_RETAIN_NAMELEN	64	/* with the NUL */	/* -c: hold the child at its entry point */
 
 /* DT_MSG_MODMAP module flags */
 #define DT_MODMAP_EXEC	0x1	/* the executable: module a.out */
@@ -392,5 +427,6 @@ dif_difo_t	*dt_proto_difo_decode(dt_msg_t *);
 size_t		dt_proto_agg_valsize(const dtp_agg_t *);
 size_t		dt_proto_agg_keysize(const dtp_agg_t *);
 int		dt_proto_agg_nbuckets(const dtp_agg_t *);
+int		dt_proto_retain_name_ok(const char *);
 
 #endif /* DT_PROTO_H */

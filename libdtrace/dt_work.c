@@ -36,7 +36,7 @@ dt_work_epid(dtrace_hdl_t *dtp, uint32_t epid)
 	return dtp->dt_epids[epid];
 }
 
-static void
+void
 dt_work_epid_free(dt_epid_t *ep)
 {
 	if (ep == NULL)
@@ -62,7 +62,7 @@ dt_work_fini(dtrace_hdl_t *dtp)
 }
 
 /* A probe's id and names, as PROGRAM_OK and LIST_OK carry them. */
-static void
+void
 dt_work_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
 {
 	memset(pd, 0, sizeof(*pd));
@@ -91,7 +91,7 @@ dt_work_rectype(const dtp_action_t *ap)
 }
 
 /* The record descriptions of one statement: every non-aggregating action. */
-static dt_epid_t *
+dt_epid_t *
 dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 {
 	const dtp_stmt_t *sp = &pgp->dp_prog.dp_stmt[stmt];
@@ -138,7 +138,7 @@ dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 	return ep;
 }
 
-static int
+int
 dt_work_epid_insert(dtrace_hdl_t *dtp, uint32_t epid, dt_epid_t *ep)
 {
 	if (epid >= dtp->dt_nepid) {
@@ -158,7 +158,7 @@ dt_work_epid_insert(dtrace_hdl_t *dtp, uint32_t epid, dt_epid_t *ep)
 	return 0;
 }
 
-static int
+int
 dt_work_aggs(dtrace_hdl_t *dtp, struct dtrace_prog *pgp)
 {
 	uint32_t i;
@@ -510,6 +510,9 @@ dtrace_go(dtrace_hdl_t *dtp)
 		return -1;
 	if (dtp->dt_errprog == NULL && dt_work_errhandler(dtp) != 0)
 		return -1;
+	/* -x retain=NAME: the daemon keeps the program when we go */
+	if (dtp->dt_retain != NULL && dt_retain_send(dtp) != 0)
+		return -1;
 	dt_msg_init(&req, DT_MSG_GO);
 	if (dt_conn_request(dtp, &req, DT_MSG_GO_OK, &rep) != 0)
 		return -1;
@@ -535,6 +538,11 @@ dtrace_stop(dtrace_hdl_t *dtp)
 		return 0;
 	if (!dtp->dt_active)
 		return dt_set_errno(dtp, EDT_NOENT);
+	/* a snapshot leaves the retained program running */
+	if (dtp->dt_snapshot) {
+		dtp->dt_stopped = 1;
+		return 0;
+	}
 	dt_msg_init(&req, DT_MSG_STOP);
 	if (dt_conn_request(dtp, &req, DT_MSG_STOP_OK, &rep) != 0)
 		return -1;
@@ -614,7 +622,8 @@ dtrace_status(dtrace_hdl_t *dtp)
 
 	if (!dtp->dt_active)
 		return DTRACE_STATUS_NONE;
-	if (dtp->dt_stopped)
+	/* a snapshot of a retained program: one read of everything, done */
+	if (dtp->dt_stopped || dtp->dt_snapshot)
 		return DTRACE_STATUS_STOPPED;
 	now = dt_open_now();
 	if (!dtp->dt_draining && now < dt_work_deadline(dtp->dt_laststatus,

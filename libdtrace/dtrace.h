@@ -204,6 +204,36 @@ int		dtrace_aggregate_print(dtrace_hdl_t *, FILE *, void *);
 int		dtrace_exit_status(dtrace_hdl_t *);
 
 /*
+ * Retained programs (dt_retain.c): -x retain=NAME leaves the program
+ * running in dtraced under NAME after dtrace_go(); dtrace_claim() takes
+ * one over instead of compiling (snapshot: read it, leave it running).
+ */
+#define DTRACE_RETAINED_MAXTGT	64
+#define DTRACE_RETAINED_ACTIVE	1	/* tracing */
+#define DTRACE_RETAINED_DRAINING 2	/* exit() or full: stopping */
+#define DTRACE_RETAINED_STOPPED	3	/* END has fired */
+
+typedef struct dtrace_retained {
+	char		dtr_name[64];
+	uint32_t	dtr_uid;	/* owner */
+	int		dtr_state;	/* DTRACE_RETAINED_* */
+	const char	*dtr_policy;	/* "ring", "fill", "switch" */
+	uint64_t	dtr_bufsize;	/* per CPU (or thread) */
+	uint64_t	dtr_aggsize;	/* 0: no aggregations */
+	uint64_t	dtr_drops;	/* not yet read: buffer, aggregation */
+	uint64_t	dtr_errors;
+	uint32_t	dtr_ntargets;
+	pid_t		dtr_targets[DTRACE_RETAINED_MAXTGT];
+	int		dtr_exited[DTRACE_RETAINED_MAXTGT];
+} dtrace_retained_t;
+
+int		dtrace_claim(dtrace_hdl_t *, const char *, int);
+const char	*dtrace_claimed(dtrace_hdl_t *);
+int		dtrace_retained_iter(dtrace_hdl_t *,
+		    int (*)(dtrace_hdl_t *, const dtrace_retained_t *, void *),
+		    void *);
+
+/*
  * Target processes (-c, -p).  Unlike illumos these return the pid, not a
  * ps_prochandle: the daemon controls the process.  dtrace_proc_create()
  * returns once the program is held at its entry point; it runs after

@@ -79,3 +79,5 @@ TESTS += tests/daemon/faults.sh tests/daemon/storms.sh
 EXTRA_DIST += tests/daemon/faults.sh tests/daemon/storms.sh
 TESTS += tests/daemon/profile.sh
 EXTRA_DIST += tests/daemon/profile.sh
+TESTS += tests/daemon/retain.sh
+EXTRA_DIST += tests/daemon/retain.sh
