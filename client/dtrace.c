@@ -444,6 +444,17 @@ list_cmd(dtrace_cmd_t *dcp)
 	free(text);
 }
 
+/* setopt() in the program: follow the options we print by. */
+static void
+setopthandler(const char *name, dtrace_optval_t val, void *arg)
+{
+	(void)arg;
+	if (strcmp(name, "quiet") == 0)
+		g_quiet = val != DTRACEOPT_UNSET;
+	else if (strcmp(name, "flowindent") == 0)
+		g_flowindent = val != DTRACEOPT_UNSET;
+}
+
 /* Called at each probe firing: the CPU/ID/FUNCTION:NAME prefix. */
 static int
 chew(const dtrace_probedata_t *data, void *arg)
@@ -918,6 +929,7 @@ consume:
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	(void)dtrace_handle_setopt(g_dtp, setopthandler, NULL);
 	if (!g_grabanon && dtrace_go(g_dtp) == -1)
 		dfatal("could not enable tracing");
 	if (g_retain != NULL) {

@@ -1283,6 +1283,46 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 }
 
 /*
+ * setopt(name[, value]): two LIBACT records, the option's name and its
+ * value (none without one); the consumer sets the option where the
+ * records lie in the buffer, as illumos's does.
+ */
+static void
+dt_cc_act_setopt(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_node_t *anp = dnp->dn_args, *vnp, *next;
+	dtp_action_t *ap;
+	dif_type_t rt;
+	int n = dt_cc_nargs(anp), i;
+
+	if (n < 1 || n > 2)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "setopt( ) prototype mismatch: %d args passed, %s "
+		    "expected", n, n < 1 ? "at least 1" : "no more than 2");
+	for (i = 0, vnp = anp; i < 2; i++) {
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_LIBACT);
+		ap->da_arg = (uint64_t)(i == 0 ? DTP_LIBACT_SETOPT :
+		    DTP_LIBACT_SETOPTVAL) << 32;
+		if (vnp == NULL)
+			break;	/* no value: an empty SETOPTVAL */
+		next = vnp->dn_list;
+		vnp = dt_node_cook(pcb, vnp);
+		if (!dt_node_is_string(vnp))
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+			    "setopt( ) argument #%d is incompatible with "
+			    "prototype:\n\tprototype: char *\n\t argument: %s",
+			    i + 1, vnp->dn_type->dt_name);
+		dt_decl_rtype(dtp, vnp->dn_type, &rt);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo(pcb, vnp, &rt);
+		ap->da_size = rt.dt_size;
+		ap->da_align = 1;
+		vnp = next;
+	}
+}
+
+/*
  * What a clause has done so far, for the rules of speculative tracing:
  * DT_CC_SPEC speculate(), DT_CC_COMM commit() or discard(), DT_CC_DREC
  * an action that recorded data in the principal buffer.
@@ -1459,6 +1499,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		break;
 	case DT_ACT_SYSTEM:
 		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_SYSTEM);
+		break;
+	case DT_ACT_SETOPT:
+		dt_cc_act_setopt(pcb, cc, dnp);
 		break;
 	case DT_ACT_STOP:
 		(void)dt_cc_newact(pcb, cc, DTRACEACT_STOP);

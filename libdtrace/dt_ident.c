@@ -199,7 +199,8 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),
 	BI_ACT("clear", DT_ACT_CLEAR, 1), BI_ACT("trunc", DT_ACT_TRUNC, -1),
 	BI_ACT("normalize", DT_ACT_NORMALIZE, 2),
-	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1), BI_UNACT("setopt"),
+	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1),
+	BI_ACT("setopt", DT_ACT_SETOPT, -1),
 	/* progenyof(): the VM has no process-tree walk yet */
 	BI_UNACT("progenyof"), BI_UNACT("stringof"),
 

@@ -235,6 +235,8 @@ struct dtrace_hdl {
 	int		dt_nprocs;
 	dtrace_handle_proc_f *dt_prochdlr;
 	void		*dt_procarg;
+	dtrace_handle_setopt_f *dt_setopthdlr;	/* setopt() (dt_consume.c) */
+	void		*dt_setoptarg;
 	/* dt_usym.c: targets' module maps, for naming user addresses */
 	struct dt_usym_proc *dt_usyms;
 	/* dt_retain.c: a claimed retained program */
@@ -340,6 +342,7 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_TRUNC		22
 #define DT_ACT_NORMALIZE	23
 #define DT_ACT_DENORMALIZE	24
+#define DT_ACT_SETOPT		25
 #define DT_ACT_USTACK		30	/* stacks and symbols: dt_cc.c */
 #define DT_ACT_USYM		31
 #define DT_ACT_UFUNC		32

@@ -229,11 +229,16 @@ enum dt_msgtype {
  * no format); the first of them has da_nargs = the number of
  * aggregations.  A LIBACT action has da_arg = aggregation id |
  * DTP_LIBACT_* << 32, and trunc() and normalize() record their value.
+ * setopt(name[, value]) is two LIBACT actions, SETOPT recording the
+ * option's name and SETOPTVAL its value (nothing when there is none);
+ * their aggregation id is 0.
  */
 #define DTP_LIBACT_CLEAR	1
 #define DTP_LIBACT_TRUNC	2
 #define DTP_LIBACT_NORMALIZE	3
 #define DTP_LIBACT_DENORMALIZE	4
+#define DTP_LIBACT_SETOPT	5
+#define DTP_LIBACT_SETOPTVAL	6
 
 /*
  * ustack(nframes, strsize): da_arg = nframes | strsize << 32 (illumos's

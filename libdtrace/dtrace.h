@@ -247,4 +247,13 @@ pid_t		dtrace_proc_grab(dtrace_hdl_t *, pid_t);
 int		dtrace_handle_proc(dtrace_hdl_t *, dtrace_handle_proc_f *,
 		    void *);
 
+/*
+ * setopt() in a D program changed an option while tracing: the handler
+ * hears of it (option name, new value) when the record is consumed, so
+ * that the program can follow (dtrace(1): quiet, flowindent).
+ */
+typedef void dtrace_handle_setopt_f(const char *, dtrace_optval_t, void *);
+int		dtrace_handle_setopt(dtrace_hdl_t *, dtrace_handle_setopt_f *,
+		    void *);
+
 #endif /* DTRACE_H */
