@@ -392,6 +392,23 @@ dtd_buf_nunits(dtd_buf_t *b)
  * fill and ring, when there is no memory for the copy (ENOMEM: the
  * records stay for the next try).
  */
+/* Unit u of a buffer: a CPU's, or a thread's (bufscope=thread). */
+static dtd_bufcpu_t *
+dtd_buf_unit(dtd_buf_t *b, int u)
+{
+	dtd_bufcpu_t *c;
+
+	if (b->db_scope == DTD_BUFSCOPE_THREAD) {
+		pthread_rwlock_rdlock(&b->db_thrlock);
+		c = u >= 0 && (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
+		pthread_rwlock_unlock(&b->db_thrlock);
+	} else
+		c = u >= 0 && u < b->db_ncpu ? &b->db_cpu[u] : NULL;
+	if (c == NULL)
+		errno = EINVAL;
+	return c;
+}
+
 int
 dtd_buf_snap(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 {
@@ -400,16 +417,8 @@ dtd_buf_snap(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 	char *copy;
 
 	memset(s, 0, sizeof(*s));
-	if (b->db_scope == DTD_BUFSCOPE_THREAD) {
-		pthread_rwlock_rdlock(&b->db_thrlock);
-		c = u >= 0 && (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
-		pthread_rwlock_unlock(&b->db_thrlock);
-	} else
-		c = u >= 0 && u < b->db_ncpu ? &b->db_cpu[u] : NULL;
-	if (c == NULL) {
-		errno = EINVAL;
+	if ((c = dtd_buf_unit(b, u)) == NULL)
 		return -1;
-	}
 
 	pthread_mutex_lock(&c->dbc_lock);
 	s->dbs_drops = c->dbc_drops;
@@ -475,16 +484,8 @@ dtd_buf_peek(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 	char *copy = NULL;
 
 	memset(s, 0, sizeof(*s));
-	if (b->db_scope == DTD_BUFSCOPE_THREAD) {
-		pthread_rwlock_rdlock(&b->db_thrlock);
-		c = u >= 0 && (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
-		pthread_rwlock_unlock(&b->db_thrlock);
-	} else
-		c = u >= 0 && u < b->db_ncpu ? &b->db_cpu[u] : NULL;
-	if (c == NULL) {
-		errno = EINVAL;
+	if ((c = dtd_buf_unit(b, u)) == NULL)
 		return -1;
-	}
 
 	pthread_mutex_lock(&c->dbc_lock);
 	s->dbs_drops = c->dbc_drops;
