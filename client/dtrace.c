@@ -620,25 +620,6 @@ targets_start(void)
 	}
 }
 
-/* A size as illumos prints it: 4m, 512k, or 1000 (bytes). */
-static void
-size_str(uint64_t size, char *buf, size_t len)
-{
-	static const char units[] = "tgmk";
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		uint64_t u = 1ull << (10 * (4 - i));
-
-		if (size >= u && size % u == 0) {
-			snprintf(buf, len, "%llu%c",
-			    (unsigned long long)(size / u), units[i]);
-			return;
-		}
-	}
-	snprintf(buf, len, "%llu", (unsigned long long)size);
-}
-
 /* -a -l: one line per retained program the user may see. */
 static int
 list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
@@ -651,9 +632,9 @@ list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
 
 	(void)dtp;
 	(void)arg;
-	size_str(r->dtr_bufsize, bs, sizeof(bs));
+	dtrace_sizestr(r->dtr_bufsize, bs, sizeof(bs));
 	if (r->dtr_aggsize != 0)
-		size_str(r->dtr_aggsize, as, sizeof(as));
+		dtrace_sizestr(r->dtr_aggsize, as, sizeof(as));
 	else
 		snprintf(as, sizeof(as), "-");
 	tg[0] = '\0';

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -437,9 +438,9 @@ dt_work_errhandler(dtrace_hdl_t *dtp)
 	return rv;
 }
 
-/* A size as illumos prints it: 2m, 512k, or 1000 bytes. */
-static void
-dt_work_sizestr(uint64_t size, char *buf, size_t len)
+/* A size as illumos prints it: 2m, 512k, or 1000 (bytes). */
+void
+dtrace_sizestr(uint64_t size, char *buf, size_t len)
 {
 	static const char units[] = "tgmk";
 	int i;
@@ -453,7 +454,7 @@ dt_work_sizestr(uint64_t size, char *buf, size_t len)
 			return;
 		}
 	}
-	snprintf(buf, len, "%llu bytes", (unsigned long long)size);
+	snprintf(buf, len, "%llu", (unsigned long long)size);
 }
 
 /*
@@ -491,9 +492,10 @@ dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
 		*v = (dtrace_optval_t)used[i];
 		if (dtp->dt_options[DTRACEOPT_QUIETRESIZE] != DTRACEOPT_UNSET)
 			continue;
-		dt_work_sizestr(used[i], buf, sizeof(buf));
-		fprintf(stderr, "dtrace: %s size lowered to %s\n",
-		    sizes[i].what, buf);
+		dtrace_sizestr(used[i], buf, sizeof(buf));
+		fprintf(stderr, "dtrace: %s size lowered to %s%s\n",
+		    sizes[i].what, buf, isdigit((unsigned char)
+		    buf[strlen(buf) - 1]) ? " bytes" : "");
 	}
 	return 0;
 }

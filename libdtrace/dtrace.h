@@ -174,6 +174,7 @@ void		dtrace_close(dtrace_hdl_t *);
 int		dtrace_errno(dtrace_hdl_t *);
 const char	*dtrace_errmsg(dtrace_hdl_t *, int);
 int		dtrace_setopt(dtrace_hdl_t *, const char *, const char *);
+void		dtrace_sizestr(uint64_t, char *, size_t);
 int		dtrace_getopt(dtrace_hdl_t *, const char *, dtrace_optval_t *);
 
 /* Compiler */
