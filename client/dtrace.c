@@ -45,7 +45,7 @@ static char		**g_argv;
 static int		g_argc;
 static unsigned int	g_cflags;
 static int		g_exec = 1;
-static int		g_list, g_vers;
+static int		g_list, g_vers, g_verbose;
 static int		g_quiet, g_testing, g_status = E_SUCCESS;
 static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
@@ -55,6 +55,8 @@ static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 typedef struct dtrace_target {
 	int		dt_create;	/* -c */
 	char		*dt_arg;
+	pid_t		dt_pid;
+	int		dt_told;	/* -v: its backend said */
 } dtrace_target_t;
 static dtrace_target_t	*g_targv;
 static int		g_targc;
@@ -263,6 +265,7 @@ static void
 exec_prog(const dtrace_cmd_t *dcp)
 {
 	dtrace_proginfo_t dpi;
+	int i;
 
 	if (!g_exec) {
 		dtrace_program_info(g_dtp, dcp->dc_prog, &dpi);
@@ -276,6 +279,17 @@ exec_prog(const dtrace_cmd_t *dcp)
 	}
 	notice("%s '%s' matched %u probe%s\n", dcp->dc_desc, dcp->dc_name,
 	    dpi.dpi_matches, dpi.dpi_matches == 1 ? "" : "s");
+	/* -v: how the daemon traces each target, once it has said */
+	for (i = 0; g_verbose && i < g_targc; i++) {
+		const char *b;
+
+		if (g_targv[i].dt_told || g_targv[i].dt_pid <= 0 ||
+		    (b = dtrace_proc_backend(g_dtp, g_targv[i].dt_pid)) == NULL)
+			continue;
+		g_targv[i].dt_told = 1;
+		fprintf(stderr, "%s: pid %d: %s backend\n", g_pname,
+		    (int)g_targv[i].dt_pid, b);
+	}
 }
 
 /*
@@ -547,6 +561,7 @@ targets_start(void)
 				    g_targv[i].dt_arg);
 			if (dtrace_proc_grab(g_dtp, (pid_t)pid) == -1)
 				dfatal("failed to grab pid %ld", pid);
+			g_targv[i].dt_pid = (pid_t)pid;
 			if (g_pslive++ == 0)
 				g_target = (pid_t)pid;
 			continue;
@@ -563,6 +578,7 @@ targets_start(void)
 			fatal("invalid command -- '%s'\n", g_targv[i].dt_arg);
 		if ((pid = dtrace_proc_create(g_dtp, argv[0], argv)) == -1)
 			dfatal("failed to run command '%s'", g_targv[i].dt_arg);
+		g_targv[i].dt_pid = (pid_t)pid;
 		free(cmd);	/* the child has its own copy of argv */
 		if (g_pslive++ == 0)
 			g_target = (pid_t)pid;
@@ -668,6 +684,9 @@ main(int argc, char *argv[])
 			case 'V':
 				g_vers = 1;
 				break;
+			case 'v':
+				g_verbose = 1;
+				break;
 			case 'w':
 				set_opt("destructive", NULL, "-w", "");
 				break;
@@ -683,7 +702,7 @@ main(int argc, char *argv[])
 				break;
 			case 'a': case 'A': case 'B': case 'C':
 			case 'D': case 'G': case 'h': case 'H':
-			case 'I': case 'L': case 'U': case 'v':
+			case 'I': case 'L': case 'U':
 			case 'X':
 				unsupported(c);
 			default:

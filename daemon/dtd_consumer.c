@@ -241,6 +241,10 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			dtd_consumer_err(err, errlen, "out of memory");
 			return -1;
 		}
+	} else if (strcmp(name, "backend") == 0 ||
+	    strcmp(name, "uprobebufsize") == 0) {
+		if (dtd_prov_pid_option(c, name, v, err, errlen) == -1)
+			return -1;
 	} else if (strcmp(name, "cleanrate") == 0) {
 		/* an interval in ns; illumos clamps it rather than refuse */
 		if (v == 0) {
@@ -925,6 +929,9 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	}
 	/* grown storage stays: it is only ever larger than needed */
 	if (dtd_consumer_globals(c, p, err, errlen) == -1)
+		goto restore;
+	/* each target's backend, before its probes are enabled */
+	if (dtd_prov_pid_backend(c, p, err, errlen) == -1)
 		goto restore;
 
 	mk.mk_c = c;

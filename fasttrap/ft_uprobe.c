@@ -17,7 +17,8 @@
  * instruction; ft_uprobe_sync() compares the wanted sites with the
  * links in place, per file, and replaces the links of files whose set
  * changed: the new link is made before the old one is closed (from a
- * detached thread: a close waits for a grace period, 24-80 ms).  Cookies
+ * detached thread: a close waits for a grace period, 24-80 ms; at
+ * release, the links are closed before it returns).  Cookies
  * are the sites' runtime addresses.  An offset the kernel refuses makes
  * the whole link fail (errno 524): bisection finds it, and its site is
  * kept out of links (st_nolink).
@@ -848,7 +849,7 @@ ft_uprobe_run(ft_proc_t *p)
 
 /*
  * Stop the drain thread (no hit runs after this) and remove every
- * uprobe: closing the links, from a thread of their own.
+ * uprobe: when this returns, the text is the file's again.
  */
 void
 ft_uprobe_release(ft_proc_t *p)
@@ -870,7 +871,12 @@ ft_uprobe_release(ft_proc_t *p)
 		up->up_links = l->ul_next;
 		ft_uprobe_linkfree(l, &fds);
 	}
-	ft_uprobe_closelater(fds);
+	/*
+	 * Here and now (a grace period, tens of ms): whoever traces the
+	 * process next must find its text as the file has it.
+	 */
+	if (fds != NULL)
+		ft_uprobe_closer(fds);
 	pthread_mutex_lock(&p->pr_lock);
 	for (b = 0; b < FT_NBUCKETS; b++) {
 		while ((s = up->up_sites[b]) != NULL) {

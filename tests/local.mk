@@ -65,5 +65,7 @@ tests_triggers_busy8_LDFLAGS =
 tests_triggers_busy8_LDADD = $(PTHREAD_LIBS)
 TESTS += tests/daemon/faults.sh
 EXTRA_DIST += tests/daemon/faults.sh
+TESTS += tests/daemon/uprobe.sh
+EXTRA_DIST += tests/daemon/uprobe.sh
 TESTS += tests/daemon/profile.sh
 EXTRA_DIST += tests/daemon/profile.sh
