@@ -799,7 +799,8 @@ main(int argc, char *argv[])
 		g_json = 1;
 
 	do {
-		if (!g_intr && !done)
+		/* (a target may have exited already, heard of in dtrace_go) */
+		if (!g_intr && !done && !(g_targc > 0 && g_pslive == 0))
 			dtrace_sleep(g_dtp);
 		if (g_newline) {
 			/* after ^C: end the line the terminal echoed it on */

@@ -357,6 +357,7 @@ int		dtd_prov_pid_option(dtd_consumer_t *, const char *, uint64_t,
 		    char *, size_t);
 int		dtd_prov_pid_backend(dtd_consumer_t *, const dtp_prog_t *,
 		    char *, size_t);
+void		dtd_prov_pid_commit(dtd_consumer_t *);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
 int		dtd_prov_pid_report(dtd_consumer_t *,

@@ -1276,6 +1276,8 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	/* uprobe sites go live in a batch, before BEGIN */
+	dtd_prov_pid_commit(c);
 	__atomic_store_n(&c->dc_activity, DT_ACT_ACTIVE, __ATOMIC_RELEASE);
 	log_info("%s: pid %d: tracing, %u ECBs", __func__, (int)c->dc_pid,
 	    c->dc_necb);

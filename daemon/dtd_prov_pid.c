@@ -30,11 +30,13 @@
  * needs the thread stopped (destructive actions; copyin, copyinstr,
  * copyinto, copyout, copyoutstr: process memory read or written exactly
  * at the hit), for a running process (-p) without -Z: the uprobe backend
- * does not follow exec and dlopen yet, which -c commands and -Z expect.  One backend per process: a later consumer that needs
- * ptrace on a process traced with uprobes is refused.  Under uprobes the
- * sites are put in place (ft_proc_sync) at GO and when a consumer goes;
- * samples the kernel ring had no room for are reported as drops to
- * every consumer of the process, on the CPU they were lost on.
+ * does not follow exec and dlopen yet, which -c commands and -Z expect.
+ * One backend per process: a later consumer that needs ptrace on a
+ * process traced with uprobes is refused.  Under uprobes the sites are
+ * put in place (ft_proc_sync) in a batch when a consumer's probes are
+ * enabled (dtd_prov_pid_commit) and when a consumer goes; samples the kernel
+ * ring had no room for are reported as drops to every consumer of the
+ * process, on the CPU they were lost on.
  *
  * uregs[]: the registers are those of struct user_regs_struct seen as
  * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
@@ -52,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dtd.h"
@@ -753,16 +756,38 @@ needptrace:
 static void
 dtd_prov_pid_sync(dtd_pidproc_t *pp)
 {
+	struct timespec t0, t1;
 	int rc;
 
 	if (pp->pp_proc == NULL ||
 	    ft_proc_backend(pp->pp_proc) != FT_BACKEND_UPROBE)
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if ((rc = ft_proc_sync(pp->pp_proc)) == -1)
 		log_warn("%s: pid %d", __func__, (int)pp->pp_pid);
 	else if (rc > 0)
 		log_warnx("%s: pid %d: %d sites the kernel cannot probe "
 		    "(skipped)", __func__, (int)pp->pp_pid, rc);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	log_info("%s: pid %d: %zu uprobe sites in place in %.1f ms", __func__,
+	    (int)pp->pp_pid, ft_proc_nsites(pp->pp_proc),
+	    (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+}
+
+/* GO, c's probes enabled: their uprobe sites go live, before BEGIN. */
+void
+dtd_prov_pid_commit(dtd_consumer_t *c)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	for (i = 0; pc != NULL && i < pc->pc_ntgt; i++) {
+		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
+
+		if (pp->pp_proc != NULL && !__atomic_load_n(&pp->pp_exited,
+		    __ATOMIC_ACQUIRE))
+			dtd_prov_pid_sync(pp);
+	}
 }
 
 /* GO: BEGIN has fired; held programs may run. */
@@ -777,9 +802,6 @@ dtd_prov_pid_go(dtd_consumer_t *c)
 	for (i = 0; i < pc->pc_ntgt; i++) {
 		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
 
-		if (pp->pp_proc != NULL && !__atomic_load_n(&pp->pp_exited,
-		    __ATOMIC_ACQUIRE))
-			dtd_prov_pid_sync(pp);
 		if (pp->pp_proc != NULL && !pp->pp_running) {
 			pp->pp_running = 1;
 			ft_proc_run(pp->pp_proc);
@@ -831,13 +853,18 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 		}
 		dtd_prov_pid_unlink(pp);
 		if (pp->pp_proc != NULL) {
+			struct timespec t0, t1;
+
 			dtd_prov_pid_abandon(pp);
 			if (pp->pp_created &&
 			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
 				ft_proc_kill(pp->pp_proc);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			ft_proc_release(pp->pp_proc);
-			log_info("%s: pid %d released", __func__,
-			    (int)pp->pp_pid);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			log_info("%s: pid %d released in %.1f ms", __func__,
+			    (int)pp->pp_pid, (t1.tv_sec - t0.tv_sec) * 1e3 +
+			    (t1.tv_nsec - t0.tv_nsec) / 1e6);
 		}
 		dtd_prov_pid_free(pp);
 	}

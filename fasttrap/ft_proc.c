@@ -336,12 +336,15 @@ ft_proc_kill(ft_proc_t *p)
 void
 ft_proc_release(ft_proc_t *p)
 {
+	int *links = NULL;
+
 	if (p == NULL)
 		return;
 	if (p->pr_backend == FT_BACKEND_UPROBE)
-		ft_uprobe_release(p);
+		links = ft_uprobe_release(p);
 	ft_proc_ptrace_stop(p);
 	ft_proc_free(p);
+	ft_uprobe_close(links);	/* last: the uprobes go */
 }
 
 pid_t

@@ -848,10 +848,12 @@ ft_uprobe_run(ft_proc_t *p)
 }
 
 /*
- * Stop the drain thread (no hit runs after this) and remove every
- * uprobe: when this returns, the text is the file's again.
+ * Stop the drain thread (no hit runs after this) and free the backend.
+ * Returns the links' descriptors for ft_uprobe_close(): the caller
+ * closes them last, so that once the text is the file's again nothing of
+ * the process is left open.
  */
-void
+int *
 ft_uprobe_release(ft_proc_t *p)
 {
 	ft_up_t *up = p->pr_up;
@@ -861,7 +863,7 @@ ft_uprobe_release(ft_proc_t *p)
 	ft_site_t *s;
 
 	if (up == NULL)
-		return;
+		return NULL;
 	if (up->up_started) {
 		(void)!write(up->up_evfd, &one, sizeof(one));
 		pthread_join(up->up_thread, NULL);
@@ -871,12 +873,6 @@ ft_uprobe_release(ft_proc_t *p)
 		up->up_links = l->ul_next;
 		ft_uprobe_linkfree(l, &fds);
 	}
-	/*
-	 * Here and now (a grace period, tens of ms): whoever traces the
-	 * process next must find its text as the file has it.
-	 */
-	if (fds != NULL)
-		ft_uprobe_closer(fds);
 	pthread_mutex_lock(&p->pr_lock);
 	for (b = 0; b < FT_NBUCKETS; b++) {
 		while ((s = up->up_sites[b]) != NULL) {
@@ -896,6 +892,19 @@ ft_uprobe_release(ft_proc_t *p)
 	pthread_mutex_destroy(&up->up_synclock);
 	free(up);
 	p->pr_up = NULL;
+	return fds;
+}
+
+/*
+ * Close the links ft_uprobe_release() returned, here and now (a grace
+ * period, tens of ms): when this returns, the uprobes are gone and
+ * whoever traces the process next finds its text as the file has it.
+ */
+void
+ft_uprobe_close(int *fds)
+{
+	if (fds != NULL)
+		ft_uprobe_closer(fds);
 }
 
 /* A function to probe in ourselves, to learn whether uprobes work. */
