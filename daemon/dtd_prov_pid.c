@@ -30,7 +30,8 @@
  * needs the thread stopped (destructive actions; copyin, copyinstr,
  * copyinto, copyout, copyoutstr: process memory read or written exactly
  * at the hit), for a running process (-p) without -Z: the uprobe backend
- * does not follow exec and dlopen yet, which -c commands and -Z expect.
+ * follows exec and dlopen only after the fact, and -c commands and -Z
+ * expect them followed without a miss.
  * One backend per process: a later consumer that needs ptrace on a
  * process traced with uprobes is refused.  Under uprobes the sites are
  * put in place (ft_proc_sync) in a batch when a consumer's probes are
@@ -712,9 +713,9 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 			break;
 		default:
 			/*
-			 * Not yet for what needs the process stopped at exec
-			 * or dlopen to stay exact: a command run from its
-			 * start (-c), libraries not loaded yet (-Z).
+			 * Not for what needs the process stopped at exec or
+			 * dlopen to stay exact: a command run from its start
+			 * (-c), libraries not loaded yet (-Z).
 			 */
 			want = sync || pp->pp_created || pc->pc_zdefs ||
 			    ft_proc_uprobe_ok(NULL, 0) == -1 ?
@@ -1451,6 +1452,7 @@ dtd_prov_pid_events(void)
 		if (ev == 0)
 			continue;
 		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
+		dtd_prov_pid_sync(pp);
 		pthread_mutex_lock(&pp->pp_evlock);
 		pp->pp_evpend = 0;
 		pthread_cond_broadcast(&pp->pp_evcv);

@@ -246,7 +246,10 @@ typedef struct ft_ops {
  * kernel cannot probe some instructions (lock and segment prefixes, a
  * few opcodes): their sites are accepted but never hit; ft_proc_sync()
  * returns how many there are.  fo_lost reports samples the ring had no
- * room for.  fo_exec and fo_modules are not called (yet).
+ * room for.  fo_exec (a sched_process_exec raw tracepoint) and fo_modules
+ * (a uprobe on the dynamic linker's hook) come after the fact, on the
+ * drain thread, while the process runs on: calls made in the new image
+ * or library before the caller's next ft_proc_sync() are missed.
  */
 #define	FT_BACKEND_PTRACE	0
 #define	FT_BACKEND_UPROBE	1
@@ -305,6 +308,8 @@ typedef struct ft_bpfrec {
 
 typedef struct ft_bpf ft_bpf_t;
 
+#define	FT_BPF_EXEC	UINT64_MAX	/* br_cookie: the process exec'd */
+
 ft_bpf_t	*ft_bpf_open(size_t, char *, size_t);
 void		ft_bpf_close(ft_bpf_t *);
 int		ft_bpf_fd(const ft_bpf_t *);
@@ -313,6 +318,7 @@ int		ft_bpf_link(ft_bpf_t *, const char *, const uint64_t *,
 size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
 		    void *);
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
+int		ft_bpf_exec(ft_bpf_t *, pid_t);
 
 /*
  * Internal to fasttrap: the process, its threads and sites, shared by
@@ -434,8 +440,9 @@ int		ft_uprobe_site_add(ft_proc_t *, uint64_t, void *);
 int		ft_uprobe_site_remove(ft_proc_t *, uint64_t, void *);
 int		ft_uprobe_sync(ft_proc_t *);
 int		ft_uprobe_run(ft_proc_t *);
-int		*ft_uprobe_release(ft_proc_t *);
-void		ft_uprobe_close(int *);
+typedef struct ft_upgone ft_upgone_t;
+ft_upgone_t	*ft_uprobe_release(ft_proc_t *);
+void		ft_uprobe_close(ft_upgone_t *);
 int		ft_uprobe_snap(ft_proc_t *, uint64_t, void *, size_t);
 size_t		ft_uprobe_nsites(ft_proc_t *);
 int		ft_uprobe_ok(char *, size_t);

@@ -50,6 +50,8 @@ struct ft_bpf_linkattr {
 
 struct ft_bpf {
 	int		fb_ring;	/* BPF_MAP_TYPE_RINGBUF */
+	int		fb_execprog;	/* sched_process_exec, one process */
+	int		fb_exec;	/* its raw tracepoint */
 	int		fb_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
 	int		fb_prog;
 	size_t		fb_size;	/* ring data bytes, a power of 2 */
@@ -80,6 +82,8 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 #define	JEQI(d, i, o)	I(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
 #define	JLEI(d, i, o)	I(BPF_JMP | BPF_JLE | BPF_K, d, 0, o, i)
 #define	JA(o)		I(BPF_JMP | BPF_JA, 0, 0, o, 0)
+#define	JNEI(d, i, o)	I(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
+#define	RSH64I(d, i)	I(BPF_ALU64 | BPF_RSH | BPF_K, d, 0, 0, i)
 #define	EXIT()		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 /* two slots: load a map's descriptor, which the kernel turns to its address */
 #define	LDMAP(d, fd)	I(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
@@ -221,6 +225,10 @@ ft_bpf_close(ft_bpf_t *fb)
 		munmap((void *)fb->fb_prod, fb->fb_page + 2 * fb->fb_size);
 	if (fb->fb_cons != NULL)
 		munmap((void *)fb->fb_cons, fb->fb_page);
+	if (fb->fb_exec >= 0)
+		close(fb->fb_exec);
+	if (fb->fb_execprog >= 0)
+		close(fb->fb_execprog);
 	if (fb->fb_prog >= 0)
 		close(fb->fb_prog);
 	if (fb->fb_lost >= 0)
@@ -246,6 +254,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		return NULL;
 	}
 	fb->fb_ring = fb->fb_lost = fb->fb_prog = -1;
+	fb->fb_execprog = fb->fb_exec = -1;
 	fb->fb_page = (size_t)sysconf(_SC_PAGESIZE);
 	fb->fb_ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (fb->fb_ncpu < 1)
@@ -293,6 +302,80 @@ fail:
 	ft_bpf_close(fb);
 	errno = e;
 	return NULL;
+}
+
+/*
+ * Hear of process pid's execve(): a record with cookie FT_BPF_EXEC (no
+ * registers, no stack) from the sched_process_exec raw tracepoint, once
+ * the new image is loaded, before it runs (the process does not wait for
+ * us).  0, or -1 with errno.
+ */
+int
+ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
+{
+	struct bpf_insn insn[64], ld[2] = { LDMAP(R1, fb->fb_ring) };
+	struct bpf_insn ldc[2] = {
+		I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)FT_BPF_EXEC),
+		I(0, 0, 0, 0, (int32_t)(FT_BPF_EXEC >> 32))
+	};
+	union bpf_attr a;
+	int n = 0, jout, jlost, e;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	EMIT(RSH64I(R0, 32));
+	jout = n;
+	EMIT(JNEI(R0, (int32_t)pid, 0));		/* patched: to out */
+	insn[n++] = ld[0];
+	insn[n++] = ld[1];
+	EMIT(MOV64I(R2, (int32_t)sizeof(ft_bpfrec_t)));
+	EMIT(MOV64I(R3, 0));
+	EMIT(CALL(BPF_FUNC_ringbuf_reserve));
+	jlost = n;
+	EMIT(JEQI(R0, 0, 0));				/* patched: to out */
+	EMIT(MOV64R(R7, R0));
+	insn[n++] = ldc[0];
+	insn[n++] = ldc[1];
+	EMIT(STX64(R7, R1, offsetof(ft_bpfrec_t, br_cookie)));
+	EMIT(MOV64I(R1, 0));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfrec_t, br_stklen)));
+	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_pidtgid)));
+	EMIT(CALL(BPF_FUNC_ktime_get_ns));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_time)));
+	EMIT(CALL(BPF_FUNC_get_smp_processor_id));
+	EMIT(STX32(R7, R0, offsetof(ft_bpfrec_t, br_cpu)));
+	EMIT(MOV64R(R1, R7));
+	EMIT(MOV64I(R2, BPF_RB_FORCE_WAKEUP));
+	EMIT(CALL(BPF_FUNC_ringbuf_submit));
+	insn[jout].off = insn[jlost].off = 0;
+	insn[jout].off = (int16_t)(n - jout - 1);
+	insn[jlost].off = (int16_t)(n - jlost - 1);
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+#undef EMIT
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	a.insns = (uint64_t)(uintptr_t)insn;
+	a.insn_cnt = (uint32_t)n;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(a.prog_name, sizeof(a.prog_name), "dtraced_exec");
+	if ((fb->fb_execprog = (int)ft_bpf_sys(BPF_PROG_LOAD, &a,
+	    sizeof(a))) == -1)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.raw_tracepoint.name = (uint64_t)(uintptr_t)"sched_process_exec";
+	a.raw_tracepoint.prog_fd = (uint32_t)fb->fb_execprog;
+	if ((fb->fb_exec = (int)ft_bpf_sys(BPF_RAW_TRACEPOINT_OPEN, &a,
+	    sizeof(a))) == -1) {
+		e = errno;
+		close(fb->fb_execprog);
+		fb->fb_execprog = -1;
+		errno = e;
+		return -1;
+	}
+	return 0;
 }
 
 /* The descriptor to poll for records (readable when the ring wakes us). */

@@ -304,10 +304,16 @@ ft_proc_run(ft_proc_t *p)
 		if (p->pr_runreq)
 			return 0;
 		p->pr_runreq = 1;
-		/* the uprobes first; then ptrace lets it go */
+		/*
+		 * The uprobes first; then ptrace lets it go (its hook on the
+		 * dynamic linker restored), then ours goes in.
+		 */
 		(void)ft_uprobe_sync(p);
 		ft_proc_ptrace_stop(p);
-		return ft_uprobe_run(p);
+		if (ft_uprobe_run(p) == -1)
+			return -1;
+		(void)ft_uprobe_sync(p);
+		return 0;
 	}
 	p->pr_runreq = 1;
 	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RUN, __ATOMIC_ACQ_REL);
@@ -336,7 +342,7 @@ ft_proc_kill(ft_proc_t *p)
 void
 ft_proc_release(ft_proc_t *p)
 {
-	int *links = NULL;
+	ft_upgone_t *links = NULL;
 
 	if (p == NULL)
 		return;

@@ -85,6 +85,9 @@ struct ft_up {
 	int		up_ubufcap;
 	uint64_t	up_lost[FT_UP_MAXCPU];	/* reported so far */
 	int		up_exited;
+	uint64_t	up_rdebug;	/* struct r_debug, or 0 */
+	uint64_t	up_rbrk;	/* the dynamic linker's hook, or 0 */
+	int		up_noexec;	/* errno: no exec events */
 };
 
 /* An executable mapping of a file, from /proc/PID/maps. */
@@ -181,8 +184,9 @@ ft_uprobe_check(ft_proc_t *p, uint64_t addr)
 	return 0;
 }
 
-int
-ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
+/* Add user at addr; rbrk: the dynamic linker's hook, which has none. */
+static int
+ft_uprobe_site_add1(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 {
 	ft_site_t **sp, *s;
 	int chk;
@@ -211,6 +215,11 @@ ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
 			s = *sp;
 		}
 	}
+	if (rbrk) {
+		s->st_rbrk = 1;
+		pthread_mutex_unlock(&p->pr_lock);
+		return 0;
+	}
 	if (s->st_nusers == s->st_cap) {
 		int ncap = s->st_cap ? s->st_cap * 2 : 2;
 		void **nu = realloc(s->st_users, ncap * sizeof(void *));
@@ -225,6 +234,12 @@ ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
 	s->st_users[s->st_nusers++] = user;
 	pthread_mutex_unlock(&p->pr_lock);
 	return 0;
+}
+
+int
+ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
+{
+	return ft_uprobe_site_add1(p, addr, user, 0);
 }
 
 int
@@ -244,7 +259,7 @@ ft_uprobe_site_remove(ft_proc_t *p, uint64_t addr, void *user)
 				break;
 			}
 		}
-		if (s->st_nusers == 0) {
+		if (s->st_nusers == 0 && !s->st_rbrk) {
 			/* its uprobe goes at the next sync */
 			*sp = s->st_next;
 			p->pr_up->up_nsites--;
@@ -539,7 +554,7 @@ ft_uprobe_sync(ft_proc_t *p)
 				refused++;
 				continue;
 			}
-			if (s->st_nusers == 0 || nw == cap)
+			if ((s->st_nusers == 0 && !s->st_rbrk) || nw == cap)
 				continue;
 			for (m = 0; m < nmaps; m++)
 				if (s->st_addr >= maps[m].um_lo &&
@@ -626,6 +641,76 @@ out:
 	return refused;
 }
 
+/* Drop every site: the process exec'd.  The caller holds nothing. */
+static void
+ft_uprobe_purge(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	ft_site_t *s;
+	int b;
+
+	pthread_mutex_lock(&p->pr_lock);
+	for (b = 0; b < FT_NBUCKETS; b++) {
+		while ((s = up->up_sites[b]) != NULL) {
+			up->up_sites[b] = s->st_next;
+			free(s->st_users);
+			free(s);
+		}
+	}
+	up->up_nsites = 0;
+	up->up_rdebug = up->up_rbrk = 0;
+	pthread_mutex_unlock(&p->pr_lock);
+}
+
+/*
+ * Watch the dynamic linker's hook (r_debug.r_brk, or _dl_debug_state):
+ * a site with no user, linked like the others.
+ */
+static void
+ft_uprobe_hook(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	uint64_t rdebug = 0, rbrk = 0;
+
+	if (up->up_rbrk != 0 || ft_proc_rdebug(p, &rdebug, &rbrk) == -1 ||
+	    rbrk == 0)
+		return;
+	if (ft_uprobe_site_add1(p, rbrk, NULL, 1) == 0) {
+		up->up_rdebug = rdebug;
+		up->up_rbrk = rbrk;
+	}
+}
+
+/*
+ * Drain thread: the hook was hit; once the linker's list is consistent
+ * again, say the modules changed.  After the fact: the thread ran on.
+ */
+static void
+ft_uprobe_rbrk(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	int32_t state = 0;
+
+	/* struct r_debug: r_state follows r_version, r_map, r_brk */
+	if (up->up_rdebug != 0 && ft_uprobe_read(p, up->up_rdebug + 24,
+	    &state, 4) == 0 && state != 0)
+		return;		/* RT_ADD or RT_DELETE: in progress */
+	ft_proc_refresh(p);
+	if (p->pr_ops->fo_modules != NULL)
+		p->pr_ops->fo_modules(p->pr_arg, p);
+}
+
+/* Drain thread: the process exec'd; its new image may be running. */
+static void
+ft_uprobe_exec(ft_proc_t *p)
+{
+	ft_uprobe_purge(p);
+	ft_proc_refresh(p);
+	ft_uprobe_hook(p);
+	if (p->pr_ops->fo_exec != NULL)
+		p->pr_ops->fo_exec(p->pr_arg, p);
+}
+
 /* Drain thread: one sample. */
 static void
 ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
@@ -634,12 +719,16 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 	ft_up_t *up = p->pr_up;
 	ft_site_t *s;
 	ft_hit_t h;
-	int n = 0;
+	int n = 0, rbrk = 0;
 
+	if (r->br_cookie == FT_BPF_EXEC) {
+		ft_uprobe_exec(p);
+		return;
+	}
 	pthread_mutex_lock(&up->up_hitlock);
 	pthread_mutex_lock(&p->pr_lock);
-	if ((s = *ft_uprobe_slot(p, r->br_cookie)) != NULL &&
-	    s->st_nusers > 0) {
+	if ((s = *ft_uprobe_slot(p, r->br_cookie)) != NULL) {
+		rbrk = s->st_rbrk;
 		if (s->st_nusers > up->up_ubufcap) {
 			void **nb = realloc(up->up_ubuf, s->st_nusers *
 			    sizeof(void *));
@@ -668,6 +757,9 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 		up->up_cur = NULL;
 	}
 	pthread_mutex_unlock(&up->up_hitlock);
+	/* not under up_hitlock: the main thread may remove sites meanwhile */
+	if (rbrk)
+		ft_uprobe_rbrk(p);
 }
 
 /* Drain thread: report samples lost since the last time. */
@@ -829,7 +921,10 @@ ft_uprobe_nsites(ft_proc_t *p)
 	return n;
 }
 
-/* Start the drain thread. */
+/*
+ * Start the drain thread, and watch for exec (a raw tracepoint) and
+ * library loads (the dynamic linker's hook, linked at the next sync).
+ */
 int
 ft_uprobe_run(ft_proc_t *p)
 {
@@ -838,6 +933,10 @@ ft_uprobe_run(ft_proc_t *p)
 
 	if (up->up_started)
 		return 0;
+	/* exec and library events, now that ptrace has let go */
+	if (ft_bpf_exec(up->up_bpf, p->pr_pid) == -1)
+		up->up_noexec = errno;
+	ft_uprobe_hook(p);
 	if ((rc = pthread_create(&up->up_thread, NULL, ft_uprobe_main,
 	    p)) != 0) {
 		errno = rc;
@@ -847,19 +946,28 @@ ft_uprobe_run(ft_proc_t *p)
 	return 0;
 }
 
+/* What ft_uprobe_release() leaves for ft_uprobe_close(). */
+struct ft_upgone {
+	int		*ug_fds;	/* [0]: count */
+	uint64_t	*ug_addr;	/* every linked site */
+	size_t		ug_naddr;
+	pid_t		ug_pid;
+};
+
 /*
  * Stop the drain thread (no hit runs after this) and free the backend.
- * Returns the links' descriptors for ft_uprobe_close(): the caller
- * closes them last, so that once the text is the file's again nothing of
- * the process is left open.
+ * Returns its links for ft_uprobe_close(), which the caller calls last,
+ * so that once the text is the file's again nothing of the process is
+ * left open.
  */
-int *
+ft_upgone_t *
 ft_uprobe_release(ft_proc_t *p)
 {
 	ft_up_t *up = p->pr_up;
+	ft_upgone_t *g;
 	ft_uplink_t *l;
-	uint64_t one = 1;
-	int *fds = NULL, b;
+	uint64_t one = 1, *na;
+	int b;
 	ft_site_t *s;
 
 	if (up == NULL)
@@ -869,9 +977,25 @@ ft_uprobe_release(ft_proc_t *p)
 		pthread_join(up->up_thread, NULL);
 		up->up_started = 0;
 	}
+	if ((g = calloc(1, sizeof(*g))) != NULL)
+		g->ug_pid = p->pr_pid;
 	while ((l = up->up_links) != NULL) {
 		up->up_links = l->ul_next;
-		ft_uprobe_linkfree(l, &fds);
+		if (g != NULL && (na = reallocarray(g->ug_addr, g->ug_naddr +
+		    l->ul_n, sizeof(uint64_t))) != NULL) {
+			memcpy(na + g->ug_naddr, l->ul_cookies,
+			    l->ul_n * sizeof(uint64_t));
+			g->ug_addr = na;
+			g->ug_naddr += l->ul_n;
+		}
+		if (g != NULL) {
+			ft_uprobe_linkfree(l, &g->ug_fds);
+		} else {
+			int *fds = NULL;
+
+			ft_uprobe_linkfree(l, &fds);
+			ft_uprobe_closer(fds);
+		}
 	}
 	pthread_mutex_lock(&p->pr_lock);
 	for (b = 0; b < FT_NBUCKETS; b++) {
@@ -892,19 +1016,51 @@ ft_uprobe_release(ft_proc_t *p)
 	pthread_mutex_destroy(&up->up_synclock);
 	free(up);
 	p->pr_up = NULL;
-	return fds;
+	return g;
 }
 
 /*
- * Close the links ft_uprobe_release() returned, here and now (a grace
- * period, tens of ms): when this returns, the uprobes are gone and
- * whoever traces the process next finds its text as the file has it.
+ * Close the links ft_uprobe_release() returned.  The kernel takes the
+ * breakpoints out as a close begins, then waits for a grace period
+ * (tens of ms): the closes run on threads of their own, and this waits
+ * (a bounded time) only until none of the sites reads as int3 any more,
+ * so that whoever traces the process next finds its text as the file
+ * has it.
  */
 void
-ft_uprobe_close(int *fds)
+ft_uprobe_close(ft_upgone_t *g)
 {
-	if (fds != NULL)
-		ft_uprobe_closer(fds);
+	struct timespec ts = { 0, 1000000 };
+	uint8_t b;
+	size_t i;
+	int k;
+
+	if (g == NULL)
+		return;
+	ft_uprobe_closelater(g->ug_fds);
+	for (k = 0; k < 1000; k++) {
+		int left = 0;
+
+		for (i = 0; i < g->ug_naddr; i++) {
+			struct iovec l = { &b, 1 };
+			struct iovec r = { (void *)(uintptr_t)g->ug_addr[i], 1 };
+
+			if (process_vm_readv(g->ug_pid, &l, 1, &r, 1, 0) != 1) {
+				if (errno == ESRCH)
+					break;		/* the process is gone */
+				continue;		/* unmapped since */
+			}
+			if (b == 0xcc) {
+				left = 1;
+				break;
+			}
+		}
+		if (!left)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	free(g->ug_addr);
+	free(g);
 }
 
 /* A function to probe in ourselves, to learn whether uprobes work. */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The uprobe backend end to end (-x backend=uprobe): exact counts of
 # entry, return and offset probes with their arguments and return values,
-# 8 threads made after the attach, fork, the target's exit status; auto
+# 8 threads made after the attach, fork, the target's exit status, exec
+# and dlopen followed after the fact; auto
 # picking uprobe or ptrace (dtrace -v says which); records + drops ==
 # hits with a tiny ring; one backend per process; a grabbed program let
 # go with its text intact; and the daemon killed with SIGKILL harming no
@@ -102,6 +103,18 @@ same "$tmp/out" "child exited 3
               100
 
 " "fork: the parent's 100 calls only; the child unharmed"
+
+# exec and dlopen are followed after the fact (the process runs on): the
+# calls of the new image and library made once the probes are resolved
+# again fire (the first ones are missed); exit() at the first of them
+dtrace -x backend=uprobe -q -c "$TRIGGERS/execer 3 $TRIGGERS/loop 5000000" \
+    -n 'pid$target:a.out:f:entry /arg0 > 2/ { printf("f %d\n", arg0); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "exec: the new image's f fires" grep -q '^f [0-9]' "$tmp/out"
+dtrace -x backend=uprobe -Z -q -c "$TRIGGERS/dl 5000000" \
+    -n 'pid$target:libm.so.6:cbrt:entry { printf("cbrt\n"); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "dlopen: libm's cbrt fires once libm is in" grep -q '^cbrt$' "$tmp/out"
 
 # auto: uprobes for a running program, unless a clause needs the thread
 # stopped or exec and dlopen must be followed exactly (-c, -Z); -v says
