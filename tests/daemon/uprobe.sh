@@ -107,11 +107,11 @@ same "$tmp/out" "child exited 3
 # exec and dlopen are followed after the fact (the process runs on): the
 # calls of the new image and library made once the probes are resolved
 # again fire (the first ones are missed); exit() at the first of them
-dtrace -x backend=uprobe -q -c "$TRIGGERS/execer 3 $TRIGGERS/loop 5000000" \
+dtrace -x backend=uprobe -q -c "$TRIGGERS/execer 3 $TRIGGERS/loop 50000000" \
     -n 'pid$target:a.out:f:entry /arg0 > 2/ { printf("f %d\n", arg0); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "exec: the new image's f fires" grep -q '^f [0-9]' "$tmp/out"
-dtrace -x backend=uprobe -Z -q -c "$TRIGGERS/dl 5000000" \
+dtrace -x backend=uprobe -Z -q -c "$TRIGGERS/dl 50000000" \
     -n 'pid$target:libm.so.6:cbrt:entry { printf("cbrt\n"); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "dlopen: libm's cbrt fires once libm is in" grep -q '^cbrt$' "$tmp/out"
