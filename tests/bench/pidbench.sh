@@ -225,15 +225,16 @@ fi
 line="$line, ptrace backend $dt us (uprobe $(ratio "$dt" "$du") faster)"
 echo "$line"
 
-# uprobe enable and disable, on a running program (-p): enable as above
-# (BEGIN's walltimestamp), disable the daemon's own figure for releasing
-# the process (closing the links: a grace period), net of a 1-probe run
+# enable and release on a running program (-p), uprobe and ptrace: enable
+# as above (BEGIN's walltimestamp, net of a 1-probe run), release the
+# daemon's own figure for letting the process go (uprobe: until the
+# kernel has taken the breakpoints out)
 "$LOOP" spin >/dev/null 2>&1 &
 spin=$!
 usplit()
 {
 	t0=$(now)
-	"$DTRACE" -x socket="$sock" -x backend=uprobe -q -p "$spin" \
+	"$DTRACE" -x socket="$sock" -x backend=$BACKEND -q -p "$spin" \
 	    -n "$1 { }" \
 	    -n 'BEGIN { printf("b %d\n", walltimestamp); exit(0); }' \
 	    >"$tmp/split" 2>&1 </dev/null
@@ -262,14 +263,16 @@ best_usplit()
 	done
 	echo "$be $bd"
 }
-set -- $(best_usplit 'pid$target:a.out:main:entry')
-e1=$1 d1=$2
-set -- $(best_usplit 'pid$target:libc.so.6::entry')
-eN=$1 dN=$2
+for BACKEND in uprobe ptrace; do
+	set -- $(best_usplit 'pid$target:a.out:main:entry')
+	e1=$1 d1=$2
+	set -- $(best_usplit 'pid$target:libc.so.6::entry')
+	eN=$1 dN=$2
+	echo "$BACKEND $nprobes $eN $e1 $dN $d1" | awk '{
+		printf "%s backend, -p, libc.so.6::entry: %d probes: enable %.1f ms, release %.1f ms", \
+		    $1, $2, ($3 - $4) / 1e6, $5 / 1e6
+		printf " (a 1-probe run: %.1f ms, %.1f ms)\n", $4 / 1e6, $6 / 1e6
+	}'
+done
 kill "$spin"
 wait "$spin" 2>/dev/null
-echo "$nprobes $eN $e1 $dN $d1" | awk '{
-	printf "uprobe backend, libc.so.6::entry: %d probes: enable %.1f ms, disable %.1f ms", \
-	    $1, ($2 - $3) / 1e6, $4 / 1e6
-	printf " (a 1-probe run: %.1f ms, %.1f ms)\n", $3 / 1e6, $5 / 1e6
-}'
