@@ -47,6 +47,8 @@ struct ctx {
 	long		c_sum[NUSERS];
 	long		c_other;	/* hits not from the process's pid */
 	long		c_badregs;	/* rip != site, or no CPU */
+	uint64_t	c_textlo, c_texthi;	/* a.out's text, for c_badret */
+	long		c_badret;	/* entry: *%rsp not a return into a.out */
 	struct tuser	c_user[NUSERS];
 	void		(*c_onexec)(struct ctx *);
 	void		(*c_onmods)(struct ctx *);
@@ -96,6 +98,14 @@ on_hit(void *arg, ft_proc_t *p, const ft_hit_t *h, void *const *users,
 		c->c_other++;
 	if (h->fh_regs.rip != h->fh_addr || h->fh_cpu < 0)
 		c->c_badregs++;
+	/* at an entry, *%rsp is the return address (from the sample) */
+	if (c->c_texthi != 0 && users[0] == &c->c_user[0]) {
+		uint64_t ra = 0;
+
+		if (ft_proc_read(p, h->fh_regs.rsp, &ra, sizeof(ra)) != 0 ||
+		    ra < c->c_textlo || ra >= c->c_texthi)
+			c->c_badret++;
+	}
 	for (i = 0; i < nusers; i++) {
 		struct tuser *u = users[i];
 
@@ -373,6 +383,7 @@ test_loop(void)
 {
 	char *argv[] = { NULL, "1000", NULL }, out0[256], out[256];
 	struct target t;
+	struct found fd;
 	struct ctx c;
 	int st0, st, n;
 
@@ -389,6 +400,10 @@ test_loop(void)
 	n = probe(&c, "a.out", "f", 2, 1);
 	tap_ok(n >= 1, "f:return enabled (%d sites)", n);
 	tap_is(probe(&c, "libc", "getpid", 3, 0), 1, "libc:getpid:entry");
+	if (find(c.c_proc, "a.out", "f", &fd) == 0) {
+		c.c_textlo = fd.fd_mod->fm_lo;
+		c.c_texthi = fd.fd_mod->fm_hi;
+	}
 	tap_is(ft_proc_sync(c.c_proc), 0, "sync: every site linked");
 	ft_proc_run(c.c_proc);
 	tap_ok(waitfor(&c.c_exited), "loop: exited");
@@ -403,6 +418,8 @@ test_loop(void)
 	tap_is(c.c_hits[3], 0, "getpid never called");
 	tap_is(c.c_other, 0, "every hit from the target");
 	tap_is(c.c_badregs, 0, "rip is the site; the CPU is known");
+	tap_is(c.c_badret, 0,
+	    "f:entry: *%%rsp, read from the sample's stack, returns into a.out");
 	/*
 	 * Not its wait status: without ptrace it is read from the zombie,
 	 * which the launcher reaps at once (tests/daemon/uprobe.sh checks
