@@ -22,6 +22,7 @@
 #include <linux/bpf.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,39 @@ ft_bpf_map(int type, uint32_t ksize, uint32_t vsize, uint32_t max,
 	return (int)ft_bpf_sys(BPF_MAP_CREATE, &a, sizeof(a));
 }
 
+/*
+ * The possible CPUs, as per-CPU maps count them: the highest number in
+ * /sys/devices/system/cpu/possible ("0-3", "0,2-5"), plus one.
+ */
+static int
+ft_bpf_ncpu(void)
+{
+	char buf[256], *p;
+	int fd, n = 0, v;
+	ssize_t r;
+
+	if ((fd = open("/sys/devices/system/cpu/possible",
+	    O_RDONLY | O_CLOEXEC)) != -1) {
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (r > 0) {
+			buf[r] = '\0';
+			for (p = buf; *p != '\0'; p++) {
+				if (*p < '0' || *p > '9')
+					continue;
+				v = (int)strtol(p, &p, 10);
+				if (v + 1 > n)
+					n = v + 1;
+				if (*p == '\0')
+					break;
+			}
+		}
+	}
+	if (n < 1 && (n = (int)sysconf(_SC_NPROCESSORS_CONF)) < 1)
+		n = 1;
+	return n;
+}
+
 void
 ft_bpf_close(ft_bpf_t *fb)
 {
@@ -256,9 +290,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 	fb->fb_ring = fb->fb_lost = fb->fb_prog = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
 	fb->fb_page = (size_t)sysconf(_SC_PAGESIZE);
-	fb->fb_ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (fb->fb_ncpu < 1)
-		fb->fb_ncpu = 1;
+	fb->fb_ncpu = ft_bpf_ncpu();
 	for (fb->fb_size = fb->fb_page; fb->fb_size < ringsize &&
 	    fb->fb_size < ((size_t)1 << 30); fb->fb_size <<= 1)
 		;
@@ -452,8 +484,8 @@ ft_bpf_lost(const ft_bpf_t *fb, uint64_t *v, int max)
 	uint32_t key = 0;
 	int i, n;
 
-	/* a per-CPU value is 8-byte aligned per possible CPU */
-	if ((all = calloc((size_t)fb->fb_ncpu + 64, 8)) == NULL)
+	/* one 8-byte value per possible CPU */
+	if ((all = calloc((size_t)fb->fb_ncpu, 8)) == NULL)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.map_fd = (uint32_t)fb->fb_lost;
