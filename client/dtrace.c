@@ -2,6 +2,11 @@
  * dtrace(1): compile D programs, have dtraced run them, print what comes
  * back.  Flags, messages and exit codes follow illumos dtrace(1): 0 on
  * success (or the status given to exit()), 1 on errors, 2 on usage errors.
+ *
+ * Retained programs stand in for illumos's anonymous tracing: -x
+ * retain=NAME leaves the program running in dtraced once tracing has
+ * started; -a [NAME] claims one (stops it and prints everything), or with
+ * -x grab=snapshot prints it and leaves it running; -a -l lists them.
  */
 #include <sys/wait.h>
 
@@ -21,7 +26,7 @@
 #define E_ERROR		1
 #define E_USAGE		2
 
-#define DTRACE_OPTSTR	"3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
+#define DTRACE_OPTSTR	"+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
 
 /* Version string, as illumos reports its D language version. */
 #define DTRACE_VERSSTR	"Sun D 1.13"
@@ -49,6 +54,9 @@ static int		g_list, g_vers, g_verbose;
 static int		g_quiet, g_testing, g_status = E_SUCCESS;
 static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
+static int		g_grabanon;	/* -a */
+static int		g_grabsnap;	/* -x grab=snapshot */
+static const char	*g_retain;	/* -x retain=NAME */
 static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 
 /* -c and -p, in command-line order: the first is $target */
@@ -335,11 +343,43 @@ parse_desc(const char *s, dtrace_probespec_t spec, dtrace_probedesc_t *pd)
 	return 0;
 }
 
+/* -lv: a probe's stability and argument types, as illumos prints them */
+static void
+print_probe_info(const dtrace_probeinfo_t *p)
+{
+	int i;
+
+	oprintf("\n\tProbe Description Attributes\n");
+	oprintf("\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(p->dtp_attr.dtat_name));
+	oprintf("\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(p->dtp_attr.dtat_data));
+	oprintf("\t\tDependency Class: %s\n",
+	    dtrace_class_name(p->dtp_attr.dtat_class));
+	oprintf("\n\tArgument Attributes\n");
+	oprintf("\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(p->dtp_arga.dtat_name));
+	oprintf("\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(p->dtp_arga.dtat_data));
+	oprintf("\t\tDependency Class: %s\n",
+	    dtrace_class_name(p->dtp_arga.dtat_class));
+	oprintf("\n\tArgument Types\n");
+	for (i = 0; i < p->dtp_argc; i++)
+		oprintf("\t\targs[%d]: %s\n", i, p->dtp_argv[i]);
+	if (p->dtp_argc == 0)
+		oprintf("\t\tNone\n");
+	oprintf("\n");
+}
+
 static int
 list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
 {
+	dtrace_probeinfo_t p;
+
 	oprintf("%5d %10s %17s %33s %s\n", pdp->dtpd_id, pdp->dtpd_provider,
 	    pdp->dtpd_mod, pdp->dtpd_func, pdp->dtpd_name);
+	if (g_verbose && dtrace_probe_info(dtp, pdp, &p) == 0)
+		print_probe_info(&p);
 	return 0;
 }
 
@@ -585,6 +625,94 @@ targets_start(void)
 	}
 }
 
+/* A size as illumos prints it: 4m, 512k, or 1000 (bytes). */
+static void
+size_str(uint64_t size, char *buf, size_t len)
+{
+	static const char units[] = "tgmk";
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		uint64_t u = 1ull << (10 * (4 - i));
+
+		if (size >= u && size % u == 0) {
+			snprintf(buf, len, "%llu%c",
+			    (unsigned long long)(size / u), units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)size);
+}
+
+/* -a -l: one line per retained program the user may see. */
+static int
+list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
+{
+	static const char *states[] = { "inactive", "active", "draining",
+	    "stopped" };
+	char bs[32], as[32], tg[DTRACE_RETAINED_MAXTGT * 20 + 2];
+	size_t off = 0;
+	uint32_t i;
+
+	(void)dtp;
+	(void)arg;
+	size_str(r->dtr_bufsize, bs, sizeof(bs));
+	if (r->dtr_aggsize != 0)
+		size_str(r->dtr_aggsize, as, sizeof(as));
+	else
+		snprintf(as, sizeof(as), "-");
+	tg[0] = '\0';
+	for (i = 0; i < r->dtr_ntargets; i++)
+		off += snprintf(tg + off, sizeof(tg) - off, "%s%d%s",
+		    i > 0 ? "," : "", (int)r->dtr_targets[i],
+		    r->dtr_exited[i] ? "(exited)" : "");
+	oprintf("%-20s %6u %-8s %-6s %7s %7s %10llu %s\n", r->dtr_name,
+	    r->dtr_uid, r->dtr_state >= 0 && r->dtr_state <= 3 ?
+	    states[r->dtr_state] : "?", r->dtr_policy, bs, as,
+	    (unsigned long long)r->dtr_drops, tg[0] != '\0' ? tg : "-");
+	return 0;
+}
+
+/*
+ * -a [NAME]: take over a retained program instead of compiling one.
+ * Its options (quiet, aggsortkey ...) come with it.
+ */
+static void
+grab_retained(void)
+{
+	const char *name = NULL;
+
+	if (g_cmdc > 0 || g_targc > 0) {
+		fprintf(stderr, "%s: -a: Can't claim anonymous state and "
+		    "enable probes\n", g_pname);
+		dtrace_close(g_dtp);
+		exit(E_ERROR);
+	}
+	if (g_argc > 2) {
+		fprintf(stderr, "%s: -a claims one retained program: %s %s "
+		    "...\n", g_pname, g_argv[1], g_argv[2]);
+		dtrace_close(g_dtp);
+		exit(E_USAGE);
+	}
+	if (g_argc == 2)
+		name = g_argv[1];
+	if (g_list) {
+		oprintf("%-20s %6s %-8s %-6s %7s %7s %10s %s\n", "NAME",
+		    "UID", "STATE", "POLICY", "BUFSIZE", "AGGSIZE", "DROPS",
+		    "TARGETS");
+		if (dtrace_retained_iter(g_dtp, list_retained, NULL) != 0)
+			dfatal("failed to list retained programs");
+		fflush(g_ofp);
+		dtrace_close(g_dtp);
+		exit(E_SUCCESS);
+	}
+	if (dtrace_claim(g_dtp, name, g_grabsnap) != 0) {
+		if (name != NULL)
+			dfatal("failed to claim retained program %s", name);
+		dfatal("failed to claim a retained program");
+	}
+}
+
 static void
 set_opt(const char *name, char *val, const char *what, const char *arg)
 {
@@ -695,12 +823,20 @@ main(int argc, char *argv[])
 					*p++ = '\0';
 				if (dtrace_setopt(g_dtp, optarg, p) != 0)
 					dfatal("failed to set -x %s", optarg);
+				/* the library checked them */
+				if (strcmp(optarg, "retain") == 0)
+					g_retain = p;
+				if (strcmp(optarg, "grab") == 0)
+					g_grabsnap = strcmp(p, "snapshot") == 0;
 				break;
 			case 'Z':
 				g_cflags |= DTRACE_C_ZDEFS;
 				set_opt("zdefs", NULL, "-Z", "");
 				break;
-			case 'a': case 'A': case 'B': case 'C':
+			case 'a':
+				g_grabanon = 1;
+				break;
+			case 'A': case 'B': case 'C':
 			case 'D': case 'G': case 'h': case 'H':
 			case 'I': case 'L': case 'U':
 			case 'X':
@@ -720,6 +856,10 @@ main(int argc, char *argv[])
 			g_argv[g_argc++] = argv[optind];
 	}
 
+	/*
+	 * -v reports stability with -l; with a program, which backend
+	 * traces each target (its stability report is not done)
+	 */
 	if (g_list + g_vers > 1) {
 		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
 		    "specified\n", g_pname);
@@ -733,6 +873,16 @@ main(int argc, char *argv[])
 	if (g_ofile != NULL && (g_ofp = fopen(g_ofile, "a")) == NULL)
 		fatal("failed to open output file '%s'", g_ofile);
 
+	if (g_grabanon && g_retain != NULL) {
+		fprintf(stderr, "%s: -a and -x retain cannot be combined\n",
+		    g_pname);
+		return E_USAGE;
+	}
+	if (g_grabanon) {
+		grab_retained();
+		done = 1;	/* the claim is read at once, and stops */
+		goto consume;
+	}
 	if (g_targc > 0)
 		targets_start();
 
@@ -777,7 +927,7 @@ main(int argc, char *argv[])
 	if (dtrace_getopt(g_dtp, "destructive", &opt) == 0 &&
 	    opt != DTRACEOPT_UNSET)
 		notice("allowing destructive actions\n");
-
+consume:
 	memset(&act, 0, sizeof(act));
 	act.sa_handler = intr;
 	sigemptyset(&act.sa_mask);
@@ -785,8 +935,15 @@ main(int argc, char *argv[])
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (dtrace_go(g_dtp) == -1)
+	if (!g_grabanon && dtrace_go(g_dtp) == -1)
 		dfatal("could not enable tracing");
+	if (g_retain != NULL) {
+		/* the daemon traces on without us */
+		notice("program retained by dtraced as %s; claim it with "
+		    "dtrace -a %s\n", g_retain, g_retain);
+		dtrace_close(g_dtp);
+		return E_SUCCESS;
+	}
 	/* a pragma may have set quiet */
 	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_quiet = 1;
@@ -797,6 +954,9 @@ main(int argc, char *argv[])
 	if (dtrace_getopt(g_dtp, "oformat", &opt) == 0 &&
 	    opt == DTRACE_OFORMAT_JSON)
 		g_json = 1;
+	if (g_grabanon)
+		notice("%s retained program %s\n", g_grabsnap ?
+		    "snapshot of" : "claimed", dtrace_claimed(g_dtp));
 
 	do {
 		/* (a target may have exited already, heard of in dtrace_go) */

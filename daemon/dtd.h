@@ -201,6 +201,7 @@ struct dtd_ecb {
  * A probe hit, as a backend hands it to the firing path.  BEGIN, END
  * and ERROR name the one consumer they fire for in dh_consumer.
  */
+struct dtd_hit;
 typedef struct dtd_hit {
 	pid_t		dh_pid;
 	pid_t		dh_tid;
@@ -212,6 +213,12 @@ typedef struct dtd_hit {
 	uint32_t	dh_nregs;
 	/* Traced memory; NULL: every read faults with DIF_FLT_UPRIV. */
 	int		(*dh_uread)(void *, uint64_t, void *, size_t);
+	/*
+	 * Write traced memory (copyout).  Set only by a backend whose
+	 * thread waits while DIF runs (ptrace): the destructive actions
+	 * (copyout, stop, raise) act only where it is set.
+	 */
+	int		(*dh_uwrite)(void *, uint64_t, const void *, size_t);
 	void		*dh_uarg;
 	uint64_t	dh_args[10];
 	struct dtd_consumer *dh_consumer; /* only this consumer, or NULL */
@@ -219,6 +226,13 @@ typedef struct dtd_hit {
 	uid_t		dh_uid;		/* (uid_t)-1: look up in /proc */
 	gid_t		dh_gid;
 	const char	*dh_execname;	/* NULL: /proc/PID/comm */
+	/*
+	 * The user stack at the hit: at most max program counters, the
+	 * hit's own first; returns how many.  NULL: no user context.
+	 */
+	int		(*dh_ustack)(const struct dtd_hit *, uint64_t *,
+			    uint32_t);
+	void		*dh_ustackarg;
 } dtd_hit_t;
 
 /* A consumer's options (dtd_consumer_option). */
@@ -234,6 +248,7 @@ typedef struct dtd_opts {
 	uint64_t	do_specsize;	/* speculations: dtd_spec.c */
 	uint32_t	do_nspec;
 	uint64_t	do_cleanrate;	/* ns */
+	int		do_destructive;	/* -w */
 } dtd_opts_t;
 
 /* What a client has asked for. */
@@ -272,7 +287,23 @@ typedef struct dtd_consumer {
 	uint32_t	dc_nlocals;	/* this-> slots its programs use (GO) */
 	int		dc_notify;	/* atomic: NOTIFY the client */
 	void		*dc_pidstate;	/* dtd_prov_pid.c: its targets */
+	/*
+	 * Its programs have destructive actions (stop, raise, system,
+	 * copyout, copyoutstr): GO refuses them unless the client is root
+	 * and asked with -w (illumos: EACCES, "Destructive actions not
+	 * allowed"); then dc_allowdestr lets the firing path act.
+	 */
+	int		dc_destructive;
+	int		dc_allowdestr;
+	int		dc_refs;	/* holders: its client, the retained
+					   table, clients that claimed it or
+					   read a snapshot (main thread) */
+	struct dtd_retained *dc_retained; /* its name in the retained
+					   table (dtd_retain.c), or NULL */
 } dtd_consumer_t;
+
+/* The internal snapshot flag: read, consume nothing (dtd_consumer_snap). */
+#define DTD_SNAP_PEEK		0x100
 
 /* dtd_log.c */
 void		log_init(int, int);
@@ -295,6 +326,7 @@ int		dtd_systemd_notify(const char *);
 extern struct event_base *dtd_base;
 int		dtd_control_open(const char *);
 void		dtd_control_listen(int);
+const char	*dtd_control_sockpath(void);
 void		dtd_control_close(void);
 
 /* dtd_client.c */
@@ -304,9 +336,37 @@ void		dtd_client_wakeup(void);
 void		dtd_client_shutdown(void);
 int		dtd_client_count(void);
 
+/*
+ * dtd_retain.c: retained programs, a flight recorder in the daemon.  A
+ * consumer whose client sent DT_MSG_RETAIN outlives its connection under
+ * a name; DT_MSG_CLAIM hands it to another client of the same uid (or
+ * root), to stop and print (claim) or to read and leave running
+ * (snapshot).  Programs in the configuration directory are retained at
+ * start by a dtrace(1) the daemon runs against its own socket.
+ */
+#define DTD_RETAIN_MAX		64	/* in all */
+#define DTD_RETAIN_MAX_UID	8	/* per uid other than root */
+#define DTD_RETAIN_MAXOPT	64	/* client options kept */
+#define DTD_RETAIN_OPTLEN	32	/* an option name, with the NUL */
+#define DTD_RETAIN_CONFDIR	SYSCONFDIR "/dtraced"
+
+typedef struct dtd_retained dtd_retained_t;
+
+int		dtd_retain_add(dtd_consumer_t *, const char *, dt_msg_t *,
+		    int, char *, size_t);
+void		dtd_retain_cancel(dtd_consumer_t *);
+dtd_consumer_t	*dtd_retain_claim(const char *, uid_t, int, dt_msg_t *,
+		    char *, size_t);
+void		dtd_retain_list(uid_t, dt_msg_t *);
+void		dtd_retain_tend(void);
+void		dtd_retain_shutdown(void);
+void		dtd_retain_load(const char *, const char *);
+
 /* dtd_consumer.c */
 dtd_consumer_t	*dtd_consumer_create(pid_t, uid_t, gid_t);
 void		dtd_consumer_free(dtd_consumer_t *);
+void		dtd_consumer_hold(dtd_consumer_t *);
+void		dtd_consumer_release(dtd_consumer_t *);
 int		dtd_consumer_program(dtd_consumer_t *, dtp_prog_t *,
 		    dt_msg_t *, char *, size_t);
 int		dtd_consumer_go(dtd_consumer_t *, char *, size_t);
@@ -360,7 +420,12 @@ int		dtd_prov_pid_backend(dtd_consumer_t *, const dtp_prog_t *,
 void		dtd_prov_pid_commit(dtd_consumer_t *);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
+void		dtd_prov_pid_keep(dtd_consumer_t *);
+uint32_t	dtd_prov_pid_targets(const dtd_consumer_t *, pid_t *, int *,
+		    uint32_t);
 int		dtd_prov_pid_report(dtd_consumer_t *,
+		    int (*)(void *, dt_msg_t *), void *);
+int		dtd_prov_pid_modmaps(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
 
 /* dtd_ecb.c */
@@ -398,6 +463,8 @@ int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
 void		dtd_buf_drop(dtd_buf_t *, int, uint64_t);
 int		dtd_buf_nunits(dtd_buf_t *);
 int		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
+int		dtd_buf_peek(dtd_buf_t *, int, dtd_bufsnap_t *);
+uint64_t	dtd_buf_drops(dtd_buf_t *);
 
 /* dtd_agg.c */
 #define DTD_AGGENT_HDRSIZE	24	/* next, aggid, keysize, valsize, hash */
@@ -410,6 +477,8 @@ int		dtd_agg_quantize_bucket(int64_t);
 int		dtd_agg_lquantize_bucket(const dtp_agg_t *, int64_t);
 int		dtd_agg_llquantize_bucket(const dtp_agg_t *, int64_t);
 void		dtd_agg_snap(dtd_agg_t *, int, dtd_aggsnap_t *);
+void		dtd_agg_peek(dtd_agg_t *, int, dtd_aggsnap_t *);
+uint64_t	dtd_agg_drops(dtd_agg_t *);
 int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
 		    uint32_t *, const uint64_t **, uint32_t *);
 

@@ -333,6 +333,44 @@ dtd_agg_snap(dtd_agg_t *a, int cpu, dtd_aggsnap_t *s)
 	pthread_mutex_unlock(&c->dac_lock);
 }
 
+/*
+ * A snapshot that consumes nothing (a retained program's snapshot grab):
+ * a copy of cpu's active arena, made in its inactive one under the lock,
+ * while values change in place.  Entries and drops stay where they are;
+ * what the inactive arena held (the previous snapshot) is gone.
+ */
+void
+dtd_agg_peek(dtd_agg_t *a, int cpu, dtd_aggsnap_t *s)
+{
+	dtd_aggcpu_t *c = &a->da_cpu[cpu];
+	int act;
+
+	pthread_mutex_lock(&c->dac_lock);
+	act = c->dac_active;
+	memcpy(c->dac_data[!act], c->dac_data[act], c->dac_off);
+	s->das_data = c->dac_data[!act];
+	s->das_len = c->dac_off;
+	s->das_off = 0;
+	s->das_nent = c->dac_nent;
+	s->das_drops = c->dac_drops;
+	pthread_mutex_unlock(&c->dac_lock);
+}
+
+/* Aggregation drops not yet handed out, on every CPU. */
+uint64_t
+dtd_agg_drops(dtd_agg_t *a)
+{
+	uint64_t n = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < a->da_ncpu; cpu++) {
+		pthread_mutex_lock(&a->da_cpu[cpu].dac_lock);
+		n += a->da_cpu[cpu].dac_drops;
+		pthread_mutex_unlock(&a->da_cpu[cpu].dac_lock);
+	}
+	return n;
+}
+
 int
 dtd_agg_next(dtd_aggsnap_t *s, uint32_t *aggid, const void **key,
     uint32_t *keysize, const uint64_t **val, uint32_t *valsize)

@@ -481,3 +481,90 @@ dtd_buf_snap(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 	pthread_mutex_unlock(&c->dbc_lock);
 	return 0;
 }
+
+/*
+ * A snapshot that consumes nothing (a retained program's snapshot grab,
+ * dtd_retain.c): unit u's records, oldest first, and its drops, all of
+ * which stay for the next snapshot.  A switch unit hands out its active
+ * half as it is (writers only append past what is handed out, and only
+ * the main thread switches); fill and ring units are copied, as their
+ * oldest records may be overwritten once the lock is let go.
+ */
+int
+dtd_buf_peek(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
+{
+	dtd_bufcpu_t *c;
+	size_t n1;
+	char *copy = NULL;
+
+	memset(s, 0, sizeof(*s));
+	if (b->db_scope == DTD_BUFSCOPE_THREAD) {
+		pthread_rwlock_rdlock(&b->db_thrlock);
+		c = u >= 0 && (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
+		pthread_rwlock_unlock(&b->db_thrlock);
+	} else
+		c = u >= 0 && u < b->db_ncpu ? &b->db_cpu[u] : NULL;
+	if (c == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+
+	pthread_mutex_lock(&c->dbc_lock);
+	s->dbs_drops = c->dbc_drops;
+	s->dbs_cpu = c->dbc_cpu;
+	s->dbs_tid = c->dbc_tid;
+	if (b->db_scope == DTD_BUFSCOPE_THREAD)
+		s->dbs_flags |= DT_BUFF_THREAD;
+	if (b->db_policy == DTD_BUFPOLICY_SWITCH) {
+		s->dbs_data = c->dbc_data[c->dbc_active];
+		s->dbs_len = c->dbc_off;
+		pthread_mutex_unlock(&c->dbc_lock);
+		return 0;
+	}
+	n1 = c->dbc_wrapend != 0 ? c->dbc_wrapend - c->dbc_head : 0;
+	if (n1 + c->dbc_off > 0) {
+		if ((copy = malloc(n1 + c->dbc_off)) == NULL) {
+			pthread_mutex_unlock(&c->dbc_lock);
+			memset(s, 0, sizeof(*s));
+			errno = ENOMEM;
+			return -1;
+		}
+		memcpy(copy, c->dbc_data[0] + c->dbc_head, n1);
+		memcpy(copy + n1, c->dbc_data[0], c->dbc_off);
+		s->dbs_data = copy;
+		s->dbs_len = n1 + c->dbc_off;
+	}
+	free(c->dbc_copy);
+	c->dbc_copy = copy;
+	if (c->dbc_flags & DTD_BUFF_WRAPPED)
+		s->dbs_flags |= DT_BUFF_WRAPPED;
+	if (c->dbc_flags & DTD_BUFF_FULL)
+		s->dbs_flags |= DT_BUFF_FULL;
+	pthread_mutex_unlock(&c->dbc_lock);
+	return 0;
+}
+
+/* Records dropped and not yet handed out by a snapshot, in all units. */
+uint64_t
+dtd_buf_drops(dtd_buf_t *b)
+{
+	uint64_t n = 0;
+	int u, nunit = dtd_buf_nunits(b);
+
+	for (u = 0; u < nunit; u++) {
+		dtd_bufcpu_t *c;
+
+		if (b->db_scope == DTD_BUFSCOPE_THREAD) {
+			pthread_rwlock_rdlock(&b->db_thrlock);
+			c = (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
+			pthread_rwlock_unlock(&b->db_thrlock);
+		} else
+			c = &b->db_cpu[u];
+		if (c == NULL)
+			continue;
+		pthread_mutex_lock(&c->dbc_lock);
+		n += c->dbc_drops;
+		pthread_mutex_unlock(&c->dbc_lock);
+	}
+	return n;
+}

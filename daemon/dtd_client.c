@@ -7,7 +7,12 @@
  * HELLO, and any malformed message, drops that client only; after HELLO a
  * request in the wrong state is answered with DT_MSG_ERROR and the client
  * stays.  Each client has its own
- * consumer and can reach nothing else.
+ * consumer and can reach nothing else, except a retained program
+ * (dtd_retain.c): RETAIN (READY) keeps the consumer in the daemon when
+ * the client goes; CLAIM (READY, nothing sent yet) swaps the client's
+ * fresh consumer for a retained one of its uid, to stop and read it
+ * (claim) or only to read it (snapshot: every SNAP consumes nothing,
+ * STOP is refused).  RETAINED lists them.
  */
 #include <sys/eventfd.h>
 
@@ -34,7 +39,9 @@ typedef struct dtd_client {
 	struct event		*cl_wev;
 	int			cl_state;
 	int			cl_oneshot;	/* -f: exit when it goes */
-	dtd_consumer_t		*cl_consumer;
+	int			cl_borrowed;	/* a snapshot of a retained
+						   program: read only */
+	dtd_consumer_t		*cl_consumer;	/* one reference is ours */
 } dtd_client_t;
 
 static TAILQ_HEAD(, dtd_client) dtd_clients =
@@ -89,6 +96,8 @@ dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 		if (cl->cl_peer.dp_outoff < cl->cl_peer.dp_outlen)
 			event_add(cl->cl_wev, NULL);
 	}
+	/* retained programs no client holds: their targets, exit() */
+	dtd_retain_tend();
 }
 
 int
@@ -164,12 +173,19 @@ dtd_client_free(dtd_client_t *cl)
 	log_info("%s: pid %d gone", __func__, (int)cl->cl_peer.dp_pid);
 	TAILQ_REMOVE(&dtd_clients, cl, cl_link);
 	dtd_client_nclients--;
-	/* the consumer's ECBs come off their probes before anything is freed */
-	dtd_consumer_free(cl->cl_consumer);
+	/*
+	 * the consumer's ECBs come off their probes before anything is
+	 * freed, unless it is retained: then it traces on without us
+	 */
+	if (cl->cl_consumer != NULL)
+		dtd_retain_cancel(cl->cl_consumer);
+	dtd_consumer_release(cl->cl_consumer);
 	event_free(cl->cl_rev);
 	event_free(cl->cl_wev);
 	dt_peer_close(&cl->cl_peer);
 	free(cl);
+	/* a retained program may have drained while its client was here */
+	dtd_retain_tend();
 	if (oneshot && dtd_base != NULL)
 		event_base_loopexit(dtd_base, NULL);
 }
@@ -251,7 +267,9 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 	char err[1024];
 	dtp_probedesc_t desc;
 	dtd_client_list_t l;
+	dtd_consumer_t *nc;
 	dtp_prog_t *prog;
+	char name[1024];
 	dt_msg_t r;
 	uint32_t what, flags;
 	uint8_t *np;
@@ -350,7 +368,11 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			return dtd_client_error(cl, ESRCH, err);
 		dt_msg_init(&r, DT_MSG_GRAB_OK);
 		dt_msg_put_u32(&r, (uint32_t)pid);
-		return dtd_client_send(cl, &r);
+		if (dtd_client_send(cl, &r) == -1)
+			return -1;
+		/* a grabbed target's modules, for -lv and symbols */
+		return dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
+		    cl);
 
 	case DT_MSG_GO:
 		if (!dt_msg_done(m))
@@ -394,6 +416,13 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (what & ~(uint32_t)(DT_SNAP_BUF | DT_SNAP_AGG))
 			return dtd_client_error(cl, EINVAL,
 			    "unknown snapshot request");
+		/* symbols for the records: the targets' maps come first */
+		if (dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
+		    cl) == -1)
+			return -1;
+		/* a snapshot of a retained program leaves it all there */
+		if (cl->cl_borrowed)
+			what |= DTD_SNAP_PEEK;
 		return dtd_consumer_snap(cl->cl_consumer, what,
 		    dtd_client_sendcb, cl);
 
@@ -405,10 +434,59 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			    cl->cl_state == DTD_CL_STOPPED ?
 			    "tracing has already stopped" :
 			    "tracing has not started");
+		if (cl->cl_borrowed)
+			return dtd_client_error(cl, EPERM, "a snapshot leaves "
+			    "the retained program running: claim it to stop "
+			    "it");
 		if (dtd_consumer_stop(cl->cl_consumer, err, sizeof(err)) == -1)
 			return dtd_client_error(cl, EINVAL, err);
 		cl->cl_state = DTD_CL_STOPPED;
 		return dtd_client_empty(cl, DT_MSG_STOP_OK);
+
+	case DT_MSG_RETAIN:
+		if (dt_msg_get_strbuf(m, name, sizeof(name)) == -1)
+			return -1;
+		if (cl->cl_state != DTD_CL_READY)
+			return dtd_client_error(cl, EBUSY,
+			    "a program is retained before GO");
+		switch (dtd_retain_add(cl->cl_consumer, name, m,
+		    cl->cl_oneshot, err, sizeof(err))) {
+		case -2:
+			return -1;
+		case -1:
+			return dtd_client_error(cl, EINVAL, err);
+		}
+		return dtd_client_empty(cl, DT_MSG_RETAIN_OK);
+
+	case DT_MSG_CLAIM:
+		dt_msg_get_strbuf(m, name, sizeof(name));
+		flags = dt_msg_get_u32(m);
+		if (!dt_msg_done(m) || (flags & ~(uint32_t)DT_CLAIM_SNAPSHOT))
+			return -1;
+		if (cl->cl_state != DTD_CL_READY ||
+		    cl->cl_consumer->dc_nprog != 0 ||
+		    cl->cl_consumer->dc_pidstate != NULL)
+			return dtd_client_error(cl, EBUSY, "a retained program "
+			    "is claimed instead of sending programs");
+		dt_msg_init(&r, DT_MSG_CLAIM_OK);
+		if ((nc = dtd_retain_claim(name, cl->cl_peer.dp_uid,
+		    (int)flags, &r, err, sizeof(err))) == NULL) {
+			dt_msg_free(&r);
+			return dtd_client_error(cl, ENOENT, err);
+		}
+		dtd_consumer_release(cl->cl_consumer);
+		cl->cl_consumer = nc;
+		cl->cl_borrowed = (flags & DT_CLAIM_SNAPSHOT) != 0;
+		cl->cl_state = dtd_consumer_activity(nc) == DT_ACT_STOPPED ?
+		    DTD_CL_STOPPED : DTD_CL_TRACING;
+		return dtd_client_send(cl, &r);
+
+	case DT_MSG_RETAINED:
+		if (!dt_msg_done(m))
+			return -1;
+		dt_msg_init(&r, DT_MSG_RETAINED_OK);
+		dtd_retain_list(cl->cl_peer.dp_uid, &r);
+		return dtd_client_send(cl, &r);
 
 	default:
 		log_warnx("%s: pid %d: unexpected %s message", __func__,

@@ -4,6 +4,11 @@
  * tracing.  Everything a client sends is checked here before it can run:
  * every DIFO through dif_verify, and the statement structure against the
  * record layout, the formats and the aggregations it names.
+ *
+ * A consumer is reference-counted (dtd_consumer_hold, _release): its
+ * client holds it, and so do the retained table and the clients that
+ * claim a retained program or read a snapshot of it (dtd_retain.c), so
+ * that a retained program outlives the connection that made it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -91,8 +96,25 @@ dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 	c->dc_opts.do_nspec = 1;
 	c->dc_opts.do_cleanrate = DTD_DEFAULT_CLEANRATE;
 	c->dc_activity = DT_ACT_INACTIVE;
+	c->dc_refs = 1;
 	dtd_consumer_procinfo(c);
 	return c;
+}
+
+/* One more holder: a retained table entry, a client that claimed it. */
+void
+dtd_consumer_hold(dtd_consumer_t *c)
+{
+	c->dc_refs++;
+}
+
+/* A holder lets go; the last one frees it (ECBs off their probes first). */
+void
+dtd_consumer_release(dtd_consumer_t *c)
+{
+	if (c == NULL || --c->dc_refs > 0)
+		return;
+	dtd_consumer_free(c);
 }
 
 static void
@@ -236,6 +258,8 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			return -1;
 		}
 		c->dc_opts.do_nspec = (uint32_t)v;
+	} else if (strcmp(name, "destructive") == 0) {
+		c->dc_opts.do_destructive = v != 0;
 	} else if (strcmp(name, "zdefs") == 0) {
 		if (dtd_prov_pid_zdefs(c, v != 0) == -1) {
 			dtd_consumer_err(err, errlen, "out of memory");
@@ -366,6 +390,17 @@ dtd_consumer_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
 			if (k->dk_size < 1 || k->dk_size > c->dc_opts.do_strsize)
 				goto bad;
 			break;
+		case DTP_KEY_USTACK:
+			if (k->dk_size < 16 || k->dk_size % 8 != 0 ||
+			    k->dk_size > (DTRACE_USTACK_MAXFRAMES + 1) * 8)
+				goto bad;
+			break;
+		case DTP_KEY_USYM:
+		case DTP_KEY_UMOD:
+		case DTP_KEY_UADDR:
+			if (k->dk_size != 16)
+				goto bad;
+			break;
 		default:
 			goto bad;
 		}
@@ -448,6 +483,11 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_LIBACT:
 		case DTRACEACT_TRACEMEM:
 		case DTRACEACT_TRACEMEM_DYNSIZE:
+		case DTRACEACT_USTACK:
+		case DTRACEACT_USYM:
+		case DTRACEACT_UMOD:
+		case DTRACEACT_UADDR:
+		case DTRACEACT_SYSTEM:
 		case DTRACEACT_SPECULATE:	/* its record, speculatively */
 		case DTRACEACT_COMMIT:		/* a record comes before */
 		case DTRACEACT_DISCARD:
@@ -574,6 +614,36 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			    errlen) == -1)
 				return -1;
 			break;
+		case DTRACEACT_USTACK: {
+			/* pid, nframes pcs, strsize bytes; computed here */
+			uint64_t nf = DTRACE_USTACK_NFRAMES(a->da_arg);
+			uint64_t ss = DTRACE_USTACK_STRSIZE(a->da_arg);
+
+			if (a->da_ndifo != 0 || nf == 0 ||
+			    nf > DTRACE_USTACK_MAXFRAMES || ss > 65536 ||
+			    a->da_size != (nf + 1) * 8 + ss ||
+			    a->da_offset % 8 != 0 ||
+			    (uint64_t)a->da_offset + a->da_size > s->ds_size) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "ustack() at action %u has a bad layout",
+				    si, i);
+				return -1;
+			}
+			break;
+		}
+		case DTRACEACT_USYM:
+		case DTRACEACT_UMOD:
+		case DTRACEACT_UADDR:
+			/* pid, then the address the DIFO computes */
+			if (a->da_ndifo != 1 || a->da_size != 16 ||
+			    a->da_offset % 8 != 0 ||
+			    dtd_consumer_isref(a->da_difo[0]) ||
+			    (uint64_t)a->da_offset + a->da_size > s->ds_size) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "action %u needs one address", si, i);
+				return -1;
+			}
+			break;
 		case DTRACEACT_TRACEMEM_DYNSIZE:
 			/* the byte count of the tracemem() that follows */
 			if (a->da_ndifo != 1 || a->da_size != 8 ||
@@ -612,7 +682,23 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			    errlen) == -1)
 				return -1;
 			break;
+		case DTRACEACT_STOP:
+			if (a->da_ndifo != 0 || a->da_size != 0) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "stop() takes nothing", si);
+				return -1;
+			}
+			break;
+		case DTRACEACT_RAISE:
+			if (a->da_ndifo != 1 || a->da_size != 0 ||
+			    dtd_consumer_isref(a->da_difo[0])) {
+				dtd_consumer_err(err, errlen, "statement %u: "
+				    "raise() needs one integer", si);
+				return -1;
+			}
+			break;
 		case DTRACEACT_PRINTF:
+		case DTRACEACT_SYSTEM:
 			if (a->da_arg >= p->dp_nfmt) {
 				dtd_consumer_err(err, errlen, "statement %u: "
 				    "action %u: format %" PRIu64 " of %u", si,
@@ -871,6 +957,51 @@ nomem:
 	return -1;
 }
 
+/* Does the DIFO call copyout() or copyoutstr()? */
+static int
+dtd_consumer_difodestr(const dif_difo_t *d)
+{
+	uint32_t i;
+
+	if (d == NULL)
+		return 0;
+	for (i = 0; i < d->dd_len; i++) {
+		if (DIF_INSTR_OP(d->dd_buf[i]) == DIF_OP_CALL &&
+		    (DIF_INSTR_SUBR(d->dd_buf[i]) == DIF_SUBR_COPYOUT ||
+		    DIF_INSTR_SUBR(d->dd_buf[i]) == DIF_SUBR_COPYOUTSTR))
+			return 1;
+	}
+	return 0;
+}
+
+/* Has the program destructive actions?  The daemon sees for itself. */
+static int
+dtd_consumer_isdestructive(const dtp_prog_t *p)
+{
+	uint32_t i, j, k;
+
+	for (i = 0; i < p->dp_nstmt; i++) {
+		const dtp_stmt_t *s = &p->dp_stmt[i];
+
+		if (dtd_consumer_difodestr(s->ds_pred))
+			return 1;
+		for (j = 0; j < s->ds_nact; j++) {
+			const dtp_action_t *a = &s->ds_act[j];
+
+			if ((a->da_kind & 0xff00) ==
+			    DTRACEACT_PROC_DESTRUCTIVE ||
+			    (a->da_kind & 0xff00) ==
+			    DTRACEACT_KERNEL_DESTRUCTIVE)
+				return 1;
+			for (k = 0; k < a->da_ndifo; k++) {
+				if (dtd_consumer_difodestr(a->da_difo[k]))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 /*
  * Take a decoded program: check it, create its ECBs and describe them in
  * reply (a DT_MSG_PROGRAM_OK being built).  On success the consumer owns
@@ -954,6 +1085,8 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	}
 
 	/* committed: nothing below fails */
+	if (dtd_consumer_isdestructive(p))
+		c->dc_destructive = 1;
 	for (i = 0; i < p->dp_nagg; i++) {
 		if (c->dc_aggs[p->dp_agg[i].dg_id] == NULL)
 			c->dc_aggs[p->dp_agg[i].dg_id] = &p->dp_agg[i];
@@ -1231,6 +1364,14 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 		dtd_consumer_err(err, errlen, "tracing has already started");
 		return -1;
 	}
+	/* illumos's EACCES at GO; only root may change what programs do */
+	if (c->dc_destructive &&
+	    (!c->dc_opts.do_destructive || c->dc_uid != 0)) {
+		dtd_consumer_err(err, errlen,
+		    "Destructive actions not allowed");
+		return -1;
+	}
+	c->dc_allowdestr = c->dc_destructive;
 	for (i = 0; i < c->dc_nprog; i++) {
 		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
 			if (c->dc_progs[i]->dp_stmt[j].ds_size +
@@ -1357,27 +1498,32 @@ dtd_consumer_filled(dtd_consumer_t *c)
  * DT_MSG_AGG per CPU with entries or drops, then DT_MSG_SNAP_END.  Fill
  * and ring buffers are read once, when tracing has stopped: until then
  * they are left alone (a fill buffer must stay full to stop tracing, a
- * ring keeps the newest records).  Returns -1 if send fails.
+ * ring keeps the newest records).  With DTD_SNAP_PEEK (a snapshot of a
+ * retained program) nothing is consumed: every buffer is read as it is
+ * and stays for the claim.  Returns -1 if send fails.
  */
 int
 dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
     int (*send)(void *, dt_msg_t *), void *arg)
 {
+	int peek = (what & DTD_SNAP_PEEK) != 0;
 	dt_msg_t m;
 	int cpu, rv;
 
 	/* committed or discarded speculations whose time has come */
 	if (c->dc_spec != NULL)
 		dtd_spec_clean(c->dc_spec, dtd_ecb_now());
+	/* a peek (snapshot grab) reads fill and ring buffers while they run */
 	if ((what & DT_SNAP_BUF) && c->dc_hasbuf &&
-	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH ||
+	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH || peek ||
 	    dtd_consumer_activity(c) == DT_ACT_STOPPED)) {
 		int u, nunit = dtd_buf_nunits(&c->dc_buf);
 
 		for (u = 0; u < nunit; u++) {
 			dtd_bufsnap_t bs;
 
-			if (dtd_buf_snap(&c->dc_buf, u, &bs) == -1) {
+			if ((peek ? dtd_buf_peek(&c->dc_buf, u, &bs) :
+			    dtd_buf_snap(&c->dc_buf, u, &bs)) == -1) {
 				log_warn("%s: pid %d: unit %d", __func__,
 				    (int)c->dc_pid, u);
 				continue;
@@ -1404,7 +1550,10 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 			const uint64_t *val;
 			uint32_t aggid, ks, vs;
 
-			dtd_agg_snap(&c->dc_agg, cpu, &as);
+			if (peek)
+				dtd_agg_peek(&c->dc_agg, cpu, &as);
+			else
+				dtd_agg_snap(&c->dc_agg, cpu, &as);
 			if (as.das_nent == 0 && as.das_drops == 0)
 				continue;
 			dt_msg_init(&m, DT_MSG_AGG);

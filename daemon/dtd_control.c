@@ -174,6 +174,29 @@ dtd_control_listen(int fd)
 		fatalx("%s: event_add", __func__);
 }
 
+/*
+ * The path clients reach us at (the one we bound, or the one systemd
+ * bound), for the dtrace(1) that retains the configured programs; NULL
+ * if there is none.
+ */
+const char *
+dtd_control_sockpath(void)
+{
+	static struct sockaddr_un sun;
+	socklen_t len = sizeof(sun);
+
+	if (dtd_control_path != NULL)
+		return dtd_control_path;
+	if (dtd_control_fd == -1)
+		return NULL;
+	memset(&sun, 0, sizeof(sun));
+	if (getsockname(dtd_control_fd, (struct sockaddr *)&sun, &len) == -1 ||
+	    sun.sun_family != AF_UNIX || sun.sun_path[0] == '\0')
+		return NULL;
+	sun.sun_path[sizeof(sun.sun_path) - 1] = '\0';
+	return sun.sun_path;
+}
+
 void
 dtd_control_close(void)
 {

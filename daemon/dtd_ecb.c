@@ -7,7 +7,10 @@
  * the buffer keeps the per-CPU lock held only for a memcpy, and a fault
  * discards the partial record by simply not committing it.  A fault
  * fires the consumer's dtrace:::ERROR ECBs instead (a fault inside
- * those is only counted).
+ * those is only counted).  ustack() records the pid and the program
+ * counters the hit's dh_ustack gives (usym() and friends: the pid and
+ * the address); stop() and raise() signal the thread that hit, for a
+ * consumer allowed destructive actions, while it waits for us.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -15,6 +18,7 @@
 #include <sys/syscall.h>
 
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -266,6 +270,25 @@ dtd_ecb_putref(dif_mstate_t *ms, const dif_difo_t *d, uint64_t v,
 	return 0;
 }
 
+/*
+ * A user stack as ustack() records it: the pid, then nframes program
+ * counters, 0 past the last (no user context: none at all).
+ */
+static void
+dtd_ecb_ustack(const dtd_hit_t *h, char *dst, uint32_t nframes)
+{
+	uint64_t pcs[DTRACE_USTACK_MAXFRAMES];
+	int n = 0, i;
+
+	if (nframes > DTRACE_USTACK_MAXFRAMES)
+		nframes = DTRACE_USTACK_MAXFRAMES;
+	dtd_ecb_putint(dst, (uint64_t)h->dh_pid, 8);
+	if (h->dh_ustack != NULL && !h->dh_nothread)
+		n = h->dh_ustack(h, pcs, nframes);
+	for (i = 0; i < n; i++)
+		dtd_ecb_putint(dst + 8 + 8 * i, pcs[i], 8);
+}
+
 static int
 dtd_ecb_isref(const dif_difo_t *d)
 {
@@ -295,11 +318,24 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 		v = dif_vm_exec(d, ms);
 		if (ms->dm_fault)
 			return -1;
-		if (g->dg_keys[j].dk_kind == DTP_KEY_STRING) {
+		switch (g->dg_keys[j].dk_kind) {
+		case DTP_KEY_STRING:
 			if (dtd_ecb_putref(ms, d, v, key + off, ksize) == -1)
 				return -1;
-		} else
+			break;
+		case DTP_KEY_USTACK:
+			dtd_ecb_ustack(h, key + off, ksize / 8 - 1);
+			break;
+		case DTP_KEY_USYM:
+		case DTP_KEY_UMOD:
+		case DTP_KEY_UADDR:
+			dtd_ecb_putint(key + off, (uint64_t)h->dh_pid, 8);
+			dtd_ecb_putint(key + off + 8, v, 8);
+			break;
+		default:
 			dtd_ecb_putint(key + off, v, ksize);
+			break;
+		}
 		off += (ksize + 7) & ~(size_t)7;
 	}
 	/* then the function's value and, for a histogram, its increment */
@@ -356,6 +392,36 @@ dtd_ecb_spec(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
 	return 0;
 }
 
+/*
+ * stop() and raise(sig), for a consumer allowed them, in a traced
+ * thread that waits for us (dh_uwrite): the signal is pending when the
+ * thread resumes.  stop() leaves the whole process stopped, as illumos
+ * does; SIGCONT resumes it.  A bad signal number is an illegal operation.
+ */
+static int
+dtd_ecb_signal(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
+    uint32_t kind, uint64_t sig)
+{
+	if (!e->de_consumer->dc_allowdestr || h->dh_uwrite == NULL)
+		return 0;
+	if (kind == DTRACEACT_STOP) {
+		/*
+		 * To the thread that hit: it stops the whole process as it
+		 * leaves the probe, before it runs on (a process-directed
+		 * signal may wait for a later stop).
+		 */
+		(void)syscall(SYS_tgkill, h->dh_pid, h->dh_tid, SIGSTOP);
+		return 0;
+	}
+	if (sig == 0 || sig >= (uint64_t)NSIG) {
+		ms->dm_fault = DIF_FLT_ILLOP;
+		ms->dm_illval = sig;
+		return -1;
+	}
+	(void)syscall(SYS_tgkill, h->dh_pid, h->dh_tid, (int)sig);
+	return 0;
+}
+
 static void
 dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 {
@@ -409,6 +475,17 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 				goto fault;
 			continue;
 		}
+		if (a->da_kind == DTRACEACT_STOP) {
+			(void)dtd_ecb_signal(e, h, &ms, a->da_kind, 0);
+			continue;
+		}
+		if (a->da_kind == DTRACEACT_USTACK) {
+			if (rec != NULL)
+				dtd_ecb_ustack(h, rec + DTRACE_RECHDR_SIZE +
+				    a->da_offset,
+				    DTRACE_USTACK_NFRAMES(a->da_arg));
+			continue;
+		}
 		if (a->da_ndifo == 0)
 			continue;
 		v = dif_vm_exec(a->da_difo[0], &ms);
@@ -417,6 +494,11 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		if (a->da_kind == DTRACEACT_EXIT) {
 			exiting = 1;
 			status = (int)v;
+		}
+		if (a->da_kind == DTRACEACT_RAISE) {
+			if (dtd_ecb_signal(e, h, &ms, a->da_kind, v) == -1)
+				goto fault;
+			continue;
 		}
 		if ((a->da_kind & 0xff00) == DTRACEACT_SPECULATIVE) {
 			if (dtd_ecb_spec(e, h, &ms, a->da_kind, v, &rec) == -1)
@@ -429,7 +511,15 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		}
 		if (a->da_size == 0 || rec == NULL)
 			continue;
-		if (dtd_ecb_isref(a->da_difo[0])) {
+		if (a->da_kind == DTRACEACT_USYM ||
+		    a->da_kind == DTRACEACT_UMOD ||
+		    a->da_kind == DTRACEACT_UADDR) {
+			/* the pid names the process the address is in */
+			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset,
+			    (uint64_t)h->dh_pid, 8);
+			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset +
+			    8, v, 8);
+		} else if (dtd_ecb_isref(a->da_difo[0])) {
 			if (dtd_ecb_putref(&ms, a->da_difo[0], v,
 			    rec + DTRACE_RECHDR_SIZE + a->da_offset,
 			    a->da_size) == -1)

@@ -2,7 +2,9 @@
  * dtd_host.c: what DIF sees of a probe firing (dif_host_t).  Built-in
  * variables come from the hit; what a hit does not carry (execname,
  * ppid, uid, gid of a traced process) is read from /proc once per firing
- * and only when a program asks for it.
+ * and only when a program asks for it.  ustackdepth and ucaller walk
+ * the stack through the hit's dh_ustack; copyout() writes through its
+ * dh_uwrite, for a consumer allowed destructive actions.
  */
 #include <sys/syscall.h>
 
@@ -18,11 +20,13 @@
 static int	dtd_host_builtin(void *, uint32_t, uint64_t, uint64_t *);
 static int	dtd_host_uread(void *, uint64_t, void *, size_t);
 static int	dtd_host_speculation(void *, uint64_t *);
+static int	dtd_host_uwrite(void *, uint64_t, const void *, size_t);
 
 const dif_host_t dtd_host = {
 	.dh_builtin = dtd_host_builtin,
 	.dh_uread = dtd_host_uread,
 	.dh_speculation = dtd_host_speculation,
+	.dh_uwrite = dtd_host_uwrite,
 };
 
 static void
@@ -229,10 +233,35 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_CPU:
 		*valp = (uint64_t)h->dh_cpu;
 		return 0;
+	case DIF_VAR_USTACKDEPTH:
+	case DIF_VAR_UCALLER: {
+		uint64_t pcs[DTRACE_USTACK_MAXFRAMES];
+		int n = 0;
+
+		if (h->dh_ustack != NULL && !h->dh_nothread)
+			n = h->dh_ustack(h, pcs, var == DIF_VAR_UCALLER ? 2 :
+			    DTRACE_USTACK_MAXFRAMES);
+		if (var == DIF_VAR_USTACKDEPTH)
+			*valp = (uint64_t)n;
+		else
+			*valp = n > 1 ? pcs[1] : 0;
+		return 0;
+	}
 	default:
-		/* ustackdepth, ucaller: need the unwinder */
 		return DIF_FLT_ILLOP;
 	}
+}
+
+/* copyout(), copyoutstr(): a stopped thread, a consumer allowed them */
+static int
+dtd_host_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
+{
+	dtd_fire_t *f = arg;
+	const dtd_hit_t *h = f->df_hit;
+
+	if (h->dh_uwrite == NULL || !f->df_ecb->de_consumer->dc_allowdestr)
+		return DIF_FLT_UPRIV;
+	return h->dh_uwrite(h->dh_uarg, addr, buf, len);
 }
 
 static int

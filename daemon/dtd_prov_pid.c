@@ -27,17 +27,25 @@
  * program a consumer loads picks its backend (dtd_prov_pid_backend):
  * -x backend=ptrace, uprobe, or auto (the default): uprobes when the
  * daemon may use them and no clause that can fire in a pid provider
- * needs the thread stopped (destructive actions; copyin, copyinstr,
- * copyinto, copyout, copyoutstr: process memory read or written exactly
- * at the hit), for a running process (-p) without -Z: the uprobe backend
- * follows exec and dlopen only after the fact, and -c commands and -Z
- * expect them followed without a miss.
- * One backend per process: a later consumer that needs ptrace on a
- * process traced with uprobes is refused.  Under uprobes the sites are
+ * needs the thread stopped or its memory as at the hit (destructive
+ * actions, copyout and copyoutstr; copyin, copyinstr, copyinto, ustack()
+ * and ustackdepth), for a running process (-p) without -Z: the uprobe
+ * backend follows exec and dlopen only after the fact, and -c commands
+ * and -Z expect them followed without a miss.  One backend per process:
+ * a later consumer that needs ptrace on a process traced with uprobes is
+ * refused, and so are destructive actions under -x backend=uprobe.  Under uprobes the sites are
  * put in place (ft_proc_sync) in a batch when a consumer's probes are
- * enabled (dtd_prov_pid_commit) and when a consumer goes; samples the kernel
- * ring had no room for are reported as drops to every consumer of the
- * process, on the CPU they were lost on.
+ * enabled (dtd_prov_pid_commit) and when a consumer goes; samples the
+ * kernel ring had no room for are reported as drops to every consumer of
+ * the process, on the CPU they were lost on.
+ *
+ * Stacks and symbols.  ustack() walks the stack at the hit with the
+ * process's unwinder (fasttrap/ft_unwind.c) through the hit context's
+ * dh_ustack.  The client symbolises the program counters itself, even
+ * after the target is gone: each consumer is sent the target's module
+ * map (DT_MSG_MODMAP) when it is grabbed and after every exec, dlopen
+ * and dlclose (pp_modgen counts them), always before the records that
+ * may need it.
  *
  * uregs[]: the registers are those of struct user_regs_struct seen as
  * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
@@ -96,6 +104,8 @@ typedef struct dtd_pidproc {
 	 * waits, the target stopped, until the main thread has re-resolved
 	 * the probes (pp_evpend 0) or lets the process go (pp_abandon).
 	 */
+	ft_unwind_t		*pp_unwind;	/* its stacks */
+	uint64_t		pp_modgen;	/* atomic: module changes */
 	pthread_mutex_t		pp_evlock;
 	pthread_cond_t		pp_evcv;
 	int			pp_evpend;	/* DTD_PIDEV_* */
@@ -118,6 +128,7 @@ typedef struct dtd_pidtgt {
 	int		pt_toldbackend;	/* DT_PROC_BACKEND sent */
 	uint64_t	pt_nlost;	/* lost samples reported so far */
 	uint64_t	pt_lost[DTD_PID_MAXCPU];
+	uint64_t	pt_toldmods;	/* pp_modgen of the last MODMAP */
 } dtd_pidtgt_t;
 
 typedef struct dtd_pidcons {
@@ -312,6 +323,25 @@ dtd_prov_pid_uread(void *arg, uint64_t addr, void *buf, size_t len)
 	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
 }
 
+/* The stack of the thread that hit, for ustack(), ustackdepth, ucaller. */
+static int
+dtd_prov_pid_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
+{
+	dtd_pidproc_t *pp = h->dh_ustackarg;
+
+	return ft_unwind_stack(pp->pp_unwind,
+	    __atomic_load_n(&pp->pp_modgen, __ATOMIC_ACQUIRE), h->dh_tid,
+	    (const struct user_regs_struct *)(const void *)h->dh_regs,
+	    h->dh_uread, h->dh_uarg, pcs, max);
+}
+
+/* copyout(): the thread is stopped; page protections are respected */
+static int
+dtd_prov_pid_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
+{
+	return ft_proc_write(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+}
+
 /* Tracer thread: a thread of pp stopped on a site with users. */
 static void
 dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
@@ -331,7 +361,12 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 	h.dh_regs = (const uint64_t *)(const void *)r;
 	h.dh_nregs = DTD_PID_NREGS;
 	h.dh_uread = dtd_prov_pid_uread;
+	h.dh_uwrite = dtd_prov_pid_uwrite;
 	h.dh_uarg = proc;
+	if (pp->pp_unwind != NULL) {
+		h.dh_ustack = dtd_prov_pid_ustack;
+		h.dh_ustackarg = pp;
+	}
 	h.dh_ppid = pp->pp_ppid;
 	h.dh_uid = pp->pp_uid;
 	h.dh_gid = pp->pp_gid;
@@ -383,6 +418,8 @@ dtd_prov_pid_held(void *arg, ft_proc_t *proc)
 
 	(void)proc;
 	dtd_prov_pid_procinfo(pp);
+	/* the libraries are mapped now */
+	__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 	__atomic_store_n(&pp->pp_held, 1, __ATOMIC_RELEASE);
 	dtd_client_wakeup();
 }
@@ -541,6 +578,8 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 		}
 		pp->pp_pid = pid;
 		pp->pp_gen = ++dtd_pid_gen;
+		pp->pp_modgen = 1;
+		pp->pp_unwind = ft_unwind_create(pid);
 		pthread_mutex_init(&pp->pp_evlock, NULL);
 		pthread_cond_init(&pp->pp_evcv, NULL);
 		pp->pp_created = create;
@@ -612,35 +651,51 @@ dtd_prov_pid_option(dtd_consumer_t *c, const char *name, uint64_t v,
 	return 0;
 }
 
-/* Does a DIFO read or write process memory (copyin and friends)? */
+#define	DTD_PID_SYNC_MEM	1	/* reads memory that must be the hit's */
+#define	DTD_PID_SYNC_STOP	2	/* needs the thread stopped: destructive */
+
+/* What a DIFO needs of the hit: DTD_PID_SYNC_* bits. */
 static int
 dtd_prov_pid_difosync(const dif_difo_t *d)
 {
 	uint32_t i;
+	int need = 0;
 
 	for (i = 0; d != NULL && i < d->dd_len; i++) {
-		if (DIF_INSTR_OP(d->dd_buf[i]) != DIF_OP_CALL)
-			continue;
-		switch (DIF_INSTR_SUBR(d->dd_buf[i])) {
-		case DIF_SUBR_COPYIN:
-		case DIF_SUBR_COPYINSTR:
-		case DIF_SUBR_COPYINTO:
-		case DIF_SUBR_COPYOUT:
-		case DIF_SUBR_COPYOUTSTR:
-			return 1;
+		switch (DIF_INSTR_OP(d->dd_buf[i])) {
+		case DIF_OP_CALL:
+			switch (DIF_INSTR_SUBR(d->dd_buf[i])) {
+			case DIF_SUBR_COPYIN:
+			case DIF_SUBR_COPYINSTR:
+			case DIF_SUBR_COPYINTO:
+				need |= DTD_PID_SYNC_MEM;
+				break;
+			case DIF_SUBR_COPYOUT:
+			case DIF_SUBR_COPYOUTSTR:
+				need |= DTD_PID_SYNC_STOP;
+				break;
+			}
+			break;
+		case DIF_OP_LDGS:
+			/* a walk of the whole stack */
+			if (DIF_INSTR_VAR(d->dd_buf[i]) == DIF_VAR_USTACKDEPTH)
+				need |= DTD_PID_SYNC_MEM;
+			break;
 		}
 	}
-	return 0;
+	return need;
 }
 
 /*
- * Does a clause of p that may fire in a pid provider need the thread
- * stopped at the hit: destructive actions, or exact process memory?
+ * What the clauses of p that may fire in a pid provider need of the hit
+ * (DTD_PID_SYNC_* bits): the thread stopped (destructive actions), or
+ * process memory as it was at the hit (copyin and friends, stacks).
  */
 static int
 dtd_prov_pid_needsync(const dtp_prog_t *p)
 {
 	uint32_t i, j, k;
+	int need = 0;
 
 	for (i = 0; i < p->dp_nstmt; i++) {
 		const dtp_stmt_t *st = &p->dp_stmt[i];
@@ -649,19 +704,25 @@ dtd_prov_pid_needsync(const dtp_prog_t *p)
 		if (prov[0] != '\0' && strpbrk(prov, "*?[\\") == NULL &&
 		    strncmp(prov, "pid", 3) != 0)
 			continue;
-		if (dtd_prov_pid_difosync(st->ds_pred))
-			return 1;
+		need |= dtd_prov_pid_difosync(st->ds_pred);
 		for (j = 0; j < st->ds_nact; j++) {
 			const dtp_action_t *a = &st->ds_act[j];
 
 			if ((a->da_kind & 0xff00) == DTRACEACT_PROC_DESTRUCTIVE)
-				return 1;
+				need |= DTD_PID_SYNC_STOP;
+			if (a->da_kind == DTRACEACT_USTACK ||
+			    a->da_kind == DTRACEACT_JSTACK)
+				need |= DTD_PID_SYNC_MEM;
 			for (k = 0; k < a->da_ndifo; k++)
-				if (dtd_prov_pid_difosync(a->da_difo[k]))
-					return 1;
+				need |= dtd_prov_pid_difosync(a->da_difo[k]);
 		}
 	}
-	return 0;
+	/* ustack() as an aggregation key (which clause's, not said here) */
+	for (i = 0; i < p->dp_nagg; i++)
+		for (j = 0; j < p->dp_agg[i].dg_nkeys; j++)
+			if (p->dp_agg[i].dg_keys[j].dk_kind == DTP_KEY_USTACK)
+				need |= DTD_PID_SYNC_MEM;
+	return need;
 }
 
 static const char *
@@ -697,8 +758,9 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 		cur = ft_proc_backend(pp->pp_proc);
 		/* chosen at an earlier program of c: kept, if it can be */
 		if (t->pt_backend != 0) {
-			if (sync && cur == FT_BACKEND_UPROBE &&
-			    pc->pc_backend != DTD_PID_BACKEND_UPROBE)
+			if (cur == FT_BACKEND_UPROBE && ((sync &
+			    DTD_PID_SYNC_STOP) || (sync &&
+			    pc->pc_backend != DTD_PID_BACKEND_UPROBE)))
 				goto needptrace;
 			continue;
 		}
@@ -709,6 +771,11 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 			want = FT_BACKEND_PTRACE;
 			break;
 		case DTD_PID_BACKEND_UPROBE:
+			if (sync & DTD_PID_SYNC_STOP) {
+				snprintf(err, errlen, "destructive actions need "
+				    "the ptrace backend");
+				return -1;
+			}
 			want = FT_BACKEND_UPROBE;
 			break;
 		default:
@@ -728,8 +795,9 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 needptrace:
 			snprintf(err, errlen, "pid %d is traced with the uprobe "
 			    "backend, and this program needs ptrace%s",
-			    (int)pp->pp_pid, sync ? " (destructive actions or "
-			    "copyin at the hit)" : "");
+			    (int)pp->pp_pid, (sync & DTD_PID_SYNC_STOP) ?
+			    " (destructive actions)" : sync ? " (copyin or "
+			    "stacks at the hit)" : "");
 			return -1;
 		}
 		ferr[0] = '\0';
@@ -813,6 +881,7 @@ dtd_prov_pid_go(dtd_consumer_t *c)
 static void
 dtd_prov_pid_free(dtd_pidproc_t *pp)
 {
+	ft_unwind_destroy(pp->pp_unwind);
 	pthread_cond_destroy(&pp->pp_evcv);
 	pthread_mutex_destroy(&pp->pp_evlock);
 	free(pp);
@@ -890,6 +959,78 @@ dtd_prov_pid_shutdown(void)
 	}
 }
 
+typedef struct dtd_pidmap {
+	dt_msg_t	*pm_msg;
+	uint32_t	pm_n;
+} dtd_pidmap_t;
+
+static int
+dtd_prov_pid_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
+{
+	dtd_pidmap_t *pm = arg;
+
+	(void)proc;
+	dt_msg_put_u64(pm->pm_msg, m->fm_lo);
+	dt_msg_put_u64(pm->pm_msg, m->fm_hi);
+	dt_msg_put_u64(pm->pm_msg, m->fm_bias);
+	dt_msg_put_u32(pm->pm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
+	dt_msg_put_str(pm->pm_msg, m->fm_path);
+	pm->pm_n++;
+	return 0;
+}
+
+/*
+ * Main thread: send the client of c the module maps of its targets that
+ * changed since it last heard (DT_MSG_MODMAP), so that it can name the
+ * addresses in ustack() and usym() records.  Called before every
+ * snapshot, so a map always comes before records that use it.
+ */
+int
+dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
+    void *arg)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	dtd_pidmap_t pm;
+	uint64_t gen;
+	uint32_t i;
+	size_t off;
+	dt_msg_t m;
+	int rc;
+
+	if (pc == NULL)
+		return 0;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		dtd_pidtgt_t *t = &pc->pc_tgt[i];
+		dtd_pidproc_t *pp = t->pt_proc;
+
+		gen = __atomic_load_n(&pp->pp_modgen, __ATOMIC_ACQUIRE);
+		if (t->pt_toldmods == gen || pp->pp_proc == NULL ||
+		    (pp->pp_created &&
+		    !__atomic_load_n(&pp->pp_held, __ATOMIC_ACQUIRE)))
+			continue;
+		t->pt_toldmods = gen;
+		dt_msg_init(&m, DT_MSG_MODMAP);
+		dt_msg_put_u32(&m, (uint32_t)pp->pp_pid);
+		off = m.dm_len;
+		dt_msg_put_u32(&m, 0);
+		pm.pm_msg = &m;
+		pm.pm_n = 0;
+		(void)ft_proc_mod_iter(pp->pp_proc, "*", dtd_prov_pid_mapone,
+		    &pm);
+		if (m.dm_err == 0) {
+			m.dm_data[off] = pm.pm_n & 0xff;
+			m.dm_data[off + 1] = (pm.pm_n >> 8) & 0xff;
+			m.dm_data[off + 2] = (pm.pm_n >> 16) & 0xff;
+			m.dm_data[off + 3] = (pm.pm_n >> 24) & 0xff;
+		}
+		rc = send(arg, &m);
+		dt_msg_free(&m);
+		if (rc == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Main thread: tell the client of c what happened to its targets (held
  * at the entry point, exited), one DT_MSG_PROC each, and release
@@ -907,6 +1048,9 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 	dtd_prov_pid_events();
 	if (pc == NULL)
 		return 0;
+	/* maps first: a target that exits may have left records */
+	if (dtd_prov_pid_modmaps(c, send, arg) == -1)
+		return -1;
 	/* samples lost in a uprobe ring: drops, before any exit */
 	for (i = 0; i < pc->pc_ntgt &&
 	    dtd_consumer_activity(c) != DT_ACT_INACTIVE; i++) {
@@ -1452,12 +1596,22 @@ dtd_prov_pid_events(void)
 		if (ev == 0)
 			continue;
 		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
+		__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 		dtd_prov_pid_sync(pp);
 		pthread_mutex_lock(&pp->pp_evlock);
 		pp->pp_evpend = 0;
 		pthread_cond_broadcast(&pp->pp_evcv);
 		pthread_mutex_unlock(&pp->pp_evlock);
 	}
+}
+
+/* Is the module a probe was resolved in no longer mapped? */
+static int
+dtd_prov_pid_unmapped(dtd_pidproc_t *pp, const dtd_pidprobe_t *pb)
+{
+	ft_proc_refresh(pp->pp_proc);
+	return pb->pb_mod == NULL ||
+	    dtd_prov_pid_modlive(pp, pb->pb_mod->fm_name) != pb->pb_mod;
 }
 
 static int
@@ -1475,6 +1629,14 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 	for (i = 0; i < pb->pb_naddr; i++) {
 		if (ft_proc_site_add(pp->pp_proc, pb->pb_addr[i], p) == -1) {
 			e = errno;
+			/*
+			 * Its library was unloaded since the probe was made
+			 * (dlclose): nothing to patch now; the library event
+			 * resolves the probe again, and a later dlopen
+			 * brings its sites back.
+			 */
+			if (e == EFAULT && dtd_prov_pid_unmapped(pp, pb))
+				continue;
 			while (i-- > 0)
 				ft_proc_site_remove(pp->pp_proc,
 				    pb->pb_addr[i], p);
@@ -1496,4 +1658,44 @@ dtd_prov_pid_disable(dtd_probe_t *p)
 		return;
 	for (i = 0; i < pb->pb_naddr; i++)
 		ft_proc_site_remove(pp->pp_proc, pb->pb_addr[i], p);
+}
+
+/*
+ * Consumer c's targets (at most max): their pids, and whether each has
+ * exited.  Returns how many were stored.
+ */
+uint32_t
+dtd_prov_pid_targets(const dtd_consumer_t *c, pid_t *pids, int *exited,
+    uint32_t max)
+{
+	const dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return 0;
+	for (i = 0; i < pc->pc_ntgt && i < max; i++) {
+		pids[i] = pc->pc_tgt[i].pt_proc->pp_pid;
+		exited[i] = __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_exited,
+		    __ATOMIC_ACQUIRE) != 0;
+	}
+	return i;
+}
+
+/*
+ * Consumer c is retained (dtd_retain.c): the -c targets it created
+ * outlive the dtrace that started them, and are let go, not killed,
+ * when the program ends.
+ */
+void
+dtd_prov_pid_keep(dtd_consumer_t *c)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	if (pc == NULL)
+		return;
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		pc->pc_tgt[i].pt_created = 0;
+		pc->pc_tgt[i].pt_proc->pp_created = 0;
+	}
 }

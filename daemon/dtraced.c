@@ -1,6 +1,8 @@
 /*
  * dtraced.c: main.  Serve dtrace(1) clients on a Unix socket, or exactly
- * one client on an inherited socket (-f, a private daemon).
+ * one client on an inherited socket (-f, a private daemon).  A shared
+ * daemon retains the programs of its configuration directory (-D) once
+ * it listens.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -29,7 +31,8 @@ static void	usage(void) __attribute__((noreturn));
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: dtraced [-dv] [-f fd] [-s socket]\n");
+	fprintf(stderr, "usage: dtraced [-dv] [-D confdir] [-f fd] "
+	    "[-s socket]\n");
 	exit(2);
 }
 
@@ -141,13 +144,19 @@ main(int argc, char *argv[])
 {
 	struct event *sigev[3];
 	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
-	const char *path, *farg = NULL, *sarg = NULL;
+	const char *path, *farg = NULL, *sarg = NULL, *sock;
+	const char *confdir = DTD_RETAIN_CONFDIR;
+	char confabs[PATH_MAX];
 	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i;
+	char err[256];
 
-	while ((ch = getopt(argc, argv, "df:s:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:s:v")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
+			break;
+		case 'D':
+			confdir = optarg;
 			break;
 		case 'f':
 			farg = optarg;
@@ -182,10 +191,17 @@ main(int argc, char *argv[])
 		lfd = dtd_control_open(path);
 	}
 
+	/* daemonizing goes to /: a relative -D must name the same place */
+	if (confdir[0] != '/' && realpath(confdir, confabs) != NULL)
+		confdir = confabs;
 	if (!debug && farg == NULL) {
 		dtraced_daemonize();
 		log_init(0, verbose);
 	}
+
+	/* before any thread: the guardian restores targets if we are killed */
+	if (ft_guard_start(err, sizeof(err)) == -1)
+		log_warnx("%s: a SIGKILL of dtraced would harm its targets", err);
 
 	if ((dtd_base = event_base_new()) == NULL)
 		fatalx("event_base_new");
@@ -202,6 +218,11 @@ main(int argc, char *argv[])
 	else {
 		dtd_control_listen(lfd);
 		dtd_systemd_notify("READY=1");
+		/* the anonymous enablings of a boot: retained programs */
+		if ((sock = dtd_control_sockpath()) != NULL)
+			dtd_retain_load(confdir, sock);
+		else
+			log_warnx("no socket path: %s not loaded", confdir);
 	}
 	log_info("dtraced %d ready", (int)getpid());
 
@@ -210,6 +231,7 @@ main(int argc, char *argv[])
 
 	dtd_systemd_notify("STOPPING=1");
 	dtd_client_shutdown();
+	dtd_retain_shutdown();		/* their probes come out too */
 	dtd_prov_pid_shutdown();	/* every target released, restored */
 	dtd_control_close();
 	dtd_probe_fini();

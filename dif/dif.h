@@ -352,6 +352,12 @@ typedef struct dif_host {
 	 * is free (the host counts that failure).  NULL: always 0.
 	 */
 	int	(*dh_speculation)(void *arg, uint64_t *idp);
+	/*
+	 * Write len bytes of the traced process's memory at addr
+	 * (copyout(), copyoutstr(): destructive).  NULL: they fault.
+	 */
+	int	(*dh_uwrite)(void *arg, uint64_t addr, const void *buf,
+		    size_t len);
 } dif_host_t;
 
 /* Storage for one global scalar. */

@@ -38,8 +38,8 @@ static const struct {
 	[DIF_SUBR_SPECULATION] =	{ "speculation", 0, 0 },
 	[DIF_SUBR_PROGENYOF] =		{ "progenyof", 0, 0 },
 	[DIF_SUBR_STRLEN] =		{ "strlen", 1, 1 },
-	[DIF_SUBR_COPYOUT] =		{ "copyout", 0, 0 },
-	[DIF_SUBR_COPYOUTSTR] =		{ "copyoutstr", 0, 0 },
+	[DIF_SUBR_COPYOUT] =		{ "copyout", 3, 3 },
+	[DIF_SUBR_COPYOUTSTR] =		{ "copyoutstr", 3, 3 },
 	[DIF_SUBR_ALLOCA] =		{ "alloca", 1, 1 },
 	[DIF_SUBR_BCOPY] =		{ "bcopy", 3, 3 },
 	[DIF_SUBR_COPYINTO] =		{ "copyinto", 3, 3 },
@@ -790,6 +790,32 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 			    (const void *)(uintptr_t)args[0], args[2]);
 		return 0;
 
+	case DIF_SUBR_COPYOUT:
+	case DIF_SUBR_COPYOUTSTR: {
+		/* copyout(buf, uaddr, n), copyoutstr(str, uaddr, maxlen) */
+		int e;
+
+		if (ms->dm_host == NULL || ms->dm_host->dh_uwrite == NULL)
+			return dif_subr_fault(ms, DIF_FLT_UPRIV, args[1]);
+		size = args[2];
+		if (subr == DIF_SUBR_COPYOUTSTR) {
+			if (!dif_vm_canload(ms, dp, args[0], 1))
+				return dif_subr_fault(ms, DIF_FLT_BADADDR,
+				    args[0]);
+			/* the string and its NUL, at most maxlen bytes */
+			size = dif_vm_strlen(ms, dp, args[0], size);
+			if (size < args[2])
+				size++;
+			if (!dif_vm_canload(ms, dp, args[0], size))
+				size--;
+		} else if (!dif_subr_buf(dp, ms, args[0], size)) {
+			return 0;
+		}
+		if (size != 0 && (e = ms->dm_host->dh_uwrite(ms->dm_hostarg,
+		    args[1], (const void *)(uintptr_t)args[0], size)) != 0)
+			return dif_subr_fault(ms, e, args[1]);
+		return 0;
+	}
 	case DIF_SUBR_COPYIN:
 	case DIF_SUBR_COPYINTO:
 	case DIF_SUBR_COPYINSTR: {

@@ -11,8 +11,11 @@
  * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
  * (the ptrace backend: the tracer thread, int3 patching, the hit path),
  * ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi links, the
- * drain thread, the hit snapshot) and ft_bpf.c (its kernel side: the
- * capture program, ring and links over raw bpf(2)).
+ * drain thread, the hit snapshot), ft_bpf.c (its kernel side: the
+ * capture program, ring and links over raw bpf(2)), ft_guard.c (the
+ * guardian process that restores every patched byte when the daemon
+ * dies of SIGKILL), ft_unwind.c (user stacks with libdw, from a hit's
+ * registers and a memory accessor, whatever the backend).
  */
 #ifndef FT_H
 #define FT_H
@@ -268,6 +271,7 @@ int		ft_proc_site_add(ft_proc_t *, uint64_t, void *);
 int		ft_proc_site_remove(ft_proc_t *, uint64_t, void *);
 size_t		ft_proc_nsites(ft_proc_t *);
 int		ft_proc_read(ft_proc_t *, uint64_t, void *, size_t);
+int		ft_proc_write(ft_proc_t *, uint64_t, const void *, size_t);
 void		ft_proc_refresh(ft_proc_t *);
 int		ft_proc_mod_iter(ft_proc_t *, const char *,
 		    int (*)(void *, ft_proc_t *, ft_mod_t *), void *);
@@ -321,6 +325,39 @@ int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
 
 /*
+ * ft_guard.c: the guardian.  ft_guard_start() forks it; call it once,
+ * before any thread exists.  When the daemon is gone, however it went
+ * (SIGKILL included), the guardian writes back the original byte of every
+ * site still recorded and exits.  Without ft_guard_start() the rest is a
+ * no-op.  ft_guard_add/ft_guard_del are for the backends: record a site
+ * before patching it, forget it once restored or gone.  A thread whose
+ * exit lets tracees go (a ptrace tracer thread) holds ft_guard_watch()
+ * for its whole life, so that the guardian acts as it starts to exit.
+ */
+int		ft_guard_start(char *, size_t);
+pid_t		ft_guard_pid_get(void);
+uint64_t	ft_guard_starttime(pid_t);
+int		ft_guard_add(pid_t, uint64_t, uint64_t, uint8_t);
+void		ft_guard_del(int);
+int		ft_guard_watch(void);
+void		ft_guard_unwatch(int);
+
+/*
+ * ft_unwind.c: a process's unwinder.  ft_unwind_stack() takes the
+ * registers at a hit and a memory accessor (0 or an error from it), so
+ * it serves a stopped thread and a stack copy alike; gen is the caller's
+ * module generation: change it when modules come or go.
+ */
+typedef struct ft_unwind ft_unwind_t;
+typedef int (*ft_uread_f)(void *, uint64_t, void *, size_t);
+
+ft_unwind_t	*ft_unwind_create(pid_t);
+void		ft_unwind_destroy(ft_unwind_t *);
+int		ft_unwind_stack(ft_unwind_t *, uint64_t, pid_t,
+		    const struct user_regs_struct *, ft_uread_f, void *,
+		    uint64_t *, uint32_t);
+
+/*
  * Internal to fasttrap: the process, its threads and sites, shared by
  * ft_proc.c (modules, the API) and ft_ptrace.c (the backend).
  */
@@ -360,6 +397,7 @@ typedef struct ft_thread {
 typedef struct ft_fatal {
 	uint64_t	ff_addr;
 	uint8_t		ff_byte;
+	int		ff_guard;	/* the guardian's slot, or -1 */
 } ft_fatal_t;
 
 typedef struct ft_up ft_up_t;
@@ -368,6 +406,7 @@ struct ft_proc {
 	pid_t		pr_pid;
 	int		pr_backend;	/* FT_BACKEND_* */
 	ft_up_t		*pr_up;		/* the uprobe backend's state */
+	uint64_t	pr_start;	/* start time (ft_guard_starttime) */
 	int		pr_pidfd;	/* ours (dup), or -1 */
 	int		pr_memfd;	/* /proc/PID/mem, read-write */
 	const ft_ops_t	*pr_ops;
@@ -426,6 +465,7 @@ struct ft_proc {
 	volatile pid_t	pr_tracertid;	/* the tracer thread's kernel tid */
 	volatile pid_t	pr_steptid;	/* thread whose hit is being resumed */
 	volatile int	pr_stepset;	/* its new registers are in place */
+	int		pr_guardwatch;	/* the tracer's ft_guard_watch() */
 };
 
 #define	FT_CMD_RELEASE	0x1

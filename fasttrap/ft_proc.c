@@ -423,6 +423,22 @@ ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 	return rc;
 }
 
+/*
+ * Write the traced process's memory as the process itself could
+ * (copyout): a read-only page (its text, where our int3s are) refuses.
+ */
+int
+ft_proc_write(ft_proc_t *p, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec l = { (void *)(uintptr_t)buf, len };
+	struct iovec r = { (void *)(uintptr_t)addr, len };
+
+	if (process_vm_writev(p->pr_pid, &l, 1, &r, 1, 0) == (ssize_t)len)
+		return 0;
+	errno = EFAULT;
+	return -1;
+}
+
 /* The modules changed (or may have): read /proc/PID/maps next time. */
 void
 ft_proc_refresh(ft_proc_t *p)

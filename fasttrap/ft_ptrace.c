@@ -349,8 +349,12 @@ ft_ptrace_fatal_add(ft_proc_t *p, uint64_t addr, uint8_t byte)
 		__atomic_store_n(&p->pr_fatal, nt, __ATOMIC_RELEASE);
 		p->pr_fatalcap = ncap;
 	}
+	if (p->pr_start == 0)
+		p->pr_start = ft_guard_starttime(p->pr_pid);
 	p->pr_fatal[p->pr_nfatal].ff_addr = addr;
 	p->pr_fatal[p->pr_nfatal].ff_byte = byte;
+	p->pr_fatal[p->pr_nfatal].ff_guard = ft_guard_add(p->pr_pid,
+	    p->pr_start, addr, byte);
 	__atomic_store_n(&p->pr_nfatal, p->pr_nfatal + 1, __ATOMIC_RELEASE);
 }
 
@@ -363,10 +367,25 @@ ft_ptrace_fatal_del(ft_proc_t *p, uint64_t addr)
 		if (p->pr_fatal[i].ff_addr != addr)
 			continue;
 		/* a stale duplicate is harmless: it restores the same byte */
+		ft_guard_del(p->pr_fatal[i].ff_guard);
 		p->pr_fatal[i] = p->pr_fatal[n - 1];
 		__atomic_store_n(&p->pr_nfatal, n - 1, __ATOMIC_RELEASE);
 		return;
 	}
+}
+
+/*
+ * Every site is gone or restored (exec, exit, release): empty the table
+ * and the guardian's copy of it.  pr_lock held.
+ */
+static void
+ft_ptrace_fatal_clear(ft_proc_t *p)
+{
+	size_t i, n = p->pr_nfatal;
+
+	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	for (i = 0; i < n; i++)
+		ft_guard_del(p->pr_fatal[i].ff_guard);
 }
 
 /* From a fatal-signal handler: pwrite(2) only. */
@@ -459,8 +478,13 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 		err = s->st_emul.ee_insn.fi_type == FT_I_INT3 ? EBUSY : ENOTSUP;
 	} else if (!rbrk && ft_ptrace_site_adduser(s, user) == -1) {
 		err = ENOMEM;
-	} else if (pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1) {
-		err = EFAULT;
+	} else {
+		/* the restorers know the byte before the int3 is there */
+		ft_ptrace_fatal_add(p, addr, s->st_orig[0]);
+		if (pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1) {
+			ft_ptrace_fatal_del(p, addr);
+			err = EFAULT;
+		}
 	}
 	if (err != 0) {
 		free(s->st_users);
@@ -471,7 +495,6 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 	s->st_serial = ++p->pr_serial;
 	*sp = s;
 	p->pr_nsites++;
-	ft_ptrace_fatal_add(p, addr, s->st_orig[0]);
 	ft_ptrace_patched_add(p, addr);
 out:
 	pthread_mutex_unlock(&p->pr_lock);
@@ -626,6 +649,24 @@ ft_ptrace_thread_add(ft_proc_t *p, pid_t tid)
 	p->pr_threads = t;
 	p->pr_nthreads++;
 	return t;
+}
+
+/*
+ * A thread reported that it created thread tid.  The new thread's own
+ * events may have come first: its stop (then it is known already) and
+ * even its exit (then it is gone, reaped by us: adding it would leave a
+ * thread that never stops, and a detach that waits for it forever).
+ */
+static ft_thread_t *
+ft_ptrace_cloned(ft_proc_t *p, pid_t tid)
+{
+	ft_thread_t *t;
+
+	if ((t = ft_ptrace_thread(p, tid)) != NULL)
+		return t;
+	if (syscall(SYS_tgkill, p->pr_pid, tid, 0) == -1 && errno == ESRCH)
+		return NULL;
+	return ft_ptrace_thread_add(p, tid);
 }
 
 static void
@@ -1344,6 +1385,7 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 	ft_thread_t *t;
 	int st, fd, b, shared;
 	ft_site_t *s;
+	size_t i;
 
 	if (ft_ptrace_waitnew(p, child, &st) == -1 || !WIFSTOPPED(st))
 		return;
@@ -1360,6 +1402,12 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 		ft_ptrace_resume(t);
 		return;
 	}
+	/*
+	 * The child's text is the parent's at the fork: every int3 we had
+	 * there then must go, including those of sites removed since (or
+	 * being removed by a detach that is going on): for those, the
+	 * parent holds the original byte again.
+	 */
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) != -1) {
 		pthread_mutex_lock(&p->pr_lock);
@@ -1367,6 +1415,15 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 			for (s = p->pr_sites[b]; s != NULL; s = s->st_next)
 				(void)!pwrite(fd, s->st_orig, 1,
 				    (off_t)s->st_addr);
+		for (i = 0; i < p->pr_npatched; i++) {
+			uint64_t a = p->pr_patched[i];
+			uint8_t byte;
+
+			if (*ft_ptrace_site_slot(p, a) == NULL &&
+			    pread(p->pr_memfd, &byte, 1, (off_t)a) == 1 &&
+			    byte != 0xcc)
+				(void)!pwrite(fd, &byte, 1, (off_t)a);
+		}
 		pthread_mutex_unlock(&p->pr_lock);
 		if (p->pr_entry != 0)
 			(void)!pwrite(fd, &p->pr_entryorig, 1,
@@ -1408,7 +1465,7 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	pthread_mutex_lock(&p->pr_lock);
-	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	ft_ptrace_fatal_clear(p);
 	for (b = 0; b < FT_NBUCKETS; b++)
 		while (p->pr_sites[b] != NULL)
 			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
@@ -1463,7 +1520,7 @@ ft_ptrace_gone(ft_proc_t *p, int status)
 
 	pthread_mutex_lock(&p->pr_lock);
 	p->pr_dead = 1;
-	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	ft_ptrace_fatal_clear(p);
 	for (b = 0; b < FT_NBUCKETS; b++)
 		while (p->pr_sites[b] != NULL)
 			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
@@ -1545,7 +1602,7 @@ ft_ptrace_event(ft_proc_t *p, pid_t tid, int st)
 		return;
 	case PTRACE_EVENT_CLONE:
 		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
-			ft_ptrace_thread_add(p, (pid_t)msg);
+			(void)ft_ptrace_cloned(p, (pid_t)msg);
 		ft_ptrace_resume(t);
 		return;
 	case PTRACE_EVENT_FORK:
@@ -1647,7 +1704,7 @@ ft_ptrace_detach(ft_proc_t *p)
 			gone[ngone++] = p->pr_entry;
 		p->pr_entry = 0;
 	}
-	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	ft_ptrace_fatal_clear(p);
 	pthread_mutex_unlock(&p->pr_lock);
 
 	/* Stop every thread we have not stopped yet. */
@@ -1708,9 +1765,8 @@ ft_ptrace_detach(ft_proc_t *p)
 			}
 			break;
 		case PTRACE_EVENT_CLONE:
-			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &r.rax) == 0 &&
-			    (n = ft_ptrace_thread_add(p, (pid_t)r.rax)) != NULL)
-				n->th_new = 1;
+			if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &r.rax) == 0)
+				(void)ft_ptrace_cloned(p, (pid_t)r.rax);
 			break;
 		case PTRACE_EVENT_FORK:
 		case PTRACE_EVENT_VFORK:
@@ -1754,6 +1810,7 @@ ft_ptrace_main(void *arg)
 
 	p->pr_thread = pthread_self();
 	p->pr_tracertid = (pid_t)syscall(SYS_gettid);
+	p->pr_guardwatch = ft_guard_watch();
 	ft_ptrace_self = p;
 	sigemptyset(&set);
 	sigaddset(&set, SIGRTMIN + 5);
@@ -1774,6 +1831,7 @@ ft_ptrace_main(void *arg)
 			ptrace(PTRACE_DETACH, p->pr_threads->th_tid, 0, 0);
 			ft_ptrace_thread_drop(p, p->pr_threads);
 		}
+		ft_guard_unwatch(p->pr_guardwatch);
 		p->pr_done = 1;
 		return NULL;
 	}
@@ -1812,6 +1870,7 @@ ft_ptrace_main(void *arg)
 	pthread_mutex_lock(&p->pr_lock);
 	p->pr_dead = 1;
 	pthread_mutex_unlock(&p->pr_lock);
+	ft_guard_unwatch(p->pr_guardwatch);
 	p->pr_done = 1;
 	return NULL;
 }

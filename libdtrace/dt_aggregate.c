@@ -144,8 +144,60 @@ dt_aggregate_fold(uint32_t kind, uint64_t *dst, const uint64_t *src,
 	}
 }
 
+/*
+ * As illumos does, a usym() or ufunc() key aggregates by function and a
+ * umod() key by module: their addresses become the symbol's or the
+ * module's start.  Returns key, or a normalised copy in *copyp.
+ */
+static const char *
+dt_aggregate_symkey(dtrace_hdl_t *dtp, const dtp_agg_t *desc,
+    const char *key, uint32_t keysize, char **copyp)
+{
+	size_t off = 0;
+	uint64_t pid, pc;
+	uint32_t i;
+
+	*copyp = NULL;
+	for (i = 0; i < desc->dg_nkeys; i++) {
+		const dtp_aggkey_t *k = &desc->dg_keys[i];
+		int how = k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
+		    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD : -1;
+
+		if (how != -1 && k->dk_size == 16 && off + 16 <= keysize) {
+			if (*copyp == NULL) {
+				if ((*copyp = malloc(keysize)) == NULL)
+					return key;
+				memcpy(*copyp, key, keysize);
+			}
+			memcpy(&pid, *copyp + off, 8);
+			memcpy(&pc, *copyp + off + 8, 8);
+			pc = dt_usym_start(dtp, (pid_t)pid, pc, how);
+			memcpy(*copyp + off + 8, &pc, 8);
+		}
+		off += DT_AGG_ROUND8(k->dk_size);
+	}
+	return *copyp != NULL ? *copyp : key;
+}
+
+static int
+dt_aggregate_add1(dtrace_hdl_t *dtp, const dtp_agg_t *desc, uint32_t aggid,
+    const char *key, uint32_t keysize, const uint64_t *val, uint32_t nval);
+
 static int
 dt_aggregate_add(dtrace_hdl_t *dtp, const dtp_agg_t *desc, uint32_t aggid,
+    const char *key, uint32_t keysize, const uint64_t *val, uint32_t nval)
+{
+	char *copy;
+	int rv;
+
+	key = dt_aggregate_symkey(dtp, desc, key, keysize, &copy);
+	rv = dt_aggregate_add1(dtp, desc, aggid, key, keysize, val, nval);
+	free(copy);
+	return rv;
+}
+
+static int
+dt_aggregate_add1(dtrace_hdl_t *dtp, const dtp_agg_t *desc, uint32_t aggid,
     const char *key, uint32_t keysize, const uint64_t *val, uint32_t nval)
 {
 	struct dt_aggregate *ag = dtp->dt_aggregate;
@@ -420,7 +472,8 @@ dt_aggregate_keycmp(const dtp_agg_t *d, const char *lk, const char *rk)
 		for (j = 0; j < pos; j++)
 			off += DT_AGG_ROUND8(d->dg_keys[j].dk_size);
 		k = &d->dg_keys[pos];
-		if (k->dk_kind == DTP_KEY_STRING) {
+		if (k->dk_kind == DTP_KEY_STRING || k->dk_size > 8) {
+			/* illumos: records of other sizes byte by byte */
 			c = memcmp(lk + off, rk + off, k->dk_size);
 		} else {
 			uint64_t l = 0, r = 0;
@@ -526,9 +579,13 @@ dt_aggregate_setprinted(dtrace_hdl_t *dtp, uint32_t id)
 	return 0;
 }
 
-/* The keys as dt_print_datum prints them: by size, strings "%-50s". */
+/*
+ * The keys as dt_print_datum prints them: by size, strings "%-50s",
+ * stacks a frame a line after a newline, symbols "  %-50s".
+ */
 static int
-dt_aggregate_print_keys(FILE *fp, const dtp_agg_t *d, const char *key)
+dt_aggregate_print_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
+    const char *key)
 {
 	size_t off = 0;
 	uint32_t i;
@@ -542,6 +599,15 @@ dt_aggregate_print_keys(FILE *fp, const dtp_agg_t *d, const char *key)
 		if (k->dk_kind == DTP_KEY_STRING) {
 			rv = fprintf(fp, "  %-50.*s",
 			    (int)strnlen(p, k->dk_size), p);
+		} else if (k->dk_kind == DTP_KEY_USTACK) {
+			rv = dt_usym_print_stack(dtp, fp, p,
+			    k->dk_size / 8 - 1);
+		} else if (k->dk_kind == DTP_KEY_USYM ||
+		    k->dk_kind == DTP_KEY_UMOD || k->dk_kind == DTP_KEY_UADDR) {
+			rv = dt_usym_print_sym(dtp, fp, p,
+			    k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
+			    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD :
+			    DT_USYM_ADDR);
 		} else {
 			memcpy(&v, p, k->dk_size < 8 ? k->dk_size : 8);
 			switch (k->dk_size) {
@@ -802,7 +868,24 @@ dt_aggregate_keyrecs(dtrace_hdl_t *dtp, const dtp_agg_t *d)
 	for (i = 0; i < d->dg_nkeys; i++) {
 		const dtp_aggkey_t *k = &d->dg_keys[i];
 
-		r[i].dtrd_action = DTRACEACT_DIFEXPR;
+		switch (k->dk_kind) {
+		case DTP_KEY_USTACK:
+			r[i].dtrd_action = DTRACEACT_USTACK;
+			r[i].dtrd_arg = k->dk_size / 8 - 1;
+			break;
+		case DTP_KEY_USYM:
+			r[i].dtrd_action = DTRACEACT_USYM;
+			break;
+		case DTP_KEY_UMOD:
+			r[i].dtrd_action = DTRACEACT_UMOD;
+			break;
+		case DTP_KEY_UADDR:
+			r[i].dtrd_action = DTRACEACT_UADDR;
+			break;
+		default:
+			r[i].dtrd_action = DTRACEACT_DIFEXPR;
+			break;
+		}
 		r[i].dtrd_size = k->dk_size;
 		r[i].dtrd_offset = (uint32_t)off;
 		r[i].dtrd_type = k->dk_kind == DTP_KEY_STRING ?
@@ -828,7 +911,7 @@ dt_aggregate_print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 		return dt_printf_aformat(dtp, fp, fmt, recs,
 		    (int)b->ab_desc[0]->dg_nkeys, b->ab_key, &pa);
 	}
-	if (dt_aggregate_print_keys(fp, b->ab_desc[0], b->ab_key) != 0)
+	if (dt_aggregate_print_keys(dtp, fp, b->ab_desc[0], b->ab_key) != 0)
 		return dt_set_errno(dtp, errno);
 	for (i = 0; i < naggs; i++) {
 		if (dt_aggregate_print_value(fp, b->ab_desc[i], b->ab_val[i],
@@ -861,7 +944,8 @@ dt_aggregate_print_ent(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 
 /* oformat=json: an aggregation's keys as a JSON array. */
 static void
-dt_aggregate_json_keys(FILE *fp, const dtp_agg_t *d, const char *key)
+dt_aggregate_json_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
+    const char *key)
 {
 	size_t off = 0;
 	uint32_t i;
@@ -876,6 +960,20 @@ dt_aggregate_json_keys(FILE *fp, const dtp_agg_t *d, const char *key)
 			fputc(',', fp);
 		if (k->dk_kind == DTP_KEY_STRING) {
 			dt_consume_json_str(fp, p, k->dk_size);
+		} else if (k->dk_kind == DTP_KEY_USTACK) {
+			dt_usym_json_stack(dtp, fp, p, k->dk_size / 8 - 1);
+		} else if (k->dk_kind == DTP_KEY_USYM ||
+		    k->dk_kind == DTP_KEY_UMOD || k->dk_kind == DTP_KEY_UADDR) {
+			char name[1024];
+			uint64_t pid, pc;
+
+			memcpy(&pid, p, 8);
+			memcpy(&pc, p + 8, 8);
+			dt_usym_name(dtp, (pid_t)pid, pc,
+			    k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
+			    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD :
+			    DT_USYM_ADDR, name, sizeof(name));
+			dt_consume_json_str(fp, name, strlen(name));
 		} else {
 			/* as the text shows them: by size */
 			memcpy(&v, p, k->dk_size < 8 ? k->dk_size : 8);
@@ -1015,7 +1113,7 @@ dt_aggregate_json(dtrace_hdl_t *dtp, FILE *fp, uint32_t id)
 		uint64_t normal = e->ae_normal;
 
 		fprintf(fp, "%s{\"keys\":", i > 0 ? "," : "");
-		dt_aggregate_json_keys(fp, d, e->ae_key);
+		dt_aggregate_json_keys(dtp, fp, d, e->ae_key);
 		switch (d->dg_kind) {
 		case DTRACEAGG_AVG:
 			fprintf(fp, ",\"value\":%lld", val[0] ?

@@ -364,8 +364,13 @@ dt_cc_difo_zero(dt_pcb_t *pcb)
 	return dp;
 }
 
+/*
+ * printf(), and system(), which records like it: the consumer formats
+ * the command and runs it (DTRACEACT_SYSTEM).
+ */
 static void
-dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    uint32_t kind)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
@@ -422,7 +427,7 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		ap->da_size = ap->da_align = ap->da_difo[0]->dd_rtype.dt_size;
 	}
 	ap = &cc->cc_act[first];
-	ap->da_kind = DTRACEACT_PRINTF;
+	ap->da_kind = kind;
 	ap->da_arg = pp->dp_nfmt++;
 	ap->da_nargs = n;
 }
@@ -482,6 +487,185 @@ dt_cc_act_tracemem(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	ap->da_difo[0] = dt_cc_difo(pcb, addr, &rt);
 	ap->da_size = rt.dt_size;
 	ap->da_align = 1;
+}
+
+/*
+ * ustack([nframes [, strsize]]): both integer constants; nframes
+ * defaults to the ustackframes option.  Its record: the pid, nframes
+ * program counters, strsize bytes of (helper) strings.
+ */
+static void
+dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
+    uint32_t *ssp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtrace_optval_t nf = dtp->dt_options[DTRACEOPT_USTACKFRAMES];
+	dt_node_t *a0 = dnp->dn_args, *a1 = NULL;
+	int64_t ss = 0;
+
+	if (nf == DTRACEOPT_UNSET || nf <= 0)
+		nf = 20;
+	if (a0 != NULL && (a1 = a0->dn_list) != NULL && a1->dn_list != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_USTACK_PROTO,
+		    "ustack( ) prototype mismatch: too many arguments");
+	if (a0 != NULL) {
+		a0 = dt_node_cook(pcb, a0);
+		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0 ||
+		    a0->dn_value > DTRACE_USTACK_MAXFRAMES)
+			dt_parser_error(pcb, dnp->dn_line, D_USTACK_FRAMES,
+			    "ustack( ) argument #1 must be a non-zero positive "
+			    "integral constant expression");
+		nf = (dtrace_optval_t)a0->dn_value;
+	}
+	if (a1 != NULL) {
+		a1 = dt_node_cook(pcb, a1);
+		if (a1->dn_kind != DT_NODE_INT || (int64_t)a1->dn_value < 0 ||
+		    a1->dn_value > 65536)
+			dt_parser_error(pcb, dnp->dn_line, D_USTACK_STRSIZE,
+			    "ustack( ) argument #2 must be a positive integral "
+			    "constant expression");
+		ss = (int64_t)a1->dn_value;
+	}
+	if (nf > DTRACE_USTACK_MAXFRAMES)
+		nf = DTRACE_USTACK_MAXFRAMES;
+	*nfp = (uint32_t)nf;
+	*ssp = (uint32_t)ss;
+}
+
+static void
+dt_cc_act_ustack(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtp_action_t *ap;
+	uint32_t nf, ss;
+
+	dt_cc_ustack_args(pcb, dnp, &nf, &ss);
+	ap = dt_cc_newact(pcb, cc, DTRACEACT_USTACK);
+	ap->da_arg = DTRACE_USTACK_ARG(nf, ss);
+	ap->da_size = (nf + 1) * 8 + ss;
+	ap->da_align = 8;
+}
+
+/* usym(), ufunc(), umod(), uaddr(): the argument, an address. */
+static dt_node_t *
+dt_cc_symmod_arg(dt_pcb_t *pcb, dt_node_t *dnp, const char *name)
+{
+	dt_node_t *arg;
+	int n = dt_cc_nargs(dnp->dn_args);
+
+	if (n != 1)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s( ) prototype mismatch: %d arg%s passed, 1 expected",
+		    name, n, n == 1 ? "" : "s");
+	arg = dt_node_cook(pcb, dnp->dn_args);
+	if (!dt_node_is_int(arg) && arg->dn_type->dt_kind != DT_TK_PTR)
+		dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
+		    "%s( ) argument #1 is incompatible with prototype:\n"
+		    "\tprototype: uintptr_t\n\t argument: %s", name,
+		    arg->dn_type->dt_name);
+	return arg;
+}
+
+static uint32_t
+dt_cc_symmod_kind(uint32_t id)
+{
+	switch (id) {
+	case DT_ACT_UMOD:
+		return DTRACEACT_UMOD;
+	case DT_ACT_UADDR:
+		return DTRACEACT_UADDR;
+	default:
+		/* ufunc() is usym(), as in illumos */
+		return DTRACEACT_USYM;
+	}
+}
+
+static void
+dt_cc_act_symmod(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    const dt_ident_t *idp)
+{
+	dt_node_t *arg = dt_cc_symmod_arg(pcb, dnp, idp->di_name);
+	dtp_action_t *ap;
+	dif_type_t rt;
+
+	dt_decl_rtype(pcb->pcb_hdl, &dt_type_ullong, &rt);
+	ap = dt_cc_newact(pcb, cc, dt_cc_symmod_kind(idp->di_id));
+	dt_cc_actdifos(pcb, ap, 1);
+	ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
+	ap->da_size = 16;	/* pid, address */
+	ap->da_align = 8;
+}
+
+/*
+ * Aggregation keys that are actions (ustack(), usym(), ...) have these
+ * types, so that a key keeps its kind across clauses.
+ */
+static const dt_type_t dt_cc_type_ustack = { "stack", DT_TK_INT, 8, 0, 0 };
+static const dt_type_t dt_cc_type_usym = { "_usymaddr_t", DT_TK_INT, 8, 0,
+    0 };
+static const dt_type_t dt_cc_type_umod = { "_umodaddr_t", DT_TK_INT, 8, 0,
+    0 };
+static const dt_type_t dt_cc_type_uaddr = { "_uaddr_t", DT_TK_INT, 8, 0, 0 };
+
+static int
+dt_cc_type_isact(const dt_type_t *t)
+{
+	return t == &dt_cc_type_ustack || t == &dt_cc_type_usym ||
+	    t == &dt_cc_type_umod || t == &dt_cc_type_uaddr;
+}
+
+/* Do two key types differ?  Action keys only match themselves. */
+static int
+dt_cc_keytype_differ(const dt_type_t *a, const dt_type_t *b)
+{
+	if (dt_cc_type_isact(a) || dt_cc_type_isact(b))
+		return a != b;
+	return a->dt_kind != b->dt_kind;
+}
+
+/*
+ * Is key node k an action that makes a key of its own (ustack(),
+ * usym(), ufunc(), umod(), uaddr())?  Fills its key element and type,
+ * and in *argp the node computing its address (NULL for ustack()).
+ */
+static int
+dt_cc_keyact(dt_pcb_t *pcb, dt_node_t *k, dtp_aggkey_t *kp,
+    const dt_type_t **tp, dt_node_t **argp)
+{
+	dt_ident_t *idp;
+	uint32_t nf, ss;
+
+	if (k->dn_kind != DT_NODE_FUNC || (idp = dt_idhash_lookup(
+	    pcb->pcb_hdl->dt_globals, k->dn_string)) == NULL ||
+	    idp->di_kind != DT_IDENT_ACTFUNC ||
+	    (idp->di_flags & DT_IDFLG_UNSUP))
+		return 0;
+	switch (idp->di_id) {
+	case DT_ACT_USTACK:
+		dt_cc_ustack_args(pcb, k, &nf, &ss);
+		kp->dk_kind = DTP_KEY_USTACK;
+		kp->dk_size = (nf + 1) * 8;
+		*tp = &dt_cc_type_ustack;
+		*argp = NULL;
+		return 1;
+	case DT_ACT_USYM:
+	case DT_ACT_UFUNC:
+		kp->dk_kind = DTP_KEY_USYM;
+		*tp = &dt_cc_type_usym;
+		break;
+	case DT_ACT_UMOD:
+		kp->dk_kind = DTP_KEY_UMOD;
+		*tp = &dt_cc_type_umod;
+		break;
+	case DT_ACT_UADDR:
+		kp->dk_kind = DTP_KEY_UADDR;
+		*tp = &dt_cc_type_uaddr;
+		break;
+	default:
+		return 0;
+	}
+	kp->dk_size = 16;
+	*argp = dt_cc_symmod_arg(pcb, k, idp->di_name);
+	return 1;
 }
 
 /*
@@ -685,6 +869,8 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	const char *name = ap_node->dn_string;
 	int nkeys = dt_cc_nargs(ap_node->dn_args), nargs, i, argmax = 1;
 	const dt_type_t **keys;
+	dtp_aggkey_t *kacts;
+	dt_node_t **kargs;
 	dt_ident_t *fidp, *aidp;
 	const dtp_agg_t *prev = NULL;
 	uint64_t params[4] = { 0, 0, 0, 0 };
@@ -727,7 +913,12 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 
 	/* keys, then the function's arguments, in source order */
 	keys = dt_parser_alloc(pcb, (nkeys + 1) * sizeof(*keys));
+	kacts = dt_parser_alloc(pcb, (nkeys + 1) * sizeof(*kacts));
+	kargs = dt_parser_alloc(pcb, (nkeys + 1) * sizeof(*kargs));
+	memset(kacts, 0, (nkeys + 1) * sizeof(*kacts));
 	for (k = ap_node->dn_args, i = 0; k != NULL; k = k->dn_list, i++) {
+		if (dt_cc_keyact(pcb, k, &kacts[i], &keys[i], &kargs[i]))
+			continue;
 		k = dt_node_cook(pcb, k);
 		if (k->dn_type->dt_kind == DT_TK_VOID)
 			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
@@ -756,15 +947,18 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 			dt_parser_error(pcb, dnp->dn_line, D_AGG_MDIM,
 			    "@%s used with %d key%s here, %d before", name,
 			    nkeys, nkeys == 1 ? "" : "s", aidp->di_nargs);
+		prev = dt_cc_aggdesc(pcb, aidp->di_id);
 		for (i = 0; i < nkeys; i++) {
-			if (aidp->di_keys[i]->dt_kind != keys[i]->dt_kind)
+			if (dt_cc_keytype_differ(aidp->di_keys[i], keys[i]) ||
+			    (kacts[i].dk_kind == DTP_KEY_USTACK &&
+			    prev != NULL && (uint32_t)i < prev->dg_nkeys &&
+			    prev->dg_keys[i].dk_size != kacts[i].dk_size))
 				dt_parser_error(pcb, dnp->dn_line, D_AGG_MDIM,
 				    "@%s[ ] key #%d is incompatible with its "
 				    "previous use:\n\tprevious: %s\n\t current: "
 				    "%s", name, i + 1,
 				    aidp->di_keys[i]->dt_name, keys[i]->dt_name);
 		}
-		prev = dt_cc_aggdesc(pcb, aidp->di_id);
 	}
 
 	/* the histograms' parameters, and their optional increment */
@@ -830,8 +1024,12 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 			dt_set_errno(dtp, EDT_NOMEM);
 			longjmp(pcb->pcb_jmpbuf, 1);
 		}
-		for (i = 0; i < nkeys; i++)
-			dt_cc_aggkey(dtp, keys[i], &gp->dg_keys[i]);
+		for (i = 0; i < nkeys; i++) {
+			if (dt_cc_type_isact(keys[i]))
+				gp->dg_keys[i] = kacts[i];
+			else
+				dt_cc_aggkey(dtp, keys[i], &gp->dg_keys[i]);
+		}
 	}
 
 	/* DIFOs: the keys, the value (not for count()), the increment */
@@ -840,6 +1038,17 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	dt_cc_actdifos(pcb, ap, nkeys + (val != NULL) + (incr != NULL));
 	i = 0;
 	for (k = ap_node->dn_args; k != NULL; k = k->dn_list) {
+		if (dt_cc_type_isact(keys[i])) {
+			/* the address, or for ustack() nothing (0) */
+			if (kargs[i] == NULL) {
+				ap->da_difo[i] = dt_cc_difo_zero(pcb);
+			} else {
+				dt_decl_rtype(dtp, &dt_type_ullong, &rt);
+				ap->da_difo[i] = dt_cc_difo(pcb, kargs[i], &rt);
+			}
+			i++;
+			continue;
+		}
 		dt_decl_rtype(dtp, k->dn_type, &rt);
 		ap->da_difo[i++] = dt_cc_difo(pcb, k, &rt);
 	}
@@ -928,7 +1137,7 @@ dt_cc_printa_keys(dt_pcb_t *pcb, const dt_ident_t *l, const dt_ident_t *r)
 		    l->di_nargs == 1 ? "" : "s", r->di_name, r->di_nargs,
 		    r->di_nargs == 1 ? "" : "s");
 	for (i = 0; i < l->di_nargs; i++) {
-		if (l->di_keys[i]->dt_kind == r->di_keys[i]->dt_kind)
+		if (!dt_cc_keytype_differ(l->di_keys[i], r->di_keys[i]))
 			continue;
 		dt_parser_error(pcb, dt_lex_lineno(pcb), D_PRINTA_AGGPROTO,
 		    "printa( ): @%s[ ] key #%d is incompatible with @%s:\n"
@@ -984,8 +1193,13 @@ dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		/* the conversions take the keys of the (first) aggregation */
 		types = dt_parser_alloc(pcb, (first->di_nargs + 1) *
 		    sizeof(dif_type_t));
-		for (i = 0; i < first->di_nargs; i++)
-			dt_decl_rtype(dtp, first->di_keys[i], &types[i]);
+		for (i = 0; i < first->di_nargs; i++) {
+			if (first->di_keys[i] == &dt_cc_type_ustack)
+				dt_printf_stacktype(&types[i]);
+			else
+				dt_decl_rtype(dtp, first->di_keys[i],
+				    &types[i]);
+		}
 		if (first->di_aggfunc != 0 && dt_printa_check(dtp, fmt,
 		    first->di_nargs, types, first->di_aggfunc, &tag, msg,
 		    sizeof(msg)) != 0)
@@ -1153,6 +1367,13 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 			dt_parser_error(pcb, dnp->dn_line, D_EXIT_SPEC,
 			    "exit( ) may not follow speculate( )");
 		break;
+	case DT_ACT_STOP:
+	case DT_ACT_RAISE:
+	case DT_ACT_SYSTEM:
+		if (fl & DT_CC_SPEC)
+			dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
+			    "destructive actions may not follow speculate( )");
+		break;
 	default:
 		break;
 	}
@@ -1234,10 +1455,37 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_difexpr(pcb, cc, arg, "trace", 1);
 		break;
 	case DT_ACT_PRINTF:
-		dt_cc_act_printf(pcb, cc, dnp);
+		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_PRINTF);
+		break;
+	case DT_ACT_SYSTEM:
+		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_SYSTEM);
+		break;
+	case DT_ACT_STOP:
+		(void)dt_cc_newact(pcb, cc, DTRACEACT_STOP);
+		break;
+	case DT_ACT_RAISE:
+		arg = dt_node_cook(pcb, dnp->dn_args);
+		if (!dt_node_is_int(arg))
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+			    "raise( ) argument #1 is incompatible with "
+			    "prototype:\n\tprototype: int\n\t argument: %s",
+			    arg->dn_type->dt_name);
+		dt_decl_rtype(dtp, &dt_type_int, &rt);
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_RAISE);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
 		break;
 	case DT_ACT_TRACEMEM:
 		dt_cc_act_tracemem(pcb, cc, dnp);
+		break;
+	case DT_ACT_USTACK:
+		dt_cc_act_ustack(pcb, cc, dnp);
+		break;
+	case DT_ACT_USYM:
+	case DT_ACT_UFUNC:
+	case DT_ACT_UMOD:
+	case DT_ACT_UADDR:
+		dt_cc_act_symmod(pcb, cc, dnp, idp);
 		break;
 	case DT_ACT_PRINTA:
 		dt_cc_act_printa(pcb, cc, dnp);
@@ -1512,7 +1760,8 @@ dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 
 			if (DTRACEACT_ISAGG(ap->da_kind))
 				pip->dpi_aggregates++;
-			else if (ap->da_kind == DTRACEACT_PRINTF) {
+			else if (ap->da_kind == DTRACEACT_PRINTF ||
+			    ap->da_kind == DTRACEACT_SYSTEM) {
 				pip->dpi_recgens++;
 				j += ap->da_nargs;	/* its arguments */
 			} else if (ap->da_size != 0)

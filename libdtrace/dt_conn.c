@@ -10,7 +10,8 @@
  *
  * Requests are answered in order; a DT_MSG_NOTIFY can arrive between any
  * two replies and only records the daemon's new tracing state, and so
- * can a DT_MSG_PROC (a target held or gone: dt_work_proc_event).
+ * can a DT_MSG_PROC (a target held or gone: dt_work_proc_event) and a
+ * DT_MSG_MODMAP (a target's modules: dt_usym_modmap).
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -216,6 +217,11 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			dt_msg_free(m);
 			continue;
 		}
+		if (m->dm_type == DT_MSG_MODMAP) {
+			dt_usym_modmap(dtp, m);
+			dt_msg_free(m);
+			continue;
+		}
 		if (m->dm_type == DT_MSG_ERROR) {
 			uint32_t code = dt_msg_get_u32(m);
 			char text[1024];
@@ -318,6 +324,11 @@ dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
 			dt_work_proc_event(dtp, &m);
 			dt_msg_free(&m);
 			got = 1;
+			continue;
+		}
+		if (m.dm_type == DT_MSG_MODMAP) {
+			dt_usym_modmap(dtp, &m);
+			dt_msg_free(&m);
 			continue;
 		}
 		if (m.dm_type != DT_MSG_NOTIFY) {

@@ -70,6 +70,33 @@ raw:
 	return 0;
 }
 
+/*
+ * system(): format the command, then run it with the output so far
+ * flushed, so that what it prints comes in order with the trace data.
+ */
+static int
+dt_consume_system(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+    const dtrace_recdesc_t *rp, int nargs, const char *data)
+{
+	FILE *cf;
+	char *cmd = NULL;
+	size_t len = 0;
+	int rv;
+
+	if ((cf = open_memstream(&cmd, &len)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	rv = dt_printf_format(dtp, cf, fmt, rp, nargs, data);
+	if (fclose(cf) != 0 && rv == 0)
+		rv = dt_set_errno(dtp, EDT_NOMEM);
+	if (rv == 0) {
+		(void)fflush(fp);
+		(void)fflush(stdout);
+		(void)system(cmd);
+	}
+	free(cmd);
+	return rv;
+}
+
 /* One trace() datum. */
 int
 dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
@@ -540,10 +567,19 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		    status);
 		break;
 	}
+	case DTRACEACT_STOP:
+	case DTRACEACT_RAISE:
 	case DTRACEACT_SPECULATE:
 	case DTRACEACT_COMMIT:
 	case DTRACEACT_DISCARD:
 		return 0;
+	case DTRACEACT_SYSTEM:
+		/* the command runs; its output is its own, not JSON */
+		if (rp->dtrd_format == 0 || rp->dtrd_format > pp->dp_nfmt ||
+		    more > ed->dtepd_nrecs - i - 1)
+			return dt_set_errno(dtp, EDT_BADCONV);
+		return dt_consume_system(dtp, stdout,
+		    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs, data);
 	case DTRACEACT_TRACEMEM_DYNSIZE:
 		*memsizep = dt_consume_u64(rp, data);
 		return 0;
@@ -557,6 +593,31 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		    (size_t)memsize);
 		fprintf(fp, "}");
 		break;
+	case DTRACEACT_USTACK:
+		fprintf(fp, "%s{\"action\":\"ustack\",\"value\":", sep);
+		dt_usym_json_stack(dtp, fp, addr,
+		    DTRACE_USTACK_NFRAMES(rp->dtrd_arg));
+		fprintf(fp, "}");
+		break;
+	case DTRACEACT_USYM:
+	case DTRACEACT_UMOD:
+	case DTRACEACT_UADDR: {
+		char name[1024];
+		uint64_t pid, pc;
+
+		memcpy(&pid, addr, 8);
+		memcpy(&pc, addr + 8, 8);
+		dt_usym_name(dtp, (pid_t)pid, pc,
+		    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
+		    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
+		    DT_USYM_ADDR, name, sizeof(name));
+		fprintf(fp, "%s{\"action\":\"%s\",\"value\":", sep,
+		    rp->dtrd_action == DTRACEACT_USYM ? "usym" :
+		    rp->dtrd_action == DTRACEACT_UMOD ? "umod" : "uaddr");
+		dt_consume_json_str(fp, name, strlen(name));
+		fprintf(fp, "}");
+		break;
+	}
 	case DTRACEACT_DIFEXPR:
 		if (rp->dtrd_size == 0)
 			return 0;
@@ -710,7 +771,20 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 				return -1;
 			i += more;
 			break;
+		case DTRACEACT_SYSTEM:
+			if (rp->dtrd_format == 0 ||
+			    rp->dtrd_format > pp->dp_nfmt ||
+			    more > ed->dtepd_nrecs - i - 1)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			if (dt_consume_system(dtp, fp,
+			    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs,
+			    data) != 0)
+				return -1;
+			i += more;
+			break;
 		case DTRACEACT_EXIT:
+		case DTRACEACT_STOP:		/* the daemon acted */
+		case DTRACEACT_RAISE:
 		case DTRACEACT_SPECULATE:	/* ids: nothing to show */
 		case DTRACEACT_COMMIT:
 		case DTRACEACT_DISCARD:
@@ -727,6 +801,20 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 			    (size_t)memsize, quiet, 1) != 0)
 				return dt_set_errno(dtp, errno);
 			memsize = 0;
+			break;
+		case DTRACEACT_USTACK:
+			if (dt_usym_print_stack(dtp, fp, pd.dtpda_data,
+			    DTRACE_USTACK_NFRAMES(rp->dtrd_arg)) != 0)
+				return dt_set_errno(dtp, errno);
+			break;
+		case DTRACEACT_USYM:
+		case DTRACEACT_UMOD:
+		case DTRACEACT_UADDR:
+			if (dt_usym_print_sym(dtp, fp, pd.dtpda_data,
+			    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
+			    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
+			    DT_USYM_ADDR) != 0)
+				return dt_set_errno(dtp, errno);
 			break;
 		case DTRACEACT_DIFEXPR:
 			/* a statement evaluated for its effect records nothing */

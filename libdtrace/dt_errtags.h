@@ -26,6 +26,9 @@
 	X(D_FUNC_UNSUP)		/* function not supported yet */ \
 	X(D_ACT_EXPR)		/* action used inside an expression */ \
 	X(D_ACT_SPEC)		/* destructive action after speculate() */ \
+	X(D_USTACK_FRAMES)	/* ustack() frames: not a constant > 0 */ \
+	X(D_USTACK_STRSIZE)	/* ustack() strsize: not a constant >= 0 */ \
+	X(D_USTACK_PROTO)	/* ustack() with too many arguments */ \
 	X(D_AGG_SPEC)		/* aggregating action after speculate() */ \
 	X(D_EXIT_SPEC)		/* exit() after speculate() */ \
 	X(D_SPEC_SPEC)		/* speculate() after speculate() */ \

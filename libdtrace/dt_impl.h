@@ -5,8 +5,9 @@
  *
  * Sections are owned by concern: the compiler (dt_lex.l, dt_grammar.y,
  * dt_parser.c, dt_cc.c, dt_cg.c, dt_as.c, ...) and the runtime
- * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_consume.c,
- * dt_printf.c, dt_aggregate.c, dt_error.c).
+ * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_retain.c,
+ * dt_consume.c, dt_printf.c, dt_aggregate.c, dt_error.c, dt_usym.c for
+ * user symbols, dt_probe.c for what dtrace -lv shows).
  */
 #ifndef DT_IMPL_H
 #define DT_IMPL_H
@@ -184,6 +185,8 @@ struct dtrace_hdl {
 	dtrace_optval_t	dt_options[DTRACEOPT_MAX];
 	uint32_t	dt_copts;	/* DT_COPT_* */
 	char		*dt_socket;	/* -x socket=PATH or NULL */
+	char		*dt_retain;	/* -x retain=NAME or NULL */
+	int		dt_grabsnap;	/* -x grab=snapshot */
 
 	/* dt_conn.c: the daemon */
 	dt_peer_t	dt_peer;
@@ -237,6 +240,11 @@ struct dtrace_hdl {
 	int		dt_nprocs;
 	dtrace_handle_proc_f *dt_prochdlr;
 	void		*dt_procarg;
+	/* dt_usym.c: targets' module maps, for naming user addresses */
+	struct dt_usym_proc *dt_usyms;
+	/* dt_retain.c: a claimed retained program */
+	char		dt_claimed[DT_RETAIN_NAMELEN];	/* its name, or "" */
+	int		dt_snapshot;	/* only read: never stopped */
 };
 
 /* A target process: grabbed (-p) or created (-c). */
@@ -250,6 +258,24 @@ typedef struct dt_proc {
 } dt_proc_t;
 
 void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
+
+/* dt_usym.c */
+#define DT_USYM_ADDR	0	/* mod`func+0xoff: ustack(), uaddr(), %A */
+#define DT_USYM_FUNC	1	/* mod`func: usym(), ufunc() */
+#define DT_USYM_MOD	2	/* mod: umod() */
+void		dt_usym_modmap(dtrace_hdl_t *, dt_msg_t *);
+void		dt_usym_name(dtrace_hdl_t *, pid_t, uint64_t, int, char *,
+		    size_t);
+int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
+		    uint32_t);
+int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
+void		dt_usym_json_stack(dtrace_hdl_t *, FILE *, const char *,
+		    uint32_t);
+uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
+int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
+		    const char *, char (*)[128], int);
+pid_t		dt_usym_target(const dtrace_hdl_t *);
+void		dt_usym_fini(dtrace_hdl_t *);
 void		dt_work_proc_fini(dtrace_hdl_t *);
 
 /*
@@ -320,6 +346,14 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_TRUNC		22
 #define DT_ACT_NORMALIZE	23
 #define DT_ACT_DENORMALIZE	24
+#define DT_ACT_USTACK		30	/* stacks and symbols: dt_cc.c */
+#define DT_ACT_USYM		31
+#define DT_ACT_UFUNC		32
+#define DT_ACT_UMOD		33
+#define DT_ACT_UADDR		34
+#define DT_ACT_STOP		40	/* destructive: dt_cc.c */
+#define DT_ACT_RAISE		41
+#define DT_ACT_SYSTEM		42
 
 typedef struct dt_ident {
 	char		*di_name;
@@ -519,6 +553,7 @@ void		dt_cc_prog_free(dtrace_prog_t *);
 /* dt_printf.c (runtime): compile-time check of a printf() format */
 int		dt_printf_check(dtrace_hdl_t *, const char *, int,
 		    const dif_type_t *, const char **, char *, size_t);
+void		dt_printf_stacktype(dif_type_t *);
 int		dt_printa_check(dtrace_hdl_t *, const char *, int,
 		    const dif_type_t *, uint32_t, const char **, char *,
 		    size_t);
@@ -529,6 +564,10 @@ int64_t		dt_open_now(void);
 /* dt_options.c */
 int		dt_options_parse_size(const char *, dtrace_optval_t *);
 int		dt_options_parse_rate(const char *, dtrace_optval_t *);
+int		dt_options_export(dtrace_hdl_t *,
+		    int (*)(dtrace_hdl_t *, const char *, uint64_t, void *),
+		    void *);
+void		dt_options_import(dtrace_hdl_t *, const char *, uint64_t);
 
 /* dt_conn.c */
 int		dt_conn_open(dtrace_hdl_t *);
@@ -543,6 +582,14 @@ int		dt_conn_error(dtrace_hdl_t *, int, const char *, ...)
 /* dt_work.c */
 dt_epid_t	*dt_work_epid(dtrace_hdl_t *, uint32_t);
 void		dt_work_fini(dtrace_hdl_t *);
+dt_epid_t	*dt_work_epid_create(struct dtrace_prog *, uint32_t);
+void		dt_work_epid_free(dt_epid_t *);
+int		dt_work_epid_insert(dtrace_hdl_t *, uint32_t, dt_epid_t *);
+int		dt_work_aggs(dtrace_hdl_t *, struct dtrace_prog *);
+void		dt_work_probe_decode(dt_msg_t *, dtrace_probedesc_t *);
+
+/* dt_retain.c */
+int		dt_retain_send(dtrace_hdl_t *);
 
 /* dt_consume.c */
 int		dt_consume_buf(dtrace_hdl_t *, FILE *, int, const char *,

@@ -43,6 +43,12 @@ static const struct dt_msg_bound {
 	{ DT_MSG_LIST_OK,	"LIST_OK",	4,	0,	0 },
 	{ DT_MSG_STATUS,		"STATUS",	0,	0,	0 },
 	{ DT_MSG_STATUS_OK,	"STATUS_OK",	8,	8,	0 },
+	{ DT_MSG_RETAIN,	"RETAIN",	8,	0,	0 },
+	{ DT_MSG_RETAIN_OK,	"RETAIN_OK",	0,	0,	0 },
+	{ DT_MSG_CLAIM,		"CLAIM",	8,	8 + DT_RETAIN_NAMELEN, 0 },
+	{ DT_MSG_CLAIM_OK,	"CLAIM_OK",	52,	0,	0 },
+	{ DT_MSG_RETAINED,	"RETAINED",	0,	0,	0 },
+	{ DT_MSG_RETAINED_OK,	"RETAINED_OK",	4,	0,	0 },
 	{ DT_MSG_SNAP,		"SNAP",		4,	4,	0 },
 	{ DT_MSG_BUF,		"BUF",		16,	0,	0 },
 	{ DT_MSG_AGG,		"AGG",		16,	0,	0 },
@@ -52,6 +58,7 @@ static const struct dt_msg_bound {
 	{ DT_MSG_GRAB,		"GRAB",		8,	8,	1 },
 	{ DT_MSG_GRAB_OK,	"GRAB_OK",	4,	4,	0 },
 	{ DT_MSG_PROC,		"PROC",		12,	12,	0 },
+	{ DT_MSG_MODMAP,	"MODMAP",	8,	0,	0 },
 };
 
 #define DT_MSG_NBOUNDS	(sizeof(dt_msg_bounds) / sizeof(dt_msg_bounds[0]))

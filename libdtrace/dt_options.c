@@ -5,6 +5,10 @@
  * (flags the compiler reads), run-time options that are frozen once a
  * program has been sent to the daemon, and dynamic run-time options that
  * only the consumer uses and that may change while tracing.
+ *
+ * retain=NAME and grab=claim|snapshot are ours (retained programs,
+ * dt_retain.c); dt_options_export/import carry a retaining consumer's
+ * options to the one that claims its program.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -314,6 +318,36 @@ dt_opt_socket(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 	return 0;
 }
 
+/* -x retain=NAME: leave the program running in dtraced under NAME. */
+static int
+dt_opt_retain(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	char *s;
+
+	if (arg == NULL || !dt_proto_retain_name_ok(arg))
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	if (dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if ((s = strdup(arg)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	free(dtp->dt_retain);
+	dtp->dt_retain = s;
+	return 0;
+}
+
+/* -x grab=claim|snapshot: what dtrace_claim() does by default. */
+static int
+dt_opt_grab(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	if (arg != NULL && strcmp(arg, "claim") == 0)
+		dtp->dt_grabsnap = 0;
+	else if (arg != NULL && strcmp(arg, "snapshot") == 0)
+		dtp->dt_grabsnap = 1;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return 0;
+}
+
 /* Compile-time options. */
 static const dt_option_t dt_options_ct[] = {
 	{ "defaultargs", dt_opt_cflag, DT_COPT_DEFARGS },
@@ -321,6 +355,8 @@ static const dt_option_t dt_options_ct[] = {
 	{ "errtags", dt_opt_cflag, DT_COPT_ERRTAGS },
 	{ "zdefs", dt_opt_cflag, DT_COPT_ZDEFS },
 	{ "socket", dt_opt_socket, 0 },
+	{ "retain", dt_opt_retain, 0 },
+	{ "grab", dt_opt_grab, 0 },
 	{ NULL, NULL, 0 }
 };
 
@@ -415,4 +451,56 @@ dtrace_getopt(dtrace_hdl_t *dtp, const char *name, dtrace_optval_t *valp)
 		return dt_set_errno(dtp, EDT_BADOPT);
 	*valp = dtp->dt_options[op->o_arg];
 	return 0;
+}
+
+/*
+ * The options set on this handle, as (name, number) pairs: every set
+ * run-time option, and the compile-time flags (value 0).  A retained
+ * program keeps them for the consumer that claims it.
+ */
+int
+dt_options_export(dtrace_hdl_t *dtp,
+    int (*func)(dtrace_hdl_t *, const char *, uint64_t, void *), void *arg)
+{
+	const dt_option_t *tabs[2] = { dt_options_rt, dt_options_drt };
+	const dt_option_t *op;
+	int i;
+
+	for (op = dt_options_ct; op->o_name != NULL; op++) {
+		if (op->o_func == dt_opt_cflag && (dtp->dt_copts & op->o_arg) &&
+		    func(dtp, op->o_name, 0, arg) != 0)
+			return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		for (op = tabs[i]; op->o_name != NULL; op++) {
+			dtrace_optval_t v = dtp->dt_options[op->o_arg];
+
+			if (v != DTRACEOPT_UNSET &&
+			    func(dtp, op->o_name, (uint64_t)v, arg) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One option from dt_options_export, on the handle that claims the
+ * program: set unless the claiming command set it itself.  Unknown
+ * names (another version's) are ignored.
+ */
+void
+dt_options_import(dtrace_hdl_t *dtp, const char *name, uint64_t value)
+{
+	const dt_option_t *op;
+
+	if ((op = dt_options_lookup(dt_options_ct, name)) != NULL) {
+		if (op->o_func == dt_opt_cflag)
+			dtp->dt_copts |= (uint32_t)op->o_arg;
+		return;
+	}
+	if ((op = dt_options_lookup(dt_options_drt, name)) == NULL &&
+	    (op = dt_options_lookup(dt_options_rt, name)) == NULL)
+		return;
+	if (dtp->dt_options[op->o_arg] == DTRACEOPT_UNSET)
+		dtp->dt_options[op->o_arg] = (dtrace_optval_t)value;
 }

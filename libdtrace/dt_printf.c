@@ -4,13 +4,16 @@
  * with it (dt_printf_format).  Both walk the format with the same parser.
  *
  * D conversions follow C's, with D's meanings where they differ: %a and
- * %A print addresses (symbolically in illumos; here as hex, "0x..." as
- * illumos prints an address it cannot resolve, since the consumer has no
- * symbol tables yet), %p prints a pointer in hex, %S a string with C
+ * %A print a user address symbolically, "mod`func+0xoff" (dt_usym.c),
+ * in the process of a usym()/uaddr() key, else in $target (illumos's %a
+ * names kernel addresses; user space has none, so it names user ones
+ * too), %p prints a pointer in hex, %S a string with C
  * escapes for unprintable characters, %Y a walltimestamp as
- * "2024 Jan  5 12:34:56" in local time.  %k needs a kernel stack(),
- * which user-space tracing has not, and %wc/%ws wide characters, which
- * D strings cannot hold: both are refused when the program is compiled.
+ * "2024 Jan  5 12:34:56" in local time.  %k prints a stack: in printa()
+ * a ustack() key (dt_printf_stacktype marks its type); printf() would
+ * need a kernel stack(), which user-space tracing has not.  %wc/%ws
+ * need wide characters, which D strings cannot hold.  Both are refused
+ * when the program is compiled.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -158,6 +161,26 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 	return DT_PF_OK;
 }
 
+/*
+ * The type of a ustack() aggregation key, for %k in printa(): by-ref,
+ * of no known kind and no size, which no D value has.
+ */
+void
+dt_printf_stacktype(dif_type_t *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->dt_kind = DIF_TYPE_CTF;
+	t->dt_ckind = DIF_CKIND_UNKNOWN;
+	t->dt_flags = DIF_TF_BYREF;
+}
+
+static int
+dt_printf_isstack(const dif_type_t *t)
+{
+	return t->dt_kind == DIF_TYPE_CTF && t->dt_ckind == DIF_CKIND_UNKNOWN &&
+	    t->dt_flags == DIF_TF_BYREF && t->dt_size == 0;
+}
+
 static unsigned
 dt_printf_class(const dif_type_t *t)
 {
@@ -279,6 +302,20 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
 			    "%s( ) format conversion #%d is undefined: "
 			    "%%%s", func, conv, pc.pc_name);
+		if (rv == DT_PF_KSTACK && aggkind != 0 && arg < nargs &&
+		    !pc.pc_agg) {
+			if (dt_printf_isstack(&argtypes[arg])) {
+				arg++;
+				continue;
+			}
+			return dt_printf_fail(tagp, "D_PRINTF_ARG_TYPE", msg,
+			    msglen, "%s( ) argument #%d is incompatible "
+			    "with conversion #%d prototype:\n\tconversion: "
+			    "%%%s\n\t prototype: stack\n\t  argument: %s",
+			    func, arg + 2, conv, pc.pc_name,
+			    dt_printf_typename(&argtypes[arg], tn,
+			    sizeof(tn)));
+		}
 		if (rv == DT_PF_KSTACK)
 			return dt_printf_fail(tagp, "D_PRINTF_ARG_TYPE", msg,
 			    msglen, "%s( ) format conversion #%d (%%%s) "
@@ -521,6 +558,17 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			return dt_set_errno(dtp, errno);
 		f = pct + 1;
 		rv = dt_printf_parse(&f, &pc);
+		if (rv == DT_PF_KSTACK && !pc.pc_agg) {
+			/* %k: a ustack() key, a frame a line */
+			if (arg >= nrecs ||
+			    recs[arg].dtrd_action != DTRACEACT_USTACK)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			rp = &recs[arg++];
+			if (dt_usym_print_stack(dtp, fp, base + rp->dtrd_offset,
+			    DTRACE_USTACK_NFRAMES(rp->dtrd_arg)) != 0)
+				return dt_set_errno(dtp, errno);
+			continue;
+		}
 		if (rv != DT_PF_OK)
 			return dt_set_errno(dtp, EDT_BADCONV);
 		if (pc.pc_conv == '%') {
@@ -654,13 +702,24 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			break;
 		case 'a':
 		case 'A': {
-			char addr[32];
+			char addr[1024];
+			uint64_t pid = 0;
 
-			/* no symbol tables in the consumer yet: the address */
-			if (!dt_printf_isint(rp))
+			/* a usym()-style record carries its pid */
+			if (rp->dtrd_size == 16 &&
+			    (rp->dtrd_action == DTRACEACT_USYM ||
+			    rp->dtrd_action == DTRACEACT_UMOD ||
+			    rp->dtrd_action == DTRACEACT_UADDR)) {
+				memcpy(&pid, base + rp->dtrd_offset, 8);
+				memcpy(&v, base + rp->dtrd_offset + 8, 8);
+			} else if (dt_printf_isint(rp)) {
+				v = dt_printf_int(rp, base, 0);
+				pid = (uint64_t)dt_usym_target(dtp);
+			} else {
 				return dt_set_errno(dtp, EDT_BADCONV);
-			snprintf(addr, sizeof(addr), "0x%" PRIx64,
-			    dt_printf_int(rp, base, 0));
+			}
+			dt_usym_name(dtp, (pid_t)pid, v, DT_USYM_ADDR, addr,
+			    sizeof(addr));
 			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
 			    "", 's');
 			rv = fprintf(fp, cfmt, addr);

@@ -569,3 +569,27 @@ dt_proto_agg_valsize(const dtp_agg_t *ag)
 		return 0;
 	}
 }
+
+/*
+ * A retained program's name (DT_MSG_RETAIN, DT_MSG_CLAIM): 1 to
+ * DT_RETAIN_NAMELEN - 1 letters, digits, '_', '.' or '-', not starting
+ * with '.' or '-' (it names a file NAME.d in dtraced's configuration).
+ */
+int
+dt_proto_retain_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n >= DT_RETAIN_NAMELEN || name[0] == '.' ||
+	    name[0] == '-')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char ch = name[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' ||
+		    ch == '-'))
+			return 0;
+	}
+	return 1;
+}

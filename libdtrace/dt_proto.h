@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	2
+#define DT_PROTO_VERSION	3
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -63,6 +63,35 @@ enum dt_msgtype {
 				 *   str mod, str func, str name } */
 	DT_MSG_STATUS,		/* c->d: (empty): how is tracing? */
 	DT_MSG_STATUS_OK,	/* d->c: u32 activity, u32 reason */
+	DT_MSG_RETAIN,		/* c->d: str name, u32 nopt, then nopt x
+				 *   { str option, u64 value }: after the
+				 *   programs, before GO: the program stays
+				 *   in the daemon, named, when this client
+				 *   goes; the options are the client's own
+				 *   (quiet, aggsortkey ...), kept for the
+				 *   claim and not interpreted */
+	DT_MSG_RETAIN_OK,	/* d->c: (empty) */
+	DT_MSG_CLAIM,		/* c->d: str name ("": the caller's only
+				 *   one), u32 flags (DT_CLAIM_*): take over
+				 *   a retained program (READY, nothing sent
+				 *   yet); SNAP, STOP, STATUS follow */
+	DT_MSG_CLAIM_OK,	/* d->c: str name, u32 activity,
+				 *   u64 bufsize, u64 aggsize, u64 specsize,
+				 *   u64 dynvarsize (as GO_OK),
+				 *   u32 nopt x { str option, u64 value } (as
+				 *   RETAIN sent them), u32 nprog x { u32 len,
+				 *   len bytes: a dtp_prog as PROGRAM carries
+				 *   it }, u32 nepid x
+				 *   { u32 epid, u32 prog, u32 stmt, u32 probe
+				 *   id, str provider, str module, str
+				 *   function, str name } */
+	DT_MSG_RETAINED,	/* c->d: (empty): list retained programs */
+	DT_MSG_RETAINED_OK,	/* d->c: u32 n, then n x { str name, u32 uid,
+				 *   u32 activity, u32 policy, u64 bufsize,
+				 *   u64 aggsize, u64 drops, u64 errors,
+				 *   u32 ntarget x { u32 pid, u32 exited } }:
+				 *   those of the
+				 *   caller's uid (root: all) */
 
 	/* 300: data */
 	DT_MSG_SNAP = 300,	/* c->d: u32 what (DT_SNAP_*) */
@@ -97,9 +126,25 @@ enum dt_msgtype {
 	DT_MSG_PROC,		/* d->c, any time: u32 pid, u32 event
 				 *   (DT_PROC_*), u32 wait status (EXITED)
 				 *   or backend (BACKEND) */
+	DT_MSG_MODMAP,		/* d->c, any time before records that need
+				 *   it: u32 pid, u32 n, then n x { u64 lo,
+				 *   u64 hi, u64 bias, u32 flags
+				 *   (DT_MODMAP_*), str path }: the
+				 *   objects mapped in a target (ustack(),
+				 *   usym() symbols are the client's work);
+				 *   replaces the pid's previous map */
 };
 
-#define DT_GRAB_CREATE	0x1	/* -c: hold the child at its entry point */
+#define DT_GRAB_CREATE	0x1
+
+/* DT_MSG_CLAIM flags */
+#define DT_CLAIM_SNAPSHOT	0x1	/* read it, leave it running */
+
+/* A retained program's name: [A-Za-z0-9_.-], not starting with '.' or '-' */
+#define DT_RETAIN_NAMELEN	64	/* with the NUL */	/* -c: hold the child at its entry point */
+
+/* DT_MSG_MODMAP module flags */
+#define DT_MODMAP_EXEC	0x1	/* the executable: module a.out */
 
 /* DT_MSG_PROC events */
 #define DT_PROC_HELD	1	/* a CREATE target is at its entry point */
@@ -196,6 +241,22 @@ enum dt_msgtype {
 #define DTP_LIBACT_NORMALIZE	3
 #define DTP_LIBACT_DENORMALIZE	4
 
+/*
+ * ustack(nframes, strsize): da_arg = nframes | strsize << 32 (illumos's
+ * DTRACE_USTACK_ARG); the record is u64 pid, then nframes u64 program
+ * counters, 0 past the last frame, then strsize bytes (helper strings:
+ * zero here).  usym(), ufunc() (both DTRACEACT_USYM), umod() and
+ * uaddr(): one DIFO computes the address; the record is u64 pid, u64
+ * address.  As aggregation keys the same layouts are key elements of
+ * kinds DTP_KEY_USTACK (dk_size = (nframes + 1) * 8) and DTP_KEY_USYM,
+ * DTP_KEY_UMOD, DTP_KEY_UADDR (dk_size 16); their DIFO (ustack: one
+ * that returns 0) computes the address.
+ */
+#define DTRACE_USTACK_NFRAMES(x)	((uint32_t)((x) & UINT32_MAX))
+#define DTRACE_USTACK_STRSIZE(x)	((uint32_t)((x) >> 32))
+#define DTRACE_USTACK_ARG(n, s)	((uint64_t)(n) | (uint64_t)(s) << 32)
+#define DTRACE_USTACK_MAXFRAMES		1024
+
 #define DTRACEACT_ISAGG(k)	(((k) & 0xff00) == DTRACEACT_AGGREGATION)
 
 /* Probe description field sizes (illumos). */
@@ -252,6 +313,10 @@ typedef struct dtp_stmt {
 #define DTP_KEY_INT	0	/* signed integer of dk_size bytes */
 #define DTP_KEY_UINT	1	/* unsigned integer */
 #define DTP_KEY_STRING	2	/* NUL-padded string of dk_size bytes */
+#define DTP_KEY_USTACK	3	/* ustack(): u64 pid, then pcs */
+#define DTP_KEY_USYM	4	/* usym(), ufunc(): u64 pid, u64 address */
+#define DTP_KEY_UMOD	5	/* umod() */
+#define DTP_KEY_UADDR	6	/* uaddr() */
 
 typedef struct dtp_aggkey {
 	uint32_t	dk_kind;	/* DTP_KEY_* */
@@ -368,5 +433,6 @@ dif_difo_t	*dt_proto_difo_decode(dt_msg_t *);
 size_t		dt_proto_agg_valsize(const dtp_agg_t *);
 size_t		dt_proto_agg_keysize(const dtp_agg_t *);
 int		dt_proto_agg_nbuckets(const dtp_agg_t *);
+int		dt_proto_retain_name_ok(const char *);
 
 #endif /* DT_PROTO_H */

@@ -36,7 +36,7 @@ dt_work_epid(dtrace_hdl_t *dtp, uint32_t epid)
 	return dtp->dt_epids[epid];
 }
 
-static void
+void
 dt_work_epid_free(dt_epid_t *ep)
 {
 	if (ep == NULL)
@@ -62,7 +62,7 @@ dt_work_fini(dtrace_hdl_t *dtp)
 }
 
 /* A probe's id and names, as PROGRAM_OK and LIST_OK carry them. */
-static void
+void
 dt_work_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
 {
 	memset(pd, 0, sizeof(*pd));
@@ -91,7 +91,7 @@ dt_work_rectype(const dtp_action_t *ap)
 }
 
 /* The record descriptions of one statement: every non-aggregating action. */
-static dt_epid_t *
+dt_epid_t *
 dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 {
 	const dtp_stmt_t *sp = &pgp->dp_prog.dp_stmt[stmt];
@@ -122,7 +122,8 @@ dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 		rp->dtrd_alignment = ap->da_align;
 		rp->dtrd_arg = ap->da_arg;
 		rp->dtrd_type = dt_work_rectype(ap);
-		if (ap->da_kind == DTRACEACT_PRINTF) {
+		if (ap->da_kind == DTRACEACT_PRINTF ||
+		    ap->da_kind == DTRACEACT_SYSTEM) {
 			rp->dtrd_format = (uint32_t)ap->da_arg + 1;
 			ep->de_nargs[n] = ap->da_nargs;
 		}
@@ -137,7 +138,7 @@ dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 	return ep;
 }
 
-static int
+int
 dt_work_epid_insert(dtrace_hdl_t *dtp, uint32_t epid, dt_epid_t *ep)
 {
 	if (epid >= dtp->dt_nepid) {
@@ -157,7 +158,7 @@ dt_work_epid_insert(dtrace_hdl_t *dtp, uint32_t epid, dt_epid_t *ep)
 	return 0;
 }
 
-static int
+int
 dt_work_aggs(dtrace_hdl_t *dtp, struct dtrace_prog *pgp)
 {
 	uint32_t i;
@@ -223,7 +224,7 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 	free(pp->dp_opt);
 	pp->dp_opt = NULL;
 	pp->dp_nopt = 0;
-	if ((op = calloc(n + 1, sizeof(*op))) == NULL)
+	if ((op = calloc(n + 2, sizeof(*op))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	pp->dp_opt = op;
 	for (i = 0; i < n; i++) {
@@ -234,6 +235,14 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		if ((op->do_name = strdup(opts[i].name)) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		op->do_value = (uint64_t)v;
+		op++;
+		pp->dp_nopt++;
+	}
+	/* -w: the daemon refuses destructive actions without it */
+	if (dtp->dt_options[DTRACEOPT_DESTRUCTIVE] != DTRACEOPT_UNSET) {
+		if ((op->do_name = strdup("destructive")) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		op->do_value = 1;
 		op++;
 		pp->dp_nopt++;
 	}
@@ -503,6 +512,9 @@ dtrace_go(dtrace_hdl_t *dtp)
 		return -1;
 	if (dtp->dt_errprog == NULL && dt_work_errhandler(dtp) != 0)
 		return -1;
+	/* -x retain=NAME: the daemon keeps the program when we go */
+	if (dtp->dt_retain != NULL && dt_retain_send(dtp) != 0)
+		return -1;
 	dt_msg_init(&req, DT_MSG_GO);
 	if (dt_conn_request(dtp, &req, DT_MSG_GO_OK, &rep) != 0)
 		return -1;
@@ -528,6 +540,11 @@ dtrace_stop(dtrace_hdl_t *dtp)
 		return 0;
 	if (!dtp->dt_active)
 		return dt_set_errno(dtp, EDT_NOENT);
+	/* a snapshot leaves the retained program running */
+	if (dtp->dt_snapshot) {
+		dtp->dt_stopped = 1;
+		return 0;
+	}
 	dt_msg_init(&req, DT_MSG_STOP);
 	if (dt_conn_request(dtp, &req, DT_MSG_STOP_OK, &rep) != 0)
 		return -1;
@@ -607,7 +624,8 @@ dtrace_status(dtrace_hdl_t *dtp)
 
 	if (!dtp->dt_active)
 		return DTRACE_STATUS_NONE;
-	if (dtp->dt_stopped)
+	/* a snapshot of a retained program: one read of everything, done */
+	if (dtp->dt_stopped || dtp->dt_snapshot)
 		return DTRACE_STATUS_STOPPED;
 	now = dt_open_now();
 	if (!dtp->dt_draining && now < dt_work_deadline(dtp->dt_laststatus,

@@ -69,6 +69,39 @@ typedef struct dtrace_probedesc {
 	char		dtpd_name[64];
 } dtrace_probedesc_t;
 
+/* Stability attributes (dtrace -v), in illumos's order. */
+#define DTRACE_STABILITY_INTERNAL	0
+#define DTRACE_STABILITY_PRIVATE	1
+#define DTRACE_STABILITY_OBSOLETE	2
+#define DTRACE_STABILITY_EXTERNAL	3
+#define DTRACE_STABILITY_UNSTABLE	4
+#define DTRACE_STABILITY_EVOLVING	5
+#define DTRACE_STABILITY_STABLE		6
+#define DTRACE_STABILITY_STANDARD	7
+#define DTRACE_STABILITY_MAX		7
+#define DTRACE_CLASS_UNKNOWN		0
+#define DTRACE_CLASS_CPU		1
+#define DTRACE_CLASS_PLATFORM		2
+#define DTRACE_CLASS_GROUP		3
+#define DTRACE_CLASS_ISA		4
+#define DTRACE_CLASS_COMMON		5
+#define DTRACE_CLASS_MAX		5
+
+typedef struct dtrace_attribute {
+	uint8_t		dtat_name;	/* of identifiers */
+	uint8_t		dtat_data;	/* of data semantics */
+	uint8_t		dtat_class;	/* dependency class */
+} dtrace_attribute_t;
+
+/* What dtrace -lv shows of a probe (dtrace_probe_info). */
+#define DTRACE_PROBEINFO_MAXARGS	10
+typedef struct dtrace_probeinfo {
+	dtrace_attribute_t dtp_attr;	/* of the description */
+	dtrace_attribute_t dtp_arga;	/* of the arguments */
+	int		dtp_argc;	/* argument types known */
+	char		dtp_argv[DTRACE_PROBEINFO_MAXARGS][128];
+} dtrace_probeinfo_t;
+
 /* One record description inside an enabled probe's data. */
 typedef struct dtrace_recdesc {
 	uint32_t	dtrd_action;	/* DTRACEACT_* */
@@ -157,6 +190,10 @@ int		dtrace_program_exec(dtrace_hdl_t *, dtrace_prog_t *,
 int		dtrace_probe_iter(dtrace_hdl_t *, const dtrace_probedesc_t *,
 		    int (*)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
 		    void *);
+int		dtrace_probe_info(dtrace_hdl_t *, const dtrace_probedesc_t *,
+		    dtrace_probeinfo_t *);
+const char	*dtrace_stability_name(int);
+const char	*dtrace_class_name(int);
 int		dtrace_go(dtrace_hdl_t *);
 int		dtrace_stop(dtrace_hdl_t *);
 void		dtrace_sleep(dtrace_hdl_t *);
@@ -165,6 +202,36 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *, FILE *,
 		    dtrace_consume_probe_f *, dtrace_consume_rec_f *, void *);
 int		dtrace_aggregate_print(dtrace_hdl_t *, FILE *, void *);
 int		dtrace_exit_status(dtrace_hdl_t *);
+
+/*
+ * Retained programs (dt_retain.c): -x retain=NAME leaves the program
+ * running in dtraced under NAME after dtrace_go(); dtrace_claim() takes
+ * one over instead of compiling (snapshot: read it, leave it running).
+ */
+#define DTRACE_RETAINED_MAXTGT	64
+#define DTRACE_RETAINED_ACTIVE	1	/* tracing */
+#define DTRACE_RETAINED_DRAINING 2	/* exit() or full: stopping */
+#define DTRACE_RETAINED_STOPPED	3	/* END has fired */
+
+typedef struct dtrace_retained {
+	char		dtr_name[64];
+	uint32_t	dtr_uid;	/* owner */
+	int		dtr_state;	/* DTRACE_RETAINED_* */
+	const char	*dtr_policy;	/* "ring", "fill", "switch" */
+	uint64_t	dtr_bufsize;	/* per CPU (or thread) */
+	uint64_t	dtr_aggsize;	/* 0: no aggregations */
+	uint64_t	dtr_drops;	/* not yet read: buffer, aggregation */
+	uint64_t	dtr_errors;
+	uint32_t	dtr_ntargets;
+	pid_t		dtr_targets[DTRACE_RETAINED_MAXTGT];
+	int		dtr_exited[DTRACE_RETAINED_MAXTGT];
+} dtrace_retained_t;
+
+int		dtrace_claim(dtrace_hdl_t *, const char *, int);
+const char	*dtrace_claimed(dtrace_hdl_t *);
+int		dtrace_retained_iter(dtrace_hdl_t *,
+		    int (*)(dtrace_hdl_t *, const dtrace_retained_t *, void *),
+		    void *);
 
 /*
  * Target processes (-c, -p).  Unlike illumos these return the pid, not a

@@ -157,6 +157,41 @@ for sig in SEGV ABRT; do
 	check "SIG$sig: daemon restarts" start_daemon
 done
 
+# -- SIGKILL: no handler runs; the guardian process (ft_guard.c) puts the
+# text back as soon as the daemon is gone.  A thread that hits a probe in
+# the moment between the kernel letting it go and the guardian's writes
+# dies of the SIGTRAP (dtraced.8 gives the figures), so this target is
+# paced: each thread calls f once every 2 s, all at about the same time.
+"$TRIGGERS/busy8" 2000000 >"$tmp/paced.out" 2>&1 &
+ppid_=$!
+"$DTRACE" -x socket="$sock" -q -p "$ppid_" -n '
+pid$target:a.out:f:entry { @ = count(); }' >/dev/null 2>&1 &
+kpid=$!
+i=0
+while "$TRIGGERS/textcmp" "$ppid_" >/dev/null 2>&1 && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "SIGKILL: the paced target's text is patched" \
+    sh -c "! '$TRIGGERS/textcmp' $ppid_ >/dev/null 2>&1"
+stop_daemon KILL
+check "SIGKILL: daemon dies of it" [ "$dstatus" -eq 137 ]
+i=0
+while ! "$TRIGGERS/textcmp" "$ppid_" >/dev/null 2>&1 && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "SIGKILL: the guardian restored the paced target's text" \
+    "$TRIGGERS/textcmp" "$ppid_"
+sleep 2.5	# every thread has called f again since
+check "SIGKILL: the paced target lives on" kill -0 "$ppid_"
+kill -TERM "$ppid_"
+check "SIGKILL: the paced target exits 0" reaped "$ppid_"
+check "SIGKILL: its exit status is 0" [ "$rstatus" -eq 0 ]
+check "SIGKILL: its consumer ends" reaped "$kpid"
+check "SIGKILL: the other target is unharmed" restored
+check "SIGKILL: daemon restarts" start_daemon
+
 # -- no fd leaked over 200 consumer sessions (a pid session first, so
 # that whatever the daemon keeps open for good is already open)
 consumer g

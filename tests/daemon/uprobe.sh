@@ -134,6 +134,20 @@ dtrace -v -q -Z -p "$spid" -n 'pid$target:a.out:f:entry { exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "auto, -p, -Z: ptrace backend" \
     grep -q "^dtrace: pid $spid: ptrace backend$" "$tmp/err"
+dtrace -v -q -p "$spid" -n 'pid$target:a.out:f:entry { @[ustack()] = count(); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "auto, -p, ustack(): ptrace backend" \
+    grep -q "^dtrace: pid $spid: ptrace backend$" "$tmp/err"
+dtrace -x backend=uprobe -q -p "$spid" \
+    -n 'pid$target:a.out:f:entry { ustack(); exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "backend=uprobe: ustack() from the sample starts in f, called by main" \
+    sh -c "grep -q 'loop\`f\$' '$tmp/out' && grep -q 'loop\`main+0x' '$tmp/out'"
+if [ "$(id -u)" -eq 0 ]; then
+	dtrace -w -x backend=uprobe -q -p "$spid" \
+	    -n 'pid$target:a.out:f:entry { raise(0); }' >"$tmp/out" 2>"$tmp/err"
+	check "backend=uprobe: destructive actions refused" \
+	    grep -q "destructive actions need the ptrace backend" "$tmp/err"
+fi
 kill -TERM "$spid"
 wait "$spid"
 check "loop spin computed right under both backends" [ $? -eq 0 ]

@@ -14,7 +14,7 @@ FUZZ_CC_SRCS = $(FUZZ_PROTO_SRCS) \
 	libdtrace/dt_grammar.c libdtrace/dt_lex.c
 FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc
 FUZZ_BUILD = $(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(AM_CPPFLAGS) \
-	-o $@ $(filter %.c,$^)
+	-o $@ $(filter %.c,$^) $(LIBDW_LIBS)
 
 EXTRA_DIST += tests/fuzz/fuzz_proto.c tests/fuzz/fuzz_dif.c \
 	tests/fuzz/fuzz_cc.c tests/fuzz/mkcorpus.c tests/fuzz/run.sh \

@@ -5,12 +5,15 @@
  * (killed, crashed, restarted), f must keep returning the right value in
  * every thread, and the process must live on.
  *
- *	busy8
+ *	busy8 [USEC]	with USEC, each thread sleeps that long between
+ *			calls (a paced target: how often a probe fires)
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define	NTHREADS	8
 
@@ -18,6 +21,7 @@ long	f(long, long);
 
 static volatile sig_atomic_t stop;
 static long bad[NTHREADS];
+static struct timespec pace;
 
 __attribute__((noipa)) long
 f(long t, long i)
@@ -30,9 +34,12 @@ busy8_run(void *arg)
 {
 	long t = (long)arg, i;
 
-	for (i = 0; !stop; i++)
+	for (i = 0; !stop; i++) {
 		if (f(t, i) != 2 * i + t)
 			bad[t]++;
+		if (pace.tv_nsec != 0 || pace.tv_sec != 0)
+			nanosleep(&pace, NULL);
+	}
 	return NULL;
 }
 
@@ -44,11 +51,17 @@ busy8_onterm(int sig)
 }
 
 int
-main(void)
+main(int argc, char *argv[])
 {
 	struct sigaction sa;
 	pthread_t th[NTHREADS];
-	long t, nbad = 0;
+	long t, nbad = 0, usec;
+
+	if (argc > 1) {
+		usec = atol(argv[1]);
+		pace.tv_sec = usec / 1000000;
+		pace.tv_nsec = usec % 1000000 * 1000;
+	}
 
 	/*
 	 * Install the handler before any thread exists, so SIGTERM always

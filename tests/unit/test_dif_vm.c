@@ -62,6 +62,20 @@ fake_uread(void *arg, uint64_t addr, void *buf, size_t len)
 
 static const dif_host_t host = { fake_builtin, fake_uread };
 
+/* copyout(), copyoutstr(): a host that lets them write user memory */
+static int
+fake_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
+{
+	if (addr < USER_BASE || addr - USER_BASE > USER_SIZE ||
+	    len > USER_SIZE - (addr - USER_BASE))
+		return DIF_FLT_BADADDR;
+	memcpy(user_mem + (addr - USER_BASE), buf, len);
+	return 0;
+}
+
+static const dif_host_t host_w = { fake_builtin, fake_uread, NULL,
+    fake_uwrite };
+
 static char scratch[4096];
 static char gstr[32];
 static dif_gvar_t globals[2];
@@ -792,6 +806,29 @@ test_subr_memory(void)
 	v = call(DIF_SUBR_COPYIN, 2, USER_BASE + 100, 4, 0);
 	tap_ok(v != 0 && (v & 7) == 0 && memcmp(R(v), "user", 4) == 0,
 	    "copyin into aligned scratch");
+
+	/* copyout(), copyoutstr(): only through a host that writes */
+	(void)call(DIF_SUBR_COPYOUT, 3, v, USER_BASE + 200, 4);
+	tap_ok(ms.dm_fault == DIF_FLT_UPRIV && ms.dm_illval == USER_BASE + 200,
+	    "copyout without a writing host faults");
+	ms.dm_host = &host_w;
+	memset(user_mem + 200, 'x', 16);
+	(void)call(DIF_SUBR_COPYOUT, 3, v, USER_BASE + 200, 4);
+	tap_ok(ms.dm_fault == 0 && memcmp(user_mem + 200, "userxx", 6) == 0,
+	    "copyout writes n bytes");
+	(void)call(DIF_SUBR_COPYOUT, 3, v, USER_BASE + 200, 4096);
+	tap_is(ms.dm_fault, DIF_FLT_BADADDR,
+	    "copyout of more than the source holds faults");
+	(void)call(DIF_SUBR_COPYOUT, 3, v, 0x20, 4);
+	tap_ok(ms.dm_fault == DIF_FLT_BADADDR && ms.dm_illval == 0x20,
+	    "copyout to a bad address faults");
+	(void)call(DIF_SUBR_COPYOUTSTR, 3, str("ab"), USER_BASE + 200, 16);
+	tap_ok(ms.dm_fault == 0 && memcmp(user_mem + 200, "ab\0rxx", 6) == 0,
+	    "copyoutstr writes the string and its NUL");
+	(void)call(DIF_SUBR_COPYOUTSTR, 3, str("wxyz"), USER_BASE + 200, 2);
+	tap_ok(ms.dm_fault == 0 && memcmp(user_mem + 200, "wx\0rxx", 6) == 0,
+	    "copyoutstr writes at most maxlen bytes");
+	ms.dm_host = &host;
 	p = call(DIF_SUBR_ALLOCA, 1, 10, 0, 0);
 	tap_ok(p != 0 && (p & 7) == 0 && dif_vm_inscratch(&ms, p, 10),
 	    "alloca returns aligned scratch");

@@ -742,6 +742,126 @@ test_subrs(void)
 	}
 }
 
+/* ustack(), usym() and friends, destructive actions: their layouts */
+static void
+test_stacks(void)
+{
+	dtrace_prog_t *pgp;
+	const dtp_prog_t *pp;
+	const dtp_stmt_t *sp;
+	const dtp_action_t *ap;
+	const dif_difo_t *dp;
+	uint32_t i;
+	int calls;
+
+	pgp = compile("BEGIN { ustack(); ustack(5, 100); uaddr(arg0); "
+	    "usym(arg0); ufunc(arg0); umod(arg0); }", 0, 0, NULL);
+	tap_ok(pgp != NULL, "ustack and symbol actions compile");
+	if (pgp == NULL)
+		return;
+	sp = &pgp->dp_prog.dp_stmt[0];
+	tap_is(sp->ds_nact, 6, "six actions");
+	ap = sp->ds_act;
+	tap_ok(ap[0].da_kind == DTRACEACT_USTACK && ap[0].da_ndifo == 0 &&
+	    DTRACE_USTACK_NFRAMES(ap[0].da_arg) == 20 &&
+	    DTRACE_USTACK_STRSIZE(ap[0].da_arg) == 0 &&
+	    ap[0].da_size == 21 * 8, "ustack(): ustackframes (20) frames");
+	tap_ok(ap[1].da_kind == DTRACEACT_USTACK &&
+	    DTRACE_USTACK_NFRAMES(ap[1].da_arg) == 5 &&
+	    DTRACE_USTACK_STRSIZE(ap[1].da_arg) == 100 &&
+	    ap[1].da_size == 6 * 8 + 100 && ap[1].da_offset % 8 == 0,
+	    "ustack(5, 100): pid, 5 pcs, 100 bytes of strings");
+	tap_ok(ap[2].da_kind == DTRACEACT_UADDR &&
+	    ap[3].da_kind == DTRACEACT_USYM &&
+	    ap[4].da_kind == DTRACEACT_USYM &&
+	    ap[5].da_kind == DTRACEACT_UMOD,
+	    "uaddr, usym, ufunc (as usym), umod");
+	for (i = 2; i < 6; i++) {
+		if (ap[i].da_size != 16 || ap[i].da_ndifo != 1 ||
+		    ap[i].da_offset % 8 != 0)
+			break;
+	}
+	tap_is(i, 6, "each records pid and address, 8-aligned");
+	tap_ok(verify_prog(pgp) == 0, "verifies");
+
+	g_dtp->dt_options[DTRACEOPT_USTACKFRAMES] = 7;
+	pgp = compile("BEGIN { @stk[ustack(), usym(arg0), 1] = count(); "
+	    "@stku[umod(arg1), uaddr(arg1)] = sum(1); "
+	    "@stkd[ustack()] = count(); }",
+	    0, 0, NULL);
+	g_dtp->dt_options[DTRACEOPT_USTACKFRAMES] = 20;
+	tap_ok(pgp != NULL, "stacks and symbols as aggregation keys");
+	if (pgp == NULL)
+		return;
+	pp = &pgp->dp_prog;
+	tap_ok(pp->dp_nagg == 3 && pp->dp_agg[0].dg_nkeys == 3 &&
+	    pp->dp_agg[0].dg_keys[0].dk_kind == DTP_KEY_USTACK &&
+	    pp->dp_agg[0].dg_keys[0].dk_size == 8 * 8 &&
+	    pp->dp_agg[0].dg_keys[1].dk_kind == DTP_KEY_USYM &&
+	    pp->dp_agg[0].dg_keys[1].dk_size == 16 &&
+	    pp->dp_agg[0].dg_keys[2].dk_kind == DTP_KEY_INT,
+	    "@[ustack(), usym(), 1]: a stack of ustackframes (7), a symbol, "
+	    "an int");
+	tap_ok(pp->dp_agg[1].dg_keys[0].dk_kind == DTP_KEY_UMOD &&
+	    pp->dp_agg[1].dg_keys[1].dk_kind == DTP_KEY_UADDR,
+	    "@u[umod(), uaddr()]");
+	tap_ok(verify_prog(pgp) == 0, "verifies");
+	check_error("BEGIN { @stkx[ustack()] = count(); }\n"
+	    "BEGIN { @stkx[usym(1)] = count(); }", "D_AGG_MDIM", "key #1");
+	check_error("BEGIN { @stky[ustack()] = count(); }\n"
+	    "BEGIN { @stky[1] = count(); }", "D_AGG_MDIM", "key #1");
+	check_error("BEGIN { ustack(0); }", "D_USTACK_FRAMES",
+	    "ustack( ) argument #1 must be a non-zero positive integral "
+	    "constant expression");
+	check_error("BEGIN { ustack(arg0); }", "D_USTACK_FRAMES", NULL);
+	check_error("BEGIN { ustack(1, -1); }", "D_USTACK_STRSIZE",
+	    "ustack( ) argument #2 must be a positive integral constant "
+	    "expression");
+	check_error("BEGIN { ustack(1, 2, 3); }", "D_USTACK_PROTO",
+	    "ustack( ) prototype mismatch: too many arguments");
+	check_error("BEGIN { usym(); }", "D_PROTO_LEN",
+	    "usym( ) prototype mismatch: 0 args passed, 1 expected");
+	check_error("BEGIN { umod(\"x\"); }", "D_PROTO_ARG",
+	    "umod( ) argument #1 is incompatible with prototype:\n"
+	    "\tprototype: uintptr_t\n\t argument: string");
+	check_error("BEGIN { trace(ustackdepth + ufunc(1)); }", "D_ACT_EXPR",
+	    NULL);
+
+	pgp = compile("BEGIN { stop(); raise(9); system(\"echo %d\", 1); "
+	    "copyout(copyin(1, 2), 3, 2); copyoutstr(\"s\", 4, 2); }",
+	    0, 0, NULL);
+	tap_ok(pgp != NULL, "destructive actions compile (-w is the daemon's)");
+	if (pgp == NULL)
+		return;
+	sp = &pgp->dp_prog.dp_stmt[0];
+	ap = sp->ds_act;
+	tap_ok(sp->ds_nact == 5 && ap[0].da_kind == DTRACEACT_STOP &&
+	    ap[0].da_ndifo == 0 && ap[1].da_kind == DTRACEACT_RAISE &&
+	    ap[1].da_ndifo == 1 && ap[1].da_size == 0 &&
+	    ap[2].da_kind == DTRACEACT_SYSTEM && ap[2].da_nargs == 1 &&
+	    strcmp(pgp->dp_prog.dp_fmt[ap[2].da_arg], "echo %d") == 0,
+	    "stop, raise(9), system() with its format like printf");
+	for (calls = 0, i = 3; i < 5 && i < sp->ds_nact; i++) {
+		uint32_t j;
+
+		dp = ap[i].da_difo[0];
+		for (j = 0; j < dp->dd_len; j++) {
+			if (DIF_INSTR_OP(dp->dd_buf[j]) == DIF_OP_CALL &&
+			    DIF_INSTR_SUBR(dp->dd_buf[j]) ==
+			    (i == 3 ? DIF_SUBR_COPYOUT : DIF_SUBR_COPYOUTSTR))
+				calls++;
+		}
+	}
+	tap_is(calls, 2, "copyout, copyoutstr: calls of their subroutines");
+	tap_ok(verify_prog(pgp) == 0, "verifies");
+	check_error("BEGIN { speculate(1); raise(1); }", "D_ACT_SPEC",
+	    "destructive actions may not follow speculate( )");
+	check_error("BEGIN { raise(\"x\"); }", "D_PROTO_ARG",
+	    "raise( ) argument #1 is incompatible with prototype");
+	check_error("BEGIN { stop(1); }", "D_PROTO_LEN",
+	    "stop( ) prototype mismatch: 1 arg passed, 0 expected");
+}
+
 int
 main(void)
 {
@@ -757,6 +877,7 @@ main(void)
 	test_aggs();
 	test_errors();
 	test_macros();
+	test_stacks();
 	if (dif_dvar_init(&g_vstate, 1 << 20) != 0 ||
 	    dif_dvar_local_init(&g_lstate, 64, 256) != 0) {
 		printf("Bail out! dynamic variable space\n");

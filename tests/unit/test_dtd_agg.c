@@ -208,6 +208,37 @@ test_buckets(void)
 	tap_is(dt_proto_agg_nbuckets(&g), -1, "llquantize 10^20 refused");
 }
 
+/* A peek (snapshot of a retained program) consumes nothing. */
+static void
+test_peek(void)
+{
+	dtd_agg_t a;
+	dtd_aggsnap_t s;
+	const void *key;
+	const uint64_t *val;
+	uint32_t aggid, ks, vs;
+	char ka[8] = "a";
+	int i;
+
+	tap_is(dtd_agg_init(&a, 1, 4096), 0, "peek: init");
+	for (i = 0; i < 4; i++)
+		dtd_agg_update(&a, 0, agg(1, DTRACEAGG_COUNT), ka, 8, 0, 1);
+	dtd_agg_peek(&a, 0, &s);
+	tap_ok(dtd_agg_next(&s, &aggid, &key, &ks, &val, &vs) && val[0] == 4 &&
+	    !dtd_agg_next(&s, &aggid, &key, &ks, &val, &vs), "peek: count 4");
+	dtd_agg_update(&a, 0, agg(1, DTRACEAGG_COUNT), ka, 8, 0, 1);
+	dtd_agg_peek(&a, 0, &s);
+	tap_ok(dtd_agg_next(&s, &aggid, &key, &ks, &val, &vs) && val[0] == 5,
+	    "peek again: count 5, nothing was consumed");
+	dtd_agg_snap(&a, 0, &s);
+	tap_ok(dtd_agg_next(&s, &aggid, &key, &ks, &val, &vs) && val[0] == 5,
+	    "snapshot after peeks: count 5");
+	dtd_agg_snap(&a, 0, &s);
+	tap_is(s.das_nent, 0, "then empty");
+	tap_is(dtd_agg_drops(&a), 0, "no drops");
+	dtd_agg_fini(&a);
+}
+
 int
 main(void)
 {
@@ -216,6 +247,7 @@ main(void)
 	want_t w[3];
 	int i;
 
+	test_peek();
 	tap_is(dtd_agg_init(&a, 2, 4096), 0, "init");
 	for (i = 0; i < 3; i++)
 		tap_is(dtd_agg_update(&a, 0, agg(1, DTRACEAGG_COUNT), ka, 8, 0, 1), 0,

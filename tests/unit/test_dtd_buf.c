@@ -417,12 +417,72 @@ test_concurrent(int scope)
 	dtd_buf_fini(&cb);
 }
 
+/* Peeks (snapshots of retained programs) read and consume nothing. */
+static void
+test_peek(void)
+{
+	dtd_buf_t b;
+	dtd_bufsnap_t s;
+	char r[72];
+	uint32_t got[16];
+	int i, n;
+
+	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_RING, 1, 64), 0, "peek: ring");
+	for (i = 1; i <= 5; i++) {
+		mkrec(r, i, 24);
+		dtd_buf_write(&b, 0, 1, r, 24);
+	}
+	mkrec(r, 9, 72);
+	tap_is(dtd_buf_write(&b, 0, 1, r, 72), DTD_BUF_DROPPED,
+	    "peek: a record larger than the ring drops");
+	tap_is(dtd_buf_drops(&b), 1, "peek: 1 drop pending");
+	dtd_buf_peek(&b, 0, &s);
+	n = ids(&s, got, 16);
+	tap_ok(n == 2 && got[0] == 4 && got[1] == 5, "peek: the newest two");
+	tap_is(s.dbs_drops, 1, "peek: the drop");
+	tap_ok(s.dbs_flags & DT_BUFF_WRAPPED, "peek: WRAPPED");
+	mkrec(r, 6, 24);
+	dtd_buf_write(&b, 0, 1, r, 24);
+	dtd_buf_peek(&b, 0, &s);
+	n = ids(&s, got, 16);
+	tap_ok(n == 2 && got[0] == 5 && got[1] == 6,
+	    "peek again: the ring went on, 5 6");
+	tap_is(s.dbs_drops, 1, "peek again: the drop is still there");
+	dtd_buf_snap(&b, 0, &s);
+	n = ids(&s, got, 16);
+	tap_ok(n == 2 && got[0] == 5 && got[1] == 6 && s.dbs_drops == 1,
+	    "snapshot after peeks: everything, once");
+	tap_is(dtd_buf_drops(&b), 0, "snapshot: no drop pending");
+	dtd_buf_fini(&b);
+
+	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_SWITCH, 1, 64), 0,
+	    "peek: switch");
+	for (i = 1; i <= 3; i++) {
+		mkrec(r, i, 24);
+		dtd_buf_write(&b, 0, 1, r, 24);
+	}
+	dtd_buf_peek(&b, 0, &s);
+	n = ids(&s, got, 16);
+	tap_ok(n == 2 && got[0] == 1 && got[1] == 2 && s.dbs_drops == 1,
+	    "peek switch: the first two and a drop");
+	dtd_buf_peek(&b, 0, &s);
+	tap_ok(ids(&s, got, 16) == 2 && s.dbs_drops == 1,
+	    "peek switch twice: the same");
+	dtd_buf_snap(&b, 0, &s);
+	tap_ok(ids(&s, got, 16) == 2 && s.dbs_drops == 1,
+	    "snapshot after peeks: the same, consumed");
+	dtd_buf_snap(&b, 0, &s);
+	tap_ok(s.dbs_len == 0 && s.dbs_drops == 0, "then empty");
+	dtd_buf_fini(&b);
+}
+
 int
 main(void)
 {
 	test_switch();
 	test_fill();
 	test_ring();
+	test_peek();
 	test_thread();
 	test_concurrent(DTD_BUFSCOPE_CPU);
 	test_concurrent(DTD_BUFSCOPE_THREAD);

@@ -419,6 +419,28 @@ main(void)
 	sendempty(DT_MSG_STOP);
 	experror("not started", "STOP before GO");
 
+	/* retained programs: there are none; a -f daemon retains nothing */
+	sendempty(DT_MSG_RETAINED);
+	exptype(DT_MSG_RETAINED_OK, &m);
+	tap_is(dt_msg_get_u32(&m), 0, "RETAINED_OK: none");
+	tap_ok(dt_msg_done(&m), "RETAINED_OK exact");
+	dt_msg_free(&m);
+	dt_msg_init(&m, DT_MSG_CLAIM);
+	dt_msg_put_str(&m, "");
+	dt_msg_put_u32(&m, DT_CLAIM_SNAPSHOT);
+	sendmsg_(&m);
+	experror("no retained programs", "CLAIM with none there");
+	dt_msg_init(&m, DT_MSG_CLAIM);
+	dt_msg_put_str(&m, "rec");
+	dt_msg_put_u32(&m, 0);
+	sendmsg_(&m);
+	experror("no retained program named rec", "CLAIM rec");
+	dt_msg_init(&m, DT_MSG_RETAIN);
+	dt_msg_put_str(&m, "rec");
+	dt_msg_put_u32(&m, 0);
+	sendmsg_(&m);
+	experror("need a shared dtraced", "RETAIN on a -f daemon");
+
 	sendprog(p = oneprog("nosuchopt", 1, NULL));
 	dt_proto_prog_free(p);
 	experror("unknown option \"nosuchopt\"", "unknown option");

@@ -1,0 +1,131 @@
+/*
+ * dt_probe.c: what dtrace -lv says about a probe: the stability of its
+ * description and of its arguments, as illumos's providers declare them,
+ * and its argument types.
+ *
+ * The attributes are the minimum over the parts of the description that
+ * name something (an empty or globbed module or function does not), as
+ * illumos's dt_probe_info computes them.  Argument types: the dtrace,
+ * profile and pid providers declare none, as in illumos; for a pid entry
+ * probe whose function has DWARF in its file we show its parameters'
+ * C types (dt_usym.c).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+#define A(n, d, c)	{ DTRACE_STABILITY_##n, DTRACE_STABILITY_##d, \
+	DTRACE_CLASS_##c }
+
+/* provider, module, function, name, arguments */
+static const struct {
+	const char		*pa_prov;	/* "pid": any pid<N> */
+	dtrace_attribute_t	pa_attr[5];
+} dt_probe_pattr[] = {
+	{ "dtrace", { A(STABLE, STABLE, COMMON), A(PRIVATE, PRIVATE, UNKNOWN),
+	    A(PRIVATE, PRIVATE, UNKNOWN), A(STABLE, STABLE, COMMON),
+	    A(STABLE, STABLE, COMMON) } },
+	{ "profile", { A(EVOLVING, EVOLVING, COMMON),
+	    A(UNSTABLE, UNSTABLE, UNKNOWN), A(PRIVATE, PRIVATE, UNKNOWN),
+	    A(EVOLVING, EVOLVING, COMMON), A(EVOLVING, EVOLVING, COMMON) } },
+	{ "pid", { A(EVOLVING, EVOLVING, ISA), A(PRIVATE, PRIVATE, UNKNOWN),
+	    A(PRIVATE, PRIVATE, UNKNOWN), A(EVOLVING, EVOLVING, ISA),
+	    A(PRIVATE, PRIVATE, UNKNOWN) } },
+};
+
+/* illumos's attributes for a provider it does not know */
+static const dtrace_attribute_t dt_probe_unknown = A(UNSTABLE, UNSTABLE,
+    COMMON);
+
+static const char *const dt_probe_stabnames[] = { "Internal", "Private",
+    "Obsolete", "External", "Unstable", "Evolving", "Stable", "Standard" };
+static const char *const dt_probe_classnames[] = { "Unknown", "CPU",
+    "Platform", "Group", "ISA", "Common" };
+
+const char *
+dtrace_stability_name(int s)
+{
+	if (s < 0 || s > DTRACE_STABILITY_MAX)
+		return NULL;
+	return dt_probe_stabnames[s];
+}
+
+const char *
+dtrace_class_name(int c)
+{
+	if (c < 0 || c > DTRACE_CLASS_MAX)
+		return NULL;
+	return dt_probe_classnames[c];
+}
+
+static dtrace_attribute_t
+dt_probe_attrmin(dtrace_attribute_t a, dtrace_attribute_t b)
+{
+	dtrace_attribute_t m;
+
+	m.dtat_name = a.dtat_name < b.dtat_name ? a.dtat_name : b.dtat_name;
+	m.dtat_data = a.dtat_data < b.dtat_data ? a.dtat_data : b.dtat_data;
+	m.dtat_class = a.dtat_class < b.dtat_class ? a.dtat_class :
+	    b.dtat_class;
+	return m;
+}
+
+static int
+dt_probe_isglob(const char *s)
+{
+	return s[0] == '\0' || strpbrk(s, "*?[") != NULL;
+}
+
+/* "pid1234": 1234; else 0 */
+static pid_t
+dt_probe_pid(const char *prov)
+{
+	const char *p;
+
+	if (strncmp(prov, "pid", 3) != 0 || prov[3] == '\0')
+		return 0;
+	for (p = prov + 3; *p != '\0'; p++) {
+		if (!isdigit((unsigned char)*p))
+			return 0;
+	}
+	return (pid_t)atol(prov + 3);
+}
+
+int
+dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
+    dtrace_probeinfo_t *pip)
+{
+	const dtrace_attribute_t *pa = NULL;
+	pid_t pid = dt_probe_pid(pdp->dtpd_provider);
+	size_t i;
+	int n;
+
+	memset(pip, 0, sizeof(*pip));
+	for (i = 0; i < sizeof(dt_probe_pattr) / sizeof(dt_probe_pattr[0]);
+	    i++) {
+		if (strcmp(pdp->dtpd_provider,
+		    dt_probe_pattr[i].pa_prov) == 0 || (pid != 0 &&
+		    strcmp(dt_probe_pattr[i].pa_prov, "pid") == 0))
+			pa = dt_probe_pattr[i].pa_attr;
+	}
+	if (pa == NULL || dt_probe_isglob(pdp->dtpd_provider)) {
+		pip->dtp_attr = pip->dtp_arga = dt_probe_unknown;
+		return 0;
+	}
+	pip->dtp_attr = pa[0];
+	if (!dt_probe_isglob(pdp->dtpd_mod))
+		pip->dtp_attr = dt_probe_attrmin(pip->dtp_attr, pa[1]);
+	if (!dt_probe_isglob(pdp->dtpd_func))
+		pip->dtp_attr = dt_probe_attrmin(pip->dtp_attr, pa[2]);
+	if (!dt_probe_isglob(pdp->dtpd_name))
+		pip->dtp_attr = dt_probe_attrmin(pip->dtp_attr, pa[3]);
+	pip->dtp_arga = pa[4];
+	if (pid != 0 && strcmp(pdp->dtpd_name, "entry") == 0 &&
+	    (n = dt_usym_argtypes(dtp, pid, pdp->dtpd_mod, pdp->dtpd_func,
+	    pip->dtp_argv, DTRACE_PROBEINFO_MAXARGS)) > 0)
+		pip->dtp_argc = n;
+	return 0;
+}

@@ -1,0 +1,651 @@
+/*
+ * dt_usym.c: naming user addresses, for ustack(), usym(), ufunc(),
+ * umod(), uaddr() and printf's %a and %A, in illumos's words:
+ * "module`function+0xoffset", "module`function", "module`0xaddress" or
+ * "0xaddress"; the module is the basename of the object's file (the
+ * executable's own name, libc.so.6, ...).
+ *
+ * The daemon sends each target's module map (DT_MSG_MODMAP: file, where
+ * it is mapped, its load bias) when it grabs it and whenever the map
+ * changes; symbols are read from the files with libdwfl (.symtab, else
+ * the local debug file named by the build-id under /usr/lib/debug, as
+ * Debian's -dbg packages install them, else .dynsym; never debuginfod),
+ * so they stay available after the target exits.  A map that replaces
+ * another keeps the modules of the old one that nothing new overlaps:
+ * records taken before a dlclose() or exec can still be named.  A
+ * process we have no map for (a child of a target) is looked up in
+ * /proc while it lives.  printa()'s %k and the usym()/umod() keys that
+ * aggregate by function or module (dt_usym_start) use the same names.
+ *
+ * dtrace -lv: the C types of a function's parameters, from the DWARF in
+ * the module's file where there is some (dt_usym_argtypes).
+ */
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dt_impl.h"
+
+#define DT_USYM_DEBUGDIR	"/usr/lib/debug"
+
+typedef struct dt_usym_mod {
+	uint64_t	um_lo;
+	uint64_t	um_hi;
+	uint64_t	um_bias;
+	uint32_t	um_flags;	/* DT_MODMAP_* */
+	char		*um_path;
+	/* -lv: its functions' DIEs by name, made on first use */
+	struct dt_usym_fnent *um_fns;
+	size_t		um_nfns;
+	int		um_indexed;
+} dt_usym_mod_t;
+
+typedef struct dt_usym_fnent {
+	char		*fe_name;
+	Dwarf_Off	fe_off;
+} dt_usym_fnent_t;
+
+struct dt_usym_proc {
+	pid_t			up_pid;
+	dt_usym_mod_t		*up_mods;
+	uint32_t		up_nmods;
+	int			up_hasmap;	/* a DT_MSG_MODMAP came */
+	Dwfl			*up_dwfl;	/* built on first use */
+	int			up_built;
+	struct dt_usym_proc	*up_next;
+};
+
+/*
+ * A module's separate debug file: /usr/lib/debug/.build-id/xx/yyyy.debug
+ * on this machine, or none.  Never the network (debuginfod).
+ */
+static int
+dt_usym_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+    Dwarf_Addr base, const char *file, const char *debuglink,
+    GElf_Word crc, char **debugfile)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	char path[PATH_MAX];
+	int n, i, off, fd;
+
+	(void)userdata; (void)modname; (void)base; (void)file;
+	(void)debuglink; (void)crc;
+	if ((n = dwfl_module_build_id(mod, &id, &vaddr)) < 2 || n > 64)
+		return -1;
+	off = snprintf(path, sizeof(path), "%s/.build-id/%02x/",
+	    DT_USYM_DEBUGDIR, id[0]);
+	for (i = 1; i < n; i++)
+		off += snprintf(path + off, sizeof(path) - off, "%02x", id[i]);
+	snprintf(path + off, sizeof(path) - off, ".debug");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if ((*debugfile = strdup(path)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static char *dt_usym_debugpath = NULL;
+
+static const Dwfl_Callbacks dt_usym_mapcb = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dt_usym_debuginfo,
+	.debuginfo_path = &dt_usym_debugpath,
+};
+
+static const Dwfl_Callbacks dt_usym_livecb = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dt_usym_debuginfo,
+	.debuginfo_path = &dt_usym_debugpath,
+};
+
+static void
+dt_usym_mod_clear(dt_usym_mod_t *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->um_nfns; i++)
+		free(m->um_fns[i].fe_name);
+	free(m->um_fns);
+	m->um_fns = NULL;
+	m->um_nfns = 0;
+	m->um_indexed = 0;
+	free(m->um_path);
+	m->um_path = NULL;
+}
+
+static void
+dt_usym_mods_free(dt_usym_mod_t *m, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		dt_usym_mod_clear(&m[i]);
+	free(m);
+}
+
+static struct dt_usym_proc *
+dt_usym_proc(dtrace_hdl_t *dtp, pid_t pid, int create)
+{
+	struct dt_usym_proc *up;
+
+	for (up = dtp->dt_usyms; up != NULL; up = up->up_next) {
+		if (up->up_pid == pid)
+			return up;
+	}
+	if (!create || (up = calloc(1, sizeof(*up))) == NULL)
+		return NULL;
+	up->up_pid = pid;
+	up->up_next = dtp->dt_usyms;
+	dtp->dt_usyms = up;
+	return up;
+}
+
+/* DT_MSG_MODMAP: the objects mapped in a target. */
+void
+dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
+{
+	pid_t pid = (pid_t)dt_msg_get_u32(m);
+	uint32_t n = dt_msg_get_u32(m), i, j, nn = 0;
+	struct dt_usym_proc *up;
+	dt_usym_mod_t *nm;
+
+	/* each module takes at least 32 bytes: n is bounded by the message */
+	if (m->dm_err || n > (m->dm_len - m->dm_off) / 32 ||
+	    (nm = calloc((size_t)n + 1, sizeof(*nm))) == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		nm[i].um_lo = dt_msg_get_u64(m);
+		nm[i].um_hi = dt_msg_get_u64(m);
+		nm[i].um_bias = dt_msg_get_u64(m);
+		nm[i].um_flags = dt_msg_get_u32(m);
+		nm[i].um_path = dt_msg_get_strdup(m, 4096);
+		if (nm[i].um_path == NULL || nm[i].um_lo >= nm[i].um_hi)
+			break;
+		nn++;
+	}
+	if (i < n || !dt_msg_done(m) ||
+	    (up = dt_usym_proc(dtp, pid, 1)) == NULL) {
+		dt_usym_mods_free(nm, i + (i < n));
+		return;
+	}
+	/* keep the old modules that no new one overlaps */
+	for (j = 0; j < up->up_nmods; j++) {
+		dt_usym_mod_t *o = &up->up_mods[j], *grown;
+
+		for (i = 0; i < n; i++) {
+			if (o->um_lo < nm[i].um_hi && nm[i].um_lo < o->um_hi)
+				break;
+		}
+		if (i < n) {
+			dt_usym_mod_clear(o);
+			continue;
+		}
+		if ((grown = realloc(nm, (nn + 1) * sizeof(*nm))) == NULL) {
+			dt_usym_mod_clear(o);
+			continue;
+		}
+		nm = grown;
+		nm[nn++] = *o;
+	}
+	free(up->up_mods);
+	up->up_mods = nm;
+	up->up_nmods = nn;
+	up->up_hasmap = 1;
+	if (up->up_dwfl != NULL)
+		dwfl_end(up->up_dwfl);
+	up->up_dwfl = NULL;
+	up->up_built = 0;
+}
+
+static const char *
+dt_usym_basename(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p != NULL ? p + 1 : path;
+}
+
+/* The Dwfl of pid: from its map, else from /proc while it lives. */
+static Dwfl *
+dt_usym_dwfl(dtrace_hdl_t *dtp, pid_t pid)
+{
+	struct dt_usym_proc *up;
+	Dwfl *d;
+	uint32_t i;
+
+	if ((up = dt_usym_proc(dtp, pid, 1)) == NULL)
+		return NULL;
+	if (up->up_built)
+		return up->up_dwfl;
+	up->up_built = 1;
+	if (up->up_hasmap) {
+		if ((d = dwfl_begin(&dt_usym_mapcb)) == NULL)
+			return NULL;
+		dwfl_report_begin(d);
+		for (i = 0; i < up->up_nmods; i++) {
+			const dt_usym_mod_t *um = &up->up_mods[i];
+
+			/* a file that is gone or changed is left out */
+			(void)dwfl_report_elf(d, dt_usym_basename(um->um_path),
+			    um->um_path, -1, um->um_bias, true);
+		}
+	} else {
+		if (pid <= 0 || (d = dwfl_begin(&dt_usym_livecb)) == NULL)
+			return NULL;
+		dwfl_report_begin(d);
+		if (dwfl_linux_proc_report(d, pid) != 0) {
+			dwfl_end(d);
+			return NULL;
+		}
+	}
+	if (dwfl_report_end(d, NULL, NULL) != 0) {
+		dwfl_end(d);
+		return NULL;
+	}
+	up->up_dwfl = d;
+	return d;
+}
+
+/*
+ * Name addr in process pid, as illumos does, into buf: with DT_USYM_ADDR
+ * "mod`func+0xoff" (ustack(), uaddr(), %A), with DT_USYM_FUNC
+ * "mod`func" (usym(), ufunc()), with DT_USYM_MOD "mod" (umod()); an
+ * address in no symbol is "mod`0xaddr", in no module "0xaddr".
+ */
+void
+dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
+    char *buf, size_t len)
+{
+	Dwfl *d = dt_usym_dwfl(dtp, pid);
+	Dwfl_Module *mod = NULL;
+	const char *mname = NULL, *sname = NULL, *file = NULL, *at;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	int slen = 0;
+
+	if (d != NULL && (mod = dwfl_addrmodule(d, addr)) != NULL) {
+		mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
+		    &file, NULL);
+		if (file != NULL)
+			mname = dt_usym_basename(file);
+		if (how != DT_USYM_MOD)
+			sname = dwfl_module_addrinfo(mod, addr, &off, &sym,
+			    NULL, NULL, NULL);
+	}
+	/* a debug file's .symtab may spell the version: foo@@GLIBC_2.34 */
+	if (sname != NULL) {
+		slen = (int)strlen(sname);
+		if ((at = strchr(sname, '@')) != NULL && at > sname)
+			slen = (int)(at - sname);
+	}
+	if (how == DT_USYM_MOD) {
+		if (mname != NULL)
+			snprintf(buf, len, "%s", mname);
+		else
+			snprintf(buf, len, "0x%" PRIx64, addr);
+	} else if (sname != NULL && sname[0] != '\0') {
+		if (how == DT_USYM_ADDR && off > 0)
+			snprintf(buf, len, "%s`%.*s+0x%" PRIx64, mname, slen,
+			    sname, (uint64_t)off);
+		else
+			snprintf(buf, len, "%s`%.*s", mname, slen, sname);
+	} else if (mname != NULL) {
+		snprintf(buf, len, "%s`0x%" PRIx64, mname, addr);
+	} else {
+		snprintf(buf, len, "0x%" PRIx64, addr);
+	}
+}
+
+/*
+ * Where the function (DT_USYM_FUNC) or module (DT_USYM_MOD) holding addr
+ * starts; addr itself if it is in none.
+ */
+uint64_t
+dt_usym_start(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how)
+{
+	Dwfl *d = dt_usym_dwfl(dtp, pid);
+	Dwfl_Module *mod;
+	Dwarf_Addr start;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+
+	if (d == NULL || (mod = dwfl_addrmodule(d, addr)) == NULL)
+		return addr;
+	if (how == DT_USYM_MOD) {
+		if (dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL,
+		    NULL) == NULL)
+			return addr;
+		return start;
+	}
+	if (dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL,
+	    NULL) == NULL)
+		return addr;
+	return addr - off;
+}
+
+/*
+ * A ustack() record (pid, then nframes pcs, 0 after the last) as
+ * illumos prints it: a newline, then one frame a line, each indented by
+ * the stackindent option.
+ */
+int
+dt_usym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
+    uint32_t nframes)
+{
+	dtrace_optval_t ind = dtp->dt_options[DTRACEOPT_STACKINDENT];
+	char name[1024];
+	uint64_t pid, pc;
+	uint32_t i;
+
+	if (nframes == 0)
+		return 0;
+	if (ind == DTRACEOPT_UNSET || ind < 0 || ind > 1024)
+		ind = 14;
+	memcpy(&pid, data, sizeof(pid));
+	if (fprintf(fp, "\n") < 0)
+		return -1;
+	for (i = 0; i < nframes; i++) {
+		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
+		if (pc == 0)
+			break;
+		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
+		    sizeof(name));
+		if (fprintf(fp, "%*s%s\n", (int)ind, "", name) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A usym(), umod() or uaddr() record (pid, address): "  %-50s". */
+int
+dt_usym_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *data, int how)
+{
+	char name[1024];
+	uint64_t pid, pc;
+
+	memcpy(&pid, data, sizeof(pid));
+	memcpy(&pc, data + 8, sizeof(pc));
+	dt_usym_name(dtp, (pid_t)pid, pc, how, name, sizeof(name));
+	return fprintf(fp, "  %-50s", name) < 0 ? -1 : 0;
+}
+
+/* oformat=json: a stack as an array of frame names. */
+void
+dt_usym_json_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
+    uint32_t nframes)
+{
+	char name[1024];
+	uint64_t pid, pc;
+	uint32_t i;
+
+	memcpy(&pid, data, sizeof(pid));
+	fputc('[', fp);
+	for (i = 0; i < nframes; i++) {
+		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
+		if (pc == 0)
+			break;
+		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
+		    sizeof(name));
+		if (i > 0)
+			fputc(',', fp);
+		dt_consume_json_str(fp, name, strlen(name));
+	}
+	fputc(']', fp);
+}
+
+/* snprintf, for names that may be cut short at len */
+static void
+dt_usym_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* The C spelling of a DWARF type (NULL: void), shortened as C would. */
+static void
+dt_usym_typename(Dwarf_Die *die, char *buf, size_t len, int depth)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die inner, *ip = NULL;
+	const char *name, *tag = NULL;
+	char sub[256];
+
+	if (len == 0)
+		return;
+	if (die == NULL || depth > 16) {
+		dt_usym_fmt(buf, len, "%s", die == NULL ? "void" : "...");
+		return;
+	}
+	if (dwarf_attr_integrate(die, DW_AT_type, &a) != NULL &&
+	    dwarf_formref_die(&a, &inner) != NULL)
+		ip = &inner;
+	name = dwarf_diename(die);
+	switch (dwarf_tag(die)) {
+	case DW_TAG_base_type:
+	case DW_TAG_typedef:
+		dt_usym_fmt(buf, len, "%s", name != NULL ? name : "?");
+		return;
+	case DW_TAG_structure_type:
+		tag = "struct";
+		break;
+	case DW_TAG_union_type:
+		tag = "union";
+		break;
+	case DW_TAG_enumeration_type:
+		tag = "enum";
+		break;
+	case DW_TAG_class_type:
+		tag = "class";
+		break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+		if (ip != NULL && dwarf_tag(ip) == DW_TAG_subroutine_type) {
+			Dwarf_Attribute ra;
+			Dwarf_Die ret, *rp = NULL;
+
+			if (dwarf_attr_integrate(ip, DW_AT_type, &ra) != NULL &&
+			    dwarf_formref_die(&ra, &ret) != NULL)
+				rp = &ret;
+			dt_usym_typename(rp, sub, sizeof(sub), depth + 1);
+			dt_usym_fmt(buf, len, "%s (*)()", sub);
+			return;
+		}
+		dt_usym_typename(ip, sub, sizeof(sub), depth + 1);
+		dt_usym_fmt(buf, len, "%s%s*", sub,
+		    sub[0] != '\0' && sub[strlen(sub) - 1] == '*' ? "" : " ");
+		return;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type: {
+		const char *q = dwarf_tag(die) == DW_TAG_const_type ? "const" :
+		    dwarf_tag(die) == DW_TAG_volatile_type ? "volatile" :
+		    "restrict";
+
+		dt_usym_typename(ip, sub, sizeof(sub), depth + 1);
+		if (sub[0] != '\0' && sub[strlen(sub) - 1] == '*')
+			dt_usym_fmt(buf, len, "%s%s", sub, q);
+		else
+			dt_usym_fmt(buf, len, "%s %s", q, sub);
+		return;
+	}
+	case DW_TAG_array_type:
+		dt_usym_typename(ip, sub, sizeof(sub), depth + 1);
+		dt_usym_fmt(buf, len, "%s []", sub);
+		return;
+	default:
+		dt_usym_fmt(buf, len, "%s", name != NULL ? name : "?");
+		return;
+	}
+	dt_usym_fmt(buf, len, "%s %s", tag, name != NULL ? name : "<anon>");
+}
+
+typedef struct dt_usym_idx {
+	dt_usym_mod_t	*ui_mod;
+	size_t		ui_cap;
+	int		ui_err;
+} dt_usym_idx_t;
+
+static int
+dt_usym_fnone(Dwarf_Die *die, void *arg)
+{
+	dt_usym_idx_t *ui = arg;
+	dt_usym_mod_t *um = ui->ui_mod;
+	const char *name = dwarf_diename(die);
+	dt_usym_fnent_t *nf;
+
+	if (name == NULL || dwarf_hasattr(die, DW_AT_declaration))
+		return DWARF_CB_OK;
+	if (um->um_nfns == ui->ui_cap) {
+		ui->ui_cap = ui->ui_cap ? ui->ui_cap * 2 : 256;
+		if ((nf = reallocarray(um->um_fns, ui->ui_cap,
+		    sizeof(*nf))) == NULL) {
+			ui->ui_err = 1;
+			return DWARF_CB_ABORT;
+		}
+		um->um_fns = nf;
+	}
+	if ((um->um_fns[um->um_nfns].fe_name = strdup(name)) == NULL) {
+		ui->ui_err = 1;
+		return DWARF_CB_ABORT;
+	}
+	um->um_fns[um->um_nfns++].fe_off = dwarf_dieoffset(die);
+	return DWARF_CB_OK;
+}
+
+static int
+dt_usym_fncmp(const void *a, const void *b)
+{
+	const dt_usym_fnent_t *l = a, *r = b;
+	int c = strcmp(l->fe_name, r->fe_name);
+
+	/* the first definition of a name wins: keep DWARF order */
+	if (c != 0)
+		return c;
+	return l->fe_off < r->fe_off ? -1 : l->fe_off > r->fe_off;
+}
+
+/* Every function the module's DWARF defines, by name, once. */
+static void
+dt_usym_index(dt_usym_mod_t *um, Dwarf *dw)
+{
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu;
+	dt_usym_idx_t ui;
+	size_t hsize;
+
+	um->um_indexed = 1;
+	memset(&ui, 0, sizeof(ui));
+	ui.ui_mod = um;
+	while (!ui.ui_err &&
+	    dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
+			(void)dwarf_getfuncs(&cu, dt_usym_fnone, &ui, 0);
+		off = next;
+	}
+	if (um->um_nfns > 0)
+		qsort(um->um_fns, um->um_nfns, sizeof(*um->um_fns),
+		    dt_usym_fncmp);
+}
+
+static int
+dt_usym_namecmp(const void *a, const void *b)
+{
+	const dt_usym_fnent_t *l = a, *r = b;
+
+	return strcmp(l->fe_name, r->fe_name);
+}
+
+/*
+ * The parameter types of function func in module mod ("a.out" for the
+ * executable) of process pid, from DWARF: at most max names of len
+ * bytes each.  Returns how many, or -1 when there is no DWARF for it.
+ */
+int
+dt_usym_argtypes(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
+    const char *func, char (*types)[128], int max)
+{
+	struct dt_usym_proc *up;
+	Dwfl *d = dt_usym_dwfl(dtp, pid);
+	Dwfl_Module *dm;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Dwarf_Die fn, child, tdie;
+	Dwarf_Attribute a;
+	dt_usym_mod_t *um = NULL;
+	dt_usym_fnent_t key, *fe;
+	uint32_t i;
+	int n = 0;
+
+	if (d == NULL || (up = dt_usym_proc(dtp, pid, 0)) == NULL)
+		return -1;
+	for (i = 0; i < up->up_nmods && um == NULL; i++) {
+		if (strcmp(mod, "a.out") == 0 ? (up->up_mods[i].um_flags &
+		    DT_MODMAP_EXEC) != 0 :
+		    strcmp(dt_usym_basename(up->up_mods[i].um_path), mod) == 0)
+			um = &up->up_mods[i];
+	}
+	if (um == NULL || (dm = dwfl_addrmodule(d, um->um_lo)) == NULL ||
+	    (dw = dwfl_module_getdwarf(dm, &bias)) == NULL)
+		return -1;
+	if (!um->um_indexed)
+		dt_usym_index(um, dw);
+	key.fe_name = (char *)(uintptr_t)func;
+	key.fe_off = 0;
+	/* the lowest offset of the name: bsearch, then back to the first */
+	if ((fe = bsearch(&key, um->um_fns, um->um_nfns, sizeof(*fe),
+	    dt_usym_namecmp)) == NULL)
+		return -1;
+	while (fe > um->um_fns && strcmp(fe[-1].fe_name, func) == 0)
+		fe--;
+	if (dwarf_offdie(dw, fe->fe_off, &fn) == NULL)
+		return -1;
+	if (dwarf_child(&fn, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		if (n >= max)
+			break;
+		if (dwarf_attr_integrate(&child, DW_AT_type, &a) != NULL &&
+		    dwarf_formref_die(&a, &tdie) != NULL)
+			dt_usym_typename(&tdie, types[n], 128, 0);
+		else
+			snprintf(types[n], 128, "(unknown)");
+		n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/* The pid $target names: the first target, or 0. */
+pid_t
+dt_usym_target(const dtrace_hdl_t *dtp)
+{
+	return dtp->dt_nprocs > 0 ? dtp->dt_procs[0].dpr_pid : 0;
+}
+
+void
+dt_usym_fini(dtrace_hdl_t *dtp)
+{
+	struct dt_usym_proc *up;
+
+	while ((up = dtp->dt_usyms) != NULL) {
+		dtp->dt_usyms = up->up_next;
+		if (up->up_dwfl != NULL)
+			dwfl_end(up->up_dwfl);
+		dt_usym_mods_free(up->up_mods, up->up_nmods);
+		free(up);
+	}
+}

@@ -1,0 +1,9 @@
+BEGIN
+{
+	@[ustack(3)] = count();
+}
+
+BEGIN
+{
+	@[uaddr(0)] = count();
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	usym("main");
+}

@@ -1,0 +1,4 @@
+BEGIN
+{
+	ustack(0);
+}

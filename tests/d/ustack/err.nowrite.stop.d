@@ -1,0 +1,6 @@
+/* without -w, tracing does not start */
+BEGIN
+{
+	stop();
+	exit(0);
+}

@@ -1,0 +1,215 @@
+#!/bin/sh
+# ustack(), ustackdepth, ucaller, usym(), ufunc(), umod(), uaddr() and
+# printf's %a and %A end to end, on the recurse trigger: main ->
+# down(N) -> ... -> down(0) -> leaf().  Function names and their order
+# are exact; offsets depend on the compiler and are matched loosely.
+# Every stack here is printed after the target has exited: symbols
+# must outlive it.
+. "$(dirname "$0")/lib.sh"
+
+T=$TRIGGERS/recurse
+# frames without their offsets
+strip() { sed 's/+0x[0-9a-f]*$//' "$1"; }
+# dtrace's output without the trigger's own line ("10N"), which may come
+# before or after it
+ours() { grep -v '^10[0-9]$' "$1" >"$1.ours"; mv "$1.ours" "$1"; }
+
+check "daemon starts" start_daemon
+
+# ustack() at leaf:entry: the chain, each frame indented by 14 spaces
+dtrace -q -c "$T 3" -n 'pid$target:a.out:leaf:entry { ustack(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+check "ustack: exit 0" [ $rc -eq 0 ]
+head -6 "$tmp/out" >"$tmp/top"
+same "$tmp/top" "
+              recurse\`leaf
+              recurse\`down+0x$(sed -n 3p "$tmp/out" | sed 's/.*+0x//')
+              recurse\`down+0x$(sed -n 4p "$tmp/out" | sed 's/.*+0x//')
+              recurse\`down+0x$(sed -n 5p "$tmp/out" | sed 's/.*+0x//')
+              recurse\`down+0x$(sed -n 6p "$tmp/out" | sed 's/.*+0x//')
+" "ustack: a blank line, then leaf (at its entry: no offset), down x4"
+sed -n '2,$p' "$tmp/out" | strip /dev/stdin >"$tmp/names"
+check "ustack: main follows the four downs" \
+    [ "$(sed -n 6p "$tmp/names")" = "              recurse\`main" ]
+check "ustack: main's callers are in libc.so.6" \
+    grep -q '^              libc\.so\.6`' "$tmp/out"
+check "ustack: the outermost frame is _start" \
+    grep -q '^              recurse`_start+0x[0-9a-f]*$' "$tmp/out"
+check "ustack: the recursion returns to one place" \
+    [ "$(sed -n '4,6p' "$tmp/out" | sed 's/.*+//' | sort -u | wc -l)" -eq 1 ]
+
+# ustack(n) takes n frames; ustackdepth counts them all; ucaller is the
+# second; %A and uaddr() name it like the stack does
+dtrace -q -c "$T 3" -n 'pid$target:a.out:leaf:entry {
+	ustack(3); printf("depth %d\n", ustackdepth); ustack(100);
+	printf("caller %A\n", ucaller); uaddr(ucaller); printf("|\n");
+	usym(ucaller); printf("|\n"); ufunc(ucaller); printf("|\n");
+	umod(ucaller); printf("|\n"); printf("%a\n", ucaller); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+check "ustack(3), ustackdepth: exit 0" [ $rc -eq 0 ]
+check "ustack(3): three frames" \
+    [ "$(sed -n '1,/^depth/p' "$tmp/out" | grep -c '^              ')" -eq 3 ]
+depth=$(sed -n 's/^depth //p' "$tmp/out")
+n=$(sed -n '/^depth/,/^caller/p' "$tmp/out" | grep -c '^              ')
+check "ustackdepth ($depth) is the number of frames ustack(100) shows ($n)" \
+    [ "$depth" = "$n" ] && [ "$n" -ge 7 ]
+second=$(sed -n '/^depth/,/^caller/p' "$tmp/out" | grep '^              ' |
+    sed -n 2p | sed 's/^ *//')
+check "%A of ucaller is the second frame ($second)" \
+    grep -qx "caller $second" "$tmp/out"
+check "uaddr(ucaller) is the second frame, \"  %-50s\"" \
+    grep -qx "$(printf '  %-50s|' "$second")" "$tmp/out"
+check "usym(ucaller) is recurse\`down, no offset" \
+    [ "$(grep -c "^$(printf '  %-50s|' 'recurse`down')\$" "$tmp/out")" -eq 2 ]
+check "umod(ucaller) is recurse" \
+    grep -qx "$(printf '  %-50s|' 'recurse')" "$tmp/out"
+check "%a names a user address too" grep -qx "$second" "$tmp/out"
+
+# @[ustack()]: stack keys printed as illumos prints them, exact counts;
+# usym() keys aggregate by function, umod() by module
+dtrace -q -c "$T 3" -n 'pid$target:a.out:down:entry {
+	@[ustack(2)] = count(); @s[usym(ucaller)] = count();
+	@s[usym(ucaller - 1)] = count(); @m[umod(ucaller)] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+check "@[ustack()]: exit 0" [ $rc -eq 0 ]
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+
+              recurse\`down
+              recurse\`main
+                1
+
+              recurse\`down
+              recurse\`down
+                3
+
+  recurse\`main                                                      2
+  recurse\`down                                                      6
+
+  recurse                                                           4
+
+" "@[ustack(2)], @[usym()], @[umod()]: keys and counts"
+
+# printa(): %k prints a stack key, %A a usym() key
+dtrace -q -c "$T 2" -n 'pid$target:a.out:down:entry {
+	@[ustack(2), usym(ucaller)] = count(); }
+	END { printa("%k %A count %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+strip "$tmp/out" | sed 's/+0x[0-9a-f]* / /' >"$tmp/names"
+same "$tmp/names" "
+              recurse\`down
+              recurse\`main
+ recurse\`main count 1
+
+              recurse\`down
+              recurse\`down
+ recurse\`down count 2
+
+" "printa(\"%k %A ...\"): stacks and symbols of the keys"
+dtrace -q -n 'BEGIN { @[1] = count(); printa("%k", @); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "printa %k of an int key: refused" grep -q "prototype: stack" "$tmp/err"
+
+# not quiet: the stack follows the probe columns after a newline
+dtrace -c "$T 0" -n 'pid$target:a.out:leaf:entry { ustack(2); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+# (_DTRACE_TESTING: no CPU and ID columns; dtrace ends with a newline)
+same "$tmp/names" "$(printf '%32s' FUNCTION:NAME)
+$(printf '%32s ' leaf:entry)
+              recurse\`leaf
+              recurse\`down
+
+
+" "ustack() after the probe columns, then a blank line"
+
+# -x ustackframes and -x stackindent
+dtrace -q -x ustackframes=2 -x stackindent=4 -c "$T 3" \
+    -n 'pid$target:a.out:leaf:entry { ustack(); }' >"$tmp/out" 2>"$tmp/err"
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+    recurse\`leaf
+    recurse\`down
+
+" "ustackframes=2, stackindent=4"
+
+# oformat=json: a stack is an array of frame names
+dtrace -q -x oformat=json -c "$T 0" \
+    -n 'pid$target:a.out:leaf:entry { ustack(2); }' >"$tmp/out" 2>"$tmp/err"
+check "json: ustack is an array of frames" \
+    grep -q '"action":"ustack","value":\["recurse`leaf","recurse`down+0x[0-9a-f]*"\]' \
+    "$tmp/out"
+
+# -p: a running target, its stack named while it runs
+"$T" sig 100000000 >/dev/null &
+tpid=$!
+dtrace -q -p $tpid -n 'pid$target:a.out:leaf:entry { ustack(2); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+kill $tpid 2>/dev/null
+wait $tpid 2>/dev/null
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+              recurse\`leaf
+              recurse\`main
+
+" "-p: ustack() of a grabbed process"
+
+# dtrace -lv: stability as illumos's providers declare it; for a pid
+# entry probe the parameter types from the trigger's DWARF
+attrs()
+{
+	printf '\n\tProbe Description Attributes\n'
+	printf '\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n' "$1" "$1"
+	printf '\t\tDependency Class: %s\n' "$2"
+	printf '\n\tArgument Attributes\n'
+	printf '\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n' "$3" "$3"
+	printf '\t\tDependency Class: %s\n' "$4"
+	printf '\n\tArgument Types\n'
+}
+dtrace -lv -c "$T 0" -n 'pid$target:a.out:poke:entry' \
+    -n 'pid$target:a.out:poke:return' -n 'dtrace:::BEGIN' \
+    >"$tmp/out" 2>"$tmp/err"
+check "-lv: exit 0" [ $? -eq 0 ]
+sed 's/^ *[0-9]* *pid[0-9]* /ID PID /; s/^ *[0-9]* *dtrace /ID dtrace /' \
+    "$tmp/out" >"$tmp/lv"
+{
+	printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
+	printf 'ID PID %17s %33s %s\n' a.out poke entry
+	attrs Private Unknown Private Unknown
+	printf '\t\targs[0]: char *\n\t\targs[1]: long int\n\n'
+	printf 'ID PID %17s %33s %s\n' a.out poke return
+	attrs Private Unknown Private Unknown
+	printf '\t\tNone\n\n'
+	printf 'ID dtrace %17s %33s %s\n' "" "" BEGIN
+	attrs Stable Common Stable Common
+	printf '\t\tNone\n\n'
+} >"$tmp/lvexp"
+check "-lv: stability, and the types of poke(char *, long)" \
+    cmp -s "$tmp/lvexp" "$tmp/lv"
+cmp -s "$tmp/lvexp" "$tmp/lv" || diff -u "$tmp/lvexp" "$tmp/lv" | sed 's/^/# /'
+
+# the compiler's checks, in illumos's words
+dtrace -xerrtags -n 'BEGIN { ustack(0); }' >"$tmp/out" 2>"$tmp/err"
+check "ustack(0): D_USTACK_FRAMES" grep -q "\[D_USTACK_FRAMES\].*ustack( ) argument #1 must be a non-zero positive integral constant expression" "$tmp/err"
+dtrace -xerrtags -n 'BEGIN { ustack(1, 2, 3); }' >"$tmp/out" 2>"$tmp/err"
+check "ustack(1, 2, 3): D_USTACK_PROTO" grep -q "\[D_USTACK_PROTO\].*ustack( ) prototype mismatch: too many arguments" "$tmp/err"
+dtrace -xerrtags -n 'BEGIN { usym("x"); }' >"$tmp/out" 2>"$tmp/err"
+check "usym(string): D_PROTO_ARG" grep -q "\[D_PROTO_ARG\].*usym( ) argument #1 is incompatible with prototype" "$tmp/err"
+dtrace -xerrtags -n 'BEGIN { x = ustack(); }' >"$tmp/out" 2>"$tmp/err"
+check "ustack() in an expression: D_ACT_EXPR" grep -q "\[D_ACT_EXPR\]" "$tmp/err"
+
+check "daemon stops cleanly" stop_daemon
+check "daemon exit status 0" [ "$dstatus" -eq 0 ]
+done_testing
