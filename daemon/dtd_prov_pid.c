@@ -1052,7 +1052,7 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 	if (dtd_prov_pid_modmaps(c, send, arg) == -1)
 		return -1;
 	/* samples lost in a uprobe ring: drops, before any exit */
-	for (i = 0; i < pc->pc_ntgt &&
+	for (i = 0; i < pc->pc_ntgt && c->dc_hasbuf &&
 	    dtd_consumer_activity(c) != DT_ACT_INACTIVE; i++) {
 		dtd_pidtgt_t *t = &pc->pc_tgt[i];
 		dtd_pidproc_t *pp = t->pt_proc;
