@@ -63,6 +63,8 @@ static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 typedef struct dtrace_target {
 	int		dt_create;	/* -c */
 	char		*dt_arg;
+	pid_t		dt_pid;
+	int		dt_told;	/* -v: its backend said */
 } dtrace_target_t;
 static dtrace_target_t	*g_targv;
 static int		g_targc;
@@ -271,6 +273,7 @@ static void
 exec_prog(const dtrace_cmd_t *dcp)
 {
 	dtrace_proginfo_t dpi;
+	int i;
 
 	if (!g_exec) {
 		dtrace_program_info(g_dtp, dcp->dc_prog, &dpi);
@@ -284,6 +287,17 @@ exec_prog(const dtrace_cmd_t *dcp)
 	}
 	notice("%s '%s' matched %u probe%s\n", dcp->dc_desc, dcp->dc_name,
 	    dpi.dpi_matches, dpi.dpi_matches == 1 ? "" : "s");
+	/* -v: how the daemon traces each target, once it has said */
+	for (i = 0; g_verbose && i < g_targc; i++) {
+		const char *b;
+
+		if (g_targv[i].dt_told || g_targv[i].dt_pid <= 0 ||
+		    (b = dtrace_proc_backend(g_dtp, g_targv[i].dt_pid)) == NULL)
+			continue;
+		g_targv[i].dt_told = 1;
+		fprintf(stderr, "%s: pid %d: %s backend\n", g_pname,
+		    (int)g_targv[i].dt_pid, b);
+	}
 }
 
 /*
@@ -598,6 +612,7 @@ targets_start(void)
 				    g_targv[i].dt_arg);
 			if (dtrace_proc_grab(g_dtp, (pid_t)pid) == -1)
 				dfatal("failed to grab pid %ld", pid);
+			g_targv[i].dt_pid = (pid_t)pid;
 			if (g_pslive++ == 0)
 				g_target = (pid_t)pid;
 			continue;
@@ -614,6 +629,7 @@ targets_start(void)
 			fatal("invalid command -- '%s'\n", g_targv[i].dt_arg);
 		if ((pid = dtrace_proc_create(g_dtp, argv[0], argv)) == -1)
 			dfatal("failed to run command '%s'", g_targv[i].dt_arg);
+		g_targv[i].dt_pid = (pid_t)pid;
 		free(cmd);	/* the child has its own copy of argv */
 		if (g_pslive++ == 0)
 			g_target = (pid_t)pid;
@@ -832,9 +848,10 @@ main(int argc, char *argv[])
 			g_argv[g_argc++] = argv[optind];
 	}
 
-	/* -v reports stability with -l; a program's report is not done */
-	if (g_verbose && !g_list)
-		unsupported('v');
+	/*
+	 * -v reports stability with -l; with a program, which backend
+	 * traces each target (its stability report is not done)
+	 */
 	if (g_list + g_vers > 1) {
 		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
 		    "specified\n", g_pname);
@@ -935,7 +952,8 @@ consume:
 		    "snapshot of" : "claimed", dtrace_claimed(g_dtp));
 
 	do {
-		if (!g_intr && !done)
+		/* (a target may have exited already, heard of in dtrace_go) */
+		if (!g_intr && !done && !(g_targc > 0 && g_pslive == 0))
 			dtrace_sleep(g_dtp);
 		if (g_newline) {
 			/* after ^C: end the line the terminal echoed it on */

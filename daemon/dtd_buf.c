@@ -370,6 +370,29 @@ drop:
 	return rv;
 }
 
+/*
+ * n records that never reached us (lost in a backend's own ring, on
+ * cpu, thread unknown): drops, reported with the unit's next snapshot.
+ */
+void
+dtd_buf_drop(dtd_buf_t *b, int cpu, uint64_t n)
+{
+	dtd_bufcpu_t *c;
+
+	if (b->db_scope == DTD_BUFSCOPE_THREAD)
+		c = dtd_buf_thread(b, 0);
+	else {
+		if (cpu < 0)
+			cpu = 0;
+		c = b->db_cpu != NULL ? &b->db_cpu[cpu % b->db_ncpu] : NULL;
+	}
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&c->dbc_lock);
+	c->dbc_drops += n;
+	pthread_mutex_unlock(&c->dbc_lock);
+}
+
 /* Units to snapshot: CPUs, or the threads seen so far. */
 int
 dtd_buf_nunits(dtd_buf_t *b)

@@ -122,6 +122,8 @@ enum {
 	DTRACEOPT_QUIETRESIZE,
 	DTRACEOPT_BUFSCOPE,	/* DTRACEOPT_BUFSCOPE_* (ours) */
 	DTRACEOPT_OFORMAT,	/* DTRACEOPT_OFORMAT_* (FreeBSD's name) */
+	DTRACEOPT_BACKEND,	/* DTRACEOPT_BACKEND_* (ours) */
+	DTRACEOPT_UPROBEBUFSIZE, /* the uprobe backend's ring (ours) */
 	DTRACEOPT_MAX
 };
 
@@ -132,6 +134,9 @@ enum {
 #define DTRACEOPT_BUFRESIZE_MANUAL	1
 #define DTRACEOPT_BUFSCOPE_CPU		0
 #define DTRACEOPT_BUFSCOPE_THREAD	1
+#define DTRACEOPT_BACKEND_AUTO		0
+#define DTRACEOPT_BACKEND_PTRACE	1
+#define DTRACEOPT_BACKEND_UPROBE	2
 #define DTRACEOPT_OFORMAT_TEXT		DTRACE_OFORMAT_TEXT
 #define DTRACEOPT_OFORMAT_JSON		DTRACE_OFORMAT_JSON
 
@@ -251,6 +256,7 @@ typedef struct dt_proc {
 	int		dpr_held;	/* the daemon holds it at its entry */
 	int		dpr_exited;
 	int		dpr_status;	/* wait status, once exited */
+	int		dpr_backend;	/* DT_BACKEND_* + 1, 0 not told yet */
 } dt_proc_t;
 
 void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);

@@ -213,6 +213,8 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		{ "specsize", DTRACEOPT_SPECSIZE, DTRACEOPT_UNSET },
 		{ "dynvarsize", DTRACEOPT_DYNVARSIZE, DTRACEOPT_UNSET },
 		{ "cleanrate", DTRACEOPT_CLEANRATE, 1000000000LL / 101 },
+		{ "backend", DTRACEOPT_BACKEND, DTRACEOPT_BACKEND_AUTO },
+		{ "uprobebufsize", DTRACEOPT_UPROBEBUFSIZE, DTRACEOPT_UNSET },
 	};
 	size_t i, n = sizeof(opts) / sizeof(opts[0]);
 	dtp_opt_t *op;
@@ -920,6 +922,8 @@ dt_work_proc_event(dtrace_hdl_t *dtp, dt_msg_t *m)
 		return;
 	if (ev == DT_PROC_HELD) {
 		pr->dpr_held = 1;
+	} else if (ev == DT_PROC_BACKEND) {
+		pr->dpr_backend = status + 1;
 	} else if (ev == DT_PROC_EXITED && !pr->dpr_exited) {
 		pr->dpr_exited = 1;
 		pr->dpr_status = status;
@@ -929,6 +933,20 @@ dt_work_proc_event(dtrace_hdl_t *dtp, dt_msg_t *m)
 		if (dtp->dt_prochdlr != NULL)
 			dtp->dt_prochdlr(pid, status, dtp->dt_procarg);
 	}
+}
+
+/*
+ * How the daemon traces target pid: "ptrace" or "uprobe", once a
+ * program was loaded; NULL before, or for a pid that is no target.
+ */
+const char *
+dtrace_proc_backend(dtrace_hdl_t *dtp, pid_t pid)
+{
+	dt_proc_t *pr = dt_work_proc(dtp, pid);
+
+	if (pr == NULL || pr->dpr_backend == 0)
+		return NULL;
+	return pr->dpr_backend - 1 == DT_BACKEND_UPROBE ? "uprobe" : "ptrace";
 }
 
 void

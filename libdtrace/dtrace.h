@@ -240,6 +240,8 @@ int		dtrace_retained_iter(dtrace_hdl_t *,
  * returns once the program is held at its entry point; it runs after
  * dtrace_go() has fired BEGIN.  The handler hears of each target's exit
  * (pid, wait status) from inside any later library call.
+ * dtrace_proc_backend() says how the daemon traces a target ("ptrace",
+ * "uprobe"), once a program was loaded.
  */
 typedef void dtrace_handle_proc_f(pid_t, int, void *);
 pid_t		dtrace_proc_create(dtrace_hdl_t *, const char *,
@@ -247,6 +249,7 @@ pid_t		dtrace_proc_create(dtrace_hdl_t *, const char *,
 pid_t		dtrace_proc_grab(dtrace_hdl_t *, pid_t);
 int		dtrace_handle_proc(dtrace_hdl_t *, dtrace_handle_proc_f *,
 		    void *);
+const char	*dtrace_proc_backend(dtrace_hdl_t *, pid_t);
 
 /*
  * setopt() in a D program changed an option while tracing: the handler
