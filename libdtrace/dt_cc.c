@@ -343,7 +343,9 @@ dt_cc_difexpr(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	dt_cc_actdifos(pcb, ap, 1);
 	ap->da_difo[0] = dt_cc_difo(pcb, dnp, &rt);
 	ap->da_size = rt.dt_size;
-	ap->da_align = dt_node_is_string(dnp) ? 1 : rt.dt_size;
+	/* strings, structs and arrays are bytes: copied, not aligned */
+	ap->da_align = dt_node_is_string(dnp) ||
+	    (rt.dt_flags & DIF_TF_BYREF) ? 1 : rt.dt_size;
 }
 
 /* "ret %r0": the value of printf() without arguments. */
@@ -1340,7 +1342,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 
 	if (cnp->dn_expr != NULL) {
 		pred = cnp->dn_expr = dt_node_cook(pcb, cnp->dn_expr);
-		if (!dt_node_is_int(pred))
+		if (!dt_node_is_scalar(pred))
 			dt_parser_error(pcb, pred->dn_line, D_PRED_SCALAR,
 			    "predicate result must be of scalar type");
 		dt_decl_rtype(dtp, pred->dn_type, &rt);
@@ -1392,6 +1394,7 @@ dt_cc_destroy(dtrace_hdl_t *dtp)
 	dt_idhash_destroy(dtp->dt_aggs);
 	dtp->dt_globals = NULL;
 	dtp->dt_aggs = NULL;
+	dt_decl_destroy(dtp);
 }
 
 static dtrace_prog_t *
@@ -1440,6 +1443,7 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	if (setjmp(pcb.pcb_jmpbuf) != 0) {
 		dt_idhash_rollback(dtp->dt_globals, pcb.pcb_gen);
 		dt_idhash_rollback(dtp->dt_aggs, pcb.pcb_gen);
+		dt_decl_rollback(dtp, pcb.pcb_gen);
 		dtp->dt_nextvar = nextvar;
 		dtp->dt_nextagg = nextagg;
 		dt_cc_clause_free(&cc);
@@ -1469,6 +1473,8 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 		}
 	}
 
+	/* inlines are parse trees of this compile: they go with it */
+	dt_idhash_drop_kind(dtp->dt_globals, DT_IDENT_INLINE);
 	pgp = pcb.pcb_prog;
 	pgp->dp_next = dtp->dt_progs;
 	dtp->dt_progs = pgp;

@@ -118,6 +118,25 @@ dt_idhash_rollback(dt_idhash_t *dhp, unsigned int gen)
 	}
 }
 
+/* Remove every identifier of a kind (inlines, at the end of a compile). */
+void
+dt_idhash_drop_kind(dt_idhash_t *dhp, int kind)
+{
+	dt_ident_t **pp, *idp;
+	uint32_t i;
+
+	for (i = 0; i < dhp->dh_nbuckets; i++) {
+		for (pp = &dhp->dh_hash[i]; (idp = *pp) != NULL;) {
+			if (idp->di_kind == kind) {
+				*pp = idp->di_next;
+				dt_ident_free(idp);
+				dhp->dh_nelems--;
+			} else
+				pp = &idp->di_next;
+		}
+	}
+}
+
 typedef struct dt_ident_builtin {
 	const char	*bi_name;
 	int		bi_kind;
@@ -199,7 +218,7 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("normalize", DT_ACT_NORMALIZE, 2),
 	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1), BI_UNACT("setopt"),
 	/* progenyof(): the VM has no process-tree walk yet */
-	BI_UNACT("progenyof"), BI_UNACT("stringof"),
+	BI_UNACT("progenyof"),
 
 	BI_AGG("count", DTRACEAGG_COUNT, 0),
 	BI_AGG("sum", DTRACEAGG_SUM, 1),
@@ -261,12 +280,14 @@ static const struct {
 };
 
 /* Types that only appear in subroutine prototypes. */
-static const dt_type_t dt_ident_cstr = { "const char *", DT_TK_STRING, 0, 0,
-    0 };
+static const dt_type_t dt_ident_cstr = { .dt_name = "const char *",
+    .dt_kind = DT_TK_STRING };
+#define DT_IDENT_PTR(n)	{ .dt_name = n, .dt_kind = DT_TK_PTR, .dt_size = 8, \
+	.dt_rank = 4 }
 static const dt_type_t dt_ident_ptrs[] = {
-	{ "void *", DT_TK_PTR, 8, 0, 0 },
-	{ "ipaddr_t *", DT_TK_PTR, 8, 0, 0 },
-	{ "in6_addr_t *", DT_TK_PTR, 8, 0, 0 },
+	DT_IDENT_PTR("void *"),
+	DT_IDENT_PTR("ipaddr_t *"),
+	DT_IDENT_PTR("in6_addr_t *"),
 };
 
 /* A type name of a prototype, len bytes at s; NULL if unknown. */
@@ -390,6 +411,10 @@ dt_ident_init(dtrace_hdl_t *dtp)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_nargs = bp->bi_nargs;
 	}
+	/* NULL: the null pointer constant, (void *)0 */
+	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,
+	    DT_IDFLG_BUILTIN, 0, &dt_ident_ptrs[0])) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
 	for (i = 0; i < sizeof(dt_ident_subrs) / sizeof(dt_ident_subrs[0]);
 	    i++) {
 		idp = dt_idhash_insert(dtp->dt_globals,

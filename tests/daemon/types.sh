@@ -1,0 +1,82 @@
+#!/bin/sh
+# D's types on a traced process: a struct read with copyin() through a
+# declared struct type (members, a char array as a string, bit-fields,
+# a pointer member), the argv idiom copyinstr(*(uintptr_t *)copyin()),
+# a struct value in a clause-local variable, trace() of a struct, and
+# the fault a dereference of a raw address of the process gives.
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+cat >"$tmp/rec.d" <<'D'
+struct rec {
+	int		count;
+	char		name[12];
+	struct rec	*next;
+	unsigned int	flags:3;
+	unsigned int	level:5;
+	int		delta:6;
+	short		port;
+	long		total;
+};
+
+pid$target:a.out:visit:entry
+{
+	this->r = (struct rec *)copyin(arg0, sizeof (struct rec));
+	printf("%d %s %d %d %d %d %d next=%d size=%d\n", this->r->count,
+	    stringof(this->r->name), this->r->flags, this->r->level,
+	    this->r->delta, this->r->port, this->r->total,
+	    this->r->next != NULL, sizeof (*this->r));
+	printf("%s %s\n", copyinstr(*(uintptr_t *)copyin(arg1, 8)),
+	    copyinstr(((uintptr_t *)copyin(arg1, 16))[1]));
+	this->s = *this->r;
+	printf("%d %s\n", this->s.count + 1, stringof(this->s.name));
+	this->t = (struct rec *)copyin((uintptr_t)this->r->next,
+	    sizeof (struct rec));
+	printf("%s %d\n", stringof(this->t->name), this->t->count);
+}
+D
+dtrace -q -o "$tmp/out" -c "$TRIGGERS/structarg 2" -s "$tmp/rec.d" \
+    >"$tmp/tout" 2>"$tmp/err"
+check "struct: exit 0" [ $? -eq 0 ]
+same "$tmp/tout" "sum=33
+" "struct: the target ran undisturbed"
+same "$tmp/out" "10 rec-0 5 17 -3 -2 1234567890123 next=1 size=40
+alpha bravo
+11 rec-0
+tail -1
+11 rec-1 5 18 -4 -2 1234567890123 next=1 size=40
+alpha charlie
+12 rec-1
+tail -1
+
+" "struct members, bit-fields, argv idiom, struct variable: exact output"
+check "struct: no error reported" [ ! -s "$tmp/err" ]
+
+# trace() of a struct records its bytes, printed as tracemem() prints them
+dtrace -q -o "$tmp/out2" -c "$TRIGGERS/structarg 1" -n '
+struct pair { int a; int b; };
+pid$target:a.out:visit:entry { trace(*(struct pair *)copyin(arg0, 8)); }' \
+    >"$tmp/tout" 2>"$tmp/err"
+check "struct trace: exit 0" [ $? -eq 0 ]
+same "$tmp/out2" "
+             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef
+         0: 0a 00 00 00 72 65 63 2d                          ....rec-
+
+" "struct trace: the bytes"
+
+# a raw address of the process is not DIF memory: a fault per firing
+dtrace -q -o "$tmp/out3" -c "$TRIGGERS/structarg 2" -n '
+struct pair { int a; int b; };
+pid$target:a.out:visit:entry { trace(((struct pair *)arg0)->b); }
+pid$target:a.out:visit:return { @ = count(); }' >"$tmp/tout" 2>"$tmp/err"
+check "raw dereference: exit 0" [ $? -eq 0 ]
+check "raw dereference: two invalid address errors" [ "$(grep -c \
+    '^dtrace: error on enabled probe ID [0-9]* (ID [0-9]*: pid[0-9]*:a.out:visit:entry): invalid address (0x[0-9a-f]*) in action #1 at DIF offset [0-9]*$' \
+    "$tmp/err")" -eq 2 ]
+same "$tmp/out3" "
+                2
+
+" "raw dereference: tracing went on"
+
+done_testing
