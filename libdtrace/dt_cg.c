@@ -107,7 +107,7 @@ dt_cg_memop(const dt_type_t *t, int store)
 static void
 dt_cg_memload(dt_pcb_t *pcb, int reg, const dt_type_t *t)
 {
-	if (dt_decl_is_byref(t))
+	if (dt_decl_is_byref(t) || t->dt_kind == DT_TK_STRING)
 		return;
 	dt_as_emit(pcb, DIF_INSTR_LOAD(dt_cg_memop(t, 0), reg, reg),
 	    DT_LBL_NONE);

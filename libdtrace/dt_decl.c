@@ -538,17 +538,16 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
     dt_declr_t *dd)
 {
 	const char *name = dd->dd_name != NULL ? dd->dd_name : "<bit-field>";
-	uint32_t al = dt_decl_align(mt), unit;
+	uint32_t al = dt_decl_align(mt), unit, msize;
 	int64_t bits = -1;
 	dt_member_t *m;
 
 	if (dd->dd_name != NULL && dt_decl_member_lookup(sou, dd->dd_name))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
 		    "member redeclared: %s", dd->dd_name);
-	if (mt->dt_kind == DT_TK_STRING)
-		dt_parser_error(pcb, dd->dd_line, D_DECL_MEMBER,
-		    "member %s may not be of type string: use char [n]",
-		    name);
+	/* a string member is a char array of strsize bytes, as in illumos */
+	msize = mt->dt_kind == DT_TK_STRING ? dt_decl_strsize(pcb->pcb_hdl) :
+	    mt->dt_size;
 	dt_decl_check_object(pcb, mt, dd->dd_line, name);
 	if (mt == sou)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_INCOMPLETE,
@@ -578,8 +577,8 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
 	if (sou->dt_kind == DT_TK_UNION) {
 		if (bits >= 0)
 			m->dm_bits = (uint8_t)bits;
-		if (mt->dt_size > sou->dt_bitpos / 8)
-			sou->dt_bitpos = (uint64_t)mt->dt_size * 8;
+		if (msize > sou->dt_bitpos / 8)
+			sou->dt_bitpos = (uint64_t)msize * 8;
 	} else if (bits >= 0) {
 		/* a storage unit of the declared type that holds it whole */
 		unit = mt->dt_size * 8;
@@ -594,7 +593,7 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
 		sou->dt_bitpos = (sou->dt_bitpos + al * 8 - 1) / (al * 8) *
 		    (al * 8);
 		m->dm_off = (uint32_t)(sou->dt_bitpos / 8);
-		sou->dt_bitpos += (uint64_t)mt->dt_size * 8;
+		sou->dt_bitpos += (uint64_t)msize * 8;
 	}
 	if (dd->dd_name == NULL) {
 		/* an unnamed bit-field pads, and is not a member */

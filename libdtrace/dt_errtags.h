@@ -74,6 +74,12 @@
 	X(D_OFFSETOF_BITFIELD)	/* offsetof() of a bit-field */ \
 	X(D_UNKNOWN)		/* unknown member in offsetof() */ \
 	X(D_STRINGOF_TYPE)	/* stringof() of an invalid type */ \
+	X(D_XLATE_REDECL)	/* translator redeclared */ \
+	X(D_XLATE_SOU)		/* translator output not a struct or union */ \
+	X(D_XLATE_MEMB)		/* translator member not in the output type */ \
+	X(D_XLATE_NONE)		/* no translator for these types */ \
+	X(D_XLATE_INCOMPAT)	/* translator member of an incompatible type */ \
+	X(D_XLATE_EXPR)		/* xlate without a member reference */ \
 	X(D_PRED_SCALAR)	/* predicate is not of scalar type */ \
 	X(D_TRACE_VOID)		/* trace() of a void expression */ \
 	X(D_TRACEMEM_ADDR)	/* tracemem() address not integer */ \

@@ -74,6 +74,7 @@ static dt_typespec_t dt_grammar_ts1(int);
 %token		DT_TOK_PREINC DT_TOK_POSTINC DT_TOK_PREDEC DT_TOK_POSTDEC
 %token		DT_TOK_IPOS DT_TOK_INEG DT_TOK_CAST DT_TOK_SIZEOF
 %token		DT_TOK_DEREF DT_TOK_ADDROF DT_TOK_STRINGOF DT_TOK_OFFSETOF
+%token		DT_TOK_XLATE
 
 %type <l_node>	clause_list clause pdesc_list pdesc predicate
 %type <l_node>	statement_list statement_list_impl statement
@@ -84,7 +85,7 @@ static dt_typespec_t dt_grammar_ts1(int);
 %type <l_node>	relational_expression shift_expression additive_expression
 %type <l_node>	multiplicative_expression cast_expression unary_expression
 %type <l_node>	postfix_expression primary_expression argument_list
-%type <l_node>	type_name param_type_list
+%type <l_node>	type_name param_type_list xlator_members
 %type <l_ts>	type_specifiers type_specifier decl_specifiers decl_specifier
 %type <l_ts>	sou_specifier enum_specifier
 %type <l_declr>	declarator direct_declarator init_declarator_list
@@ -110,10 +111,25 @@ clause_list:
 	;
 
 declaration:
-		decl_specifiers DT_TOK_SEMI
+		DT_KEY_INLINE decl_specifiers declarator DT_TOK_ASGN
+		    assignment_expression DT_TOK_SEMI
+			{ dt_node_inline_decl(pcb, &$2, $3, $5); }
+	|	DT_KEY_TRANSLATOR type_name DT_TOK_LT type_name DT_TOK_IDENT
+		    DT_TOK_GT DT_TOK_LBRACE xlator_members DT_TOK_RBRACE
+		    DT_TOK_SEMI
+			{ dt_node_xlator_decl(pcb, $2, $4, $5, $8); }
+	|	decl_specifiers DT_TOK_SEMI
 			{ dt_decl_declare(pcb, &$1, NULL, dt_lex_lineno(pcb)); }
 	|	decl_specifiers init_declarator_list DT_TOK_SEMI
 			{ dt_decl_declare(pcb, &$1, $2, $2->dd_line); }
+	;
+
+xlator_members:
+		%empty			{ $$ = NULL; }
+	|	xlator_members DT_TOK_IDENT DT_TOK_ASGN expression DT_TOK_SEMI
+			{ $$ = dt_node_link($1, dt_node_xlator_member(pcb, $2, $4)); }
+	|	xlator_members DT_TOK_TNAME DT_TOK_ASGN expression DT_TOK_SEMI
+			{ $$ = dt_node_link($1, dt_node_xlator_member(pcb, $2, $4)); }
 	;
 
 decl_specifiers:
@@ -537,6 +553,9 @@ primary_expression:
 	|	DT_TOK_INT		{ $$ = $1; }
 	|	DT_TOK_STRING		{ $$ = dt_node_string(pcb, $1); }
 	|	DT_TOK_LPAR expression DT_TOK_RPAR	{ $$ = $2; }
+	|	DT_KEY_XLATE DT_TOK_LT type_name DT_TOK_GT DT_TOK_LPAR
+		    expression DT_TOK_RPAR
+			{ $$ = dt_node_op2(pcb, DT_TOK_XLATE, $3, $6); }
 	;
 
 type_name:

@@ -475,6 +475,7 @@ const char	*dt_ident_aggfunc_name(uint32_t);
 #define DT_NODE_TYPE	10	/* a type name (sizeof, cast) */
 #define DT_NODE_PDESC	11	/* probe description text */
 #define DT_NODE_CLAUSE	12	/* dn_pdescs / dn_pred / dn_acts */
+#define DT_NODE_XLMEMB	13	/* translator member: dn_string = dn_left */
 
 #define DT_NF_LVALUE	0x1	/* node is an lvalue */
 #define DT_NF_WRITABLE	0x2	/* lvalue may be assigned */
@@ -529,6 +530,19 @@ typedef struct dt_regset {
 	int		dr_nregs;
 } dt_regset_t;
 
+/*
+ * A translator, "translator T < U *P > { m = expr; ... };": visible to
+ * the rest of the compile that declares it.  Member expressions stay
+ * uncooked until an xlate names them; P is then replaced by the operand.
+ */
+typedef struct dt_xlator {
+	const dt_type_t	*dx_to;		/* T: a struct or union */
+	const dt_type_t	*dx_from;	/* U * (or the type of P) */
+	char		*dx_param;	/* P */
+	dt_node_t	*dx_members;	/* DT_NODE_XLMEMB list */
+	struct dt_xlator *dx_next;
+} dt_xlator_t;
+
 /* The parser control block: the state of one compile. */
 typedef struct dt_pcb {
 	dtrace_hdl_t	*pcb_hdl;
@@ -554,6 +568,7 @@ typedef struct dt_pcb {
 	int		pcb_nsou;
 	dt_type_t	*pcb_enum;	/* enum body being declared */
 	int64_t		pcb_enumval;	/* value of its next enumerator */
+	dt_xlator_t	*pcb_xlators;	/* translators (dt_parser.c) */
 } dt_pcb_t;
 
 /* dt_lex.l */
@@ -599,6 +614,11 @@ dt_node_t	*dt_node_member(dt_pcb_t *, int, dt_node_t *, char *);
 dt_node_t	*dt_node_offsetof(dt_pcb_t *, dt_node_t *, char *);
 dt_node_t	*dt_node_typename(dt_pcb_t *, const dt_type_t *);
 int		dt_node_is_scalar(const dt_node_t *);
+void		dt_node_inline_decl(dt_pcb_t *, const dt_typespec_t *,
+		    dt_declr_t *, dt_node_t *);
+dt_node_t	*dt_node_xlator_member(dt_pcb_t *, char *, dt_node_t *);
+void		dt_node_xlator_decl(dt_pcb_t *, dt_node_t *, dt_node_t *,
+		    char *, dt_node_t *);
 int		dt_node_is_ptr(const dt_node_t *);
 const char	*dt_node_opname(int);
 int		dt_node_is_int(const dt_node_t *);

@@ -434,6 +434,7 @@ dt_node_opname(int op)
 	case DT_TOK_DEREF: return "*";
 	case DT_TOK_ADDROF: return "&";
 	case DT_TOK_DOT: return ".";
+	case DT_TOK_XLATE: return "xlate";
 	case DT_TOK_CAST: return "(cast)";
 	case DT_TOK_LBRAC: return "[]";
 	case DT_TOK_PTR: return "->";
@@ -597,10 +598,17 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 }
 
 /* p->m and s.m */
+static dt_node_t *dt_node_cook_xlate(dt_pcb_t *, dt_node_t *);
+
 static dt_node_t *
 dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 {
-	dt_node_t *lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+	dt_node_t *lp;
+
+	if (dnp->dn_left->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_left->dn_op == DT_TOK_XLATE)
+		return dt_node_cook_xlate(pcb, dnp);
+	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
 	const char *op = dt_node_opname(dnp->dn_op);
 	const dt_type_t *st = lp->dn_type;
 	const dt_member_t *m;
@@ -692,16 +700,222 @@ dt_node_copy(dt_pcb_t *pcb, const dt_node_t *src)
 	return dnp;
 }
 
+/*
+ * Make dnp the node src (cooking happens in place: callers keep their
+ * pointers to the nodes they cook), keeping its place in lists.
+ */
+static dt_node_t *
+dt_node_become(dt_node_t *dnp, const dt_node_t *src)
+{
+	dt_node_t *list = dnp->dn_list, *link = dnp->dn_link;
+	int line = dnp->dn_line;
+
+	*dnp = *src;
+	dnp->dn_list = list;
+	dnp->dn_link = link;
+	dnp->dn_line = line;
+	return dnp;
+}
+
 static dt_node_t *
 dt_node_inline(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 {
-	dt_node_t *cp = dt_node_copy(pcb, idp->di_inline);
-
 	idp->di_flags |= DT_IDFLG_REF;
-	cp->dn_line = dnp->dn_line;
+	dt_node_become(dnp, dt_node_copy(pcb, idp->di_inline));
 	/* a value, not an lvalue: an inline cannot be assigned */
-	cp->dn_flags &= ~DT_NF_WRITABLE;
-	return cp;
+	dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
+
+/* Replace every use of the identifier name in a parse tree by arg. */
+static void
+dt_node_subst(dt_pcb_t *pcb, dt_node_t *dnp, const char *name,
+    const dt_node_t *arg)
+{
+	dt_node_t *ap, *cp, *list, *link;
+
+	if (dnp == NULL)
+		return;
+	if (dnp->dn_kind == DT_NODE_IDENT && dnp->dn_op != DT_TOK_PTR &&
+	    strcmp(dnp->dn_string, name) == 0) {
+		cp = dt_node_copy(pcb, arg);
+		list = dnp->dn_list;
+		link = dnp->dn_link;
+		*dnp = *cp;
+		dnp->dn_list = list;
+		dnp->dn_link = link;
+		return;
+	}
+	dt_node_subst(pcb, dnp->dn_left, name, arg);
+	dt_node_subst(pcb, dnp->dn_expr, name, arg);
+	for (ap = dnp->dn_right; ap != NULL; ap = ap->dn_list)
+		dt_node_subst(pcb, ap, name, arg);
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		dt_node_subst(pcb, ap, name, arg);
+}
+
+/* "inline type name = expression;" */
+void
+dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
+    dt_node_t *expr)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	const dt_type_t *t;
+	dt_node_t *e;
+	dt_ident_t *idp;
+
+	if (ts->ts_class != DT_DCLASS_NONE)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_CLASS,
+		    "inline %s may not have a storage class", dd->dd_name);
+	t = dt_decl_derive(pcb, dt_decl_spec(pcb, ts, dd->dd_line), dd);
+	if (dt_idhash_lookup(dtp->dt_globals, dd->dd_name) != NULL ||
+	    dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
+		    "identifier redeclared: %s", dd->dd_name);
+	if (t->dt_kind == DT_TK_VOID || dt_decl_is_byref(t))
+		dt_parser_error(pcb, dd->dd_line, D_DECL_VOIDOBJ,
+		    "inline %s may not be of type %s", dd->dd_name,
+		    t->dt_name);
+	e = dt_node_cook(pcb, expr);
+	if (!dt_node_asgn_compat(t, e))
+		dt_parser_error(pcb, dd->dd_line, D_OP_INCOMPAT,
+		    "inline %s definition uses incompatible types: "
+		    "\"%s\" = \"%s\"", dd->dd_name, t->dt_name,
+		    e->dn_type->dt_name);
+	if (dt_decl_is_scalar(t) && e->dn_type != t)
+		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, t), e));
+	idp = dt_idhash_insert(dtp->dt_globals, dd->dd_name, DT_IDENT_INLINE,
+	    DT_IDFLG_BUILTIN, 0, t);
+	if (idp == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	idp->di_inline = e;
+	idp->di_gen = pcb->pcb_gen;
+}
+
+dt_node_t *
+dt_node_xlator_member(dt_pcb_t *pcb, char *name, dt_node_t *expr)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_XLMEMB);
+
+	dnp->dn_string = name;
+	dnp->dn_left = expr;
+	return dnp;
+}
+
+/* "translator T < U *P > { member = expression; ... };" */
+void
+dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
+    char *param, dt_node_t *members)
+{
+	const dt_type_t *t = to->dn_type;
+	dt_xlator_t *dx;
+	dt_node_t *mp, *np;
+
+	if ((t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION) ||
+	    !t->dt_defined)
+		dt_parser_error(pcb, to->dn_line, D_XLATE_SOU,
+		    "translator output type must be a struct or union: %s",
+		    t->dt_name);
+	for (dx = pcb->pcb_xlators; dx != NULL; dx = dx->dx_next) {
+		if (dx->dx_to == t && dx->dx_from == from->dn_type)
+			dt_parser_error(pcb, to->dn_line, D_XLATE_REDECL,
+			    "translator from %s to %s has already been "
+			    "declared", from->dn_type->dt_name, t->dt_name);
+	}
+	for (mp = members; mp != NULL; mp = mp->dn_list) {
+		if (dt_decl_member_lookup(t, mp->dn_string) == NULL)
+			dt_parser_error(pcb, mp->dn_line, D_XLATE_MEMB,
+			    "translator member %s is not a member of %s",
+			    mp->dn_string, t->dt_name);
+		for (np = mp->dn_list; np != NULL; np = np->dn_list) {
+			if (strcmp(np->dn_string, mp->dn_string) == 0)
+				dt_parser_error(pcb, np->dn_line,
+				    D_XLATE_REDECL, "translator member %s is "
+				    "defined twice", np->dn_string);
+		}
+	}
+	dx = dt_parser_alloc(pcb, sizeof(*dx));
+	dx->dx_to = t;
+	dx->dx_from = from->dn_type;
+	dx->dx_param = param;
+	dx->dx_members = members;
+	dx->dx_next = pcb->pcb_xlators;
+	pcb->pcb_xlators = dx;
+}
+
+/*
+ * xlate <T *>(p)->m and xlate <T>(*p).m: the translator's expression for
+ * m, with its parameter replaced by the operand, converted to m's type.
+ */
+static dt_node_t *
+dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *xp = dnp->dn_left, *arg, *mp, *e;
+	const dt_type_t *t = xp->dn_left->dn_type, *st, *at;
+	const dt_member_t *m;
+	dt_xlator_t *dx;
+
+	arg = xp->dn_right = dt_node_cook(pcb, xp->dn_right);
+	at = arg->dn_type;
+	if (dnp->dn_op == DT_TOK_PTR) {
+		if (t->dt_kind != DT_TK_PTR)
+			dt_parser_error(pcb, dnp->dn_line, D_OP_PTR,
+			    "operator -> must be applied to a pointer");
+		st = t->dt_base;
+	} else
+		st = t;
+	for (dx = pcb->pcb_xlators; dx != NULL; dx = dx->dx_next) {
+		if (dx->dx_to != st)
+			continue;
+		if (dnp->dn_op == DT_TOK_PTR && dt_node_is_ptr(arg) &&
+		    dt_decl_ptrcompat(dx->dx_from, at))
+			break;
+		if (dnp->dn_op == DT_TOK_DOT) {
+			if (dx->dx_from->dt_kind == DT_TK_PTR &&
+			    dx->dx_from->dt_base == at) {
+				/* xlate <T>(*p): the translator takes p */
+				arg = arg->dn_kind == DT_NODE_OP1 &&
+				    arg->dn_op == DT_TOK_DEREF ? arg->dn_left :
+				    dt_node_cook(pcb, dt_node_op1(pcb,
+				    DT_TOK_ADDROF, arg));
+				break;
+			}
+			if (dx->dx_from == at || (dt_decl_is_integral(at) &&
+			    dt_decl_is_integral(dx->dx_from)))
+				break;
+		}
+	}
+	if (dx == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_NONE,
+		    "no translator available to translate %s to %s",
+		    at->dt_name, t->dt_name);
+	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
+		if (strcmp(mp->dn_string, dnp->dn_string) == 0)
+			break;
+	}
+	m = dt_decl_member_lookup(st, dnp->dn_string);
+	if (m == NULL || mp == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_MEMB,
+		    "%s is not a member of the translator from %s to %s",
+		    dnp->dn_string, dx->dx_from->dt_name, st->dt_name);
+	e = dt_node_copy(pcb, mp->dn_left);
+	dt_node_subst(pcb, e, dx->dx_param, arg);
+	e = dt_node_cook(pcb, e);
+	if (!dt_node_asgn_compat(m->dm_type, e))
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_INCOMPAT,
+		    "translator member %s of type %s is defined by an "
+		    "expression of type %s", m->dm_name, m->dm_type->dt_name,
+		    e->dn_type->dt_name);
+	if (dt_decl_is_scalar(m->dm_type) && e->dn_type != m->dm_type)
+		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, m->dm_type), e));
+	dt_node_become(dnp, e);
+	dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
 }
 
 /* Resolve an identifier used as a value. */
@@ -1068,8 +1282,6 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 			    "stringof( ) operand must be a string, a pointer, "
 			    "an array or an integer: not \"%s\"",
 			    cp->dn_type->dt_name);
-		if (dt_node_is_string(cp))
-			return cp;
 		dnp->dn_type = &dt_type_string;
 		break;
 	case DT_TOK_PREINC:
@@ -1151,6 +1363,11 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_PTR:
 	case DT_TOK_DOT:
 		return dt_node_cook_member(pcb, dnp);
+
+	case DT_TOK_XLATE:
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_EXPR,
+		    "xlate< > may only be used with a member reference: "
+		    "xlate <T *>(p)->m or xlate <T>(*p).m");
 
 	case DT_TOK_LBRAC:
 		return dt_node_cook_array(pcb, dnp, 0, NULL);
