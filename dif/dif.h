@@ -352,6 +352,11 @@ typedef struct dif_host {
 	 * is free (the host counts that failure).  NULL: always 0.
 	 */
 	int	(*dh_speculation)(void *arg, uint64_t *idp);
+	/*
+	 * progenyof(pid): *resultp = 1 if the process that hit the probe
+	 * is pid or one of its descendants, else 0.  NULL: always 0.
+	 */
+	int	(*dh_progenyof)(void *arg, uint64_t pid, uint64_t *resultp);
 } dif_host_t;
 
 /* Storage for one global scalar. */

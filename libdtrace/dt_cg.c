@@ -694,6 +694,15 @@ dt_cg_node(dt_pcb_t *pcb, dt_node_t *dnp)
 		    dnp->dn_string), dnp->dn_reg), DT_LBL_NONE);
 		break;
 	case DT_NODE_VAR:
+		if (dnp->dn_ident->di_kind == DT_IDENT_ARRAY) {
+			/* args[i], uregs[i]: the index register is reused */
+			dt_cg_node(pcb, dnp->dn_args);
+			dnp->dn_reg = dnp->dn_args->dn_reg;
+			dt_as_emit(pcb, DIF_INSTR_LDA(DIF_OP_LDGA,
+			    dnp->dn_ident->di_id, dnp->dn_reg, dnp->dn_reg),
+			    DT_LBL_NONE);
+			break;
+		}
 		dt_cg_keys(pcb, dnp);
 		dnp->dn_reg = dt_regset_alloc(pcb);
 		dt_cg_load(pcb, dnp->dn_ident, dnp->dn_reg);

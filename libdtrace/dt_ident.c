@@ -195,10 +195,9 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	    DIF_VAR_ZONENAME, NULL, 0 },
 	{ "curpsinfo", DT_IDENT_SCALAR, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
 	    0, NULL, 0 },
-	{ "args", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
-	    DIF_VAR_ARGS, NULL, 0 },
-	{ "uregs", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
-	    DIF_VAR_UREGS, NULL, 0 },
+	{ "args", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN, DIF_VAR_ARGS, "int64_t", 0 },
+	{ "uregs", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN, DIF_VAR_UREGS, "uint64_t",
+	    0 },
 
 	BI_ACT("trace", DT_ACT_TRACE, 1),
 	BI_ACT("printf", DT_ACT_PRINTF, -1),
@@ -217,8 +216,6 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("clear", DT_ACT_CLEAR, 1), BI_ACT("trunc", DT_ACT_TRUNC, -1),
 	BI_ACT("normalize", DT_ACT_NORMALIZE, 2),
 	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1), BI_UNACT("setopt"),
-	/* progenyof(): the VM has no process-tree walk yet */
-	BI_UNACT("progenyof"),
 
 	BI_AGG("count", DTRACEAGG_COUNT, 0),
 	BI_AGG("sum", DTRACEAGG_SUM, 1),
@@ -277,6 +274,29 @@ static const struct {
 	{ "inet_ntop", DIF_SUBR_INET_NTOP, "string(int, void *)" },
 	{ "rand", DIF_SUBR_RAND, "int()" },
 	{ "speculation", DIF_SUBR_SPECULATION, "int()" },
+	{ "progenyof", DIF_SUBR_PROGENYOF, "int(pid_t)" },
+};
+
+/*
+ * The uregs[] indices, with illumos's amd64 names: the daemon presents
+ * the registers as Linux's struct user_regs_struct, an array of 64-bit
+ * words in ptrace order (dtd_prov_pid.c), so the names map to that
+ * order.  R_TRAPNO and R_ERR have no counterpart there.
+ */
+static const struct {
+	const char	*rn_name;
+	int		rn_index;
+} dt_ident_regs[] = {
+	{ "R_R15", 0 }, { "R_R14", 1 }, { "R_R13", 2 }, { "R_R12", 3 },
+	{ "R_RBP", 4 }, { "R_RBX", 5 }, { "R_R11", 6 }, { "R_R10", 7 },
+	{ "R_R9", 8 }, { "R_R8", 9 }, { "R_RAX", 10 }, { "R_RCX", 11 },
+	{ "R_RDX", 12 }, { "R_RSI", 13 }, { "R_RDI", 14 }, { "R_RIP", 16 },
+	{ "R_CS", 17 }, { "R_RFL", 18 }, { "R_RSP", 19 }, { "R_SS", 20 },
+	{ "R_FSBASE", 21 }, { "R_GSBASE", 22 }, { "R_DS", 23 }, { "R_ES", 24 },
+	{ "R_FS", 25 }, { "R_GS", 26 },
+	/* the machine-independent names */
+	{ "R_PC", 16 }, { "R_SP", 19 }, { "R_FP", 4 }, { "R_PS", 18 },
+	{ "R_R0", 10 }, { "R_R1", 5 },
 };
 
 /* Types that only appear in subroutine prototypes. */
@@ -410,6 +430,14 @@ dt_ident_init(dtrace_hdl_t *dtp)
 		if (idp == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_nargs = bp->bi_nargs;
+	}
+	for (i = 0; i < sizeof(dt_ident_regs) / sizeof(dt_ident_regs[0]);
+	    i++) {
+		idp = dt_idhash_insert(dtp->dt_globals, dt_ident_regs[i].rn_name,
+		    DT_IDENT_ENUMR, DT_IDFLG_BUILTIN, 0, &dt_type_int);
+		if (idp == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		idp->di_value = dt_ident_regs[i].rn_index;
 	}
 	/* NULL: the null pointer constant, (void *)0 */
 	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,

@@ -568,6 +568,38 @@ dt_node_setmem(dt_node_t *dnp, const dt_type_t *t)
 	return dnp;
 }
 
+/* args[i] and uregs[i]: a built-in array, loaded by the host */
+static dt_node_t *
+dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
+{
+	dt_node_t *kp = dnp->dn_right;
+
+	if (kp == NULL || kp->dn_list != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s[ ] prototype mismatch: it takes one index",
+		    idp->di_name);
+	kp = dnp->dn_right = dt_node_cook(pcb, kp);
+	if (!dt_node_is_int(kp))
+		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
+		    "%s[ ] argument #1 is incompatible with prototype:\n"
+		    "\tprototype: int\n\t argument: %s", idp->di_name,
+		    kp->dn_type->dt_name);
+	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS &&
+	    kp->dn_value >= 10)
+		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
+		    "index %lld is out of range for args[ ]",
+		    (long long)kp->dn_value);
+	dnp->dn_kind = DT_NODE_VAR;
+	dnp->dn_op = 0;
+	dnp->dn_ident = idp;
+	dnp->dn_args = kp;
+	dnp->dn_left = dnp->dn_right = NULL;
+	dnp->dn_type = idp->di_type;
+	dnp->dn_flags |= DT_NF_LVALUE;
+	idp->di_flags |= DT_IDFLG_REF;
+	return dnp;
+}
+
 /* p[i] on a pointer or an array */
 static dt_node_t *
 dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
@@ -954,10 +986,19 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
 		    "variable %s is kernel-only: it is not available when "
 		    "tracing user processes", idp->di_name);
-	if ((idp->di_flags & DT_IDFLG_UNSUP) || idp->di_kind == DT_IDENT_ARRAY)
+	if (idp->di_id == DIF_VAR_ERRNO && (idp->di_flags & DT_IDFLG_BUILTIN))
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-		    "variable %s%s is not supported yet", idp->di_name,
-		    idp->di_kind == DT_IDENT_ARRAY ? "[ ]" : "");
+		    "variable errno is not available when tracing user "
+		    "processes: Linux keeps no record of a thread's last "
+		    "system call error; copyin( ) the thread's own errno "
+		    "instead");
+	if (idp->di_flags & DT_IDFLG_UNSUP)
+		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
+		    "variable %s is not supported yet", idp->di_name);
+	if (idp->di_kind == DT_IDENT_ARRAY)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "%s is an array and must be indexed: %s[ ]",
+		    idp->di_name, idp->di_name);
 	dnp->dn_kind = DT_NODE_VAR;
 	dnp->dn_ident = idp;
 	dnp->dn_type = idp->di_type;
@@ -1059,8 +1100,7 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 		    bp->dn_string);
 	idp = dt_idhash_lookup(dtp->dt_globals, bp->dn_string);
 	if (idp != NULL && idp->di_kind == DT_IDENT_ARRAY)
-		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-		    "variable %s[ ] is not supported yet", idp->di_name);
+		return dt_node_cook_builtin_array(pcb, dnp, idp);
 	if (idp != NULL && idp->di_kind != DT_IDENT_ASSOC)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
 		    "%s is not an associative array and may not be indexed",

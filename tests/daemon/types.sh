@@ -79,4 +79,32 @@ same "$tmp/out3" "
 
 " "raw dereference: tracing went on"
 
+# built-ins on a traced process: progenyof(), uregs[] with R_* names,
+# args[]; at a function's entry the stack is 8 bytes off 16-alignment
+dtrace -q -o "$tmp/out4" -c "$TRIGGERS/structarg 2" -n '
+pid$target:a.out:visit:entry
+{
+	printf("%d %d %d %d %d %d %d %d\n", progenyof($pid), progenyof(1),
+	    progenyof(pid), progenyof(ppid), progenyof(0x7ffffffe),
+	    uregs[R_RDI] == arg0, args[1] == uregs[R_RSI],
+	    uregs[R_SP] % 16);
+}' >"$tmp/tout" 2>"$tmp/err"
+check "builtins: exit 0" [ $? -eq 0 ]
+same "$tmp/out4" "1 1 1 1 0 1 1 8
+1 1 1 1 0 1 1 8
+
+" "builtins: progenyof, uregs, args"
+check "builtins: no error reported" [ ! -s "$tmp/err" ]
+
+# macro variables: the dtrace process's own ids (sh -c execs dtrace, so
+# its parent is this shell, and it shares this shell's session and group)
+sh -c 'exec "$0" -x socket="$1" -q -n "BEGIN { printf(\"%d %d %d %d %d %d %d\\n\",
+    \$ppid, \$uid, \$gid, \$euid, \$egid, \$sid, \$pgid); exit(0); }"' \
+    "$DTRACE" "$sock" >"$tmp/out5" 2>"$tmp/err"
+check "macros: exit 0" [ $? -eq 0 ]
+same "$tmp/out5" "$$ $(id -u) $(id -g) $(id -u) $(id -g) $(ps -o sid= -p $$ |
+    tr -d ' ') $(ps -o pgid= -p $$ | tr -d ' ')
+
+" "macros: \$ppid \$uid \$gid \$euid \$egid \$sid \$pgid"
+
 done_testing
