@@ -1395,10 +1395,11 @@ dt_cc_destroy(dtrace_hdl_t *dtp)
 	dtp->dt_globals = NULL;
 	dtp->dt_aggs = NULL;
 	dt_decl_destroy(dtp);
+	dt_cpp_fini(dtp);
 }
 
 static dtrace_prog_t *
-dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
+dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
     dtrace_probespec_t spec, unsigned int cflags, int argc,
     char *const argv[])
 {
@@ -1482,6 +1483,24 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	dt_parser_free(&pcb);
 	dt_as_fini(&pcb.pcb_ir);
 	free(pcb.pcb_argref);
+	return pgp;
+}
+
+/* Compile str or fp; under -C, what cpp makes of it. */
+static dtrace_prog_t *
+dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
+    dtrace_probespec_t spec, unsigned int cflags, int argc,
+    char *const argv[])
+{
+	dtrace_prog_t *pgp;
+	FILE *cppout;
+
+	if (!(dtp->dt_copts & DT_COPT_CPP) && !(cflags & DTRACE_C_CPP))
+		return dt_cc_compile1(dtp, str, fp, spec, cflags, argc, argv);
+	if ((cppout = dt_cpp_run(dtp, str, fp)) == NULL)
+		return NULL;
+	pgp = dt_cc_compile1(dtp, NULL, cppout, spec, cflags, argc, argv);
+	fclose(cppout);
 	return pgp;
 }
 

@@ -146,6 +146,8 @@
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
 	X(D_PRAGMA_OPTSET)	/* #pragma D option failed */ \
+	X(D_PRAGMA_DEPEND)	/* #pragma D depends_on unmet */ \
+	X(D_PRAGERR)		/* #pragma D error */ \
 	X(D_PRAGCTL_INVAL)	/* unknown control line */ \
 	X(D_REGS)		/* expression too complex for the registers */
 

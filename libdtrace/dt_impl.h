@@ -143,6 +143,8 @@ enum {
 #define DT_COPT_ZDEFS		0x2	/* descriptions may match no probe */
 #define DT_COPT_DEFARGS		0x4	/* missing $N are 0 / "" */
 #define DT_COPT_DROPTAGS	0x8	/* drop messages carry [DTRACEDROP_*] */
+#define DT_COPT_CPP		0x10	/* -C: run cpp over programs */
+#define DT_COPT_CPPHDRS		0x20	/* -H: cpp lists included files */
 
 struct dt_node;
 struct dt_idhash;
@@ -196,6 +198,9 @@ struct dtrace_hdl {
 	struct dtrace_prog *dt_progs;	/* programs compiled on this handle */
 	struct dt_type	*dt_types;	/* declared and derived types (dt_decl.c) */
 	struct dt_tdef	*dt_tdefs;	/* typedefs the programs declared */
+	char		**dt_cpp_argv;	/* -D, -U, -I for cpp (dt_cpp.c) */
+	int		dt_cpp_argc;
+	char		*dt_cpp_path;	/* -x cpppath, or NULL: "cpp" */
 
 	/* runtime (dt_work.c, dt_consume.c, dt_aggregate.c) */
 	dt_epid_t	**dt_epids;	/* indexed by epid */
@@ -646,6 +651,12 @@ dif_difo_t	*dt_as_difo_dup(const dif_difo_t *);
 
 /* dt_pragma.c */
 void		dt_pragma(dt_pcb_t *, int, const char *);
+
+/* dt_cpp.c */
+int		dt_cpp_add_arg(dtrace_hdl_t *, const char *, const char *);
+int		dt_cpp_set_path(dtrace_hdl_t *, const char *);
+FILE		*dt_cpp_run(dtrace_hdl_t *, const char *, FILE *);
+void		dt_cpp_fini(dtrace_hdl_t *);
 
 /* dt_cc.c */
 #define DT_MACRO_INT	1	/* macro value is an integer */

@@ -107,4 +107,40 @@ same "$tmp/out5" "$$ $(id -u) $(id -g) $(id -u) $(id -g) $(ps -o sid= -p $$ |
 
 " "macros: \$ppid \$uid \$gid \$euid \$egid \$sid \$pgid"
 
+# the C preprocessor: -I, -H, line numbers after #include, and cpp's
+# own failure
+mkdir -p "$tmp/inc"
+printf '#define BASE 40\n' >"$tmp/inc/base.h"
+printf '#include "base.h"\nBEGIN { printf("%%d\\n", BASE + ADD); exit(0); }\n' \
+    >"$tmp/cpp.d"
+dtrace -C -I "$tmp/inc" -D ADD=2 -q -s "$tmp/cpp.d" >"$tmp/out6" 2>"$tmp/err"
+check "cpp: exit 0" [ $? -eq 0 ]
+same "$tmp/out6" "42
+
+" "cpp: -I and -D"
+dtrace -C -H -I "$tmp/inc" -D ADD=2 -q -s "$tmp/cpp.d" >/dev/null 2>"$tmp/err"
+check "cpp -H: the included file is listed" grep -q "^\. .*inc/base.h$" "$tmp/err"
+printf '#include "base.h"\n\nBEGIN { x = ; }\n' >"$tmp/cpp2.d"
+dtrace -C -I "$tmp/inc" -s "$tmp/cpp2.d" >/dev/null 2>"$tmp/err"
+check "cpp: a syntax error keeps its line number" grep -q \
+    "failed to compile script .*cpp2.d: line 3: syntax error" "$tmp/err"
+dtrace -C -s "$tmp/cpp.d" >/dev/null 2>"$tmp/err"
+check "cpp: a missing header fails the compile" grep -q \
+    "Preprocessor failed to process input program" "$tmp/err"
+
+# interpreter files: the options of the #! line, split into words
+printf '#!%s -C -I %s -D ADD=3 -q -s\n#include "base.h"\nBEGIN { printf("%%d %%s\\n", BASE + ADD, $$1); exit(0); }\n' \
+    "$DTRACE" "$tmp/inc" >"$tmp/interp.d"
+chmod +x "$tmp/interp.d"
+DTRACED_SOCKET=$sock "$tmp/interp.d" hello >"$tmp/out7" 2>"$tmp/err"
+check "#!: exit 0" [ $? -eq 0 ]
+same "$tmp/out7" "43 hello
+
+" "#!: options on the interpreter line"
+
+# #pragma D line sets the line of what follows
+printf '#pragma D line 100\nBEGIN { x = ; }\n' >"$tmp/line.d"
+dtrace -s "$tmp/line.d" >/dev/null 2>"$tmp/err"
+check "#pragma D line" grep -q "line 100: syntax error" "$tmp/err"
+
 done_testing

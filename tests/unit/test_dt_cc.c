@@ -570,7 +570,9 @@ test_errors(void)
 	check_error("#pragma D option\nBEGIN { }", "D_PRAGMA_MALFORM", NULL);
 	check_error("#pragma D option nosuchoption=1\nBEGIN { }",
 	    "D_PRAGMA_OPTSET", "line 1:");
-	check_error("#pragma D attributes x\nBEGIN { }", "D_PRAGMA_INVAL",
+	check_error("#pragma D attributes x\nBEGIN { }", "D_PRAGMA_MALFORM",
+	    NULL);
+	check_error("#pragma D nosuchpragma x\nBEGIN { }", "D_PRAGMA_INVAL",
 	    NULL);
 	check_error("#foo\nBEGIN { }", "D_PRAGCTL_INVAL", NULL);
 	check_error("BEGIN { trace(1); } /* open", "D_SYNTAX", NULL);
