@@ -393,6 +393,11 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	types = dt_parser_alloc(pcb, (n + 1) * sizeof(dif_type_t));
 	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++) {
 		arg = dt_node_cook(pcb, arg);
+		/* a char array prints as the string it holds, as in illumos */
+		if (arg->dn_type->dt_kind == DT_TK_ARRAY &&
+		    arg->dn_type->dt_base->dt_kind == DT_TK_INT &&
+		    arg->dn_type->dt_base->dt_size == 1)
+			dt_node_stringof(pcb, arg);
 		if (arg->dn_type->dt_kind == DT_TK_VOID)
 			dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
 			    "printf( ) argument #%d may not be of type void",
@@ -735,6 +740,11 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
 			    "@%s[ ] key #%d may not be of type void", name,
 			    i + 1);
+		if (!dt_node_is_scalar(k) && !dt_node_is_string(k))
+			dt_parser_error(pcb, k->dn_line, D_KEY_TYPE,
+			    "@%s[ ] key #%d may not be of type %s: keys are "
+			    "integers, pointers or strings", name, i + 1,
+			    k->dn_type->dt_name);
 		keys[i] = k->dn_type;
 	}
 	for (k = fn->dn_args, i = 1; k != NULL; k = k->dn_list, i++) {

@@ -133,6 +133,37 @@ dt_cg_bitfield(dt_pcb_t *pcb, int reg, const dt_member_t *m)
 	dt_regset_free(pcb, r);
 }
 
+/*
+ * Store the value in reg into a bit-field whose storage unit is at the
+ * address in areg: read the unit, replace the field's bits, write it.
+ */
+static void
+dt_cg_bitfield_store(dt_pcb_t *pcb, int reg, int areg, const dt_member_t *m)
+{
+	const dt_type_t *t = m->dm_type;
+	uint64_t mask = (m->dm_bits >= 64 ? ~UINT64_C(0) :
+	    (UINT64_C(1) << m->dm_bits) - 1) << m->dm_bitoff;
+	int unit = dt_regset_alloc(pcb), r = dt_regset_alloc(pcb);
+	int v = dt_regset_alloc(pcb);
+	uint32_t ld, st;
+
+	ld = t->dt_size == 1 ? DIF_OP_LDUB : t->dt_size == 2 ? DIF_OP_LDUH :
+	    t->dt_size == 4 ? DIF_OP_LDUW : DIF_OP_LDX;
+	st = dt_cg_memop(t, 1);
+	dt_as_emit(pcb, DIF_INSTR_LOAD(ld, areg, unit), DT_LBL_NONE);
+	dt_cg_setx(pcb, r, ~mask);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_AND, unit, r, unit), DT_LBL_NONE);
+	dt_cg_setx(pcb, r, m->dm_bitoff);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, v), DT_LBL_NONE);
+	dt_cg_setx(pcb, r, mask);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_AND, v, r, v), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_OR, unit, v, unit), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_STORE(st, unit, areg), DT_LBL_NONE);
+	dt_regset_free(pcb, v);
+	dt_regset_free(pcb, r);
+	dt_regset_free(pcb, unit);
+}
+
 /* The address of an object in memory, in dnp->dn_reg. */
 static void
 dt_cg_addr(dt_pcb_t *pcb, dt_node_t *dnp)
@@ -419,7 +450,10 @@ dt_cg_lval_load(dt_pcb_t *pcb, dt_node_t *lp, int *areg)
 		*areg = lp->dn_reg;
 		reg = dt_regset_alloc(pcb);
 		dt_as_emit(pcb, DIF_INSTR_MOV(*areg, reg), DT_LBL_NONE);
-		dt_cg_memload(pcb, reg, lp->dn_type);
+		if (lp->dn_flags & DT_NF_BITFIELD)
+			dt_cg_bitfield(pcb, reg, lp->dn_member);
+		else
+			dt_cg_memload(pcb, reg, lp->dn_type);
 		return reg;
 	}
 	*areg = -1;
@@ -436,8 +470,18 @@ dt_cg_lval_store(dt_pcb_t *pcb, dt_node_t *lp, int reg, int areg)
 		dt_cg_store(pcb, lp->dn_ident, reg);
 		return;
 	}
-	dt_as_emit(pcb, DIF_INSTR_STORE(dt_cg_memop(lp->dn_type, 1), reg,
-	    areg), DT_LBL_NONE);
+	if (lp->dn_flags & DT_NF_BITFIELD)
+		dt_cg_bitfield_store(pcb, reg, areg, lp->dn_member);
+	else if (dt_decl_is_byref(lp->dn_type)) {
+		/* a struct, union or array: all of its bytes (COPYS) */
+		int sz = dt_regset_alloc(pcb);
+
+		dt_cg_setx(pcb, sz, lp->dn_type->dt_size);
+		dt_as_emit(pcb, DIF_INSTR_COPYS(reg, sz, areg), DT_LBL_NONE);
+		dt_regset_free(pcb, sz);
+	} else
+		dt_as_emit(pcb, DIF_INSTR_STORE(dt_cg_memop(lp->dn_type, 1),
+		    reg, areg), DT_LBL_NONE);
 	dt_regset_free(pcb, areg);
 }
 

@@ -3,8 +3,9 @@
  * object on the client side, the library errnos and the prototypes of
  * every dt_*.c file, grouped under a comment per file.
  *
- * Sections are owned by concern: the compiler (dt_lex.l, dt_grammar.y,
- * dt_parser.c, dt_cc.c, dt_cg.c, dt_as.c, ...) and the runtime
+ * Sections are owned by concern: the compiler (dt_cpp.c, dt_lex.l,
+ * dt_grammar.y, dt_parser.c, dt_decl.c, dt_ident.c, dt_cc.c, dt_cg.c,
+ * dt_as.c, ...) and the runtime
  * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_consume.c,
  * dt_printf.c, dt_aggregate.c, dt_error.c).
  */
@@ -625,6 +626,7 @@ dt_node_t	*dt_node_xlator_member(dt_pcb_t *, char *, dt_node_t *);
 void		dt_node_xlator_decl(dt_pcb_t *, dt_node_t *, dt_node_t *,
 		    char *, dt_node_t *);
 int		dt_node_is_ptr(const dt_node_t *);
+void		dt_node_stringof(dt_pcb_t *, dt_node_t *);
 const char	*dt_node_opname(int);
 int		dt_node_is_int(const dt_node_t *);
 int		dt_node_is_string(const dt_node_t *);

@@ -1193,14 +1193,29 @@ dt_node_check_memstore(dt_pcb_t *pcb, dt_node_t *lp, int op)
 {
 	if (!(lp->dn_flags & DT_NF_MEMORY))
 		return;
-	if (lp->dn_flags & DT_NF_BITFIELD)
+	/* a struct, union or array in memory is copied whole by "=" only */
+	if (dt_decl_is_byref(lp->dn_type) && op != DT_TOK_ASGN)
 		dt_parser_error(pcb, lp->dn_line, D_OP_WRITE,
-		    "operator %s cannot be applied to a bit-field",
-		    dt_node_opname(op));
-	if (dt_decl_is_byref(lp->dn_type))
-		dt_parser_error(pcb, lp->dn_line, D_OP_WRITE,
-		    "operator %s cannot copy a %s in memory",
+		    "operator %s cannot be applied to a %s",
 		    dt_node_opname(op), lp->dn_type->dt_name);
+}
+
+/* Make a cooked node the string at its address, as stringof() does. */
+void
+dt_node_stringof(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *cp = dt_node_alloc(pcb, dnp->dn_kind);
+	dt_node_t *link = cp->dn_link;
+
+	*cp = *dnp;
+	cp->dn_link = link;
+	cp->dn_list = NULL;
+	dnp->dn_kind = DT_NODE_OP1;
+	dnp->dn_op = DT_TOK_STRINGOF;
+	dnp->dn_left = cp;
+	dnp->dn_right = dnp->dn_expr = dnp->dn_args = NULL;
+	dnp->dn_type = &dt_type_string;
+	dnp->dn_flags = DT_NF_COOKED;
 }
 
 /* sizeof: of a type, or of an expression's type (not evaluated) */
@@ -1333,10 +1348,6 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		    DT_TK_ARRAY)
 			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
 			    "operator %s requires an operand of scalar type",
-			    dt_node_opname(op));
-		if (cp->dn_flags & DT_NF_BITFIELD)
-			dt_parser_error(pcb, dnp->dn_line, D_OP_WRITE,
-			    "operator %s cannot be applied to a bit-field",
 			    dt_node_opname(op));
 		if (cp->dn_kind == DT_NODE_VAR)
 			cp->dn_ident->di_flags |= DT_IDFLG_MOD;
@@ -1560,6 +1571,8 @@ dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
 		dnp->dn_type = dt_decl_arith(lp->dn_type, rp->dn_type);
 	else if (dt_node_is_string(lp) && dt_node_is_string(rp))
 		dnp->dn_type = &dt_type_string;
+	else if (dt_decl_is_byref(lp->dn_type) && lp->dn_type == rp->dn_type)
+		dnp->dn_type = lp->dn_type;	/* the same struct: by address */
 	else if (lp->dn_type->dt_kind == DT_TK_PTR &&
 	    dt_node_asgn_compat(lp->dn_type, rp))
 		dnp->dn_type = lp->dn_type;

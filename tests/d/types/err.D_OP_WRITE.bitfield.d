@@ -1,2 +1,0 @@
-struct s { int a:3; };
-BEGIN { this->p = (struct s *)alloca(4); this->p->a = 1; }
