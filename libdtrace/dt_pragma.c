@@ -53,6 +53,13 @@ dt_pragma_option(dt_pcb_t *pcb, int line, char **tokv, int tokc)
 		if (*name == '\0' || (val != NULL && *val == '\0'))
 			dt_parser_error(pcb, line, D_PRAGMA_MALFORM,
 			    "malformed #pragma D option");
+		/* the preprocessor has run already: its options are argv's */
+		if (strncmp(name, "cpp", 3) == 0 ||
+		    strcmp(name, "define") == 0 || strcmp(name, "undef") == 0 ||
+		    strcmp(name, "incdir") == 0)
+			dt_parser_error(pcb, line, D_PRAGMA_OPTSET,
+			    "failed to set option '%s': %s", name,
+			    dtrace_errmsg(dtp, EDT_BADOPTCTX));
 		if (dtrace_setopt(dtp, name, val) != 0) {
 			dt_parser_error(pcb, line, D_PRAGMA_OPTSET,
 			    "failed to set option '%s'%s%s%s: %s", name,
