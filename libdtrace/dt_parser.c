@@ -666,9 +666,15 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	dt_node_setmem(dnp, m->dm_type);
 	if (m->dm_bits != 0)
 		dnp->dn_flags |= DT_NF_BITFIELD;
-	/* s.m of a struct in a D variable: the variable is not memory */
+	/*
+	 * s.m of a struct in a D variable: a global's storage is written in
+	 * place; a thread-local, clause-local or array element's value is a
+	 * copy, so a store there would be lost: refused.
+	 */
 	if (dnp->dn_op == DT_TOK_DOT && !(lp->dn_flags & DT_NF_WRITABLE &&
-	    lp->dn_flags & DT_NF_MEMORY))
+	    lp->dn_flags & DT_NF_MEMORY) && !(lp->dn_kind == DT_NODE_VAR &&
+	    lp->dn_ident->di_kind == DT_IDENT_SCALAR &&
+	    lp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL))
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
 }
