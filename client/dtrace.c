@@ -712,6 +712,27 @@ set_opt(const char *name, char *val, const char *what, const char *arg)
 		dfatal("failed to set %s %s", what, arg);
 }
 
+/* argv with argv[1] split at blanks (for #! lines); exits on no memory */
+static char **
+interp_args(int *argcp, char **argv)
+{
+	char **nargv, *copy, *w;
+	int n = 0, i;
+
+	if ((copy = strdup(argv[1])) == NULL ||
+	    (nargv = calloc(*argcp + strlen(argv[1]) + 1, sizeof(char *))) ==
+	    NULL)
+		fatal("failed to allocate memory");
+	nargv[n++] = argv[0];
+	for (w = strtok(copy, " \t"); w != NULL; w = strtok(NULL, " \t"))
+		nargv[n++] = w;
+	for (i = 2; i < *argcp; i++)
+		nargv[n++] = argv[i];
+	nargv[n] = NULL;
+	*argcp = n;
+	return nargv;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -728,6 +749,12 @@ main(int argc, char *argv[])
 	g_testing = getenv("_DTRACE_TESTING") != NULL;
 	if (argc == 1)
 		return usage(stderr);
+	/*
+	 * An interpreter file, "#!/usr/sbin/dtrace -q -s": Linux passes all
+	 * of the line's options as one argument; split it into words.
+	 */
+	if (argv[1][0] == '-' && strpbrk(argv[1], " \t") != NULL)
+		argv = interp_args(&argc, argv);
 	if ((g_argv = calloc(argc + 1, sizeof(char *))) == NULL) {
 		perror(g_pname);
 		return E_ERROR;
@@ -828,9 +855,22 @@ main(int argc, char *argv[])
 			case 'a':
 				g_grabanon = 1;
 				break;
-			case 'A': case 'B': case 'C':
-			case 'D': case 'G': case 'h': case 'H':
-			case 'I': case 'L': case 'U':
+			case 'C':
+				set_opt("cpp", NULL, "-C", "");
+				break;
+			case 'D':
+				set_opt("define", optarg, "-D", optarg);
+				break;
+			case 'H':
+				set_opt("cpphdrs", NULL, "-H", "");
+				break;
+			case 'I':
+				set_opt("incdir", optarg, "-I", optarg);
+				break;
+			case 'U':
+				set_opt("undef", optarg, "-U", optarg);
+				break;
+			case 'A': case 'B': case 'G': case 'h': case 'L':
 			case 'X':
 				unsupported(c);
 			default:

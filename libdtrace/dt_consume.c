@@ -109,6 +109,19 @@ dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
 		/* the record bounds a string, which then needs no NUL */
 		rv = dt_consume_bytes(dtp, fp, (const unsigned char *)addr,
 		    rp->dtrd_size, quiet, 0);
+	} else if (rp->dtrd_type == DTRACE_REC_FLOAT &&
+	    (rp->dtrd_size == sizeof(float) || rp->dtrd_size == sizeof(double))) {
+		/* D has no floating-point arithmetic, but prints it: %f */
+		double d;
+
+		if (rp->dtrd_size == sizeof(float)) {
+			float f;
+
+			memcpy(&f, addr, sizeof(f));
+			d = f;
+		} else
+			memcpy(&d, addr, sizeof(d));
+		rv = fprintf(fp, quiet ? "%f" : " %16f", d);
 	} else {
 		/* illumos: by size; 8 and 4 bytes signed, 2 and 1 unsigned */
 		switch (rp->dtrd_size) {
@@ -457,6 +470,18 @@ dt_consume_json_datum(FILE *fp, const dtrace_recdesc_t *rp, const char *addr)
 	if (rp->dtrd_type == DTRACE_REC_BYTES)
 		return dt_consume_json_bytes(fp, (const unsigned char *)addr,
 		    rp->dtrd_size);
+	if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 8) {
+		double d;
+
+		memcpy(&d, addr, 8);
+		return fprintf(fp, "%f", d) < 0 ? -1 : 0;
+	}
+	if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 4) {
+		float f;
+
+		memcpy(&f, addr, 4);
+		return fprintf(fp, "%f", (double)f) < 0 ? -1 : 0;
+	}
 	switch (rp->dtrd_size) {
 	case 8: {
 		int64_t v;

@@ -348,8 +348,28 @@ dt_opt_grab(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 	return 0;
 }
 
+/* -D name[=value], -U name, -I dir: cpp arguments (dt_cpp.c) */
+static int
+dt_opt_cpp_arg(dtrace_hdl_t *dtp, const char *arg, uintptr_t which)
+{
+	return dt_cpp_add_arg(dtp, which == 'D' ? "-D" : which == 'U' ?
+	    "-U" : "-I", arg);
+}
+
+static int
+dt_opt_cpppath(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	return dt_cpp_set_path(dtp, arg);
+}
+
 /* Compile-time options. */
 static const dt_option_t dt_options_ct[] = {
+	{ "cpp", dt_opt_cflag, DT_COPT_CPP },
+	{ "cpphdrs", dt_opt_cflag, DT_COPT_CPPHDRS },
+	{ "cpppath", dt_opt_cpppath, 0 },
+	{ "define", dt_opt_cpp_arg, 'D' },
+	{ "incdir", dt_opt_cpp_arg, 'I' },
+	{ "undef", dt_opt_cpp_arg, 'U' },
 	{ "defaultargs", dt_opt_cflag, DT_COPT_DEFARGS },
 	{ "droptags", dt_opt_cflag, DT_COPT_DROPTAGS },
 	{ "errtags", dt_opt_cflag, DT_COPT_ERRTAGS },

@@ -88,6 +88,8 @@ dt_work_rectype(const dtp_action_t *ap)
 		return DTRACE_REC_STRING;
 	if (t->dt_flags & DIF_TF_BYREF)
 		return DTRACE_REC_BYTES;
+	if (t->dt_kind == DIF_TYPE_CTF && t->dt_ckind == DIF_CKIND_FLOAT)
+		return DTRACE_REC_FLOAT;
 	return (t->dt_flags & DIF_TF_SIGNED) ? DTRACE_REC_INT : DTRACE_REC_UINT;
 }
 

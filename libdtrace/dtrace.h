@@ -117,6 +117,7 @@ typedef struct dtrace_recdesc {
 #define DTRACE_REC_UINT		1	/* unsigned integer */
 #define DTRACE_REC_STRING	2	/* string in dtrd_size bytes */
 #define DTRACE_REC_BYTES	3	/* raw bytes */
+#define DTRACE_REC_FLOAT	4	/* float or double of dtrd_size bytes */
 
 /* An enabled probe: what an EPID names. */
 typedef struct dtrace_eprobedesc {

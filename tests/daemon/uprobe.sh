@@ -107,7 +107,7 @@ same "$tmp/out" "child exited 3
 # exec and dlopen are followed after the fact (the process runs on): the
 # calls of the new image and library made once the probes are resolved
 # again fire (the first ones are missed); exit() at the first of them
-dtrace -x backend=uprobe -q -c "$TRIGGERS/execer 3 $TRIGGERS/loop 50000000" \
+dtrace -x backend=uprobe -q -c "$TRIGGERS/execer 3 $TRIGGERS/loop spin" \
     -n 'pid$target:a.out:f:entry /arg0 > 2/ { printf("f %d\n", arg0); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "exec: the new image's f fires" grep -q '^f [0-9]' "$tmp/out"
