@@ -525,6 +525,118 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 		memcpy((void *)(uintptr_t)a_, &v_, sizeof(v_));	\
 	} while (0)
 
+/*
+ * Dispatch.  With GNU C, each instruction's code ends by jumping
+ * straight to the next one's through a table of label addresses
+ * (threaded code): the compiler copies that jump into every case, so
+ * the processor predicts each opcode's successor on its own rather than
+ * every instruction through one indirect branch.  Elsewhere it is a
+ * plain switch.  DIF_VM_OPS lists every opcode dif_vm_exec has a case
+ * for (a case missing from it is a compile-time error: its label is
+ * unused; an entry without a case, an undefined label).
+ */
+#define	DIF_VM_OPS(X)	\
+	X(DIF_OP_OR) \
+	X(DIF_OP_XOR) \
+	X(DIF_OP_AND) \
+	X(DIF_OP_SLL) \
+	X(DIF_OP_SRL) \
+	X(DIF_OP_SRA) \
+	X(DIF_OP_SUB) \
+	X(DIF_OP_ADD) \
+	X(DIF_OP_MUL) \
+	X(DIF_OP_SDIV) \
+	X(DIF_OP_UDIV) \
+	X(DIF_OP_SREM) \
+	X(DIF_OP_UREM) \
+	X(DIF_OP_NOT) \
+	X(DIF_OP_MOV) \
+	X(DIF_OP_CMP) \
+	X(DIF_OP_TST) \
+	X(DIF_OP_BA) \
+	X(DIF_OP_BE) \
+	X(DIF_OP_BNE) \
+	X(DIF_OP_BG) \
+	X(DIF_OP_BGU) \
+	X(DIF_OP_BGE) \
+	X(DIF_OP_BGEU) \
+	X(DIF_OP_BL) \
+	X(DIF_OP_BLU) \
+	X(DIF_OP_BLE) \
+	X(DIF_OP_BLEU) \
+	X(DIF_OP_LDSB) \
+	X(DIF_OP_LDSH) \
+	X(DIF_OP_LDSW) \
+	X(DIF_OP_LDUB) \
+	X(DIF_OP_LDUH) \
+	X(DIF_OP_LDUW) \
+	X(DIF_OP_LDX) \
+	X(DIF_OP_ULDSB) \
+	X(DIF_OP_RLDSB) \
+	X(DIF_OP_ULDSH) \
+	X(DIF_OP_RLDSH) \
+	X(DIF_OP_ULDSW) \
+	X(DIF_OP_RLDSW) \
+	X(DIF_OP_ULDUB) \
+	X(DIF_OP_RLDUB) \
+	X(DIF_OP_ULDUH) \
+	X(DIF_OP_RLDUH) \
+	X(DIF_OP_ULDUW) \
+	X(DIF_OP_RLDUW) \
+	X(DIF_OP_ULDX) \
+	X(DIF_OP_RLDX) \
+	X(DIF_OP_RET) \
+	X(DIF_OP_NOP) \
+	X(DIF_OP_SETX) \
+	X(DIF_OP_SETS) \
+	X(DIF_OP_SCMP) \
+	X(DIF_OP_LDGA) \
+	X(DIF_OP_LDGS) \
+	X(DIF_OP_STGS) \
+	X(DIF_OP_CALL) \
+	X(DIF_OP_PUSHTR) \
+	X(DIF_OP_PUSHTV) \
+	X(DIF_OP_POPTS) \
+	X(DIF_OP_FLUSHTS) \
+	X(DIF_OP_LDTS) \
+	X(DIF_OP_STTS) \
+	X(DIF_OP_LDGAA) \
+	X(DIF_OP_STGAA) \
+	X(DIF_OP_LDTAA) \
+	X(DIF_OP_STTAA) \
+	X(DIF_OP_LDLS) \
+	X(DIF_OP_STLS) \
+	X(DIF_OP_ALLOCS) \
+	X(DIF_OP_COPYS) \
+	X(DIF_OP_STB) \
+	X(DIF_OP_STH) \
+	X(DIF_OP_STW) \
+	X(DIF_OP_STX)
+
+#if defined(__GNUC__)
+#define	DIF_VM_THREADED
+#define	DIF_VM_CASE(op)	case op: dif_vm_l_##op
+#define	DIF_VM_DEFAULT	dif_vm_bad
+#else
+#define	DIF_VM_CASE(op)	case op
+#define	DIF_VM_DEFAULT	dif_vm_bad
+#endif
+
+/* Fetch and decode the instruction at pc; count it against the budget. */
+#define	DIF_VM_FETCH()							\
+	do {								\
+		opc = pc;						\
+		if (budget == 0) {					\
+			fault = DIF_FLT_ILLOP;				\
+			goto out;					\
+		}							\
+		budget--;						\
+		in = text[pc++];					\
+		r1 = DIF_INSTR_R1(in);					\
+		r2 = DIF_INSTR_R2(in);					\
+		rd = DIF_INSTR_RD(in);					\
+	} while (0)
+
 uint64_t
 dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 {
@@ -540,53 +652,55 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 	int64_t cc_r;
 	int cc_n = 0, cc_z = 0, cc_v = 0, cc_c = 0;
 	int fault = 0;
+#ifdef DIF_VM_THREADED
+	/* every opcode is a bad one, but for those we have code for */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+	static const void *const dif_vm_tab[256] = {
+		[0 ... 255] = &&DIF_VM_DEFAULT,
+#define	X(op)	[op] = &&dif_vm_l_##op,
+		DIF_VM_OPS(X)
+#undef	X
+	};
+#pragma GCC diagnostic pop
+#endif
 
 	memset(regs, 0, sizeof(regs));
 	tup.tu_top = 0;
 	ms->dm_fault = 0;
 
 	while (pc < len) {
-		opc = pc;
-		if (budget == 0) {
-			fault = DIF_FLT_ILLOP;
-			goto out;
-		}
-		budget--;
-		in = text[pc++];
-		r1 = DIF_INSTR_R1(in);
-		r2 = DIF_INSTR_R2(in);
-		rd = DIF_INSTR_RD(in);
-
+		DIF_VM_FETCH();
 		switch (DIF_INSTR_OP(in)) {
-		case DIF_OP_OR:
+		DIF_VM_CASE(DIF_OP_OR):
 			regs[rd] = regs[r1] | regs[r2];
 			break;
-		case DIF_OP_XOR:
+		DIF_VM_CASE(DIF_OP_XOR):
 			regs[rd] = regs[r1] ^ regs[r2];
 			break;
-		case DIF_OP_AND:
+		DIF_VM_CASE(DIF_OP_AND):
 			regs[rd] = regs[r1] & regs[r2];
 			break;
-		case DIF_OP_SLL:
+		DIF_VM_CASE(DIF_OP_SLL):
 			regs[rd] = regs[r1] << (regs[r2] & 63);
 			break;
-		case DIF_OP_SRL:
+		DIF_VM_CASE(DIF_OP_SRL):
 			regs[rd] = regs[r1] >> (regs[r2] & 63);
 			break;
-		case DIF_OP_SRA:
+		DIF_VM_CASE(DIF_OP_SRA):
 			regs[rd] = (uint64_t)((int64_t)regs[r1] >>
 			    (regs[r2] & 63));
 			break;
-		case DIF_OP_SUB:
+		DIF_VM_CASE(DIF_OP_SUB):
 			regs[rd] = regs[r1] - regs[r2];
 			break;
-		case DIF_OP_ADD:
+		DIF_VM_CASE(DIF_OP_ADD):
 			regs[rd] = regs[r1] + regs[r2];
 			break;
-		case DIF_OP_MUL:
+		DIF_VM_CASE(DIF_OP_MUL):
 			regs[rd] = regs[r1] * regs[r2];
 			break;
-		case DIF_OP_SDIV:
+		DIF_VM_CASE(DIF_OP_SDIV):
 			if (regs[r2] == 0) {
 				fault = DIF_FLT_DIVZERO;
 				goto out;
@@ -598,14 +712,14 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 				regs[rd] = (uint64_t)((int64_t)regs[r1] /
 				    (int64_t)regs[r2]);
 			break;
-		case DIF_OP_UDIV:
+		DIF_VM_CASE(DIF_OP_UDIV):
 			if (regs[r2] == 0) {
 				fault = DIF_FLT_DIVZERO;
 				goto out;
 			}
 			regs[rd] = regs[r1] / regs[r2];
 			break;
-		case DIF_OP_SREM:
+		DIF_VM_CASE(DIF_OP_SREM):
 			if (regs[r2] == 0) {
 				fault = DIF_FLT_DIVZERO;
 				goto out;
@@ -616,128 +730,128 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 				regs[rd] = (uint64_t)((int64_t)regs[r1] %
 				    (int64_t)regs[r2]);
 			break;
-		case DIF_OP_UREM:
+		DIF_VM_CASE(DIF_OP_UREM):
 			if (regs[r2] == 0) {
 				fault = DIF_FLT_DIVZERO;
 				goto out;
 			}
 			regs[rd] = regs[r1] % regs[r2];
 			break;
-		case DIF_OP_NOT:
+		DIF_VM_CASE(DIF_OP_NOT):
 			regs[rd] = ~regs[r1];
 			break;
-		case DIF_OP_MOV:
+		DIF_VM_CASE(DIF_OP_MOV):
 			regs[rd] = regs[r1];
 			break;
-		case DIF_OP_CMP:
+		DIF_VM_CASE(DIF_OP_CMP):
 			cc_r = (int64_t)(regs[r1] - regs[r2]);
 			cc_n = cc_r < 0;
 			cc_z = cc_r == 0;
 			cc_v = 0;
 			cc_c = regs[r1] < regs[r2];
 			break;
-		case DIF_OP_TST:
+		DIF_VM_CASE(DIF_OP_TST):
 			cc_n = cc_v = cc_c = 0;
 			cc_z = regs[r1] == 0;
 			break;
-		case DIF_OP_BA:
+		DIF_VM_CASE(DIF_OP_BA):
 			pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BE:
+		DIF_VM_CASE(DIF_OP_BE):
 			if (cc_z)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BNE:
+		DIF_VM_CASE(DIF_OP_BNE):
 			if (cc_z == 0)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BG:
+		DIF_VM_CASE(DIF_OP_BG):
 			if ((cc_z | (cc_n ^ cc_v)) == 0)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BGU:
+		DIF_VM_CASE(DIF_OP_BGU):
 			if ((cc_c | cc_z) == 0)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BGE:
+		DIF_VM_CASE(DIF_OP_BGE):
 			if ((cc_n ^ cc_v) == 0)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BGEU:
+		DIF_VM_CASE(DIF_OP_BGEU):
 			if (cc_c == 0)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BL:
+		DIF_VM_CASE(DIF_OP_BL):
 			if (cc_n ^ cc_v)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BLU:
+		DIF_VM_CASE(DIF_OP_BLU):
 			if (cc_c)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BLE:
+		DIF_VM_CASE(DIF_OP_BLE):
 			if (cc_z | (cc_n ^ cc_v))
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_BLEU:
+		DIF_VM_CASE(DIF_OP_BLEU):
 			if (cc_c | cc_z)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_LDSB:
+		DIF_VM_CASE(DIF_OP_LDSB):
 			DIF_VM_LOAD(int8_t);
 			break;
-		case DIF_OP_LDSH:
+		DIF_VM_CASE(DIF_OP_LDSH):
 			DIF_VM_LOAD(int16_t);
 			break;
-		case DIF_OP_LDSW:
+		DIF_VM_CASE(DIF_OP_LDSW):
 			DIF_VM_LOAD(int32_t);
 			break;
-		case DIF_OP_LDUB:
+		DIF_VM_CASE(DIF_OP_LDUB):
 			DIF_VM_LOAD(uint8_t);
 			break;
-		case DIF_OP_LDUH:
+		DIF_VM_CASE(DIF_OP_LDUH):
 			DIF_VM_LOAD(uint16_t);
 			break;
-		case DIF_OP_LDUW:
+		DIF_VM_CASE(DIF_OP_LDUW):
 			DIF_VM_LOAD(uint32_t);
 			break;
-		case DIF_OP_LDX:
+		DIF_VM_CASE(DIF_OP_LDX):
 			DIF_VM_LOAD(uint64_t);
 			break;
-		case DIF_OP_ULDSB:
-		case DIF_OP_RLDSB:
+		DIF_VM_CASE(DIF_OP_ULDSB):
+		DIF_VM_CASE(DIF_OP_RLDSB):
 			DIF_VM_ULOAD(int8_t);
 			break;
-		case DIF_OP_ULDSH:
-		case DIF_OP_RLDSH:
+		DIF_VM_CASE(DIF_OP_ULDSH):
+		DIF_VM_CASE(DIF_OP_RLDSH):
 			DIF_VM_ULOAD(int16_t);
 			break;
-		case DIF_OP_ULDSW:
-		case DIF_OP_RLDSW:
+		DIF_VM_CASE(DIF_OP_ULDSW):
+		DIF_VM_CASE(DIF_OP_RLDSW):
 			DIF_VM_ULOAD(int32_t);
 			break;
-		case DIF_OP_ULDUB:
-		case DIF_OP_RLDUB:
+		DIF_VM_CASE(DIF_OP_ULDUB):
+		DIF_VM_CASE(DIF_OP_RLDUB):
 			DIF_VM_ULOAD(uint8_t);
 			break;
-		case DIF_OP_ULDUH:
-		case DIF_OP_RLDUH:
+		DIF_VM_CASE(DIF_OP_ULDUH):
+		DIF_VM_CASE(DIF_OP_RLDUH):
 			DIF_VM_ULOAD(uint16_t);
 			break;
-		case DIF_OP_ULDUW:
-		case DIF_OP_RLDUW:
+		DIF_VM_CASE(DIF_OP_ULDUW):
+		DIF_VM_CASE(DIF_OP_RLDUW):
 			DIF_VM_ULOAD(uint32_t);
 			break;
-		case DIF_OP_ULDX:
-		case DIF_OP_RLDX:
+		DIF_VM_CASE(DIF_OP_ULDX):
+		DIF_VM_CASE(DIF_OP_RLDX):
 			DIF_VM_ULOAD(uint64_t);
 			break;
-		case DIF_OP_RET:
+		DIF_VM_CASE(DIF_OP_RET):
 			rval = regs[rd];
 			goto done;
-		case DIF_OP_NOP:
+		DIF_VM_CASE(DIF_OP_NOP):
 			break;
-		case DIF_OP_SETX:
+		DIF_VM_CASE(DIF_OP_SETX):
 			id = DIF_INSTR_INTEGER(in);
 			if (id >= dp->dd_intlen) {
 				fault = DIF_FLT_ILLOP;
@@ -745,7 +859,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			}
 			regs[rd] = dp->dd_inttab[id];
 			break;
-		case DIF_OP_SETS:
+		DIF_VM_CASE(DIF_OP_SETS):
 			id = DIF_INSTR_STRING(in);
 			if (id >= dp->dd_strlen) {
 				fault = DIF_FLT_ILLOP;
@@ -753,7 +867,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			}
 			regs[rd] = (uint64_t)(uintptr_t)(dp->dd_strtab + id);
 			break;
-		case DIF_OP_SCMP: {
+		DIF_VM_CASE(DIF_OP_SCMP): {
 			size_t sz = ms->dm_strsize, l1 = 0, l2 = 0;
 			uint64_t s1 = regs[r1], s2 = regs[r2];
 
@@ -780,7 +894,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			cc_v = cc_c = 0;
 			break;
 		}
-		case DIF_OP_LDGA:
+		DIF_VM_CASE(DIF_OP_LDGA):
 			/* r1 is the array id, r2 the index register */
 			if (ms->dm_host == NULL ||
 			    ms->dm_host->dh_builtin == NULL) {
@@ -791,7 +905,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			    r1, regs[r2], &regs[rd])) != 0)
 				goto out;
 			break;
-		case DIF_OP_LDGS: {
+		DIF_VM_CASE(DIF_OP_LDGS): {
 			const dif_var_t *v;
 			dif_gvar_t *g;
 
@@ -825,7 +939,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			}
 			break;
 		}
-		case DIF_OP_STGS: {
+		DIF_VM_CASE(DIF_OP_STGS): {
 			const dif_var_t *v;
 			dif_gvar_t *g;
 
@@ -877,7 +991,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			g->dg_set = 1;
 			break;
 		}
-		case DIF_OP_CALL:
+		DIF_VM_CASE(DIF_OP_CALL):
 			ms->dm_budget = budget;
 			regs[rd] = dif_subr_call(DIF_INSTR_SUBR(in), tup.tu_val,
 			    tup.tu_top, dp, ms);
@@ -887,8 +1001,8 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 				goto out;
 			}
 			break;
-		case DIF_OP_PUSHTR:
-		case DIF_OP_PUSHTV:
+		DIF_VM_CASE(DIF_OP_PUSHTR):
+		DIF_VM_CASE(DIF_OP_PUSHTV):
 			if (tup.tu_top == DIF_DTR_NREGS) {
 				fault = DIF_FLT_TUPOFLOW;
 				goto out;
@@ -900,30 +1014,30 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			    DIF_OP_PUSHTR ? (uint8_t)r1 : DIF_VM_TUPVAL;
 			tup.tu_top++;
 			break;
-		case DIF_OP_POPTS:
+		DIF_VM_CASE(DIF_OP_POPTS):
 			if (tup.tu_top != 0)
 				tup.tu_top--;
 			break;
-		case DIF_OP_FLUSHTS:
+		DIF_VM_CASE(DIF_OP_FLUSHTS):
 			tup.tu_top = 0;
 			break;
-		case DIF_OP_LDTS:
-		case DIF_OP_STTS:
-		case DIF_OP_LDGAA:
-		case DIF_OP_STGAA:
-		case DIF_OP_LDTAA:
-		case DIF_OP_STTAA:
+		DIF_VM_CASE(DIF_OP_LDTS):
+		DIF_VM_CASE(DIF_OP_STTS):
+		DIF_VM_CASE(DIF_OP_LDGAA):
+		DIF_VM_CASE(DIF_OP_STGAA):
+		DIF_VM_CASE(DIF_OP_LDTAA):
+		DIF_VM_CASE(DIF_OP_STTAA):
 			if ((fault = dif_vm_dvar(dp, ms, in, regs, &tup,
 			    &illval)) != 0)
 				goto out;
 			break;
-		case DIF_OP_LDLS:
-		case DIF_OP_STLS:
+		DIF_VM_CASE(DIF_OP_LDLS):
+		DIF_VM_CASE(DIF_OP_STLS):
 			if ((fault = dif_vm_local(dp, ms, in, regs,
 			    &illval)) != 0)
 				goto out;
 			break;
-		case DIF_OP_ALLOCS: {
+		DIF_VM_CASE(DIF_OP_ALLOCS): {
 			void *p;
 
 			if ((p = dif_vm_scratch_alloc(ms, regs[r1], 8)) ==
@@ -934,7 +1048,7 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 			regs[rd] = (uint64_t)(uintptr_t)p;
 			break;
 		}
-		case DIF_OP_COPYS:
+		DIF_VM_CASE(DIF_OP_COPYS):
 			if (!dif_vm_canstore(ms, regs[rd], regs[r2])) {
 				fault = DIF_FLT_BADADDR;
 				illval = regs[rd];
@@ -949,23 +1063,31 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 				memmove((void *)(uintptr_t)regs[rd],
 				    (const void *)(uintptr_t)regs[r1], regs[r2]);
 			break;
-		case DIF_OP_STB:
+		DIF_VM_CASE(DIF_OP_STB):
 			DIF_VM_STORE(uint8_t);
 			break;
-		case DIF_OP_STH:
+		DIF_VM_CASE(DIF_OP_STH):
 			DIF_VM_STORE(uint16_t);
 			break;
-		case DIF_OP_STW:
+		DIF_VM_CASE(DIF_OP_STW):
 			DIF_VM_STORE(uint32_t);
 			break;
-		case DIF_OP_STX:
+		DIF_VM_CASE(DIF_OP_STX):
 			DIF_VM_STORE(uint64_t);
 			break;
 		default:
+		DIF_VM_DEFAULT:
 			/* translators (xlate, xlarg): not supported */
 			fault = DIF_FLT_ILLOP;
 			goto out;
 		}
+#ifdef DIF_VM_THREADED
+		/* the next instruction, straight to its code (see above) */
+		if (pc >= len)
+			break;
+		DIF_VM_FETCH();
+		goto *dif_vm_tab[DIF_INSTR_OP(in)];
+#endif
 	}
 done:
 	ms->dm_budget = budget;
