@@ -850,6 +850,33 @@ ft_ptrace_findsyscall(ft_proc_t *p, uint64_t *at)
 	return found ? 0 : -1;
 }
 
+/*
+ * The injected system call went wrong: the thread must not go on with
+ * the registers we gave it (it would run on from the vdso's "syscall"
+ * with ours).  Stop it if it is not stopped, and put its own back.
+ */
+static long
+ft_ptrace_syscall_undo(ft_thread_t *t, const struct user_regs_struct *save)
+{
+	int st;
+
+	if (ptrace(PTRACE_SETREGS, t->th_tid, 0, save) == 0)
+		return -EINTR;
+	if (ptrace(PTRACE_INTERRUPT, t->th_tid, 0, 0) == -1)
+		return -ESRCH;	/* gone */
+	for (;;) {
+		while (waitpid(t->th_tid, &st, __WALL) == -1)
+			if (errno != EINTR)
+				return -ESRCH;
+		if (!WIFSTOPPED(st))
+			return -ESRCH;
+		if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
+			t->th_sig = WSTOPSIG(st);	/* keep it */
+		if (ptrace(PTRACE_SETREGS, t->th_tid, 0, save) == 0)
+			return -EINTR;
+	}
+}
+
 static long
 ft_ptrace_syscall(ft_proc_t *p, ft_thread_t *t, long nr, long a1, long a2,
     long a3, long a4, long a5, long a6)
@@ -877,12 +904,15 @@ ft_ptrace_syscall(ft_proc_t *p, ft_thread_t *t, long nr, long a1, long a2,
 		return -ESRCH;
 	for (;;) {
 		if (ptrace(PTRACE_SINGLESTEP, t->th_tid, 0, 0) == -1)
-			return -ESRCH;
-		if (waitpid(t->th_tid, &st, __WALL) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -ESRCH;
-		}
+			return ft_ptrace_syscall_undo(t, &save);
+		/*
+		 * Our wake-up signal (a release, a new site) may interrupt
+		 * the wait: wait again, never step again, since the thread
+		 * is not stopped until the step is done.
+		 */
+		while (waitpid(t->th_tid, &st, __WALL) == -1)
+			if (errno != EINTR)
+				return ft_ptrace_syscall_undo(t, &save);
 		if (!WIFSTOPPED(st))
 			return -ESRCH;
 		if (WSTOPSIG(st) == SIGTRAP && (st >> 16) == 0)
@@ -892,9 +922,10 @@ ft_ptrace_syscall(ft_proc_t *p, ft_thread_t *t, long nr, long a1, long a2,
 			t->th_sig = WSTOPSIG(st);
 	}
 	if (ptrace(PTRACE_GETREGS, t->th_tid, 0, &r) == -1)
-		return -ESRCH;
+		return ft_ptrace_syscall_undo(t, &save);
 	ret = (long)r.rax;
-	ptrace(PTRACE_SETREGS, t->th_tid, 0, &save);
+	if (ptrace(PTRACE_SETREGS, t->th_tid, 0, &save) == -1)
+		return ft_ptrace_syscall_undo(t, &save);
 	return ret;
 }
 
