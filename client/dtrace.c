@@ -564,6 +564,7 @@ target_add(int create, char *arg)
 	if ((tv = realloc(g_targv, (g_targc + 1) * sizeof(*tv))) == NULL)
 		fatal("failed to allocate memory");
 	g_targv = tv;
+	memset(&tv[g_targc], 0, sizeof(*tv));
 	tv[g_targc].dt_create = create;
 	tv[g_targc].dt_arg = arg;
 	g_targc++;
@@ -712,7 +713,12 @@ set_opt(const char *name, char *val, const char *what, const char *arg)
 		dfatal("failed to set %s %s", what, arg);
 }
 
-/* argv with argv[1] split at blanks (for #! lines); exits on no memory */
+/*
+ * argv with argv[1] split at blanks (for #! lines); exits on no memory.
+ * The new vector lives as long as the program (g_interpargv).
+ */
+static char **volatile g_interpargv;	/* volatile: kept, never read */
+
 static char **
 interp_args(int *argcp, char **argv)
 {
@@ -730,6 +736,7 @@ interp_args(int *argcp, char **argv)
 		nargv[n++] = argv[i];
 	nargv[n] = NULL;
 	*argcp = n;
+	g_interpargv = nargv;
 	return nargv;
 }
 

@@ -572,7 +572,8 @@ ft_uprobe_sync(ft_proc_t *p)
 		}
 	}
 	pthread_mutex_unlock(&p->pr_lock);
-	qsort(w, nw, sizeof(*w), ft_uprobe_wantcmp);
+	if (nw > 1)	/* w is NULL when there are no sites */
+		qsort(w, nw, sizeof(*w), ft_uprobe_wantcmp);
 	/* one file at a time; the same offset twice (two mappings): once */
 	for (i = 0; i < nw; i = j) {
 		size_t k, n;
@@ -740,7 +741,8 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 		}
 		n = s->st_nusers < up->up_ubufcap ? s->st_nusers :
 		    up->up_ubufcap;
-		memcpy(up->up_ubuf, s->st_users, n * sizeof(void *));
+		if (n > 0)	/* the hook has no users, and no buffer yet */
+			memcpy(up->up_ubuf, s->st_users, n * sizeof(void *));
 	}
 	pthread_mutex_unlock(&p->pr_lock);
 	if (n > 0 && p->pr_ops->fo_hit != NULL) {

@@ -320,6 +320,7 @@ main(void)
 	tap_is(rv, -1, "%%s of an integer record fails");
 	free(out);
 
+	dt_usym_fini(dtp);	/* %a looked up symbols */
 	free(dtp);
 	return tap_done();
 }
