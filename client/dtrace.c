@@ -63,6 +63,8 @@ static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 typedef struct dtrace_target {
 	int		dt_create;	/* -c */
 	char		*dt_arg;
+	pid_t		dt_pid;
+	int		dt_told;	/* -v: its backend said */
 } dtrace_target_t;
 static dtrace_target_t	*g_targv;
 static int		g_targc;
@@ -271,6 +273,7 @@ static void
 exec_prog(const dtrace_cmd_t *dcp)
 {
 	dtrace_proginfo_t dpi;
+	int i;
 
 	if (!g_exec) {
 		dtrace_program_info(g_dtp, dcp->dc_prog, &dpi);
@@ -284,6 +287,17 @@ exec_prog(const dtrace_cmd_t *dcp)
 	}
 	notice("%s '%s' matched %u probe%s\n", dcp->dc_desc, dcp->dc_name,
 	    dpi.dpi_matches, dpi.dpi_matches == 1 ? "" : "s");
+	/* -v: how the daemon traces each target, once it has said */
+	for (i = 0; g_verbose && i < g_targc; i++) {
+		const char *b;
+
+		if (g_targv[i].dt_told || g_targv[i].dt_pid <= 0 ||
+		    (b = dtrace_proc_backend(g_dtp, g_targv[i].dt_pid)) == NULL)
+			continue;
+		g_targv[i].dt_told = 1;
+		fprintf(stderr, "%s: pid %d: %s backend\n", g_pname,
+		    (int)g_targv[i].dt_pid, b);
+	}
 }
 
 /*
@@ -444,6 +458,17 @@ list_cmd(dtrace_cmd_t *dcp)
 	free(text);
 }
 
+/* setopt() in the program: follow the options we print by. */
+static void
+setopthandler(const char *name, dtrace_optval_t val, void *arg)
+{
+	(void)arg;
+	if (strcmp(name, "quiet") == 0)
+		g_quiet = val != DTRACEOPT_UNSET;
+	else if (strcmp(name, "flowindent") == 0)
+		g_flowindent = val != DTRACEOPT_UNSET;
+}
+
 /* Called at each probe firing: the CPU/ID/FUNCTION:NAME prefix. */
 static int
 chew(const dtrace_probedata_t *data, void *arg)
@@ -587,6 +612,7 @@ targets_start(void)
 				    g_targv[i].dt_arg);
 			if (dtrace_proc_grab(g_dtp, (pid_t)pid) == -1)
 				dfatal("failed to grab pid %ld", pid);
+			g_targv[i].dt_pid = (pid_t)pid;
 			if (g_pslive++ == 0)
 				g_target = (pid_t)pid;
 			continue;
@@ -603,29 +629,11 @@ targets_start(void)
 			fatal("invalid command -- '%s'\n", g_targv[i].dt_arg);
 		if ((pid = dtrace_proc_create(g_dtp, argv[0], argv)) == -1)
 			dfatal("failed to run command '%s'", g_targv[i].dt_arg);
+		g_targv[i].dt_pid = (pid_t)pid;
 		free(cmd);	/* the child has its own copy of argv */
 		if (g_pslive++ == 0)
 			g_target = (pid_t)pid;
 	}
-}
-
-/* A size as illumos prints it: 4m, 512k, or 1000 (bytes). */
-static void
-size_str(uint64_t size, char *buf, size_t len)
-{
-	static const char units[] = "tgmk";
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		uint64_t u = 1ull << (10 * (4 - i));
-
-		if (size >= u && size % u == 0) {
-			snprintf(buf, len, "%llu%c",
-			    (unsigned long long)(size / u), units[i]);
-			return;
-		}
-	}
-	snprintf(buf, len, "%llu", (unsigned long long)size);
 }
 
 /* -a -l: one line per retained program the user may see. */
@@ -640,9 +648,9 @@ list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
 
 	(void)dtp;
 	(void)arg;
-	size_str(r->dtr_bufsize, bs, sizeof(bs));
+	dtrace_sizestr(r->dtr_bufsize, bs, sizeof(bs));
 	if (r->dtr_aggsize != 0)
-		size_str(r->dtr_aggsize, as, sizeof(as));
+		dtrace_sizestr(r->dtr_aggsize, as, sizeof(as));
 	else
 		snprintf(as, sizeof(as), "-");
 	tg[0] = '\0';
@@ -704,6 +712,27 @@ set_opt(const char *name, char *val, const char *what, const char *arg)
 		dfatal("failed to set %s %s", what, arg);
 }
 
+/* argv with argv[1] split at blanks (for #! lines); exits on no memory */
+static char **
+interp_args(int *argcp, char **argv)
+{
+	char **nargv, *copy, *w;
+	int n = 0, i;
+
+	if ((copy = strdup(argv[1])) == NULL ||
+	    (nargv = calloc(*argcp + strlen(argv[1]) + 1, sizeof(char *))) ==
+	    NULL)
+		fatal("failed to allocate memory");
+	nargv[n++] = argv[0];
+	for (w = strtok(copy, " \t"); w != NULL; w = strtok(NULL, " \t"))
+		nargv[n++] = w;
+	for (i = 2; i < *argcp; i++)
+		nargv[n++] = argv[i];
+	nargv[n] = NULL;
+	*argcp = n;
+	return nargv;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -720,6 +749,12 @@ main(int argc, char *argv[])
 	g_testing = getenv("_DTRACE_TESTING") != NULL;
 	if (argc == 1)
 		return usage(stderr);
+	/*
+	 * An interpreter file, "#!/usr/sbin/dtrace -q -s": Linux passes all
+	 * of the line's options as one argument; split it into words.
+	 */
+	if (argv[1][0] == '-' && strpbrk(argv[1], " \t") != NULL)
+		argv = interp_args(&argc, argv);
 	if ((g_argv = calloc(argc + 1, sizeof(char *))) == NULL) {
 		perror(g_pname);
 		return E_ERROR;
@@ -820,9 +855,22 @@ main(int argc, char *argv[])
 			case 'a':
 				g_grabanon = 1;
 				break;
-			case 'A': case 'B': case 'C':
-			case 'D': case 'G': case 'h': case 'H':
-			case 'I': case 'L': case 'U':
+			case 'C':
+				set_opt("cpp", NULL, "-C", "");
+				break;
+			case 'D':
+				set_opt("define", optarg, "-D", optarg);
+				break;
+			case 'H':
+				set_opt("cpphdrs", NULL, "-H", "");
+				break;
+			case 'I':
+				set_opt("incdir", optarg, "-I", optarg);
+				break;
+			case 'U':
+				set_opt("undef", optarg, "-U", optarg);
+				break;
+			case 'A': case 'B': case 'G': case 'h': case 'L':
 			case 'X':
 				unsupported(c);
 			default:
@@ -840,9 +888,10 @@ main(int argc, char *argv[])
 			g_argv[g_argc++] = argv[optind];
 	}
 
-	/* -v reports stability with -l; a program's report is not done */
-	if (g_verbose && !g_list)
-		unsupported('v');
+	/*
+	 * -v reports stability with -l; with a program, which backend
+	 * traces each target (its stability report is not done)
+	 */
 	if (g_list + g_vers > 1) {
 		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
 		    "specified\n", g_pname);
@@ -918,6 +967,7 @@ consume:
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	(void)dtrace_handle_setopt(g_dtp, setopthandler, NULL);
 	if (!g_grabanon && dtrace_go(g_dtp) == -1)
 		dfatal("could not enable tracing");
 	if (g_retain != NULL) {
@@ -942,7 +992,8 @@ consume:
 		    "snapshot of" : "claimed", dtrace_claimed(g_dtp));
 
 	do {
-		if (!g_intr && !done)
+		/* (a target may have exited already, heard of in dtrace_go) */
+		if (!g_intr && !done && !(g_targc > 0 && g_pslive == 0))
 			dtrace_sleep(g_dtp);
 		if (g_newline) {
 			/* after ^C: end the line the terminal echoed it on */

@@ -413,6 +413,11 @@ int		dtd_prov_pid_grab(dtd_consumer_t *, pid_t, int, int, char *,
 		    size_t);
 void		dtd_prov_pid_go(dtd_consumer_t *);
 int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
+int		dtd_prov_pid_option(dtd_consumer_t *, const char *, uint64_t,
+		    char *, size_t);
+int		dtd_prov_pid_backend(dtd_consumer_t *, const dtp_prog_t *,
+		    char *, size_t);
+void		dtd_prov_pid_commit(dtd_consumer_t *);
 void		dtd_prov_pid_drop(dtd_consumer_t *);
 void		dtd_prov_pid_shutdown(void);
 void		dtd_prov_pid_keep(dtd_consumer_t *);
@@ -455,6 +460,7 @@ void		dtd_buf_fini(dtd_buf_t *);
 void		dtd_buf_reserve(dtd_buf_t *, size_t);
 void		dtd_buf_cooldown(dtd_buf_t *);
 int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
+void		dtd_buf_drop(dtd_buf_t *, int, uint64_t);
 int		dtd_buf_nunits(dtd_buf_t *);
 int		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
 int		dtd_buf_peek(dtd_buf_t *, int, dtd_bufsnap_t *);

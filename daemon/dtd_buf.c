@@ -370,6 +370,29 @@ drop:
 	return rv;
 }
 
+/*
+ * n records that never reached us (lost in a backend's own ring, on
+ * cpu, thread unknown): drops, reported with the unit's next snapshot.
+ */
+void
+dtd_buf_drop(dtd_buf_t *b, int cpu, uint64_t n)
+{
+	dtd_bufcpu_t *c;
+
+	if (b->db_scope == DTD_BUFSCOPE_THREAD)
+		c = dtd_buf_thread(b, 0);
+	else {
+		if (cpu < 0)
+			cpu = 0;
+		c = b->db_cpu != NULL ? &b->db_cpu[cpu % b->db_ncpu] : NULL;
+	}
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&c->dbc_lock);
+	c->dbc_drops += n;
+	pthread_mutex_unlock(&c->dbc_lock);
+}
+
 /* Units to snapshot: CPUs, or the threads seen so far. */
 int
 dtd_buf_nunits(dtd_buf_t *b)
@@ -392,6 +415,23 @@ dtd_buf_nunits(dtd_buf_t *b)
  * fill and ring, when there is no memory for the copy (ENOMEM: the
  * records stay for the next try).
  */
+/* Unit u of a buffer: a CPU's, or a thread's (bufscope=thread). */
+static dtd_bufcpu_t *
+dtd_buf_unit(dtd_buf_t *b, int u)
+{
+	dtd_bufcpu_t *c;
+
+	if (b->db_scope == DTD_BUFSCOPE_THREAD) {
+		pthread_rwlock_rdlock(&b->db_thrlock);
+		c = u >= 0 && (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
+		pthread_rwlock_unlock(&b->db_thrlock);
+	} else
+		c = u >= 0 && u < b->db_ncpu ? &b->db_cpu[u] : NULL;
+	if (c == NULL)
+		errno = EINVAL;
+	return c;
+}
+
 int
 dtd_buf_snap(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 {
@@ -400,16 +440,8 @@ dtd_buf_snap(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 	char *copy;
 
 	memset(s, 0, sizeof(*s));
-	if (b->db_scope == DTD_BUFSCOPE_THREAD) {
-		pthread_rwlock_rdlock(&b->db_thrlock);
-		c = u >= 0 && (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
-		pthread_rwlock_unlock(&b->db_thrlock);
-	} else
-		c = u >= 0 && u < b->db_ncpu ? &b->db_cpu[u] : NULL;
-	if (c == NULL) {
-		errno = EINVAL;
+	if ((c = dtd_buf_unit(b, u)) == NULL)
 		return -1;
-	}
 
 	pthread_mutex_lock(&c->dbc_lock);
 	s->dbs_drops = c->dbc_drops;
@@ -475,16 +507,8 @@ dtd_buf_peek(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 	char *copy = NULL;
 
 	memset(s, 0, sizeof(*s));
-	if (b->db_scope == DTD_BUFSCOPE_THREAD) {
-		pthread_rwlock_rdlock(&b->db_thrlock);
-		c = u >= 0 && (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
-		pthread_rwlock_unlock(&b->db_thrlock);
-	} else
-		c = u >= 0 && u < b->db_ncpu ? &b->db_cpu[u] : NULL;
-	if (c == NULL) {
-		errno = EINVAL;
+	if ((c = dtd_buf_unit(b, u)) == NULL)
 		return -1;
-	}
 
 	pthread_mutex_lock(&c->dbc_lock);
 	s->dbs_drops = c->dbc_drops;

@@ -319,6 +319,12 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			dt_proto_prog_free(prog);
 			return dtd_client_error(cl, EINVAL, err);
 		}
+		/* the targets' backends, chosen now: before the reply */
+		if (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
+		    cl) == -1) {
+			dt_msg_free(&r);
+			return -1;
+		}
 		return dtd_client_send(cl, &r);
 
 	case DT_MSG_LIST:

@@ -265,6 +265,10 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			dtd_consumer_err(err, errlen, "out of memory");
 			return -1;
 		}
+	} else if (strcmp(name, "backend") == 0 ||
+	    strcmp(name, "uprobebufsize") == 0) {
+		if (dtd_prov_pid_option(c, name, v, err, errlen) == -1)
+			return -1;
 	} else if (strcmp(name, "cleanrate") == 0) {
 		/* an interval in ns; illumos clamps it rather than refuse */
 		if (v == 0) {
@@ -1057,6 +1061,9 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	/* grown storage stays: it is only ever larger than needed */
 	if (dtd_consumer_globals(c, p, err, errlen) == -1)
 		goto restore;
+	/* each target's backend, before its probes are enabled */
+	if (dtd_prov_pid_backend(c, p, err, errlen) == -1)
+		goto restore;
 
 	mk.mk_c = c;
 	mk.mk_prog = p;
@@ -1410,6 +1417,8 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	/* uprobe sites go live in a batch, before BEGIN */
+	dtd_prov_pid_commit(c);
 	__atomic_store_n(&c->dc_activity, DT_ACT_ACTIVE, __ATOMIC_RELEASE);
 	log_info("%s: pid %d: tracing, %u ECBs", __func__, (int)c->dc_pid,
 	    c->dc_necb);

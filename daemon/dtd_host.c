@@ -4,7 +4,8 @@
  * ppid, uid, gid of a traced process) is read from /proc once per firing
  * and only when a program asks for it.  ustackdepth and ucaller walk
  * the stack through the hit's dh_ustack; copyout() writes through its
- * dh_uwrite, for a consumer allowed destructive actions.
+ * dh_uwrite, for a consumer allowed destructive actions.  progenyof()
+ * walks the parents of the firing process through /proc.
  */
 #include <sys/syscall.h>
 
@@ -21,12 +22,14 @@ static int	dtd_host_builtin(void *, uint32_t, uint64_t, uint64_t *);
 static int	dtd_host_uread(void *, uint64_t, void *, size_t);
 static int	dtd_host_speculation(void *, uint64_t *);
 static int	dtd_host_uwrite(void *, uint64_t, const void *, size_t);
+static int	dtd_host_progenyof(void *, uint64_t, uint64_t *);
 
 const dif_host_t dtd_host = {
 	.dh_builtin = dtd_host_builtin,
 	.dh_uread = dtd_host_uread,
 	.dh_speculation = dtd_host_speculation,
 	.dh_uwrite = dtd_host_uwrite,
+	.dh_progenyof = dtd_host_progenyof,
 };
 
 static void
@@ -284,5 +287,54 @@ dtd_host_speculation(void *arg, uint64_t *idp)
 
 	*idp = c->dc_spec == NULL ? 0 :
 	    dtd_spec_alloc(c->dc_spec, f->df_hit->dh_timestamp);
+	return 0;
+}
+
+/* The parent of process pid from /proc, or -1. */
+static pid_t
+dtd_host_parent(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long v;
+	pid_t ppid = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "PPid: %lu", &v) == 1) {
+			ppid = (pid_t)v;
+			break;
+		}
+	}
+	fclose(fp);
+	return ppid;
+}
+
+/*
+ * progenyof(pid): is the firing process pid, or a descendant of it?  As
+ * in illumos, up the chain of parents; a process whose parent is gone
+ * has been reparented, and its new ancestors are the ones that count.
+ */
+static int
+dtd_host_progenyof(void *arg, uint64_t want, uint64_t *resultp)
+{
+	dtd_fire_t *f = arg;
+	pid_t pid = (pid_t)f->df_hit->dh_pid;
+	int depth;
+
+	*resultp = 0;
+	if ((int64_t)want <= 0 || want > INT32_MAX)
+		return 0;
+	dtd_host_proc(f);
+	for (depth = 0; pid > 0 && depth < 4096; depth++) {
+		if ((uint64_t)pid == want) {
+			*resultp = 1;
+			return 0;
+		}
+		pid = depth == 0 && f->df_ppid != -1 ? f->df_ppid :
+		    dtd_host_parent(pid);
+	}
 	return 0;
 }

@@ -23,6 +23,22 @@
  * and fo_exited only record what happened and wake the main thread,
  * which tells the clients (DT_MSG_PROC) and releases dead processes.
  *
+ * Backends (fasttrap/ft.h).  A target is grabbed under ptrace; the first
+ * program a consumer loads picks its backend (dtd_prov_pid_backend):
+ * -x backend=ptrace, uprobe, or auto (the default): uprobes when the
+ * daemon may use them and no clause that can fire in a pid provider
+ * needs the thread stopped or its memory as at the hit (destructive
+ * actions, copyout and copyoutstr; copyin, copyinstr, copyinto, ustack()
+ * and ustackdepth), for a running process (-p) without -Z: the uprobe
+ * backend follows exec and dlopen only after the fact, and -c commands
+ * and -Z expect them followed without a miss.  One backend per process:
+ * a later consumer that needs ptrace on a process traced with uprobes is
+ * refused, and so are destructive actions under -x backend=uprobe.  Under uprobes the sites are
+ * put in place (ft_proc_sync) in a batch when a consumer's probes are
+ * enabled (dtd_prov_pid_commit) and when a consumer goes; samples the
+ * kernel ring had no room for are reported as drops to every consumer of
+ * the process, on the CPU they were lost on.
+ *
  * Stacks and symbols.  ustack() walks the stack at the hit with the
  * process's unwinder (fasttrap/ft_unwind.c) through the hit context's
  * dh_ustack.  The client symbolises the program counters itself, even
@@ -47,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dtd.h"
@@ -57,6 +74,14 @@
 #define DTD_PID_OFFSET	2
 
 #define DTD_PID_NREGS	(sizeof(struct user_regs_struct) / sizeof(uint64_t))
+
+/* -x backend= */
+#define DTD_PID_BACKEND_AUTO	0
+#define DTD_PID_BACKEND_PTRACE	1
+#define DTD_PID_BACKEND_UPROBE	2
+
+#define DTD_PID_MAXCPU		256	/* lost samples: per CPU, folded */
+#define DTD_PID_RINGSIZE	(8UL << 20)	/* a uprobe ring, default */
 
 /* A traced process, shared by the consumers that grabbed it. */
 typedef struct dtd_pidproc {
@@ -85,6 +110,8 @@ typedef struct dtd_pidproc {
 	pthread_cond_t		pp_evcv;
 	int			pp_evpend;	/* DTD_PIDEV_* */
 	int			pp_abandon;
+	uint64_t		pp_nlost;	/* atomic: lost samples */
+	uint64_t		pp_lost[DTD_PID_MAXCPU];	/* atomic */
 	struct dtd_pidproc	*pp_next;
 } dtd_pidproc_t;
 
@@ -97,6 +124,10 @@ typedef struct dtd_pidtgt {
 	int		pt_created;	/* this consumer created it (-c) */
 	int		pt_toldheld;	/* DT_MSG_PROC sent */
 	int		pt_toldexit;
+	int		pt_backend;	/* DT_BACKEND_* + 1 once chosen */
+	int		pt_toldbackend;	/* DT_PROC_BACKEND sent */
+	uint64_t	pt_nlost;	/* lost samples reported so far */
+	uint64_t	pt_lost[DTD_PID_MAXCPU];
 	uint64_t	pt_toldmods;	/* pp_modgen of the last MODMAP */
 } dtd_pidtgt_t;
 
@@ -104,6 +135,8 @@ typedef struct dtd_pidcons {
 	dtd_pidtgt_t	*pc_tgt;
 	uint32_t	pc_ntgt;
 	int		pc_zdefs;	/* -Z: name libraries not loaded yet */
+	int		pc_backend;	/* DTD_PID_BACKEND_* */
+	uint64_t	pc_ringsize;	/* -x uprobebufsize, 0: default */
 } dtd_pidcons_t;
 
 /* A probe's argument: where its sites are. */
@@ -436,12 +469,28 @@ dtd_prov_pid_abandon(dtd_pidproc_t *pp)
 	pthread_mutex_unlock(&pp->pp_evlock);
 }
 
+/* Drain thread (uprobe backend): n samples lost on cpu. */
+static void
+dtd_prov_pid_lost(void *arg, ft_proc_t *proc, int cpu, uint64_t n)
+{
+	dtd_pidproc_t *pp = arg;
+
+	(void)proc;
+	if (cpu < 0)
+		cpu = 0;
+	__atomic_add_fetch(&pp->pp_lost[cpu % DTD_PID_MAXCPU], n,
+	    __ATOMIC_RELEASE);
+	__atomic_add_fetch(&pp->pp_nlost, n, __ATOMIC_RELEASE);
+	dtd_client_wakeup();
+}
+
 static const ft_ops_t dtd_prov_pid_ops = {
 	.fo_hit = dtd_prov_pid_hit,
 	.fo_exited = dtd_prov_pid_exited,
 	.fo_exec = dtd_prov_pid_exec,
 	.fo_modules = dtd_prov_pid_modules,
 	.fo_held = dtd_prov_pid_held,
+	.fo_lost = dtd_prov_pid_lost,
 };
 
 /*
@@ -574,6 +623,242 @@ dtd_prov_pid_zdefs(dtd_consumer_t *c, int on)
 	return 0;
 }
 
+/* -x backend, -x uprobebufsize */
+int
+dtd_prov_pid_option(dtd_consumer_t *c, const char *name, uint64_t v,
+    char *err, size_t errlen)
+{
+	dtd_pidcons_t *pc;
+
+	if (strcmp(name, "backend") == 0 && v > DTD_PID_BACKEND_UPROBE) {
+		snprintf(err, errlen, "invalid backend %" PRIu64, v);
+		return -1;
+	}
+	if (strcmp(name, "uprobebufsize") == 0 && (v < 4096 ||
+	    v > (1UL << 30))) {
+		snprintf(err, errlen, "invalid uprobebufsize %" PRIu64
+		    ": must be 4096 to %lu bytes", v, 1UL << 30);
+		return -1;
+	}
+	if ((pc = dtd_prov_pid_cons(c)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (strcmp(name, "backend") == 0)
+		pc->pc_backend = (int)v;
+	else
+		pc->pc_ringsize = v;
+	return 0;
+}
+
+#define	DTD_PID_SYNC_MEM	1	/* reads memory that must be the hit's */
+#define	DTD_PID_SYNC_STOP	2	/* needs the thread stopped: destructive */
+
+/* What a DIFO needs of the hit: DTD_PID_SYNC_* bits. */
+static int
+dtd_prov_pid_difosync(const dif_difo_t *d)
+{
+	uint32_t i;
+	int need = 0;
+
+	for (i = 0; d != NULL && i < d->dd_len; i++) {
+		switch (DIF_INSTR_OP(d->dd_buf[i])) {
+		case DIF_OP_CALL:
+			switch (DIF_INSTR_SUBR(d->dd_buf[i])) {
+			case DIF_SUBR_COPYIN:
+			case DIF_SUBR_COPYINSTR:
+			case DIF_SUBR_COPYINTO:
+				need |= DTD_PID_SYNC_MEM;
+				break;
+			case DIF_SUBR_COPYOUT:
+			case DIF_SUBR_COPYOUTSTR:
+				need |= DTD_PID_SYNC_STOP;
+				break;
+			}
+			break;
+		case DIF_OP_LDGS:
+			/* a walk of the whole stack */
+			if (DIF_INSTR_VAR(d->dd_buf[i]) == DIF_VAR_USTACKDEPTH)
+				need |= DTD_PID_SYNC_MEM;
+			break;
+		}
+	}
+	return need;
+}
+
+/*
+ * What the clauses of p that may fire in a pid provider need of the hit
+ * (DTD_PID_SYNC_* bits): the thread stopped (destructive actions), or
+ * process memory as it was at the hit (copyin and friends, stacks).
+ */
+static int
+dtd_prov_pid_needsync(const dtp_prog_t *p)
+{
+	uint32_t i, j, k;
+	int need = 0;
+
+	for (i = 0; i < p->dp_nstmt; i++) {
+		const dtp_stmt_t *st = &p->dp_stmt[i];
+		const char *prov = st->ds_desc.dpd_provider;
+
+		if (prov[0] != '\0' && strpbrk(prov, "*?[\\") == NULL &&
+		    strncmp(prov, "pid", 3) != 0)
+			continue;
+		need |= dtd_prov_pid_difosync(st->ds_pred);
+		for (j = 0; j < st->ds_nact; j++) {
+			const dtp_action_t *a = &st->ds_act[j];
+
+			if ((a->da_kind & 0xff00) == DTRACEACT_PROC_DESTRUCTIVE)
+				need |= DTD_PID_SYNC_STOP;
+			if (a->da_kind == DTRACEACT_USTACK ||
+			    a->da_kind == DTRACEACT_JSTACK)
+				need |= DTD_PID_SYNC_MEM;
+			for (k = 0; k < a->da_ndifo; k++)
+				need |= dtd_prov_pid_difosync(a->da_difo[k]);
+		}
+	}
+	/* ustack() as an aggregation key (which clause's, not said here) */
+	for (i = 0; i < p->dp_nagg; i++)
+		for (j = 0; j < p->dp_agg[i].dg_nkeys; j++)
+			if (p->dp_agg[i].dg_keys[j].dk_kind == DTP_KEY_USTACK)
+				need |= DTD_PID_SYNC_MEM;
+	return need;
+}
+
+static const char *
+dtd_prov_pid_bname(int b)
+{
+	return b == FT_BACKEND_UPROBE ? "uprobe" : "ptrace";
+}
+
+/*
+ * A program of c is loaded: pick the backend of each of c's targets not
+ * traced by another consumer's choice already, before its probes are
+ * enabled.  -1 with err if a target cannot have what c asks for.
+ */
+int
+dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
+    size_t errlen)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	char ferr[256];
+	uint32_t i;
+	int sync, want, cur;
+
+	if (pc == NULL || pc->pc_ntgt == 0)
+		return 0;
+	sync = dtd_prov_pid_needsync(p);
+	for (i = 0; i < pc->pc_ntgt; i++) {
+		dtd_pidtgt_t *t = &pc->pc_tgt[i];
+		dtd_pidproc_t *pp = t->pt_proc;
+
+		if (pp->pp_proc == NULL ||
+		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
+			continue;
+		cur = ft_proc_backend(pp->pp_proc);
+		/* chosen at an earlier program of c: kept, if it can be */
+		if (t->pt_backend != 0) {
+			if (cur == FT_BACKEND_UPROBE && ((sync &
+			    DTD_PID_SYNC_STOP) || (sync &&
+			    pc->pc_backend != DTD_PID_BACKEND_UPROBE)))
+				goto needptrace;
+			continue;
+		}
+		t->pt_backend = (cur == FT_BACKEND_UPROBE ?
+		    DT_BACKEND_UPROBE : DT_BACKEND_PTRACE) + 1;
+		switch (pc->pc_backend) {
+		case DTD_PID_BACKEND_PTRACE:
+			want = FT_BACKEND_PTRACE;
+			break;
+		case DTD_PID_BACKEND_UPROBE:
+			if (sync & DTD_PID_SYNC_STOP) {
+				snprintf(err, errlen, "destructive actions need "
+				    "the ptrace backend");
+				return -1;
+			}
+			want = FT_BACKEND_UPROBE;
+			break;
+		default:
+			/*
+			 * Not for what needs the process stopped at exec or
+			 * dlopen to stay exact: a command run from its start
+			 * (-c), libraries not loaded yet (-Z).
+			 */
+			want = sync || pp->pp_created || pc->pc_zdefs ||
+			    ft_proc_uprobe_ok(NULL, 0) == -1 ?
+			    FT_BACKEND_PTRACE : FT_BACKEND_UPROBE;
+			break;
+		}
+		if (cur == want)
+			continue;
+		if (cur == FT_BACKEND_UPROBE) {
+needptrace:
+			snprintf(err, errlen, "pid %d is traced with the uprobe "
+			    "backend, and this program needs ptrace%s",
+			    (int)pp->pp_pid, (sync & DTD_PID_SYNC_STOP) ?
+			    " (destructive actions)" : sync ? " (copyin or "
+			    "stacks at the hit)" : "");
+			return -1;
+		}
+		ferr[0] = '\0';
+		if (ft_proc_uprobe(pp->pp_proc, pc->pc_ringsize != 0 ?
+		    pc->pc_ringsize : DTD_PID_RINGSIZE, ferr,
+		    sizeof(ferr)) == -1) {
+			if (pc->pc_backend == DTD_PID_BACKEND_UPROBE) {
+				snprintf(err, errlen, "pid %d: cannot use the "
+				    "uprobe backend: %s", (int)pp->pp_pid,
+				    ferr);
+				return -1;
+			}
+			log_info("%s: pid %d: uprobes refused (%s), ptrace "
+			    "stays", __func__, (int)pp->pp_pid, ferr);
+			continue;
+		}
+		t->pt_backend = DT_BACKEND_UPROBE + 1;
+		log_info("%s: pid %d: %s backend", __func__, (int)pp->pp_pid,
+		    dtd_prov_pid_bname(ft_proc_backend(pp->pp_proc)));
+	}
+	return 0;
+}
+
+/* Put pp's sites in place after a batch of changes (uprobe backend). */
+static void
+dtd_prov_pid_sync(dtd_pidproc_t *pp)
+{
+	struct timespec t0, t1;
+	int rc;
+
+	if (pp->pp_proc == NULL ||
+	    ft_proc_backend(pp->pp_proc) != FT_BACKEND_UPROBE)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((rc = ft_proc_sync(pp->pp_proc)) == -1)
+		log_warn("%s: pid %d", __func__, (int)pp->pp_pid);
+	else if (rc > 0)
+		log_warnx("%s: pid %d: %d sites the kernel cannot probe "
+		    "(skipped)", __func__, (int)pp->pp_pid, rc);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	log_info("%s: pid %d: %zu uprobe sites in place in %.1f ms", __func__,
+	    (int)pp->pp_pid, ft_proc_nsites(pp->pp_proc),
+	    (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+}
+
+/* GO, c's probes enabled: their uprobe sites go live, before BEGIN. */
+void
+dtd_prov_pid_commit(dtd_consumer_t *c)
+{
+	dtd_pidcons_t *pc = c->dc_pidstate;
+	uint32_t i;
+
+	for (i = 0; pc != NULL && i < pc->pc_ntgt; i++) {
+		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
+
+		if (pp->pp_proc != NULL && !__atomic_load_n(&pp->pp_exited,
+		    __ATOMIC_ACQUIRE))
+			dtd_prov_pid_sync(pp);
+	}
+}
+
 /* GO: BEGIN has fired; held programs may run. */
 void
 dtd_prov_pid_go(dtd_consumer_t *c)
@@ -631,17 +916,25 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 	for (i = 0; i < pc->pc_ntgt; i++) {
 		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
 
-		if (--pp->pp_refs > 0)
+		if (--pp->pp_refs > 0) {
+			/* its sites are gone: so are their uprobes */
+			dtd_prov_pid_sync(pp);
 			continue;
+		}
 		dtd_prov_pid_unlink(pp);
 		if (pp->pp_proc != NULL) {
+			struct timespec t0, t1;
+
 			dtd_prov_pid_abandon(pp);
 			if (pp->pp_created &&
 			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
 				ft_proc_kill(pp->pp_proc);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			ft_proc_release(pp->pp_proc);
-			log_info("%s: pid %d released", __func__,
-			    (int)pp->pp_pid);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			log_info("%s: pid %d released in %.1f ms", __func__,
+			    (int)pp->pp_pid, (t1.tv_sec - t0.tv_sec) * 1e3 +
+			    (t1.tv_nsec - t0.tv_nsec) / 1e6);
 		}
 		dtd_prov_pid_free(pp);
 	}
@@ -758,12 +1051,36 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 	/* maps first: a target that exits may have left records */
 	if (dtd_prov_pid_modmaps(c, send, arg) == -1)
 		return -1;
+	/* samples lost in a uprobe ring: drops, before any exit */
+	for (i = 0; i < pc->pc_ntgt && c->dc_hasbuf &&
+	    dtd_consumer_activity(c) != DT_ACT_INACTIVE; i++) {
+		dtd_pidtgt_t *t = &pc->pc_tgt[i];
+		dtd_pidproc_t *pp = t->pt_proc;
+		uint64_t v;
+		int cpu;
+
+		if (__atomic_load_n(&pp->pp_nlost, __ATOMIC_ACQUIRE) ==
+		    t->pt_nlost)
+			continue;
+		for (cpu = 0; cpu < DTD_PID_MAXCPU; cpu++) {
+			v = __atomic_load_n(&pp->pp_lost[cpu],
+			    __ATOMIC_ACQUIRE);
+			if (v == t->pt_lost[cpu])
+				continue;
+			dtd_buf_drop(&c->dc_buf, cpu, v - t->pt_lost[cpu]);
+			t->pt_nlost += v - t->pt_lost[cpu];
+			t->pt_lost[cpu] = v;
+		}
+	}
 	for (i = 0; i < pc->pc_ntgt; i++) {
 		dtd_pidtgt_t *t = &pc->pc_tgt[i];
 		dtd_pidproc_t *pp = t->pt_proc;
 		int ev = 0;
 
-		if (!t->pt_toldexit &&
+		if (t->pt_backend != 0 && !t->pt_toldbackend) {
+			ev = DT_PROC_BACKEND;
+			t->pt_toldbackend = 1;
+		} else if (!t->pt_toldexit &&
 		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE)) {
 			ev = DT_PROC_EXITED;
 			t->pt_toldexit = t->pt_toldheld = 1;
@@ -784,12 +1101,13 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 		dt_msg_put_u32(&m, (uint32_t)pp->pp_pid);
 		dt_msg_put_u32(&m, (uint32_t)ev);
 		dt_msg_put_u32(&m, ev == DT_PROC_EXITED ?
-		    (uint32_t)pp->pp_status : 0);
+		    (uint32_t)pp->pp_status : ev == DT_PROC_BACKEND ?
+		    (uint32_t)(t->pt_backend - 1) : 0);
 		rc = send(arg, &m);
 		dt_msg_free(&m);
 		if (rc == -1)
 			return -1;
-		i--;	/* an exit may follow a hold */
+		i--;	/* an exit may follow a hold or a backend */
 	}
 	return 0;
 }
@@ -1279,6 +1597,7 @@ dtd_prov_pid_events(void)
 			continue;
 		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
 		__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
+		dtd_prov_pid_sync(pp);
 		pthread_mutex_lock(&pp->pp_evlock);
 		pp->pp_evpend = 0;
 		pthread_cond_broadcast(&pp->pp_evcv);

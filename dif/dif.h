@@ -358,6 +358,11 @@ typedef struct dif_host {
 	 */
 	int	(*dh_uwrite)(void *arg, uint64_t addr, const void *buf,
 		    size_t len);
+	/*
+	 * progenyof(pid): *resultp = 1 if the process that hit the probe
+	 * is pid or one of its descendants, else 0.  NULL: always 0.
+	 */
+	int	(*dh_progenyof)(void *arg, uint64_t pid, uint64_t *resultp);
 } dif_host_t;
 
 /* Storage for one global scalar. */

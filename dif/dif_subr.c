@@ -36,7 +36,7 @@ static const struct {
 	[DIF_SUBR_COPYIN] =		{ "copyin", 2, 2 },
 	[DIF_SUBR_COPYINSTR] =		{ "copyinstr", 1, 2 },
 	[DIF_SUBR_SPECULATION] =	{ "speculation", 0, 0 },
-	[DIF_SUBR_PROGENYOF] =		{ "progenyof", 0, 0 },
+	[DIF_SUBR_PROGENYOF] =		{ "progenyof", 1, 1 },
 	[DIF_SUBR_STRLEN] =		{ "strlen", 1, 1 },
 	[DIF_SUBR_COPYOUT] =		{ "copyout", 3, 3 },
 	[DIF_SUBR_COPYOUTSTR] =		{ "copyoutstr", 3, 3 },
@@ -585,6 +585,19 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		    &id)) != 0)
 			return dif_subr_fault(ms, flt, 0);
 		return id;
+	}
+
+	case DIF_SUBR_PROGENYOF: {
+		uint64_t r = 0;
+		int flt;
+
+		/* the process tree is the host's to walk */
+		if (ms->dm_host->dh_progenyof == NULL)
+			return 0;
+		if ((flt = ms->dm_host->dh_progenyof(ms->dm_hostarg, args[0],
+		    &r)) != 0)
+			return dif_subr_fault(ms, flt, 0);
+		return r != 0;
 	}
 
 	case DIF_SUBR_STRLEN:

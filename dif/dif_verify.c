@@ -222,6 +222,24 @@ dif_verify_tuples(const dif_difo_t *dp, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * A variable's type: by value, a string, or by reference an object of
+ * C type (a struct, union or array, a long double) of a bounded size,
+ * which stores and loads copy whole.
+ */
+static int
+dif_verify_byref(const dif_type_t *t)
+{
+	if (!(t->dt_flags & DIF_TF_BYREF) || t->dt_kind == DIF_TYPE_STRING)
+		return 1;
+	if (t->dt_kind != DIF_TYPE_CTF || t->dt_size == 0 ||
+	    t->dt_size > DIF_MAXSTRSIZE)
+		return 0;
+	return t->dt_ckind == DIF_CKIND_STRUCT ||
+	    t->dt_ckind == DIF_CKIND_UNION || t->dt_ckind == DIF_CKIND_ARRAY ||
+	    t->dt_ckind == DIF_CKIND_FLOAT;
+}
+
 int
 dif_verify(const dif_difo_t *dp, char *err, size_t errlen)
 {
@@ -395,8 +413,7 @@ dif_verify(const dif_difo_t *dp, char *err, size_t errlen)
 			    v->dv_kind != DIFV_KIND_SCALAR) {
 				VERR("variable %u is not a global scalar in "
 				    "the variable table", id);
-			} else if ((v->dv_type.dt_flags & DIF_TF_BYREF) &&
-			    v->dv_type.dt_kind != DIF_TYPE_STRING) {
+			} else if (!dif_verify_byref(&v->dv_type)) {
 				VERR("unsupported by-ref type of variable %u",
 				    id);
 			}
@@ -412,8 +429,7 @@ dif_verify(const dif_difo_t *dp, char *err, size_t errlen)
 			    v->dv_kind != DIFV_KIND_SCALAR)
 				VERR("variable %u is not a global scalar in "
 				    "the variable table", id);
-			if ((v->dv_type.dt_flags & DIF_TF_BYREF) &&
-			    v->dv_type.dt_kind != DIF_TYPE_STRING)
+			if (!dif_verify_byref(&v->dv_type))
 				VERR("unsupported by-ref type of variable %u",
 				    id);
 			VREG(rd);
@@ -456,8 +472,7 @@ dif_verify(const dif_difo_t *dp, char *err, size_t errlen)
 				VERR("variable %u is not a %s %s in the "
 				    "variable table", id, sname[scope],
 				    aa ? "associative array" : "scalar");
-			if ((v->dv_type.dt_flags & DIF_TF_BYREF) &&
-			    v->dv_type.dt_kind != DIF_TYPE_STRING)
+			if (!dif_verify_byref(&v->dv_type))
 				VERR("unsupported by-ref type of variable %u",
 				    id);
 			if (op == DIF_OP_LDTS || op == DIF_OP_LDLS ||

@@ -148,6 +148,8 @@ dif_vm_inscratch(const dif_mstate_t *ms, uint64_t addr, size_t size)
 int
 dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
 {
+	const dif_vstate_t *vs;
+	uint32_t i;
 	int r;
 
 	if (addr == 0)
@@ -158,6 +160,16 @@ dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
 		if (dif_vm_within(addr, size, ms->dm_regions[r].dr_base,
 		    ms->dm_regions[r].dr_size))
 			return 1;
+	}
+	/* a global array or struct is written in place (a[i] = v) */
+	if ((vs = ms->dm_vstate) != NULL) {
+		for (i = 0; i < vs->dv_nglobals; i++) {
+			const dif_gvar_t *g = &vs->dv_globals[i];
+
+			if (g->dg_data != NULL && dif_vm_within(addr, size,
+			    (uintptr_t)g->dg_data, g->dg_size))
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -356,7 +368,14 @@ dif_vm_dvar(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 		return 0;
 	}
 	len = 0;
-	if (src != 0) {
+	if (src != 0 && v->dv_type.dt_kind != DIF_TYPE_STRING) {
+		/* a struct, union or array: all of its bytes */
+		len = vsize;
+		if (!dif_vm_canload(ms, dp, src, len)) {
+			*illval = src;
+			return DIF_FLT_BADADDR;
+		}
+	} else if (src != 0) {
 		if (!dif_vm_canload(ms, dp, src, 1)) {
 			*illval = src;
 			return DIF_FLT_BADADDR;
@@ -409,7 +428,15 @@ dif_vm_local(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 	}
 	src = regs[rd];
 	n = 0;
-	if (src != 0) {
+	if (src != 0 && v->dv_type.dt_kind != DIF_TYPE_STRING) {
+		/* a struct, union or array: all of its bytes */
+		n = vsize;
+		if (!dif_vm_canload(ms, dp, src, n)) {
+			*illval = src;
+			return DIF_FLT_BADADDR;
+		}
+		memmove(p, (const void *)(uintptr_t)src, n);
+	} else if (src != 0) {
 		if (!dif_vm_canload(ms, dp, src, 1)) {
 			*illval = src;
 			return DIF_FLT_BADADDR;
@@ -818,6 +845,20 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 				if (g->dg_data == NULL || g->dg_size == 0) {
 					fault = DIF_FLT_ILLOP;
 					goto out;
+				}
+				if (v->dv_type.dt_kind != DIF_TYPE_STRING) {
+					/* a struct, union or array */
+					n = v->dv_type.dt_size < g->dg_size ?
+					    v->dv_type.dt_size : g->dg_size;
+					if (!dif_vm_canload(ms, dp, src, n)) {
+						fault = DIF_FLT_BADADDR;
+						illval = src;
+						goto out;
+					}
+					memmove(g->dg_data,
+					    (const void *)(uintptr_t)src, n);
+					g->dg_set = 1;
+					break;
 				}
 				if (!dif_vm_canload(ms, dp, src, 1)) {
 					fault = DIF_FLT_BADADDR;

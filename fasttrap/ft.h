@@ -10,9 +10,12 @@
  * a trap: emulate or run out of line), ft_proc.c (a traced process: its
  * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
  * (the ptrace backend: the tracer thread, int3 patching, the hit path),
- * ft_guard.c (the guardian process that restores every patched byte when
- * the daemon dies of SIGKILL), ft_unwind.c (user stacks with libdw, from
- * a hit's registers and a memory accessor, whatever the backend).
+ * ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi links, the
+ * drain thread, the hit snapshot), ft_bpf.c (its kernel side: the
+ * capture program, ring and links over raw bpf(2)), ft_guard.c (the
+ * guardian process that restores every patched byte when the daemon
+ * dies of SIGKILL), ft_unwind.c (user stacks with libdw, from a hit's
+ * registers and a memory accessor, whatever the backend).
  */
 #ifndef FT_H
 #define FT_H
@@ -224,7 +227,35 @@ typedef struct ft_ops {
 	void	(*fo_modules)(void *, ft_proc_t *);
 	/* ft_proc_hold(): the program is at its entry point, stopped */
 	void	(*fo_held)(void *, ft_proc_t *);
+	/* uprobe backend: n more hits on cpu were lost (ring full) */
+	void	(*fo_lost)(void *, ft_proc_t *, int, uint64_t);
 } ft_ops_t;
+
+/*
+ * Backends.  A process is grabbed (or held) under ptrace; before its
+ * first site, ft_proc_uprobe() may move it to the uprobe backend (for
+ * good: one backend per process).  A grabbed process is let go by ptrace
+ * at once; a held one stays held under ptrace until ft_proc_run(),
+ * which attaches the uprobes first, then detaches ptrace.
+ *
+ * Under uprobes, sites are not patched by ft_proc_site_add() but by
+ * ft_proc_sync(), which puts the current set in place (one BPF
+ * uprobe_multi link per file: new links first, then the old ones go);
+ * the caller calls it after a batch of adds and removes (ptrace: a
+ * no-op).  Hits are samples: fo_hit runs on the process's drain thread
+ * after the fact, the thread does not wait; ft_proc_read() from fo_hit
+ * serves the FT_BPF_STACK bytes at %rsp captured at the hit from the
+ * sample, and reads anything else live, later than the hit.  The
+ * kernel cannot probe some instructions (lock and segment prefixes, a
+ * few opcodes): their sites are accepted but never hit; ft_proc_sync()
+ * returns how many there are.  fo_lost reports samples the ring had no
+ * room for.  fo_exec (a sched_process_exec raw tracepoint) and fo_modules
+ * (a uprobe on the dynamic linker's hook) come after the fact, on the
+ * drain thread, while the process runs on: calls made in the new image
+ * or library before the caller's next ft_proc_sync() are missed.
+ */
+#define	FT_BACKEND_PTRACE	0
+#define	FT_BACKEND_UPROBE	1
 
 /* ft_proc.c */
 ft_proc_t	*ft_proc_grab(pid_t, int, const ft_ops_t *, void *, char *,
@@ -255,6 +286,43 @@ int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
 		    const ft_sym_t **);
 void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
+int		ft_proc_backend(const ft_proc_t *);
+int		ft_proc_uprobe(ft_proc_t *, size_t, char *, size_t);
+int		ft_proc_sync(ft_proc_t *);
+int		ft_proc_uprobe_ok(char *, size_t);
+
+/*
+ * ft_bpf.c: the kernel side of the uprobe backend.  A sample as the
+ * capture program writes it: struct pt_regs (the first FT_BPF_NREGS
+ * words of struct user_regs_struct, same order), and FT_BPF_STACK bytes
+ * from %rsp up (br_stklen 0 if they could not be read).
+ */
+#define	FT_BPF_NREGS	21
+#define	FT_BPF_STACK	256
+
+typedef struct ft_bpfrec {
+	uint64_t	br_regs[FT_BPF_NREGS];
+	uint64_t	br_pidtgid;	/* tgid << 32 | tid */
+	uint64_t	br_time;	/* CLOCK_MONOTONIC, ns */
+	uint64_t	br_cookie;	/* the site's runtime address */
+	uint32_t	br_cpu;
+	uint32_t	br_stklen;
+	uint8_t		br_stack[FT_BPF_STACK];
+} ft_bpfrec_t;
+
+typedef struct ft_bpf ft_bpf_t;
+
+#define	FT_BPF_EXEC	UINT64_MAX	/* br_cookie: the process exec'd */
+
+ft_bpf_t	*ft_bpf_open(size_t, char *, size_t);
+void		ft_bpf_close(ft_bpf_t *);
+int		ft_bpf_fd(const ft_bpf_t *);
+int		ft_bpf_link(ft_bpf_t *, const char *, const uint64_t *,
+		    const uint64_t *, uint32_t, pid_t);
+size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
+		    void *);
+int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
+int		ft_bpf_exec(ft_bpf_t *, pid_t);
 
 /*
  * ft_guard.c: the guardian.  ft_guard_start() forks it; call it once,
@@ -304,6 +372,7 @@ typedef struct ft_site {
 	uint8_t		st_orig[16];	/* the instruction's original bytes */
 	ft_emul_t	st_emul;
 	int		st_rbrk;	/* the dynamic linker's hook */
+	int		st_nolink;	/* uprobe: the kernel refuses it */
 	void		**st_users;
 	int		st_nusers;
 	int		st_cap;
@@ -331,14 +400,21 @@ typedef struct ft_fatal {
 	int		ff_guard;	/* the guardian's slot, or -1 */
 } ft_fatal_t;
 
+typedef struct ft_up ft_up_t;
+
 struct ft_proc {
 	pid_t		pr_pid;
+	int		pr_backend;	/* FT_BACKEND_* */
+	ft_up_t		*pr_up;		/* the uprobe backend's state */
 	uint64_t	pr_start;	/* start time (ft_guard_starttime) */
 	int		pr_pidfd;	/* ours (dup), or -1 */
 	int		pr_memfd;	/* /proc/PID/mem, read-write */
 	const ft_ops_t	*pr_ops;
 	void		*pr_arg;
-	int		pr_hold;	/* ft_proc_hold() */
+	int		pr_hold;	/* ft_proc_hold(), until at the entry */
+	int		pr_holdreq;	/* ft_proc_hold() */
+	int		pr_runreq;	/* ft_proc_run() called */
+	int		pr_ptracegone;	/* the tracer thread has been joined */
 
 	/* modules: pr_modlock (recursive) */
 	pthread_mutex_t	pr_modlock;
@@ -397,6 +473,19 @@ struct ft_proc {
 
 /* ft_proc.c, for ft_ptrace.c */
 int		ft_proc_rdebug(ft_proc_t *, uint64_t *, uint64_t *);
+
+/* ft_uprobe.c */
+int		ft_uprobe_start(ft_proc_t *, size_t, char *, size_t);
+int		ft_uprobe_site_add(ft_proc_t *, uint64_t, void *);
+int		ft_uprobe_site_remove(ft_proc_t *, uint64_t, void *);
+int		ft_uprobe_sync(ft_proc_t *);
+int		ft_uprobe_run(ft_proc_t *);
+typedef struct ft_upgone ft_upgone_t;
+ft_upgone_t	*ft_uprobe_release(ft_proc_t *);
+void		ft_uprobe_close(ft_upgone_t *);
+int		ft_uprobe_snap(ft_proc_t *, uint64_t, void *, size_t);
+size_t		ft_uprobe_nsites(ft_proc_t *);
+int		ft_uprobe_ok(char *, size_t);
 
 /* ft_ptrace.c */
 int		ft_ptrace_start(ft_proc_t *);

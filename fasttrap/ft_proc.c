@@ -1,6 +1,7 @@
 /*
  * ft_proc.c: a traced process as the pid provider sees it, and the
- * public ft_proc_* API over the ptrace backend (ft_ptrace.c).
+ * public ft_proc_* API over its backend: ptrace (ft_ptrace.c), or
+ * uprobes (ft_uprobe.c) once ft_proc_uprobe() moved it there.
  *
  * The target model: the loaded objects of a process from /proc/PID/maps
  * (the main executable is module "a.out"; a library is matched by its
@@ -21,6 +22,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +151,7 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 	p->pr_ops = ops;
 	p->pr_arg = arg;
 	p->pr_hold = hold;
+	p->pr_holdreq = hold;
 	p->pr_modsdirty = 1;
 	p->pr_regslot = -1;
 	pthread_mutexattr_init(&ma);
@@ -193,9 +196,126 @@ ft_proc_hold(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg,
 	return ft_proc_new(pid, pidfd, ops, arg, 1, err, errlen);
 }
 
+/*
+ * Stop the ptrace tracer thread: it restores what it patched and
+ * detaches (a held process runs).  The process may live on, traced by
+ * another backend.
+ */
+static void
+ft_proc_ptrace_stop(ft_proc_t *p)
+{
+	struct pollfd pfd;
+	struct timespec ts;
+
+	if (p->pr_ptracegone)
+		return;
+	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RELEASE, __ATOMIC_ACQ_REL);
+	for (;;) {
+		ft_ptrace_wake(p);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 2000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (pthread_timedjoin_np(p->pr_thread, NULL, &ts) == 0)
+			break;
+	}
+	p->pr_ptracegone = 1;
+	p->pr_tracertid = 0;
+	/* the thread says dead when it ends: is it? */
+	pfd.fd = p->pr_pidfd;
+	pfd.events = POLLIN;
+	pthread_mutex_lock(&p->pr_lock);
+	p->pr_dead = p->pr_pidfd < 0 ? kill(p->pr_pid, 0) == -1 :
+	    poll(&pfd, 1, 0) != 0;
+	pthread_mutex_unlock(&p->pr_lock);
+}
+
+int
+ft_proc_backend(const ft_proc_t *p)
+{
+	return p->pr_backend;
+}
+
+/*
+ * Trace p with uprobes from now on, with a ring of ringsize bytes.  Only
+ * before its first site (one backend per process; already there: 0).
+ * A grabbed process is let go by ptrace now; a held one at ft_proc_run().
+ * -1 with err (errno EBUSY: it has ptrace sites in use).
+ */
+int
+ft_proc_uprobe(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
+{
+	size_t n;
+
+	if (p->pr_backend == FT_BACKEND_UPROBE)
+		return 0;
+	if (p->pr_dead) {
+		snprintf(err, errlen, "%s", strerror(ESRCH));
+		errno = ESRCH;
+		return -1;
+	}
+	/* the dynamic linker's hook is the only ptrace site of our own */
+	pthread_mutex_lock(&p->pr_lock);
+	n = p->pr_nsites - (p->pr_rbrk != 0);
+	pthread_mutex_unlock(&p->pr_lock);
+	if (n > 0) {
+		snprintf(err, errlen, "it is traced with the ptrace backend");
+		errno = EBUSY;
+		return -1;
+	}
+	if (ft_uprobe_ok(err, errlen) == -1 ||
+	    ft_uprobe_start(p, ringsize, err, errlen) == -1) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	p->pr_backend = FT_BACKEND_UPROBE;
+	if (p->pr_holdreq && !p->pr_runreq)
+		return 0;
+	ft_proc_ptrace_stop(p);
+	if (ft_uprobe_run(p) == -1) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Put the sites in place after a batch of changes (uprobe backend). */
+int
+ft_proc_sync(ft_proc_t *p)
+{
+	if (p->pr_backend != FT_BACKEND_UPROBE)
+		return 0;
+	return ft_uprobe_sync(p);
+}
+
+/* May this daemon use the uprobe backend?  -1 with the reason if not. */
+int
+ft_proc_uprobe_ok(char *err, size_t errlen)
+{
+	return ft_uprobe_ok(err, errlen);
+}
+
 int
 ft_proc_run(ft_proc_t *p)
 {
+	if (p->pr_backend == FT_BACKEND_UPROBE) {
+		if (p->pr_runreq)
+			return 0;
+		p->pr_runreq = 1;
+		/*
+		 * The uprobes first; then ptrace lets it go (its hook on the
+		 * dynamic linker restored), then ours goes in.
+		 */
+		(void)ft_uprobe_sync(p);
+		ft_proc_ptrace_stop(p);
+		if (ft_uprobe_run(p) == -1)
+			return -1;
+		(void)ft_uprobe_sync(p);
+		return 0;
+	}
+	p->pr_runreq = 1;
 	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RUN, __ATOMIC_ACQ_REL);
 	ft_ptrace_wake(p);
 	return 0;
@@ -222,23 +342,15 @@ ft_proc_kill(ft_proc_t *p)
 void
 ft_proc_release(ft_proc_t *p)
 {
-	struct timespec ts;
+	ft_upgone_t *links = NULL;
 
 	if (p == NULL)
 		return;
-	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RELEASE, __ATOMIC_ACQ_REL);
-	for (;;) {
-		ft_ptrace_wake(p);
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 2000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		if (pthread_timedjoin_np(p->pr_thread, NULL, &ts) == 0)
-			break;
-	}
+	if (p->pr_backend == FT_BACKEND_UPROBE)
+		links = ft_uprobe_release(p);
+	ft_proc_ptrace_stop(p);
 	ft_proc_free(p);
+	ft_uprobe_close(links);	/* last: the uprobes go */
 }
 
 pid_t
@@ -256,12 +368,16 @@ ft_proc_alive(const ft_proc_t *p)
 int
 ft_proc_site_add(ft_proc_t *p, uint64_t addr, void *user)
 {
+	if (p->pr_backend == FT_BACKEND_UPROBE)
+		return ft_uprobe_site_add(p, addr, user);
 	return ft_ptrace_site_add(p, addr, user, 0);
 }
 
 int
 ft_proc_site_remove(ft_proc_t *p, uint64_t addr, void *user)
 {
+	if (p->pr_backend == FT_BACKEND_UPROBE)
+		return ft_uprobe_site_remove(p, addr, user);
 	return ft_ptrace_site_remove(p, addr, user);
 }
 
@@ -271,6 +387,8 @@ ft_proc_nsites(ft_proc_t *p)
 {
 	size_t n;
 
+	if (p->pr_backend == FT_BACKEND_UPROBE)
+		return ft_uprobe_nsites(p);
 	pthread_mutex_lock(&p->pr_lock);
 	n = p->pr_nsites;
 	pthread_mutex_unlock(&p->pr_lock);
@@ -278,9 +396,11 @@ ft_proc_nsites(ft_proc_t *p)
 }
 
 /*
- * Read target memory.  Exact while the thread that hit is stopped (in
- * fo_hit).  process_vm_readv first; /proc/PID/mem for what it refuses.
- * Our int3s are not hidden: callers read data, not text.
+ * Read target memory.  ptrace: exact while the thread that hit is
+ * stopped (in fo_hit).  uprobes: in fo_hit, the stack copied at the hit
+ * if the range is in it; otherwise the memory now.  process_vm_readv
+ * first; /proc/PID/mem for what it refuses.  Our int3s are not hidden:
+ * callers read data, not text.
  */
 int
 ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
@@ -288,6 +408,9 @@ ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
 	int rc = -1;
 
+	if (p->pr_backend == FT_BACKEND_UPROBE &&
+	    ft_uprobe_snap(p, addr, buf, len) == 0)
+		return 0;
 	if (process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) == (ssize_t)len)
 		return 0;
 	pthread_mutex_lock(&p->pr_lock);

@@ -343,7 +343,9 @@ dt_cc_difexpr(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	dt_cc_actdifos(pcb, ap, 1);
 	ap->da_difo[0] = dt_cc_difo(pcb, dnp, &rt);
 	ap->da_size = rt.dt_size;
-	ap->da_align = dt_node_is_string(dnp) ? 1 : rt.dt_size;
+	/* strings, structs and arrays are bytes: copied, not aligned */
+	ap->da_align = dt_node_is_string(dnp) ||
+	    (rt.dt_flags & DIF_TF_BYREF) ? 1 : rt.dt_size;
 }
 
 /* "ret %r0": the value of printf() without arguments. */
@@ -396,6 +398,11 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	types = dt_parser_alloc(pcb, (n + 1) * sizeof(dif_type_t));
 	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++) {
 		arg = dt_node_cook(pcb, arg);
+		/* a char array prints as the string it holds, as in illumos */
+		if (arg->dn_type->dt_kind == DT_TK_ARRAY &&
+		    arg->dn_type->dt_base->dt_kind == DT_TK_INT &&
+		    arg->dn_type->dt_base->dt_size == 1)
+			dt_node_stringof(pcb, arg);
 		if (arg->dn_type->dt_kind == DT_TK_VOID)
 			dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
 			    "printf( ) argument #%d may not be of type void",
@@ -599,12 +606,12 @@ dt_cc_act_symmod(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
  * Aggregation keys that are actions (ustack(), usym(), ...) have these
  * types, so that a key keeps its kind across clauses.
  */
-static const dt_type_t dt_cc_type_ustack = { "stack", DT_TK_INT, 8, 0, 0 };
-static const dt_type_t dt_cc_type_usym = { "_usymaddr_t", DT_TK_INT, 8, 0,
-    0 };
-static const dt_type_t dt_cc_type_umod = { "_umodaddr_t", DT_TK_INT, 8, 0,
-    0 };
-static const dt_type_t dt_cc_type_uaddr = { "_uaddr_t", DT_TK_INT, 8, 0, 0 };
+#define	DT_CC_KEYTYPE(name) \
+	{ .dt_name = (name), .dt_kind = DT_TK_INT, .dt_size = 8 }
+static const dt_type_t dt_cc_type_ustack = DT_CC_KEYTYPE("stack");
+static const dt_type_t dt_cc_type_usym = DT_CC_KEYTYPE("_usymaddr_t");
+static const dt_type_t dt_cc_type_umod = DT_CC_KEYTYPE("_umodaddr_t");
+static const dt_type_t dt_cc_type_uaddr = DT_CC_KEYTYPE("_uaddr_t");
 
 static int
 dt_cc_type_isact(const dt_type_t *t)
@@ -924,6 +931,11 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
 			    "@%s[ ] key #%d may not be of type void", name,
 			    i + 1);
+		if (!dt_node_is_scalar(k) && !dt_node_is_string(k))
+			dt_parser_error(pcb, k->dn_line, D_KEY_TYPE,
+			    "@%s[ ] key #%d may not be of type %s: keys are "
+			    "integers, pointers or strings", name, i + 1,
+			    k->dn_type->dt_name);
 		keys[i] = k->dn_type;
 	}
 	for (k = fn->dn_args, i = 1; k != NULL; k = k->dn_list, i++) {
@@ -1283,6 +1295,46 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 }
 
 /*
+ * setopt(name[, value]): two LIBACT records, the option's name and its
+ * value (none without one); the consumer sets the option where the
+ * records lie in the buffer, as illumos's does.
+ */
+static void
+dt_cc_act_setopt(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_node_t *anp = dnp->dn_args, *vnp, *next;
+	dtp_action_t *ap;
+	dif_type_t rt;
+	int n = dt_cc_nargs(anp), i;
+
+	if (n < 1 || n > 2)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "setopt( ) prototype mismatch: %d args passed, %s "
+		    "expected", n, n < 1 ? "at least 1" : "no more than 2");
+	for (i = 0, vnp = anp; i < 2; i++) {
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_LIBACT);
+		ap->da_arg = (uint64_t)(i == 0 ? DTP_LIBACT_SETOPT :
+		    DTP_LIBACT_SETOPTVAL) << 32;
+		if (vnp == NULL)
+			break;	/* no value: an empty SETOPTVAL */
+		next = vnp->dn_list;
+		vnp = dt_node_cook(pcb, vnp);
+		if (!dt_node_is_string(vnp))
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+			    "setopt( ) argument #%d is incompatible with "
+			    "prototype:\n\tprototype: char *\n\t argument: %s",
+			    i + 1, vnp->dn_type->dt_name);
+		dt_decl_rtype(dtp, vnp->dn_type, &rt);
+		dt_cc_actdifos(pcb, ap, 1);
+		ap->da_difo[0] = dt_cc_difo(pcb, vnp, &rt);
+		ap->da_size = rt.dt_size;
+		ap->da_align = 1;
+		vnp = next;
+	}
+}
+
+/*
  * What a clause has done so far, for the rules of speculative tracing:
  * DT_CC_SPEC speculate(), DT_CC_COMM commit() or discard(), DT_CC_DREC
  * an action that recorded data in the principal buffer.
@@ -1460,6 +1512,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	case DT_ACT_SYSTEM:
 		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_SYSTEM);
 		break;
+	case DT_ACT_SETOPT:
+		dt_cc_act_setopt(pcb, cc, dnp);
+		break;
 	case DT_ACT_STOP:
 		(void)dt_cc_newact(pcb, cc, DTRACEACT_STOP);
 		break;
@@ -1588,7 +1643,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 
 	if (cnp->dn_expr != NULL) {
 		pred = cnp->dn_expr = dt_node_cook(pcb, cnp->dn_expr);
-		if (!dt_node_is_int(pred))
+		if (!dt_node_is_scalar(pred))
 			dt_parser_error(pcb, pred->dn_line, D_PRED_SCALAR,
 			    "predicate result must be of scalar type");
 		dt_decl_rtype(dtp, pred->dn_type, &rt);
@@ -1640,10 +1695,12 @@ dt_cc_destroy(dtrace_hdl_t *dtp)
 	dt_idhash_destroy(dtp->dt_aggs);
 	dtp->dt_globals = NULL;
 	dtp->dt_aggs = NULL;
+	dt_decl_destroy(dtp);
+	dt_cpp_fini(dtp);
 }
 
 static dtrace_prog_t *
-dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
+dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
     dtrace_probespec_t spec, unsigned int cflags, int argc,
     char *const argv[])
 {
@@ -1688,6 +1745,7 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	if (setjmp(pcb.pcb_jmpbuf) != 0) {
 		dt_idhash_rollback(dtp->dt_globals, pcb.pcb_gen);
 		dt_idhash_rollback(dtp->dt_aggs, pcb.pcb_gen);
+		dt_decl_rollback(dtp, pcb.pcb_gen);
 		dtp->dt_nextvar = nextvar;
 		dtp->dt_nextagg = nextagg;
 		dt_cc_clause_free(&cc);
@@ -1717,6 +1775,8 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 		}
 	}
 
+	/* inlines are parse trees of this compile: they go with it */
+	dt_idhash_drop_kind(dtp->dt_globals, DT_IDENT_INLINE);
 	pgp = pcb.pcb_prog;
 	pgp->dp_next = dtp->dt_progs;
 	dtp->dt_progs = pgp;
@@ -1724,6 +1784,24 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	dt_parser_free(&pcb);
 	dt_as_fini(&pcb.pcb_ir);
 	free(pcb.pcb_argref);
+	return pgp;
+}
+
+/* Compile str or fp; under -C, what cpp makes of it. */
+static dtrace_prog_t *
+dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
+    dtrace_probespec_t spec, unsigned int cflags, int argc,
+    char *const argv[])
+{
+	dtrace_prog_t *pgp;
+	FILE *cppout;
+
+	if (!(dtp->dt_copts & DT_COPT_CPP) && !(cflags & DTRACE_C_CPP))
+		return dt_cc_compile1(dtp, str, fp, spec, cflags, argc, argv);
+	if ((cppout = dt_cpp_run(dtp, str, fp)) == NULL)
+		return NULL;
+	pgp = dt_cc_compile1(dtp, NULL, cppout, spec, cflags, argc, argv);
+	fclose(cppout);
 	return pgp;
 }
 

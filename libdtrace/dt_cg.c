@@ -5,6 +5,13 @@
  * sign- or zero-extended from their D type where it matters: on stores
  * to narrower variables, casts, and conversions between signedness.
  * All branches go forward, as the DIF verifier requires.
+ *
+ * Objects in memory (*p, p[i], p->m, s.m) are reached by computing their
+ * address (dt_cg_addr) and loading it with the load of the member's
+ * size and signedness; the VM checks every load and store against the
+ * memory DIF may touch (scratch: copyin(), alloca(); variables), so a
+ * raw address of the traced process is a fault, not a read.  A struct,
+ * union or array is never loaded: its value is its address.
  */
 #include "dt_impl.h"
 #include "dt_grammar.h"
@@ -23,7 +30,7 @@ dt_cg_normalize(dt_pcb_t *pcb, int reg, const dt_type_t *t)
 {
 	int sh;
 
-	if (t->dt_kind != DT_TK_INT || t->dt_size >= 8)
+	if (!dt_decl_is_integral(t) || t->dt_size >= 8)
 		return;
 	sh = dt_regset_alloc(pcb);
 	dt_cg_setx(pcb, sh, 64 - t->dt_size * 8);
@@ -38,7 +45,7 @@ static void
 dt_cg_typecast(dt_pcb_t *pcb, int reg, const dt_type_t *f,
     const dt_type_t *t)
 {
-	if (f->dt_kind != DT_TK_INT || t->dt_kind != DT_TK_INT ||
+	if (!dt_decl_is_scalar(f) || !dt_decl_is_integral(t) ||
 	    t->dt_size >= 8)
 		return;
 	if (f->dt_size == t->dt_size && f->dt_signed == t->dt_signed)
@@ -47,6 +54,161 @@ dt_cg_typecast(dt_pcb_t *pcb, int reg, const dt_type_t *f,
 	if (f->dt_size < t->dt_size && (!f->dt_signed || t->dt_signed))
 		return;
 	dt_cg_normalize(pcb, reg, t);
+}
+
+/* reg += off */
+static void
+dt_cg_addoff(dt_pcb_t *pcb, int reg, uint64_t off)
+{
+	int r;
+
+	if (off == 0)
+		return;
+	r = dt_regset_alloc(pcb);
+	dt_cg_setx(pcb, r, off);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_ADD, reg, r, reg), DT_LBL_NONE);
+	dt_regset_free(pcb, r);
+}
+
+/* reg *= size (a pointer step); op DIV instead divides (p - q) */
+static void
+dt_cg_scale(dt_pcb_t *pcb, int reg, uint32_t size, uint32_t op)
+{
+	int r;
+
+	if (size <= 1)
+		return;
+	r = dt_regset_alloc(pcb);
+	dt_cg_setx(pcb, r, size);
+	dt_as_emit(pcb, DIF_INSTR_FMT(op, reg, r, reg), DT_LBL_NONE);
+	dt_regset_free(pcb, r);
+}
+
+/* The load (store) of an object of type t by its size and sign. */
+static uint32_t
+dt_cg_memop(const dt_type_t *t, int store)
+{
+	int sg = t->dt_kind == DT_TK_INT || t->dt_kind == DT_TK_ENUM ?
+	    t->dt_signed : 0;
+
+	switch (t->dt_size) {
+	case 1:
+		return store ? DIF_OP_STB : sg ? DIF_OP_LDSB : DIF_OP_LDUB;
+	case 2:
+		return store ? DIF_OP_STH : sg ? DIF_OP_LDSH : DIF_OP_LDUH;
+	case 4:
+		return store ? DIF_OP_STW : sg ? DIF_OP_LDSW : DIF_OP_LDUW;
+	default:
+		return store ? DIF_OP_STX : DIF_OP_LDX;
+	}
+}
+
+/* reg holds an address: load the object of type t there (or keep it). */
+static void
+dt_cg_memload(dt_pcb_t *pcb, int reg, const dt_type_t *t)
+{
+	if (dt_decl_is_byref(t) || t->dt_kind == DT_TK_STRING)
+		return;
+	dt_as_emit(pcb, DIF_INSTR_LOAD(dt_cg_memop(t, 0), reg, reg),
+	    DT_LBL_NONE);
+}
+
+/* reg holds the address of a bit-field's storage unit: extract it. */
+static void
+dt_cg_bitfield(dt_pcb_t *pcb, int reg, const dt_member_t *m)
+{
+	const dt_type_t *t = m->dm_type;
+	int r = dt_regset_alloc(pcb);
+	uint32_t op;
+
+	op = t->dt_size == 1 ? DIF_OP_LDUB : t->dt_size == 2 ? DIF_OP_LDUH :
+	    t->dt_size == 4 ? DIF_OP_LDUW : DIF_OP_LDX;
+	dt_as_emit(pcb, DIF_INSTR_LOAD(op, reg, reg), DT_LBL_NONE);
+	/* the field to the top, then back down with its sign */
+	dt_cg_setx(pcb, r, 64 - m->dm_bitoff - m->dm_bits);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, reg), DT_LBL_NONE);
+	dt_cg_setx(pcb, r, 64 - m->dm_bits);
+	dt_as_emit(pcb, DIF_INSTR_FMT(t->dt_signed ? DIF_OP_SRA : DIF_OP_SRL,
+	    reg, r, reg), DT_LBL_NONE);
+	dt_regset_free(pcb, r);
+}
+
+/*
+ * Store the value in reg into a bit-field whose storage unit is at the
+ * address in areg: read the unit, replace the field's bits, write it.
+ */
+static void
+dt_cg_bitfield_store(dt_pcb_t *pcb, int reg, int areg, const dt_member_t *m)
+{
+	const dt_type_t *t = m->dm_type;
+	uint64_t mask = (m->dm_bits >= 64 ? ~UINT64_C(0) :
+	    (UINT64_C(1) << m->dm_bits) - 1) << m->dm_bitoff;
+	int unit = dt_regset_alloc(pcb), r = dt_regset_alloc(pcb);
+	int v = dt_regset_alloc(pcb);
+	uint32_t ld, st;
+
+	ld = t->dt_size == 1 ? DIF_OP_LDUB : t->dt_size == 2 ? DIF_OP_LDUH :
+	    t->dt_size == 4 ? DIF_OP_LDUW : DIF_OP_LDX;
+	st = dt_cg_memop(t, 1);
+	dt_as_emit(pcb, DIF_INSTR_LOAD(ld, areg, unit), DT_LBL_NONE);
+	dt_cg_setx(pcb, r, ~mask);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_AND, unit, r, unit), DT_LBL_NONE);
+	dt_cg_setx(pcb, r, m->dm_bitoff);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_SLL, reg, r, v), DT_LBL_NONE);
+	dt_cg_setx(pcb, r, mask);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_AND, v, r, v), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_OR, unit, v, unit), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_STORE(st, unit, areg), DT_LBL_NONE);
+	dt_regset_free(pcb, v);
+	dt_regset_free(pcb, r);
+	dt_regset_free(pcb, unit);
+}
+
+/* The address of an object in memory, in dnp->dn_reg. */
+static void
+dt_cg_addr(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+
+	switch (dnp->dn_kind == DT_NODE_OP1 || dnp->dn_kind == DT_NODE_OP2 ?
+	    dnp->dn_op : 0) {
+	case DT_TOK_DEREF:
+		dt_cg_node(pcb, lp);
+		dnp->dn_reg = lp->dn_reg;
+		return;
+	case DT_TOK_LBRAC:
+		dt_cg_node(pcb, lp);
+		dt_cg_node(pcb, rp);
+		dt_cg_scale(pcb, rp->dn_reg, dt_decl_pointee_size(lp->dn_type),
+		    DIF_OP_MUL);
+		dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_ADD, lp->dn_reg,
+		    rp->dn_reg, lp->dn_reg), DT_LBL_NONE);
+		dt_regset_free(pcb, rp->dn_reg);
+		dnp->dn_reg = lp->dn_reg;
+		return;
+	case DT_TOK_PTR:
+	case DT_TOK_DOT:
+		/* a pointer's value, or a struct's: its address */
+		dt_cg_node(pcb, lp);
+		dt_cg_addoff(pcb, lp->dn_reg, dnp->dn_member->dm_off);
+		dnp->dn_reg = lp->dn_reg;
+		return;
+	default:
+		/* a struct or array in a D variable: its storage */
+		dt_cg_node(pcb, dnp);
+		return;
+	}
+}
+
+/* *p, p[i], p->m, s.m as a value */
+static void
+dt_cg_memref(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_cg_addr(pcb, dnp);
+	if (dnp->dn_flags & DT_NF_BITFIELD)
+		dt_cg_bitfield(pcb, dnp->dn_reg, dnp->dn_member);
+	else
+		dt_cg_memload(pcb, dnp->dn_reg, dnp->dn_type);
 }
 
 /* The load (store) opcode of a variable, by its scope and kind. */
@@ -188,8 +350,13 @@ dt_cg_compare(dt_pcb_t *pcb, dt_node_t *dnp)
 
 	dt_cg_node(pcb, lp);
 	dt_cg_node(pcb, rp);
-	if (dt_node_is_string(lp)) {
+	if (dt_node_is_string(lp) || dt_node_is_string(rp)) {
 		dt_as_emit(pcb, DIF_INSTR_CMP(DIF_OP_SCMP, lp->dn_reg,
+		    rp->dn_reg), DT_LBL_NONE);
+	} else if (dt_node_is_ptr(lp) || dt_node_is_ptr(rp)) {
+		/* addresses compare unsigned */
+		sign = 0;
+		dt_as_emit(pcb, DIF_INSTR_CMP(DIF_OP_CMP, lp->dn_reg,
 		    rp->dn_reg), DT_LBL_NONE);
 	} else {
 		t = dt_decl_arith(lp->dn_type, rp->dn_type);
@@ -243,13 +410,79 @@ dt_cg_arith(dt_pcb_t *pcb, dt_node_t *dnp)
 
 	dt_cg_node(pcb, lp);
 	dt_cg_node(pcb, rp);
-	dt_cg_typecast(pcb, lp->dn_reg, lp->dn_type, t);
-	if (!shift)
-		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, t);
+	if (dt_node_is_ptr(lp) && dt_node_is_ptr(rp)) {
+		/* p - q: the number of objects between them */
+		dt_as_emit(pcb, DIF_INSTR_FMT(DIF_OP_SUB, lp->dn_reg,
+		    rp->dn_reg, lp->dn_reg), DT_LBL_NONE);
+		dt_regset_free(pcb, rp->dn_reg);
+		dt_cg_scale(pcb, lp->dn_reg, dt_decl_pointee_size(lp->dn_type),
+		    DIF_OP_SDIV);
+		dnp->dn_reg = lp->dn_reg;
+		return;
+	}
+	if (t->dt_kind == DT_TK_PTR) {
+		/* p + n, n + p, p - n: n objects */
+		dt_cg_scale(pcb, dt_node_is_ptr(lp) ? rp->dn_reg : lp->dn_reg,
+		    dt_decl_pointee_size(t), DIF_OP_MUL);
+	} else {
+		dt_cg_typecast(pcb, lp->dn_reg, lp->dn_type, t);
+		if (!shift)
+			dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, t);
+	}
 	dt_as_emit(pcb, DIF_INSTR_FMT(dt_cg_arith_op(dnp->dn_op, t),
 	    lp->dn_reg, rp->dn_reg, lp->dn_reg), DT_LBL_NONE);
 	dt_regset_free(pcb, rp->dn_reg);
 	dnp->dn_reg = lp->dn_reg;
+}
+
+/*
+ * The current value of an lvalue in a new register.  For an object in
+ * memory, *areg keeps its address for the store that follows; for a
+ * variable, its keys stay on the tuple stack (-1 in *areg).
+ */
+static int
+dt_cg_lval_load(dt_pcb_t *pcb, dt_node_t *lp, int *areg)
+{
+	int reg;
+
+	if (lp->dn_flags & DT_NF_MEMORY) {
+		dt_cg_addr(pcb, lp);
+		*areg = lp->dn_reg;
+		reg = dt_regset_alloc(pcb);
+		dt_as_emit(pcb, DIF_INSTR_MOV(*areg, reg), DT_LBL_NONE);
+		if (lp->dn_flags & DT_NF_BITFIELD)
+			dt_cg_bitfield(pcb, reg, lp->dn_member);
+		else
+			dt_cg_memload(pcb, reg, lp->dn_type);
+		return reg;
+	}
+	*areg = -1;
+	dt_cg_keys(pcb, lp);
+	reg = dt_regset_alloc(pcb);
+	dt_cg_load(pcb, lp->dn_ident, reg);
+	return reg;
+}
+
+static void
+dt_cg_lval_store(dt_pcb_t *pcb, dt_node_t *lp, int reg, int areg)
+{
+	if (areg < 0) {
+		dt_cg_store(pcb, lp->dn_ident, reg);
+		return;
+	}
+	if (lp->dn_flags & DT_NF_BITFIELD)
+		dt_cg_bitfield_store(pcb, reg, areg, lp->dn_member);
+	else if (dt_decl_is_byref(lp->dn_type)) {
+		/* a struct, union or array: all of its bytes (COPYS) */
+		int sz = dt_regset_alloc(pcb);
+
+		dt_cg_setx(pcb, sz, lp->dn_type->dt_size);
+		dt_as_emit(pcb, DIF_INSTR_COPYS(reg, sz, areg), DT_LBL_NONE);
+		dt_regset_free(pcb, sz);
+	} else
+		dt_as_emit(pcb, DIF_INSTR_STORE(dt_cg_memop(lp->dn_type, 1),
+		    reg, areg), DT_LBL_NONE);
+	dt_regset_free(pcb, areg);
 }
 
 /* x op= e */
@@ -257,17 +490,21 @@ static void
 dt_cg_asgn_op(dt_pcb_t *pcb, dt_node_t *dnp, int op)
 {
 	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
-	dt_ident_t *idp = lp->dn_ident;
 	const dt_type_t *t;
-	int reg = dt_regset_alloc(pcb);
+	int reg, areg;
 
-	t = op == DT_TOK_LSH || op == DT_TOK_RSH ?
-	    dt_decl_promote(lp->dn_type) : dt_decl_arith(lp->dn_type,
-	    rp->dn_type);
+	if (lp->dn_type->dt_kind == DT_TK_PTR)
+		t = lp->dn_type;
+	else
+		t = op == DT_TOK_LSH || op == DT_TOK_RSH ?
+		    dt_decl_promote(lp->dn_type) : dt_decl_arith(lp->dn_type,
+		    rp->dn_type);
 	/* the value first: it may use the tuple stack the keys go on */
 	dt_cg_node(pcb, rp);
-	dt_cg_keys(pcb, lp);
-	dt_cg_load(pcb, idp, reg);
+	reg = dt_cg_lval_load(pcb, lp, &areg);
+	if (t->dt_kind == DT_TK_PTR)
+		dt_cg_scale(pcb, rp->dn_reg, dt_decl_pointee_size(t),
+		    DIF_OP_MUL);
 	dt_cg_typecast(pcb, reg, lp->dn_type, t);
 	if (op != DT_TOK_LSH && op != DT_TOK_RSH)
 		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, t);
@@ -275,7 +512,7 @@ dt_cg_asgn_op(dt_pcb_t *pcb, dt_node_t *dnp, int op)
 	    reg), DT_LBL_NONE);
 	dt_regset_free(pcb, rp->dn_reg);
 	dt_cg_typecast(pcb, reg, t, lp->dn_type);
-	dt_cg_store(pcb, idp, reg);
+	dt_cg_lval_store(pcb, lp, reg, areg);
 	dnp->dn_reg = reg;
 }
 
@@ -287,16 +524,18 @@ dt_cg_incdec(dt_pcb_t *pcb, dt_node_t *dnp)
 	int post = op == DT_TOK_POSTINC || op == DT_TOK_POSTDEC;
 	uint32_t aop = op == DT_TOK_PREINC || op == DT_TOK_POSTINC ?
 	    DIF_OP_ADD : DIF_OP_SUB;
-	int reg = dt_regset_alloc(pcb), one = dt_regset_alloc(pcb);
+	int reg, one, areg;
 
-	dt_cg_keys(pcb, vp);
-	dt_cg_load(pcb, vp->dn_ident, reg);
-	dt_cg_setx(pcb, one, 1);
+	reg = dt_cg_lval_load(pcb, vp, &areg);
+	one = dt_regset_alloc(pcb);
+	/* a pointer steps over one object */
+	dt_cg_setx(pcb, one, vp->dn_type->dt_kind == DT_TK_PTR ?
+	    dt_decl_pointee_size(vp->dn_type) : 1);
 	/* post: the new value goes to "one", the old one stays in reg */
 	dt_as_emit(pcb, DIF_INSTR_FMT(aop, reg, one, post ? one : reg),
 	    DT_LBL_NONE);
 	dt_cg_normalize(pcb, post ? one : reg, vp->dn_type);
-	dt_cg_store(pcb, vp->dn_ident, post ? one : reg);
+	dt_cg_lval_store(pcb, vp, post ? one : reg, areg);
 	dt_regset_free(pcb, one);
 	dnp->dn_reg = reg;
 }
@@ -333,9 +572,19 @@ dt_cg_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_ASGN:
 		dt_cg_node(pcb, rp);
 		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, lp->dn_type);
-		dt_cg_keys(pcb, lp);
-		dt_cg_store(pcb, lp->dn_ident, rp->dn_reg);
+		if (lp->dn_flags & DT_NF_MEMORY) {
+			dt_cg_addr(pcb, lp);
+			dt_cg_lval_store(pcb, lp, rp->dn_reg, lp->dn_reg);
+		} else {
+			dt_cg_keys(pcb, lp);
+			dt_cg_store(pcb, lp->dn_ident, rp->dn_reg);
+		}
 		dnp->dn_reg = rp->dn_reg;
+		break;
+	case DT_TOK_PTR:
+	case DT_TOK_DOT:
+	case DT_TOK_LBRAC:
+		dt_cg_memref(pcb, dnp);
 		break;
 	case DT_TOK_ADD_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_ADD); break;
 	case DT_TOK_SUB_EQ: dt_cg_asgn_op(pcb, dnp, DT_TOK_SUB); break;
@@ -398,6 +647,13 @@ dt_cg_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_POSTDEC:
 		dt_cg_incdec(pcb, dnp);
 		return;
+	case DT_TOK_DEREF:
+		dt_cg_memref(pcb, dnp);
+		return;
+	case DT_TOK_ADDROF:
+		dt_cg_addr(pcb, cp);
+		dnp->dn_reg = cp->dn_reg;
+		return;
 	}
 	dt_cg_node(pcb, cp);
 	dnp->dn_reg = cp->dn_reg;
@@ -419,7 +675,7 @@ dt_cg_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_as_emit(pcb, DIF_INSTR_TST(cp->dn_reg), DT_LBL_NONE);
 		dt_cg_setcc(pcb, DIF_OP_BE, cp->dn_reg);
 		break;
-	default:	/* unary + */
+	default:	/* unary +, stringof */
 		break;
 	}
 }
@@ -482,6 +738,15 @@ dt_cg_node(dt_pcb_t *pcb, dt_node_t *dnp)
 		    dnp->dn_string), dnp->dn_reg), DT_LBL_NONE);
 		break;
 	case DT_NODE_VAR:
+		if (dnp->dn_ident->di_kind == DT_IDENT_ARRAY) {
+			/* args[i], uregs[i]: the index register is reused */
+			dt_cg_node(pcb, dnp->dn_args);
+			dnp->dn_reg = dnp->dn_args->dn_reg;
+			dt_as_emit(pcb, DIF_INSTR_LDA(DIF_OP_LDGA,
+			    dnp->dn_ident->di_id, dnp->dn_reg, dnp->dn_reg),
+			    DT_LBL_NONE);
+			break;
+		}
 		dt_cg_keys(pcb, dnp);
 		dnp->dn_reg = dt_regset_alloc(pcb);
 		dt_cg_load(pcb, dnp->dn_ident, dnp->dn_reg);

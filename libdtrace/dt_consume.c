@@ -109,6 +109,19 @@ dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
 		/* the record bounds a string, which then needs no NUL */
 		rv = dt_consume_bytes(dtp, fp, (const unsigned char *)addr,
 		    rp->dtrd_size, quiet, 0);
+	} else if (rp->dtrd_type == DTRACE_REC_FLOAT &&
+	    (rp->dtrd_size == sizeof(float) || rp->dtrd_size == sizeof(double))) {
+		/* D has no floating-point arithmetic, but prints it: %f */
+		double d;
+
+		if (rp->dtrd_size == sizeof(float)) {
+			float f;
+
+			memcpy(&f, addr, sizeof(f));
+			d = f;
+		} else
+			memcpy(&d, addr, sizeof(d));
+		rv = fprintf(fp, quiet ? "%f" : " %16f", d);
 	} else {
 		/* illumos: by size; 8 and 4 bytes signed, 2 and 1 unsigned */
 		switch (rp->dtrd_size) {
@@ -367,6 +380,46 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	return 0;
 }
 
+/*
+ * setopt(): set a consumer option while tracing, as illumos does; a
+ * refusal is reported like illumos's library errors and tracing goes
+ * on.  The strings are bounded by their records.
+ */
+static int
+dt_consume_setopt(dtrace_hdl_t *dtp, const dt_epid_t *ep, const char *opt,
+    uint32_t optsize, const char *val, uint32_t valsize)
+{
+	const dtrace_probedesc_t *pd = &ep->de_pdesc;
+	char name[256], value[256];
+
+	snprintf(name, sizeof(name), "%.*s", (int)strnlen(opt, optsize), opt);
+	snprintf(value, sizeof(value), "%.*s", val == NULL ? 0 :
+	    (int)strnlen(val, valsize), val == NULL ? "" : val);
+	if (dtrace_setopt(dtp, name, val == NULL || valsize == 0 ? NULL :
+	    value) == 0) {
+		dtrace_optval_t nv;
+
+		if (dtp->dt_setopthdlr != NULL &&
+		    dtrace_getopt(dtp, name, &nv) == 0)
+			dtp->dt_setopthdlr(name, nv, dtp->dt_setoptarg);
+		return 0;
+	}
+	fprintf(stderr, "dtrace: error on enabled probe ID %u (ID %u: "
+	    "%s:%s:%s:%s): couldn't set option \"%s\" to \"%s\": %s\n",
+	    ep->de_edesc.dtepd_epid, pd->dtpd_id, pd->dtpd_provider,
+	    pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, name, value,
+	    dtrace_errmsg(dtp, dtrace_errno(dtp)));
+	return 0;
+}
+
+int
+dtrace_handle_setopt(dtrace_hdl_t *dtp, dtrace_handle_setopt_f *fn, void *arg)
+{
+	dtp->dt_setopthdlr = fn;
+	dtp->dt_setoptarg = arg;
+	return 0;
+}
+
 static int
 dt_consume_rval(dtrace_hdl_t *dtp, int rv)
 {
@@ -417,6 +470,18 @@ dt_consume_json_datum(FILE *fp, const dtrace_recdesc_t *rp, const char *addr)
 	if (rp->dtrd_type == DTRACE_REC_BYTES)
 		return dt_consume_json_bytes(fp, (const unsigned char *)addr,
 		    rp->dtrd_size);
+	if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 8) {
+		double d;
+
+		memcpy(&d, addr, 8);
+		return fprintf(fp, "%f", d) < 0 ? -1 : 0;
+	}
+	if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 4) {
+		float f;
+
+		memcpy(&f, addr, 4);
+		return fprintf(fp, "%f", (double)f) < 0 ? -1 : 0;
+	}
 	switch (rp->dtrd_size) {
 	case 8: {
 		int64_t v;
@@ -720,6 +785,23 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 
 		pd.dtpda_data = data + rp->dtrd_offset;
 		/* as in illumos, library actions act before rfunc sees them */
+		if (rp->dtrd_action == DTRACEACT_LIBACT &&
+		    (uint32_t)(rp->dtrd_arg >> 32) == DTP_LIBACT_SETOPT) {
+			const dtrace_recdesc_t *vp = i + 1 < ed->dtepd_nrecs ?
+			    rp + 1 : NULL;
+
+			if (vp != NULL && (vp->dtrd_action != DTRACEACT_LIBACT ||
+			    (uint32_t)(vp->dtrd_arg >> 32) !=
+			    DTP_LIBACT_SETOPTVAL))
+				vp = NULL;
+			if (dt_consume_setopt(dtp, ep, pd.dtpda_data,
+			    rp->dtrd_size, vp == NULL ? NULL :
+			    data + vp->dtrd_offset, vp == NULL ? 0 :
+			    vp->dtrd_size) != 0)
+				return -1;
+			i += vp != NULL;
+			continue;
+		}
 		if (rp->dtrd_action == DTRACEACT_LIBACT) {
 			int64_t v = 0;
 

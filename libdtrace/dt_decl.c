@@ -1,15 +1,25 @@
 /*
- * dt_decl.c: the D types the compiler knows.  Until type information
- * from CTF/DWARF lands, D has the C integer types (LP64), the D string
- * type, void, and the typedefs illumos DTrace predefines for them.
+ * dt_decl.c: the D type system.  The C integer types (LP64), float and
+ * double (declarable and traceable, no arithmetic), the D string type,
+ * void, the typedefs illumos DTrace predefines, and what programs declare:
+ * struct, union and enum types with their members and enumerators,
+ * typedefs, pointers and arrays, and variables declared with a type.
+ *
+ * Declared and derived types live on the handle (dt_types, dt_tdefs) so
+ * that a later compile on the same handle sees them; a failed compile
+ * takes back what it created (dt_decl_rollback).  Layout follows the
+ * System V x86-64 ABI: natural alignment, bit-fields packed in storage
+ * units of their declared type.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dt_impl.h"
 
-#define DT_INT(n, sz, sg, rk)	{ n, DT_TK_INT, sz, sg, rk }
+#define DT_INT(n, sz, sg, rk)	{ .dt_name = n, .dt_kind = DT_TK_INT, \
+	.dt_size = sz, .dt_signed = sg, .dt_rank = rk }
 
-const dt_type_t dt_type_void = { "void", DT_TK_VOID, 0, 0, 0 };
+const dt_type_t dt_type_void = { .dt_name = "void", .dt_kind = DT_TK_VOID };
 const dt_type_t dt_type_char = DT_INT("char", 1, 1, 1);
 const dt_type_t dt_type_schar = DT_INT("signed char", 1, 1, 1);
 const dt_type_t dt_type_uchar = DT_INT("unsigned char", 1, 0, 1);
@@ -21,7 +31,14 @@ const dt_type_t dt_type_long = DT_INT("long", 8, 1, 4);
 const dt_type_t dt_type_ulong = DT_INT("unsigned long", 8, 0, 4);
 const dt_type_t dt_type_llong = DT_INT("long long", 8, 1, 5);
 const dt_type_t dt_type_ullong = DT_INT("unsigned long long", 8, 0, 5);
-const dt_type_t dt_type_string = { "string", DT_TK_STRING, 0, 0, 0 };
+const dt_type_t dt_type_string = { .dt_name = "string",
+    .dt_kind = DT_TK_STRING };
+const dt_type_t dt_type_float = { .dt_name = "float", .dt_kind = DT_TK_FLOAT,
+    .dt_size = 4, .dt_signed = 1 };
+const dt_type_t dt_type_double = { .dt_name = "double",
+    .dt_kind = DT_TK_FLOAT, .dt_size = 8, .dt_signed = 1 };
+const dt_type_t dt_type_ldouble = { .dt_name = "long double",
+    .dt_kind = DT_TK_FLOAT, .dt_size = 16, .dt_signed = 1, .dt_align = 16 };
 
 /* Typedefs: each is a distinct name for printing, with its base's shape. */
 static const dt_type_t dt_decl_typedefs[] = {
@@ -40,7 +57,20 @@ static const dt_type_t dt_decl_typedefs[] = {
 	DT_INT("processorid_t", 4, 1, 3), DT_INT("hrtime_t", 8, 1, 5),
 };
 
-/* A typedef name, or NULL. */
+/* A typedef name, or NULL: a program's own, then a built-in one. */
+const dt_type_t *
+dt_decl_lookup_any(dtrace_hdl_t *dtp, const char *name)
+{
+	const dt_tdef_t *td;
+
+	for (td = dtp->dt_tdefs; td != NULL; td = td->td_next) {
+		if (strcmp(td->td_name, name) == 0)
+			return td->td_type;
+	}
+	return dt_decl_lookup(name);
+}
+
+/* A built-in typedef name, or NULL. */
 const dt_type_t *
 dt_decl_lookup(const char *name)
 {
@@ -62,12 +92,20 @@ const dt_type_t *
 dt_decl_type(const dt_typespec_t *ts, const char **whyp)
 {
 	int nbase = ts->ts_char + ts->ts_short + ts->ts_int + ts->ts_void +
-	    ts->ts_string + (ts->ts_name != NULL);
+	    ts->ts_string + ts->ts_float + ts->ts_double +
+	    (ts->ts_name != NULL);
 	int sign = ts->ts_signed + ts->ts_unsigned;
 
 	*whyp = "invalid type combination";
-	if (sign > 1 || ts->ts_long > 2)
+	if (sign > 1 || ts->ts_long > 2 || ts->ts_class < 0)
 		return NULL;
+	if (ts->ts_float || ts->ts_double) {
+		if (nbase > 1 || sign || ts->ts_long > ts->ts_double)
+			return NULL;
+		if (ts->ts_float)
+			return &dt_type_float;
+		return ts->ts_long ? &dt_type_ldouble : &dt_type_double;
+	}
 	if (ts->ts_name != NULL || ts->ts_void || ts->ts_string) {
 		if (nbase > 1 || sign || ts->ts_long)
 			return NULL;
@@ -96,11 +134,12 @@ dt_decl_type(const dt_typespec_t *ts, const char **whyp)
 	return NULL;
 }
 
-/* C's integer promotions: anything narrower than int becomes int. */
+/* C's integer promotions: anything narrower than int, and enums, is int. */
 const dt_type_t *
 dt_decl_promote(const dt_type_t *t)
 {
-	if (t->dt_kind == DT_TK_INT && t->dt_size < 4)
+	if ((t->dt_kind == DT_TK_INT && t->dt_size < 4) ||
+	    t->dt_kind == DT_TK_ENUM)
 		return &dt_type_int;
 	return t;
 }
@@ -161,15 +200,748 @@ dt_decl_rtype(dtrace_hdl_t *dtp, const dt_type_t *t, dif_type_t *dt)
 		dt->dt_flags = t->dt_signed ? DIF_TF_SIGNED : 0;
 		dt->dt_size = t->dt_size;
 		break;
+	case DT_TK_ENUM:
+		dt->dt_kind = DIF_TYPE_CTF;
+		dt->dt_ckind = DIF_CKIND_INTEGER;
+		dt->dt_flags = DIF_TF_SIGNED;
+		dt->dt_size = 4;
+		break;
 	case DT_TK_PTR:
 		/* an address, by value: 64 bits in the LP64 model */
 		dt->dt_kind = DIF_TYPE_CTF;
 		dt->dt_ckind = DIF_CKIND_POINTER;
 		dt->dt_size = 8;
 		break;
+	case DT_TK_FLOAT:
+		/* the bits, by value (long double: by reference) */
+		dt->dt_kind = DIF_TYPE_CTF;
+		dt->dt_ckind = DIF_CKIND_FLOAT;
+		dt->dt_size = t->dt_size;
+		if (t->dt_size > 8)
+			dt->dt_flags = DIF_TF_BYREF;
+		break;
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_ARRAY:
+		/* an object in memory: its address, and its bytes recorded */
+		dt->dt_kind = DIF_TYPE_CTF;
+		dt->dt_ckind = t->dt_kind == DT_TK_STRUCT ? DIF_CKIND_STRUCT :
+		    t->dt_kind == DT_TK_UNION ? DIF_CKIND_UNION :
+		    DIF_CKIND_ARRAY;
+		dt->dt_flags = DIF_TF_BYREF;
+		dt->dt_size = t->dt_size;
+		break;
 	default:
 		dt->dt_kind = DIF_TYPE_CTF;
 		dt->dt_ckind = DIF_CKIND_INTEGER;
 		break;
 	}
+}
+
+/* The alignment of a type in memory. */
+uint32_t
+dt_decl_align(const dt_type_t *t)
+{
+	if (t->dt_align != 0)
+		return t->dt_align;
+	switch (t->dt_kind) {
+	case DT_TK_INT:
+	case DT_TK_FLOAT:
+	case DT_TK_ENUM:
+		return t->dt_size ? t->dt_size : 1;
+	case DT_TK_PTR:
+		return 8;
+	case DT_TK_ARRAY:
+		return dt_decl_align(t->dt_base);
+	default:
+		return 1;
+	}
+}
+
+int
+dt_decl_is_integral(const dt_type_t *t)
+{
+	return t != NULL && (t->dt_kind == DT_TK_INT || t->dt_kind == DT_TK_ENUM);
+}
+
+int
+dt_decl_is_scalar(const dt_type_t *t)
+{
+	return dt_decl_is_integral(t) || (t != NULL && t->dt_kind == DT_TK_PTR);
+}
+
+/* Values of these types are the address of the object (by reference). */
+int
+dt_decl_is_byref(const dt_type_t *t)
+{
+	return t != NULL && (t->dt_kind == DT_TK_STRUCT ||
+	    t->dt_kind == DT_TK_UNION || t->dt_kind == DT_TK_ARRAY ||
+	    (t->dt_kind == DT_TK_FLOAT && t->dt_size > 8));
+}
+
+static const dt_type_t *
+dt_decl_base(const dt_type_t *t)
+{
+	return t->dt_base != NULL ? t->dt_base : &dt_type_void;
+}
+
+/* Bytes a pointer steps over: its pointee's size (void *: 1). */
+uint32_t
+dt_decl_pointee_size(const dt_type_t *t)
+{
+	const dt_type_t *b = dt_decl_base(t);
+
+	if (b->dt_kind == DT_TK_VOID || b->dt_size == 0)
+		return 1;
+	return b->dt_size;
+}
+
+/*
+ * May a pointer (or array) of type r be used where one of type l is
+ * expected?  The same pointee, or either one is void *.
+ */
+int
+dt_decl_ptrcompat(const dt_type_t *l, const dt_type_t *r)
+{
+	const dt_type_t *lb, *rb;
+
+	if ((l->dt_kind != DT_TK_PTR && l->dt_kind != DT_TK_ARRAY) ||
+	    (r->dt_kind != DT_TK_PTR && r->dt_kind != DT_TK_ARRAY))
+		return 0;
+	lb = dt_decl_base(l);
+	rb = dt_decl_base(r);
+	if (lb == rb || lb->dt_kind == DT_TK_VOID || rb->dt_kind == DT_TK_VOID)
+		return 1;
+	/* integer types of one shape are one type to the machine */
+	return lb->dt_kind == DT_TK_INT && rb->dt_kind == DT_TK_INT &&
+	    lb->dt_size == rb->dt_size && lb->dt_signed == rb->dt_signed;
+}
+
+static void __attribute__((noreturn))
+dt_decl_nomem(dt_pcb_t *pcb)
+{
+	dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+	longjmp(pcb->pcb_jmpbuf, 1);
+}
+
+static char *
+dt_decl_strdup(dt_pcb_t *pcb, const char *s)
+{
+	char *p;
+
+	if ((p = strdup(s)) == NULL)
+		dt_decl_nomem(pcb);
+	return p;
+}
+
+/* A new type on the handle's list, named name (copied). */
+static dt_type_t *
+dt_decl_new(dt_pcb_t *pcb, int kind, const char *name)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_type_t *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		dt_decl_nomem(pcb);
+	if ((t->dt_name = strdup(name)) == NULL) {
+		free(t);
+		dt_decl_nomem(pcb);
+	}
+	t->dt_kind = (uint8_t)kind;
+	t->dt_gen = pcb->pcb_gen;
+	t->dt_next = dtp->dt_types;
+	dtp->dt_types = t;
+	return t;
+}
+
+/* The type "pointer to base", one per base. */
+const dt_type_t *
+dt_decl_ptr(dt_pcb_t *pcb, const dt_type_t *base)
+{
+	dt_type_t *t;
+	size_t len;
+	char *name;
+
+	if (base->dt_kind == DT_TK_VOID)
+		base = &dt_type_void;
+	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
+		if (t->dt_kind == DT_TK_PTR && t->dt_base == base)
+			return t;
+	}
+	len = strlen(base->dt_name) + 3;
+	if ((name = malloc(len)) == NULL)
+		dt_decl_nomem(pcb);
+	snprintf(name, len, "%s%s", base->dt_name,
+	    base->dt_kind == DT_TK_PTR ? "*" : " *");
+	t = dt_decl_new(pcb, DT_TK_PTR, name);
+	free(name);
+	t->dt_size = 8;
+	t->dt_base = base;
+	t->dt_rank = 4;
+	return t;
+}
+
+/* Can an object of type t be declared (a member, an element, a variable)? */
+static void
+dt_decl_check_object(dt_pcb_t *pcb, const dt_type_t *t, int line,
+    const char *what)
+{
+	if (t->dt_kind == DT_TK_VOID)
+		dt_parser_error(pcb, line, D_DECL_VOIDOBJ,
+		    "cannot have void object: %s", what);
+	if ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
+	    t->dt_kind == DT_TK_ENUM) && !t->dt_defined)
+		dt_parser_error(pcb, line, D_DECL_INCOMPLETE,
+		    "declaration of %s is of incomplete type %s", what,
+		    t->dt_name);
+}
+
+/* The type "array of n base", one per shape. */
+const dt_type_t *
+dt_decl_array(dt_pcb_t *pcb, const dt_type_t *base, uint64_t n, int line)
+{
+	dt_type_t *t;
+	size_t len;
+	char *name;
+
+	dt_decl_check_object(pcb, base, line, "array element");
+	if (base->dt_kind == DT_TK_STRING)
+		dt_parser_error(pcb, line, D_DECL_ARRSUB,
+		    "arrays of strings are not supported: use an "
+		    "associative array");
+	if (n == 0 || n > UINT32_MAX / (base->dt_size ? base->dt_size : 1))
+		dt_parser_error(pcb, line, n == 0 ? D_DECL_ARRSUB :
+		    D_DECL_ARRBIG, "array dimension %s", n == 0 ?
+		    "must be a positive integer constant" : "is too large");
+	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
+		if (t->dt_kind == DT_TK_ARRAY && t->dt_base == base &&
+		    t->dt_nelems == n)
+			return t;
+	}
+	/* "char [16]"; an array of arrays reads "int [2][3]" */
+	len = strlen(base->dt_name) + 24;
+	if ((name = malloc(len)) == NULL)
+		dt_decl_nomem(pcb);
+	if (base->dt_kind == DT_TK_ARRAY) {
+		const char *b = strchr(base->dt_name, '[');
+
+		snprintf(name, len, "%.*s[%llu]%s",
+		    (int)(b - base->dt_name), base->dt_name,
+		    (unsigned long long)n, b);
+	} else
+		snprintf(name, len, "%s [%llu]", base->dt_name,
+		    (unsigned long long)n);
+	t = dt_decl_new(pcb, DT_TK_ARRAY, name);
+	free(name);
+	t->dt_base = base;
+	t->dt_nelems = (uint32_t)n;
+	t->dt_size = (uint32_t)n * base->dt_size;
+	t->dt_align = dt_decl_align(base);
+	return t;
+}
+
+static const char *
+dt_decl_kindname(int kind)
+{
+	return kind == DT_TK_STRUCT ? "struct" : kind == DT_TK_UNION ?
+	    "union" : "enum";
+}
+
+/* A tagged struct, union or enum already known, or NULL. */
+static dt_type_t *
+dt_decl_tag_lookup(dt_pcb_t *pcb, const char *tag)
+{
+	dt_type_t *t;
+	char name[256];
+
+	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
+		if (t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION &&
+		    t->dt_kind != DT_TK_ENUM)
+			continue;
+		snprintf(name, sizeof(name), "%s %s",
+		    dt_decl_kindname(t->dt_kind), tag);
+		if (strcmp(t->dt_name, name) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+/* "struct foo" (or union, enum): the one known, or a new incomplete one. */
+static dt_type_t *
+dt_decl_tag(dt_pcb_t *pcb, int kind, const char *tag, int line)
+{
+	dt_type_t *t;
+	char name[256];
+
+	if (tag == NULL) {
+		snprintf(name, sizeof(name), "%s <anon>",
+		    dt_decl_kindname(kind));
+		return dt_decl_new(pcb, kind, name);
+	}
+	if ((t = dt_decl_tag_lookup(pcb, tag)) != NULL) {
+		if (t->dt_kind != kind)
+			dt_parser_error(pcb, line, D_DECL_TYPERED,
+			    "%s %s redeclared as %s %s",
+			    dt_decl_kindname(t->dt_kind), tag,
+			    dt_decl_kindname(kind), tag);
+		return t;
+	}
+	snprintf(name, sizeof(name), "%s %s", dt_decl_kindname(kind), tag);
+	return dt_decl_new(pcb, kind, name);
+}
+
+/* "struct foo" used without a body. */
+const dt_type_t *
+dt_decl_sou_ref(dt_pcb_t *pcb, int kind, const char *tag, int line)
+{
+	return dt_decl_tag(pcb, kind, tag, line);
+}
+
+/* "struct foo {": the members follow (dt_decl_member), then "}". */
+dt_type_t *
+dt_decl_sou_begin(dt_pcb_t *pcb, int kind, const char *tag, int line)
+{
+	dt_type_t *t = dt_decl_tag(pcb, kind, tag, line);
+	int i;
+
+	for (i = 0; i < pcb->pcb_nsou; i++) {
+		if (pcb->pcb_sou[i] == t)
+			break;
+	}
+	if (t->dt_defined || i < pcb->pcb_nsou)
+		dt_parser_error(pcb, line, D_DECL_TYPERED,
+		    "type redeclared: %s", t->dt_name);
+	if (pcb->pcb_nsou == (int)(sizeof(pcb->pcb_sou) /
+	    sizeof(pcb->pcb_sou[0])))
+		dt_parser_error(pcb, line, D_DECL_MEMBER,
+		    "struct and union declarations nested too deeply");
+	t->dt_bitpos = 0;
+	t->dt_align = 1;
+	pcb->pcb_sou[pcb->pcb_nsou++] = t;
+	return t;
+}
+
+static void
+dt_decl_addmember(dt_pcb_t *pcb, dt_type_t *t, dt_member_t *m)
+{
+	dt_member_t **mp;
+
+	for (mp = &t->dt_members; *mp != NULL; mp = &(*mp)->dm_next)
+		continue;
+	*mp = m;
+	(void)pcb;
+}
+
+/* One member declarator of the struct or union being declared. */
+static void
+dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
+    dt_declr_t *dd)
+{
+	const char *name = dd->dd_name != NULL ? dd->dd_name : "<bit-field>";
+	uint32_t al = dt_decl_align(mt), unit, msize;
+	int64_t bits = -1;
+	dt_member_t *m;
+
+	if (dd->dd_name != NULL && dt_decl_member_lookup(sou, dd->dd_name))
+		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
+		    "member redeclared: %s", dd->dd_name);
+	/* a string member is a char array of strsize bytes, as in illumos */
+	msize = mt->dt_kind == DT_TK_STRING ? dt_decl_strsize(pcb->pcb_hdl) :
+	    mt->dt_size;
+	dt_decl_check_object(pcb, mt, dd->dd_line, name);
+	if (mt == sou)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_INCOMPLETE,
+		    "declaration of %s is of incomplete type %s", name,
+		    mt->dt_name);
+	if (dd->dd_bits != NULL) {
+		if (!dt_decl_is_integral(mt))
+			dt_parser_error(pcb, dd->dd_line, D_DECL_BFTYPE,
+			    "invalid type for bit-field: %s", name);
+		bits = dt_node_intconst(pcb, dd->dd_bits, "bit-field size",
+		    D_DECL_BFSIZE);
+		if (bits < 0 || bits > (int64_t)mt->dt_size * 8 ||
+		    (bits == 0 && dd->dd_name != NULL))
+			dt_parser_error(pcb, dd->dd_line, D_DECL_BFSIZE,
+			    "bit-field %s cannot have size %lld: it must be "
+			    "within 1 and %u", name, (long long)bits,
+			    mt->dt_size * 8);
+	}
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		dt_decl_nomem(pcb);
+	m->dm_type = mt;
+	if (dd->dd_name != NULL &&
+	    (m->dm_name = strdup(dd->dd_name)) == NULL) {
+		free(m);
+		dt_decl_nomem(pcb);
+	}
+	if (sou->dt_kind == DT_TK_UNION) {
+		if (bits >= 0)
+			m->dm_bits = (uint8_t)bits;
+		if (msize > sou->dt_bitpos / 8)
+			sou->dt_bitpos = (uint64_t)msize * 8;
+	} else if (bits >= 0) {
+		/* a storage unit of the declared type that holds it whole */
+		unit = mt->dt_size * 8;
+		if (bits == 0 || sou->dt_bitpos % unit + bits > unit)
+			sou->dt_bitpos = (sou->dt_bitpos + unit - 1) /
+			    unit * unit;
+		m->dm_off = (uint32_t)(sou->dt_bitpos / unit * mt->dt_size);
+		m->dm_bitoff = (uint8_t)(sou->dt_bitpos - m->dm_off * 8ULL);
+		m->dm_bits = (uint8_t)bits;
+		sou->dt_bitpos += bits;
+	} else {
+		sou->dt_bitpos = (sou->dt_bitpos + al * 8 - 1) / (al * 8) *
+		    (al * 8);
+		m->dm_off = (uint32_t)(sou->dt_bitpos / 8);
+		sou->dt_bitpos += (uint64_t)msize * 8;
+	}
+	if (dd->dd_name == NULL) {
+		/* an unnamed bit-field pads, and is not a member */
+		free(m);
+		return;
+	}
+	if (al > sou->dt_align)
+		sou->dt_align = al;
+	dt_decl_addmember(pcb, sou, m);
+}
+
+/* "type declarator, ...;" inside a struct or union body. */
+void
+dt_decl_member(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *list)
+{
+	dt_type_t *sou = pcb->pcb_sou[pcb->pcb_nsou - 1];
+	const dt_type_t *base;
+	dt_declr_t *dd;
+
+	if (ts->ts_class != DT_DCLASS_NONE)
+		dt_parser_error(pcb, list != NULL ? list->dd_line :
+		    dt_lex_lineno(pcb), D_DECL_CLASS,
+		    "storage class may not be used for a member");
+	base = dt_decl_spec(pcb, ts, list != NULL ? list->dd_line :
+	    dt_lex_lineno(pcb));
+	for (dd = list; dd != NULL; dd = dd->dd_next)
+		dt_decl_member1(pcb, sou, dt_decl_derive(pcb, base, dd), dd);
+}
+
+/* "}": the struct or union is complete. */
+const dt_type_t *
+dt_decl_sou_end(dt_pcb_t *pcb)
+{
+	dt_type_t *t = pcb->pcb_sou[--pcb->pcb_nsou];
+	uint64_t bytes = (t->dt_bitpos + 7) / 8;
+
+	bytes = (bytes + t->dt_align - 1) / t->dt_align * t->dt_align;
+	if (bytes > UINT32_MAX)
+		dt_parser_error(pcb, dt_lex_lineno(pcb), D_DECL_ARRBIG,
+		    "%s is too large", t->dt_name);
+	t->dt_size = (uint32_t)bytes;
+	t->dt_defined = 1;
+	return t;
+}
+
+/* "enum e {": the enumerators follow, then "}". */
+dt_type_t *
+dt_decl_enum_begin(dt_pcb_t *pcb, const char *tag, int line)
+{
+	dt_type_t *t = dt_decl_tag(pcb, DT_TK_ENUM, tag, line);
+
+	if (t->dt_defined || pcb->pcb_enum != NULL)
+		dt_parser_error(pcb, line, D_DECL_TYPERED,
+		    "type redeclared: %s", t->dt_name);
+	t->dt_size = 4;
+	t->dt_signed = 1;
+	t->dt_rank = 3;
+	pcb->pcb_enum = t;
+	pcb->pcb_enumval = 0;
+	return t;
+}
+
+/* One enumerator: a constant of the enum's type, usable in expressions. */
+void
+dt_decl_enumerator(dt_pcb_t *pcb, char *name, dt_node_t *val, int line)
+{
+	dt_type_t *t = pcb->pcb_enum;
+	dt_ident_t *idp;
+	dt_member_t *m;
+	int64_t v = pcb->pcb_enumval;
+
+	if (val != NULL)
+		v = dt_node_intconst(pcb, val, "enumerator", D_DECL_ENCONST);
+	if (v < INT32_MIN || v > INT32_MAX)
+		dt_parser_error(pcb, line, D_DECL_ENOFLOW,
+		    "enumerator '%s' overflows INT_MAX (%d)", name, INT32_MAX);
+	if (dt_idhash_lookup(pcb->pcb_hdl->dt_globals, name) != NULL)
+		dt_parser_error(pcb, line, D_DECL_IDRED,
+		    "identifier redeclared: %s", name);
+	idp = dt_idhash_insert(pcb->pcb_hdl->dt_globals, name,
+	    DT_IDENT_ENUMR, DT_IDFLG_BUILTIN, 0, t);
+	if (idp == NULL || (m = calloc(1, sizeof(*m))) == NULL)
+		dt_decl_nomem(pcb);
+	idp->di_value = v;
+	idp->di_gen = pcb->pcb_gen;
+	m->dm_name = dt_decl_strdup(pcb, name);
+	m->dm_type = t;
+	m->dm_value = v;
+	dt_decl_addmember(pcb, t, m);
+	pcb->pcb_enumval = v + 1;
+}
+
+const dt_type_t *
+dt_decl_enum_end(dt_pcb_t *pcb)
+{
+	dt_type_t *t = pcb->pcb_enum;
+
+	t->dt_defined = 1;
+	pcb->pcb_enum = NULL;
+	return t;
+}
+
+/* The type of a list of specifiers, or a compile error. */
+const dt_type_t *
+dt_decl_spec(dt_pcb_t *pcb, const dt_typespec_t *ts, int line)
+{
+	const dt_type_t *t;
+	const char *why;
+
+	if ((t = dt_decl_type(ts, &why)) == NULL)
+		dt_parser_error(pcb, line, D_DECL_COMBO, "%s", why);
+	return t;
+}
+
+/* Apply a declarator's pointers and arrays to its base type. */
+const dt_type_t *
+dt_decl_derive(dt_pcb_t *pcb, const dt_type_t *t, const dt_declr_t *dd)
+{
+	const dt_dop_t *op;
+
+	for (op = dd != NULL ? dd->dd_ops : NULL; op != NULL;
+	    op = op->do_next) {
+		switch (op->do_kind) {
+		case DT_DOP_PTR:
+			if (t->dt_kind == DT_TK_STRING)
+				dt_parser_error(pcb, dd->dd_line, D_DECL_COMBO,
+				    "pointers to string are not supported");
+			t = dt_decl_ptr(pcb, t);
+			break;
+		case DT_DOP_ARRAY:
+			t = dt_decl_array(pcb, t, op->do_n, dd->dd_line);
+			break;
+		default:
+			dt_parser_error(pcb, dd->dd_line, D_DECL_COMBO,
+			    "an associative array may only be declared as a "
+			    "variable");
+		}
+	}
+	return t;
+}
+
+static void
+dt_decl_typedef(dt_pcb_t *pcb, const char *name, const dt_type_t *t,
+    int line)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dt_tdef_t *td;
+
+	if (dt_decl_lookup_any(dtp, name) != NULL ||
+	    dt_idhash_lookup(dtp->dt_globals, name) != NULL)
+		dt_parser_error(pcb, line, D_DECL_IDRED,
+		    "identifier redeclared: %s", name);
+	if ((td = calloc(1, sizeof(*td))) == NULL)
+		dt_decl_nomem(pcb);
+	if ((td->td_name = strdup(name)) == NULL) {
+		free(td);
+		dt_decl_nomem(pcb);
+	}
+	td->td_type = t;
+	td->td_gen = pcb->pcb_gen;
+	td->td_next = dtp->dt_tdefs;
+	dtp->dt_tdefs = td;
+}
+
+/* One variable declaration: "int x;", "self char *p;", "int a[string];" */
+static void
+dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
+    dt_declr_t *dd)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	int scope = ts->ts_class == DT_DCLASS_SELF ? DIFV_SCOPE_THREAD :
+	    ts->ts_class == DT_DCLASS_THIS ? DIFV_SCOPE_LOCAL :
+	    DIFV_SCOPE_GLOBAL;
+	const char *pfx = scope == DIFV_SCOPE_THREAD ? "self->" :
+	    scope == DIFV_SCOPE_LOCAL ? "this->" : "";
+	dt_dop_t *op, *assoc = NULL, **opp;
+	const dt_type_t *t, **keys = NULL;
+	char name[512];
+	dt_node_t *kp;
+	dt_ident_t *idp;
+	int n = 0, i;
+
+	snprintf(name, sizeof(name), "%s%s", pfx, dd->dd_name);
+	/* the last derivation may make it an associative array */
+	for (opp = &dd->dd_ops; (op = *opp) != NULL; opp = &op->do_next) {
+		if (op->do_next == NULL && op->do_kind == DT_DOP_ASSOC) {
+			assoc = op;
+			*opp = NULL;
+			break;
+		}
+	}
+	t = dt_decl_derive(pcb, base, dd);
+	dt_decl_check_object(pcb, t, dd->dd_line, dd->dd_name);
+	if (dt_idhash_lookup(dtp->dt_globals, name) != NULL)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
+		    "identifier redeclared: %s", name);
+	if (scope != DIFV_SCOPE_GLOBAL && dt_decl_is_byref(t) &&
+	    t->dt_size > dt_decl_strsize(dtp))
+		dt_parser_error(pcb, dd->dd_line, D_DECL_DYNOBJ,
+		    "%s of type %s is %u bytes: a thread-local or clause-local "
+		    "variable holds at most strsize (%u) bytes", name,
+		    t->dt_name, t->dt_size, dt_decl_strsize(dtp));
+	if (assoc == NULL) {
+		(void)dt_node_declare(pcb, dd->dd_line, name, DT_IDENT_SCALAR,
+		    scope, t);
+		return;
+	}
+	if (scope == DIFV_SCOPE_LOCAL)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_LOCASSC,
+		    "associative arrays may not be clause-local: %s[ ]", name);
+	if (dt_decl_is_byref(t) && t->dt_size > dt_decl_strsize(dtp))
+		dt_parser_error(pcb, dd->dd_line, D_DECL_DYNOBJ,
+		    "%s[ ] of type %s is %u bytes: an associative array "
+		    "element holds at most strsize (%u) bytes", name,
+		    t->dt_name, t->dt_size, dt_decl_strsize(dtp));
+	for (kp = assoc->do_keys; kp != NULL; kp = kp->dn_list)
+		n++;
+	if (n > DIF_DTR_NREGS - (scope == DIFV_SCOPE_THREAD))
+		dt_parser_error(pcb, dd->dd_line, D_KEY_TYPE,
+		    "%s[ ] has too many keys: %d, at most %d", name, n,
+		    DIF_DTR_NREGS - (scope == DIFV_SCOPE_THREAD));
+	if ((keys = calloc(n, sizeof(*keys))) == NULL)
+		dt_decl_nomem(pcb);
+	for (kp = assoc->do_keys, i = 0; kp != NULL; kp = kp->dn_list, i++) {
+		keys[i] = kp->dn_type;
+		if (!dt_decl_is_scalar(keys[i]) &&
+		    keys[i]->dt_kind != DT_TK_STRING) {
+			free(keys);
+			dt_parser_error(pcb, dd->dd_line, D_KEY_TYPE,
+			    "%s expression may not be used as an associative "
+			    "array index: key #%d", kp->dn_type->dt_name,
+			    i + 1);
+		}
+	}
+	idp = dt_node_declare(pcb, dd->dd_line, name, DT_IDENT_ASSOC, scope,
+	    t);
+	idp->di_keys = keys;
+	idp->di_nargs = n;
+}
+
+/* A declaration at the program level: typedefs and variables. */
+void
+dt_decl_declare(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *list,
+    int line)
+{
+	const dt_type_t *base = dt_decl_spec(pcb, ts, line);
+	dt_declr_t *dd;
+
+	if (list == NULL) {
+		/* "struct s { ... };" and "enum e { ... };" declare types */
+		if (ts->ts_name == NULL || (ts->ts_name->dt_kind !=
+		    DT_TK_STRUCT && ts->ts_name->dt_kind != DT_TK_UNION &&
+		    ts->ts_name->dt_kind != DT_TK_ENUM) ||
+		    ts->ts_class != DT_DCLASS_NONE)
+			dt_parser_error(pcb, line, D_DECL_USELESS,
+			    "useless declaration");
+		return;
+	}
+	for (dd = list; dd != NULL; dd = dd->dd_next) {
+		if (dd->dd_bits != NULL)
+			dt_parser_error(pcb, dd->dd_line, D_DECL_BFTYPE,
+			    "bit-field %s may only be a member of a struct or "
+			    "union", dd->dd_name);
+		if (ts->ts_class == DT_DCLASS_TYPEDEF)
+			dt_decl_typedef(pcb, dd->dd_name,
+			    dt_decl_derive(pcb, base, dd), dd->dd_line);
+		else
+			dt_decl_var(pcb, ts, base, dd);
+	}
+}
+
+const dt_member_t *
+dt_decl_member_lookup(const dt_type_t *t, const char *name)
+{
+	const dt_member_t *m;
+
+	for (m = t->dt_members; m != NULL; m = m->dm_next) {
+		if (m->dm_name != NULL && strcmp(m->dm_name, name) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+static void
+dt_decl_free(dt_type_t *t)
+{
+	dt_member_t *m, *next;
+
+	for (m = t->dt_members; m != NULL; m = next) {
+		next = m->dm_next;
+		free(m->dm_name);
+		free(m);
+	}
+	free((char *)t->dt_name);
+	free(t);
+}
+
+/* Take back the types and typedefs a failed compile created. */
+void
+dt_decl_rollback(dtrace_hdl_t *dtp, unsigned int gen)
+{
+	dt_type_t **tp, *t;
+	dt_tdef_t **dp, *td;
+
+	for (dp = &dtp->dt_tdefs; (td = *dp) != NULL;) {
+		if (td->td_gen == gen) {
+			*dp = td->td_next;
+			free(td->td_name);
+			free(td);
+		} else
+			dp = &td->td_next;
+	}
+	for (tp = &dtp->dt_types; (t = *tp) != NULL;) {
+		if (t->dt_gen == gen) {
+			*tp = t->dt_next;
+			dt_decl_free(t);
+		} else {
+			/* a body begun by the failed compile is unfinished */
+			if (!t->dt_defined && t->dt_members != NULL) {
+				dt_member_t *m, *next;
+
+				for (m = t->dt_members; m != NULL; m = next) {
+					next = m->dm_next;
+					free(m->dm_name);
+					free(m);
+				}
+				t->dt_members = NULL;
+			}
+			tp = &t->dt_next;
+		}
+	}
+}
+
+void
+dt_decl_destroy(dtrace_hdl_t *dtp)
+{
+	dt_type_t *t, *tn;
+	dt_tdef_t *td, *dn;
+
+	for (td = dtp->dt_tdefs; td != NULL; td = dn) {
+		dn = td->td_next;
+		free(td->td_name);
+		free(td);
+	}
+	for (t = dtp->dt_types; t != NULL; t = tn) {
+		tn = t->dt_next;
+		dt_decl_free(t);
+	}
+	dtp->dt_tdefs = NULL;
+	dtp->dt_types = NULL;
 }

@@ -50,6 +50,39 @@
 	X(D_DECL_COMBO)		/* invalid type specifier combination */ \
 	X(D_DECL_VOIDOBJ)	/* object of type void */ \
 	X(D_SIZEOF_TYPE)	/* sizeof of an invalid type */ \
+	X(D_SIZEOF_BITFIELD)	/* sizeof of a bit-field */ \
+	X(D_DECL_IDRED)		/* identifier redeclared */ \
+	X(D_DECL_TYPERED)	/* struct, union or enum redefined */ \
+	X(D_DECL_INCOMPLETE)	/* object of incomplete type */ \
+	X(D_DECL_ARRSUB)	/* array dimension not a positive constant */ \
+	X(D_DECL_ARRBIG)	/* array dimension too big */ \
+	X(D_DECL_BFTYPE)	/* bit-field of a non-integer type */ \
+	X(D_DECL_BFSIZE)	/* bit-field too wide */ \
+	X(D_DECL_ENCONST)	/* enumerator value not an integer constant */ \
+	X(D_DECL_ENOFLOW)	/* enumerator value overflow */ \
+	X(D_DECL_USELESS)	/* declaration that declares nothing */ \
+	X(D_DECL_CLASS)		/* invalid storage class combination */ \
+	X(D_DECL_MEMBER)	/* invalid struct or union member */ \
+	X(D_DECL_DYNOBJ)	/* object too large for its variable scope */ \
+	X(D_TYPE_ERR)		/* unknown type */ \
+	X(D_TYPE_MEMBER)	/* not a member of the struct or union */ \
+	X(D_DEREF_NONPTR)	/* dereference of a non-pointer */ \
+	X(D_DEREF_VOID)		/* dereference of a void pointer */ \
+	X(D_ADDROF_LVAL)	/* & of something that is not in memory */ \
+	X(D_ADDROF_VAR)		/* & of a D variable */ \
+	X(D_ADDROF_BITFIELD)	/* & of a bit-field */ \
+	X(D_OP_PTR)		/* -> applied to a non-pointer */ \
+	X(D_OP_SOU)		/* . or -> applied to a non-struct */ \
+	X(D_OFFSETOF_TYPE)	/* offsetof() of a non-struct */ \
+	X(D_OFFSETOF_BITFIELD)	/* offsetof() of a bit-field */ \
+	X(D_UNKNOWN)		/* unknown member in offsetof() */ \
+	X(D_STRINGOF_TYPE)	/* stringof() of an invalid type */ \
+	X(D_XLATE_REDECL)	/* translator redeclared */ \
+	X(D_XLATE_SOU)		/* translator output not a struct or union */ \
+	X(D_XLATE_MEMB)		/* translator member not in the output type */ \
+	X(D_XLATE_NONE)		/* no translator for these types */ \
+	X(D_XLATE_INCOMPAT)	/* translator member of an incompatible type */ \
+	X(D_XLATE_EXPR)		/* xlate without a member reference */ \
 	X(D_PRED_SCALAR)	/* predicate is not of scalar type */ \
 	X(D_TRACE_VOID)		/* trace() of a void expression */ \
 	X(D_TRACEMEM_ADDR)	/* tracemem() address not integer */ \
@@ -116,6 +149,8 @@
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
 	X(D_PRAGMA_OPTSET)	/* #pragma D option failed */ \
+	X(D_PRAGMA_DEPEND)	/* #pragma D depends_on unmet */ \
+	X(D_PRAGERR)		/* #pragma D error */ \
 	X(D_PRAGCTL_INVAL)	/* unknown control line */ \
 	X(D_REGS)		/* expression too complex for the registers */
 

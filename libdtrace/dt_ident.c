@@ -118,6 +118,25 @@ dt_idhash_rollback(dt_idhash_t *dhp, unsigned int gen)
 	}
 }
 
+/* Remove every identifier of a kind (inlines, at the end of a compile). */
+void
+dt_idhash_drop_kind(dt_idhash_t *dhp, int kind)
+{
+	dt_ident_t **pp, *idp;
+	uint32_t i;
+
+	for (i = 0; i < dhp->dh_nbuckets; i++) {
+		for (pp = &dhp->dh_hash[i]; (idp = *pp) != NULL;) {
+			if (idp->di_kind == kind) {
+				*pp = idp->di_next;
+				dt_ident_free(idp);
+				dhp->dh_nelems--;
+			} else
+				pp = &idp->di_next;
+		}
+	}
+}
+
 typedef struct dt_ident_builtin {
 	const char	*bi_name;
 	int		bi_kind;
@@ -176,10 +195,9 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	    DIF_VAR_ZONENAME, NULL, 0 },
 	{ "curpsinfo", DT_IDENT_SCALAR, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
 	    0, NULL, 0 },
-	{ "args", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
-	    DIF_VAR_ARGS, NULL, 0 },
-	{ "uregs", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
-	    DIF_VAR_UREGS, NULL, 0 },
+	{ "args", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN, DIF_VAR_ARGS, "int64_t", 0 },
+	{ "uregs", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN, DIF_VAR_UREGS, "uint64_t",
+	    0 },
 
 	BI_ACT("trace", DT_ACT_TRACE, 1),
 	BI_ACT("printf", DT_ACT_PRINTF, -1),
@@ -199,9 +217,8 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),
 	BI_ACT("clear", DT_ACT_CLEAR, 1), BI_ACT("trunc", DT_ACT_TRUNC, -1),
 	BI_ACT("normalize", DT_ACT_NORMALIZE, 2),
-	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1), BI_UNACT("setopt"),
-	/* progenyof(): the VM has no process-tree walk yet */
-	BI_UNACT("progenyof"), BI_UNACT("stringof"),
+	BI_ACT("denormalize", DT_ACT_DENORMALIZE, 1),
+	BI_ACT("setopt", DT_ACT_SETOPT, -1),
 
 	BI_AGG("count", DTRACEAGG_COUNT, 0),
 	BI_AGG("sum", DTRACEAGG_SUM, 1),
@@ -264,15 +281,40 @@ static const struct {
 	{ "inet_ntop", DIF_SUBR_INET_NTOP, "string(int, void *)" },
 	{ "rand", DIF_SUBR_RAND, "int()" },
 	{ "speculation", DIF_SUBR_SPECULATION, "int()" },
+	{ "progenyof", DIF_SUBR_PROGENYOF, "int(pid_t)" },
+};
+
+/*
+ * The uregs[] indices, with illumos's amd64 names: the daemon presents
+ * the registers as Linux's struct user_regs_struct, an array of 64-bit
+ * words in ptrace order (dtd_prov_pid.c), so the names map to that
+ * order.  R_TRAPNO and R_ERR have no counterpart there.
+ */
+static const struct {
+	const char	*rn_name;
+	int		rn_index;
+} dt_ident_regs[] = {
+	{ "R_R15", 0 }, { "R_R14", 1 }, { "R_R13", 2 }, { "R_R12", 3 },
+	{ "R_RBP", 4 }, { "R_RBX", 5 }, { "R_R11", 6 }, { "R_R10", 7 },
+	{ "R_R9", 8 }, { "R_R8", 9 }, { "R_RAX", 10 }, { "R_RCX", 11 },
+	{ "R_RDX", 12 }, { "R_RSI", 13 }, { "R_RDI", 14 }, { "R_RIP", 16 },
+	{ "R_CS", 17 }, { "R_RFL", 18 }, { "R_RSP", 19 }, { "R_SS", 20 },
+	{ "R_FSBASE", 21 }, { "R_GSBASE", 22 }, { "R_DS", 23 }, { "R_ES", 24 },
+	{ "R_FS", 25 }, { "R_GS", 26 },
+	/* the machine-independent names */
+	{ "R_PC", 16 }, { "R_SP", 19 }, { "R_FP", 4 }, { "R_PS", 18 },
+	{ "R_R0", 10 }, { "R_R1", 5 },
 };
 
 /* Types that only appear in subroutine prototypes. */
-static const dt_type_t dt_ident_cstr = { "const char *", DT_TK_STRING, 0, 0,
-    0 };
+static const dt_type_t dt_ident_cstr = { .dt_name = "const char *",
+    .dt_kind = DT_TK_STRING };
+#define DT_IDENT_PTR(n)	{ .dt_name = n, .dt_kind = DT_TK_PTR, .dt_size = 8, \
+	.dt_rank = 4 }
 static const dt_type_t dt_ident_ptrs[] = {
-	{ "void *", DT_TK_PTR, 8, 0, 0 },
-	{ "ipaddr_t *", DT_TK_PTR, 8, 0, 0 },
-	{ "in6_addr_t *", DT_TK_PTR, 8, 0, 0 },
+	DT_IDENT_PTR("void *"),
+	DT_IDENT_PTR("ipaddr_t *"),
+	DT_IDENT_PTR("in6_addr_t *"),
 };
 
 /* A type name of a prototype, len bytes at s; NULL if unknown. */
@@ -396,6 +438,18 @@ dt_ident_init(dtrace_hdl_t *dtp)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_nargs = bp->bi_nargs;
 	}
+	for (i = 0; i < sizeof(dt_ident_regs) / sizeof(dt_ident_regs[0]);
+	    i++) {
+		idp = dt_idhash_insert(dtp->dt_globals, dt_ident_regs[i].rn_name,
+		    DT_IDENT_ENUMR, DT_IDFLG_BUILTIN, 0, &dt_type_int);
+		if (idp == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		idp->di_value = dt_ident_regs[i].rn_index;
+	}
+	/* NULL: the null pointer constant, (void *)0 */
+	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,
+	    DT_IDFLG_BUILTIN, 0, &dt_ident_ptrs[0])) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
 	for (i = 0; i < sizeof(dt_ident_subrs) / sizeof(dt_ident_subrs[0]);
 	    i++) {
 		idp = dt_idhash_insert(dtp->dt_globals,

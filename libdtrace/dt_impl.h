@@ -3,11 +3,12 @@
  * object on the client side, the library errnos and the prototypes of
  * every dt_*.c file, grouped under a comment per file.
  *
- * Sections are owned by concern: the compiler (dt_lex.l, dt_grammar.y,
- * dt_parser.c, dt_cc.c, dt_cg.c, dt_as.c, ...) and the runtime
- * (dt_open.c, dt_options.c, dt_conn.c, dt_work.c, dt_retain.c,
- * dt_consume.c, dt_printf.c, dt_aggregate.c, dt_error.c, dt_usym.c for
- * user symbols, dt_probe.c for what dtrace -lv shows).
+ * Sections are owned by concern: the compiler (dt_cpp.c, dt_lex.l,
+ * dt_grammar.y, dt_parser.c, dt_decl.c, dt_ident.c, dt_cc.c, dt_cg.c,
+ * dt_as.c, ...) and the runtime (dt_open.c, dt_options.c, dt_conn.c,
+ * dt_work.c, dt_retain.c, dt_consume.c, dt_printf.c, dt_aggregate.c,
+ * dt_error.c, dt_usym.c for user symbols, dt_probe.c for what dtrace -lv
+ * shows).
  */
 #ifndef DT_IMPL_H
 #define DT_IMPL_H
@@ -122,6 +123,8 @@ enum {
 	DTRACEOPT_QUIETRESIZE,
 	DTRACEOPT_BUFSCOPE,	/* DTRACEOPT_BUFSCOPE_* (ours) */
 	DTRACEOPT_OFORMAT,	/* DTRACEOPT_OFORMAT_* (FreeBSD's name) */
+	DTRACEOPT_BACKEND,	/* DTRACEOPT_BACKEND_* (ours) */
+	DTRACEOPT_UPROBEBUFSIZE, /* the uprobe backend's ring (ours) */
 	DTRACEOPT_MAX
 };
 
@@ -132,6 +135,9 @@ enum {
 #define DTRACEOPT_BUFRESIZE_MANUAL	1
 #define DTRACEOPT_BUFSCOPE_CPU		0
 #define DTRACEOPT_BUFSCOPE_THREAD	1
+#define DTRACEOPT_BACKEND_AUTO		0
+#define DTRACEOPT_BACKEND_PTRACE	1
+#define DTRACEOPT_BACKEND_UPROBE	2
 #define DTRACEOPT_OFORMAT_TEXT		DTRACE_OFORMAT_TEXT
 #define DTRACEOPT_OFORMAT_JSON		DTRACE_OFORMAT_JSON
 
@@ -144,6 +150,8 @@ enum {
 #define DT_COPT_ZDEFS		0x2	/* descriptions may match no probe */
 #define DT_COPT_DEFARGS		0x4	/* missing $N are 0 / "" */
 #define DT_COPT_DROPTAGS	0x8	/* drop messages carry [DTRACEDROP_*] */
+#define DT_COPT_CPP		0x10	/* -C: run cpp over programs */
+#define DT_COPT_CPPHDRS		0x20	/* -H: cpp lists included files */
 
 struct dt_node;
 struct dt_idhash;
@@ -197,6 +205,11 @@ struct dtrace_hdl {
 	uint32_t	dt_nextlocal;	/* next this-> id (own id space) */
 	uint32_t	dt_nextagg;	/* next aggregation id */
 	struct dtrace_prog *dt_progs;	/* programs compiled on this handle */
+	struct dt_type	*dt_types;	/* declared and derived types (dt_decl.c) */
+	struct dt_tdef	*dt_tdefs;	/* typedefs the programs declared */
+	char		**dt_cpp_argv;	/* -D, -U, -I for cpp (dt_cpp.c) */
+	int		dt_cpp_argc;
+	char		*dt_cpp_path;	/* -x cpppath, or NULL: "cpp" */
 
 	/* runtime (dt_work.c, dt_consume.c, dt_aggregate.c) */
 	dt_epid_t	**dt_epids;	/* indexed by epid */
@@ -235,6 +248,8 @@ struct dtrace_hdl {
 	int		dt_nprocs;
 	dtrace_handle_proc_f *dt_prochdlr;
 	void		*dt_procarg;
+	dtrace_handle_setopt_f *dt_setopthdlr;	/* setopt() (dt_consume.c) */
+	void		*dt_setoptarg;
 	/* dt_usym.c: targets' module maps, for naming user addresses */
 	struct dt_usym_proc *dt_usyms;
 	/* dt_retain.c: a claimed retained program */
@@ -249,6 +264,7 @@ typedef struct dt_proc {
 	int		dpr_held;	/* the daemon holds it at its entry */
 	int		dpr_exited;
 	int		dpr_status;	/* wait status, once exited */
+	int		dpr_backend;	/* DT_BACKEND_* + 1, 0 not told yet */
 } dt_proc_t;
 
 void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
@@ -279,38 +295,140 @@ void		dt_work_proc_fini(dtrace_hdl_t *);
 #include <setjmp.h>
 #include "dt_errtags.h"
 
-/* dt_decl.c: the D types the compiler knows (no CTF yet) */
+/*
+ * dt_decl.c: the D type system.  Built-in types are static; the types a
+ * program declares (struct, union, enum, typedef) and the derived types
+ * (pointers, arrays) live on the handle's dt_types list, created once and
+ * shared by every later compile.  A type is compared by identity: the
+ * same struct tag or derived shape always yields the same dt_type_t.
+ */
 #define DT_TK_VOID	0
 #define DT_TK_INT	1
 #define DT_TK_STRING	2
-#define DT_TK_PTR	3	/* a pointer: void * from copyin(), alloca() */
+#define DT_TK_PTR	3	/* dt_base points to; NULL: void * */
+#define DT_TK_STRUCT	4	/* dt_members */
+#define DT_TK_UNION	5	/* dt_members, each at offset 0 */
+#define DT_TK_ENUM	6	/* an int; dt_members are the enumerators */
+#define DT_TK_ARRAY	7	/* dt_nelems of dt_base */
+#define DT_TK_FLOAT	8	/* float, double, long double: no arithmetic */
+
+struct dt_type;
+
+/* A struct or union member, or an enumerator (dm_value). */
+typedef struct dt_member {
+	char		*dm_name;
+	const struct dt_type *dm_type;
+	uint32_t	dm_off;		/* byte offset of the member (bit-field:
+					   of its storage unit) */
+	uint8_t		dm_bitoff;	/* bit-field: bits above dm_off */
+	uint8_t		dm_bits;	/* bit-field width; 0 if none */
+	int64_t		dm_value;	/* enumerator value */
+	struct dt_member *dm_next;
+} dt_member_t;
 
 typedef struct dt_type {
-	const char	*dt_name;	/* "int", "unsigned long", "string" */
+	const char	*dt_name;	/* "int", "struct foo *", "char [16]" */
 	uint8_t		dt_kind;	/* DT_TK_* */
-	uint8_t		dt_size;	/* bytes (0 for string: strsize) */
+	uint32_t	dt_size;	/* bytes (0 for string: strsize) */
 	uint8_t		dt_signed;	/* integers: signed */
 	uint8_t		dt_rank;	/* integers: conversion rank */
+	uint32_t	dt_align;	/* alignment; 0: dt_size (scalars) */
+	const struct dt_type *dt_base;	/* pointer: pointee; array: element */
+	uint32_t	dt_nelems;	/* array: elements */
+	dt_member_t	*dt_members;	/* struct, union, enum */
+	int		dt_defined;	/* struct, union, enum: body seen */
+	uint64_t	dt_bitpos;	/* struct being declared: next bit */
+	unsigned int	dt_gen;		/* compile that created it */
+	struct dt_type	*dt_next;	/* handle's list (dt_types) */
 } dt_type_t;
 
+/* A typedef the program declared (built-in ones are in dt_decl.c). */
+typedef struct dt_tdef {
+	char		*td_name;
+	const dt_type_t	*td_type;
+	unsigned int	td_gen;
+	struct dt_tdef	*td_next;
+} dt_tdef_t;
+
 /* A type specifier being built by the grammar: "unsigned long long" */
+#define DT_DCLASS_NONE		0
+#define DT_DCLASS_TYPEDEF	1
+#define DT_DCLASS_SELF		2
+#define DT_DCLASS_THIS		3
+#define DT_DCLASS_EXTERN	4
+
 typedef struct dt_typespec {
 	int		ts_char, ts_short, ts_int, ts_long;
 	int		ts_signed, ts_unsigned, ts_void, ts_string;
-	const dt_type_t	*ts_name;	/* a typedef name, or NULL */
+	int		ts_float, ts_double;
+	int		ts_class;	/* DT_DCLASS_*; -1: two of them */
+	const dt_type_t	*ts_name;	/* a typedef name, a struct, union
+					   or enum specifier, or NULL */
 } dt_typespec_t;
+
+/*
+ * A declarator: the name it declares and how to derive its type from
+ * the specifiers, in order (int *a[4]: pointer, then array of 4).
+ */
+#define DT_DOP_PTR	1
+#define DT_DOP_ARRAY	2	/* do_n elements */
+#define DT_DOP_ASSOC	3	/* associative array: do_keys */
+
+typedef struct dt_dop {
+	int		do_kind;	/* DT_DOP_* */
+	uint64_t	do_n;
+	struct dt_node	*do_keys;	/* DT_DOP_ASSOC: type nodes */
+	struct dt_dop	*do_next;
+} dt_dop_t;
+
+typedef struct dt_declr {
+	char		*dd_name;	/* NULL: abstract (a type name) */
+	dt_dop_t	*dd_ops;
+	struct dt_node	*dd_bits;	/* bit-field width expression */
+	int		dd_line;
+	struct dt_declr	*dd_next;	/* next in a declarator list */
+} dt_declr_t;
 
 extern const dt_type_t dt_type_void, dt_type_char, dt_type_schar,
     dt_type_uchar, dt_type_short, dt_type_ushort, dt_type_int,
     dt_type_uint, dt_type_long, dt_type_ulong, dt_type_llong,
-    dt_type_ullong, dt_type_string;
+    dt_type_ullong, dt_type_string, dt_type_float, dt_type_double,
+    dt_type_ldouble;
 
+struct dt_pcb;
 const dt_type_t	*dt_decl_lookup(const char *);
+const dt_type_t	*dt_decl_lookup_any(dtrace_hdl_t *, const char *);
 const dt_type_t	*dt_decl_type(const dt_typespec_t *, const char **);
 const dt_type_t	*dt_decl_promote(const dt_type_t *);
 const dt_type_t	*dt_decl_arith(const dt_type_t *, const dt_type_t *);
 void		dt_decl_rtype(dtrace_hdl_t *, const dt_type_t *, dif_type_t *);
 uint32_t	dt_decl_strsize(dtrace_hdl_t *);
+uint32_t	dt_decl_align(const dt_type_t *);
+const dt_type_t	*dt_decl_ptr(struct dt_pcb *, const dt_type_t *);
+const dt_type_t	*dt_decl_array(struct dt_pcb *, const dt_type_t *, uint64_t,
+		    int);
+dt_type_t	*dt_decl_sou_begin(struct dt_pcb *, int, const char *, int);
+const dt_type_t	*dt_decl_sou_ref(struct dt_pcb *, int, const char *, int);
+void		dt_decl_member(struct dt_pcb *, const dt_typespec_t *,
+		    dt_declr_t *);
+const dt_type_t	*dt_decl_sou_end(struct dt_pcb *);
+dt_type_t	*dt_decl_enum_begin(struct dt_pcb *, const char *, int);
+void		dt_decl_enumerator(struct dt_pcb *, char *, struct dt_node *,
+		    int);
+const dt_type_t	*dt_decl_enum_end(struct dt_pcb *);
+const dt_type_t	*dt_decl_spec(struct dt_pcb *, const dt_typespec_t *, int);
+const dt_type_t	*dt_decl_derive(struct dt_pcb *, const dt_type_t *,
+		    const dt_declr_t *);
+void		dt_decl_declare(struct dt_pcb *, const dt_typespec_t *,
+		    dt_declr_t *, int);
+const dt_member_t *dt_decl_member_lookup(const dt_type_t *, const char *);
+int		dt_decl_is_scalar(const dt_type_t *);
+int		dt_decl_is_integral(const dt_type_t *);
+int		dt_decl_is_byref(const dt_type_t *);
+int		dt_decl_ptrcompat(const dt_type_t *, const dt_type_t *);
+uint32_t	dt_decl_pointee_size(const dt_type_t *);
+void		dt_decl_rollback(dtrace_hdl_t *, unsigned int);
+void		dt_decl_destroy(dtrace_hdl_t *);
 
 /* dt_ident.c: identifiers in hash tables hanging off the handle */
 #define DT_IDENT_SCALAR		0	/* scalar variable */
@@ -320,6 +438,9 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_IDENT_AGG		4	/* an aggregation @name */
 #define DT_IDENT_ASSOC		5	/* associative array a[k], self->a[k] */
 #define DT_IDENT_FUNC		6	/* subroutine: strlen() (DIF_SUBR_*) */
+#define DT_IDENT_ENUMR		7	/* enumerator: di_value of type di_type */
+#define DT_IDENT_INLINE		8	/* inline: di_inline, freed with the
+					   compile that made it */
 
 #define DT_IDFLG_BUILTIN	0x01	/* built-in variable (read-only) */
 #define DT_IDFLG_KERNEL		0x02	/* kernel-only: rejected */
@@ -340,6 +461,7 @@ uint32_t	dt_decl_strsize(dtrace_hdl_t *);
 #define DT_ACT_TRUNC		22
 #define DT_ACT_NORMALIZE	23
 #define DT_ACT_DENORMALIZE	24
+#define DT_ACT_SETOPT		25
 #define DT_ACT_USTACK		30	/* stacks and symbols: dt_cc.c */
 #define DT_ACT_USYM		31
 #define DT_ACT_UFUNC		32
@@ -362,6 +484,8 @@ typedef struct dt_ident {
 	int		di_minargs;	/* subroutines: required arguments */
 	uint8_t		di_scope;	/* user variables: DIFV_SCOPE_* */
 	unsigned int	di_gen;		/* compile that created it */
+	int64_t		di_value;	/* enumerators: value */
+	struct dt_node	*di_inline;	/* inlines: the cooked expression */
 	struct dt_ident	*di_next;	/* hash chain */
 } dt_ident_t;
 
@@ -377,6 +501,7 @@ dt_ident_t	*dt_idhash_lookup(dt_idhash_t *, const char *);
 dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 		    uint32_t, const dt_type_t *);
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
+void		dt_idhash_drop_kind(dt_idhash_t *, int);
 int		dt_ident_init(dtrace_hdl_t *);
 const char	*dt_ident_aggfunc_name(uint32_t);
 
@@ -399,10 +524,13 @@ const char	*dt_ident_aggfunc_name(uint32_t);
 #define DT_NODE_TYPE	10	/* a type name (sizeof, cast) */
 #define DT_NODE_PDESC	11	/* probe description text */
 #define DT_NODE_CLAUSE	12	/* dn_pdescs / dn_pred / dn_acts */
+#define DT_NODE_XLMEMB	13	/* translator member: dn_string = dn_left */
 
 #define DT_NF_LVALUE	0x1	/* node is an lvalue */
 #define DT_NF_WRITABLE	0x2	/* lvalue may be assigned */
 #define DT_NF_COOKED	0x4
+#define DT_NF_MEMORY	0x8	/* lvalue in memory: *p, p[i], p->m, s.m */
+#define DT_NF_BITFIELD	0x10	/* a bit-field member (dn_member) */
 
 typedef struct dt_node {
 	int		dn_kind;	/* DT_NODE_* */
@@ -421,6 +549,7 @@ typedef struct dt_node {
 	struct dt_node	*dn_acts;	/* clause statements */
 	struct dt_node	*dn_list;	/* next in a list */
 	struct dt_node	*dn_link;	/* every node of a compile, for freeing */
+	const dt_member_t *dn_member;	/* OP2 -> and .: the member */
 } dt_node_t;
 
 /* dt_cg.c / dt_as.c: one DIF object being generated */
@@ -450,6 +579,19 @@ typedef struct dt_regset {
 	int		dr_nregs;
 } dt_regset_t;
 
+/*
+ * A translator, "translator T < U *P > { m = expr; ... };": visible to
+ * the rest of the compile that declares it.  Member expressions stay
+ * uncooked until an xlate names them; P is then replaced by the operand.
+ */
+typedef struct dt_xlator {
+	const dt_type_t	*dx_to;		/* T: a struct or union */
+	const dt_type_t	*dx_from;	/* U * (or the type of P) */
+	char		*dx_param;	/* P */
+	dt_node_t	*dx_members;	/* DT_NODE_XLMEMB list */
+	struct dt_xlator *dx_next;
+} dt_xlator_t;
+
 /* The parser control block: the state of one compile. */
 typedef struct dt_pcb {
 	dtrace_hdl_t	*pcb_hdl;
@@ -470,6 +612,12 @@ typedef struct dt_pcb {
 	dt_irlist_t	pcb_ir;		/* DIFO being generated */
 	dt_regset_t	pcb_regs;
 	struct dtrace_prog *pcb_prog;	/* program being built */
+	/* dt_decl.c: struct, union and enum bodies being declared */
+	dt_type_t	*pcb_sou[16];	/* nested struct/union bodies */
+	int		pcb_nsou;
+	dt_type_t	*pcb_enum;	/* enum body being declared */
+	int64_t		pcb_enumval;	/* value of its next enumerator */
+	dt_xlator_t	*pcb_xlators;	/* translators (dt_parser.c) */
 } dt_pcb_t;
 
 /* dt_lex.l */
@@ -508,6 +656,20 @@ dt_node_t	*dt_node_clause(dt_pcb_t *, dt_node_t *, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_link(dt_node_t *, dt_node_t *);
 void		dt_node_program(dt_pcb_t *, dt_node_t *);
 dt_node_t	*dt_node_cook(dt_pcb_t *, dt_node_t *);
+dt_ident_t	*dt_node_declare(dt_pcb_t *, int, const char *, int, int,
+		    const dt_type_t *);
+int64_t		dt_node_intconst(dt_pcb_t *, dt_node_t *, const char *, int);
+dt_node_t	*dt_node_member(dt_pcb_t *, int, dt_node_t *, char *);
+dt_node_t	*dt_node_offsetof(dt_pcb_t *, dt_node_t *, char *);
+dt_node_t	*dt_node_typename(dt_pcb_t *, const dt_type_t *);
+int		dt_node_is_scalar(const dt_node_t *);
+void		dt_node_inline_decl(dt_pcb_t *, const dt_typespec_t *,
+		    dt_declr_t *, dt_node_t *);
+dt_node_t	*dt_node_xlator_member(dt_pcb_t *, char *, dt_node_t *);
+void		dt_node_xlator_decl(dt_pcb_t *, dt_node_t *, dt_node_t *,
+		    char *, dt_node_t *);
+int		dt_node_is_ptr(const dt_node_t *);
+void		dt_node_stringof(dt_pcb_t *, dt_node_t *);
 const char	*dt_node_opname(int);
 int		dt_node_is_int(const dt_node_t *);
 int		dt_node_is_string(const dt_node_t *);
@@ -534,6 +696,12 @@ dif_difo_t	*dt_as_difo_dup(const dif_difo_t *);
 
 /* dt_pragma.c */
 void		dt_pragma(dt_pcb_t *, int, const char *);
+
+/* dt_cpp.c */
+int		dt_cpp_add_arg(dtrace_hdl_t *, const char *, const char *);
+int		dt_cpp_set_path(dtrace_hdl_t *, const char *);
+FILE		*dt_cpp_run(dtrace_hdl_t *, const char *, FILE *);
+void		dt_cpp_fini(dtrace_hdl_t *);
 
 /* dt_cc.c */
 #define DT_MACRO_INT	1	/* macro value is an integer */

@@ -262,6 +262,20 @@ dt_opt_bufscope(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	return dt_opt_keyword(dtp, arg, option, kw);
 }
 
+/* backend: how the daemon traces the processes (ours) */
+static int
+dt_opt_backend(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	static const dt_optkw_t kw[] = {
+		{ "auto", DTRACEOPT_BACKEND_AUTO },
+		{ "ptrace", DTRACEOPT_BACKEND_PTRACE },
+		{ "uprobe", DTRACEOPT_BACKEND_UPROBE },
+		{ NULL, 0 }
+	};
+
+	return dt_opt_keyword(dtp, arg, option, kw);
+}
+
 /*
  * oformat: FreeBSD's name for structured output.  Only text (dtrace's
  * own) and json (one object per line) exist here; FreeBSD's libxo
@@ -334,8 +348,28 @@ dt_opt_grab(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 	return 0;
 }
 
+/* -D name[=value], -U name, -I dir: cpp arguments (dt_cpp.c) */
+static int
+dt_opt_cpp_arg(dtrace_hdl_t *dtp, const char *arg, uintptr_t which)
+{
+	return dt_cpp_add_arg(dtp, which == 'D' ? "-D" : which == 'U' ?
+	    "-U" : "-I", arg);
+}
+
+static int
+dt_opt_cpppath(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	return dt_cpp_set_path(dtp, arg);
+}
+
 /* Compile-time options. */
 static const dt_option_t dt_options_ct[] = {
+	{ "cpp", dt_opt_cflag, DT_COPT_CPP },
+	{ "cpphdrs", dt_opt_cflag, DT_COPT_CPPHDRS },
+	{ "cpppath", dt_opt_cpppath, 0 },
+	{ "define", dt_opt_cpp_arg, 'D' },
+	{ "incdir", dt_opt_cpp_arg, 'I' },
+	{ "undef", dt_opt_cpp_arg, 'U' },
 	{ "defaultargs", dt_opt_cflag, DT_COPT_DEFARGS },
 	{ "droptags", dt_opt_cflag, DT_COPT_DROPTAGS },
 	{ "errtags", dt_opt_cflag, DT_COPT_ERRTAGS },
@@ -349,6 +383,7 @@ static const dt_option_t dt_options_ct[] = {
 /* Run-time options the daemon needs: frozen once a program is sent. */
 static const dt_option_t dt_options_rt[] = {
 	{ "aggsize", dt_opt_size, DTRACEOPT_AGGSIZE },
+	{ "backend", dt_opt_backend, DTRACEOPT_BACKEND },
 	{ "bufpolicy", dt_opt_bufpolicy, DTRACEOPT_BUFPOLICY },
 	{ "bufresize", dt_opt_bufresize, DTRACEOPT_BUFRESIZE },
 	{ "bufscope", dt_opt_bufscope, DTRACEOPT_BUFSCOPE },
@@ -365,6 +400,7 @@ static const dt_option_t dt_options_rt[] = {
 	{ "stackframes", dt_opt_number, DTRACEOPT_STACKFRAMES },
 	{ "statusrate", dt_opt_rate, DTRACEOPT_STATUSRATE },
 	{ "strsize", dt_opt_strsize, DTRACEOPT_STRSIZE },
+	{ "uprobebufsize", dt_opt_size, DTRACEOPT_UPROBEBUFSIZE },
 	{ "ustackframes", dt_opt_number, DTRACEOPT_USTACKFRAMES },
 	{ NULL, NULL, 0 }
 };

@@ -225,6 +225,61 @@ dt_node_type(dt_pcb_t *pcb, const dt_typespec_t *ts)
 	return dnp;
 }
 
+/* A type name already resolved (a declarator applied). */
+dt_node_t *
+dt_node_typename(dt_pcb_t *pcb, const dt_type_t *t)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_TYPE);
+
+	dnp->dn_type = t;
+	return dnp;
+}
+
+/* p->name (op DT_TOK_PTR) and s.name (DT_TOK_DOT) */
+dt_node_t *
+dt_node_member(dt_pcb_t *pcb, int op, dt_node_t *left, char *name)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_OP2);
+
+	dnp->dn_op = op;
+	dnp->dn_left = left;
+	dnp->dn_string = name;
+	return dnp;
+}
+
+/* offsetof(type, member) */
+dt_node_t *
+dt_node_offsetof(dt_pcb_t *pcb, dt_node_t *type, char *name)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_OP1);
+
+	dnp->dn_op = DT_TOK_OFFSETOF;
+	dnp->dn_left = type;
+	dnp->dn_string = name;
+	return dnp;
+}
+
+/*
+ * The value of an integer constant expression the declarations need
+ * (array dimensions, bit-field widths, enumerators); tag if it is not.
+ */
+int64_t
+dt_node_intconst(dt_pcb_t *pcb, dt_node_t *dnp, const char *what, int tag)
+{
+	int line = dnp->dn_line;
+
+	dnp = dt_node_cook(pcb, dnp);
+	if (dnp->dn_kind != DT_NODE_INT || !dt_node_is_int(dnp))
+		dt_parser_error(pcb, line, (dt_errtag_t)tag,
+		    "%s must be an integer constant expression", what);
+	if (dnp->dn_type->dt_signed)
+		return (int64_t)dnp->dn_value;
+	if (dnp->dn_value > INT64_MAX)
+		dt_parser_error(pcb, line, (dt_errtag_t)tag,
+		    "%s is too large", what);
+	return (int64_t)dnp->dn_value;
+}
+
 dt_node_t *
 dt_node_func(dt_pcb_t *pcb, dt_node_t *callee, dt_node_t *args)
 {
@@ -374,6 +429,12 @@ dt_node_opname(int op)
 	case DT_TOK_PREINC: case DT_TOK_POSTINC: case DT_TOK_INC: return "++";
 	case DT_TOK_PREDEC: case DT_TOK_POSTDEC: case DT_TOK_DEC: return "--";
 	case DT_TOK_SIZEOF: return "sizeof";
+	case DT_TOK_STRINGOF: return "stringof";
+	case DT_TOK_OFFSETOF: return "offsetof";
+	case DT_TOK_DEREF: return "*";
+	case DT_TOK_ADDROF: return "&";
+	case DT_TOK_DOT: return ".";
+	case DT_TOK_XLATE: return "xlate";
 	case DT_TOK_CAST: return "(cast)";
 	case DT_TOK_LBRAC: return "[]";
 	case DT_TOK_PTR: return "->";
@@ -381,10 +442,39 @@ dt_node_opname(int op)
 	}
 }
 
+/* An integer or an enum. */
 int
 dt_node_is_int(const dt_node_t *dnp)
 {
-	return dnp->dn_type != NULL && dnp->dn_type->dt_kind == DT_TK_INT;
+	return dt_decl_is_integral(dnp->dn_type);
+}
+
+/* An integer, an enum or a pointer: what a condition may test. */
+int
+dt_node_is_scalar(const dt_node_t *dnp)
+{
+	return dt_decl_is_scalar(dnp->dn_type);
+}
+
+/* A pointer, or an array (which stands for the address of its first element). */
+int
+dt_node_is_ptr(const dt_node_t *dnp)
+{
+	return dnp->dn_type != NULL && (dnp->dn_type->dt_kind == DT_TK_PTR ||
+	    dnp->dn_type->dt_kind == DT_TK_ARRAY);
+}
+
+/* A string, or what D takes for one: a char pointer or char array. */
+static int
+dt_node_is_strcompat(const dt_node_t *dnp)
+{
+	const dt_type_t *b;
+
+	if (dt_node_is_string(dnp))
+		return 1;
+	if (!dt_node_is_ptr(dnp) || (b = dnp->dn_type->dt_base) == NULL)
+		return 0;
+	return b->dt_kind == DT_TK_INT && b->dt_size == 1;
 }
 
 int
@@ -460,6 +550,412 @@ dt_node_fold2(int op, uint64_t l, uint64_t r, const dt_type_t *ot)
 	}
 }
 
+
+/* The type a pointer or array points to (void for void *). */
+static const dt_type_t *
+dt_node_pointee(const dt_node_t *dnp)
+{
+	return dnp->dn_type->dt_base != NULL ? dnp->dn_type->dt_base :
+	    &dt_type_void;
+}
+
+/* *p, p[i], p->m and s.m are lvalues in memory, writable as illumos has it. */
+static dt_node_t *
+dt_node_setmem(dt_node_t *dnp, const dt_type_t *t)
+{
+	dnp->dn_type = t;
+	dnp->dn_flags |= DT_NF_LVALUE | DT_NF_WRITABLE | DT_NF_MEMORY;
+	return dnp;
+}
+
+/* args[i] and uregs[i]: a built-in array, loaded by the host */
+static dt_node_t *
+dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
+{
+	dt_node_t *kp = dnp->dn_right;
+
+	if (kp == NULL || kp->dn_list != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s[ ] prototype mismatch: it takes one index",
+		    idp->di_name);
+	kp = dnp->dn_right = dt_node_cook(pcb, kp);
+	if (!dt_node_is_int(kp))
+		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
+		    "%s[ ] argument #1 is incompatible with prototype:\n"
+		    "\tprototype: int\n\t argument: %s", idp->di_name,
+		    kp->dn_type->dt_name);
+	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS &&
+	    kp->dn_value >= 10)
+		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
+		    "index %lld is out of range for args[ ]",
+		    (long long)kp->dn_value);
+	dnp->dn_kind = DT_NODE_VAR;
+	dnp->dn_op = 0;
+	dnp->dn_ident = idp;
+	dnp->dn_args = kp;
+	dnp->dn_left = dnp->dn_right = NULL;
+	dnp->dn_type = idp->di_type;
+	dnp->dn_flags |= DT_NF_LVALUE;
+	idp->di_flags |= DT_IDFLG_REF;
+	return dnp;
+}
+
+/* p[i] on a pointer or an array */
+static dt_node_t *
+dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *bp, *ip;
+
+	bp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+	if (!dt_node_is_ptr(bp))
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "operator [ ] may not be applied to operand of type "
+		    "\"%s\"", bp->dn_type->dt_name);
+	if (dnp->dn_right == NULL || dnp->dn_right->dn_list != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "operator [ ] on a pointer or array takes one index");
+	ip = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+	if (!dt_node_is_int(ip))
+		dt_parser_error(pcb, dnp->dn_line, D_OP_INT,
+		    "operator [ ] requires an index of integral type");
+	if (dt_node_pointee(bp)->dt_kind == DT_TK_VOID)
+		dt_parser_error(pcb, dnp->dn_line, D_DEREF_VOID,
+		    "cannot dereference pointer to void");
+	dt_node_setmem(dnp, dt_node_pointee(bp));
+	/* an element of a D variable (a global array) is written in place */
+	if (bp->dn_kind == DT_NODE_VAR && bp->dn_type->dt_kind ==
+	    DT_TK_ARRAY && bp->dn_ident->di_scope != DIFV_SCOPE_GLOBAL)
+		dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
+/* p->m and s.m */
+static dt_node_t *dt_node_cook_xlate(dt_pcb_t *, dt_node_t *);
+
+static dt_node_t *
+dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *lp;
+
+	if (dnp->dn_left->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_left->dn_op == DT_TOK_XLATE)
+		return dt_node_cook_xlate(pcb, dnp);
+	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
+	const char *op = dt_node_opname(dnp->dn_op);
+	const dt_type_t *st = lp->dn_type;
+	const dt_member_t *m;
+
+	if (dnp->dn_op == DT_TOK_PTR) {
+		if (!dt_node_is_ptr(lp))
+			dt_parser_error(pcb, dnp->dn_line, D_OP_PTR,
+			    "operator %s must be applied to a pointer", op);
+		st = dt_node_pointee(lp);
+	}
+	if (st->dt_kind != DT_TK_STRUCT && st->dt_kind != DT_TK_UNION)
+		dt_parser_error(pcb, dnp->dn_line, D_OP_SOU,
+		    "operator %s cannot be applied to type \"%s\": must be "
+		    "applied to a struct or union", op, lp->dn_type->dt_name);
+	if (!st->dt_defined)
+		dt_parser_error(pcb, dnp->dn_line, D_OP_SOU,
+		    "operator %s cannot be applied to a forward declaration: "
+		    "no %s definition is available", op, st->dt_name);
+	if ((m = dt_decl_member_lookup(st, dnp->dn_string)) == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_TYPE_MEMBER,
+		    "%s is not a member of %s", dnp->dn_string, st->dt_name);
+	dnp->dn_member = m;
+	dt_node_setmem(dnp, m->dm_type);
+	if (m->dm_bits != 0)
+		dnp->dn_flags |= DT_NF_BITFIELD;
+	/*
+	 * s.m of a struct in a D variable: a global's storage is written in
+	 * place; a thread-local, clause-local or array element's value is a
+	 * copy, so a store there would be lost: refused.
+	 */
+	if (dnp->dn_op == DT_TOK_DOT && !(lp->dn_flags & DT_NF_WRITABLE &&
+	    lp->dn_flags & DT_NF_MEMORY) && !(lp->dn_kind == DT_NODE_VAR &&
+	    lp->dn_ident->di_kind == DT_IDENT_SCALAR &&
+	    lp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL))
+		dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
+/*
+ * May a value (node r) be assigned to an object of type lt, as illumos
+ * has it: integers to integers, strings to strings (or char arrays and
+ * pointers, which are copied as strings), compatible pointers (or the
+ * constant 0), the same struct, union or array type.
+ */
+static int
+dt_node_asgn_compat(const dt_type_t *lt, const dt_node_t *r)
+{
+	const dt_type_t *rt = r->dn_type;
+
+	switch (lt->dt_kind) {
+	case DT_TK_INT:
+	case DT_TK_ENUM:
+		return dt_decl_is_integral(rt);
+	case DT_TK_STRING:
+		return dt_node_is_strcompat(r);
+	case DT_TK_PTR:
+		if (r->dn_kind == DT_NODE_INT && r->dn_value == 0)
+			return 1;
+		return dt_decl_ptrcompat(lt, rt);
+	default:
+		return lt == rt;
+	}
+}
+
+/* An inline used in an expression: a copy of its cooked tree. */
+static dt_node_t *
+dt_node_copy(dt_pcb_t *pcb, const dt_node_t *src)
+{
+	dt_node_t *dnp, *link, **app;
+	const dt_node_t *ap;
+
+	if (src == NULL)
+		return NULL;
+	dnp = dt_node_alloc(pcb, src->dn_kind);
+	link = dnp->dn_link;
+	*dnp = *src;
+	dnp->dn_link = link;
+	dnp->dn_list = NULL;
+	dnp->dn_reg = -1;
+	dnp->dn_left = dt_node_copy(pcb, src->dn_left);
+	dnp->dn_right = dt_node_copy(pcb, src->dn_right);
+	dnp->dn_expr = dt_node_copy(pcb, src->dn_expr);
+	dnp->dn_args = NULL;
+	for (ap = src->dn_args, app = &dnp->dn_args; ap != NULL;
+	    ap = ap->dn_list, app = &(*app)->dn_list)
+		*app = dt_node_copy(pcb, ap);
+	/* the right operand list of [ ] before cooking: keep the shape */
+	if (src->dn_right != NULL && src->dn_right->dn_list != NULL) {
+		dt_node_t **rp = &dnp->dn_right->dn_list;
+
+		for (ap = src->dn_right->dn_list; ap != NULL;
+		    ap = ap->dn_list, rp = &(*rp)->dn_list)
+			*rp = dt_node_copy(pcb, ap);
+	}
+	return dnp;
+}
+
+/*
+ * Make dnp the node src (cooking happens in place: callers keep their
+ * pointers to the nodes they cook), keeping its place in lists.
+ */
+static dt_node_t *
+dt_node_become(dt_node_t *dnp, const dt_node_t *src)
+{
+	dt_node_t *list = dnp->dn_list, *link = dnp->dn_link;
+	int line = dnp->dn_line;
+
+	*dnp = *src;
+	dnp->dn_list = list;
+	dnp->dn_link = link;
+	dnp->dn_line = line;
+	return dnp;
+}
+
+static dt_node_t *
+dt_node_inline(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
+{
+	idp->di_flags |= DT_IDFLG_REF;
+	dt_node_become(dnp, dt_node_copy(pcb, idp->di_inline));
+	/* a value, not an lvalue: an inline cannot be assigned */
+	dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
+
+/* Replace every use of the identifier name in a parse tree by arg. */
+static void
+dt_node_subst(dt_pcb_t *pcb, dt_node_t *dnp, const char *name,
+    const dt_node_t *arg)
+{
+	dt_node_t *ap, *cp, *list, *link;
+
+	if (dnp == NULL)
+		return;
+	if (dnp->dn_kind == DT_NODE_IDENT && dnp->dn_op != DT_TOK_PTR &&
+	    strcmp(dnp->dn_string, name) == 0) {
+		cp = dt_node_copy(pcb, arg);
+		list = dnp->dn_list;
+		link = dnp->dn_link;
+		*dnp = *cp;
+		dnp->dn_list = list;
+		dnp->dn_link = link;
+		return;
+	}
+	dt_node_subst(pcb, dnp->dn_left, name, arg);
+	dt_node_subst(pcb, dnp->dn_expr, name, arg);
+	for (ap = dnp->dn_right; ap != NULL; ap = ap->dn_list)
+		dt_node_subst(pcb, ap, name, arg);
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		dt_node_subst(pcb, ap, name, arg);
+}
+
+/* "inline type name = expression;" */
+void
+dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
+    dt_node_t *expr)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	const dt_type_t *t;
+	dt_node_t *e;
+	dt_ident_t *idp;
+
+	if (ts->ts_class != DT_DCLASS_NONE)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_CLASS,
+		    "inline %s may not have a storage class", dd->dd_name);
+	t = dt_decl_derive(pcb, dt_decl_spec(pcb, ts, dd->dd_line), dd);
+	if (dt_idhash_lookup(dtp->dt_globals, dd->dd_name) != NULL ||
+	    dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
+		    "identifier redeclared: %s", dd->dd_name);
+	if (t->dt_kind == DT_TK_VOID || dt_decl_is_byref(t))
+		dt_parser_error(pcb, dd->dd_line, D_DECL_VOIDOBJ,
+		    "inline %s may not be of type %s", dd->dd_name,
+		    t->dt_name);
+	e = dt_node_cook(pcb, expr);
+	if (!dt_node_asgn_compat(t, e))
+		dt_parser_error(pcb, dd->dd_line, D_OP_INCOMPAT,
+		    "inline %s definition uses incompatible types: "
+		    "\"%s\" = \"%s\"", dd->dd_name, t->dt_name,
+		    e->dn_type->dt_name);
+	if (dt_decl_is_scalar(t) && e->dn_type != t)
+		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, t), e));
+	idp = dt_idhash_insert(dtp->dt_globals, dd->dd_name, DT_IDENT_INLINE,
+	    DT_IDFLG_BUILTIN, 0, t);
+	if (idp == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	idp->di_inline = e;
+	idp->di_gen = pcb->pcb_gen;
+}
+
+dt_node_t *
+dt_node_xlator_member(dt_pcb_t *pcb, char *name, dt_node_t *expr)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_XLMEMB);
+
+	dnp->dn_string = name;
+	dnp->dn_left = expr;
+	return dnp;
+}
+
+/* "translator T < U *P > { member = expression; ... };" */
+void
+dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
+    char *param, dt_node_t *members)
+{
+	const dt_type_t *t = to->dn_type;
+	dt_xlator_t *dx;
+	dt_node_t *mp, *np;
+
+	if ((t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION) ||
+	    !t->dt_defined)
+		dt_parser_error(pcb, to->dn_line, D_XLATE_SOU,
+		    "translator output type must be a struct or union: %s",
+		    t->dt_name);
+	for (dx = pcb->pcb_xlators; dx != NULL; dx = dx->dx_next) {
+		if (dx->dx_to == t && dx->dx_from == from->dn_type)
+			dt_parser_error(pcb, to->dn_line, D_XLATE_REDECL,
+			    "translator from %s to %s has already been "
+			    "declared", from->dn_type->dt_name, t->dt_name);
+	}
+	for (mp = members; mp != NULL; mp = mp->dn_list) {
+		if (dt_decl_member_lookup(t, mp->dn_string) == NULL)
+			dt_parser_error(pcb, mp->dn_line, D_XLATE_MEMB,
+			    "translator member %s is not a member of %s",
+			    mp->dn_string, t->dt_name);
+		for (np = mp->dn_list; np != NULL; np = np->dn_list) {
+			if (strcmp(np->dn_string, mp->dn_string) == 0)
+				dt_parser_error(pcb, np->dn_line,
+				    D_XLATE_REDECL, "translator member %s is "
+				    "defined twice", np->dn_string);
+		}
+	}
+	dx = dt_parser_alloc(pcb, sizeof(*dx));
+	dx->dx_to = t;
+	dx->dx_from = from->dn_type;
+	dx->dx_param = param;
+	dx->dx_members = members;
+	dx->dx_next = pcb->pcb_xlators;
+	pcb->pcb_xlators = dx;
+}
+
+/*
+ * xlate <T *>(p)->m and xlate <T>(*p).m: the translator's expression for
+ * m, with its parameter replaced by the operand, converted to m's type.
+ */
+static dt_node_t *
+dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *xp = dnp->dn_left, *arg, *mp, *e;
+	const dt_type_t *t = xp->dn_left->dn_type, *st, *at;
+	const dt_member_t *m;
+	dt_xlator_t *dx;
+
+	arg = xp->dn_right = dt_node_cook(pcb, xp->dn_right);
+	at = arg->dn_type;
+	if (dnp->dn_op == DT_TOK_PTR) {
+		if (t->dt_kind != DT_TK_PTR)
+			dt_parser_error(pcb, dnp->dn_line, D_OP_PTR,
+			    "operator -> must be applied to a pointer");
+		st = t->dt_base;
+	} else
+		st = t;
+	for (dx = pcb->pcb_xlators; dx != NULL; dx = dx->dx_next) {
+		if (dx->dx_to != st)
+			continue;
+		if (dnp->dn_op == DT_TOK_PTR && dt_node_is_ptr(arg) &&
+		    dt_decl_ptrcompat(dx->dx_from, at))
+			break;
+		if (dnp->dn_op == DT_TOK_DOT) {
+			if (dx->dx_from->dt_kind == DT_TK_PTR &&
+			    dx->dx_from->dt_base == at) {
+				/* xlate <T>(*p): the translator takes p */
+				arg = arg->dn_kind == DT_NODE_OP1 &&
+				    arg->dn_op == DT_TOK_DEREF ? arg->dn_left :
+				    dt_node_cook(pcb, dt_node_op1(pcb,
+				    DT_TOK_ADDROF, arg));
+				break;
+			}
+			if (dx->dx_from == at || (dt_decl_is_integral(at) &&
+			    dt_decl_is_integral(dx->dx_from)))
+				break;
+		}
+	}
+	if (dx == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_NONE,
+		    "no translator available to translate %s to %s",
+		    at->dt_name, t->dt_name);
+	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
+		if (strcmp(mp->dn_string, dnp->dn_string) == 0)
+			break;
+	}
+	m = dt_decl_member_lookup(st, dnp->dn_string);
+	if (m == NULL || mp == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_MEMB,
+		    "%s is not a member of the translator from %s to %s",
+		    dnp->dn_string, dx->dx_from->dt_name, st->dt_name);
+	e = dt_node_copy(pcb, mp->dn_left);
+	dt_node_subst(pcb, e, dx->dx_param, arg);
+	e = dt_node_cook(pcb, e);
+	if (!dt_node_asgn_compat(m->dm_type, e))
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_INCOMPAT,
+		    "translator member %s of type %s is defined by an "
+		    "expression of type %s", m->dm_name, m->dm_type->dt_name,
+		    e->dn_type->dt_name);
+	if (dt_decl_is_scalar(m->dm_type) && e->dn_type != m->dm_type)
+		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, m->dm_type), e));
+	dt_node_become(dnp, e);
+	dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
 /* Resolve an identifier used as a value. */
 static dt_node_t *
 dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
@@ -476,6 +972,13 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
 		    "failed to resolve %s: Unknown variable name",
 		    dnp->dn_string);
+	if (idp->di_kind == DT_IDENT_ENUMR) {
+		idp->di_flags |= DT_IDFLG_REF;
+		return dt_node_setint(dnp, (uint64_t)idp->di_value,
+		    idp->di_type);
+	}
+	if (idp->di_kind == DT_IDENT_INLINE)
+		return dt_node_inline(pcb, dnp, idp);
 	if (idp->di_kind == DT_IDENT_ASSOC)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
 		    "%s is an associative array and must be indexed: "
@@ -489,10 +992,19 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
 		    "variable %s is kernel-only: it is not available when "
 		    "tracing user processes", idp->di_name);
-	if ((idp->di_flags & DT_IDFLG_UNSUP) || idp->di_kind == DT_IDENT_ARRAY)
+	if (idp->di_id == DIF_VAR_ERRNO && (idp->di_flags & DT_IDFLG_BUILTIN))
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-		    "variable %s%s is not supported yet", idp->di_name,
-		    idp->di_kind == DT_IDENT_ARRAY ? "[ ]" : "");
+		    "variable errno is not available when tracing user "
+		    "processes: Linux keeps no record of a thread's last "
+		    "system call error; copyin( ) the thread's own errno "
+		    "instead");
+	if (idp->di_flags & DT_IDFLG_UNSUP)
+		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
+		    "variable %s is not supported yet", idp->di_name);
+	if (idp->di_kind == DT_IDENT_ARRAY)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "%s is an array and must be indexed: %s[ ]",
+		    idp->di_name, idp->di_name);
 	dnp->dn_kind = DT_NODE_VAR;
 	dnp->dn_ident = idp;
 	dnp->dn_type = idp->di_type;
@@ -534,7 +1046,7 @@ dt_node_check_int(dt_pcb_t *pcb, dt_node_t *dnp, int op, int binary)
  * arrays), thread-locals and clause-locals have an id space each, all
  * from DIF_VAR_OTHER_UBASE, as in illumos.
  */
-static dt_ident_t *
+dt_ident_t *
 dt_node_declare(dt_pcb_t *pcb, int line, const char *name, int kind,
     int scope, const dt_type_t *t)
 {
@@ -546,6 +1058,13 @@ dt_node_declare(dt_pcb_t *pcb, int line, const char *name, int kind,
 	if (*nextp > DIF_VAR_OTHER_MAX)
 		dt_parser_error(pcb, line, D_IDENT_UNDEF,
 		    "cannot declare %s: too many variables", name);
+	if ((scope != DIFV_SCOPE_GLOBAL || kind == DT_IDENT_ASSOC) &&
+	    dt_decl_is_byref(t) && t->dt_size > dt_decl_strsize(dtp))
+		dt_parser_error(pcb, line, D_DECL_DYNOBJ,
+		    "%s of type %s is %u bytes: a thread-local, clause-local "
+		    "or associative array variable holds at most strsize "
+		    "(%u) bytes", name, t->dt_name, t->dt_size,
+		    dt_decl_strsize(dtp));
 	idp = dt_idhash_insert(dtp->dt_globals, name, kind, 0, *nextp, t);
 	if (idp == NULL) {
 		dt_set_errno(dtp, EDT_NOMEM);
@@ -573,10 +1092,12 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 	dt_ident_t *idp;
 	int scope, n, i;
 
-	if (bp->dn_kind != DT_NODE_IDENT)
-		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
-		    "operator [ ] may only be applied to an associative "
-		    "array");
+	/* p[i] and a[i] on a pointer or an array: memory */
+	if (bp->dn_kind != DT_NODE_IDENT || ((idp = dt_idhash_lookup(
+	    dtp->dt_globals, bp->dn_string)) != NULL &&
+	    (idp->di_kind == DT_IDENT_SCALAR ||
+	    idp->di_kind == DT_IDENT_INLINE)))
+		return dt_node_cook_index(pcb, dnp);
 	scope = bp->dn_op == DT_TOK_PTR ? (int)bp->dn_value :
 	    DIFV_SCOPE_GLOBAL;
 	if (scope == DIFV_SCOPE_LOCAL)
@@ -585,8 +1106,7 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 		    bp->dn_string);
 	idp = dt_idhash_lookup(dtp->dt_globals, bp->dn_string);
 	if (idp != NULL && idp->di_kind == DT_IDENT_ARRAY)
-		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-		    "variable %s[ ] is not supported yet", idp->di_name);
+		return dt_node_cook_builtin_array(pcb, dnp, idp);
 	if (idp != NULL && idp->di_kind != DT_IDENT_ASSOC)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
 		    "%s is not an associative array and may not be indexed",
@@ -599,7 +1119,7 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 			    "key #%d of %s[ ] cannot be cooked", n + 1,
 			    bp->dn_string);
 		n++;
-		if (!dt_node_is_int(kp) && !dt_node_is_string(kp))
+		if (!dt_node_is_scalar(kp) && !dt_node_is_string(kp))
 			dt_parser_error(pcb, kp->dn_line, D_KEY_TYPE,
 			    "%s expression may not be used as an associative "
 			    "array index: key #%d", kp->dn_type != NULL ?
@@ -673,6 +1193,83 @@ dt_node_cook_asgn_lhs(dt_pcb_t *pcb, dt_node_t *lp, const dt_type_t *rt)
 	return dt_node_cook(pcb, lp);
 }
 
+/* What a store into memory (*p = v, p->m = v) may not do. */
+static void
+dt_node_check_memstore(dt_pcb_t *pcb, dt_node_t *lp, int op)
+{
+	if (!(lp->dn_flags & DT_NF_MEMORY))
+		return;
+	/* a struct, union or array in memory is copied whole by "=" only */
+	if (dt_decl_is_byref(lp->dn_type) && op != DT_TOK_ASGN)
+		dt_parser_error(pcb, lp->dn_line, D_OP_WRITE,
+		    "operator %s cannot be applied to a %s",
+		    dt_node_opname(op), lp->dn_type->dt_name);
+}
+
+/* Make a cooked node the string at its address, as stringof() does. */
+void
+dt_node_stringof(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *cp = dt_node_alloc(pcb, dnp->dn_kind);
+	dt_node_t *link = cp->dn_link;
+
+	*cp = *dnp;
+	cp->dn_link = link;
+	cp->dn_list = NULL;
+	dnp->dn_kind = DT_NODE_OP1;
+	dnp->dn_op = DT_TOK_STRINGOF;
+	dnp->dn_left = cp;
+	dnp->dn_right = dnp->dn_expr = dnp->dn_args = NULL;
+	dnp->dn_type = &dt_type_string;
+	dnp->dn_flags = DT_NF_COOKED;
+}
+
+/* sizeof: of a type, or of an expression's type (not evaluated) */
+static dt_node_t *
+dt_node_cook_sizeof(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *cp = dnp->dn_left;
+	const dt_type_t *t;
+
+	if (cp->dn_kind != DT_NODE_TYPE)
+		cp = dt_node_cook(pcb, cp);
+	t = cp->dn_type;
+	if (t == NULL || t->dt_kind == DT_TK_VOID)
+		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
+		    "cannot apply sizeof to an expression of type void");
+	if (cp->dn_flags & DT_NF_BITFIELD)
+		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_BITFIELD,
+		    "cannot apply sizeof to a bit-field");
+	if ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
+	    t->dt_kind == DT_TK_ENUM) && !t->dt_defined)
+		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
+		    "cannot apply sizeof to an incomplete type: %s",
+		    t->dt_name);
+	return dt_node_setint(dnp, t->dt_kind == DT_TK_STRING ?
+	    dt_decl_strsize(pcb->pcb_hdl) : t->dt_size,
+	    dt_decl_lookup("size_t"));
+}
+
+static dt_node_t *
+dt_node_cook_offsetof(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	const dt_type_t *t = dnp->dn_left->dn_type;
+	const dt_member_t *m;
+
+	if ((t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION) ||
+	    !t->dt_defined)
+		dt_parser_error(pcb, dnp->dn_line, D_OFFSETOF_TYPE,
+		    "offsetof operand must be a struct or union type");
+	if ((m = dt_decl_member_lookup(t, dnp->dn_string)) == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_UNKNOWN,
+		    "failed to determine offset of %s: %s is not a member "
+		    "of %s", dnp->dn_string, dnp->dn_string, t->dt_name);
+	if (m->dm_bits != 0)
+		dt_parser_error(pcb, dnp->dn_line, D_OFFSETOF_BITFIELD,
+		    "cannot take offset of a bit-field: %s", dnp->dn_string);
+	return dt_node_setint(dnp, m->dm_off, dt_decl_lookup("size_t"));
+}
+
 static dt_node_t *
 dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -680,18 +1277,10 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 	const dt_type_t *t;
 	int op = dnp->dn_op;
 
-	if (op == DT_TOK_SIZEOF) {
-		cp = dnp->dn_left;
-		if (cp->dn_kind != DT_NODE_TYPE)
-			cp = dt_node_cook(pcb, cp);
-		t = cp->dn_type;
-		if (t == NULL || t->dt_kind == DT_TK_VOID)
-			dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
-			    "cannot apply sizeof to an expression of type void");
-		return dt_node_setint(dnp, t->dt_kind == DT_TK_STRING ?
-		    dt_decl_strsize(pcb->pcb_hdl) : t->dt_size,
-		    dt_decl_lookup("size_t"));
-	}
+	if (op == DT_TOK_SIZEOF)
+		return dt_node_cook_sizeof(pcb, dnp);
+	if (op == DT_TOK_OFFSETOF)
+		return dt_node_cook_offsetof(pcb, dnp);
 
 	/* ++ and -- declare a new global as "=" does: an int starting at 0 */
 	if (op == DT_TOK_PREINC || op == DT_TOK_PREDEC ||
@@ -715,7 +1304,7 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		dnp->dn_type = t;
 		break;
 	case DT_TOK_LNEG:
-		if (!dt_node_is_int(cp))
+		if (!dt_node_is_scalar(cp))
 			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
 			    "operator ! requires an operand of scalar type");
 		if (cp->dn_kind == DT_NODE_INT)
@@ -723,16 +1312,51 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 			    &dt_type_int);
 		dnp->dn_type = &dt_type_int;
 		break;
+	case DT_TOK_DEREF:
+		if (!dt_node_is_ptr(cp))
+			dt_parser_error(pcb, dnp->dn_line, D_DEREF_NONPTR,
+			    "cannot dereference non-pointer type");
+		if (dt_node_pointee(cp)->dt_kind == DT_TK_VOID)
+			dt_parser_error(pcb, dnp->dn_line, D_DEREF_VOID,
+			    "cannot dereference pointer to void");
+		dt_node_setmem(dnp, dt_node_pointee(cp));
+		break;
+	case DT_TOK_ADDROF:
+		if (cp->dn_flags & DT_NF_BITFIELD)
+			dt_parser_error(pcb, dnp->dn_line, D_ADDROF_BITFIELD,
+			    "cannot take address of bit-field");
+		if (cp->dn_kind == DT_NODE_VAR &&
+		    !(dt_decl_is_byref(cp->dn_type) &&
+		    cp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL &&
+		    cp->dn_ident->di_kind == DT_IDENT_SCALAR))
+			dt_parser_error(pcb, dnp->dn_line, D_ADDROF_VAR,
+			    "cannot take address of dynamic variable");
+		if (!(cp->dn_flags & DT_NF_MEMORY) && cp->dn_kind != DT_NODE_VAR)
+			dt_parser_error(pcb, dnp->dn_line, D_ADDROF_LVAL,
+			    "unacceptable operand for unary & operator");
+		dnp->dn_type = dt_decl_ptr(pcb, cp->dn_type);
+		break;
+	case DT_TOK_STRINGOF:
+		if (!dt_node_is_scalar(cp) && !dt_node_is_ptr(cp) &&
+		    !dt_node_is_string(cp))
+			dt_parser_error(pcb, dnp->dn_line, D_STRINGOF_TYPE,
+			    "stringof( ) operand must be a string, a pointer, "
+			    "an array or an integer: not \"%s\"",
+			    cp->dn_type->dt_name);
+		dnp->dn_type = &dt_type_string;
+		break;
 	case DT_TOK_PREINC:
 	case DT_TOK_PREDEC:
 	case DT_TOK_POSTINC:
 	case DT_TOK_POSTDEC:
 		dt_node_check_lvalue(pcb, cp, op);
-		if (!dt_node_is_int(cp))
+		if (!dt_node_is_scalar(cp) || cp->dn_type->dt_kind ==
+		    DT_TK_ARRAY)
 			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
 			    "operator %s requires an operand of scalar type",
 			    dt_node_opname(op));
-		cp->dn_ident->di_flags |= DT_IDFLG_MOD;
+		if (cp->dn_kind == DT_NODE_VAR)
+			cp->dn_ident->di_flags |= DT_IDFLG_MOD;
 		dnp->dn_type = cp->dn_type;
 		break;
 	default:
@@ -762,11 +1386,13 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
 		    rp->dn_type);
 		dt_node_check_lvalue(pcb, lp, op);
-		if (lp->dn_type->dt_kind != rp->dn_type->dt_kind)
+		if (!dt_node_asgn_compat(lp->dn_type, rp))
 			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
 			    "operands have incompatible types: \"%s\" = \"%s\"",
 			    lp->dn_type->dt_name, rp->dn_type->dt_name);
-		lp->dn_ident->di_flags |= DT_IDFLG_MOD;
+		dt_node_check_memstore(pcb, lp, op);
+		if (lp->dn_kind == DT_NODE_VAR)
+			lp->dn_ident->di_flags |= DT_IDFLG_MOD;
 		dnp->dn_type = lp->dn_type;
 		return dnp;
 
@@ -779,14 +1405,26 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_CAST:
 		lp = dnp->dn_left;
 		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
-		if (lp->dn_type->dt_kind != DT_TK_INT || !dt_node_is_int(rp))
+		t = lp->dn_type;
+		if ((!dt_decl_is_scalar(t) && t->dt_kind != DT_TK_VOID) ||
+		    (!dt_node_is_scalar(rp) && !dt_node_is_ptr(rp)) ||
+		    (t->dt_kind == DT_TK_VOID && rp->dn_kind == DT_NODE_INT))
 			dt_parser_error(pcb, dnp->dn_line, D_CAST_INVAL,
 			    "invalid cast expression: \"%s\" to \"%s\"",
-			    rp->dn_type->dt_name, lp->dn_type->dt_name);
-		if (rp->dn_kind == DT_NODE_INT)
-			return dt_node_setint(dnp, rp->dn_value, lp->dn_type);
-		dnp->dn_type = lp->dn_type;
+			    rp->dn_type->dt_name, t->dt_name);
+		if (rp->dn_kind == DT_NODE_INT && t->dt_kind != DT_TK_VOID)
+			return dt_node_setint(dnp, rp->dn_value, t);
+		dnp->dn_type = t;
 		return dnp;
+
+	case DT_TOK_PTR:
+	case DT_TOK_DOT:
+		return dt_node_cook_member(pcb, dnp);
+
+	case DT_TOK_XLATE:
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_EXPR,
+		    "xlate< > may only be used with a member reference: "
+		    "xlate <T *>(p)->m or xlate <T>(*p).m");
 
 	case DT_TOK_LBRAC:
 		return dt_node_cook_array(pcb, dnp, 0, NULL);
@@ -798,13 +1436,18 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		    dt_node_is_int(rp) ? dt_decl_promote(rp->dn_type) :
 		    rp->dn_type);
 		dt_node_check_lvalue(pcb, lp, op);
-		dt_node_check_int(pcb, lp, bop, 1);
+		/* p += n and p -= n step over n objects */
+		if (!(lp->dn_type->dt_kind == DT_TK_PTR &&
+		    (bop == DT_TOK_ADD || bop == DT_TOK_SUB)))
+			dt_node_check_int(pcb, lp, bop, 1);
 		dt_node_check_int(pcb, rp, bop, 1);
+		dt_node_check_memstore(pcb, lp, op);
 		if ((bop == DT_TOK_DIV || bop == DT_TOK_MOD) &&
 		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
 			dt_parser_error(pcb, dnp->dn_line, D_DIV_ZERO,
 			    "expression contains division by zero");
-		lp->dn_ident->di_flags |= DT_IDFLG_MOD;
+		if (lp->dn_kind == DT_NODE_VAR)
+			lp->dn_ident->di_flags |= DT_IDFLG_MOD;
 		dnp->dn_type = lp->dn_type;
 		return dnp;
 	}
@@ -819,7 +1462,15 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_LE:
 	case DT_TOK_GT:
 	case DT_TOK_GE:
-		if (dt_node_is_string(lp) && dt_node_is_string(rp)) {
+		if (dt_node_is_strcompat(lp) && dt_node_is_strcompat(rp) &&
+		    (dt_node_is_string(lp) || dt_node_is_string(rp))) {
+			dnp->dn_type = &dt_type_int;
+			return dnp;
+		}
+		/* pointers: with each other, or with an integer (NULL) */
+		if ((dt_node_is_ptr(lp) && (dt_node_is_int(rp) ||
+		    dt_decl_ptrcompat(lp->dn_type, rp->dn_type))) ||
+		    (dt_node_is_ptr(rp) && dt_node_is_int(lp))) {
 			dnp->dn_type = &dt_type_int;
 			return dnp;
 		}
@@ -839,7 +1490,7 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_LAND:
 	case DT_TOK_LOR:
 	case DT_TOK_LXOR:
-		if (!dt_node_is_int(lp) || !dt_node_is_int(rp))
+		if (!dt_node_is_scalar(lp) || !dt_node_is_scalar(rp))
 			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
 			    "operator %s requires operands of scalar type",
 			    dt_node_opname(op));
@@ -857,6 +1508,41 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		t = dt_decl_promote(lp->dn_type);
 		break;
 
+	case DT_TOK_ADD:
+	case DT_TOK_SUB:
+		/* pointer arithmetic, scaled by the size of the pointee */
+		if ((dt_node_is_ptr(lp) && dt_node_pointee(lp)->dt_kind ==
+		    DT_TK_VOID) || (dt_node_is_ptr(rp) &&
+		    dt_node_pointee(rp)->dt_kind == DT_TK_VOID))
+			dt_node_check_int(pcb, dt_node_is_ptr(lp) ? lp : rp,
+			    op, 1);	/* no arithmetic on void * */
+		if (dt_node_is_ptr(lp) && dt_node_is_int(rp)) {
+			dnp->dn_type = lp->dn_type->dt_kind == DT_TK_ARRAY ?
+			    dt_decl_ptr(pcb, lp->dn_type->dt_base) :
+			    lp->dn_type;
+			return dnp;
+		}
+		if (op == DT_TOK_ADD && dt_node_is_int(lp) &&
+		    dt_node_is_ptr(rp)) {
+			dnp->dn_type = rp->dn_type->dt_kind == DT_TK_ARRAY ?
+			    dt_decl_ptr(pcb, rp->dn_type->dt_base) :
+			    rp->dn_type;
+			return dnp;
+		}
+		if (op == DT_TOK_SUB && dt_node_is_ptr(lp) &&
+		    dt_node_is_ptr(rp)) {
+			if (dt_decl_pointee_size(lp->dn_type) !=
+			    dt_decl_pointee_size(rp->dn_type) ||
+			    !dt_decl_ptrcompat(lp->dn_type, rp->dn_type))
+				dt_parser_error(pcb, dnp->dn_line,
+				    D_OP_INCOMPAT, "operands have "
+				    "incompatible types: \"%s\" - \"%s\"",
+				    lp->dn_type->dt_name,
+				    rp->dn_type->dt_name);
+			dnp->dn_type = &dt_type_long;
+			return dnp;
+		}
+		/* FALLTHROUGH */
 	default:	/* + - * / % & | ^ */
 		dt_node_check_int(pcb, lp, op, 1);
 		dt_node_check_int(pcb, rp, op, 1);
@@ -884,13 +1570,21 @@ dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
 	cp = dnp->dn_expr = dt_node_cook(pcb, dnp->dn_expr);
 	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
 	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
-	if (!dt_node_is_int(cp))
+	if (!dt_node_is_scalar(cp))
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
 		    "operator ?: expression must be of scalar type");
 	if (dt_node_is_int(lp) && dt_node_is_int(rp))
 		dnp->dn_type = dt_decl_arith(lp->dn_type, rp->dn_type);
 	else if (dt_node_is_string(lp) && dt_node_is_string(rp))
 		dnp->dn_type = &dt_type_string;
+	else if (dt_decl_is_byref(lp->dn_type) && lp->dn_type == rp->dn_type)
+		dnp->dn_type = lp->dn_type;	/* the same struct: by address */
+	else if (lp->dn_type->dt_kind == DT_TK_PTR &&
+	    dt_node_asgn_compat(lp->dn_type, rp))
+		dnp->dn_type = lp->dn_type;
+	else if (rp->dn_type->dt_kind == DT_TK_PTR &&
+	    dt_node_asgn_compat(rp->dn_type, lp))
+		dnp->dn_type = rp->dn_type;
 	else
 		dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
 		    "operator ?: operands must have compatible types: "
@@ -914,9 +1608,9 @@ dt_node_argcompat(const dt_type_t *pt, const dt_node_t *ap)
 	case DT_TK_INT:
 		return dt_node_is_int(ap);
 	case DT_TK_STRING:
-		return dt_node_is_string(ap) || null;
+		return dt_node_is_strcompat(ap) || null;
 	case DT_TK_PTR:
-		return ap->dn_type->dt_kind == DT_TK_PTR || null;
+		return dt_node_is_ptr(ap) || null;
 	default:
 		return 0;
 	}

@@ -124,7 +124,8 @@ enum dt_msgtype {
 	DT_MSG_GRAB_OK,		/* d->c: u32 pid: traced (CREATE: seized;
 				 *   the client may now let it exec) */
 	DT_MSG_PROC,		/* d->c, any time: u32 pid, u32 event
-				 *   (DT_PROC_*), u32 wait status (EXITED) */
+				 *   (DT_PROC_*), u32 wait status (EXITED)
+				 *   or backend (BACKEND) */
 	DT_MSG_MODMAP,		/* d->c, any time before records that need
 				 *   it: u32 pid, u32 n, then n x { u64 lo,
 				 *   u64 hi, u64 bias, u32 flags
@@ -148,6 +149,11 @@ enum dt_msgtype {
 /* DT_MSG_PROC events */
 #define DT_PROC_HELD	1	/* a CREATE target is at its entry point */
 #define DT_PROC_EXITED	2	/* the target is gone; status as waitpid() */
+#define DT_PROC_BACKEND	3	/* how it is traced (DT_BACKEND_*); sent
+				 * before the PROGRAM_OK that chose it */
+
+#define DT_BACKEND_PTRACE	0
+#define DT_BACKEND_UPROBE	1
 
 /* DT_MSG_SNAP: what to fetch */
 #define DT_SNAP_BUF	0x1	/* principal buffers (switch them) */
@@ -229,11 +235,16 @@ enum dt_msgtype {
  * no format); the first of them has da_nargs = the number of
  * aggregations.  A LIBACT action has da_arg = aggregation id |
  * DTP_LIBACT_* << 32, and trunc() and normalize() record their value.
+ * setopt(name[, value]) is two LIBACT actions, SETOPT recording the
+ * option's name and SETOPTVAL its value (nothing when there is none);
+ * their aggregation id is 0.
  */
 #define DTP_LIBACT_CLEAR	1
 #define DTP_LIBACT_TRUNC	2
 #define DTP_LIBACT_NORMALIZE	3
 #define DTP_LIBACT_DENORMALIZE	4
+#define DTP_LIBACT_SETOPT	5
+#define DTP_LIBACT_SETOPTVAL	6
 
 /*
  * ustack(nframes, strsize): da_arg = nframes | strsize << 32 (illumos's

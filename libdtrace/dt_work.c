@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -87,6 +88,8 @@ dt_work_rectype(const dtp_action_t *ap)
 		return DTRACE_REC_STRING;
 	if (t->dt_flags & DIF_TF_BYREF)
 		return DTRACE_REC_BYTES;
+	if (t->dt_kind == DIF_TYPE_CTF && t->dt_ckind == DIF_CKIND_FLOAT)
+		return DTRACE_REC_FLOAT;
 	return (t->dt_flags & DIF_TF_SIGNED) ? DTRACE_REC_INT : DTRACE_REC_UINT;
 }
 
@@ -212,6 +215,8 @@ dt_work_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		{ "specsize", DTRACEOPT_SPECSIZE, DTRACEOPT_UNSET },
 		{ "dynvarsize", DTRACEOPT_DYNVARSIZE, DTRACEOPT_UNSET },
 		{ "cleanrate", DTRACEOPT_CLEANRATE, 1000000000LL / 101 },
+		{ "backend", DTRACEOPT_BACKEND, DTRACEOPT_BACKEND_AUTO },
+		{ "uprobebufsize", DTRACEOPT_UPROBEBUFSIZE, DTRACEOPT_UNSET },
 	};
 	size_t i, n = sizeof(opts) / sizeof(opts[0]);
 	dtp_opt_t *op;
@@ -437,9 +442,9 @@ dt_work_errhandler(dtrace_hdl_t *dtp)
 	return rv;
 }
 
-/* A size as illumos prints it: 2m, 512k, or 1000 bytes. */
-static void
-dt_work_sizestr(uint64_t size, char *buf, size_t len)
+/* A size as illumos prints it: 2m, 512k, or 1000 (bytes). */
+void
+dtrace_sizestr(uint64_t size, char *buf, size_t len)
 {
 	static const char units[] = "tgmk";
 	int i;
@@ -453,7 +458,7 @@ dt_work_sizestr(uint64_t size, char *buf, size_t len)
 			return;
 		}
 	}
-	snprintf(buf, len, "%llu bytes", (unsigned long long)size);
+	snprintf(buf, len, "%llu", (unsigned long long)size);
 }
 
 /*
@@ -491,9 +496,10 @@ dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
 		*v = (dtrace_optval_t)used[i];
 		if (dtp->dt_options[DTRACEOPT_QUIETRESIZE] != DTRACEOPT_UNSET)
 			continue;
-		dt_work_sizestr(used[i], buf, sizeof(buf));
-		fprintf(stderr, "dtrace: %s size lowered to %s\n",
-		    sizes[i].what, buf);
+		dtrace_sizestr(used[i], buf, sizeof(buf));
+		fprintf(stderr, "dtrace: %s size lowered to %s%s\n",
+		    sizes[i].what, buf, isdigit((unsigned char)
+		    buf[strlen(buf) - 1]) ? " bytes" : "");
 	}
 	return 0;
 }
@@ -918,6 +924,8 @@ dt_work_proc_event(dtrace_hdl_t *dtp, dt_msg_t *m)
 		return;
 	if (ev == DT_PROC_HELD) {
 		pr->dpr_held = 1;
+	} else if (ev == DT_PROC_BACKEND) {
+		pr->dpr_backend = status + 1;
 	} else if (ev == DT_PROC_EXITED && !pr->dpr_exited) {
 		pr->dpr_exited = 1;
 		pr->dpr_status = status;
@@ -927,6 +935,20 @@ dt_work_proc_event(dtrace_hdl_t *dtp, dt_msg_t *m)
 		if (dtp->dt_prochdlr != NULL)
 			dtp->dt_prochdlr(pid, status, dtp->dt_procarg);
 	}
+}
+
+/*
+ * How the daemon traces target pid: "ptrace" or "uprobe", once a
+ * program was loaded; NULL before, or for a pid that is no target.
+ */
+const char *
+dtrace_proc_backend(dtrace_hdl_t *dtp, pid_t pid)
+{
+	dt_proc_t *pr = dt_work_proc(dtp, pid);
+
+	if (pr == NULL || pr->dpr_backend == 0)
+		return NULL;
+	return pr->dpr_backend - 1 == DT_BACKEND_UPROBE ? "uprobe" : "ptrace";
 }
 
 void

@@ -117,6 +117,7 @@ typedef struct dtrace_recdesc {
 #define DTRACE_REC_UINT		1	/* unsigned integer */
 #define DTRACE_REC_STRING	2	/* string in dtrd_size bytes */
 #define DTRACE_REC_BYTES	3	/* raw bytes */
+#define DTRACE_REC_FLOAT	4	/* float or double of dtrd_size bytes */
 
 /* An enabled probe: what an EPID names. */
 typedef struct dtrace_eprobedesc {
@@ -174,6 +175,7 @@ void		dtrace_close(dtrace_hdl_t *);
 int		dtrace_errno(dtrace_hdl_t *);
 const char	*dtrace_errmsg(dtrace_hdl_t *, int);
 int		dtrace_setopt(dtrace_hdl_t *, const char *, const char *);
+void		dtrace_sizestr(uint64_t, char *, size_t);
 int		dtrace_getopt(dtrace_hdl_t *, const char *, dtrace_optval_t *);
 
 /* Compiler */
@@ -239,12 +241,24 @@ int		dtrace_retained_iter(dtrace_hdl_t *,
  * returns once the program is held at its entry point; it runs after
  * dtrace_go() has fired BEGIN.  The handler hears of each target's exit
  * (pid, wait status) from inside any later library call.
+ * dtrace_proc_backend() says how the daemon traces a target ("ptrace",
+ * "uprobe"), once a program was loaded.
  */
 typedef void dtrace_handle_proc_f(pid_t, int, void *);
 pid_t		dtrace_proc_create(dtrace_hdl_t *, const char *,
 		    char *const *);
 pid_t		dtrace_proc_grab(dtrace_hdl_t *, pid_t);
 int		dtrace_handle_proc(dtrace_hdl_t *, dtrace_handle_proc_f *,
+		    void *);
+const char	*dtrace_proc_backend(dtrace_hdl_t *, pid_t);
+
+/*
+ * setopt() in a D program changed an option while tracing: the handler
+ * hears of it (option name, new value) when the record is consumed, so
+ * that the program can follow (dtrace(1): quiet, flowindent).
+ */
+typedef void dtrace_handle_setopt_f(const char *, dtrace_optval_t, void *);
+int		dtrace_handle_setopt(dtrace_hdl_t *, dtrace_handle_setopt_f *,
 		    void *);
 
 #endif /* DTRACE_H */

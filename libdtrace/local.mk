@@ -9,7 +9,7 @@ libdtrace_libdtproto_a_SOURCES = libdtrace/dt_proto.h libdtrace/dt_msg.c \
 libdtrace_libdtrace_a_SOURCES = libdtrace/dtrace.h libdtrace/dt_impl.h \
 	libdtrace/dt_errtags.h libdtrace/dt_lex.l libdtrace/dt_grammar.y \
 	libdtrace/dt_parser.c libdtrace/dt_decl.c libdtrace/dt_ident.c \
-	libdtrace/dt_pragma.c libdtrace/dt_cc.c libdtrace/dt_cg.c \
+	libdtrace/dt_pragma.c libdtrace/dt_cpp.c libdtrace/dt_cc.c libdtrace/dt_cg.c \
 	libdtrace/dt_regset.c libdtrace/dt_as.c
 BUILT_SOURCES += libdtrace/dt_grammar.h
 libdtrace/dt_lex.$(OBJEXT) libdtrace/dt_parser.$(OBJEXT) \

@@ -2,10 +2,13 @@
 # They are built with the check programs but never run by `make check`:
 # run tests/bench/pidbench.sh, ustackbench.sh, guardbench.sh and
 # difbench by hand.
-check_PROGRAMS += tests/bench/rawtrace tests/bench/difbench
+check_PROGRAMS += tests/bench/rawtrace tests/bench/difbench tests/bench/rawuprobe
 tests_bench_rawtrace_SOURCES = tests/bench/rawtrace.c
 tests_bench_rawtrace_CFLAGS = $(TRIGGER_CFLAGS)
 tests_bench_rawtrace_LDFLAGS =
+tests_bench_rawuprobe_SOURCES = tests/bench/rawuprobe.c
+tests_bench_rawuprobe_CFLAGS = $(TRIGGER_CFLAGS)
+tests_bench_rawuprobe_LDFLAGS =
 tests_bench_difbench_SOURCES = tests/bench/difbench.c
 tests_bench_difbench_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
 	dif/libdif.a $(LIBEVENT_LIBS)

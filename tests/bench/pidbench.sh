@@ -17,7 +17,14 @@
 #    leaves out process start-up, compilation and the connection).  BEGIN
 #    fires once every probe is enabled and calls exit(); END fires before
 #    the probes are removed, so their walltimestamps split the run.
-# Needs root (or ptrace rights) as any pid-provider run does.
+# 3. The uprobe backend (-x backend=uprobe), same trigger, against, in the
+#    same run: tests/bench/rawuprobe (one perf uprobe event sampling
+#    registers and 256 bytes of stack into a perf ring: the floor for a
+#    sampler), bpftrace's uprobe count, and our ptrace backend; and the
+#    enable and disable times of libc.so.6::entry under uprobes.  Here
+#    dtraced's figure is net of a 1-hit run (start-up is not per hit).
+# Needs root (or ptrace rights) as any pid-provider run does; 3 needs
+# BPF uprobe_multi links and the uprobe PMU.
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
@@ -27,8 +34,9 @@ DTRACE=$builddir/client/dtrace
 DTRACED=$builddir/daemon/dtraced
 LOOP=$(cd "$builddir/tests/triggers" && pwd)/loop
 RAW=$builddir/tests/bench/rawtrace
+RAWU=$builddir/tests/bench/rawuprobe
 
-for f in "$DTRACE" "$DTRACED" "$LOOP" "$RAW"; do
+for f in "$DTRACE" "$DTRACED" "$LOOP" "$RAW" "$RAWU"; do
 	if [ ! -x "$f" ]; then
 		echo "pidbench: $f is not built (make check builds it)" >&2
 		exit 2
@@ -37,7 +45,7 @@ done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pidbench.XXXXXX") || exit 1
 sock=$tmp/sock
-"$DTRACED" -d -s "$sock" 2>"$tmp/dtraced.log" &
+"$DTRACED" -dv -s "$sock" 2>"$tmp/dtraced.log" &
 dpid=$!
 trap 'kill $dpid 2>/dev/null; wait $dpid 2>/dev/null; rm -rf "$tmp"' EXIT
 i=0
@@ -150,10 +158,13 @@ echo "$line"
 nprobes=$(($(wc -l <"$tmp/list") - 1))
 
 # split DESC: prints "ENABLE DISABLE" in ns for one run with probes DESC
+# ($BACKEND: -x backend=...)
+BACKEND=ptrace
 split()
 {
 	t0=$(now)
-	"$DTRACE" -x socket="$sock" -q -c "$LOOP spin" -n "$1 { }" \
+	"$DTRACE" -x socket="$sock" -x backend=$BACKEND -q -c "$LOOP spin" \
+	    -n "$1 { }" \
 	    -n 'BEGIN { printf("b %d\n", walltimestamp); exit(0); }' \
 	    -n 'END { printf("e %d\n", walltimestamp); }' \
 	    >"$tmp/split" 2>&1 </dev/null
@@ -191,3 +202,77 @@ echo "$nprobes $eN $e1 $dN $d1" | awk '{
 	    $1, ($2 - $3) / 1e6, ($4 - $5) / 1e6
 	printf " (net of a 1-probe run: %.1f ms, %.1f ms)\n", $3 / 1e6, $5 / 1e6
 }'
+
+# 3. The uprobe backend.
+t_u=$(best3 "$DTRACE" -x socket="$sock" -x backend=uprobe -q \
+    -c "$LOOP bench $N" -n 'pid$target:a.out:g:entry { @ = count(); }')
+n_u=$(awk 'NF == 1 && $1 ~ /^[0-9]+$/ { print $1 }' "$tmp/out")
+if [ "$n_u" != "$N" ]; then
+	echo "pidbench: uprobe backend counted '$n_u' hits, not $N:" >&2
+	sed 's/^/	/' "$tmp/out" >&2
+fi
+t_u1=$(best3 "$DTRACE" -x socket="$sock" -x backend=uprobe -q \
+    -c "$LOOP bench 1" -n 'pid$target:a.out:g:entry { @ = count(); }')
+du=$(us "$t_u" "$t_u1" "$((N - 1))")
+t_ru=$(best3 "$RAWU" "$addr" "$LOOP" bench "$N")
+grep -q "^rawuprobe: $N hits, 0 lost" "$tmp/out" ||
+    echo "pidbench: rawuprobe: $(cat "$tmp/out")" >&2
+ru=$(us "$t_ru" "$base" "$N")
+line="uprobe backend: dtraced $du us, raw perf uprobe sampler $ru us ($(ratio "$du" "$ru") the raw sampler)"
+if [ -n "$bp" ]; then
+	line="$line, bpftrace count $bp us ($(ratio "$du" "$bp") bpftrace)"
+fi
+line="$line, ptrace backend $dt us (uprobe $(ratio "$dt" "$du") faster)"
+echo "$line"
+
+# enable and release on a running program (-p), uprobe and ptrace: enable
+# as above (BEGIN's walltimestamp, net of a 1-probe run), release the
+# daemon's own figure for letting the process go (uprobe: until the
+# kernel has taken the breakpoints out)
+"$LOOP" spin >/dev/null 2>&1 &
+spin=$!
+usplit()
+{
+	t0=$(now)
+	"$DTRACE" -x socket="$sock" -x backend=$BACKEND -q -p "$spin" \
+	    -n "$1 { }" \
+	    -n 'BEGIN { printf("b %d\n", walltimestamp); exit(0); }' \
+	    >"$tmp/split" 2>&1 </dev/null
+	sleep 0.2
+	r=$(sed -n "s/.*pid $spin released in \([0-9.]*\) ms/\1/p" \
+	    "$tmp/dtraced.log" | tail -1)
+	awk -v t0="$t0" -v r="$r" '$1 == "b" { b = $2 }
+	    END { if (b && r != "") print b - t0, r * 1e6; else print "fail" }' \
+	    "$tmp/split"
+}
+best_usplit()
+{
+	desc=$1
+	be=
+	bd=
+	for _ in 1 2 3; do
+		set -- $(usplit "$desc")
+		if [ "$1" = fail ]; then
+			echo "pidbench: uprobe enabling $desc failed:" >&2
+			sed 's/^/	/' "$tmp/split" >&2
+			echo "0 0"
+			return
+		fi
+		if [ -z "$be" ] || [ "$1" -lt "$be" ]; then be=$1; fi
+		if [ -z "$bd" ] || [ "${2%.*}" -lt "${bd%.*}" ]; then bd=$2; fi
+	done
+	echo "$be $bd"
+}
+for BACKEND in uprobe ptrace; do
+	set -- $(best_usplit 'pid$target:a.out:main:entry')
+	e1=$1 d1=$2
+	set -- $(best_usplit 'pid$target:libc.so.6::entry')
+	eN=$1 dN=$2
+	echo "$BACKEND $nprobes $eN $e1 $dN $d1" | awk '{
+		printf "%s backend, -p, libc.so.6::entry: %d probes: enable %.1f ms, release %.1f ms", \
+		    $1, $2, ($3 - $4) / 1e6, $5 / 1e6
+		printf " (a 1-probe run: %.1f ms, %.1f ms)\n", $4 / 1e6, $6 / 1e6
+	}'
+done
+kill "$spin"
+wait "$spin" 2>/dev/null

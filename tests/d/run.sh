@@ -15,6 +15,8 @@ srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-$srcdir}
 DTRACE=${DTRACE:-$builddir/client/dtrace}
 export _DTRACE_TESTING=1
+# %Y prints local time: make it the same everywhere
+export TZ=UTC
 
 # Records come out CPU by CPU (as in illumos), so a test whose BEGIN and
 # END run on different CPUs would print in an order that depends on the

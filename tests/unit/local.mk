@@ -92,3 +92,11 @@ TESTS += tests/unit/test_dtd_spec
 tests_unit_test_dtd_spec_SOURCES = tests/unit/test_dtd_spec.c tests/unit/tap.h
 tests_unit_test_dtd_spec_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
 tests_unit_test_dtd_spec_LDADD = $(DTD_TEST_LDADD)
+
+# fasttrap/: the uprobe backend, on the triggers (skips without BPF).
+check_PROGRAMS += tests/unit/test_ft_uprobe
+TESTS += tests/unit/test_ft_uprobe
+tests_unit_test_ft_uprobe_SOURCES = tests/unit/test_ft_uprobe.c tests/unit/tap.h
+tests_unit_test_ft_uprobe_LDADD = $(FT_LIBS)
+EXTRA_tests_unit_test_ft_uprobe_DEPENDENCIES = tests/triggers/loop \
+	tests/triggers/threads tests/triggers/forker

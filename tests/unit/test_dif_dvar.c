@@ -792,10 +792,14 @@ test_verify(void)
 	    "a clause-local associative array");
 	memcpy(vars, vartab, sizeof(vars));
 	vars[0].dv_type.dt_flags = DIF_TF_BYREF;
-	vars[0].dv_type.dt_ckind = DIF_CKIND_STRUCT;
+	vars[0].dv_type.dt_ckind = DIF_CKIND_INTEGER;
 	tap_ok(dif_verify(&d, err, sizeof(err)) == -1 &&
 	    strstr(err, "unsupported by-ref type of variable 1280") != NULL,
-	    "a by-ref struct in self->");
+	    "a by-ref integer in self->");
+	vars[0].dv_type.dt_ckind = DIF_CKIND_STRUCT;
+	vars[0].dv_type.dt_size = 16;
+	tap_ok(dif_verify(&d, err, sizeof(err)) == 0,
+	    "a by-ref struct in self-> (copied whole)");
 	memcpy(vars, vartab, sizeof(vars));
 	vars[1].dv_id = 0x500;
 	tap_ok(dif_verify(&d, err, sizeof(err)) == -1 &&

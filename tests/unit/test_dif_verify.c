@@ -180,9 +180,9 @@ main(void)
 	vars[1].dv_id = 0x500;
 	reject("duplicate", "duplicate variable");
 	vars[1].dv_type.dt_kind = DIF_TYPE_CTF;
-	vars[1].dv_type.dt_ckind = DIF_CKIND_STRUCT;
+	vars[1].dv_type.dt_ckind = DIF_CKIND_POINTER;
 	reject("unsupported by-ref type of variable 1281",
-	    "stgs of a by-ref struct global");
+	    "stgs of a by-ref pointer global");
 
 	vars[0].dv_scope = DIFV_SCOPE_THREAD;
 	reject("variable 1280 is not a global scalar", "ldgs of a thread var");

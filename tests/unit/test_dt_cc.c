@@ -549,7 +549,8 @@ test_errors(void)
 	check_error("BEGIN { pid = 2; }", "D_OP_WRITE", NULL);
 	check_error("BEGIN { q = 1; q = \"s\"; }", "D_OP_INCOMPAT", NULL);
 	check_error("BEGIN { trace(curthread); }", "D_VAR_UNSUP", NULL);
-	check_error("BEGIN { trace(args[0]); }", "D_VAR_UNSUP", NULL);
+	check_error("BEGIN { trace(args[10]); }", "D_PROTO_ARG", NULL);
+	check_error("BEGIN { trace(errno); }", "D_VAR_UNSUP", NULL);
 	check_error("BEGIN { foo(); }", "D_IDENT_UNDEF", NULL);
 	check_error("BEGIN { trace(trace(1)); }", "D_ACT_EXPR", NULL);
 	check_error("BEGIN { printa(@a); }", "D_PRINTA_AGGBAD", NULL);
@@ -569,7 +570,9 @@ test_errors(void)
 	check_error("#pragma D option\nBEGIN { }", "D_PRAGMA_MALFORM", NULL);
 	check_error("#pragma D option nosuchoption=1\nBEGIN { }",
 	    "D_PRAGMA_OPTSET", "line 1:");
-	check_error("#pragma D attributes x\nBEGIN { }", "D_PRAGMA_INVAL",
+	check_error("#pragma D attributes x\nBEGIN { }", "D_PRAGMA_MALFORM",
+	    NULL);
+	check_error("#pragma D nosuchpragma x\nBEGIN { }", "D_PRAGMA_INVAL",
 	    NULL);
 	check_error("#foo\nBEGIN { }", "D_PRAGCTL_INVAL", NULL);
 	check_error("BEGIN { trace(1); } /* open", "D_SYNTAX", NULL);
@@ -731,7 +734,8 @@ test_subrs(void)
 	check_error("BEGIN { trace(strlen(1)); }", "D_PROTO_ARG",
 	    "strlen( ) argument #1 is incompatible with prototype:\n"
 	    "\tprototype: const char *\n\t argument: int");
-	check_error("BEGIN { trace(progenyof(1)); }", "D_FUNC_UNSUP", NULL);
+	check_error("BEGIN { trace(progenyof(\"1\")); }", "D_PROTO_ARG",
+	    NULL);
 
 	/* copyinstr() of an address the process does not have */
 	pgp = compile("BEGIN { trace(copyinstr(8)); }", 0, 0, NULL);

@@ -1,0 +1,503 @@
+/*
+ * ft_bpf.c: the kernel side of the uprobe backend, over raw bpf(2).
+ *
+ * One capture program, a ring and a lost-sample counter per traced
+ * process (ft_bpf_t), and uprobe_multi links (one per file, holding all
+ * of that file's probe offsets, filtered by pid, cookie = the site's
+ * runtime address) that run the program on each hit.  The program only
+ * captures: the registers, tid, time (CLOCK_MONOTONIC), cpu, cookie and
+ * FT_BPF_STACK bytes of user stack at %rsp, into a BPF ring buffer.
+ * It submits without waking the reader unless the ring is more than half
+ * full (a wakeup per record is an IPI, dearer than the record); the
+ * reader polls as well.  A record that does not fit is counted in a
+ * per-CPU array instead, so that records + lost == hits, exactly.
+ *
+ * Debian 12's <linux/bpf.h> (6.1) predates uprobe_multi (Linux 6.6): the
+ * attach type and the link_create fields are defined here, in
+ * struct ft_bpf_linkattr, laid out as the kernel's union bpf_attr.
+ */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include <linux/bpf.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+/* from Linux 6.6's <linux/bpf.h> */
+#define	FT_BPF_TRACE_UPROBE_MULTI	48
+
+/* BPF_LINK_CREATE for uprobe_multi, as in union bpf_attr */
+struct ft_bpf_linkattr {
+	uint32_t	la_progfd;
+	uint32_t	la_targetfd;
+	uint32_t	la_attachtype;
+	uint32_t	la_flags;
+	uint64_t	la_path;
+	uint64_t	la_offsets;
+	uint64_t	la_refctr;
+	uint64_t	la_cookies;
+	uint32_t	la_cnt;
+	uint32_t	la_umflags;
+	uint32_t	la_pid;
+	uint32_t	la_pad;
+};
+
+struct ft_bpf {
+	int		fb_ring;	/* BPF_MAP_TYPE_RINGBUF */
+	int		fb_execprog;	/* sched_process_exec, one process */
+	int		fb_exec;	/* its raw tracepoint */
+	int		fb_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
+	int		fb_prog;
+	size_t		fb_size;	/* ring data bytes, a power of 2 */
+	size_t		fb_page;
+	volatile uint64_t *fb_cons;	/* consumer position (ours) */
+	volatile uint64_t *fb_prod;	/* producer position */
+	uint8_t		*fb_data;	/* the ring, mapped twice in a row */
+	int		fb_ncpu;
+};
+
+static long
+ft_bpf_sys(int cmd, void *attr, size_t len)
+{
+	return syscall(SYS_bpf, cmd, attr, len);
+}
+
+/* Instructions. */
+#define	I(code, d, s, o, i)	((struct bpf_insn){ (code), (d), (s), (o), (i) })
+#define	MOV64R(d, s)	I(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define	MOV64I(d, i)	I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define	ADD64I(d, i)	I(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define	LDX64(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define	STX64(d, s, o)	I(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define	STX32(d, s, o)	I(BPF_STX | BPF_MEM | BPF_W, d, s, o, 0)
+#define	ST32(d, o, i)	I(BPF_ST | BPF_MEM | BPF_W, d, 0, o, i)
+#define	XADD64(d, s, o)	I(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, o, BPF_ADD)
+#define	CALL(f)		I(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define	JEQI(d, i, o)	I(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
+#define	JLEI(d, i, o)	I(BPF_JMP | BPF_JLE | BPF_K, d, 0, o, i)
+#define	JA(o)		I(BPF_JMP | BPF_JA, 0, 0, o, 0)
+#define	JNEI(d, i, o)	I(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
+#define	RSH64I(d, i)	I(BPF_ALU64 | BPF_RSH | BPF_K, d, 0, 0, i)
+#define	EXIT()		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* two slots: load a map's descriptor, which the kernel turns to its address */
+#define	LDMAP(d, fd)	I(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
+			I(0, 0, 0, 0, 0)
+
+#define	R0	0
+#define	R1	1
+#define	R2	2
+#define	R3	3
+#define	R6	6
+#define	R7	7
+#define	R10	10
+
+/* struct pt_regs index of %rsp: the user_regs_struct order */
+#define	FT_BPF_RSP	19
+
+static int
+ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
+{
+	struct bpf_insn insn[128];
+	union bpf_attr a;
+	int n = 0, i, jlost, jout;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
+	{
+		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
+
+		insn[n++] = ld[0];
+		insn[n++] = ld[1];
+	}
+	EMIT(MOV64I(R2, (int32_t)sizeof(ft_bpfrec_t)));
+	EMIT(MOV64I(R3, 0));
+	EMIT(CALL(BPF_FUNC_ringbuf_reserve));
+	jlost = n;
+	EMIT(JEQI(R0, 0, 0));				/* patched: to lost */
+	EMIT(MOV64R(R7, R0));
+	for (i = 0; i < FT_BPF_NREGS; i++) {
+		EMIT(LDX64(R1, R6, i * 8));
+		EMIT(STX64(R7, R1, (int16_t)(offsetof(ft_bpfrec_t,
+		    br_regs) + i * 8)));
+	}
+	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_pidtgid)));
+	EMIT(CALL(BPF_FUNC_ktime_get_ns));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_time)));
+	EMIT(CALL(BPF_FUNC_get_smp_processor_id));
+	EMIT(STX32(R7, R0, offsetof(ft_bpfrec_t, br_cpu)));
+	EMIT(MOV64R(R1, R6));
+	EMIT(CALL(BPF_FUNC_get_attach_cookie));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_cookie)));
+	/* the top of the user stack; none if it cannot be read whole */
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_stack)));
+	EMIT(MOV64I(R2, FT_BPF_STACK));
+	EMIT(LDX64(R3, R6, FT_BPF_RSP * 8));
+	EMIT(CALL(BPF_FUNC_probe_read_user));
+	EMIT(MOV64I(R2, FT_BPF_STACK));
+	EMIT(JEQI(R0, 0, 1));
+	EMIT(MOV64I(R2, 0));
+	EMIT(STX32(R7, R2, offsetof(ft_bpfrec_t, br_stklen)));
+	/* wake the reader only when the ring is more than half full */
+	{
+		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
+
+		insn[n++] = ld[0];
+		insn[n++] = ld[1];
+	}
+	EMIT(MOV64I(R2, BPF_RB_AVAIL_DATA));
+	EMIT(CALL(BPF_FUNC_ringbuf_query));
+	EMIT(MOV64I(R2, BPF_RB_NO_WAKEUP));
+	EMIT(JLEI(R0, (int32_t)(fb->fb_size / 2), 1));
+	EMIT(MOV64I(R2, BPF_RB_FORCE_WAKEUP));
+	EMIT(MOV64R(R1, R7));
+	EMIT(CALL(BPF_FUNC_ringbuf_submit));
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+	/* lost: count it on this CPU */
+	insn[jlost].off = (int16_t)(n - jlost - 1);
+	EMIT(ST32(R10, -4, 0));
+	EMIT(MOV64R(R2, R10));
+	EMIT(ADD64I(R2, -4));
+	{
+		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_lost) };
+
+		insn[n++] = ld[0];
+		insn[n++] = ld[1];
+	}
+	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	jout = n;
+	EMIT(JEQI(R0, 0, 0));
+	EMIT(MOV64I(R1, 1));
+	EMIT(XADD64(R0, R1, 0));
+	insn[jout].off = (int16_t)(n - jout - 1);
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+#undef EMIT
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.expected_attach_type = FT_BPF_TRACE_UPROBE_MULTI;
+	a.insns = (uint64_t)(uintptr_t)insn;
+	a.insn_cnt = (uint32_t)n;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(a.prog_name, sizeof(a.prog_name), "dtraced_uprobe");
+	if ((fb->fb_prog = (int)ft_bpf_sys(BPF_PROG_LOAD, &a,
+	    sizeof(a))) == -1) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot load the capture program: %s",
+		    strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+ft_bpf_map(int type, uint32_t ksize, uint32_t vsize, uint32_t max,
+    const char *name)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = (uint32_t)type;
+	a.key_size = ksize;
+	a.value_size = vsize;
+	a.max_entries = max;
+	snprintf(a.map_name, sizeof(a.map_name), "%s", name);
+	return (int)ft_bpf_sys(BPF_MAP_CREATE, &a, sizeof(a));
+}
+
+/*
+ * The possible CPUs, as per-CPU maps count them: the highest number in
+ * /sys/devices/system/cpu/possible ("0-3", "0,2-5"), plus one.
+ */
+static int
+ft_bpf_ncpu(void)
+{
+	char buf[256], *p;
+	int fd, n = 0, v;
+	ssize_t r;
+
+	if ((fd = open("/sys/devices/system/cpu/possible",
+	    O_RDONLY | O_CLOEXEC)) != -1) {
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (r > 0) {
+			buf[r] = '\0';
+			for (p = buf; *p != '\0'; p++) {
+				if (*p < '0' || *p > '9')
+					continue;
+				v = (int)strtol(p, &p, 10);
+				if (v + 1 > n)
+					n = v + 1;
+				if (*p == '\0')
+					break;
+			}
+		}
+	}
+	if (n < 1 && (n = (int)sysconf(_SC_NPROCESSORS_CONF)) < 1)
+		n = 1;
+	return n;
+}
+
+void
+ft_bpf_close(ft_bpf_t *fb)
+{
+	if (fb == NULL)
+		return;
+	if (fb->fb_data != NULL)
+		munmap((void *)fb->fb_prod, fb->fb_page + 2 * fb->fb_size);
+	if (fb->fb_cons != NULL)
+		munmap((void *)fb->fb_cons, fb->fb_page);
+	if (fb->fb_exec >= 0)
+		close(fb->fb_exec);
+	if (fb->fb_execprog >= 0)
+		close(fb->fb_execprog);
+	if (fb->fb_prog >= 0)
+		close(fb->fb_prog);
+	if (fb->fb_lost >= 0)
+		close(fb->fb_lost);
+	if (fb->fb_ring >= 0)
+		close(fb->fb_ring);
+	free(fb);
+}
+
+/*
+ * The capture program and its maps for one process; ringsize is rounded
+ * up to a power of two of at least a page.
+ */
+ft_bpf_t *
+ft_bpf_open(size_t ringsize, char *err, size_t errlen)
+{
+	ft_bpf_t *fb;
+	void *p;
+	int e;
+
+	if ((fb = calloc(1, sizeof(*fb))) == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	fb->fb_ring = fb->fb_lost = fb->fb_prog = -1;
+	fb->fb_execprog = fb->fb_exec = -1;
+	fb->fb_page = (size_t)sysconf(_SC_PAGESIZE);
+	fb->fb_ncpu = ft_bpf_ncpu();
+	for (fb->fb_size = fb->fb_page; fb->fb_size < ringsize &&
+	    fb->fb_size < ((size_t)1 << 30); fb->fb_size <<= 1)
+		;
+	if ((fb->fb_ring = ft_bpf_map(BPF_MAP_TYPE_RINGBUF, 0, 0,
+	    (uint32_t)fb->fb_size, "dtraced_ring")) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a BPF ring: %s",
+		    strerror(e));
+		goto fail;
+	}
+	if ((fb->fb_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
+	    "dtraced_lost")) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a BPF map: %s",
+		    strerror(e));
+		goto fail;
+	}
+	if ((p = mmap(NULL, fb->fb_page, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    fb->fb_ring, 0)) == MAP_FAILED) {
+		e = errno;
+		snprintf(err, errlen, "cannot map the BPF ring: %s",
+		    strerror(e));
+		goto fail;
+	}
+	fb->fb_cons = p;
+	if ((p = mmap(NULL, fb->fb_page + 2 * fb->fb_size, PROT_READ,
+	    MAP_SHARED, fb->fb_ring, (off_t)fb->fb_page)) == MAP_FAILED) {
+		e = errno;
+		snprintf(err, errlen, "cannot map the BPF ring: %s",
+		    strerror(e));
+		goto fail;
+	}
+	fb->fb_prod = p;
+	fb->fb_data = (uint8_t *)p + fb->fb_page;
+	if (ft_bpf_prog(fb, err, errlen) == -1) {
+		e = errno;
+		goto fail;
+	}
+	return fb;
+fail:
+	ft_bpf_close(fb);
+	errno = e;
+	return NULL;
+}
+
+/*
+ * Hear of process pid's execve(): a record with cookie FT_BPF_EXEC (no
+ * registers, no stack) from the sched_process_exec raw tracepoint, once
+ * the new image is loaded, before it runs (the process does not wait for
+ * us).  0, or -1 with errno.
+ */
+int
+ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
+{
+	struct bpf_insn insn[64], ld[2] = { LDMAP(R1, fb->fb_ring) };
+	struct bpf_insn ldc[2] = {
+		I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)FT_BPF_EXEC),
+		I(0, 0, 0, 0, (int32_t)(FT_BPF_EXEC >> 32))
+	};
+	union bpf_attr a;
+	int n = 0, jout, jlost, e;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	EMIT(RSH64I(R0, 32));
+	jout = n;
+	EMIT(JNEI(R0, (int32_t)pid, 0));		/* patched: to out */
+	insn[n++] = ld[0];
+	insn[n++] = ld[1];
+	EMIT(MOV64I(R2, (int32_t)sizeof(ft_bpfrec_t)));
+	EMIT(MOV64I(R3, 0));
+	EMIT(CALL(BPF_FUNC_ringbuf_reserve));
+	jlost = n;
+	EMIT(JEQI(R0, 0, 0));				/* patched: to out */
+	EMIT(MOV64R(R7, R0));
+	insn[n++] = ldc[0];
+	insn[n++] = ldc[1];
+	EMIT(STX64(R7, R1, offsetof(ft_bpfrec_t, br_cookie)));
+	EMIT(MOV64I(R1, 0));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfrec_t, br_stklen)));
+	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_pidtgid)));
+	EMIT(CALL(BPF_FUNC_ktime_get_ns));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_time)));
+	EMIT(CALL(BPF_FUNC_get_smp_processor_id));
+	EMIT(STX32(R7, R0, offsetof(ft_bpfrec_t, br_cpu)));
+	EMIT(MOV64R(R1, R7));
+	EMIT(MOV64I(R2, BPF_RB_FORCE_WAKEUP));
+	EMIT(CALL(BPF_FUNC_ringbuf_submit));
+	insn[jout].off = insn[jlost].off = 0;
+	insn[jout].off = (int16_t)(n - jout - 1);
+	insn[jlost].off = (int16_t)(n - jlost - 1);
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+#undef EMIT
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	a.insns = (uint64_t)(uintptr_t)insn;
+	a.insn_cnt = (uint32_t)n;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(a.prog_name, sizeof(a.prog_name), "dtraced_exec");
+	if ((fb->fb_execprog = (int)ft_bpf_sys(BPF_PROG_LOAD, &a,
+	    sizeof(a))) == -1)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.raw_tracepoint.name = (uint64_t)(uintptr_t)"sched_process_exec";
+	a.raw_tracepoint.prog_fd = (uint32_t)fb->fb_execprog;
+	if ((fb->fb_exec = (int)ft_bpf_sys(BPF_RAW_TRACEPOINT_OPEN, &a,
+	    sizeof(a))) == -1) {
+		e = errno;
+		close(fb->fb_execprog);
+		fb->fb_execprog = -1;
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/* The descriptor to poll for records (readable when the ring wakes us). */
+int
+ft_bpf_fd(const ft_bpf_t *fb)
+{
+	return fb->fb_ring;
+}
+
+/*
+ * A uprobe_multi link: the program on n offsets of the file at path,
+ * for process pid only.  Returns its descriptor (closing it removes the
+ * uprobes), or -1 with errno (524, ENOTSUPP: an offset the kernel
+ * refuses; the whole link fails).
+ */
+int
+ft_bpf_link(ft_bpf_t *fb, const char *path, const uint64_t *offs,
+    const uint64_t *cookies, uint32_t n, pid_t pid)
+{
+	struct ft_bpf_linkattr a;
+
+	memset(&a, 0, sizeof(a));
+	a.la_progfd = (uint32_t)fb->fb_prog;
+	a.la_attachtype = FT_BPF_TRACE_UPROBE_MULTI;
+	a.la_path = (uint64_t)(uintptr_t)path;
+	a.la_offsets = (uint64_t)(uintptr_t)offs;
+	a.la_cookies = (uint64_t)(uintptr_t)cookies;
+	a.la_cnt = n;
+	a.la_pid = (uint32_t)pid;
+	return (int)ft_bpf_sys(BPF_LINK_CREATE, &a, sizeof(a));
+}
+
+/*
+ * Hand every complete record to fn, oldest first, and free its room.
+ * Returns the number of records.
+ */
+size_t
+ft_bpf_drain(ft_bpf_t *fb, void (*fn)(void *, const ft_bpfrec_t *),
+    void *arg)
+{
+	uint64_t cons, prod, mask = fb->fb_size - 1;
+	size_t n = 0;
+
+	cons = __atomic_load_n(fb->fb_cons, __ATOMIC_RELAXED);
+	prod = __atomic_load_n(fb->fb_prod, __ATOMIC_ACQUIRE);
+	while (cons < prod) {
+		uint32_t *hdr = (uint32_t *)(void *)(fb->fb_data +
+		    (cons & mask));
+		uint32_t h = __atomic_load_n(hdr, __ATOMIC_ACQUIRE), len;
+
+		if (h & BPF_RINGBUF_BUSY_BIT)
+			break;
+		len = h & ~(uint32_t)(BPF_RINGBUF_BUSY_BIT |
+		    BPF_RINGBUF_DISCARD_BIT);
+		if (!(h & BPF_RINGBUF_DISCARD_BIT) &&
+		    len >= sizeof(ft_bpfrec_t)) {
+			fn(arg, (const ft_bpfrec_t *)(const void *)(hdr + 2));
+			n++;
+		}
+		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~(uint64_t)7;
+		__atomic_store_n(fb->fb_cons, cons, __ATOMIC_RELEASE);
+		if (cons >= prod)
+			prod = __atomic_load_n(fb->fb_prod, __ATOMIC_ACQUIRE);
+	}
+	return n;
+}
+
+/* Samples lost so far on each CPU (cumulative); returns the CPU count. */
+int
+ft_bpf_lost(const ft_bpf_t *fb, uint64_t *v, int max)
+{
+	union bpf_attr a;
+	uint64_t *all;
+	uint32_t key = 0;
+	int i, n;
+
+	/* one 8-byte value per possible CPU */
+	if ((all = calloc((size_t)fb->fb_ncpu, 8)) == NULL)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fb->fb_lost;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)all;
+	if (ft_bpf_sys(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a)) == -1) {
+		free(all);
+		return -1;
+	}
+	n = fb->fb_ncpu < max ? fb->fb_ncpu : max;
+	for (i = 0; i < n; i++)
+		v[i] = all[i];
+	free(all);
+	return n;
+}

@@ -1,0 +1,1131 @@
+/*
+ * ft_uprobe.c: the uprobe backend.  Sites become kernel uprobes through
+ * BPF uprobe_multi links (ft_bpf.c), one per file, filtered by the
+ * process; each hit is a sample in the process's BPF ring, which a drain
+ * thread turns into an ft_hit_t for fo_hit.  The traced process never
+ * stops, and the kernel takes the uprobes away if the daemon dies.
+ *
+ * Why a BPF link and not perf uprobe events or tracefs (see
+ * reference/uprobes.md): a link holds thousands of offsets, attaches
+ * them in milliseconds and detaches them with one RCU grace period
+ * (a perf uprobe event costs ~77 ms to close, serialised); its pid
+ * filter covers threads created later (an inherited perf uprobe event
+ * makes clone() fail); other processes that map the file are untouched.
+ *
+ * Sites.  ft_uprobe_site_add() records a user in the site table (our
+ * own, hashed like the ptrace backend's, under pr_lock) and checks the
+ * instruction; ft_uprobe_sync() compares the wanted sites with the
+ * links in place, per file, and replaces the links of files whose set
+ * changed: the new link is made before the old one is closed (from a
+ * detached thread: a close waits for a grace period, 24-80 ms; at
+ * release, the links are closed before it returns).  Cookies
+ * are the sites' runtime addresses.  An offset the kernel refuses makes
+ * the whole link fail (errno 524): bisection finds it, and its site is
+ * kept out of links (st_nolink).
+ *
+ * The drain thread waits (epoll) on the ring, an eventfd (release) and
+ * the pidfd (exit), with a short timeout since the capture program wakes
+ * it only when the ring is half full.  It dispatches with up_hitlock
+ * held: ft_uprobe_site_remove() takes that lock after removing its user,
+ * so when it returns no hit still runs with that user.  ft_proc_read()
+ * on the drain thread, inside fo_hit, is served from the sample's stack
+ * copy when the range lies in it (ft_uprobe_snap).
+ */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+#define	FT_UP_ENOTSUPP	524	/* the kernel's ENOTSUPP */
+#define	FT_UP_POLLMS	10	/* drain at least this often */
+#define	FT_UP_MAXCPU	1024
+
+/* A link in place: every probed offset of one file. */
+typedef struct ft_uplink {
+	uint64_t	ul_dev;
+	uint64_t	ul_ino;
+	int		ul_fd;
+	uint64_t	*ul_offs;	/* sorted */
+	uint64_t	*ul_cookies;
+	uint32_t	ul_n;
+	int		ul_fresh;	/* made by this sync */
+	struct ft_uplink *ul_next;
+} ft_uplink_t;
+
+struct ft_up {
+	/* sites: our own table (a held process's ptrace tracer has its own) */
+	ft_site_t	*up_sites[FT_NBUCKETS];
+	size_t		up_nsites;
+	ft_bpf_t	*up_bpf;
+	int		up_epfd;
+	int		up_evfd;	/* release */
+	int		up_pidfd;
+	pthread_t	up_thread;
+	int		up_started;
+	pthread_mutex_t	up_hitlock;	/* held while fo_hit runs */
+	pthread_mutex_t	up_synclock;	/* ft_uprobe_sync() */
+	ft_uplink_t	*up_links;
+	const ft_bpfrec_t *up_cur;	/* the sample in fo_hit */
+	void		**up_ubuf;
+	int		up_ubufcap;
+	uint64_t	up_lost[FT_UP_MAXCPU];	/* reported so far */
+	int		up_exited;
+	uint64_t	up_rdebug;	/* struct r_debug, or 0 */
+	uint64_t	up_rbrk;	/* the dynamic linker's hook, or 0 */
+	int		up_noexec;	/* errno: no exec events */
+};
+
+/* An executable mapping of a file, from /proc/PID/maps. */
+typedef struct ft_upmap {
+	uint64_t	um_lo, um_hi, um_off, um_dev, um_ino;
+	char		um_path[PATH_MAX];
+} ft_upmap_t;
+
+/* A wanted site: where it is in its file. */
+typedef struct ft_upwant {
+	uint64_t	uw_dev, uw_ino, uw_off, uw_addr;
+	int		uw_map;		/* index in the maps */
+} ft_upwant_t;
+
+static ft_site_t **
+ft_uprobe_slot(ft_proc_t *p, uint64_t addr)
+{
+	ft_site_t **sp = &p->pr_up->up_sites[(addr ^ (addr >> 10)) %
+	    FT_NBUCKETS];
+
+	while (*sp != NULL && (*sp)->st_addr != addr)
+		sp = &(*sp)->st_next;
+	return sp;
+}
+
+static int
+ft_uprobe_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+
+	if (process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) == (ssize_t)len)
+		return 0;
+	if (p->pr_memfd >= 0 && pread(p->pr_memfd, buf, len, (off_t)addr) ==
+	    (ssize_t)len)
+		return 0;
+	errno = EFAULT;
+	return -1;
+}
+
+/*
+ * Would x86 uprobes take the instruction at addr?  They refuse the
+ * lock prefix and the es, cs, ss and ds segment prefixes (ds is also
+ * notrack), as well as int3 and int N; other refusals are found by
+ * ft_uprobe_sync's bisection.  The bytes come from the file, as the
+ * kernel's do: memory may still hold a uprobe's int3 (a link closing).
+ * 1: refused; 0: fine; -1 with errno.
+ */
+static int
+ft_uprobe_check(ft_proc_t *p, uint64_t addr)
+{
+	const ft_sym_t *sym;
+	ft_mod_t *m;
+	ft_elf_t *fe;
+	uint8_t b[16];
+	ft_insn_t in;
+	size_t i, len = 0;
+
+	if (ft_proc_lookup(p, addr, &m, &sym) == 0 &&
+	    (fe = ft_proc_mod_elf(p, m, NULL, 0)) != NULL)
+		for (len = sizeof(b); len > 0; len--)
+			if (ft_elf_read(fe, addr - m->fm_bias, b, len) == 0)
+				break;
+	if (len == 0) {
+		len = sizeof(b);
+		if (ft_uprobe_read(p, addr, b, len) == -1) {
+			errno = EFAULT;
+			return -1;
+		}
+	}
+	if (ft_isa_decode(b, len, addr, &in) == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (in.fi_type == FT_I_INT3) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (in.fi_type == FT_I_INT) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	for (i = 0; i < in.fi_len; i++) {
+		switch (b[i]) {
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0xf0:
+			return 1;	/* refused */
+		case 0x64: case 0x65: case 0x66: case 0x67:
+		case 0xf2: case 0xf3:
+			continue;
+		default:
+			break;
+		}
+		break;
+	}
+	return 0;
+}
+
+/* Add user at addr; rbrk: the dynamic linker's hook, which has none. */
+static int
+ft_uprobe_site_add1(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
+{
+	ft_site_t **sp, *s;
+	int chk;
+
+	if (p->pr_dead) {
+		errno = ESRCH;
+		return -1;
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	sp = ft_uprobe_slot(p, addr);
+	if ((s = *sp) == NULL) {
+		pthread_mutex_unlock(&p->pr_lock);
+		if ((chk = ft_uprobe_check(p, addr)) == -1)
+			return -1;
+		if ((s = calloc(1, sizeof(*s))) == NULL)
+			return -1;
+		s->st_addr = addr;
+		s->st_nolink = chk;
+		pthread_mutex_lock(&p->pr_lock);
+		sp = ft_uprobe_slot(p, addr);
+		if (*sp == NULL) {
+			*sp = s;
+			p->pr_up->up_nsites++;
+		} else {
+			free(s);
+			s = *sp;
+		}
+	}
+	if (rbrk) {
+		s->st_rbrk = 1;
+		pthread_mutex_unlock(&p->pr_lock);
+		return 0;
+	}
+	if (s->st_nusers == s->st_cap) {
+		int ncap = s->st_cap ? s->st_cap * 2 : 2;
+		void **nu = realloc(s->st_users, ncap * sizeof(void *));
+
+		if (nu == NULL) {
+			pthread_mutex_unlock(&p->pr_lock);
+			return -1;
+		}
+		s->st_users = nu;
+		s->st_cap = ncap;
+	}
+	s->st_users[s->st_nusers++] = user;
+	pthread_mutex_unlock(&p->pr_lock);
+	return 0;
+}
+
+int
+ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
+{
+	return ft_uprobe_site_add1(p, addr, user, 0);
+}
+
+int
+ft_uprobe_site_remove(ft_proc_t *p, uint64_t addr, void *user)
+{
+	ft_up_t *up = p->pr_up;
+	ft_site_t **sp, *s;
+	int i, found = 0;
+
+	pthread_mutex_lock(&p->pr_lock);
+	sp = ft_uprobe_slot(p, addr);
+	if ((s = *sp) != NULL) {
+		for (i = 0; i < s->st_nusers; i++) {
+			if (s->st_users[i] == user) {
+				s->st_users[i] = s->st_users[--s->st_nusers];
+				found = 1;
+				break;
+			}
+		}
+		if (s->st_nusers == 0 && !s->st_rbrk) {
+			/* its uprobe goes at the next sync */
+			*sp = s->st_next;
+			p->pr_up->up_nsites--;
+			free(s->st_users);
+			free(s);
+		}
+	}
+	pthread_mutex_unlock(&p->pr_lock);
+	/* wait for a hit running with user, unless we are that hit */
+	if (up->up_started && !pthread_equal(pthread_self(), up->up_thread)) {
+		pthread_mutex_lock(&up->up_hitlock);
+		pthread_mutex_unlock(&up->up_hitlock);
+	}
+	if (!found) {
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads from inside fo_hit: the sample's stack copy, if it has the range. */
+int
+ft_uprobe_snap(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
+{
+	ft_up_t *up = p->pr_up;
+	const ft_bpfrec_t *r;
+	uint64_t sp;
+
+	if (up == NULL || !up->up_started || (r = up->up_cur) == NULL ||
+	    !pthread_equal(pthread_self(), up->up_thread))
+		return -1;
+	sp = r->br_regs[FT_BPF_NREGS - 2];
+	if (addr < sp || len > r->br_stklen || addr - sp > r->br_stklen - len)
+		return -1;
+	memcpy(buf, r->br_stack + (addr - sp), len);
+	return 0;
+}
+
+/* Executable file mappings of the process. */
+static ft_upmap_t *
+ft_uprobe_maps(ft_proc_t *p, int *np)
+{
+	char path[64], line[PATH_MAX + 128];
+	ft_upmap_t *v = NULL, *nv;
+	int n = 0, cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pr_pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return NULL;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long lo, hi, off, ino;
+		unsigned int maj, mnr;
+		char perm[8];
+		int k = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perm,
+		    &off, &maj, &mnr, &ino, &k) < 7 || k == 0 ||
+		    perm[2] != 'x' || ino == 0 || line[k] != '/')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			if ((nv = reallocarray(v, cap, sizeof(*v))) == NULL) {
+				free(v);
+				fclose(f);
+				return NULL;
+			}
+			v = nv;
+		}
+		v[n].um_lo = lo;
+		v[n].um_hi = hi;
+		v[n].um_off = off;
+		v[n].um_dev = makedev(maj, mnr);
+		v[n].um_ino = ino;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(v[n].um_path, sizeof(v[n].um_path), "%s", line + k);
+		n++;
+	}
+	fclose(f);
+	*np = n;
+	if (v == NULL)
+		v = calloc(1, sizeof(*v));
+	return v;
+}
+
+static int
+ft_uprobe_wantcmp(const void *a, const void *b)
+{
+	const ft_upwant_t *x = a, *y = b;
+
+	if (x->uw_dev != y->uw_dev)
+		return x->uw_dev < y->uw_dev ? -1 : 1;
+	if (x->uw_ino != y->uw_ino)
+		return x->uw_ino < y->uw_ino ? -1 : 1;
+	if (x->uw_off != y->uw_off)
+		return x->uw_off < y->uw_off ? -1 : 1;
+	return 0;
+}
+
+/* Close links from a thread of their own: each close waits a grace period. */
+static void *
+ft_uprobe_closer(void *arg)
+{
+	int *fds = arg, i;
+
+	for (i = 1; i <= fds[0]; i++)
+		close(fds[i]);
+	free(fds);
+	return NULL;
+}
+
+static void
+ft_uprobe_closelater(int *fds)
+{
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (fds == NULL || fds[0] == 0) {
+		free(fds);
+		return;
+	}
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &a, ft_uprobe_closer, fds) != 0)
+		ft_uprobe_closer(fds);
+	pthread_attr_destroy(&a);
+}
+
+static int
+ft_uprobe_pushfd(int **fdsp, int fd)
+{
+	int *fds = *fdsp, *n;
+
+	if ((n = realloc(fds, (size_t)((fds ? fds[0] : 0) + 2) *
+	    sizeof(int))) == NULL) {
+		close(fd);
+		return -1;
+	}
+	if (fds == NULL)
+		n[0] = 0;
+	n[++n[0]] = fd;
+	*fdsp = n;
+	return 0;
+}
+
+/*
+ * Offsets [0, n) of one file that the kernel refuses: marked in bad[].
+ * The links made on the way are queued in *fds for closing.
+ */
+static int
+ft_uprobe_bisect(ft_up_t *up, const char *path, const uint64_t *offs,
+    const uint64_t *cookies, uint32_t n, pid_t pid, uint8_t *bad, int **fds)
+{
+	uint32_t h;
+	int fd;
+
+	if ((fd = ft_bpf_link(up->up_bpf, path, offs, cookies, n, pid)) >= 0)
+		return ft_uprobe_pushfd(fds, fd);
+	if (errno != FT_UP_ENOTSUPP)
+		return -1;
+	if (n == 1) {
+		bad[0] = 1;
+		return 0;
+	}
+	h = n / 2;
+	if (ft_uprobe_bisect(up, path, offs, cookies, h, pid, bad, fds) == -1)
+		return -1;
+	return ft_uprobe_bisect(up, path, offs + h, cookies + h, n - h, pid,
+	    bad + h, fds);
+}
+
+/* A link for the sites v[0, n) of one file; refused ones get st_nolink. */
+static ft_uplink_t *
+ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
+    uint32_t n, int **fds, int *nrefused)
+{
+	ft_up_t *up = p->pr_up;
+	char path[PATH_MAX + 64];
+	ft_uplink_t *l;
+	uint8_t *bad = NULL;
+	uint32_t i, j;
+	int e;
+
+	if ((l = calloc(1, sizeof(*l))) == NULL ||
+	    (l->ul_offs = calloc(n, sizeof(uint64_t))) == NULL ||
+	    (l->ul_cookies = calloc(n, sizeof(uint64_t))) == NULL)
+		goto fail;
+	l->ul_dev = v[0].uw_dev;
+	l->ul_ino = v[0].uw_ino;
+	l->ul_fd = -1;
+	for (i = 0; i < n; i++) {
+		l->ul_offs[i] = v[i].uw_off;
+		l->ul_cookies[i] = v[i].uw_addr;
+	}
+	l->ul_n = n;
+	/* the very file mapped (it may have been replaced on disk since) */
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%lx-%lx",
+	    (int)p->pr_pid, (unsigned long)map->um_lo,
+	    (unsigned long)map->um_hi);
+	if (access(path, F_OK) != 0)
+		snprintf(path, sizeof(path), "/proc/%d/root%s",
+		    (int)p->pr_pid, map->um_path);
+	l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs, l->ul_cookies,
+	    n, p->pr_pid);
+	if (l->ul_fd >= 0 || errno != FT_UP_ENOTSUPP)
+		goto done;
+	/* some offset is refused: find which, and link the others */
+	if ((bad = calloc(n, 1)) == NULL || ft_uprobe_bisect(up, path,
+	    l->ul_offs, l->ul_cookies, n, p->pr_pid, bad, fds) == -1)
+		goto fail;
+	pthread_mutex_lock(&p->pr_lock);
+	for (i = j = 0; i < n; i++) {
+		if (bad[i]) {
+			ft_site_t *s = *ft_uprobe_slot(p, l->ul_cookies[i]);
+
+			if (s != NULL)
+				s->st_nolink = 1;
+			(*nrefused)++;
+			continue;
+		}
+		l->ul_offs[j] = l->ul_offs[i];
+		l->ul_cookies[j++] = l->ul_cookies[i];
+	}
+	pthread_mutex_unlock(&p->pr_lock);
+	l->ul_n = j;
+	free(bad);
+	bad = NULL;
+	if (j > 0)
+		l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs,
+		    l->ul_cookies, j, p->pr_pid);
+	else
+		return l;	/* nothing to link: an empty entry */
+done:
+	if (l->ul_fd >= 0)
+		return l;
+fail:
+	e = errno;
+	free(bad);
+	if (l != NULL) {
+		free(l->ul_offs);
+		free(l->ul_cookies);
+		free(l);
+	}
+	errno = e;
+	return NULL;
+}
+
+static void
+ft_uprobe_linkfree(ft_uplink_t *l, int **fds)
+{
+	if (l->ul_fd >= 0)
+		ft_uprobe_pushfd(fds, l->ul_fd);
+	free(l->ul_offs);
+	free(l->ul_cookies);
+	free(l);
+}
+
+/*
+ * Put the sites that have users in place: a new link for each file whose
+ * set changed, then the old links go.  Returns the number of sites the
+ * kernel refuses, or -1 (errno) if a link could not be made (the links
+ * in place stay).
+ */
+int
+ft_uprobe_sync(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	ft_upmap_t *maps;
+	ft_upwant_t *w = NULL;
+	ft_uplink_t *nl = NULL, **tail = &nl, *l, *o, **op;
+	size_t nw = 0, cap, i, j;
+	int nmaps = 0, m, refused = 0, e = 0, *fds = NULL;
+	ft_site_t *s;
+
+	if (p->pr_dead)
+		return 0;
+	pthread_mutex_lock(&up->up_synclock);
+	if ((maps = ft_uprobe_maps(p, &nmaps)) == NULL) {
+		e = errno ? errno : ESRCH;
+		goto out;
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	cap = up->up_nsites;
+	if (cap > 0 && (w = calloc(cap, sizeof(*w))) == NULL) {
+		pthread_mutex_unlock(&p->pr_lock);
+		e = ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < FT_NBUCKETS; i++) {
+		for (s = up->up_sites[i]; s != NULL; s = s->st_next) {
+			if (s->st_nolink) {
+				refused++;
+				continue;
+			}
+			if ((s->st_nusers == 0 && !s->st_rbrk) || nw == cap)
+				continue;
+			for (m = 0; m < nmaps; m++)
+				if (s->st_addr >= maps[m].um_lo &&
+				    s->st_addr < maps[m].um_hi)
+					break;
+			if (m == nmaps)
+				continue;	/* not mapped (any more) */
+			w[nw].uw_dev = maps[m].um_dev;
+			w[nw].uw_ino = maps[m].um_ino;
+			w[nw].uw_off = s->st_addr - maps[m].um_lo +
+			    maps[m].um_off;
+			w[nw].uw_addr = s->st_addr;
+			w[nw].uw_map = m;
+			nw++;
+		}
+	}
+	pthread_mutex_unlock(&p->pr_lock);
+	qsort(w, nw, sizeof(*w), ft_uprobe_wantcmp);
+	/* one file at a time; the same offset twice (two mappings): once */
+	for (i = 0; i < nw; i = j) {
+		size_t k, n;
+
+		for (j = i + 1, n = i + 1; j < nw && w[j].uw_dev == w[i].uw_dev &&
+		    w[j].uw_ino == w[i].uw_ino; j++)
+			if (w[j].uw_off != w[n - 1].uw_off)
+				w[n++] = w[j];
+		n -= i;
+		/* unchanged: the link in place moves to the new list */
+		for (op = &up->up_links; (o = *op) != NULL; op = &o->ul_next) {
+			if (o->ul_dev != w[i].uw_dev ||
+			    o->ul_ino != w[i].uw_ino || o->ul_n != n)
+				continue;
+			for (k = 0; k < n; k++)
+				if (o->ul_offs[k] != w[i + k].uw_off ||
+				    o->ul_cookies[k] != w[i + k].uw_addr)
+					break;
+			if (k == n)
+				break;
+		}
+		if (o != NULL) {
+			*op = o->ul_next;
+			o->ul_fresh = 0;
+			o->ul_next = NULL;
+			*tail = o;
+			tail = &o->ul_next;
+			continue;
+		}
+		if ((l = ft_uprobe_link(p, &maps[w[i].uw_map], &w[i],
+		    (uint32_t)n, &fds, &refused)) == NULL) {
+			e = errno;
+			goto undo;
+		}
+		l->ul_fresh = 1;
+		*tail = l;
+		tail = &l->ul_next;
+	}
+	/* in place: the old links go */
+	while ((o = up->up_links) != NULL) {
+		up->up_links = o->ul_next;
+		ft_uprobe_linkfree(o, &fds);
+	}
+	up->up_links = nl;
+	goto out;
+undo:
+	/* the new links go, the ones moved go back */
+	while ((l = nl) != NULL) {
+		nl = l->ul_next;
+		if (l->ul_fresh) {
+			ft_uprobe_linkfree(l, &fds);
+		} else {
+			l->ul_next = up->up_links;
+			up->up_links = l;
+		}
+	}
+out:
+	ft_uprobe_closelater(fds);
+	free(w);
+	free(maps);
+	pthread_mutex_unlock(&up->up_synclock);
+	if (e != 0) {
+		errno = e;
+		return -1;
+	}
+	return refused;
+}
+
+/* Drop every site: the process exec'd.  The caller holds nothing. */
+static void
+ft_uprobe_purge(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	ft_site_t *s;
+	int b;
+
+	pthread_mutex_lock(&p->pr_lock);
+	for (b = 0; b < FT_NBUCKETS; b++) {
+		while ((s = up->up_sites[b]) != NULL) {
+			up->up_sites[b] = s->st_next;
+			free(s->st_users);
+			free(s);
+		}
+	}
+	up->up_nsites = 0;
+	up->up_rdebug = up->up_rbrk = 0;
+	pthread_mutex_unlock(&p->pr_lock);
+}
+
+/*
+ * Watch the dynamic linker's hook (r_debug.r_brk, or _dl_debug_state):
+ * a site with no user, linked like the others.
+ */
+static void
+ft_uprobe_hook(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	uint64_t rdebug = 0, rbrk = 0;
+
+	if (up->up_rbrk != 0 || ft_proc_rdebug(p, &rdebug, &rbrk) == -1 ||
+	    rbrk == 0)
+		return;
+	if (ft_uprobe_site_add1(p, rbrk, NULL, 1) == 0) {
+		up->up_rdebug = rdebug;
+		up->up_rbrk = rbrk;
+	}
+}
+
+/*
+ * Drain thread: the hook was hit; once the linker's list is consistent
+ * again, say the modules changed.  After the fact: the thread ran on.
+ */
+static void
+ft_uprobe_rbrk(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	int32_t state = 0;
+
+	/* struct r_debug: r_state follows r_version, r_map, r_brk */
+	if (up->up_rdebug != 0 && ft_uprobe_read(p, up->up_rdebug + 24,
+	    &state, 4) == 0 && state != 0)
+		return;		/* RT_ADD or RT_DELETE: in progress */
+	ft_proc_refresh(p);
+	if (p->pr_ops->fo_modules != NULL)
+		p->pr_ops->fo_modules(p->pr_arg, p);
+}
+
+/* Drain thread: the process exec'd; its new image may be running. */
+static void
+ft_uprobe_exec(ft_proc_t *p)
+{
+	ft_uprobe_purge(p);
+	ft_proc_refresh(p);
+	ft_uprobe_hook(p);
+	if (p->pr_ops->fo_exec != NULL)
+		p->pr_ops->fo_exec(p->pr_arg, p);
+}
+
+/* Drain thread: one sample. */
+static void
+ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
+{
+	ft_proc_t *p = arg;
+	ft_up_t *up = p->pr_up;
+	ft_site_t *s;
+	ft_hit_t h;
+	int n = 0, rbrk = 0;
+
+	if (r->br_cookie == FT_BPF_EXEC) {
+		ft_uprobe_exec(p);
+		return;
+	}
+	pthread_mutex_lock(&up->up_hitlock);
+	pthread_mutex_lock(&p->pr_lock);
+	if ((s = *ft_uprobe_slot(p, r->br_cookie)) != NULL) {
+		rbrk = s->st_rbrk;
+		if (s->st_nusers > up->up_ubufcap) {
+			void **nb = realloc(up->up_ubuf, s->st_nusers *
+			    sizeof(void *));
+
+			if (nb != NULL) {
+				up->up_ubuf = nb;
+				up->up_ubufcap = s->st_nusers;
+			}
+		}
+		n = s->st_nusers < up->up_ubufcap ? s->st_nusers :
+		    up->up_ubufcap;
+		memcpy(up->up_ubuf, s->st_users, n * sizeof(void *));
+	}
+	pthread_mutex_unlock(&p->pr_lock);
+	if (n > 0 && p->pr_ops->fo_hit != NULL) {
+		memset(&h, 0, sizeof(h));
+		h.fh_pid = (pid_t)(r->br_pidtgid >> 32);
+		h.fh_tid = (pid_t)(uint32_t)r->br_pidtgid;
+		h.fh_addr = r->br_cookie;
+		h.fh_cpu = (int)r->br_cpu;
+		h.fh_time = r->br_time;
+		memcpy(&h.fh_regs, r->br_regs, sizeof(r->br_regs));
+		h.fh_regs.rip = r->br_cookie;
+		up->up_cur = r;
+		p->pr_ops->fo_hit(p->pr_arg, p, &h, up->up_ubuf, n);
+		up->up_cur = NULL;
+	}
+	pthread_mutex_unlock(&up->up_hitlock);
+	/* not under up_hitlock: the main thread may remove sites meanwhile */
+	if (rbrk)
+		ft_uprobe_rbrk(p);
+}
+
+/* Drain thread: report samples lost since the last time. */
+static void
+ft_uprobe_lost(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	uint64_t v[FT_UP_MAXCPU];
+	int n, i;
+
+	if ((n = ft_bpf_lost(up->up_bpf, v, FT_UP_MAXCPU)) <= 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (v[i] == up->up_lost[i])
+			continue;
+		if (p->pr_ops->fo_lost != NULL)
+			p->pr_ops->fo_lost(p->pr_arg, p, i, v[i] -
+			    up->up_lost[i]);
+		up->up_lost[i] = v[i];
+	}
+}
+
+/* The wait status of an exited process: from its zombie, if we can. */
+static int
+ft_uprobe_status(ft_proc_t *p)
+{
+	char path[64], buf[4096], *s;
+	int fd, i, status = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p->pr_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* after the comm: field 3 is the state; exit_code is field 52 */
+	if ((s = strrchr(buf, ')')) == NULL)
+		return 0;
+	for (i = 2; i < 52 && s != NULL; i++)
+		s = strchr(s + 1, ' ');
+	if (s != NULL)
+		status = atoi(s + 1);
+	return status;
+}
+
+static void *
+ft_uprobe_main(void *arg)
+{
+	ft_proc_t *p = arg;
+	ft_up_t *up = p->pr_up;
+	struct epoll_event ev[4];
+	int n, i, stop = 0, gone;
+	sigset_t set;
+
+	/* the ptrace backend's wake-up signal is not for us */
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN + 5);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	while (!stop) {
+		gone = 0;
+		n = epoll_wait(up->up_epfd, ev, 4, up->up_exited ? -1 :
+		    FT_UP_POLLMS);
+		for (i = 0; i < n; i++) {
+			if (ev[i].data.fd == up->up_evfd)
+				stop = 1;
+			else if (ev[i].data.fd == up->up_pidfd)
+				gone = 1;
+		}
+		if (stop)
+			break;
+		ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p);
+		ft_uprobe_lost(p);
+		if (gone && !up->up_exited) {
+			/* every hit of the process is in the ring now */
+			ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p);
+			ft_uprobe_lost(p);
+			up->up_exited = 1;
+			epoll_ctl(up->up_epfd, EPOLL_CTL_DEL, up->up_pidfd,
+			    NULL);
+			pthread_mutex_lock(&p->pr_lock);
+			p->pr_dead = 1;
+			pthread_mutex_unlock(&p->pr_lock);
+			if (p->pr_ops->fo_exited != NULL)
+				p->pr_ops->fo_exited(p->pr_arg, p,
+				    ft_uprobe_status(p));
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Move p to the uprobe backend: the capture program, its ring of
+ * ringsize bytes, the descriptors to wait on.  The drain thread starts
+ * in ft_uprobe_run().
+ */
+int
+ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
+{
+	struct epoll_event ev;
+	ft_up_t *up;
+
+	if ((up = calloc(1, sizeof(*up))) == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	up->up_epfd = up->up_evfd = up->up_pidfd = -1;
+	pthread_mutex_init(&up->up_hitlock, NULL);
+	pthread_mutex_init(&up->up_synclock, NULL);
+	if ((up->up_bpf = ft_bpf_open(ringsize, err, errlen)) == NULL)
+		goto fail;
+	up->up_pidfd = p->pr_pidfd >= 0 ? fcntl(p->pr_pidfd,
+	    F_DUPFD_CLOEXEC, 0) : (int)syscall(SYS_pidfd_open, p->pr_pid, 0);
+	if (up->up_pidfd == -1 ||
+	    (up->up_epfd = epoll_create1(EPOLL_CLOEXEC)) == -1 ||
+	    (up->up_evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) == -1) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		goto fail;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.fd = ft_bpf_fd(up->up_bpf);
+	if (epoll_ctl(up->up_epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) == -1)
+		goto sysfail;
+	ev.data.fd = up->up_evfd;
+	if (epoll_ctl(up->up_epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) == -1)
+		goto sysfail;
+	ev.data.fd = up->up_pidfd;
+	if (epoll_ctl(up->up_epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) == -1)
+		goto sysfail;
+	p->pr_up = up;
+	return 0;
+sysfail:
+	snprintf(err, errlen, "%s", strerror(errno));
+fail:
+	ft_bpf_close(up->up_bpf);
+	if (up->up_pidfd >= 0)
+		close(up->up_pidfd);
+	if (up->up_epfd >= 0)
+		close(up->up_epfd);
+	if (up->up_evfd >= 0)
+		close(up->up_evfd);
+	pthread_mutex_destroy(&up->up_hitlock);
+	pthread_mutex_destroy(&up->up_synclock);
+	free(up);
+	return -1;
+}
+
+size_t
+ft_uprobe_nsites(ft_proc_t *p)
+{
+	size_t n;
+
+	pthread_mutex_lock(&p->pr_lock);
+	n = p->pr_up->up_nsites;
+	pthread_mutex_unlock(&p->pr_lock);
+	return n;
+}
+
+/*
+ * Start the drain thread, and watch for exec (a raw tracepoint) and
+ * library loads (the dynamic linker's hook, linked at the next sync).
+ */
+int
+ft_uprobe_run(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	int rc;
+
+	if (up->up_started)
+		return 0;
+	/* exec and library events, now that ptrace has let go */
+	if (ft_bpf_exec(up->up_bpf, p->pr_pid) == -1)
+		up->up_noexec = errno;
+	ft_uprobe_hook(p);
+	if ((rc = pthread_create(&up->up_thread, NULL, ft_uprobe_main,
+	    p)) != 0) {
+		errno = rc;
+		return -1;
+	}
+	up->up_started = 1;
+	return 0;
+}
+
+/* What ft_uprobe_release() leaves for ft_uprobe_close(). */
+struct ft_upgone {
+	int		*ug_fds;	/* [0]: count */
+	uint64_t	*ug_addr;	/* every linked site */
+	size_t		ug_naddr;
+	pid_t		ug_pid;
+};
+
+/*
+ * Stop the drain thread (no hit runs after this) and free the backend.
+ * Returns its links for ft_uprobe_close(), which the caller calls last,
+ * so that once the text is the file's again nothing of the process is
+ * left open.
+ */
+ft_upgone_t *
+ft_uprobe_release(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_up;
+	ft_upgone_t *g;
+	ft_uplink_t *l;
+	uint64_t one = 1, *na;
+	int b;
+	ft_site_t *s;
+
+	if (up == NULL)
+		return NULL;
+	if (up->up_started) {
+		(void)!write(up->up_evfd, &one, sizeof(one));
+		pthread_join(up->up_thread, NULL);
+		up->up_started = 0;
+	}
+	if ((g = calloc(1, sizeof(*g))) != NULL)
+		g->ug_pid = p->pr_pid;
+	while ((l = up->up_links) != NULL) {
+		up->up_links = l->ul_next;
+		if (g != NULL && (na = reallocarray(g->ug_addr, g->ug_naddr +
+		    l->ul_n, sizeof(uint64_t))) != NULL) {
+			memcpy(na + g->ug_naddr, l->ul_cookies,
+			    l->ul_n * sizeof(uint64_t));
+			g->ug_addr = na;
+			g->ug_naddr += l->ul_n;
+		}
+		if (g != NULL) {
+			ft_uprobe_linkfree(l, &g->ug_fds);
+		} else {
+			int *fds = NULL;
+
+			ft_uprobe_linkfree(l, &fds);
+			ft_uprobe_closer(fds);
+		}
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	for (b = 0; b < FT_NBUCKETS; b++) {
+		while ((s = up->up_sites[b]) != NULL) {
+			up->up_sites[b] = s->st_next;
+			free(s->st_users);
+			free(s);
+		}
+	}
+	up->up_nsites = 0;
+	pthread_mutex_unlock(&p->pr_lock);
+	ft_bpf_close(up->up_bpf);
+	close(up->up_pidfd);
+	close(up->up_epfd);
+	close(up->up_evfd);
+	free(up->up_ubuf);
+	pthread_mutex_destroy(&up->up_hitlock);
+	pthread_mutex_destroy(&up->up_synclock);
+	free(up);
+	p->pr_up = NULL;
+	return g;
+}
+
+/*
+ * Close the links ft_uprobe_release() returned.  The kernel takes the
+ * breakpoints out as a close begins, then waits for a grace period
+ * (tens of ms): the closes run on threads of their own, and this waits
+ * (a bounded time) only until none of the sites reads as int3 any more,
+ * so that whoever traces the process next finds its text as the file
+ * has it.
+ */
+void
+ft_uprobe_close(ft_upgone_t *g)
+{
+	struct timespec ts = { 0, 1000000 };
+	uint8_t b;
+	size_t i;
+	int k;
+
+	if (g == NULL)
+		return;
+	ft_uprobe_closelater(g->ug_fds);
+	for (k = 0; k < 1000; k++) {
+		int left = 0;
+
+		for (i = 0; i < g->ug_naddr; i++) {
+			struct iovec l = { &b, 1 };
+			struct iovec r = { (void *)(uintptr_t)g->ug_addr[i], 1 };
+
+			if (process_vm_readv(g->ug_pid, &l, 1, &r, 1, 0) != 1) {
+				if (errno == ESRCH)
+					break;		/* the process is gone */
+				continue;		/* unmapped since */
+			}
+			if (b == 0xcc) {
+				left = 1;
+				break;
+			}
+		}
+		if (!left)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	free(g->ug_addr);
+	free(g);
+}
+
+/* A function to probe in ourselves, to learn whether uprobes work. */
+int	ft_uprobe_selftest(int);
+
+__attribute__((noinline)) int
+ft_uprobe_selftest(int x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x + 1;
+}
+
+/*
+ * May this daemon use the uprobe backend (privileges, kernel support for
+ * uprobe_multi links)?  Found out once, by linking a probe on one of our
+ * own functions.  0, or -1 with the reason in err.
+ */
+int
+ft_uprobe_ok(char *err, size_t errlen)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static int state;	/* 0 unknown, 1 yes, -1 no */
+	static char why[256];
+	ft_proc_t self;
+	ft_upmap_t *maps;
+	ft_bpf_t *fb;
+	uint64_t a = (uint64_t)(uintptr_t)ft_uprobe_selftest, off, ck;
+	int n = 0, m, fd;
+
+	pthread_mutex_lock(&lock);
+	if (state != 0)
+		goto out;
+	state = -1;
+	memset(&self, 0, sizeof(self));
+	self.pr_pid = getpid();
+	if ((fb = ft_bpf_open(4096, why, sizeof(why))) == NULL)
+		goto out;
+	if ((maps = ft_uprobe_maps(&self, &n)) == NULL) {
+		snprintf(why, sizeof(why), "cannot read /proc/self/maps");
+		ft_bpf_close(fb);
+		goto out;
+	}
+	for (m = 0; m < n; m++)
+		if (a >= maps[m].um_lo && a < maps[m].um_hi)
+			break;
+	if (m == n) {
+		snprintf(why, sizeof(why), "cannot find our own text");
+	} else {
+		off = a - maps[m].um_lo + maps[m].um_off;
+		ck = a;
+		if ((fd = ft_bpf_link(fb, maps[m].um_path, &off, &ck, 1,
+		    self.pr_pid)) == -1) {
+			snprintf(why, sizeof(why), "BPF uprobe_multi links: %s",
+			    strerror(errno));
+		} else {
+			close(fd);
+			state = 1;
+		}
+	}
+	free(maps);
+	ft_bpf_close(fb);
+out:
+	if (state < 0 && err != NULL)
+		snprintf(err, errlen, "%s", why);
+	n = state > 0 ? 0 : -1;
+	pthread_mutex_unlock(&lock);
+	return n;
+}

@@ -1,0 +1,5 @@
+/* setopt() takes strings */
+BEGIN
+{
+	setopt("quiet", 1);
+}

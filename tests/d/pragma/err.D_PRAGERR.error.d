@@ -1,0 +1,2 @@
+#pragma D error "this program is not for this system"
+BEGIN { exit(0); }

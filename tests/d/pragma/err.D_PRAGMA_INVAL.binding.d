@@ -1,0 +1,2 @@
+#pragma D binding "9.9" foo
+BEGIN { exit(0); }

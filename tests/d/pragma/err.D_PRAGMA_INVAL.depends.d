@@ -1,0 +1,2 @@
+#pragma D depends_on nothing foo
+BEGIN { exit(0); }

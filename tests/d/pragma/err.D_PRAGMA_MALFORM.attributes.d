@@ -1,0 +1,2 @@
+#pragma D attributes Evolving/Bogus/Common foo
+BEGIN { exit(0); }

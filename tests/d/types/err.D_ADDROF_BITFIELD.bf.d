@@ -1,0 +1,2 @@
+struct s { int a:3; };
+BEGIN { this->p = (struct s *)alloca(4); trace(&this->p->a); }

@@ -1,0 +1,1 @@
+inline int pid = 10;

@@ -1,0 +1,3 @@
+/* a typedef name may not be a variable name too */
+int foo;
+typedef long foo;

@@ -1,0 +1,2 @@
+/* only pointers can be dereferenced */
+BEGIN { x = 1; trace(*x); }

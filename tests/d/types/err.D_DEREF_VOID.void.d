@@ -1,0 +1,2 @@
+/* a void pointer has nothing to load */
+BEGIN { trace(*alloca(8)); }

@@ -1,0 +1,2 @@
+struct s { int a:3; };
+BEGIN { trace(offsetof(struct s, a)); }

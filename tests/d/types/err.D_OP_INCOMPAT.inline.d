@@ -1,0 +1,1 @@
+inline string S = 1;

@@ -1,0 +1,2 @@
+inline int MAX = 10;
+BEGIN { MAX = 3; }

@@ -1,0 +1,2 @@
+struct s { int a; };
+BEGIN { x = 1; trace(x->a); }

@@ -1,0 +1,1 @@
+BEGIN { this->p = (int *)alloca(4); trace(this->p->a); }

@@ -1,0 +1,2 @@
+struct s { int a; };
+BEGIN { trace(offsetof(struct s, b)); }

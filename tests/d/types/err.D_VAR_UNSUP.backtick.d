@@ -1,0 +1,2 @@
+/* kernel symbols do not exist for user-space tracing */
+BEGIN { trace(`max_ncpus); }

@@ -1,0 +1,2 @@
+/* Linux keeps no per-thread last system call error: errno is refused */
+BEGIN { trace(errno); }

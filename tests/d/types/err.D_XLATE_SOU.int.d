@@ -1,0 +1,2 @@
+struct in { int a; };
+translator int < struct in *P > { x = 1; };

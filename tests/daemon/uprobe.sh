@@ -1,0 +1,237 @@
+#!/bin/sh
+# The uprobe backend end to end (-x backend=uprobe): exact counts of
+# entry, return and offset probes with their arguments and return values,
+# 8 threads made after the attach, fork, the target's exit status, exec
+# and dlopen followed after the fact; auto
+# picking uprobe or ptrace (dtrace -v says which); records + drops ==
+# hits with a tiny ring; one backend per process; a grabbed program let
+# go with its text intact; and the daemon killed with SIGKILL harming no
+# uprobe-traced program.  Skipped where the daemon cannot use uprobes.
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+# Can this daemon use uprobes here (root, a kernel with uprobe_multi)?
+dtrace -x backend=uprobe -q -c "$TRIGGERS/loop 1" \
+    -n 'pid$target:a.out:f:entry {}' >"$tmp/out" 2>"$tmp/err"
+if [ $? -ne 0 ]; then
+	why=$(grep -o 'cannot use the uprobe backend.*' "$tmp/err" | head -1)
+	stop_daemon
+	echo "1..0 # SKIP no uprobe backend here: ${why:-$(head -1 "$tmp/err")}"
+	exit 0
+fi
+
+# -c: exact count; the target's own stdout is untouched
+dtrace -x backend=uprobe -q -c "$TRIGGERS/loop 1000" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/out" 2>"$tmp/err"
+check "-c loop 1000: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "sum=1000000
+
+             1000
+
+" "-c loop 1000: f:entry fires 1000 times"
+
+# arguments, return values, return-site offsets, cpu, timestamp
+dtrace -x backend=uprobe -c "$TRIGGERS/loop 10 0" -n '
+pid$target:a.out:f:entry { @a = sum(arg0); }
+pid$target:a.out:f:entry /cpu < 0 || timestamp == 0 || tid == 0/
+{ @bad = count(); }
+pid$target:a.out:f:return { @r[arg0] = sum(arg1); }
+END { printa("args %@d\n", @a); printa("ret at %d: %@d\n", @r);
+    printa("bad %@d\n", @bad); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "args: exit 0" [ $? -eq 0 ]
+retoff=$(objdump -d "$TRIGGERS/loop" 2>/dev/null | awk '
+/<f>:/ { inf = 1; next } inf && /^$/ { exit }
+inf && /\tret/ { sub(":", "", $1); print $1 }' | head -1)
+start=$(objdump -d "$TRIGGERS/loop" 2>/dev/null | awk '/<f>:/ { print $1 }')
+if [ -n "$retoff" ] && [ -n "$start" ]; then
+	off=$(( 0x$retoff - 0x$start ))
+	check "return: arg0 is the ret's offset ($off), arg1 sums to 100" \
+	    grep -q "^ret at $off: 100$" "$tmp/out"
+else
+	check "return: arg1 sums to 100" grep -q "^ret at [0-9]*: 100$" \
+	    "$tmp/out"
+fi
+check "entry: arg0 sums to 45" grep -q ":END args 45$" "$tmp/out"
+check "cpu, timestamp and tid of every hit make sense" \
+    sh -c "! grep -q '^bad' '$tmp/out'"
+check "exit notice: pid N has exited" \
+    grep -q "^dtrace: pid [0-9]* has exited$" "$tmp/err"
+
+dtrace -x backend=uprobe -c "$TRIGGERS/loop 3 7" \
+    -n 'pid$target:a.out:f:entry {}' >"$tmp/out" 2>"$tmp/err"
+check "status 7: pid N exited with status 7" \
+    grep -q "^dtrace: pid [0-9]* exited with status 7$" "$tmp/err"
+check "status 7: three firings" [ "$(grep -c ':entry' "$tmp/out")" -eq 3 ]
+
+# eight threads, all made after the uprobes were in: exact totals
+dtrace -x backend=uprobe -q -c "$TRIGGERS/threads 10000" -n '
+pid$target:a.out:f:entry { @n[arg0] = count(); }
+pid$target:a.out:f:return { @t = sum(arg1); }' >"$tmp/out" 2>"$tmp/err"
+check "threads: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "total=360000
+
+                1            10000
+                2            10000
+                3            10000
+                4            10000
+                5            10000
+                6            10000
+                7            10000
+                8            10000
+
+           360000
+
+" "threads: 8 x 10000 entries, 360000 returned"
+
+# offset probes: offset 0 shares the entry site
+dtrace -x backend=uprobe -q -c "$TRIGGERS/loop 5" -n '
+pid$target:a.out:f:0 { @o = count(); }
+pid$target:a.out:f:entry { @e = count(); }
+END { printa("%@d ", @o); printa("%@d\n", @e); }' >"$tmp/out" 2>"$tmp/err"
+check "offset 0 and entry both fire 5 times" grep -q "^5 5$" "$tmp/out"
+
+# fork: the child's copy of the text traps once per site, unseen
+dtrace -x backend=uprobe -q -c "$TRIGGERS/forker 50 30" -n '
+pid$target:a.out:f:entry /pid == $target/ { @ = count(); }
+pid$target:a.out:f:entry /pid != $target/ { @o = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "fork: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "child exited 3
+
+              100
+
+" "fork: the parent's 100 calls only; the child unharmed"
+
+# exec and dlopen are followed after the fact (the process runs on): the
+# calls of the new image and library made once the probes are resolved
+# again fire (the first ones are missed); exit() at the first of them
+dtrace -x backend=uprobe -q -c "$TRIGGERS/execer 3 $TRIGGERS/loop spin" \
+    -n 'pid$target:a.out:f:entry /arg0 > 2/ { printf("f %d\n", arg0); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "exec: the new image's f fires" grep -q '^f [0-9]' "$tmp/out"
+dtrace -x backend=uprobe -Z -q -c "$TRIGGERS/dl 50000000" \
+    -n 'pid$target:libm.so.6:cbrt:entry { printf("cbrt\n"); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "dlopen: libm's cbrt fires once libm is in" grep -q '^cbrt$' "$tmp/out"
+
+# auto: uprobes for a running program, unless a clause needs the thread
+# stopped or exec and dlopen must be followed exactly (-c, -Z); -v says
+"$TRIGGERS/loop" spin >/dev/null 2>&1 &
+spid=$!
+sleep 0.1
+dtrace -v -q -p "$spid" -n 'pid$target:a.out:f:entry { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "auto, -p: uprobe backend" \
+    grep -q "^dtrace: pid $spid: uprobe backend$" "$tmp/err"
+dtrace -v -q -p "$spid" -n 'pid$target:a.out:f:entry { exit(0); }
+pid$target:a.out:f:entry /arg0 == -1/ { trace(copyin(arg0, 8)); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "auto, -p, copyin: ptrace backend" \
+    grep -q "^dtrace: pid $spid: ptrace backend$" "$tmp/err"
+dtrace -v -q -Z -p "$spid" -n 'pid$target:a.out:f:entry { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "auto, -p, -Z: ptrace backend" \
+    grep -q "^dtrace: pid $spid: ptrace backend$" "$tmp/err"
+dtrace -v -q -p "$spid" -n 'pid$target:a.out:f:entry { @[ustack()] = count(); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "auto, -p, ustack(): ptrace backend" \
+    grep -q "^dtrace: pid $spid: ptrace backend$" "$tmp/err"
+dtrace -x backend=uprobe -q -p "$spid" \
+    -n 'pid$target:a.out:f:entry { ustack(); exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "backend=uprobe: ustack() from the sample starts in f, called by main" \
+    sh -c "grep -q 'loop\`f\$' '$tmp/out' && grep -q 'loop\`main+0x' '$tmp/out'"
+if [ "$(id -u)" -eq 0 ]; then
+	dtrace -w -x backend=uprobe -q -p "$spid" \
+	    -n 'pid$target:a.out:f:entry { raise(0); }' >"$tmp/out" 2>"$tmp/err"
+	check "backend=uprobe: destructive actions refused" \
+	    grep -q "destructive actions need the ptrace backend" "$tmp/err"
+fi
+kill -TERM "$spid"
+wait "$spid"
+check "loop spin computed right under both backends" [ $? -eq 0 ]
+dtrace -v -q -c "$TRIGGERS/loop 3" -n 'pid$target:a.out:f:entry {}' \
+    >"$tmp/out" 2>"$tmp/err"
+check "auto, -c: ptrace backend" \
+    grep -q "^dtrace: pid [0-9]*: ptrace backend$" "$tmp/err"
+dtrace -v -x backend=uprobe -q -c "$TRIGGERS/loop 3" \
+    -n 'pid$target:a.out:f:entry {}' >"$tmp/out" 2>"$tmp/err"
+check "backend=uprobe, -c: uprobe backend" \
+    grep -q "^dtrace: pid [0-9]*: uprobe backend$" "$tmp/err"
+dtrace -x backend=bogus -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "backend=bogus: refused" [ $? -ne 0 ]
+
+# a one-page ring: samples are lost, and each is a drop
+dtrace -x backend=uprobe -x uprobebufsize=4k -q -c "$TRIGGERS/loop 20000" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }
+END { printa("records %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+recs=$(sed -n 's/^records //p' "$tmp/out")
+drops=$(awk '/^dtrace: [0-9]* drops? on CPU [0-9]*$/ { n += $2 }
+END { print n + 0 }' "$tmp/err")
+echo "# $recs records, $drops drops"
+check "tiny ring: drops reported" [ "${drops:-0}" -gt 0 ]
+check "tiny ring: records + drops == 20000" \
+    [ $(( ${recs:-0} + ${drops:-0} )) -eq 20000 ]
+
+# a running program: one backend for all its consumers
+"$TRIGGERS/busy8" >"$tmp/target.out" 2>&1 &
+tpid=$!
+sleep 0.2
+"$DTRACE" -x socket="$sock" -x backend=uprobe -q -p "$tpid" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/a.out" \
+    2>"$tmp/a.err" &
+apid=$!
+i=0
+while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "-p busy8 under uprobes: its text has the probes" \
+    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+dtrace -q -p "$tpid" \
+    -n 'pid$target:a.out:f:entry /arg0 == -1/ { trace(copyin(arg0, 8)); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "a consumer that needs ptrace is refused" \
+    grep -q "is traced with the uprobe backend" "$tmp/err"
+kill -INT "$apid"
+wait "$apid"
+check "the uprobe consumer counted" grep -q '[0-9]' "$tmp/a.out"
+
+# restored: the target lives and, within 10s, its text is its file's
+restored()
+{
+	i=0
+	while [ $i -lt 200 ]; do
+		kill -0 "$tpid" 2>/dev/null || return 1
+		"$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	"$TRIGGERS/textcmp" "$tpid" | sed 's/^/# /'
+	return 1
+}
+check "consumer gone: target alive, text restored" restored
+
+# the daemon killed with SIGKILL: the kernel takes the uprobes away
+"$DTRACE" -x socket="$sock" -x backend=uprobe -q -p "$tpid" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >/dev/null 2>&1 &
+apid=$!
+i=0
+while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "traced again: its text has the probes" \
+    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+stop_daemon KILL
+check "daemon SIGKILL: target alive, text restored" restored
+wait "$apid" 2>/dev/null
+sleep 0.2
+kill -TERM "$tpid"
+wait "$tpid"
+check "busy8 computed right all along (exit 0)" [ $? -eq 0 ]
+same "$tmp/target.out" "spun well
+" "busy8's output"
+
+done_testing
