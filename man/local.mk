@@ -1,2 +1,2 @@
 # man/: manual pages, checked by mandoc -Tlint in make check.
-dist_man_MANS += man/dtrace.1 man/dtraced.8
+dist_man_MANS += man/dtrace.1 man/d.7 man/dtraced.8
