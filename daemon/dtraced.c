@@ -32,7 +32,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: dtraced [-dv] [-D confdir] [-f fd] "
-	    "[-s socket]\n");
+	    "[-L limit=value] [-s socket]\n");
 	exit(2);
 }
 
@@ -147,10 +147,10 @@ main(int argc, char *argv[])
 	const char *path, *farg = NULL, *sarg = NULL, *sock;
 	const char *confdir = DTD_RETAIN_CONFDIR;
 	char confabs[PATH_MAX];
-	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i;
-	char err[256];
+	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i, limits = 0;
+	char err[256], lim[256];
 
-	while ((ch = getopt(argc, argv, "dD:f:s:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:L:s:v")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
@@ -160,6 +160,13 @@ main(int argc, char *argv[])
 			break;
 		case 'f':
 			farg = optarg;
+			break;
+		case 'L':
+			if (dtd_limit_parse(optarg, err, sizeof(err)) == -1) {
+				fprintf(stderr, "dtraced: %s\n", err);
+				usage();
+			}
+			limits = 1;
 			break;
 		case 's':
 			sarg = optarg;
@@ -180,9 +187,12 @@ main(int argc, char *argv[])
 	if (dtd_probe_init() == -1)
 		fatal("probe table");
 
-	if (farg != NULL)
+	if (farg != NULL) {
 		cfd = dtraced_fdarg(farg);
-	else if ((lfd = dtd_systemd_listen_fd()) != -1)
+		/* a private daemon: its one user's own memory and rights */
+		if (!limits)
+			dtd_limit_enforce(0);
+	} else if ((lfd = dtd_systemd_listen_fd()) != -1)
 		log_info("listening on the socket systemd passed");
 	else {
 		if ((path = sarg) == NULL &&
@@ -224,7 +234,9 @@ main(int argc, char *argv[])
 		else
 			log_warnx("no socket path: %s not loaded", confdir);
 	}
-	log_info("dtraced %d ready", (int)getpid());
+	dtd_limit_describe(lim, sizeof(lim));
+	log_info("dtraced %d ready; limits for users other than root: %s",
+	    (int)getpid(), lim);
 
 	if (cfd == -1 || dtd_client_count() > 0)
 		event_base_dispatch(dtd_base);
