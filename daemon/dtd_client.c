@@ -519,6 +519,12 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 
 	n = dt_peer_read(&cl->cl_peer);
 	if (n == 0) {
+		/* what it left unread is closed and freed with it */
+		if (cl->cl_peer.dp_inlen > 0 || cl->cl_peer.dp_ninfd > 0)
+			log_warnx("%s: pid %d: hung up in the middle of a "
+			    "message (%zu bytes, %d fds unread), dropping "
+			    "client", __func__, (int)cl->cl_peer.dp_pid,
+			    cl->cl_peer.dp_inlen, cl->cl_peer.dp_ninfd);
 		dtd_client_free(cl);
 		return;
 	}
