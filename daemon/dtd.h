@@ -311,6 +311,9 @@ typedef struct dtd_consumer {
 
 /* dtd_log.c */
 void		log_init(int, int);
+int		log_file(const char *);
+void		log_reopen(void);
+void		log_close(void);
 void		log_setverbose(int);
 int		log_getverbose(void);
 void		log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
