@@ -4,7 +4,8 @@
  *
  * States: NEW (HELLO must come first) -> READY (GRAB, PROGRAM, LIST, GO) ->
  * TRACING (SNAP, STATUS, STOP, LIST) -> STOPPED (SNAP, STATUS, LIST).  Anything before
- * HELLO, and any malformed message, drops that client only; after HELLO a
+ * HELLO, any malformed message, and a hang-up in the middle of a message
+ * (logged, with what was left unread) drop that client only; after HELLO a
  * request in the wrong state is answered with DT_MSG_ERROR and the client
  * stays.  Each client has its own
  * consumer and can reach nothing else, except a retained program

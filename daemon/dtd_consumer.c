@@ -1276,9 +1276,11 @@ dtd_consumer_dynvars(dtd_consumer_t *c, uint64_t budget, char *err,
 		}
 	}
 	c->dc_nlocals = n;
-	if (c->dc_vstate.dv_dynvars != NULL)
-		return 0;
-	/* at most a quarter of the budget, lowered like the buffers */
+	/*
+	 * At most a quarter of the budget, lowered like the buffers.  A GO
+	 * after a failed one makes the space again (nothing can fire into
+	 * it: no ECB is enabled), for the options and budget of now.
+	 */
 	while (c->dc_opts.do_dynvarsize > budget / 4) {
 		if (c->dc_opts.do_bufresize == DTD_BUFRESIZE_MANUAL ||
 		    (c->dc_opts.do_dynvarsize / 2 & ~(uint64_t)7) <
@@ -1437,8 +1439,6 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 		specmem = c->dc_specused * c->dc_opts.do_nspec *
 		    (uint64_t)dtd_consumer_ncpu();
 	}
-	dtd_limit_charge(c, 0, 0, c->dc_opts.do_dynvarsize + charged +
-	    aggmem + specmem);
 	c->dc_enabled = 1;
 	for (i = 0; i < c->dc_necb; i++) {
 		dtd_ecb_t *e = c->dc_ecbs[i];
@@ -1449,9 +1449,23 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			    e->de_probe->dpr_mod, e->de_probe->dpr_func,
 			    e->de_probe->dpr_name, strerror(errno));
 			dtd_consumer_disable(c);
+			/* nothing fires now: a GO again starts afresh */
+			dtd_buf_fini(&c->dc_buf);
+			c->dc_hasbuf = 0;
+			if (c->dc_hasagg) {
+				dtd_agg_fini(&c->dc_agg);
+				c->dc_hasagg = 0;
+			}
+			if (c->dc_spec != NULL) {
+				dtd_spec_fini(c->dc_spec);
+				free(c->dc_spec);
+				c->dc_spec = NULL;
+			}
 			return -1;
 		}
 	}
+	dtd_limit_charge(c, 0, 0, c->dc_opts.do_dynvarsize + charged +
+	    aggmem + specmem);
 	__atomic_store_n(&c->dc_activity, DT_ACT_ACTIVE, __ATOMIC_RELEASE);
 	log_info("%s: pid %d: tracing, %u ECBs", __func__, (int)c->dc_pid,
 	    c->dc_necb);
