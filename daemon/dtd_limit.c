@@ -36,7 +36,7 @@ static dtd_limits_t dtd_limits = {
 static const struct {
 	const char	*name;
 	size_t		off;
-	int		size;		/* a byte count: printed with a suffix */
+	int		size;		/* a byte count: k, m, g suffixes */
 } dtd_limit_names[] = {
 	{ "programs", offsetof(dtd_limits_t, dl_programs), 0 },
 	{ "probes", offsetof(dtd_limits_t, dl_probes), 0 },
