@@ -1277,11 +1277,12 @@ dtd_consumer_dynvars(dtd_consumer_t *c, uint64_t budget, char *err,
 	}
 	c->dc_nlocals = n;
 	/*
-	 * At most a quarter of the budget, lowered like the buffers.  A GO
-	 * after a failed one makes the space again (nothing can fire into
-	 * it: no ECB is enabled), for the options and budget of now.
+	 * Under a limit (budget not 0) at most a quarter of it, lowered
+	 * like the buffers.  A GO after a failed one makes the space again
+	 * (nothing can fire into it: no ECB is enabled), for the options
+	 * and budget of now.
 	 */
-	while (c->dc_opts.do_dynvarsize > budget / 4) {
+	while (budget != 0 && c->dc_opts.do_dynvarsize > budget / 4) {
 		if (c->dc_opts.do_bufresize == DTD_BUFRESIZE_MANUAL ||
 		    (c->dc_opts.do_dynvarsize / 2 & ~(uint64_t)7) <
 		    DTD_MIN_BUFSIZE) {
@@ -1404,15 +1405,19 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 		}
 	}
 	/*
-	 * The memory it may take: the ceiling, or less under dtraced -L
-	 * (dtd_limit.c).  Dynamic variables first, then principal buffers,
-	 * aggregations and speculations from what is left; their sizes
-	 * as promised are charged to the uid.
+	 * The memory it may take: the ceiling (principal, aggregation and
+	 * speculation buffers), or less under dtraced -L (dtd_limit.c,
+	 * which counts dynamic variables too).  Dynamic variables first,
+	 * then principal buffers, aggregations and speculations from what
+	 * is left; their sizes as promised are charged to the uid.
 	 */
 	budget = dtd_limit_memory(c, DTD_MAX_CONSUMER_MEM, &which);
-	if (dtd_consumer_dynvars(c, budget, err, errlen) == -1)
+	if (dtd_consumer_dynvars(c, which != 0 ? budget : 0, err,
+	    errlen) == -1)
 		goto nospace;
-	budget -= c->dc_opts.do_dynvarsize;
+	/* the ceiling alone leaves dynamic variables out, as it always has */
+	if (which != 0)
+		budget -= c->dc_opts.do_dynvarsize;
 	if (dtd_consumer_bufalloc(c, nunit, budget, &charged,
 	    err, errlen) == -1)
 		goto nospace;
@@ -1476,7 +1481,7 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	return 0;
 nospace:
 	/* a limit of dtraced's, not the machine, is what refused */
-	if (which != 0 && strcmp(err, "Not enough space") == 0)
+	if ((which == 1 || which == 2) && strcmp(err, "Not enough space") == 0)
 		dtd_limit_memory_err(c, which, err, errlen);
 	return -1;
 }

@@ -290,7 +290,8 @@ dtd_limit_probes_err(const dtd_consumer_t *c, int peruid, char *err,
 
 /*
  * The buffer memory c may take at GO, at most the ceiling; *which says
- * what binds: 0 the ceiling, 1 the client's limit, 2 the uid's.
+ * what binds: 1 the client's limit, 2 the uid's, 3 the ceiling; 0: no
+ * limit applies to c (root, a private daemon), only the ceiling.
  */
 uint64_t
 dtd_limit_memory(const dtd_consumer_t *c, uint64_t ceiling, int *which)
@@ -301,6 +302,7 @@ dtd_limit_memory(const dtd_consumer_t *c, uint64_t ceiling, int *which)
 	*which = 0;
 	if (!dtd_limit_applies(c))
 		return max;
+	*which = 3;
 	if (dtd_limits.dl_memory < max) {
 		max = dtd_limits.dl_memory;
 		*which = 1;
@@ -324,7 +326,7 @@ dtd_limit_memory_err(const dtd_consumer_t *c, int which, char *err,
 	const dtd_limit_uid_t *u = dtd_limit_uid(c->dc_uid, 0);
 	char v[32];
 
-	if (which == 0)
+	if (which != 1 && which != 2)
 		return;
 	dtd_limit_fmtsize(which == 1 ? dtd_limits.dl_memory :
 	    dtd_limits.dl_umemory, v, sizeof(v));

@@ -115,6 +115,7 @@ main(void)
 	r->dc_uid = 0;
 	tap_is(dtd_limit_memory(r, 1ull << 30, &which), 1ull << 30,
 	    "root: the ceiling");
+	tap_is(which, 0, "no limit applies to root");
 	tap_is(dtd_limit_probes(r, 1u << 20, &which), 1u << 20,
 	    "root: the probe ceiling");
 	dtd_limit_charge(r, 100, 100, 100);
@@ -124,6 +125,9 @@ main(void)
 	dtd_limit_uncharge(a);
 	tap_is(dtd_limit_memory(b, 1ull << 30, &which), 8u << 20,
 	    "a gone: the client's limit binds again");
+	tap_is(dtd_limit_memory(b, 4u << 20, &which), 4u << 20,
+	    "a ceiling below the limits binds");
+	tap_is(which, 3, "and says so");
 	tap_is(dtd_limit_probes(b, 1u << 20, &which), 10, "and 10 probes");
 	dtd_limit_uncharge(b);
 	dtd_limit_uncharge(b);
