@@ -300,6 +300,10 @@ typedef struct dtd_consumer {
 					   read a snapshot (main thread) */
 	struct dtd_retained *dc_retained; /* its name in the retained
 					   table (dtd_retain.c), or NULL */
+	int		dc_limited;	/* charged to its uid (dtd_limit.c) */
+	uint64_t	dc_limprograms;	/* what it was charged for */
+	uint64_t	dc_limprobes;
+	uint64_t	dc_limmemory;
 } dtd_consumer_t;
 
 /* The internal snapshot flag: read, consume nothing (dtd_consumer_snap). */
@@ -307,6 +311,9 @@ typedef struct dtd_consumer {
 
 /* dtd_log.c */
 void		log_init(int, int);
+int		log_file(const char *);
+void		log_reopen(void);
+void		log_close(void);
 void		log_setverbose(int);
 int		log_getverbose(void);
 void		log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
@@ -317,6 +324,43 @@ void		fatal(const char *, ...)
 		    __attribute__((format(printf, 1, 2), noreturn));
 void		fatalx(const char *, ...)
 		    __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * dtd_limit.c: per-client and per-uid limits (dtraced -L), root exempt.
+ * Defaults: a client may have 64 programs, 250000 enabled probes (the
+ * ceiling of illumos's fasttrap) and 256m of buffers; all the consumers
+ * of one uid together 256 programs, 500000 probes and 1g.
+ */
+#define DTD_LIMIT_PROGRAMS	64
+#define DTD_LIMIT_PROBES	250000
+#define DTD_LIMIT_MEMORY	(256ull << 20)
+#define DTD_LIMIT_USER_PROGRAMS	256
+#define DTD_LIMIT_USER_PROBES	500000
+#define DTD_LIMIT_USER_MEMORY	(1ull << 30)
+
+typedef struct dtd_limits {
+	uint64_t	dl_programs;	/* per client */
+	uint64_t	dl_probes;
+	uint64_t	dl_memory;
+	uint64_t	dl_uprograms;	/* per uid */
+	uint64_t	dl_uprobes;
+	uint64_t	dl_umemory;
+} dtd_limits_t;
+
+int		dtd_limit_parse(const char *, char *, size_t);
+const dtd_limits_t *dtd_limit_get(void);
+void		dtd_limit_enforce(int);
+void		dtd_limit_describe(char *, size_t);
+int		dtd_limit_program(const dtd_consumer_t *, char *, size_t);
+uint64_t	dtd_limit_probes(const dtd_consumer_t *, uint64_t, int *);
+void		dtd_limit_probes_err(const dtd_consumer_t *, int, char *,
+		    size_t);
+uint64_t	dtd_limit_memory(const dtd_consumer_t *, uint64_t, int *);
+void		dtd_limit_memory_err(const dtd_consumer_t *, int, char *,
+		    size_t);
+void		dtd_limit_charge(dtd_consumer_t *, uint64_t, uint64_t,
+		    uint64_t);
+void		dtd_limit_uncharge(dtd_consumer_t *);
 
 /* dtd_systemd.c */
 int		dtd_systemd_listen_fd(void);

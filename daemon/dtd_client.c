@@ -4,7 +4,8 @@
  *
  * States: NEW (HELLO must come first) -> READY (GRAB, PROGRAM, LIST, GO) ->
  * TRACING (SNAP, STATUS, STOP, LIST) -> STOPPED (SNAP, STATUS, LIST).  Anything before
- * HELLO, and any malformed message, drops that client only; after HELLO a
+ * HELLO, any malformed message, and a hang-up in the middle of a message
+ * (logged, with what was left unread) drop that client only; after HELLO a
  * request in the wrong state is answered with DT_MSG_ERROR and the client
  * stays.  Each client has its own
  * consumer and can reach nothing else, except a retained program
@@ -525,6 +526,12 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 
 	n = dt_peer_read(&cl->cl_peer);
 	if (n == 0) {
+		/* what it left unread is closed and freed with it */
+		if (cl->cl_peer.dp_inlen > 0 || cl->cl_peer.dp_ninfd > 0)
+			log_warnx("%s: pid %d: hung up in the middle of a "
+			    "message (%zu bytes, %d fds unread), dropping "
+			    "client", __func__, (int)cl->cl_peer.dp_pid,
+			    cl->cl_peer.dp_inlen, cl->cl_peer.dp_ninfd);
 		dtd_client_free(cl);
 		return;
 	}

@@ -151,6 +151,7 @@ dtd_consumer_free(dtd_consumer_t *c)
 
 	if (c == NULL)
 		return;
+	dtd_limit_uncharge(c);
 	dtd_consumer_disable(c);
 	dtd_prov_pid_drop(c);	/* after its sites are gone */
 	dtd_consumer_ecbs_free(c, 0);
@@ -906,6 +907,7 @@ typedef struct dtd_consumer_mk {
 	dtd_consumer_t		*mk_c;
 	const dtp_prog_t	*mk_prog;
 	uint32_t		mk_stmt;
+	uint64_t		mk_maxecb;	/* ECBs c may have in all */
 	int			mk_err;
 } dtd_consumer_mk_t;
 
@@ -918,7 +920,7 @@ dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
 	dtd_ecb_t *e, **ne;
 	uint32_t i, ncap;
 
-	if (c->dc_necb >= DTD_MAX_ECBS) {
+	if (c->dc_necb >= mk->mk_maxecb) {
 		mk->mk_err = E2BIG;
 		return -1;
 	}
@@ -1016,11 +1018,14 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	dtp_prog_t **np;
 	const dtp_agg_t **na;
 	uint32_t i, j, firstecb = c->dc_necb, maxid;
+	int peruid;
 
 	if (dtd_consumer_activity(c) != DT_ACT_INACTIVE) {
 		dtd_consumer_err(err, errlen, "tracing has already started");
 		return -1;
 	}
+	if (dtd_limit_program(c, err, errlen) == -1)
+		return -1;
 	saved = c->dc_opts;
 	for (i = 0; i < p->dp_nopt; i++) {
 		if (dtd_consumer_option(c, p->dp_opt[i].do_name,
@@ -1068,6 +1073,7 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	mk.mk_c = c;
 	mk.mk_prog = p;
 	mk.mk_err = 0;
+	mk.mk_maxecb = dtd_limit_probes(c, DTD_MAX_ECBS, &peruid);
 	for (i = 0; i < p->dp_nstmt; i++) {
 		mk.mk_stmt = i;
 		if (dtd_probe_iter(&p->dp_stmt[i].ds_desc, c,
@@ -1075,6 +1081,11 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 			dtd_consumer_ecbs_free(c, firstecb);
 			if (err[0] != '\0')
 				goto restore;	/* the provider's word */
+			if (mk.mk_err == E2BIG &&
+			    mk.mk_maxecb < DTD_MAX_ECBS) {
+				dtd_limit_probes_err(c, peruid, err, errlen);
+				goto restore;
+			}
 			if (mk.mk_err == E2BIG) {
 				dtd_consumer_err(err, errlen, "too many "
 				    "enabled probes");
@@ -1094,6 +1105,7 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	if (maxid > c->dc_naggs)
 		c->dc_naggs = maxid;
 	c->dc_progs[c->dc_nprog++] = p;
+	dtd_limit_charge(c, 1, c->dc_necb - firstecb, 0);
 
 	dt_msg_put_u32(reply, c->dc_necb - firstecb);
 	for (i = firstecb; i < c->dc_necb; i++) {
@@ -1245,7 +1257,8 @@ dtd_consumer_aggalloc(dtd_consumer_t *c, int nunit, uint64_t budget,
  * number of this-> slots a firing needs (dtd_ecb.c keeps those).
  */
 static int
-dtd_consumer_dynvars(dtd_consumer_t *c, char *err, size_t errlen)
+dtd_consumer_dynvars(dtd_consumer_t *c, uint64_t budget, char *err,
+    size_t errlen)
 {
 	const dtp_stmt_t *s;
 	uint32_t i, j, k, l, n = 0;
@@ -1270,8 +1283,23 @@ dtd_consumer_dynvars(dtd_consumer_t *c, char *err, size_t errlen)
 		}
 	}
 	c->dc_nlocals = n;
-	if (c->dc_vstate.dv_dynvars == NULL &&
-	    dif_dvar_init(&c->dc_vstate, c->dc_opts.do_dynvarsize) == -1) {
+	/*
+	 * Under a limit (budget not 0) at most a quarter of it, lowered
+	 * like the buffers.  A GO after a failed one makes the space again
+	 * (nothing can fire into it: no ECB is enabled), for the options
+	 * and budget of now.
+	 */
+	while (budget != 0 && c->dc_opts.do_dynvarsize > budget / 4) {
+		if (c->dc_opts.do_bufresize == DTD_BUFRESIZE_MANUAL ||
+		    (c->dc_opts.do_dynvarsize / 2 & ~(uint64_t)7) <
+		    DTD_MIN_BUFSIZE) {
+			dtd_consumer_err(err, errlen, "Not enough space");
+			return -1;
+		}
+		c->dc_opts.do_dynvarsize = c->dc_opts.do_dynvarsize / 2 &
+		    ~(uint64_t)7;
+	}
+	if (dif_dvar_init(&c->dc_vstate, c->dc_opts.do_dynvarsize) == -1) {
 		dtd_consumer_err(err, errlen, "cannot allocate dynamic "
 		    "variable space");
 		return -1;
@@ -1356,9 +1384,10 @@ int
 dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 {
 	int nunit = c->dc_opts.do_cpu != -1 ? 1 : dtd_consumer_ncpu();
-	uint64_t charged = 0;
+	uint64_t charged = 0, budget, aggmem = 0, specmem = 0;
 	dtd_hit_t hit;
 	uint32_t i, j;
+	int which;
 
 	if (dtd_consumer_activity(c) != DT_ACT_INACTIVE) {
 		dtd_consumer_err(err, errlen, "tracing has already started");
@@ -1382,27 +1411,45 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			}
 		}
 	}
-	if (dtd_consumer_dynvars(c, err, errlen) == -1)
-		return -1;
-	if (dtd_consumer_bufalloc(c, nunit, DTD_MAX_CONSUMER_MEM, &charged,
+	/*
+	 * The memory it may take: the ceiling (principal, aggregation and
+	 * speculation buffers), or less under dtraced -L (dtd_limit.c,
+	 * which counts dynamic variables too).  Dynamic variables first,
+	 * then principal buffers, aggregations and speculations from what
+	 * is left; their sizes as promised are charged to the uid.
+	 */
+	budget = dtd_limit_memory(c, DTD_MAX_CONSUMER_MEM, &which);
+	if (dtd_consumer_dynvars(c, which != 0 ? budget : 0, err,
+	    errlen) == -1)
+		goto nospace;
+	/* the ceiling alone leaves dynamic variables out, as it always has */
+	if (which != 0)
+		budget -= c->dc_opts.do_dynvarsize;
+	if (dtd_consumer_bufalloc(c, nunit, budget, &charged,
 	    err, errlen) == -1)
-		return -1;
-	if (c->dc_naggs > 0 && dtd_consumer_aggalloc(c, nunit,
-	    DTD_MAX_CONSUMER_MEM - charged, err, errlen) == -1) {
-		dtd_buf_fini(&c->dc_buf);
-		c->dc_hasbuf = 0;
-		return -1;
-	}
-	if (c->dc_spec == NULL && dtd_consumer_usesspec(c) &&
-	    dtd_consumer_specalloc(c,
-	    (DTD_MAX_CONSUMER_MEM - charged) / 2, err, errlen) == -1) {
-		dtd_buf_fini(&c->dc_buf);
-		c->dc_hasbuf = 0;
-		if (c->dc_hasagg) {
-			dtd_agg_fini(&c->dc_agg);
-			c->dc_hasagg = 0;
+		goto nospace;
+	if (c->dc_naggs > 0) {
+		if (dtd_consumer_aggalloc(c, nunit, budget - charged, err,
+		    errlen) == -1) {
+			dtd_buf_fini(&c->dc_buf);
+			c->dc_hasbuf = 0;
+			goto nospace;
 		}
-		return -1;
+		aggmem = c->dc_aggused * 2 * (uint64_t)nunit;
+	}
+	if (c->dc_spec == NULL && dtd_consumer_usesspec(c)) {
+		if (dtd_consumer_specalloc(c, (budget - charged - aggmem) / 2,
+		    err, errlen) == -1) {
+			dtd_buf_fini(&c->dc_buf);
+			c->dc_hasbuf = 0;
+			if (c->dc_hasagg) {
+				dtd_agg_fini(&c->dc_agg);
+				c->dc_hasagg = 0;
+			}
+			goto nospace;
+		}
+		specmem = c->dc_specused * c->dc_opts.do_nspec *
+		    (uint64_t)dtd_consumer_ncpu();
 	}
 	c->dc_enabled = 1;
 	for (i = 0; i < c->dc_necb; i++) {
@@ -1414,9 +1461,23 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			    e->de_probe->dpr_mod, e->de_probe->dpr_func,
 			    e->de_probe->dpr_name, strerror(errno));
 			dtd_consumer_disable(c);
+			/* nothing fires now: a GO again starts afresh */
+			dtd_buf_fini(&c->dc_buf);
+			c->dc_hasbuf = 0;
+			if (c->dc_hasagg) {
+				dtd_agg_fini(&c->dc_agg);
+				c->dc_hasagg = 0;
+			}
+			if (c->dc_spec != NULL) {
+				dtd_spec_fini(c->dc_spec);
+				free(c->dc_spec);
+				c->dc_spec = NULL;
+			}
 			return -1;
 		}
 	}
+	dtd_limit_charge(c, 0, 0, c->dc_opts.do_dynvarsize + charged +
+	    aggmem + specmem);
 	/* uprobe sites go live in a batch, before BEGIN */
 	dtd_prov_pid_commit(c);
 	__atomic_store_n(&c->dc_activity, DT_ACT_ACTIVE, __ATOMIC_RELEASE);
@@ -1427,6 +1488,11 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	/* BEGIN has run: -c programs held at their entry point may go */
 	dtd_prov_pid_go(c);
 	return 0;
+nospace:
+	/* a limit of dtraced's, not the machine, is what refused */
+	if ((which == 1 || which == 2) && strcmp(err, "Not enough space") == 0)
+		dtd_limit_memory_err(c, which, err, errlen);
+	return -1;
 }
 
 /* Fire END, then take the ECBs off their probes. */

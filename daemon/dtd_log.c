@@ -1,18 +1,27 @@
 /*
  * dtd_log.c: logging, OpenBSD style.  Under -d or -f messages go to
- * stderr; a daemonized dtraced logs to syslog.
+ * stderr; a daemonized dtraced logs to syslog; with -l, to a file,
+ * each line stamped with the time and our pid.  log_reopen (SIGHUP)
+ * opens the file again by name, as logrotate expects, or reconnects to
+ * syslog.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "dtd.h"
 
 static int	log_tostderr = 1;
 static int	log_verbose;
+static FILE	*log_fp;		/* -l: the log file, or NULL */
+static char	*log_path;		/* its absolute name */
 
 static void	log_vlog(int, const char *, va_list)
 		    __attribute__((format(printf, 2, 0)));
@@ -27,6 +36,86 @@ log_init(int tostderr, int verbose)
 	if (!tostderr)
 		openlog("dtraced", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	tzset();
+}
+
+/* Open path for appending; from now on logs go there.  -1: errno set. */
+int
+log_file(const char *path)
+{
+	char cwd[PATH_MAX], *abs;
+	FILE *fp;
+	int fd;
+
+	if (path[0] == '/')
+		abs = strdup(path);
+	else if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return -1;
+	else if (asprintf(&abs, "%s/%s", cwd, path) == -1)
+		abs = NULL;
+	if (abs == NULL)
+		return -1;
+	if ((fd = open(abs, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0640)) == -1 || (fp = fdopen(fd, "a")) == NULL) {
+		int saved = errno;
+
+		if (fd != -1)
+			close(fd);
+		free(abs);
+		errno = saved;
+		return -1;
+	}
+	if (log_fp != NULL)
+		fclose(log_fp);
+	free(log_path);
+	log_fp = fp;
+	log_path = abs;
+	return 0;
+}
+
+/*
+ * SIGHUP: a rotated log file is closed and a new one opened under its
+ * name; syslog is reconnected.  If the file cannot be opened, logging
+ * goes on into the old one.
+ */
+void
+log_reopen(void)
+{
+	char *path;
+
+	if (log_path != NULL) {
+		if ((path = strdup(log_path)) == NULL ||
+		    log_file(path) == -1)
+			log_warn("%s: %s", __func__, path != NULL ? path :
+			    log_path);
+		free(path);
+	} else if (!log_tostderr) {
+		closelog();
+		openlog("dtraced", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	}
+}
+
+void
+log_close(void)
+{
+	if (log_fp != NULL)
+		fclose(log_fp);
+	log_fp = NULL;
+	free(log_path);
+	log_path = NULL;
+}
+
+/* The start of a line in the log file: 2026-11-22T10:11:12Z dtraced[42]: */
+static void
+log_stamp(void)
+{
+	char buf[32];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if (gmtime_r(&now, &tm) == NULL ||
+	    strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		buf[0] = '\0';
+	fprintf(log_fp, "%s dtraced[%d]: ", buf, (int)getpid());
 }
 
 void
@@ -46,7 +135,12 @@ log_vlog(int pri, const char *fmt, va_list ap)
 {
 	int saved = errno;
 
-	if (log_tostderr) {
+	if (log_fp != NULL) {
+		log_stamp();
+		vfprintf(log_fp, fmt, ap);
+		fputc('\n', log_fp);
+		fflush(log_fp);
+	} else if (log_tostderr) {
 		fputs("dtraced: ", stderr);
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
@@ -62,7 +156,11 @@ log_verrno(int pri, int err, const char *fmt, va_list ap)
 	char msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (log_tostderr) {
+	if (log_fp != NULL) {
+		log_stamp();
+		fprintf(log_fp, "%s: %s\n", msg, strerror(err));
+		fflush(log_fp);
+	} else if (log_tostderr) {
 		fprintf(stderr, "dtraced: %s: %s\n", msg, strerror(err));
 		fflush(stderr);
 	} else
@@ -124,6 +222,14 @@ fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	log_verrno(LOG_CRIT, err, fmt, ap);
 	va_end(ap);
+	if (log_fp != NULL && log_tostderr) {
+		/* not daemonized yet: the terminal hears it too */
+		va_start(ap, fmt);
+		fputs("dtraced: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fprintf(stderr, ": %s\n", strerror(err));
+		va_end(ap);
+	}
 	exit(1);
 }
 
@@ -135,5 +241,12 @@ fatalx(const char *fmt, ...)
 	va_start(ap, fmt);
 	log_vlog(LOG_CRIT, fmt, ap);
 	va_end(ap);
+	if (log_fp != NULL && log_tostderr) {
+		va_start(ap, fmt);
+		fputs("dtraced: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		va_end(ap);
+	}
 	exit(1);
 }

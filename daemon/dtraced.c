@@ -2,13 +2,18 @@
  * dtraced.c: main.  Serve dtrace(1) clients on a Unix socket, or exactly
  * one client on an inherited socket (-f, a private daemon).  A shared
  * daemon retains the programs of its configuration directory (-D) once
- * it listens.
+ * it listens.  Unless told to stay in the foreground (-d, or started by
+ * systemd) it daemonizes and holds a pid file (-p), locked for its life
+ * so that a second daemon refuses to start, and removed on a clean exit.
+ * SIGHUP reopens the logs (-l file, or syslog).
  */
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,14 +30,21 @@
 #define RUNSTATEDIR	"/run"
 #endif
 #define DTRACED_SOCKET	RUNSTATEDIR "/dtraced/dtraced.sock"
+#define DTRACED_PIDFILE	RUNSTATEDIR "/dtraced/dtraced.pid"
+
+static int	dtraced_pidfd = -1;	/* the pid file, locked */
+static char	*dtraced_pidpath;
+static pid_t	dtraced_pidowner;	/* the process that removes it */
 
 static void	usage(void) __attribute__((noreturn));
+static void	dtraced_pidfile_remove(void);
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: dtraced [-dv] [-D confdir] [-f fd] "
-	    "[-s socket]\n");
+	    "[-L limit=value] [-l logfile]\n"
+	    "               [-p pidfile] [-s socket]\n");
 	exit(2);
 }
 
@@ -47,7 +59,8 @@ dtraced_signal(evutil_socket_t sig, short ev, void *arg)
 		event_base_loopexit(dtd_base, NULL);
 		break;
 	case SIGHUP:
-		log_info("%s: SIGHUP: nothing to reload", __func__);
+		log_reopen();
+		log_info("%s: SIGHUP: logs reopened", __func__);
 		break;
 	}
 }
@@ -81,19 +94,40 @@ dtraced_fatal_handlers(void)
 		sigaction(fsigs[i], &sa, NULL);
 }
 
+/*
+ * Detach from the terminal.  The command returns only when the daemon is
+ * ready (dtraced_ready): 0 then, 1 if it died first, so that a script
+ * starting dtraced may use it at once.
+ */
+static int	dtraced_readyfd = -1;
+
 static void
 dtraced_daemonize(void)
 {
-	int fd;
+	int fd, p[2];
+	ssize_t n;
+	char c;
 
+	if (pipe2(p, O_CLOEXEC) == -1)
+		fatal("pipe");
 	switch (fork()) {
 	case -1:
 		fatal("fork");
 	case 0:
 		break;
 	default:
-		_exit(0);
+		close(p[1]);
+		do
+			n = read(p[0], &c, 1);
+		while (n == -1 && errno == EINTR);
+		if (n == 1 && c == 'r')
+			_exit(0);
+		fprintf(stderr, "dtraced: the daemon exited before it was "
+		    "ready; see its log\n");
+		_exit(1);
 	}
+	close(p[0]);
+	dtraced_readyfd = p[1];
 	if (setsid() == -1)
 		fatal("setsid");
 	/* the session leader goes too, so no terminal can be acquired */
@@ -114,6 +148,89 @@ dtraced_daemonize(void)
 	dup2(fd, STDERR_FILENO);
 	if (fd > STDERR_FILENO)
 		close(fd);
+}
+
+/* Listening, pid file written: the command that daemonized may return. */
+static void
+dtraced_ready(void)
+{
+	if (dtraced_readyfd == -1)
+		return;
+	if (write(dtraced_readyfd, "r", 1) != 1)
+		log_warn("%s: write", __func__);
+	close(dtraced_readyfd);
+	dtraced_readyfd = -1;
+}
+
+/*
+ * Take the pid file: create it (and its directory, as the socket's),
+ * and lock it for as long as we run.  Before daemonizing, so that the
+ * error reaches the terminal: a lock that another process holds is a
+ * live daemon; a file nobody locks is stale and is taken over.  The
+ * lock (flock) belongs to the open file, so the daemonized child keeps
+ * it; the guardian closes its copy.
+ */
+static void
+dtraced_pidfile_open(const char *path)
+{
+	char buf[32], *copy, *dir;
+	ssize_t n;
+	int fd;
+
+	if ((copy = strdup(path)) == NULL)
+		fatal("%s: strdup", __func__);
+	dir = dirname(copy);
+	if (mkdir(dir, 0750) == -1 && errno != EEXIST)
+		fatal("pid file %s: mkdir %s", path, dir);
+	free(copy);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	    0644)) == -1)
+		fatal("pid file %s", path);
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno != EWOULDBLOCK)
+			fatal("pid file %s: flock", path);
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		fatalx("another dtraced (pid %s) holds %s", buf[0] != '\0' ?
+		    buf : "unknown", path);
+	}
+	if ((dtraced_pidpath = strdup(path)) == NULL)
+		fatal("%s: strdup", __func__);
+	dtraced_pidfd = fd;
+	dtraced_pidowner = getpid();
+	/* fatal() exits: the file goes with us from now on */
+	atexit(dtraced_pidfile_remove);
+}
+
+/* Write our pid (after daemonizing: the daemon's). */
+static void
+dtraced_pidfile_write(void)
+{
+	char buf[32];
+	int n;
+
+	if (dtraced_pidfd == -1)
+		return;
+	dtraced_pidowner = getpid();
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	if (ftruncate(dtraced_pidfd, 0) == -1 ||
+	    pwrite(dtraced_pidfd, buf, (size_t)n, 0) != n)
+		fatal("pid file %s", dtraced_pidpath);
+}
+
+/* A clean exit: the file goes, then the lock. */
+static void
+dtraced_pidfile_remove(void)
+{
+	if (dtraced_pidfd == -1 || dtraced_pidowner != getpid())
+		return;
+	if (unlink(dtraced_pidpath) == -1)
+		log_warn("%s: unlink %s", __func__, dtraced_pidpath);
+	close(dtraced_pidfd);
+	dtraced_pidfd = -1;
+	free(dtraced_pidpath);
+	dtraced_pidpath = NULL;
 }
 
 static int
@@ -145,12 +262,14 @@ main(int argc, char *argv[])
 	struct event *sigev[3];
 	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
 	const char *path, *farg = NULL, *sarg = NULL, *sock;
+	const char *larg = NULL, *parg = NULL;
 	const char *confdir = DTD_RETAIN_CONFDIR;
 	char confabs[PATH_MAX];
-	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i;
-	char err[256];
+	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i, limits = 0;
+	int systemd = 0, daemonize;
+	char err[256], lim[256];
 
-	while ((ch = getopt(argc, argv, "dD:f:s:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:L:l:p:s:v")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
@@ -160,6 +279,19 @@ main(int argc, char *argv[])
 			break;
 		case 'f':
 			farg = optarg;
+			break;
+		case 'L':
+			if (dtd_limit_parse(optarg, err, sizeof(err)) == -1) {
+				fprintf(stderr, "dtraced: %s\n", err);
+				usage();
+			}
+			limits = 1;
+			break;
+		case 'l':
+			larg = optarg;
+			break;
+		case 'p':
+			parg = optarg;
 			break;
 		case 's':
 			sarg = optarg;
@@ -175,16 +307,30 @@ main(int argc, char *argv[])
 		usage();
 
 	log_init(1, verbose);
+	if (larg != NULL && log_file(larg) == -1)
+		fatal("log file %s", larg);
 	signal(SIGPIPE, SIG_IGN);
 	dtraced_fatal_handlers();
 	if (dtd_probe_init() == -1)
 		fatal("probe table");
 
-	if (farg != NULL)
+	if (farg != NULL) {
 		cfd = dtraced_fdarg(farg);
-	else if ((lfd = dtd_systemd_listen_fd()) != -1)
+		/* a private daemon: its one user's own memory and rights */
+		if (!limits)
+			dtd_limit_enforce(0);
+	} else if ((lfd = dtd_systemd_listen_fd()) != -1) {
 		log_info("listening on the socket systemd passed");
-	else {
+		systemd = 1;
+	}
+	/* systemd keeps us as we are (it waits for READY=1 from us) */
+	if (getenv("NOTIFY_SOCKET") != NULL)
+		systemd = 1;
+	daemonize = !debug && farg == NULL && !systemd;
+	/* the pid file first: a second daemon touches nothing */
+	if (farg == NULL && (daemonize || parg != NULL))
+		dtraced_pidfile_open(parg != NULL ? parg : DTRACED_PIDFILE);
+	if (farg == NULL && lfd == -1) {
 		if ((path = sarg) == NULL &&
 		    ((path = getenv("DTRACED_SOCKET")) == NULL || *path == '\0'))
 			path = DTRACED_SOCKET;
@@ -194,10 +340,11 @@ main(int argc, char *argv[])
 	/* daemonizing goes to /: a relative -D must name the same place */
 	if (confdir[0] != '/' && realpath(confdir, confabs) != NULL)
 		confdir = confabs;
-	if (!debug && farg == NULL) {
+	if (daemonize) {
 		dtraced_daemonize();
 		log_init(0, verbose);
 	}
+	dtraced_pidfile_write();
 
 	/* before any thread: the guardian restores targets if we are killed */
 	if (ft_guard_start(err, sizeof(err)) == -1)
@@ -224,7 +371,10 @@ main(int argc, char *argv[])
 		else
 			log_warnx("no socket path: %s not loaded", confdir);
 	}
-	log_info("dtraced %d ready", (int)getpid());
+	dtd_limit_describe(lim, sizeof(lim));
+	dtraced_ready();
+	log_info("dtraced %d ready; limits for users other than root: %s",
+	    (int)getpid(), lim);
 
 	if (cfd == -1 || dtd_client_count() > 0)
 		event_base_dispatch(dtd_base);
@@ -239,6 +389,8 @@ main(int argc, char *argv[])
 		event_free(sigev[i]);
 	event_base_free(dtd_base);
 	dtd_base = NULL;
+	dtraced_pidfile_remove();
 	log_info("exiting");
+	log_close();
 	return 0;
 }

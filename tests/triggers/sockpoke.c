@@ -6,20 +6,30 @@
  *	sockpoke SOCKET badversion	a header with a wrong version
  *	sockpoke SOCKET huge		a header announcing 1 GiB
  *	sockpoke SOCKET half		half a HELLO, then hang up
+ *	sockpoke SOCKET header		a whole HELLO header, no payload, then
+ *					hang up
+ *	sockpoke SOCKET halfpayload	HELLO, then half a PROGRAM, hang up
+ *	sockpoke SOCKET fd		HELLO, then half a GRAB with an fd
+ *					attached, hang up
  *	sockpoke SOCKET noHello		a GO before HELLO
  *	sockpoke SOCKET idle		connect and wait to be killed
  *
  * Exits 0 when the daemon closed the connection (or, for "half" and
- * "garbage", when it wrote everything), 1 otherwise.
+ * "garbage", when it wrote everything), 1 otherwise.  The last three
+ * speak the current protocol (dt_proto.h) up to where they stop, then
+ * wait for the daemon to close its end.
  */
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "dt_proto.h"
 
 static int
 hdr(uint8_t *h, uint32_t len, uint16_t type, uint16_t version)
@@ -34,6 +44,61 @@ hdr(uint8_t *h, uint32_t len, uint16_t type, uint16_t version)
 	h[7] = version >> 8;
 	memset(h + 8, 0, 4);
 	return 12;
+}
+
+/* HELLO, and its answer read. */
+static int
+hello(int fd)
+{
+	uint8_t buf[4096];
+	uint32_t pid = (uint32_t)getpid();
+
+	hdr(buf, 4, DT_MSG_HELLO, DT_PROTO_VERSION);
+	memcpy(buf + 12, &pid, 4);
+	if (write(fd, buf, 16) != 16)
+		return -1;
+	/* HELLO_OK: a header and two u32 */
+	return read(fd, buf, sizeof(buf)) >= 12 ? 0 : -1;
+}
+
+/* Send len bytes with fd attached to the first, SCM_RIGHTS. */
+static int
+sendfd(int fd, const uint8_t *buf, size_t len, int pass)
+{
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(sizeof(int))];
+	} cbuf;
+	struct cmsghdr *cm;
+	struct msghdr mh;
+	struct iovec iov;
+
+	memset(&mh, 0, sizeof(mh));
+	memset(&cbuf, 0, sizeof(cbuf));
+	iov.iov_base = (void *)buf;
+	iov.iov_len = len;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cbuf.buf;
+	mh.msg_controllen = sizeof(cbuf.buf);
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &pass, sizeof(int));
+	return sendmsg(fd, &mh, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* Hang up our end, then wait for the daemon to close its end. */
+static int
+hangup(int fd)
+{
+	char c;
+
+	shutdown(fd, SHUT_WR);
+	while (read(fd, &c, 1) > 0)
+		continue;
+	return 0;
 }
 
 /* Wait for the daemon to close the connection. */
@@ -88,6 +153,28 @@ main(int argc, char *argv[])
 	} else if (strcmp(argv[2], "half") == 0) {
 		hdr(buf, 4, 100, 1);
 		return write(fd, buf, 7) == 7 ? 0 : 1;
+	} else if (strcmp(argv[2], "header") == 0) {
+		hdr(buf, 4, DT_MSG_HELLO, DT_PROTO_VERSION);
+		return write(fd, buf, 12) == 12 ? hangup(fd) : 1;
+	} else if (strcmp(argv[2], "halfpayload") == 0) {
+		if (hello(fd) == -1)
+			return 1;
+		memset(buf, 0, sizeof(buf));
+		hdr(buf, 4000, DT_MSG_PROGRAM, DT_PROTO_VERSION);
+		return write(fd, buf, 12 + 2000) == 12 + 2000 ? hangup(fd) : 1;
+	} else if (strcmp(argv[2], "fd") == 0) {
+		int pass;
+
+		if (hello(fd) == -1 ||
+		    (pass = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
+			return 1;
+		memset(buf, 0, sizeof(buf));
+		hdr(buf, 8, DT_MSG_GRAB, DT_PROTO_VERSION);
+		buf[8] = DT_MSGF_FD;
+		if (sendfd(fd, buf, 12 + 4, pass) == -1)
+			return 1;
+		close(pass);
+		return hangup(fd);
 	} else if (strcmp(argv[2], "noHello") == 0) {
 		hdr(buf, 0, 202, 1);
 		write(fd, buf, 12);

@@ -39,6 +39,11 @@ tests_unit_test_dtd_agg_LDADD = $(DTD_TEST_LDADD)
 tests_unit_test_dtd_probe_SOURCES = tests/unit/test_dtd_probe.c tests/unit/tap.h
 tests_unit_test_dtd_probe_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
 tests_unit_test_dtd_probe_LDADD = $(DTD_TEST_LDADD)
+check_PROGRAMS += tests/unit/test_dtd_limit
+TESTS += tests/unit/test_dtd_limit
+tests_unit_test_dtd_limit_SOURCES = tests/unit/test_dtd_limit.c tests/unit/tap.h
+tests_unit_test_dtd_limit_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
+tests_unit_test_dtd_limit_LDADD = $(DTD_TEST_LDADD)
 
 # daemon/: a whole session against a private dtraced -f.
 check_PROGRAMS += tests/unit/test_dtd_client
