@@ -251,6 +251,15 @@ typedef struct dtd_opts {
 	int		do_destructive;	/* -w */
 } dtd_opts_t;
 
+/*
+ * A consumer's activity while its BEGIN runs, inside GO: only BEGIN (and
+ * ERROR, for BEGIN's faults) fire for it, so that BEGIN comes before
+ * every other probe, as in illumos.  The main thread is inside GO, so no
+ * client ever sees this state; it becomes DT_ACT_ACTIVE once BEGIN is
+ * done (unless BEGIN called exit()).
+ */
+#define	DTD_ACT_WARMUP	100
+
 /* What a client has asked for. */
 typedef struct dtd_consumer {
 	pid_t		dc_pid;		/* the client (SO_PEERCRED) */
@@ -278,7 +287,7 @@ typedef struct dtd_consumer {
 	uint64_t	dc_specused;	/* specsize GO allocated (GO_OK) */
 	int		dc_enabled;	/* ECBs are on their probes */
 
-	int		dc_activity;	/* DT_ACT_*; atomic */
+	int		dc_activity;	/* DT_ACT_* or DTD_ACT_WARMUP; atomic */
 	int		dc_exitstatus;
 	int		dc_reason;	/* DT_REASON_*: why it is draining */
 	uint64_t	dc_bufused;	/* sizes GO allocated (GO_OK) */

@@ -1387,7 +1387,7 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	uint64_t charged = 0, budget, aggmem = 0, specmem = 0;
 	dtd_hit_t hit;
 	uint32_t i, j;
-	int which;
+	int which, warm;
 
 	if (dtd_consumer_activity(c) != DT_ACT_INACTIVE) {
 		dtd_consumer_err(err, errlen, "tracing has already started");
@@ -1480,11 +1480,15 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	    aggmem + specmem);
 	/* uprobe sites go live in a batch, before BEGIN */
 	dtd_prov_pid_commit(c);
-	__atomic_store_n(&c->dc_activity, DT_ACT_ACTIVE, __ATOMIC_RELEASE);
+	/* BEGIN first, alone; then every probe (unless BEGIN exit()ed) */
+	__atomic_store_n(&c->dc_activity, DTD_ACT_WARMUP, __ATOMIC_RELEASE);
 	log_info("%s: pid %d: tracing, %u ECBs", __func__, (int)c->dc_pid,
 	    c->dc_necb);
 	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_BEGIN), c);
 	dtd_ecb_fire(&hit);
+	warm = DTD_ACT_WARMUP;
+	(void)__atomic_compare_exchange_n(&c->dc_activity, &warm,
+	    DT_ACT_ACTIVE, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	/* BEGIN has run: -c programs held at their entry point may go */
 	dtd_prov_pid_go(c);
 	return 0;
@@ -1528,10 +1532,11 @@ dtd_consumer_stop(dtd_consumer_t *c, char *err, size_t errlen)
 static void
 dtd_consumer_drain(dtd_consumer_t *c, int reason, int status)
 {
-	int none = DT_REASON_NONE, expect = DT_ACT_ACTIVE;
+	int none = DT_REASON_NONE, expect;
 
-	if (__atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE) !=
-	    DT_ACT_ACTIVE)
+	/* exit() in BEGIN drains too */
+	expect = __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
+	if (expect != DT_ACT_ACTIVE && expect != DTD_ACT_WARMUP)
 		return;
 	if (!__atomic_compare_exchange_n(&c->dc_reason, &none, reason, 0,
 	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

@@ -182,11 +182,12 @@ dtd_ecb_fire(const dtd_hit_t *h)
 	dtd_consumer_t *c, *last = NULL;
 	dif_lstate_t *ls0, *ls = NULL;
 	dtd_ecb_t *e;
-	int anystate, act;
+	int anystate, warmup, act;
 
 	ls0 = &dtd_ecb_lstate[dtd_ecb_depth > 0];
 	dtd_ecb_depth++;
 	anystate = p->dpr_id == DTD_PROBE_END || p->dpr_id == DTD_PROBE_ERROR;
+	warmup = p->dpr_id == DTD_PROBE_BEGIN || p->dpr_id == DTD_PROBE_ERROR;
 	pthread_rwlock_rdlock(&p->dpr_lock);
 	TAILQ_FOREACH(e, &p->dpr_ecbs, de_link) {
 		c = e->de_consumer;
@@ -194,7 +195,8 @@ dtd_ecb_fire(const dtd_hit_t *h)
 			continue;
 		act = __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
 		if (act != DT_ACT_ACTIVE &&
-		    !(anystate && act == DT_ACT_DRAINING))
+		    !(anystate && act == DT_ACT_DRAINING) &&
+		    !(warmup && act == DTD_ACT_WARMUP))
 			continue;
 		if (c->dc_opts.do_cpu != -1 && c->dc_opts.do_cpu != h->dh_cpu)
 			continue;
