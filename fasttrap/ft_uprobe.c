@@ -857,8 +857,8 @@ ft_uprobe_main(void *arg)
 
 /*
  * Move p to the uprobe backend: the capture program, its ring of
- * ringsize bytes, the descriptors to wait on.  The drain thread starts
- * in ft_uprobe_run().
+ * ringsize bytes, the exec watch, the descriptors to wait on.  The drain
+ * thread starts in ft_uprobe_run().
  */
 int
 ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
@@ -875,6 +875,14 @@ ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 	pthread_mutex_init(&up->up_synclock, NULL);
 	if ((up->up_bpf = ft_bpf_open(ringsize, err, errlen)) == NULL)
 		goto fail;
+	/*
+	 * Hear of exec now, while ptrace still holds the process: once it
+	 * lets go, the process may exec at once (a -c command that runs a
+	 * few calls and execs) and that exec must not be missed.  Records
+	 * wait in the ring until the drain thread starts.
+	 */
+	if (ft_bpf_exec(up->up_bpf, p->pr_pid) == -1)
+		up->up_noexec = errno;
 	up->up_pidfd = p->pr_pidfd >= 0 ? fcntl(p->pr_pidfd,
 	    F_DUPFD_CLOEXEC, 0) : (int)syscall(SYS_pidfd_open, p->pr_pid, 0);
 	if (up->up_pidfd == -1 ||
@@ -924,8 +932,9 @@ ft_uprobe_nsites(ft_proc_t *p)
 }
 
 /*
- * Start the drain thread, and watch for exec (a raw tracepoint) and
- * library loads (the dynamic linker's hook, linked at the next sync).
+ * Start the drain thread, and watch for library loads (the dynamic
+ * linker's hook, linked at the next sync); exec is watched from
+ * ft_uprobe_start().
  */
 int
 ft_uprobe_run(ft_proc_t *p)
@@ -935,9 +944,7 @@ ft_uprobe_run(ft_proc_t *p)
 
 	if (up->up_started)
 		return 0;
-	/* exec and library events, now that ptrace has let go */
-	if (ft_bpf_exec(up->up_bpf, p->pr_pid) == -1)
-		up->up_noexec = errno;
+	/* library events, now that ptrace (and its hook) has let go */
 	ft_uprobe_hook(p);
 	if ((rc = pthread_create(&up->up_thread, NULL, ft_uprobe_main,
 	    p)) != 0) {

@@ -109,18 +109,12 @@ same "$tmp/out" "child exited 3
 # exec and dlopen are followed after the fact (the process runs on): the
 # calls of the new image and library made once the probes are resolved
 # again fire (the first ones are missed); exit() at the first of them
-# Known bug: on a loaded machine the exec is sometimes (about one run in
-# six) not followed at all; up to three tries until that is found.
-tries=0
-while [ $tries -lt 3 ]; do
-	tries=$((tries + 1))
-	timeout 20 "$DTRACE" -x socket="$sock" -x backend=uprobe -q \
-	    -c "$TRIGGERS/execer 3 $TRIGGERS/loop spin" \
-	    -n 'pid$target:a.out:f:entry /arg0 > 2/ { printf("f %d\n", arg0); exit(0); }' \
-	    >"$tmp/out" 2>"$tmp/err"
-	grep -q '^f [0-9]' "$tmp/out" && break
-done
-[ $tries -gt 1 ] && echo "# exec followed at try $tries"
+# (the exec comes within microseconds of the process's start: the exec
+# watch must be in place before ptrace lets the held command go)
+timeout 20 "$DTRACE" -x socket="$sock" -x backend=uprobe -q \
+    -c "$TRIGGERS/execer 3 $TRIGGERS/loop spin" \
+    -n 'pid$target:a.out:f:entry /arg0 > 2/ { printf("f %d\n", arg0); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
 check "exec: the new image's f fires" grep -q '^f [0-9]' "$tmp/out"
 dtrace -x backend=uprobe -Z -q -c "$TRIGGERS/dl 50000000" \
     -n 'pid$target:libm.so.6:cbrt:entry { printf("cbrt\n"); exit(0); }' \
