@@ -296,6 +296,7 @@ typedef struct dtd_consumer {
 	uint32_t	dc_nlocals;	/* this-> slots its programs use (GO) */
 	int		dc_notify;	/* atomic: NOTIFY the client */
 	void		*dc_pidstate;	/* dtd_prov_pid.c: its targets */
+	TAILQ_ENTRY(dtd_consumer) dc_link;	/* every consumer (main thread) */
 	/*
 	 * Its programs have destructive actions (stop, raise, system,
 	 * copyout, copyoutstr): GO refuses them unless the client is root
@@ -429,6 +430,10 @@ int		dtd_consumer_snap(dtd_consumer_t *, uint32_t,
 void		dtd_consumer_exit(dtd_consumer_t *, int);
 void		dtd_consumer_filled(dtd_consumer_t *);
 int		dtd_consumer_activity(const dtd_consumer_t *);
+dtd_consumer_t	*dtd_consumer_next(dtd_consumer_t *);
+void		dtd_consumer_rematch(dtd_consumer_t *, const char *);
+int		dtd_consumer_announce(dtd_consumer_t *, uint32_t,
+		    int (*)(void *, dt_msg_t *), void *);
 int		dtd_consumer_option(dtd_consumer_t *, const char *, uint64_t,
 		    char *, size_t);
 

@@ -43,6 +43,7 @@ typedef struct dtd_client {
 	int			cl_borrowed;	/* a snapshot of a retained
 						   program: read only */
 	dtd_consumer_t		*cl_consumer;	/* one reference is ours */
+	uint32_t		cl_announced;	/* its ECBs the client knows */
 } dtd_client_t;
 
 static TAILQ_HEAD(, dtd_client) dtd_clients =
@@ -326,6 +327,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			dt_msg_free(&r);
 			return -1;
 		}
+		cl->cl_announced = cl->cl_consumer->dc_necb;
 		return dtd_client_send(cl, &r);
 
 	case DT_MSG_LIST:
@@ -421,6 +423,11 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
 		    cl) == -1)
 			return -1;
+		/* and the ECBs made since the client last heard */
+		if (dtd_consumer_announce(cl->cl_consumer, cl->cl_announced,
+		    dtd_client_sendcb, cl) == -1)
+			return -1;
+		cl->cl_announced = cl->cl_consumer->dc_necb;
 		/* a snapshot of a retained program leaves it all there */
 		if (cl->cl_borrowed)
 			what |= DTD_SNAP_PEEK;
@@ -477,6 +484,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		}
 		dtd_consumer_release(cl->cl_consumer);
 		cl->cl_consumer = nc;
+		cl->cl_announced = nc->dc_necb;	/* CLAIM_OK lists them all */
 		cl->cl_borrowed = (flags & DT_CLAIM_SNAPSHOT) != 0;
 		cl->cl_state = dtd_consumer_activity(nc) == DT_ACT_STOPPED ?
 		    DTD_CL_STOPPED : DTD_CL_TRACING;

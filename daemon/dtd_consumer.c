@@ -9,8 +9,15 @@
  * client holds it, and so do the retained table and the clients that
  * claim a retained program or read a snapshot of it (dtd_retain.c), so
  * that a retained program outlives the connection that made it.
+ *
+ * Probes that appear while a consumer traces (a library its target
+ * loads, the new image of an exec) get ECBs of the statements that match
+ * them (dtd_consumer_rematch), as illumos matches its retained enablings
+ * again; the client hears of them (DT_MSG_ECBS, dtd_consumer_announce)
+ * before the records they make.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,6 +80,18 @@ dtd_consumer_procinfo(dtd_consumer_t *c)
 	}
 }
 
+/* Every consumer, for dtd_consumer_next() (main thread). */
+static TAILQ_HEAD(, dtd_consumer) dtd_consumers =
+    TAILQ_HEAD_INITIALIZER(dtd_consumers);
+
+/* The consumer after c (NULL: the first), or NULL at the end. */
+dtd_consumer_t *
+dtd_consumer_next(dtd_consumer_t *c)
+{
+	return c == NULL ? TAILQ_FIRST(&dtd_consumers) :
+	    TAILQ_NEXT(c, dc_link);
+}
+
 dtd_consumer_t *
 dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 {
@@ -80,6 +99,7 @@ dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
+	TAILQ_INSERT_TAIL(&dtd_consumers, c, dc_link);
 	c->dc_pid = pid;
 	c->dc_uid = uid;
 	c->dc_gid = gid;
@@ -151,6 +171,7 @@ dtd_consumer_free(dtd_consumer_t *c)
 
 	if (c == NULL)
 		return;
+	TAILQ_REMOVE(&dtd_consumers, c, dc_link);
 	dtd_limit_uncharge(c);
 	dtd_consumer_disable(c);
 	dtd_prov_pid_drop(c);	/* after its sites are gone */
@@ -909,7 +930,28 @@ typedef struct dtd_consumer_mk {
 	uint32_t		mk_stmt;
 	uint64_t		mk_maxecb;	/* ECBs c may have in all */
 	int			mk_err;
+	const char		*mk_late;	/* rematch: only this provider's
+						   probes, new to the statement */
 } dtd_consumer_mk_t;
+
+/* Has statement s of c an ECB on probe pr already? */
+static int
+dtd_consumer_hasecb(dtd_probe_t *pr, const dtd_consumer_t *c,
+    const dtp_stmt_t *s)
+{
+	dtd_ecb_t *e;
+	int has = 0;
+
+	pthread_rwlock_rdlock(&pr->dpr_lock);
+	TAILQ_FOREACH(e, &pr->dpr_ecbs, de_link) {
+		if (e->de_consumer == c && e->de_stmt == s) {
+			has = 1;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&pr->dpr_lock);
+	return has;
+}
 
 static int
 dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
@@ -919,6 +961,11 @@ dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
 	const dtp_stmt_t *s = &mk->mk_prog->dp_stmt[mk->mk_stmt];
 	dtd_ecb_t *e, **ne;
 	uint32_t i, ncap;
+
+	if (mk->mk_late != NULL &&
+	    (strcmp(pr->dpr_prov->dpv_name, mk->mk_late) != 0 ||
+	    dtd_consumer_hasecb(pr, c, s)))
+		return 0;
 
 	if (c->dc_necb >= mk->mk_maxecb) {
 		mk->mk_err = E2BIG;
@@ -1073,6 +1120,7 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	mk.mk_c = c;
 	mk.mk_prog = p;
 	mk.mk_err = 0;
+	mk.mk_late = NULL;
 	mk.mk_maxecb = dtd_limit_probes(c, DTD_MAX_ECBS, &peruid);
 	for (i = 0; i < p->dp_nstmt; i++) {
 		mk.mk_stmt = i;
@@ -1123,6 +1171,97 @@ nomem:
 restore:
 	c->dc_opts = saved;
 	return -1;
+}
+
+/*
+ * Probes of provider prov appeared while c traces (its target loaded a
+ * library, or exec'd): the statements that match them get ECBs on them,
+ * enabled at once (main thread, the target waiting in its event).  What
+ * cannot be made is logged; the rest traces.
+ */
+void
+dtd_consumer_rematch(dtd_consumer_t *c, const char *prov)
+{
+	dtd_consumer_mk_t mk;
+	uint32_t pi, i, first = c->dc_necb, k, n = 0;
+	char err[256];
+	int peruid;
+
+	if (dtd_consumer_activity(c) != DT_ACT_ACTIVE)
+		return;
+	memset(&mk, 0, sizeof(mk));
+	mk.mk_c = c;
+	mk.mk_late = prov;
+	mk.mk_maxecb = dtd_limit_probes(c, DTD_MAX_ECBS, &peruid);
+	for (pi = 0; pi < c->dc_nprog; pi++) {
+		mk.mk_prog = c->dc_progs[pi];
+		for (i = 0; i < mk.mk_prog->dp_nstmt; i++) {
+			const dtp_probedesc_t *d =
+			    &mk.mk_prog->dp_stmt[i].ds_desc;
+
+			if (d->dpd_provider[0] != '\0' &&
+			    fnmatch(d->dpd_provider, prov, 0) != 0)
+				continue;
+			mk.mk_stmt = i;
+			if (dtd_probe_iter(d, c, dtd_consumer_mkecb, &mk, err,
+			    sizeof(err)) != 0) {
+				log_warnx("%s: pid %d: %s", __func__,
+				    (int)c->dc_pid, err[0] != '\0' ? err :
+				    strerror(mk.mk_err));
+				goto enable;
+			}
+		}
+	}
+enable:
+	for (k = first; k < c->dc_necb; k++) {
+		dtd_ecb_t *e = c->dc_ecbs[k];
+
+		if (dtd_probe_enable(e->de_probe, e) == -1)
+			log_warn("%s: pid %d: %s:%s:%s:%s", __func__,
+			    (int)c->dc_pid, e->de_probe->dpr_prov->dpv_name,
+			    e->de_probe->dpr_mod, e->de_probe->dpr_func,
+			    e->de_probe->dpr_name);
+		else
+			n++;
+	}
+	if (c->dc_necb > first) {
+		dtd_limit_charge(c, 0, c->dc_necb - first, 0);
+		log_info("%s: pid %d: %u ECBs on probes of %s that appeared "
+		    "(%u enabled)", __func__, (int)c->dc_pid,
+		    c->dc_necb - first, prov, n);
+	}
+}
+
+/*
+ * Tell a client of c's ECBs from index from on (DT_MSG_ECBS), made since
+ * it last heard: before the records they make.
+ */
+int
+dtd_consumer_announce(dtd_consumer_t *c, uint32_t from,
+    int (*send)(void *, dt_msg_t *), void *arg)
+{
+	dt_msg_t m;
+	uint32_t i, j;
+	int rv;
+
+	if (from >= c->dc_necb)
+		return 0;
+	dt_msg_init(&m, DT_MSG_ECBS);
+	dt_msg_put_u32(&m, c->dc_necb - from);
+	for (i = from; i < c->dc_necb; i++) {
+		const dtd_ecb_t *e = c->dc_ecbs[i];
+
+		for (j = 0; j < c->dc_nprog && c->dc_progs[j] != e->de_prog;
+		    j++)
+			continue;
+		dt_msg_put_u32(&m, e->de_epid);
+		dt_msg_put_u32(&m, j);
+		dt_msg_put_u32(&m, e->de_stmtidx);
+		dtd_probe_encode(&m, e->de_probe);
+	}
+	rv = send(arg, &m);
+	dt_msg_free(&m);
+	return rv;
 }
 
 /*

@@ -1580,6 +1580,22 @@ dtd_prov_pid_reresolve(dtd_pidproc_t *pp, int exec)
 	    (int)pp->pp_pid, exec ? "exec" : "a library change");
 }
 
+/*
+ * Main thread, pp waiting in an exec or library event: the functions of
+ * its new image or libraries are probes the consumers tracing it may
+ * want (a glob that matched nothing, or less, before): match their
+ * statements again.
+ */
+static void
+dtd_prov_pid_rematch(dtd_pidproc_t *pp)
+{
+	dtd_consumer_t *c;
+
+	for (c = dtd_consumer_next(NULL); c != NULL; c = dtd_consumer_next(c))
+		if (dtd_prov_pid_tgt(c, pp->pp_pid) != NULL)
+			dtd_consumer_rematch(c, pp->pp_prov->dpv_name);
+}
+
 /* Main thread: handle the events tracer threads wait on. */
 static void
 dtd_prov_pid_events(void)
@@ -1596,6 +1612,7 @@ dtd_prov_pid_events(void)
 		if (ev == 0)
 			continue;
 		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
+		dtd_prov_pid_rematch(pp);
 		__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 		dtd_prov_pid_sync(pp);
 		pthread_mutex_lock(&pp->pp_evlock);

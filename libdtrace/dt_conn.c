@@ -11,7 +11,8 @@
  * Requests are answered in order; a DT_MSG_NOTIFY can arrive between any
  * two replies and only records the daemon's new tracing state, and so
  * can a DT_MSG_PROC (a target held or gone: dt_work_proc_event) and a
- * DT_MSG_MODMAP (a target's modules: dt_usym_modmap).
+ * DT_MSG_MODMAP (a target's modules: dt_usym_modmap) and a DT_MSG_ECBS
+ * (ECBs made while tracing: dt_work_ecbs).
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -222,6 +223,11 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			dt_msg_free(m);
 			continue;
 		}
+		if (m->dm_type == DT_MSG_ECBS) {
+			dt_work_ecbs(dtp, m);
+			dt_msg_free(m);
+			continue;
+		}
 		if (m->dm_type == DT_MSG_ERROR) {
 			uint32_t code = dt_msg_get_u32(m);
 			char text[1024];
@@ -328,6 +334,11 @@ dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
 		}
 		if (m.dm_type == DT_MSG_MODMAP) {
 			dt_usym_modmap(dtp, &m);
+			dt_msg_free(&m);
+			continue;
+		}
+		if (m.dm_type == DT_MSG_ECBS) {
+			dt_work_ecbs(dtp, &m);
 			dt_msg_free(&m);
 			continue;
 		}

@@ -164,6 +164,7 @@ struct dt_ident;
 struct dtrace_prog {
 	dtp_prog_t	dp_prog;	/* what goes to the daemon */
 	int		dp_exec;	/* sent to the daemon */
+	uint32_t	dp_seq;		/* then: the consumer's program number */
 	struct dtrace_prog *dp_next;	/* handle's list of programs */
 };
 
@@ -205,6 +206,7 @@ struct dtrace_hdl {
 	uint32_t	dt_nextlocal;	/* next this-> id (own id space) */
 	uint32_t	dt_nextagg;	/* next aggregation id */
 	struct dtrace_prog *dt_progs;	/* programs compiled on this handle */
+	uint32_t	dt_nexec;	/* programs sent (dp_seq) */
 	struct dt_type	*dt_types;	/* declared and derived types (dt_decl.c) */
 	struct dt_tdef	*dt_tdefs;	/* typedefs the programs declared */
 	char		**dt_cpp_argv;	/* -D, -U, -I for cpp (dt_cpp.c) */
@@ -268,6 +270,7 @@ typedef struct dt_proc {
 } dt_proc_t;
 
 void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
+void		dt_work_ecbs(dtrace_hdl_t *, dt_msg_t *);
 
 /* dt_usym.c */
 #define DT_USYM_ADDR	0	/* mod`func+0xoff: ustack(), uaddr(), %A */

@@ -59,6 +59,7 @@ static const struct dt_msg_bound {
 	{ DT_MSG_GRAB_OK,	"GRAB_OK",	4,	4,	0 },
 	{ DT_MSG_PROC,		"PROC",		12,	12,	0 },
 	{ DT_MSG_MODMAP,	"MODMAP",	8,	0,	0 },
+	{ DT_MSG_ECBS,		"ECBS",		4,	0,	0 },
 };
 
 #define DT_MSG_NBOUNDS	(sizeof(dt_msg_bounds) / sizeof(dt_msg_bounds[0]))

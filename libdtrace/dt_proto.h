@@ -133,6 +133,13 @@ enum dt_msgtype {
 				 *   objects mapped in a target (ustack(),
 				 *   usym() symbols are the client's work);
 				 *   replaces the pid's previous map */
+	DT_MSG_ECBS,		/* d->c, any time before records of them:
+				 *   u32 n, then n x { u32 epid, u32 program
+				 *   (the consumer's, in PROGRAM order), u32
+				 *   stmt, then the probe as PROGRAM_OK has
+				 *   it }: ECBs made while tracing, on probes
+				 *   that appeared (a library loaded, an
+				 *   exec) */
 };
 
 #define DT_GRAB_CREATE	0x1

@@ -174,6 +174,7 @@ dtrace_claim(dtrace_hdl_t *dtp, const char *name, int snapshot)
 	for (i = 0; i < nprog; i++) {
 		if ((progs[i] = dt_retain_prog(dtp, &rep)) == NULL)
 			goto out;
+		progs[i]->dp_seq = dtp->dt_nexec++;
 		if (dt_work_aggs(dtp, progs[i]) != 0)
 			goto out;
 	}

@@ -62,6 +62,44 @@ dt_work_fini(dtrace_hdl_t *dtp)
 	dtp->dt_naggdesc = 0;
 }
 
+/*
+ * DT_MSG_ECBS: ECBs the daemon made while tracing, on probes that
+ * appeared (a library the target loaded, its new image after exec).
+ * Their records are read like any other; an entry that names no program
+ * or statement of ours, or an epid in use, is ignored.
+ */
+void
+dt_work_ecbs(dtrace_hdl_t *dtp, dt_msg_t *m)
+{
+	uint32_t n = dt_msg_get_u32(m), i;
+
+	for (i = 0; i < n && !m->dm_err; i++) {
+		struct dtrace_prog *pgp;
+		dtrace_probedesc_t pd;
+		uint32_t epid, prog, stmt;
+		dt_epid_t *ep;
+
+		epid = dt_msg_get_u32(m);
+		prog = dt_msg_get_u32(m);
+		stmt = dt_msg_get_u32(m);
+		dt_work_probe_decode(m, &pd);
+		if (m->dm_err || epid == DTRACE_EPIDNONE ||
+		    epid >= DT_WORK_MAXEPID || dt_work_epid(dtp, epid) != NULL)
+			continue;
+		for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
+			if (pgp->dp_exec && pgp->dp_seq == prog)
+				break;
+		if (pgp == NULL || stmt >= pgp->dp_prog.dp_nstmt ||
+		    (ep = dt_work_epid_create(pgp, stmt)) == NULL)
+			continue;
+		ep->de_edesc.dtepd_epid = epid;
+		ep->de_edesc.dtepd_probeid = pd.dtpd_id;
+		ep->de_pdesc = pd;
+		if (dt_work_epid_insert(dtp, epid, ep) != 0)
+			dt_work_epid_free(ep);
+	}
+}
+
 /* A probe's id and names, as PROGRAM_OK and LIST_OK carry them. */
 void
 dt_work_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
@@ -287,6 +325,7 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 		return -1;
 	dtp->dt_execd = 1;
 	pgp->dp_exec = 1;
+	pgp->dp_seq = dtp->dt_nexec++;
 
 	nepid = dt_msg_get_u32(&rep);
 	if (nepid > DT_WORK_MAXEPID ||

@@ -43,6 +43,33 @@ same "$tmp/out" "sum=28
 
 " "dlopen: cbrt entry and return fire 2 x 7 times"
 
+# -Z, a glob of functions in a library not loaded yet: they become
+# probes when it loads, every time it loads
+dtrace -Z -q -c "$TRIGGERS/dl 7" \
+    -n 'pid$target:libm*:cbr*:entry { @[probemod, probefunc] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "dlopen, -Z glob: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "sum=28
+
+  libm.so.6                                           cbrt                                                             14
+
+" "dlopen, -Z glob: cbrt fires 2 x 7 times"
+
+# -Z, a function only the new image has (threads' run, after exec):
+# the statement traces it once it appears; f fires in both images
+dtrace -Z -q -c "$TRIGGERS/execer 1 $TRIGGERS/threads 10" -n '
+pid$target:a.out:run:entry { @r = count(); }
+pid$target:a.out:f:entry { @f = count(); }
+END { printa("run %@d\n", @r); printa("f %@d\n", @f); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "exec, -Z: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "execer sum=0
+total=360
+run 8
+f 81
+
+" "exec, -Z: run of the new image fires 8 times, f 1 + 80"
+
 # without -Z a library not loaded yet is an error, as in illumos
 dtrace -q -c "$TRIGGERS/dl 7" \
     -n 'pid$target:libm.so.6:cbrt:entry { @ = count(); }' \
