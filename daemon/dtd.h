@@ -227,6 +227,12 @@ typedef struct dtd_hit {
 	gid_t		dh_gid;
 	const char	*dh_execname;	/* NULL: /proc/PID/comm */
 	/*
+	 * The hit shows a process no consumer chose (a profile sample of
+	 * whatever ran): it fires only for root consumers and those whose
+	 * uid is dh_uid.
+	 */
+	int		dh_private;
+	/*
 	 * The user stack at the hit: at most max program counters, the
 	 * hit's own first; returns how many.  NULL: no user context.
 	 */

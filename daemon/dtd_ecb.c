@@ -200,6 +200,8 @@ dtd_ecb_fire(const dtd_hit_t *h)
 			continue;
 		if (c->dc_opts.do_cpu != -1 && c->dc_opts.do_cpu != h->dh_cpu)
 			continue;
+		if (h->dh_private && c->dc_uid != 0 && c->dc_uid != h->dh_uid)
+			continue;	/* someone else's process */
 		/* a consumer's ECBs on a probe are adjacent: enabled at GO */
 		if (c != last) {
 			ls = dtd_ecb_lstate_begin(ls0, c);

@@ -17,15 +17,26 @@
  * and are joined when the last goes; the firing path skips consumers
  * that are not ACTIVE.
  *
- * profile-N cannot say what the CPU was running: without perf events
- * there is no interrupted thread, so arg0 (kernel PC) and arg1 (user PC)
- * are both 0, as they are for tick-N.
+ * profile-N samples what each CPU runs when the daemon may (root, or
+ * CAP_PERFMON, or a permissive perf_event_paranoid): each CPU's thread
+ * reads a perf cpu-clock sampling event of that CPU instead of a timer,
+ * and fires once per sample in the sampled thread's context: pid, tid,
+ * execname, uid of the process that was running (pid 0 when the CPU was
+ * idle), arg0 the kernel PC or 0, arg1 the user PC or 0, the sample's
+ * CPU and time.  A consumer that is not root sees only the samples of
+ * its own processes (dh_private).  Where perf is refused, profile-N
+ * fires from the timer as tick-N does, with no interrupted thread: arg0
+ * and arg1 are 0 and the context is the daemon's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
+
+#include <linux/perf_event.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,6 +53,12 @@
 /* Most firings one wakeup makes up for (see above). */
 #define DTD_PROFILE_MAXPEND	64
 
+/* The perf ring of one CPU: 2^n data pages. */
+#define DTD_PROFILE_RINGPAGES	8
+
+/* Kernel addresses on x86-64: the upper half. */
+#define DTD_PROFILE_KERNEL(pc)	((pc) >= 0xffff800000000000ull)
+
 struct dtd_profile;
 
 /* One timer thread. */
@@ -50,7 +67,10 @@ typedef struct dtd_profile_thr {
 	dtd_probe_t		*dpt_probe;
 	pthread_t		dpt_thread;
 	int			dpt_cpu;	/* pinned to, or -1 */
-	int			dpt_tfd;	/* timerfd */
+	int			dpt_tfd;	/* timerfd, or -1 (perf) */
+	int			dpt_pfd;	/* perf sampling event, or -1 */
+	void			*dpt_ring;	/* its mapping */
+	size_t			dpt_ringlen;
 	int			dpt_started;
 } dtd_profile_thr_t;
 
@@ -203,8 +223,126 @@ dtd_prov_profile_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
 }
 
 /*
- * A timer thread: wait for the timerfd or the stop eventfd; fire once
- * per interval gone by, up to DTD_PROFILE_MAXPEND.
+ * Sample what cpu runs every ns: a perf cpu-clock event, its ring
+ * mapped.  0, or -1 (perf not allowed, or not there: use the timer).
+ */
+static int
+dtd_prov_profile_perf(dtd_profile_thr_t *t, uint64_t ns)
+{
+	struct perf_event_attr a;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *m;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_period = ns;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.wakeup_events = 1;
+	if ((fd = (int)syscall(SYS_perf_event_open, &a, -1, t->dpt_cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC)) == -1)
+		return -1;
+	m = mmap(NULL, (1 + DTD_PROFILE_RINGPAGES) * page,
+	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	t->dpt_pfd = fd;
+	t->dpt_ring = m;
+	t->dpt_ringlen = (1 + DTD_PROFILE_RINGPAGES) * page;
+	return 0;
+}
+
+/* The uid of process pid (0 for the idle task), or -1. */
+static uid_t
+dtd_prov_profile_uid(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long v;
+	uid_t uid = (uid_t)-1;
+	FILE *fp;
+
+	if (pid == 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return uid;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "Uid: %lu", &v) == 1) {
+			uid = (uid_t)v;
+			break;
+		}
+	fclose(fp);
+	return uid;
+}
+
+/* Fire once for each sample in t's ring. */
+static void
+dtd_prov_profile_drain(dtd_profile_thr_t *t)
+{
+	struct perf_event_mmap_page *mp = t->dpt_ring;
+	const uint8_t *data = (const uint8_t *)t->dpt_ring + mp->data_offset;
+	uint64_t size = mp->data_size, head, tail;
+	struct perf_event_header hdr;
+	struct {
+		uint64_t	ip;
+		uint32_t	pid, tid;
+		uint64_t	time;
+		uint32_t	cpu, res;
+	} smp;
+	uint8_t rec[256];
+	dtd_hit_t hit;
+	uint64_t i;
+
+	if (mp->data_offset == 0) {	/* kernels before 4.1 */
+		data = (const uint8_t *)t->dpt_ring + sysconf(_SC_PAGESIZE);
+		size = t->dpt_ringlen - (size_t)sysconf(_SC_PAGESIZE);
+	}
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	tail = mp->data_tail;
+	while (tail < head) {
+		for (i = 0; i < sizeof(hdr); i++)
+			((uint8_t *)&hdr)[i] = data[(tail + i) % size];
+		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(rec) ||
+		    tail + hdr.size > head)
+			break;	/* not ours to make sense of: drop the rest */
+		for (i = 0; i < hdr.size; i++)
+			rec[i] = data[(tail + i) % size];
+		tail += hdr.size;
+		if (hdr.type != PERF_RECORD_SAMPLE ||
+		    hdr.size < sizeof(hdr) + sizeof(smp))
+			continue;
+		memcpy(&smp, rec + sizeof(hdr), sizeof(smp));
+		dtd_ecb_hit_self(&hit, t->dpt_probe);
+		hit.dh_pid = (pid_t)smp.pid;
+		hit.dh_tid = (pid_t)smp.tid;
+		hit.dh_nothread = smp.pid == 0;
+		hit.dh_cpu = (int)smp.cpu;
+		hit.dh_timestamp = smp.time;
+		hit.dh_ppid = -1;
+		hit.dh_uid = dtd_prov_profile_uid(hit.dh_pid);
+		hit.dh_gid = (gid_t)-1;
+		hit.dh_execname = smp.pid == 0 ? "sched" : NULL;
+		hit.dh_private = 1;
+		hit.dh_args[0] = DTD_PROFILE_KERNEL(smp.ip) ? smp.ip : 0;
+		hit.dh_args[1] = DTD_PROFILE_KERNEL(smp.ip) ? 0 : smp.ip;
+		dtd_ecb_fire(&hit);
+	}
+	if (tail < head)
+		tail = head;
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/*
+ * A timer thread: wait for the timerfd (or the perf event) or the stop
+ * eventfd; fire once per interval gone by, up to DTD_PROFILE_MAXPEND
+ * (once per sample).
  */
 static void *
 dtd_prov_profile_thread(void *arg)
@@ -226,7 +364,7 @@ dtd_prov_profile_thread(void *arg)
 			log_warn("%s: profile:::%s: cpu %d", __func__,
 			    t->dpt_probe->dpr_name, t->dpt_cpu);
 	}
-	pfd[0].fd = t->dpt_tfd;
+	pfd[0].fd = t->dpt_pfd != -1 ? t->dpt_pfd : t->dpt_tfd;
 	pfd[0].events = POLLIN;
 	pfd[1].fd = pf->dpf_stopfd;
 	pfd[1].events = POLLIN;
@@ -241,6 +379,10 @@ dtd_prov_profile_thread(void *arg)
 			break;
 		if ((pfd[0].revents & POLLIN) == 0)
 			continue;
+		if (t->dpt_pfd != -1) {
+			dtd_prov_profile_drain(t);
+			continue;
+		}
 		r = read(t->dpt_tfd, &n, sizeof(n));
 		if (r != (ssize_t)sizeof(n)) {
 			if (r == -1 && (errno == EINTR || errno == EAGAIN))
@@ -276,6 +418,10 @@ dtd_prov_profile_stop(dtd_profile_t *pf)
 			pthread_join(t->dpt_thread, NULL);
 		if (t->dpt_tfd != -1)
 			close(t->dpt_tfd);
+		if (t->dpt_ring != NULL)
+			munmap(t->dpt_ring, t->dpt_ringlen);
+		if (t->dpt_pfd != -1)
+			close(t->dpt_pfd);
 	}
 	free(pf->dpf_thr);
 	pf->dpf_thr = NULL;
@@ -308,7 +454,7 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 		return -1;
 	pf->dpf_nthr = n;
 	for (i = 0; i < n; i++)
-		pf->dpf_thr[i].dpt_tfd = -1;
+		pf->dpf_thr[i].dpt_tfd = pf->dpf_thr[i].dpt_pfd = -1;
 	if ((pf->dpf_stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) == -1)
 		goto fail;
 
@@ -339,7 +485,11 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 				cpu++;
 			t->dpt_cpu = cpu++;
 		}
-		if ((t->dpt_tfd = timerfd_create(CLOCK_MONOTONIC,
+		/* profile-N samples the CPU where perf allows it */
+		if (pf->dpf_kind == DTD_PROFILE_PROFILE &&
+		    dtd_prov_profile_perf(t, pf->dpf_ns) == 0)
+			;
+		else if ((t->dpt_tfd = timerfd_create(CLOCK_MONOTONIC,
 		    TFD_CLOEXEC | TFD_NONBLOCK)) == -1 ||
 		    timerfd_settime(t->dpt_tfd, TFD_TIMER_ABSTIME, &its,
 		    NULL) == -1)
@@ -357,8 +507,9 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 		errno = saved;
 		goto fail;
 	}
-	log_debug("%s: profile:::%s armed, %d thread%s", __func__,
-	    p->dpr_name, n, n == 1 ? "" : "s");
+	log_debug("%s: profile:::%s armed, %d thread%s%s", __func__,
+	    p->dpr_name, n, n == 1 ? "" : "s",
+	    pf->dpf_thr[0].dpt_pfd != -1 ? ", sampling with perf" : "");
 	return 0;
 
 fail:

@@ -27,17 +27,68 @@ tasks()
 check "daemon starts" start_daemon
 base=$(ls /proc/"$dpid"/task | wc -l)
 
-# profile-N fires on every CPU the daemon may use, and only there
-dtrace -q -n '
+# profile-N fires on every CPU the daemon may use, and only there.  A
+# root daemon samples each CPU with perf (an idle CPU the kernel does not
+# tick may give no sample), so a spinner is kept busy on every CPU; a
+# daemon perf refuses fires from timers instead, with arg0 = arg1 = 0.
+spinners=
+for c in $cpus; do
+	taskset -c "$c" "$TRIGGERS/loop" spin >/dev/null 2>&1 &
+	spinners="$spinners $!"
+done
+if [ "$(id -u)" -eq 0 ]; then
+	perf=1
+	pred='arg0 == 0 && arg1 == 0'
+	what='a PC in arg0 or arg1 (perf samples)'
+else
+	perf=0
+	pred='arg0 != 0 || arg1 != 0'
+	what='arg0 = arg1 = 0 (timers)'
+fi
+dtrace -q -n "
 profile-10ms { @[cpu] = count(); }
-profile-10ms /arg0 != 0 || arg1 != 0/ { @bad = count(); }
+profile-10ms /$pred/ { @bad = count(); }
 tick-1s { exit(0); }
-END { printa("%d\n", @); printa("bad %@d\n", @bad); }' >"$tmp/out" 2>"$tmp/err"
+END { printa(\"%d\\n\", @); printa(\"bad %@d\\n\", @bad); }" >"$tmp/out" 2>"$tmp/err"
 check "profile-10ms: exit 0" [ $? -eq 0 ]
 sed '/^$/d' "$tmp/out" | sort -n >"$tmp/cpus"
 same "$tmp/cpus" "$(echo "$cpus" | sort -n)
-" "profile-10ms fired on each of the $ncpu CPUs, with arg0 = arg1 = 0"
+" "profile-10ms fired on each of the $ncpu CPUs, with $what"
 check "profile-10ms: no error" [ ! -s "$tmp/err" ]
+
+if [ $perf -eq 1 ]; then
+	# the sampled thread's context: a spinner's samples name it, and its
+	# user PCs are in loop's main and f (symbols from its module map)
+	set -- $spinners
+	dtrace -q -p "$1" -n '
+profile-997 /pid == $target/ { @n = count(); @f[ufunc(arg1)] = count(); }
+tick-1s { exit(0); }
+END { printa("samples %@d\n", @n); printa("%a\n", @f); }' >"$tmp/out" 2>"$tmp/err"
+	check "profile-997, -p spinner: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^samples //p' "$tmp/out")
+	echo "# $n samples of the spinner in 1 s"
+	check "profile-997: the spinner was sampled" [ "${n:-0}" -gt 0 ]
+	check "profile-997: its user PCs are in loop's main or f" \
+	    grep -q '^loop`\(main\|f\)$' "$tmp/out"
+	# a user other than root sees only its own processes' samples
+	if command -v setpriv >/dev/null 2>&1 &&
+	    { id -u dtracetest >/dev/null 2>&1 ||
+	    useradd -M -r -s /usr/sbin/nologin dtracetest >/dev/null 2>&1; }; then
+		chmod 711 "$tmp"
+		chmod 666 "$sock"
+		setpriv --reuid="$(id -u dtracetest)" \
+		    --regid="$(id -g dtracetest)" --clear-groups \
+		    timeout 60 "$DTRACE" -x socket="$sock" -q -n '
+profile-997 { @[uid] = count(); }
+tick-1s { exit(0); }
+END { printa("uid %d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+		check "profile-997 as another user: exit 0" [ $? -eq 0 ]
+		check "profile-997 as another user: no sample of root's" \
+		    sh -c "! grep -q '^uid 0\$' '$tmp/out'"
+	fi
+fi
+kill $spinners 2>/dev/null
+wait $spinners 2>/dev/null
 check "profile threads joined when the program ends" \
     [ "$(tasks "$base")" -eq "$base" ]
 
