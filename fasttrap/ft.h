@@ -284,6 +284,7 @@ int		ft_proc_func_sites(ft_proc_t *, ft_mod_t *, const ft_sym_t *,
 		    ft_fn_t *);
 int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
 		    const ft_sym_t **);
+int		ft_proc_statfield(pid_t, pid_t, int, uint64_t *);
 void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
 int		ft_proc_backend(const ft_proc_t *);

@@ -89,29 +89,9 @@ static volatile int	ft_guard_done;	/* in the guardian: restoring */
 uint64_t
 ft_guard_starttime(pid_t pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long v = 0;
-	ssize_t n;
-	int fd, field;
+	uint64_t v;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* the command name may hold spaces and parentheses: skip past it */
-	if ((p = strrchr(buf, ')')) == NULL)
-		return 0;
-	p++;
-	for (field = 3; field <= 22 && p != NULL; field++) {
-		p = strchr(p + 1, ' ');
-		if (field == 21 && p != NULL)
-			v = strtoull(p + 1, NULL, 10);
-	}
-	return v;
+	return ft_proc_statfield(pid, 0, 22, &v) == 0 ? v : 0;
 }
 
 /* In the guardian, once: write back every byte still recorded, exit. */

@@ -31,6 +31,42 @@
 
 #include "ft.h"
 
+/*
+ * Field field of /proc/PID/stat (or, with tid > 0, of
+ * /proc/PID/task/TID/stat), numbered as proc(5) numbers them (3 on),
+ * into *vp.  System calls only: the guardian calls it after fork.
+ * 0, or -1.
+ */
+int
+ft_proc_statfield(pid_t pid, pid_t tid, int field, uint64_t *vp)
+{
+	char path[64], buf[1024], *s;
+	ssize_t n;
+	int fd, i;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
+		    (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* the command name (field 2) may hold spaces and parentheses */
+	if (field < 3 || (s = strrchr(buf, ')')) == NULL)
+		return -1;
+	for (i = 2; i < field && s != NULL; i++)
+		s = strchr(s + 1, ' ');
+	if (s == NULL)
+		return -1;
+	*vp = strtoull(s + 1, NULL, 10);
+	return 0;
+}
+
 /* Every live process, for ft_proc_fatal_restore(). */
 #define	FT_PROC_MAXREG	256
 static ft_proc_t *volatile ft_proc_reg[FT_PROC_MAXREG];

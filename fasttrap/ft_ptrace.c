@@ -765,11 +765,8 @@ ft_ptrace_attach(ft_proc_t *p)
 static int
 ft_ptrace_cpu(ft_proc_t *p, ft_thread_t *t)
 {
-	char path[64], buf[1024], *s;
-	uint64_t w;
+	uint64_t w, v;
 	int32_t cpu;
-	int fd, i;
-	ssize_t n;
 
 	if (t->th_rseq == 0 && t->th_rseqtries < 3) {
 		struct ft_ptrace_rseq rc;
@@ -785,21 +782,9 @@ ft_ptrace_cpu(ft_proc_t *p, ft_thread_t *t)
 	    &w) == 0 && (cpu = (int32_t)(w >> 32)) >= 0)
 		return cpu;
 
-	/* field 39 of /proc/PID/task/TID/stat, after the ")" of comm */
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)p->pr_pid,
-	    (int)t->th_tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if ((s = strrchr(buf, ')')) == NULL)
-		return -1;
-	for (i = 2; i < 39 && s != NULL; i++)
-		s = strchr(s + 1, ' ');
-	return s != NULL ? atoi(s + 1) : -1;
+	/* the CPU it last ran on: field 39 */
+	return ft_proc_statfield(p->pr_pid, t->th_tid, 39, &v) == 0 ?
+	    (int)v : -1;
 }
 
 /*

@@ -788,26 +788,10 @@ ft_uprobe_lost(ft_proc_t *p)
 static int
 ft_uprobe_status(ft_proc_t *p)
 {
-	char path[64], buf[4096], *s;
-	int fd, i, status = 0;
-	ssize_t n;
+	uint64_t v;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p->pr_pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* after the comm: field 3 is the state; exit_code is field 52 */
-	if ((s = strrchr(buf, ')')) == NULL)
-		return 0;
-	for (i = 2; i < 52 && s != NULL; i++)
-		s = strchr(s + 1, ' ');
-	if (s != NULL)
-		status = atoi(s + 1);
-	return status;
+	/* exit_code, field 52 */
+	return ft_proc_statfield(p->pr_pid, 0, 52, &v) == 0 ? (int)v : 0;
 }
 
 static void *
