@@ -76,7 +76,8 @@ tests_unit_test_dif_dvar_LDADD = dif/libdif.a $(PTHREAD_LIBS)
 # fasttrap/: the target model and the ptrace backend, on the triggers.
 check_PROGRAMS += tests/unit/test_ft_ptrace
 TESTS += tests/unit/test_ft_ptrace
-tests_unit_test_ft_ptrace_SOURCES = tests/unit/test_ft_ptrace.c tests/unit/tap.h
+tests_unit_test_ft_ptrace_SOURCES = tests/unit/test_ft_ptrace.c tests/unit/tap.h \
+	tests/unit/ft_harness.h
 tests_unit_test_ft_ptrace_LDADD = $(FT_LIBS)
 EXTRA_tests_unit_test_ft_ptrace_DEPENDENCIES = tests/triggers/loop \
 	tests/triggers/threads tests/triggers/shapes tests/triggers/forker \
@@ -101,7 +102,8 @@ tests_unit_test_dtd_spec_LDADD = $(DTD_TEST_LDADD)
 # fasttrap/: the uprobe backend, on the triggers (skips without BPF).
 check_PROGRAMS += tests/unit/test_ft_uprobe
 TESTS += tests/unit/test_ft_uprobe
-tests_unit_test_ft_uprobe_SOURCES = tests/unit/test_ft_uprobe.c tests/unit/tap.h
+tests_unit_test_ft_uprobe_SOURCES = tests/unit/test_ft_uprobe.c tests/unit/tap.h \
+	tests/unit/ft_harness.h
 tests_unit_test_ft_uprobe_LDADD = $(FT_LIBS)
 EXTRA_tests_unit_test_ft_uprobe_DEPENDENCIES = tests/triggers/loop \
 	tests/triggers/threads tests/triggers/forker
