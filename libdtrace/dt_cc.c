@@ -1294,6 +1294,27 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	ap->da_size = ap->da_align = 8;
 }
 
+/* exit(int), raise(int): an action computing its one int argument. */
+static dtp_action_t *
+dt_cc_act_int(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
+    const char *name, uint32_t kind)
+{
+	dt_node_t *arg = dt_node_cook(pcb, dnp->dn_args);
+	dtp_action_t *ap;
+	dif_type_t rt;
+
+	if (!dt_node_is_int(arg))
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+		    "%s( ) argument #1 is incompatible with prototype:\n"
+		    "\tprototype: int\n\t argument: %s", name,
+		    arg->dn_type->dt_name);
+	dt_decl_rtype(pcb->pcb_hdl, &dt_type_int, &rt);
+	ap = dt_cc_newact(pcb, cc, kind);
+	dt_cc_actdifos(pcb, ap, 1);
+	ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
+	return ap;
+}
+
 /*
  * setopt(name[, value]): two LIBACT records, the option's name and its
  * value (none without one); the consumer sets the option where the
@@ -1519,16 +1540,7 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		(void)dt_cc_newact(pcb, cc, DTRACEACT_STOP);
 		break;
 	case DT_ACT_RAISE:
-		arg = dt_node_cook(pcb, dnp->dn_args);
-		if (!dt_node_is_int(arg))
-			dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
-			    "raise( ) argument #1 is incompatible with "
-			    "prototype:\n\tprototype: int\n\t argument: %s",
-			    arg->dn_type->dt_name);
-		dt_decl_rtype(dtp, &dt_type_int, &rt);
-		ap = dt_cc_newact(pcb, cc, DTRACEACT_RAISE);
-		dt_cc_actdifos(pcb, ap, 1);
-		ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
+		(void)dt_cc_act_int(pcb, cc, dnp, "raise", DTRACEACT_RAISE);
 		break;
 	case DT_ACT_TRACEMEM:
 		dt_cc_act_tracemem(pcb, cc, dnp);
@@ -1552,16 +1564,7 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_act_libact(pcb, cc, dnp, idp->di_id);
 		break;
 	case DT_ACT_EXIT:
-		arg = dt_node_cook(pcb, dnp->dn_args);
-		if (!dt_node_is_int(arg))
-			dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
-			    "exit( ) argument #1 is incompatible with "
-			    "prototype:\n\tprototype: int\n\t argument: %s",
-			    arg->dn_type->dt_name);
-		dt_decl_rtype(dtp, &dt_type_int, &rt);
-		ap = dt_cc_newact(pcb, cc, DTRACEACT_EXIT);
-		dt_cc_actdifos(pcb, ap, 1);
-		ap->da_difo[0] = dt_cc_difo(pcb, arg, &rt);
+		ap = dt_cc_act_int(pcb, cc, dnp, "exit", DTRACEACT_EXIT);
 		ap->da_size = ap->da_align = sizeof(int32_t);
 		break;
 	}
