@@ -502,6 +502,7 @@ void		dtd_ecb_hit_consumer(dtd_hit_t *, dtd_probe_t *,
 
 /* dtd_host.c */
 extern const dif_host_t dtd_host;
+int		dtd_host_status(pid_t, const char *, long *, long *);
 typedef struct dtd_fire {
 	const dtd_hit_t	*df_hit;
 	const dtd_ecb_t	*df_ecb;

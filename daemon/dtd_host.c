@@ -6,6 +6,8 @@
  * the stack through the hit's dh_ustack; copyout() writes through its
  * dh_uwrite, for a consumer allowed destructive actions.  progenyof()
  * walks the parents of the firing process through /proc.
+ * dtd_host_status() reads one field of /proc/PID/status for the rest of
+ * the daemon (the pid provider's targets, profile samples).
  */
 #include <sys/syscall.h>
 
@@ -290,26 +292,48 @@ dtd_host_speculation(void *arg, uint64_t *idp)
 	return 0;
 }
 
-/* The parent of process pid from /proc, or -1. */
-static pid_t
-dtd_host_parent(pid_t pid)
+/*
+ * /proc/PID/status: the first number after a "Key:" line's colon, and
+ * with v2p, the second if the rest of the line (the real, effective,
+ * saved and filesystem ids) all equal it, else -1.  0, or -1.
+ */
+int
+dtd_host_status(pid_t pid, const char *key, long *vp, long *v2p)
 {
 	char path[64], line[256];
-	unsigned long v;
-	pid_t ppid = -1;
+	size_t klen = strlen(key);
 	FILE *fp;
+	int rc = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), fp) != NULL) {
-		if (sscanf(line, "PPid: %lu", &v) == 1) {
-			ppid = (pid_t)v;
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			long a = 0, b = 0, x = 0, y = 0;
+
+			if (sscanf(line + klen + 1, "%ld %ld %ld %ld", &a, &b,
+			    &x, &y) >= 1) {
+				*vp = a;
+				if (v2p != NULL)
+					*v2p = b != x || b != y || a != b ?
+					    -1 : b;
+				rc = 0;
+			}
 			break;
 		}
 	}
 	fclose(fp);
-	return ppid;
+	return rc;
+}
+
+/* The parent of process pid from /proc, or -1. */
+static pid_t
+dtd_host_parent(pid_t pid)
+{
+	long v;
+
+	return dtd_host_status(pid, "PPid", &v, NULL) == 0 ? (pid_t)v : -1;
 }
 
 /*

@@ -239,37 +239,6 @@ dtd_prov_pid_tgt(const dtd_consumer_t *c, pid_t pid)
 	return NULL;
 }
 
-/* /proc/PID/status: the first number after a "Key:" line's colon. */
-static int
-dtd_prov_pid_status(pid_t pid, const char *key, long *vp, long *v2p)
-{
-	char path[64], line[256];
-	size_t klen = strlen(key);
-	FILE *fp;
-	int rc = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			long a = 0, b = 0, x = 0, y = 0;
-
-			if (sscanf(line + klen + 1, "%ld %ld %ld %ld", &a, &b,
-			    &x, &y) >= 1) {
-				*vp = a;
-				if (v2p != NULL)
-					*v2p = b != x || b != y || a != b ?
-					    -1 : b;
-				rc = 0;
-			}
-			break;
-		}
-	}
-	fclose(fp);
-	return rc;
-}
-
 static void
 dtd_prov_pid_procinfo(dtd_pidproc_t *pp)
 {
@@ -286,11 +255,11 @@ dtd_prov_pid_procinfo(dtd_pidproc_t *pp)
 		pp->pp_comm[strcspn(pp->pp_comm, "\n")] = '\0';
 		fclose(fp);
 	}
-	pp->pp_ppid = dtd_prov_pid_status(pp->pp_pid, "PPid", &v, NULL) == 0 ?
+	pp->pp_ppid = dtd_host_status(pp->pp_pid, "PPid", &v, NULL) == 0 ?
 	    (pid_t)v : -1;
-	pp->pp_uid = dtd_prov_pid_status(pp->pp_pid, "Uid", &v, NULL) == 0 ?
+	pp->pp_uid = dtd_host_status(pp->pp_pid, "Uid", &v, NULL) == 0 ?
 	    (uid_t)v : (uid_t)-1;
-	pp->pp_gid = dtd_prov_pid_status(pp->pp_pid, "Gid", &v, NULL) == 0 ?
+	pp->pp_gid = dtd_host_status(pp->pp_pid, "Gid", &v, NULL) == 0 ?
 	    (gid_t)v : (gid_t)-1;
 	(void)v2;
 }
@@ -510,7 +479,7 @@ dtd_prov_pid_allowed(const dtd_consumer_t *c, pid_t pid, char *err,
 
 	if (c->dc_uid == 0)
 		return 0;
-	if (dtd_prov_pid_status(pid, "Uid", &uid, &all) == -1) {
+	if (dtd_host_status(pid, "Uid", &uid, &all) == -1) {
 		snprintf(err, errlen, "%s", strerror(ESRCH));
 		return -1;
 	}

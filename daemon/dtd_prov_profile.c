@@ -263,23 +263,12 @@ dtd_prov_profile_perf(dtd_profile_thr_t *t, uint64_t ns)
 static uid_t
 dtd_prov_profile_uid(pid_t pid)
 {
-	char path[64], line[256];
-	unsigned long v;
-	uid_t uid = (uid_t)-1;
-	FILE *fp;
+	long v;
 
 	if (pid == 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((fp = fopen(path, "re")) == NULL)
-		return uid;
-	while (fgets(line, sizeof(line), fp) != NULL)
-		if (sscanf(line, "Uid: %lu", &v) == 1) {
-			uid = (uid_t)v;
-			break;
-		}
-	fclose(fp);
-	return uid;
+	return dtd_host_status(pid, "Uid", &v, NULL) == 0 ? (uid_t)v :
+	    (uid_t)-1;
 }
 
 /* Fire once for each sample in t's ring. */
