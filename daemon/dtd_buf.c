@@ -432,75 +432,13 @@ dtd_buf_unit(dtd_buf_t *b, int u)
 	return c;
 }
 
-int
-dtd_buf_snap(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
-{
-	dtd_bufcpu_t *c;
-	size_t n1;
-	char *copy;
-
-	memset(s, 0, sizeof(*s));
-	if ((c = dtd_buf_unit(b, u)) == NULL)
-		return -1;
-
-	pthread_mutex_lock(&c->dbc_lock);
-	s->dbs_drops = c->dbc_drops;
-	s->dbs_cpu = c->dbc_cpu;
-	s->dbs_tid = c->dbc_tid;
-	c->dbc_drops = 0;
-	if (b->db_scope == DTD_BUFSCOPE_THREAD)
-		s->dbs_flags |= DT_BUFF_THREAD;
-	if (b->db_policy == DTD_BUFPOLICY_SWITCH) {
-		s->dbs_data = c->dbc_data[c->dbc_active];
-		s->dbs_len = c->dbc_off;
-		c->dbc_active = !c->dbc_active;
-		c->dbc_off = 0;
-		pthread_mutex_unlock(&c->dbc_lock);
-		return 0;
-	}
-
-	/* fill, ring: a copy, oldest first; the unit starts empty again */
-	n1 = c->dbc_wrapend != 0 ? c->dbc_wrapend - c->dbc_head : 0;
-	free(c->dbc_copy);
-	c->dbc_copy = NULL;
-	if (n1 + c->dbc_off > 0) {
-		if ((copy = malloc(n1 + c->dbc_off)) == NULL) {
-			/* keep the records for the next snapshot */
-			c->dbc_drops = s->dbs_drops;
-			pthread_mutex_unlock(&c->dbc_lock);
-			memset(s, 0, sizeof(*s));
-			errno = ENOMEM;
-			return -1;
-		}
-		memcpy(copy, c->dbc_data[0] + c->dbc_head, n1);
-		memcpy(copy + n1, c->dbc_data[0], c->dbc_off);
-		c->dbc_copy = copy;
-		s->dbs_data = copy;
-		s->dbs_len = n1 + c->dbc_off;
-	}
-	if (c->dbc_flags & DTD_BUFF_WRAPPED)
-		s->dbs_flags |= DT_BUFF_WRAPPED;
-	if (c->dbc_flags & DTD_BUFF_FULL)
-		s->dbs_flags |= DT_BUFF_FULL;
-	c->dbc_off = 0;
-	c->dbc_head = 0;
-	c->dbc_wrapend = 0;
-	/* a full fill unit stays full: tracing does not start again */
-	c->dbc_flags &= DTD_BUFF_FULL;
-	pthread_mutex_unlock(&c->dbc_lock);
-	return 0;
-}
-
 /*
- * A snapshot that consumes nothing (a retained program's snapshot grab,
- * dtd_retain.c): unit u's records, oldest first, and its drops, all of
- * which stay for the next snapshot.  A switch unit hands out its active
- * half as it is (writers only append past what is handed out, and only
- * the main thread switches); fill and ring units are copied, as their
- * oldest records may be overwritten once the lock is let go.
+ * Unit u's records, oldest first, and its drops.  consume: hand them out
+ * (dtd_buf_snap: a switch unit swaps halves, a fill or ring unit starts
+ * empty again); else leave them all for the next snapshot (dtd_buf_peek).
  */
-int
-dtd_buf_peek(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
+static int
+dtd_buf_take(dtd_buf_t *b, int u, dtd_bufsnap_t *s, int consume)
 {
 	dtd_bufcpu_t *c;
 	size_t n1;
@@ -514,17 +452,28 @@ dtd_buf_peek(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 	s->dbs_drops = c->dbc_drops;
 	s->dbs_cpu = c->dbc_cpu;
 	s->dbs_tid = c->dbc_tid;
+	if (consume)
+		c->dbc_drops = 0;
 	if (b->db_scope == DTD_BUFSCOPE_THREAD)
 		s->dbs_flags |= DT_BUFF_THREAD;
 	if (b->db_policy == DTD_BUFPOLICY_SWITCH) {
 		s->dbs_data = c->dbc_data[c->dbc_active];
 		s->dbs_len = c->dbc_off;
+		if (consume) {
+			c->dbc_active = !c->dbc_active;
+			c->dbc_off = 0;
+		}
 		pthread_mutex_unlock(&c->dbc_lock);
 		return 0;
 	}
+
+	/* fill, ring: a copy, oldest first */
 	n1 = c->dbc_wrapend != 0 ? c->dbc_wrapend - c->dbc_head : 0;
 	if (n1 + c->dbc_off > 0) {
 		if ((copy = malloc(n1 + c->dbc_off)) == NULL) {
+			/* keep the records for the next snapshot */
+			if (consume)
+				c->dbc_drops = s->dbs_drops;
 			pthread_mutex_unlock(&c->dbc_lock);
 			memset(s, 0, sizeof(*s));
 			errno = ENOMEM;
@@ -541,8 +490,35 @@ dtd_buf_peek(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
 		s->dbs_flags |= DT_BUFF_WRAPPED;
 	if (c->dbc_flags & DTD_BUFF_FULL)
 		s->dbs_flags |= DT_BUFF_FULL;
+	if (consume) {
+		/* the unit starts empty again; a full fill unit stays full */
+		c->dbc_off = 0;
+		c->dbc_head = 0;
+		c->dbc_wrapend = 0;
+		c->dbc_flags &= DTD_BUFF_FULL;
+	}
 	pthread_mutex_unlock(&c->dbc_lock);
 	return 0;
+}
+
+int
+dtd_buf_snap(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
+{
+	return dtd_buf_take(b, u, s, 1);
+}
+
+/*
+ * A snapshot that consumes nothing (a retained program's snapshot grab,
+ * dtd_retain.c): unit u's records, oldest first, and its drops, all of
+ * which stay for the next snapshot.  A switch unit hands out its active
+ * half as it is (writers only append past what is handed out, and only
+ * the main thread switches); fill and ring units are copied, as their
+ * oldest records may be overwritten once the lock is let go.
+ */
+int
+dtd_buf_peek(dtd_buf_t *b, int u, dtd_bufsnap_t *s)
+{
+	return dtd_buf_take(b, u, s, 0);
 }
 
 /* Records dropped and not yet handed out by a snapshot, in all units. */
@@ -555,13 +531,7 @@ dtd_buf_drops(dtd_buf_t *b)
 	for (u = 0; u < nunit; u++) {
 		dtd_bufcpu_t *c;
 
-		if (b->db_scope == DTD_BUFSCOPE_THREAD) {
-			pthread_rwlock_rdlock(&b->db_thrlock);
-			c = (uint32_t)u < b->db_nthr ? b->db_thr[u] : NULL;
-			pthread_rwlock_unlock(&b->db_thrlock);
-		} else
-			c = &b->db_cpu[u];
-		if (c == NULL)
+		if ((c = dtd_buf_unit(b, u)) == NULL)
 			continue;
 		pthread_mutex_lock(&c->dbc_lock);
 		n += c->dbc_drops;
