@@ -642,7 +642,7 @@ out:
 	return refused;
 }
 
-/* Drop every site: the process exec'd.  The caller holds nothing. */
+/* Drop every site: the process exec'd, or is let go.  Holding nothing. */
 static void
 ft_uprobe_purge(ft_proc_t *p)
 {
@@ -960,8 +960,6 @@ ft_uprobe_release(ft_proc_t *p)
 	ft_upgone_t *g;
 	ft_uplink_t *l;
 	uint64_t one = 1, *na;
-	int b;
-	ft_site_t *s;
 
 	if (up == NULL)
 		return NULL;
@@ -990,16 +988,7 @@ ft_uprobe_release(ft_proc_t *p)
 			ft_uprobe_closer(fds);
 		}
 	}
-	pthread_mutex_lock(&p->pr_lock);
-	for (b = 0; b < FT_NBUCKETS; b++) {
-		while ((s = up->up_sites[b]) != NULL) {
-			up->up_sites[b] = s->st_next;
-			free(s->st_users);
-			free(s);
-		}
-	}
-	up->up_nsites = 0;
-	pthread_mutex_unlock(&p->pr_lock);
+	ft_uprobe_purge(p);
 	ft_bpf_close(up->up_bpf);
 	close(up->up_pidfd);
 	close(up->up_epfd);
