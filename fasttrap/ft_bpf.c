@@ -101,11 +101,27 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 /* struct pt_regs index of %rsp: the user_regs_struct order */
 #define	FT_BPF_RSP	19
 
+/* Load a program of n instructions, GPL-licensed: its fd, or -1. */
+static int
+ft_bpf_load(int type, uint32_t expected, const struct bpf_insn *insn, int n,
+    const char *name)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = (uint32_t)type;
+	a.expected_attach_type = expected;
+	a.insns = (uint64_t)(uintptr_t)insn;
+	a.insn_cnt = (uint32_t)n;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	snprintf(a.prog_name, sizeof(a.prog_name), "%s", name);
+	return (int)ft_bpf_sys(BPF_PROG_LOAD, &a, sizeof(a));
+}
+
 static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
 	struct bpf_insn insn[128];
-	union bpf_attr a;
 	int n = 0, i, jlost, jout;
 
 #define	EMIT(x)	(insn[n++] = (x))
@@ -183,15 +199,8 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(EXIT());
 #undef EMIT
 
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_KPROBE;
-	a.expected_attach_type = FT_BPF_TRACE_UPROBE_MULTI;
-	a.insns = (uint64_t)(uintptr_t)insn;
-	a.insn_cnt = (uint32_t)n;
-	a.license = (uint64_t)(uintptr_t)"GPL";
-	snprintf(a.prog_name, sizeof(a.prog_name), "dtraced_uprobe");
-	if ((fb->fb_prog = (int)ft_bpf_sys(BPF_PROG_LOAD, &a,
-	    sizeof(a))) == -1) {
+	if ((fb->fb_prog = ft_bpf_load(BPF_PROG_TYPE_KPROBE,
+	    FT_BPF_TRACE_UPROBE_MULTI, insn, n, "dtraced_uprobe")) == -1) {
 		int e = errno;
 
 		snprintf(err, errlen, "cannot load the capture program: %s",
@@ -387,14 +396,8 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	EMIT(EXIT());
 #undef EMIT
 
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	a.insns = (uint64_t)(uintptr_t)insn;
-	a.insn_cnt = (uint32_t)n;
-	a.license = (uint64_t)(uintptr_t)"GPL";
-	snprintf(a.prog_name, sizeof(a.prog_name), "dtraced_exec");
-	if ((fb->fb_execprog = (int)ft_bpf_sys(BPF_PROG_LOAD, &a,
-	    sizeof(a))) == -1)
+	if ((fb->fb_execprog = ft_bpf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0,
+	    insn, n, "dtraced_exec")) == -1)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.raw_tracepoint.name = (uint64_t)(uintptr_t)"sched_process_exec";
