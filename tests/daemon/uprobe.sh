@@ -120,6 +120,13 @@ dtrace -x backend=uprobe -Z -q -c "$TRIGGERS/dl 50000000" \
     -n 'pid$target:libm.so.6:cbrt:entry { printf("cbrt\n"); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "dlopen: libm's cbrt fires once libm is in" grep -q '^cbrt$' "$tmp/out"
+# the linker's hook of an image that replaced the first by exec: a
+# library it loads later is still seen
+timeout 30 "$DTRACE" -x socket="$sock" -x backend=uprobe -Z -q \
+    -c "$TRIGGERS/execer 3 $TRIGGERS/dl 50000000" \
+    -n 'pid$target:libm.so.6:cbrt:entry { printf("cbrt\n"); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "exec, then dlopen: libm's cbrt fires" grep -q '^cbrt$' "$tmp/out"
 
 # auto: uprobes for a running program, unless a clause needs the thread
 # stopped or exec and dlopen must be followed exactly (-c, -Z); -v says
