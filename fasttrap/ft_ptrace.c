@@ -277,6 +277,18 @@ ft_ptrace_init(void)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;	/* no SA_RESTART: waitpid must return EINTR */
 	sigaction(SIGRTMIN + 5, &sa, NULL);
+
+	/*
+	 * Every ptrace stop of a tracee (each probe hit) sends the tracer's
+	 * process a SIGCHLD, which interrupts whichever daemon thread does
+	 * not block it: the event loop woke once per hit, on the other CPU.
+	 * Our tracer threads learn of stops from waitpid alone, so ask for
+	 * SIGCHLD on exits only, keeping any handler installed.
+	 */
+	if (sigaction(SIGCHLD, NULL, &sa) == 0) {
+		sa.sa_flags |= SA_NOCLDSTOP;
+		sigaction(SIGCHLD, &sa, NULL);
+	}
 }
 
 static uint64_t
