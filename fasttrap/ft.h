@@ -210,7 +210,8 @@ typedef struct ft_hit {
 	pid_t		fh_pid;
 	pid_t		fh_tid;
 	uint64_t	fh_addr;	/* the site; fh_regs.rip == fh_addr */
-	int		fh_cpu;		/* CPU the thread ran on (rseq or /proc) */
+	/* the CPU the thread ran on; -1: ask ft_proc_cpu() if needed */
+	int		fh_cpu;
 	uint64_t	fh_time;	/* CLOCK_MONOTONIC, ns */
 	struct user_regs_struct fh_regs;
 } ft_hit_t;
@@ -272,6 +273,7 @@ int		ft_proc_site_remove(ft_proc_t *, uint64_t, void *);
 size_t		ft_proc_nsites(ft_proc_t *);
 int		ft_proc_read(ft_proc_t *, uint64_t, void *, size_t);
 int		ft_proc_write(ft_proc_t *, uint64_t, const void *, size_t);
+int		ft_proc_cpu(ft_proc_t *, pid_t);
 void		ft_proc_refresh(ft_proc_t *);
 int		ft_proc_mod_iter(ft_proc_t *, const char *,
 		    int (*)(void *, ft_proc_t *, ft_mod_t *), void *);
@@ -497,5 +499,6 @@ int		ft_ptrace_site_remove(ft_proc_t *, uint64_t, void *);
 void		ft_ptrace_fatal_one(ft_proc_t *);
 void		ft_ptrace_fatal_start(void);
 int		ft_ptrace_fatal_detach(ft_proc_t *);
+int		ft_ptrace_tidcpu(ft_proc_t *, pid_t);
 
 #endif /* FT_H */

@@ -460,6 +460,18 @@ ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 }
 
 /*
+ * The CPU that thread tid of p, stopped in fo_hit, last ran on (ptrace:
+ * its rseq cpu_id, else /proc); -1 if unknown.  Tracer thread only.
+ */
+int
+ft_proc_cpu(ft_proc_t *p, pid_t tid)
+{
+	if (p->pr_backend == FT_BACKEND_UPROBE)
+		return -1;	/* the sample has it: fh_cpu */
+	return ft_ptrace_tidcpu(p, tid);
+}
+
+/*
  * Write the traced process's memory as the process itself could
  * (copyout): a read-only page (its text, where our int3s are) refuses.
  */

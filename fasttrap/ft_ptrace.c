@@ -799,6 +799,17 @@ ft_ptrace_cpu(ft_proc_t *p, ft_thread_t *t)
 	    (int)v : -1;
 }
 
+/* ft_proc_cpu(): tid is stopped in fo_hit, on the tracer thread */
+int
+ft_ptrace_tidcpu(ft_proc_t *p, pid_t tid)
+{
+	ft_thread_t *t;
+
+	if (!ft_ptrace_is_tracer(p) || (t = ft_ptrace_thread(p, tid)) == NULL)
+		return -1;
+	return ft_ptrace_cpu(p, t);
+}
+
 /*
  * Run one system call in stopped thread t, from an existing "syscall"
  * instruction, and return its result.  Only used to map scratch chunks:
@@ -1368,7 +1379,7 @@ ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
 		hit.fh_tid = t->th_tid;
 		hit.fh_addr = copy.st_addr;
 		hit.fh_time = ft_ptrace_now();
-		hit.fh_cpu = ft_ptrace_cpu(p, t);
+		hit.fh_cpu = -1;	/* read only if needed: ft_proc_cpu */
 		hit.fh_regs = r;
 		__atomic_store_n(&p->pr_incb, 1, __ATOMIC_RELEASE);
 		p->pr_ops->fo_hit(p->pr_arg, p, &hit, p->pr_ubuf,
