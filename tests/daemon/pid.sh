@@ -87,6 +87,20 @@ check "no such function: does not match any probes" \
 sleep 0.2
 check "no -c child left behind" [ -z "$(ps -eo args | grep "^$TRIGGERS/loop 5")" ]
 
+# args 6 and 7 are on the stack (read only when D asks); cpu is the CPU
+# the thread ran on (read only when D asks): each record is in its buffer
+dtrace -q -c "$TRIGGERS/shapes 10" -n '
+pid$target:a.out:many:entry { @6 = sum(arg6); @7 = sum(arg7); @5 = sum(arg5); }
+pid$target:a.out:many:entry { printf("cpu %d\n", cpu); }
+END { printa("arg5 %@d arg6 %@d arg7 %@d\n", @5, @6, @7); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "stack args: exit 0" [ $? -eq 0 ]
+check "stack args: arg5, arg6, arg7 sum to 95, 105, 115" \
+    grep -qx "arg5 95 arg6 105 arg7 115" "$tmp/out"
+ncpu=$(getconf _NPROCESSORS_CONF)
+check "cpu: 10 hits, each on a CPU that exists" [ "$(awk -v n=$ncpu \
+    '$1 == "cpu" && $2 >= 0 && $2 < n' "$tmp/out" | wc -l)" -eq 10 ]
+
 # -p: grab a running process, detach after exit(); it runs on, restored
 "$TRIGGERS/loop" spin >"$tmp/spin.out" 2>&1 &
 spid=$!
