@@ -33,6 +33,7 @@ typedef struct ft_sym {
 	uint64_t	fs_addr;	/* st_value: link-time virtual address */
 	uint64_t	fs_size;
 	uint8_t		fs_bind;	/* STB_* */
+	uint8_t		fs_hidden;	/* a hidden (compat) symbol version */
 } ft_sym_t;
 
 typedef struct ft_elf ft_elf_t;
@@ -43,6 +44,8 @@ void		ft_elf_close(ft_elf_t *);
 int		ft_elf_is_pie(const ft_elf_t *);
 size_t		ft_elf_nsyms(const ft_elf_t *);
 const ft_sym_t	*ft_elf_sym(const ft_elf_t *, size_t);
+size_t		ft_elf_naliases(const ft_elf_t *);
+const ft_sym_t	*ft_elf_alias(const ft_elf_t *, size_t);
 const ft_sym_t	*ft_elf_lookup(const ft_elf_t *, const char *);
 const ft_sym_t	*ft_elf_addr(const ft_elf_t *, uint64_t);
 int		ft_elf_read(const ft_elf_t *, uint64_t, void *, size_t);
