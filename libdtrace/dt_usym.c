@@ -336,10 +336,11 @@ dt_usym_alias_cmp(const void *a, const void *b)
 
 /*
  * The GNU version table of the symbols libdwfl indexes in elf: only when
- * they are its .dynsym (no .symtab), where its index is the table's.
+ * they are its .dynsym (no .symtab), all n of them, where libdwfl's
+ * index is the table's.
  */
 static Elf_Data *
-dt_usym_versym(Elf *elf)
+dt_usym_versym(Elf *elf, int n)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -353,6 +354,8 @@ dt_usym_versym(Elf *elf)
 		if (sh.sh_type == SHT_GNU_versym)
 			v = elf_getdata(scn, NULL);
 	}
+	if (v != NULL && v->d_size / sizeof(GElf_Versym) != (size_t)n)
+		return NULL;
 	return v;
 }
 
@@ -396,7 +399,7 @@ dt_usym_aliases(Dwfl_Module *mod)
 			continue;
 		if (elf != NULL && elf != velf) {
 			velf = elf;
-			ver = dt_usym_versym(elf);
+			ver = dt_usym_versym(elf, n);
 		}
 		e->ua_addr = a;
 		e->ua_size = sym.st_size;
