@@ -206,7 +206,13 @@ typedef struct dtd_hit {
 	pid_t		dh_pid;
 	pid_t		dh_tid;
 	int		dh_nothread;	/* no thread context (tick): no self-> */
+	/*
+	 * The CPU of the hit; -1: not known yet, dh_getcpu tells on first
+	 * need (dtd_ecb_hitcpu).  A ptrace hit saves reading it when the
+	 * program only aggregates.
+	 */
 	int		dh_cpu;
+	int		(*dh_getcpu)(const struct dtd_hit *);
 	uint64_t	dh_timestamp;	/* CLOCK_MONOTONIC ns */
 	dtd_probe_t	*dh_probe;
 	const uint64_t	*dh_regs;	/* uregs[] by index, or NULL */
@@ -221,6 +227,12 @@ typedef struct dtd_hit {
 	int		(*dh_uwrite)(void *, uint64_t, const void *, size_t);
 	void		*dh_uarg;
 	uint64_t	dh_args[10];
+	/*
+	 * Nonzero: args 6 to 9 are not in dh_args but the words at this
+	 * address of traced memory (SysV: the stack above the return
+	 * address), read through dh_uread only when D asks for them.
+	 */
+	uint64_t	dh_argsp;
 	struct dtd_consumer *dh_consumer; /* only this consumer, or NULL */
 	pid_t		dh_ppid;	/* -1: look up in /proc */
 	uid_t		dh_uid;		/* (uid_t)-1: look up in /proc */
@@ -495,6 +507,7 @@ int		dtd_prov_pid_modmaps(dtd_consumer_t *,
 /* dtd_ecb.c */
 uint64_t	dtd_ecb_now(void);
 int		dtd_ecb_cpu(void);
+int		dtd_ecb_hitcpu(const dtd_hit_t *);
 void		dtd_ecb_fire(const dtd_hit_t *);
 void		dtd_ecb_hit_self(dtd_hit_t *, dtd_probe_t *);
 void		dtd_ecb_hit_consumer(dtd_hit_t *, dtd_probe_t *,

@@ -100,6 +100,18 @@ dtd_ecb_cpu(void)
 	return c < 0 ? 0 : c;
 }
 
+/*
+ * The CPU of hit h, asked of its backend on first need: the hit is the
+ * backend's own object, writable, though the firing path passes it const.
+ */
+int
+dtd_ecb_hitcpu(const dtd_hit_t *h)
+{
+	if (h->dh_cpu < 0 && h->dh_getcpu != NULL)
+		((dtd_hit_t *)(uintptr_t)h)->dh_cpu = h->dh_getcpu(h);
+	return h->dh_cpu < 0 ? 0 : h->dh_cpu;
+}
+
 /* A hit in the daemon's own context (tick). */
 void
 dtd_ecb_hit_self(dtd_hit_t *h, dtd_probe_t *p)
@@ -198,7 +210,7 @@ dtd_ecb_fire(const dtd_hit_t *h)
 		    !(anystate && act == DT_ACT_DRAINING) &&
 		    !(warmup && act == DTD_ACT_WARMUP))
 			continue;
-		if (c->dc_opts.do_cpu != -1 && c->dc_opts.do_cpu != h->dh_cpu)
+		if (c->dc_opts.do_cpu != -1 && c->dc_opts.do_cpu != dtd_ecb_hitcpu(h))
 			continue;
 		if (h->dh_private && c->dc_uid != 0 && c->dc_uid != h->dh_uid)
 			continue;	/* someone else's process */
@@ -231,6 +243,7 @@ dtd_ecb_error(const dtd_ecb_t *e, const dtd_hit_t *h, uint32_t ndx,
 	eh.dh_probe = dtd_probe_lookup(DTD_PROBE_ERROR);
 	eh.dh_consumer = c;
 	memset(eh.dh_args, 0, sizeof(eh.dh_args));
+	eh.dh_argsp = 0;
 	eh.dh_args[1] = e->de_epid;
 	eh.dh_args[2] = ndx;
 	/* illumos reports the byte offset of the faulting instruction */
@@ -354,7 +367,9 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 			return -1;
 	}
 	/* a full aggregation buffer is a drop, counted by dtd_agg_update */
-	(void)dtd_agg_update(&c->dc_agg, h->dh_cpu % c->dc_agg.da_ncpu, g,
+	/* any CPU's share will do: do not ask the backend for the hit's */
+	(void)dtd_agg_update(&c->dc_agg, (h->dh_cpu >= 0 ? h->dh_cpu :
+	    dtd_ecb_cpu()) % c->dc_agg.da_ncpu, g,
 	    key, (uint32_t)keysize, val, incr);
 	return 0;
 }
@@ -379,16 +394,16 @@ dtd_ecb_spec(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
 	}
 	switch (kind) {
 	case DTRACEACT_COMMIT:
-		if (*recp != NULL && dtd_buf_write(&c->dc_buf, h->dh_cpu,
+		if (*recp != NULL && dtd_buf_write(&c->dc_buf, dtd_ecb_hitcpu(h),
 		    h->dh_tid, *recp, e->de_recsize) == DTD_BUF_FILLED)
 			dtd_consumer_filled(c);
 		*recp = NULL;
-		if (dtd_spec_commit(c->dc_spec, id, h->dh_cpu, &c->dc_buf,
+		if (dtd_spec_commit(c->dc_spec, id, dtd_ecb_hitcpu(h), &c->dc_buf,
 		    h->dh_tid, h->dh_timestamp) == DTD_BUF_FILLED)
 			dtd_consumer_filled(c);
 		break;
 	case DTRACEACT_DISCARD:
-		dtd_spec_discard(c->dc_spec, id, h->dh_cpu, h->dh_timestamp);
+		dtd_spec_discard(c->dc_spec, id, dtd_ecb_hitcpu(h), h->dh_timestamp);
 		break;
 	default:
 		break;
@@ -538,9 +553,9 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 	 * drop is counted by dtd_buf.
 	 */
 	if (rec != NULL && speculating)
-		(void)dtd_spec_write(c->dc_spec, specid, h->dh_cpu, rec,
+		(void)dtd_spec_write(c->dc_spec, specid, dtd_ecb_hitcpu(h), rec,
 		    e->de_recsize);
-	else if (rec != NULL && dtd_buf_write(&c->dc_buf, h->dh_cpu,
+	else if (rec != NULL && dtd_buf_write(&c->dc_buf, dtd_ecb_hitcpu(h),
 	    h->dh_tid, rec, e->de_recsize) == DTD_BUF_FILLED)
 		dtd_consumer_filled(c);
 	if (exiting)

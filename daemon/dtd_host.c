@@ -148,6 +148,20 @@ dtd_host_vtime(const dtd_hit_t *h)
 	return ok ? ns : h->dh_timestamp;
 }
 
+/* Argument ndx (0-9) of the hit: 6 to 9 may be read only now. */
+static uint64_t
+dtd_host_arg(const dtd_hit_t *h, int ndx)
+{
+	uint64_t v;
+
+	if (ndx < 6 || h->dh_argsp == 0)
+		return h->dh_args[ndx];
+	if (h->dh_uread == NULL || h->dh_uread(h->dh_uarg, h->dh_argsp +
+	    8 * (uint64_t)(ndx - 6), &v, sizeof(v)) != 0)
+		return 0;
+	return v;
+}
+
 static int
 dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 {
@@ -160,7 +174,7 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_ARGS:
 		if (ndx >= 10)
 			return DIF_FLT_ILLOP;
-		*valp = h->dh_args[ndx];
+		*valp = dtd_host_arg(h, (int)ndx);
 		return 0;
 	case DIF_VAR_UREGS:
 		if (h->dh_regs == NULL || ndx >= h->dh_nregs)
@@ -193,7 +207,7 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_ARG3: case DIF_VAR_ARG4: case DIF_VAR_ARG5:
 	case DIF_VAR_ARG6: case DIF_VAR_ARG7: case DIF_VAR_ARG8:
 	case DIF_VAR_ARG9:
-		*valp = h->dh_args[var - DIF_VAR_ARG0];
+		*valp = dtd_host_arg(h, (int)(var - DIF_VAR_ARG0));
 		return 0;
 	case DIF_VAR_PROBEPROV:
 		*valp = (uintptr_t)p->dpr_prov->dpv_name;
@@ -236,7 +250,7 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 		*valp = 0;
 		return 0;
 	case DIF_VAR_CPU:
-		*valp = (uint64_t)h->dh_cpu;
+		*valp = (uint64_t)dtd_ecb_hitcpu(h);
 		return 0;
 	case DIF_VAR_USTACKDEPTH:
 	case DIF_VAR_UCALLER: {

@@ -311,6 +311,13 @@ dtd_prov_pid_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
 	return ft_proc_write(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
 }
 
+/* The CPU of a hit whose backend did not read it (ptrace) */
+static int
+dtd_prov_pid_cpu(const dtd_hit_t *h)
+{
+	return ft_proc_cpu(h->dh_uarg, h->dh_tid);
+}
+
 /* Tracer thread: a thread of pp stopped on a site with users. */
 static void
 dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
@@ -318,14 +325,15 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 {
 	dtd_pidproc_t *pp = arg;
 	const struct user_regs_struct *r = &fh->fh_regs;
-	uint64_t stk[4];
-	int i, havestk = -1;
+	int i;
 	dtd_hit_t h;
 
 	memset(&h, 0, sizeof(h));
 	h.dh_pid = fh->fh_pid;
 	h.dh_tid = fh->fh_tid;
 	h.dh_cpu = fh->fh_cpu;
+	if (h.dh_cpu < 0)
+		h.dh_getcpu = dtd_prov_pid_cpu;
 	h.dh_timestamp = fh->fh_time;
 	h.dh_regs = (const uint64_t *)(const void *)r;
 	h.dh_nregs = DTD_PID_NREGS;
@@ -347,23 +355,21 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 		h.dh_probe = p;
 		if (pb->pb_kind == DTD_PID_RETURN) {
 			memset(h.dh_args, 0, sizeof(h.dh_args));
+			h.dh_argsp = 0;
 			h.dh_args[0] = fh->fh_addr - pb->pb_func;
 			h.dh_args[1] = r->rax;
 		} else {
-			/* SysV: six registers, then the stack above the return address */
-			if (havestk == -1)
-				havestk = ft_proc_read(proc, r->rsp + 8, stk,
-				    sizeof(stk)) == 0;
+			/*
+			 * SysV: six registers, then the stack above the
+			 * return address, read only if D asks (dh_argsp)
+			 */
 			h.dh_args[0] = r->rdi;
 			h.dh_args[1] = r->rsi;
 			h.dh_args[2] = r->rdx;
 			h.dh_args[3] = r->rcx;
 			h.dh_args[4] = r->r8;
 			h.dh_args[5] = r->r9;
-			h.dh_args[6] = havestk ? stk[0] : 0;
-			h.dh_args[7] = havestk ? stk[1] : 0;
-			h.dh_args[8] = havestk ? stk[2] : 0;
-			h.dh_args[9] = havestk ? stk[3] : 0;
+			h.dh_argsp = r->rsp + 8;
 		}
 		dtd_ecb_fire(&h);
 	}

@@ -33,6 +33,7 @@ typedef struct ft_sym {
 	uint64_t	fs_addr;	/* st_value: link-time virtual address */
 	uint64_t	fs_size;
 	uint8_t		fs_bind;	/* STB_* */
+	uint8_t		fs_hidden;	/* a hidden (compat) symbol version */
 } ft_sym_t;
 
 typedef struct ft_elf ft_elf_t;
@@ -43,6 +44,8 @@ void		ft_elf_close(ft_elf_t *);
 int		ft_elf_is_pie(const ft_elf_t *);
 size_t		ft_elf_nsyms(const ft_elf_t *);
 const ft_sym_t	*ft_elf_sym(const ft_elf_t *, size_t);
+size_t		ft_elf_naliases(const ft_elf_t *);
+const ft_sym_t	*ft_elf_alias(const ft_elf_t *, size_t);
 const ft_sym_t	*ft_elf_lookup(const ft_elf_t *, const char *);
 const ft_sym_t	*ft_elf_addr(const ft_elf_t *, uint64_t);
 int		ft_elf_read(const ft_elf_t *, uint64_t, void *, size_t);
@@ -210,7 +213,8 @@ typedef struct ft_hit {
 	pid_t		fh_pid;
 	pid_t		fh_tid;
 	uint64_t	fh_addr;	/* the site; fh_regs.rip == fh_addr */
-	int		fh_cpu;		/* CPU the thread ran on (rseq or /proc) */
+	/* the CPU the thread ran on; -1: ask ft_proc_cpu() if needed */
+	int		fh_cpu;
 	uint64_t	fh_time;	/* CLOCK_MONOTONIC, ns */
 	struct user_regs_struct fh_regs;
 } ft_hit_t;
@@ -272,6 +276,7 @@ int		ft_proc_site_remove(ft_proc_t *, uint64_t, void *);
 size_t		ft_proc_nsites(ft_proc_t *);
 int		ft_proc_read(ft_proc_t *, uint64_t, void *, size_t);
 int		ft_proc_write(ft_proc_t *, uint64_t, const void *, size_t);
+int		ft_proc_cpu(ft_proc_t *, pid_t);
 void		ft_proc_refresh(ft_proc_t *);
 int		ft_proc_mod_iter(ft_proc_t *, const char *,
 		    int (*)(void *, ft_proc_t *, ft_mod_t *), void *);
@@ -497,5 +502,6 @@ int		ft_ptrace_site_remove(ft_proc_t *, uint64_t, void *);
 void		ft_ptrace_fatal_one(ft_proc_t *);
 void		ft_ptrace_fatal_start(void);
 int		ft_ptrace_fatal_detach(ft_proc_t *);
+int		ft_ptrace_tidcpu(ft_proc_t *, pid_t);
 
 #endif /* FT_H */

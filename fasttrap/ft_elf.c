@@ -5,6 +5,15 @@
  * always (stripped libraries have only that).  Several names for one
  * address (malloc and __libc_malloc) are one function: it is listed once,
  * under its preferred name, and every name still finds it by lookup.
+ * The preferred name follows illumos's rules for naming an address (a
+ * global or weak symbol over a local one, then the name with fewer
+ * leading underscores, then the smaller size, then the first in
+ * strcmp order), with two for what illumos objects do not have: a
+ * default version over a hidden one (glibc's compat cfree@GLIBC_2.2.5 is
+ * not free@@GLIBC_2.2.5's name) and a plain name over a compiler-made
+ * local one (foo.localalias, foo.part.0, foo.cold).  libdtrace's
+ * dt_usym.c names addresses by the same rules, so that -l and ufunc()
+ * agree.
  * IFUNC symbols name resolvers, not the functions callers reach, so they
  * are not offered.
  */
@@ -26,6 +35,7 @@ struct ft_elf {
 	size_t		fe_nsyms;
 	ft_sym_t	*fe_names;	/* every name, by name */
 	size_t		fe_nnames;
+	ft_sym_t	*fe_aliases;	/* every name, by address, preferred first */
 	char		*fe_strs;	/* the names' storage */
 	uint8_t		fe_buildid[64];
 	size_t		fe_buildidlen;
@@ -38,24 +48,34 @@ ft_elf_cmp_name(const void *a, const void *b)
 	    ((const ft_sym_t *)b)->fs_name);
 }
 
-/* Order by address, then the preferred name first. */
+/* Order by address, then the preferred name first (see above). */
 static int
 ft_elf_cmp_addr(const void *a, const void *b)
 {
 	const ft_sym_t *x = a, *y = b;
-	static const int rank[] = { [STB_GLOBAL] = 0, [STB_WEAK] = 1,
-	    [STB_LOCAL] = 2 };
-	int rx, ry;
+	const char *xn = x->fs_name, *yn = y->fs_name;
+	int xd, yd;
 
 	if (x->fs_addr != y->fs_addr)
 		return x->fs_addr < y->fs_addr ? -1 : 1;
-	rx = x->fs_bind <= STB_WEAK ? rank[x->fs_bind] : 3;
-	ry = y->fs_bind <= STB_WEAK ? rank[y->fs_bind] : 3;
-	if (rx != ry)
-		return rx - ry;
-	/* prefer the name without leading underscores */
-	if ((x->fs_name[0] == '_') != (y->fs_name[0] == '_'))
-		return x->fs_name[0] == '_' ? 1 : -1;
+	if ((x->fs_bind == STB_LOCAL) != (y->fs_bind == STB_LOCAL))
+		return x->fs_bind == STB_LOCAL ? 1 : -1;
+	if (x->fs_hidden != y->fs_hidden)
+		return x->fs_hidden ? 1 : -1;
+	if ((xn[0] == '$') != (yn[0] == '$'))
+		return xn[0] == '$' ? 1 : -1;
+	while (*xn == '_' && *yn == '_') {
+		xn++;
+		yn++;
+	}
+	if ((*xn == '_') != (*yn == '_'))
+		return *xn == '_' ? 1 : -1;
+	xd = strchr(x->fs_name, '.') != NULL;
+	yd = strchr(y->fs_name, '.') != NULL;
+	if (xd != yd)
+		return xd ? 1 : -1;
+	if (x->fs_size != y->fs_size)
+		return x->fs_size < y->fs_size ? -1 : 1;
 	return strcmp(x->fs_name, y->fs_name);
 }
 
@@ -66,13 +86,31 @@ ft_elf_err(char *err, size_t errlen, const char *path, const char *what)
 		snprintf(err, errlen, "%s: %s", path, what);
 }
 
+/* The GNU version table (SHT_GNU_versym) of symbol table scn, or NULL. */
+static Elf_Data *
+ft_elf_versym(Elf *elf, Elf_Scn *scn)
+{
+	size_t ndx = elf_ndxscn(scn);
+	Elf_Scn *v = NULL;
+	GElf_Shdr sh;
+
+	while ((v = elf_nextscn(elf, v)) != NULL)
+		if (gelf_getshdr(v, &sh) != NULL &&
+		    sh.sh_type == SHT_GNU_versym && sh.sh_link == ndx)
+			return elf_getdata(v, NULL);
+	return NULL;
+}
+
 /* Collect the function symbols of one symbol table section. */
 static int
 ft_elf_symtab(Elf_Scn *scn, const GElf_Shdr *sh, Elf *elf, ft_sym_t **syms,
     size_t *n, size_t *cap, size_t *strbytes)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *ver = ft_elf_versym(elf, scn);
 	size_t i, count;
+	const char *at;
+	GElf_Versym vs;
 
 	if (data == NULL || sh->sh_entsize == 0)
 		return 0;
@@ -102,6 +140,10 @@ ft_elf_symtab(Elf_Scn *scn, const GElf_Shdr *sh, Elf *elf, ft_sym_t **syms,
 		(*syms)[*n].fs_addr = sym.st_value;
 		(*syms)[*n].fs_size = sym.st_size;
 		(*syms)[*n].fs_bind = GELF_ST_BIND(sym.st_info);
+		/* a compat version: hidden in versym, or spelled name@VER */
+		(*syms)[*n].fs_hidden = (ver != NULL && gelf_getversym(ver,
+		    (int)i, &vs) != NULL && (vs & 0x8000) != 0) ||
+		    ((at = strchr(name, '@')) != NULL && at[1] != '@');
 		(*n)++;
 		*strbytes += strlen(name) + 1;
 	}
@@ -180,7 +222,8 @@ ft_elf_open(const char *path, char *err, size_t errlen)
 	/* Own the names, so the symbols outlive libelf's string tables. */
 	if ((fe->fe_strs = malloc(strbytes + 1)) == NULL ||
 	    (fe->fe_names = calloc(nall + 1, sizeof(ft_sym_t))) == NULL ||
-	    (fe->fe_syms = calloc(nall + 1, sizeof(ft_sym_t))) == NULL) {
+	    (fe->fe_syms = calloc(nall + 1, sizeof(ft_sym_t))) == NULL ||
+	    (fe->fe_aliases = calloc(nall + 1, sizeof(ft_sym_t))) == NULL) {
 		ft_elf_err(err, errlen, path, strerror(errno));
 		goto fail;
 	}
@@ -205,6 +248,7 @@ ft_elf_open(const char *path, char *err, size_t errlen)
 	/* One function per address, under its preferred name. */
 	memcpy(fe->fe_syms, fe->fe_names, fe->fe_nnames * sizeof(ft_sym_t));
 	qsort(fe->fe_syms, fe->fe_nnames, sizeof(ft_sym_t), ft_elf_cmp_addr);
+	memcpy(fe->fe_aliases, fe->fe_syms, fe->fe_nnames * sizeof(ft_sym_t));
 	for (i = 0, j = 0; i < fe->fe_nnames; i++) {
 		if (j > 0 && fe->fe_syms[j - 1].fs_addr == fe->fe_syms[i].fs_addr) {
 			if (fe->fe_syms[j - 1].fs_size == 0)
@@ -214,6 +258,14 @@ ft_elf_open(const char *path, char *err, size_t errlen)
 		fe->fe_syms[j++] = fe->fe_syms[i];
 	}
 	fe->fe_nsyms = j;
+	/* an alias without a size has its function's */
+	for (i = 0, j = 0; i < fe->fe_nnames; i++) {
+		while (j < fe->fe_nsyms &&
+		    fe->fe_syms[j].fs_addr < fe->fe_aliases[i].fs_addr)
+			j++;
+		if (fe->fe_aliases[i].fs_size == 0 && j < fe->fe_nsyms)
+			fe->fe_aliases[i].fs_size = fe->fe_syms[j].fs_size;
+	}
 	free(all);
 	return fe;
 fail:
@@ -232,6 +284,7 @@ ft_elf_close(ft_elf_t *fe)
 	if (fe->fe_fd != -1)
 		close(fe->fe_fd);
 	free(fe->fe_syms);
+	free(fe->fe_aliases);
 	free(fe->fe_names);
 	free(fe->fe_strs);
 	free(fe);
@@ -253,6 +306,22 @@ const ft_sym_t *
 ft_elf_sym(const ft_elf_t *fe, size_t i)
 {
 	return i < fe->fe_nsyms ? &fe->fe_syms[i] : NULL;
+}
+
+/*
+ * Every name, ordered by address and, at one address, preferred first:
+ * a glob takes the first name of each function that matches (illumos).
+ */
+size_t
+ft_elf_naliases(const ft_elf_t *fe)
+{
+	return fe->fe_nnames;
+}
+
+const ft_sym_t *
+ft_elf_alias(const ft_elf_t *fe, size_t i)
+{
+	return i < fe->fe_nnames ? &fe->fe_aliases[i] : NULL;
 }
 
 /* Find a function by any of its names. */

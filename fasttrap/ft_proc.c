@@ -460,6 +460,18 @@ ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 }
 
 /*
+ * The CPU that thread tid of p, stopped in fo_hit, last ran on (ptrace:
+ * its rseq cpu_id, else /proc); -1 if unknown.  Tracer thread only.
+ */
+int
+ft_proc_cpu(ft_proc_t *p, pid_t tid)
+{
+	if (p->pr_backend == FT_BACKEND_UPROBE)
+		return -1;	/* the sample has it: fh_cpu */
+	return ft_ptrace_tidcpu(p, tid);
+}
+
+/*
  * Write the traced process's memory as the process itself could
  * (copyout): a read-only page (its text, where our int3s are) refuses.
  */
@@ -701,22 +713,29 @@ ft_proc_func_mod(void *arg, ft_proc_t *p, ft_mod_t *m)
 	struct ft_proc_fiter *fi = arg;
 	const ft_sym_t *s;
 	ft_elf_t *fe;
+	uint64_t taken = 0;
 	size_t i, n;
 	int rc;
 
 	if (!m->fm_text || (fe = ft_proc_mod_elf(p, m, NULL, 0)) == NULL)
 		return 0;
-	/* a plain name finds any alias; a glob walks one name per address */
+	/*
+	 * A plain name finds any alias; a glob, as illumos's, gives each
+	 * function once, named by its first name in preferred order that
+	 * matches (__libc_* finds __libc_malloc, *alloc finds malloc).
+	 */
 	if (strpbrk(fi->fi_glob, "*?[\\") == NULL) {
 		if ((s = ft_elf_lookup(fe, fi->fi_glob)) == NULL)
 			return 0;
 		return fi->fi_fn(fi->fi_arg, m, s, s->fs_addr + m->fm_bias);
 	}
-	n = ft_elf_nsyms(fe);
+	n = ft_elf_naliases(fe);
 	for (i = 0; i < n; i++) {
-		s = ft_elf_sym(fe, i);
-		if (fnmatch(fi->fi_glob, s->fs_name, 0) != 0)
+		s = ft_elf_alias(fe, i);
+		if ((taken != 0 && s->fs_addr == taken) ||
+		    fnmatch(fi->fi_glob, s->fs_name, 0) != 0)
 			continue;
+		taken = s->fs_addr;
 		if ((rc = fi->fi_fn(fi->fi_arg, m, s, s->fs_addr +
 		    m->fm_bias)) != 0)
 			return rc;

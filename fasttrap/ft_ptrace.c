@@ -277,6 +277,18 @@ ft_ptrace_init(void)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;	/* no SA_RESTART: waitpid must return EINTR */
 	sigaction(SIGRTMIN + 5, &sa, NULL);
+
+	/*
+	 * Every ptrace stop of a tracee (each probe hit) sends the tracer's
+	 * process a SIGCHLD, which interrupts whichever daemon thread does
+	 * not block it: the event loop woke once per hit, on the other CPU.
+	 * Our tracer threads learn of stops from waitpid alone, so ask for
+	 * SIGCHLD on exits only, keeping any handler installed.
+	 */
+	if (sigaction(SIGCHLD, NULL, &sa) == 0) {
+		sa.sa_flags |= SA_NOCLDSTOP;
+		sigaction(SIGCHLD, &sa, NULL);
+	}
 }
 
 static uint64_t
@@ -785,6 +797,17 @@ ft_ptrace_cpu(ft_proc_t *p, ft_thread_t *t)
 	/* the CPU it last ran on: field 39 */
 	return ft_proc_statfield(p->pr_pid, t->th_tid, 39, &v) == 0 ?
 	    (int)v : -1;
+}
+
+/* ft_proc_cpu(): tid is stopped in fo_hit, on the tracer thread */
+int
+ft_ptrace_tidcpu(ft_proc_t *p, pid_t tid)
+{
+	ft_thread_t *t;
+
+	if (!ft_ptrace_is_tracer(p) || (t = ft_ptrace_thread(p, tid)) == NULL)
+		return -1;
+	return ft_ptrace_cpu(p, t);
 }
 
 /*
@@ -1356,7 +1379,7 @@ ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
 		hit.fh_tid = t->th_tid;
 		hit.fh_addr = copy.st_addr;
 		hit.fh_time = ft_ptrace_now();
-		hit.fh_cpu = ft_ptrace_cpu(p, t);
+		hit.fh_cpu = -1;	/* read only if needed: ft_proc_cpu */
 		hit.fh_regs = r;
 		__atomic_store_n(&p->pr_incb, 1, __ATOMIC_RELEASE);
 		p->pr_ops->fo_hit(p->pr_arg, p, &hit, p->pr_ubuf,

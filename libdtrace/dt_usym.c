@@ -17,6 +17,15 @@
  * /proc while it lives.  printa()'s %k and the usym()/umod() keys that
  * aggregate by function or module (dt_usym_start) use the same names.
  *
+ * Several names for one function (malloc and __libc_malloc, free and
+ * glibc's compat cfree@GLIBC_2.2.5, foo and foo.localalias) give the one
+ * the daemon's ft_elf.c lists it under, by the same rules, so that -l,
+ * probefunc and ufunc() agree: a global or weak symbol over a local one,
+ * a default version over a hidden one, fewer leading underscores, a
+ * plain name over a compiler-made one (with a '.'), the smaller size,
+ * then strcmp order.  Each module's table of them (dt_usym_alias_t, in
+ * the module's libdwfl userdata) is made on first use.
+ *
  * dtrace -lv: the C types of a function's parameters, from the DWARF in
  * the module's file where there is some (dt_usym_argtypes).
  */
@@ -51,6 +60,20 @@ typedef struct dt_usym_fnent {
 	char		*fe_name;
 	Dwarf_Off	fe_off;
 } dt_usym_fnent_t;
+
+/* A function's preferred name: one per address, sorted by address. */
+typedef struct dt_usym_alias {
+	uint64_t	ua_addr;
+	uint64_t	ua_size;
+	const char	*ua_name;	/* libdwfl's string */
+	uint8_t		ua_local;
+	uint8_t		ua_hidden;
+} dt_usym_alias_t;
+
+typedef struct dt_usym_aliases {
+	dt_usym_alias_t	*ua_tab;
+	size_t		ua_n;
+} dt_usym_aliases_t;
 
 struct dt_usym_proc {
 	pid_t			up_pid;
@@ -107,6 +130,31 @@ static const Dwfl_Callbacks dt_usym_livecb = {
 	.find_debuginfo = dt_usym_debuginfo,
 	.debuginfo_path = &dt_usym_debugpath,
 };
+
+static int
+dt_usym_alias_free(Dwfl_Module *mod, void **userdata, const char *name,
+    Dwarf_Addr start, void *arg)
+{
+	dt_usym_aliases_t *ua = *userdata;
+
+	(void)mod; (void)name; (void)start; (void)arg;
+	if (ua != NULL) {
+		free(ua->ua_tab);
+		free(ua);
+		*userdata = NULL;
+	}
+	return DWARF_CB_OK;
+}
+
+/* dwfl_end, with the alias tables kept in its modules */
+static void
+dt_usym_dwfl_end(Dwfl *d)
+{
+	if (d == NULL)
+		return;
+	(void)dwfl_getmodules(d, dt_usym_alias_free, NULL, 0);
+	dwfl_end(d);
+}
 
 static void
 dt_usym_mod_clear(dt_usym_mod_t *m)
@@ -201,8 +249,7 @@ dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
 	up->up_mods = nm;
 	up->up_nmods = nn;
 	up->up_hasmap = 1;
-	if (up->up_dwfl != NULL)
-		dwfl_end(up->up_dwfl);
+	dt_usym_dwfl_end(up->up_dwfl);
 	up->up_dwfl = NULL;
 	up->up_built = 0;
 }
@@ -256,6 +303,144 @@ dt_usym_dwfl(dtrace_hdl_t *dtp, pid_t pid)
 	return d;
 }
 
+/* Preferred first (the rules in the comment at the top, as ft_elf's) */
+static int
+dt_usym_alias_cmp(const void *a, const void *b)
+{
+	const dt_usym_alias_t *x = a, *y = b;
+	const char *xn = x->ua_name, *yn = y->ua_name;
+	int xd, yd;
+
+	if (x->ua_addr != y->ua_addr)
+		return x->ua_addr < y->ua_addr ? -1 : 1;
+	if (x->ua_local != y->ua_local)
+		return x->ua_local ? 1 : -1;
+	if (x->ua_hidden != y->ua_hidden)
+		return x->ua_hidden ? 1 : -1;
+	if ((xn[0] == '$') != (yn[0] == '$'))
+		return xn[0] == '$' ? 1 : -1;
+	while (*xn == '_' && *yn == '_') {
+		xn++;
+		yn++;
+	}
+	if ((*xn == '_') != (*yn == '_'))
+		return *xn == '_' ? 1 : -1;
+	xd = strchr(x->ua_name, '.') != NULL;
+	yd = strchr(y->ua_name, '.') != NULL;
+	if (xd != yd)
+		return xd ? 1 : -1;
+	if (x->ua_size != y->ua_size)
+		return x->ua_size < y->ua_size ? -1 : 1;
+	return strcmp(x->ua_name, y->ua_name);
+}
+
+/*
+ * The GNU version table of the symbols libdwfl indexes in elf: only when
+ * they are its .dynsym (no .symtab), all n of them, where libdwfl's
+ * index is the table's.
+ */
+static Elf_Data *
+dt_usym_versym(Elf *elf, int n)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *v = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			return NULL;
+		if (sh.sh_type == SHT_GNU_versym)
+			v = elf_getdata(scn, NULL);
+	}
+	if (v != NULL && v->d_size / sizeof(GElf_Versym) != (size_t)n)
+		return NULL;
+	return v;
+}
+
+/* mod's function names by address, the preferred one of each; or NULL */
+static dt_usym_aliases_t *
+dt_usym_aliases(Dwfl_Module *mod)
+{
+	dt_usym_aliases_t *ua;
+	void **udp = NULL;
+	Elf *elf, *velf = NULL;
+	Elf_Data *ver = NULL;
+	GElf_Versym vs;
+	GElf_Addr a;
+	GElf_Word shndx;
+	GElf_Sym sym;
+	const char *name, *at;
+	int i, n;
+	size_t j, k;
+
+	if (dwfl_module_info(mod, &udp, NULL, NULL, NULL, NULL, NULL,
+	    NULL) == NULL || udp == NULL)
+		return NULL;
+	if (*udp != NULL)
+		return *udp;
+	if ((ua = calloc(1, sizeof(*ua))) == NULL)
+		return NULL;
+	if ((n = dwfl_module_getsymtab(mod)) > 0 &&
+	    (ua->ua_tab = calloc((size_t)n, sizeof(*ua->ua_tab))) == NULL) {
+		free(ua);
+		return NULL;
+	}
+	for (i = 1; i < n; i++) {
+		dt_usym_alias_t *e = &ua->ua_tab[ua->ua_n];
+
+		elf = NULL;
+		name = dwfl_module_getsym_info(mod, i, &sym, &a, &shndx, &elf,
+		    NULL);
+		if (name == NULL || name[0] == '\0' ||
+		    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    shndx == SHN_UNDEF || a == 0)
+			continue;
+		if (elf != NULL && elf != velf) {
+			velf = elf;
+			ver = dt_usym_versym(elf, n);
+		}
+		e->ua_addr = a;
+		e->ua_size = sym.st_size;
+		e->ua_name = name;
+		e->ua_local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+		e->ua_hidden = (ver != NULL && gelf_getversym(ver, i, &vs) !=
+		    NULL && (vs & 0x8000) != 0) ||
+		    ((at = strchr(name, '@')) != NULL && at[1] != '@');
+		ua->ua_n++;
+	}
+	qsort(ua->ua_tab, ua->ua_n, sizeof(*ua->ua_tab), dt_usym_alias_cmp);
+	for (j = 0, k = 0; j < ua->ua_n; j++)
+		if (k == 0 || ua->ua_tab[k - 1].ua_addr != ua->ua_tab[j].ua_addr)
+			ua->ua_tab[k++] = ua->ua_tab[j];
+	ua->ua_n = k;
+	*udp = ua;
+	return ua;
+}
+
+/* The preferred name of the function that starts at addr in mod, or NULL */
+static const char *
+dt_usym_alias(Dwfl_Module *mod, uint64_t addr)
+{
+	dt_usym_aliases_t *ua = dt_usym_aliases(mod);
+	size_t lo = 0, hi, mid;
+
+	if (ua == NULL)
+		return NULL;
+	hi = ua->ua_n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ua->ua_tab[mid].ua_addr == addr)
+			return ua->ua_tab[mid].ua_name;
+		if (ua->ua_tab[mid].ua_addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /*
  * Name addr in process pid, as illumos does, into buf: with DT_USYM_ADDR
  * "mod`func+0xoff" (ustack(), uaddr(), %A), with DT_USYM_FUNC
@@ -268,7 +453,7 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 {
 	Dwfl *d = dt_usym_dwfl(dtp, pid);
 	Dwfl_Module *mod = NULL;
-	const char *mname = NULL, *sname = NULL, *file = NULL, *at;
+	const char *mname = NULL, *sname = NULL, *file = NULL, *at, *alias;
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	int slen = 0;
@@ -278,9 +463,11 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 		    &file, NULL);
 		if (file != NULL)
 			mname = dt_usym_basename(file);
-		if (how != DT_USYM_MOD)
-			sname = dwfl_module_addrinfo(mod, addr, &off, &sym,
-			    NULL, NULL, NULL);
+		if (how != DT_USYM_MOD &&
+		    (sname = dwfl_module_addrinfo(mod, addr, &off, &sym,
+		    NULL, NULL, NULL)) != NULL &&
+		    (alias = dt_usym_alias(mod, addr - off)) != NULL)
+			sname = alias;
 	}
 	/* a debug file's .symtab may spell the version: foo@@GLIBC_2.34 */
 	if (sname != NULL) {
@@ -643,8 +830,7 @@ dt_usym_fini(dtrace_hdl_t *dtp)
 
 	while ((up = dtp->dt_usyms) != NULL) {
 		dtp->dt_usyms = up->up_next;
-		if (up->up_dwfl != NULL)
-			dwfl_end(up->up_dwfl);
+		dt_usym_dwfl_end(up->up_dwfl);
 		dt_usym_mods_free(up->up_mods, up->up_nmods);
 		free(up);
 	}

@@ -9,8 +9,16 @@
 #    against, in the same run: tests/bench/rawtrace (one ptrace stop per
 #    hit, push %rbp emulated: the floor), and when installed ltrace -x g,
 #    gdb with a silent breakpoint, bpftrace's uprobe count.  Each figure is
-#    (traced time - untraced time) / hits.  The slow tracers run fewer
-#    hits (N / 10) so the run stays short; per-hit figures compare anyway.
+#    (traced time - untraced time) / hits; dtraced's is net of a 1-hit
+#    run too (its connection, compilation and enabling are not per hit).
+#    dtraced and the floor run in ROUNDS (default 5) interleaved rounds;
+#    each round gives a ratio, and the median ratio is the figure, with
+#    the lowest and highest.  Two placements: left to the scheduler (the
+#    tracer and its target may run on different CPUs, a stop then costs
+#    more), and everything of both sides on CPU 0 (taskset -c 0: the
+#    daemon, dtrace and its target; rawtrace and its target), where the
+#    comparison is the fairest.  The slow tracers run fewer hits (N / 10)
+#    so the run stays short; per-hit figures compare anyway.
 # 2. The time to enable and to disable pid$target:libc.so.6::entry on a
 #    target held by -c (loop spin, alive throughout, so every patch is
 #    really restored), against the same run with a single probe (which
@@ -23,12 +31,14 @@
 #    sampler), bpftrace's uprobe count, and our ptrace backend; and the
 #    enable and disable times of libc.so.6::entry under uprobes.  Here
 #    dtraced's figure is net of a 1-hit run (start-up is not per hit).
+# HITS_ONLY=1 stops after 1.  ROUNDS=n sets the rounds of 1.
 # Needs root (or ptrace rights) as any pid-provider run does; 3 needs
 # BPF uprobe_multi links and the uprobe PMU.
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
 N=${1:-200000}
+ROUNDS=${ROUNDS:-5}
 NSLOW=$((N / 10))
 DTRACE=$builddir/client/dtrace
 DTRACED=$builddir/daemon/dtraced
@@ -103,17 +113,64 @@ addr=$(nm "$LOOP" | awk '$3 == "g" { print $1 }')
 base=$(best3 "$LOOP" bench "$N")
 base_slow=$(best3 "$LOOP" bench "$NSLOW")
 
-t_dt=$(best3 "$DTRACE" -x socket="$sock" -q -c "$LOOP bench $N" \
-    -n 'pid$target:a.out:g:entry { @ = count(); }')
-n_dt=$(awk 'NF == 1 && $1 ~ /^[0-9]+$/ { print $1 }' "$tmp/out")
-[ "$n_dt" = "$N" ] || echo "pidbench: dtrace counted '$n_dt' hits, not $N" >&2
-dt=$(us "$t_dt" "$base" "$N")
+# median < "a b c ...": the median, the lowest and the highest
+median()
+{
+	tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{ v[NR] = $1 }
+	    END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.2f %.2f %.2f\n", m, v[1], v[NR] }'
+}
 
-t_raw=$(best3 "$RAW" "$addr" "$LOOP" bench "$N")
-grep -q "^rawtrace: $N hits" "$tmp/out" ||
-    echo "pidbench: rawtrace: $(cat "$tmp/out")" >&2
-raw=$(us "$t_raw" "$base" "$N")
-line="per hit: dtraced $dt us, raw ptrace $raw us ($(ratio "$dt" "$raw") the raw floor)"
+# rounds SOCKET PIN...: ROUNDS interleaved rounds of dtraced (on SOCKET)
+# and rawtrace, each run under PIN (a command prefix, may be empty);
+# prints "dtraced-median raw-median ratio-median ratio-min ratio-max"
+rounds()
+{
+	rsock=$1
+	shift
+	dts= raws= ratios=
+	for _ in $(seq "$ROUNDS"); do
+		tb=$(elapsed "$@" "$LOOP" bench "$N")
+		t1=$(elapsed "$@" "$DTRACE" -x socket="$rsock" -x backend=ptrace \
+		    -q -c "$LOOP bench 1" -n 'pid$target:a.out:g:entry { @ = count(); }')
+		tn=$(elapsed "$@" "$DTRACE" -x socket="$rsock" -x backend=ptrace \
+		    -q -c "$LOOP bench $N" -n 'pid$target:a.out:g:entry { @ = count(); }')
+		n_dt=$(awk 'NF == 1 && $1 ~ /^[0-9]+$/ { print $1 }' "$tmp/out")
+		[ "$n_dt" = "$N" ] ||
+		    echo "pidbench: dtrace counted '$n_dt' hits, not $N" >&2
+		tr=$(elapsed "$@" "$RAW" "$addr" "$LOOP" bench "$N")
+		grep -q "^rawtrace: $N hits" "$tmp/out" ||
+		    echo "pidbench: rawtrace: $(cat "$tmp/out")" >&2
+		d=$(echo "$tn $t1 $tb $N" | awk '{ printf "%.3f",
+		    ($1 - $2 - $3 * ($4 - 1) / $4) / ($4 - 1) / 1000 }')
+		r=$(us "$tr" "$tb" "$N")
+		dts="$dts $d" raws="$raws $r"
+		ratios="$ratios $(echo "$d $r" | awk '{ printf "%.3f", $1 / $2 }')"
+	done
+	echo "$(echo "$dts" | median | cut -d' ' -f1)" \
+	    "$(echo "$raws" | median | cut -d' ' -f1)" \
+	    "$(echo "$ratios" | median)"
+}
+
+set -- $(rounds "$sock")
+dt=$1
+raw=$2
+line="per hit ($ROUNDS rounds, medians; placement left to the scheduler): dtraced $dt us, raw ptrace $raw us, dtraced/raw $(printf '%.2fx' "$3") (rounds: $(printf '%.2fx' "$4") - $(printf '%.2fx' "$5"))"
+if command -v taskset >/dev/null 2>&1; then
+	taskset -c 0 "$DTRACED" -d -s "$sock.pin" 2>>"$tmp/dtraced.log" &
+	dpin=$!
+	i=0
+	while [ ! -S "$sock.pin" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	set -- $(rounds "$sock.pin" taskset -c 0)
+	kill $dpin
+	wait $dpin 2>/dev/null
+	pinline="per hit ($ROUNDS rounds, medians; both sides pinned to CPU 0 with taskset: dtraced, dtrace and its target; rawtrace and its target): dtraced $1 us, raw ptrace $2 us, dtraced/raw $(printf '%.2fx' "$3") (rounds: $(printf '%.2fx' "$4") - $(printf '%.2fx' "$5"))"
+else
+	pinline="per hit, pinned: taskset not installed"
+fi
 
 if command -v ltrace >/dev/null 2>&1; then
 	t=$(elapsed ltrace -x g -o /dev/null "$LOOP" bench "$NSLOW")
@@ -150,7 +207,10 @@ else
 	line="$line, bpftrace not installed"
 fi
 echo "pidbench: $N hits (ltrace and gdb: $NSLOW), untraced loop $(us "$base" 0 1000) ms"
+echo "$pinline"
 echo "$line"
+# HITS_ONLY=1: only the per-hit figures (section 1)
+[ -z "$HITS_ONLY" ] || exit 0
 
 # 2. Enable and disable libc.so.6::entry on a -c target.
 "$DTRACE" -x socket="$sock" -l -c "$LOOP bench 1" \

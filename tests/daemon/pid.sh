@@ -87,6 +87,47 @@ check "no such function: does not match any probes" \
 sleep 0.2
 check "no -c child left behind" [ -z "$(ps -eo args | grep "^$TRIGGERS/loop 5")" ]
 
+# args 6 and 7 are on the stack (read only when D asks); cpu is the CPU
+# the thread ran on (read only when D asks): each record is in its buffer
+dtrace -q -c "$TRIGGERS/shapes 10" -n '
+pid$target:a.out:many:entry { @6 = sum(arg6); @7 = sum(arg7); @5 = sum(arg5); }
+pid$target:a.out:many:entry { printf("cpu %d\n", cpu); }
+END { printa("arg5 %@d arg6 %@d arg7 %@d\n", @5, @6, @7); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "stack args: exit 0" [ $? -eq 0 ]
+check "stack args: arg5, arg6, arg7 sum to 95, 105, 115" \
+    grep -qx "arg5 95 arg6 105 arg7 115" "$tmp/out"
+ncpu=$(getconf _NPROCESSORS_CONF)
+check "cpu: 10 hits, each on a CPU that exists" [ "$(awk -v n=$ncpu \
+    '$1 == "cpu" && $2 >= 0 && $2 < n' "$tmp/out" | wc -l)" -eq 10 ]
+
+# aliases: one function under several names is one probe for a glob,
+# named by its preferred name (global or weak over local, fewer leading
+# underscores, no compiler-made suffix; a default symbol version over a
+# compat one), and ufunc() names it the same way
+dtrace -l -c "$TRIGGERS/shapes 1" -n 'pid$target:a.out:*alias*:entry' \
+    -n 'pid$target:a.out:__alia*:entry' >"$tmp/out" 2>"$tmp/err"
+check "aliases: -l lists aliased once, and __aliased for a glob only it matches" \
+    [ "$(awk 'NR > 1 { print $3, $4, $5 }' "$tmp/out" | tr '\n' ,)" = \
+    "a.out aliased entry,a.out __aliased entry," ]
+dtrace -q -c "$TRIGGERS/shapes 10" -n 'pid$target:a.out:__aliased:entry,
+pid$target:a.out:aliased.localalias:entry { @[probefunc, ufunc(uregs[R_PC])] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "aliases: ufunc() of each name is shapes\`aliased" [ "$(awk \
+    'NF == 3 { print $1, $2, $3 }' "$tmp/out" | sort | tr '\n' ,)" = \
+    "__aliased shapes\`aliased 10,aliased.localalias shapes\`aliased 10," ]
+dtrace -l -c "$TRIGGERS/loop 1" -n 'pid$target:libc.so.6::entry' \
+    >"$tmp/out" 2>"$tmp/err"
+check "aliases: libc's malloc, free, getpid, puts; not their other names" \
+    [ "$(awk '$4 ~ /^(__libc_malloc|malloc|cfree|free|__getpid|getpid|_IO_puts|puts)$/ \
+    { print $4 }' "$tmp/out" | sort | tr '\n' ,)" = "free,getpid,malloc,puts," ]
+dtrace -q -c "$TRIGGERS/threads 2" -n 'pid$target:libc.so.6:__libc_malloc:entry,
+pid$target:libc.so.6:cfree:entry { @[probefunc, ufunc(uregs[R_PC])] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "aliases: ufunc() at __libc_malloc and cfree is libc's malloc and free" \
+    [ "$(awk 'NF == 3 { print $1, $2 }' "$tmp/out" | sort | tr '\n' ,)" = \
+    "__libc_malloc libc.so.6\`malloc,cfree libc.so.6\`free," ]
+
 # -p: grab a running process, detach after exit(); it runs on, restored
 "$TRIGGERS/loop" spin >"$tmp/spin.out" 2>&1 &
 spid=$!

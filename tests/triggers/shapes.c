@@ -7,6 +7,10 @@
  *	tailer(x)	ends in a tail call (jmp tailee)
  *	sw(x)		a switch compiled to a jump table
  *	trapfn		starts with int3 (never called): must be refused
+ *	many(i..i+7)	eight arguments: the last two on the stack
+ *	aliased(x)	one function, four names: aliased (global),
+ *			__aliased (global), waliased (weak) and
+ *			aliased.localalias (local); probed and named once
  *
  *	shapes N
  */
@@ -18,6 +22,8 @@ long	ripfn(long);
 long	tailer(long);
 long	tailee(long);
 long	sw(long);
+long	many(long, long, long, long, long, long, long, long);
+long	aliased(long);
 long	sw0(long), sw1(long), sw2(long), sw3(long), sw4(long), sw5(long),
 	sw6(long), sw7(long);
 
@@ -95,17 +101,36 @@ sw(long x)
 	return r;
 }
 
+__attribute__((noipa)) long
+many(long a, long b, long c, long d, long e, long f, long g, long h)
+{
+	return a + b + c + d + e + f + g + h;
+}
+
+__attribute__((noipa)) long
+aliased(long x)
+{
+	return x + 3;
+}
+extern long __aliased(long) __attribute__((alias("aliased")));
+extern long waliased(long) __attribute__((weak, alias("aliased")));
+__asm__(".set aliased.localalias, aliased\n"
+	".type aliased.localalias, @function\n");
+
 int
 main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 10, i, a = 0, b = 0, c = 0, d = 0;
+	long m = 0;
 
 	for (i = 0; i < n; i++) {
 		a += rec(5);
 		b = ripfn(i);
 		c += tailer(i);
 		d += sw(i);
+		m += many(i, i + 1, i + 2, i + 3, i + 4, i + 5, i + 6, i + 7);
+		m += __aliased(i);
 	}
-	printf("rec=%ld rip=%ld tail=%ld sw=%ld\n", a, b, c, d);
+	printf("rec=%ld rip=%ld tail=%ld sw=%ld many=%ld\n", a, b, c, d, m);
 	return 0;
 }

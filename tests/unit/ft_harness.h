@@ -103,7 +103,9 @@ on_hit(void *arg, ft_proc_t *p, const ft_hit_t *h, void *const *users,
 
 	if (h->fh_tid != c->c_pid && h->fh_pid != c->c_pid)
 		c->c_other++;
-	if (h->fh_regs.rip != h->fh_addr || h->fh_cpu < 0)
+	/* the CPU: in the hit (uprobe), or read when asked (ptrace) */
+	if (h->fh_regs.rip != h->fh_addr || (h->fh_cpu < 0 &&
+	    ft_proc_cpu(p, h->fh_tid) < 0))
 		c->c_badregs++;
 	/* at an entry, *%rsp is the return address (from the sample) */
 	if (c->c_texthi != 0 && users[0] == &c->c_user[0]) {
