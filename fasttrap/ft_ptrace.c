@@ -279,9 +279,11 @@ ft_ptrace_init(void)
 	sigaction(SIGRTMIN + 5, &sa, NULL);
 
 	/*
-	 * Every ptrace stop of a tracee (each probe hit) sends the tracer's
-	 * process a SIGCHLD, which interrupts whichever daemon thread does
-	 * not block it: the event loop woke once per hit, on the other CPU.
+	 * Every ptrace stop of a tracee (each probe hit) generates a
+	 * SIGCHLD for the tracer's process.  While SIGCHLD is left at
+	 * SIG_DFL the kernel discards it, unless the daemon is itself
+	 * traced (strace, gdb) or a handler is installed: then it is
+	 * queued and wakes the event loop once per hit, on the other CPU.
 	 * Our tracer threads learn of stops from waitpid alone, so ask for
 	 * SIGCHLD on exits only, keeping any handler installed.
 	 */
