@@ -116,4 +116,59 @@ same "$tmp/err" "dtrace: could not enable tracing: Not enough space
 pdtrace -q -x bufsize=1000 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "bufsize=1000: no resize, exit 0" [ $? -eq 0 ]
 
+# ring across CPUs: oncpu calls f 1000 times on CPU 1, then 1000 on
+# CPU 0; each CPU's ring of 16k keeps its newest 682 records, and they
+# are printed CPU by CPU, oldest first (-o: into a file, appended to).
+echo "before" >"$tmp/ring"
+pdtrace -q -x bufpolicy=ring -x bufsize=16k -o "$tmp/ring" \
+    -c "$TRIGGERS/oncpu 1 1000 0 1000" -n '
+    pid$target::f:entry { printf("%d\n", arg0); }' >"$tmp/out" 2>"$tmp/err"
+check "ring on two CPUs: exit 0" [ $? -eq 0 ]
+{ echo before; seq 1318 1999; seq 318 999; echo; } >"$tmp/want"
+check "ring on two CPUs: CPU 0's newest, then CPU 1's, oldest first" \
+    cmp -s "$tmp/want" "$tmp/ring"
+same "$tmp/out" "2000 calls
+" "-o: only the target's output on stdout"
+
+# -x cpu=N: only the hits on CPU N are traced; BEGIN and END run as on N.
+pdtrace -q -x cpu=1 -c "$TRIGGERS/oncpu 1 300 0 200 1 5" -n '
+    BEGIN { printf("begin on %d\n", cpu); }
+    pid$target::f:entry { @[cpu] = count(); }
+    END { printf("end on %d\n", cpu); }' >"$tmp/out" 2>"$tmp/err"
+check "cpu=1: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "begin on 1
+505 calls
+end on 1
+
+        1              305
+
+" "cpu=1: the 305 hits on CPU 1 only"
+pdtrace -q -x cpu=0 -c "$TRIGGERS/oncpu 1 300 0 200 1 5" -n '
+    pid$target::f:entry { @[cpu] = count(); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "505 calls
+
+        0              200
+
+" "cpu=0: the 200 hits on CPU 0 only"
+pdtrace -q -x cpu=1 -n 'BEGIN { exit(3); }' >"$tmp/out" 2>"$tmp/err"
+check "cpu=1: exit() in BEGIN is not lost (exit status 3)" [ $? -eq 3 ]
+
+# specsize: lowered like the other buffers (nspec 1 on each CPU), or,
+# with bufresize=manual, not at all.
+spec='BEGIN { s = speculation(); } BEGIN { speculate(s); printf("x\n"); }
+    BEGIN { commit(s); } BEGIN { exit(0); }'
+pdtrace -q -x specsize=1g -n "$spec" >"$tmp/out" 2>"$tmp/err"
+check "specsize=1g: exit 0" [ $? -eq 0 ]
+# (to what depends on the number of CPUs: 128m with 2)
+check "specsize=1g: speculation size lowered" \
+    grep -qx 'dtrace: speculation size lowered to [0-9]*m' "$tmp/err"
+same "$tmp/out" "x
+
+" "specsize=1g: the committed record"
+pdtrace -q -x specsize=1g -x bufresize=manual -n "$spec" \
+    >"$tmp/out" 2>"$tmp/err"
+check "specsize=1g, manual: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: could not enable tracing: Not enough space
+" "specsize with bufresize=manual: Not enough space"
+
 done_testing
