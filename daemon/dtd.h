@@ -296,6 +296,9 @@ typedef struct dtd_consumer {
 	int		dc_activity;	/* DT_ACT_* or DTD_ACT_WARMUP; atomic */
 	int		dc_exitstatus;
 	int		dc_reason;	/* DT_REASON_*: why it is draining */
+	int		dc_begincpu;	/* where BEGIN and END ran: their */
+	int		dc_endcpu;	/* units are read first and last */
+	int		dc_begunread;	/* BEGIN's unit was read first */
 	uint64_t	dc_bufused;	/* sizes GO allocated (GO_OK) */
 	uint64_t	dc_aggused;
 	uint64_t	dc_errors;	/* atomic; cumulative */
@@ -527,6 +530,7 @@ void		dtd_buf_cooldown(dtd_buf_t *);
 int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
 void		dtd_buf_drop(dtd_buf_t *, int, uint64_t);
 int		dtd_buf_nunits(dtd_buf_t *);
+int		dtd_buf_unitof(dtd_buf_t *, int, pid_t);
 int		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
 int		dtd_buf_peek(dtd_buf_t *, int, dtd_bufsnap_t *);
 uint64_t	dtd_buf_drops(dtd_buf_t *);

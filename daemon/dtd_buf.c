@@ -408,6 +408,27 @@ dtd_buf_nunits(dtd_buf_t *b)
 }
 
 /*
+ * The unit a record of (cpu, tid) goes to, or -1 when that thread has
+ * none yet (bufscope=thread).
+ */
+int
+dtd_buf_unitof(dtd_buf_t *b, int cpu, pid_t tid)
+{
+	uint32_t i;
+	int u = -1;
+
+	if (b->db_scope != DTD_BUFSCOPE_THREAD)
+		return b->db_ncpu > 0 ? (cpu < 0 ? 0 : cpu) % b->db_ncpu : -1;
+	pthread_rwlock_rdlock(&b->db_thrlock);
+	for (i = 0; i < b->db_nthr && u == -1; i++) {
+		if (b->db_thr[i]->dbc_tid == tid)
+			u = (int)i;
+	}
+	pthread_rwlock_unlock(&b->db_thrlock);
+	return u;
+}
+
+/*
  * Snapshot unit u (0 .. dtd_buf_nunits() - 1) and empty it.  The data
  * handed out stays valid and unchanged until the next snapshot of the
  * same unit (snapshots are serialized by the caller: the main thread

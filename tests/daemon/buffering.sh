@@ -118,14 +118,16 @@ check "bufsize=1000: no resize, exit 0" [ $? -eq 0 ]
 
 # ring across CPUs: oncpu calls f 1000 times on CPU 1, then 1000 on
 # CPU 0; each CPU's ring of 16k keeps its newest 682 records, and they
-# are printed CPU by CPU, oldest first (-o: into a file, appended to).
+# are printed CPU by CPU, oldest first, the CPU that END ran on (0, as
+# the daemon is pinned there) last, as illumos does (-o: into a file,
+# appended to).
 echo "before" >"$tmp/ring"
 pdtrace -q -x bufpolicy=ring -x bufsize=16k -o "$tmp/ring" \
     -c "$TRIGGERS/oncpu 1 1000 0 1000" -n '
     pid$target::f:entry { printf("%d\n", arg0); }' >"$tmp/out" 2>"$tmp/err"
 check "ring on two CPUs: exit 0" [ $? -eq 0 ]
-{ echo before; seq 1318 1999; seq 318 999; echo; } >"$tmp/want"
-check "ring on two CPUs: CPU 0's newest, then CPU 1's, oldest first" \
+{ echo before; seq 318 999; seq 1318 1999; echo; } >"$tmp/want"
+check "ring on two CPUs: CPU 1's newest, then END's CPU 0's, oldest first" \
     cmp -s "$tmp/want" "$tmp/ring"
 same "$tmp/out" "2000 calls
 " "-o: only the target's output on stdout"
