@@ -560,6 +560,7 @@ int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
 #define DTD_SPEC_COMMITTINGMANY	5
 #define DTD_SPEC_DISCARDING	6
 #define DTD_DEFAULT_CLEANRATE	(1000000000ull / 101)	/* illumos: 101 Hz */
+#define DTD_MIN_CLEANRATE	200000ull		/* illumos: 5000 Hz */
 #define DTD_MAX_CLEANRATE	(60ull * 1000000000ull)
 
 typedef struct dtd_spec {

@@ -298,7 +298,8 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			return -1;
 		}
 		c->dc_opts.do_cleanrate = v > DTD_MAX_CLEANRATE ?
-		    DTD_MAX_CLEANRATE : v;
+		    DTD_MAX_CLEANRATE : v < DTD_MIN_CLEANRATE ?
+		    DTD_MIN_CLEANRATE : v;
 	} else {
 		dtd_consumer_err(err, errlen, "unknown option \"%s\"", name);
 		return -1;

@@ -173,4 +173,17 @@ check "specsize=1g, manual: exit 1" [ $? -eq 1 ]
 same "$tmp/err" "dtrace: could not enable tracing: Not enough space
 " "specsize with bufresize=manual: Not enough space"
 
+# cleanrate and statusrate out of illumos's range are brought into it,
+# and dtrace says so in illumos's words.
+for r in "cleanrate=10000hz:cleaning rate reduced to 5000 hz" \
+    "cleanrate=2m:cleaning rate increased to once every 60 seconds" \
+    "statusrate=20s:status rate increased to once every 10 seconds" \
+    "cleanrate=50hz:" "statusrate=10s:"; do
+	pdtrace -q -x "${r%%:*}" -n 'BEGIN { exit(0); }' >"$tmp/out" \
+	    2>"$tmp/err"
+	msg=${r#*:}
+	same "$tmp/err" "${msg:+dtrace: $msg
+}" "${r%%:*}: ${msg:-in range, nothing said}"
+done
+
 done_testing
