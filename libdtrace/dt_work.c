@@ -814,7 +814,9 @@ dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 			dt_consume_json_drop(dtp, "dynamic",
 			    "DTRACEDROP_DYNAMIC", NULL, 0, n, msg);
 		else
-			fprintf(stderr, "dtrace: %s\n", msg);
+			fprintf(stderr, "dtrace: %s%s\n",
+			    (dtp->dt_copts & DT_COPT_DROPTAGS) ?
+			    "[DTRACEDROP_DYNAMIC] " : "", msg);
 		dtp->dt_dyndrops = dyndrops;
 	}
 }
