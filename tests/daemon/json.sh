@@ -145,4 +145,23 @@ else
 	ok "# SKIP taskset cannot pin to CPU 0"
 fi
 
+# aggregation drops and failed speculations as JSON objects: 128 bytes
+# of aggregation hold 3 entries of 40 (-x cpu=0: BEGIN runs as on CPU 0)
+timeout 60 "$DTRACE" -q -x oformat=json -x cpu=0 -x aggsize=128 -x nspec=1 \
+    -n 'BEGIN { @[1] = count(); @[2] = count(); @[3] = count();
+    @[4] = count(); a = speculation(); b = speculation(); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "json aggregation and speculation drops: exit 0" [ $? -eq 0 ]
+check "json aggregation and speculation drops" jsonis "$tmp/out" '[
+{"type": "drop", "kind": "aggregation", "tag": "DTRACEDROP_AGGREGATION",
+ "cpu": 0, "count": 1, "message": "1 aggregation drop on CPU 0"},
+{"type": "drop", "kind": "speculation", "tag": "DTRACEDROP_SPECUNAVAIL",
+ "count": 1, "message":
+ "1 failed speculation (no speculative buffer available)"},
+{"type": "probe", "epid": 1, "id": 1, "provider": "dtrace", "module": "",
+ "function": "", "name": "BEGIN", "records": []},
+{"type": "aggregation", "name": "", "function": "count", "data": [
+  {"keys": [1], "value": 1}, {"keys": [2], "value": 1},
+  {"keys": [3], "value": 1}]}]'
+
 done_testing
