@@ -186,4 +186,17 @@ for r in "cleanrate=10000hz:cleaning rate reduced to 5000 hz" \
 }" "${r%%:*}: ${msg:-in range, nothing said}"
 done
 
+# switch with a real target: 5000 calls into 16k read rarely (switchrate
+# 10s: at the start and at the end), so most are dropped; the records
+# printed plus the drops reported are the 5000 calls exactly.
+rm -f "$tmp/sw"
+pdtrace -q -x bufsize=16k -x switchrate=10s -o "$tmp/sw" \
+    -c "$TRIGGERS/loop 5000" -n '
+    pid$target::f:entry { printf("%d\n", arg0); }' >"$tmp/out" 2>"$tmp/err"
+check "switch, 5000 calls: exit 0" [ $? -eq 0 ]
+recs=$(grep -c . "$tmp/sw")
+drops=$(sed -n 's/^dtrace: \([0-9]*\) drops on CPU 0$/\1/p' "$tmp/err")
+check "switch, 5000 calls: $recs records + ${drops:-no} drops = 5000" \
+    [ "${drops:-0}" -gt 0 -a $((recs + ${drops:-0})) -eq 5000 ]
+
 done_testing
