@@ -595,12 +595,7 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 	uint32_t i, k;
 	int nargs, maxargs;
 
-	if ((uint64_t)s->ds_size + DTRACE_RECHDR_SIZE + 7 > c->dc_opts.do_bufsize) {
-		dtd_consumer_err(err, errlen, "statement %u: record of %u bytes "
-		    "exceeds the principal buffer size %" PRIu64, si,
-		    s->ds_size, c->dc_opts.do_bufsize);
-		return -1;
-	}
+	/* a record larger than bufsize: GO refuses, in illumos's words */
 	if (s->ds_pred != NULL &&
 	    dtd_consumer_verify(s->ds_pred, "predicate", si, 0, err,
 	    errlen) == -1)

@@ -199,4 +199,15 @@ drops=$(sed -n 's/^dtrace: \([0-9]*\) drops on CPU 0$/\1/p' "$tmp/err")
 check "switch, 5000 calls: $recs records + ${drops:-no} drops = 5000" \
     [ "${drops:-0}" -gt 0 -a $((recs + ${drops:-0})) -eq 5000 ]
 
+# A record larger than the whole buffer, under every policy and scope:
+# tracing does not start, in illumos's words.
+for p in "bufpolicy=switch" "bufpolicy=fill" "bufpolicy=ring" \
+    "bufscope=thread"; do
+	pdtrace -q -x "$p" -x bufsize=128 -n 'BEGIN { trace(execname); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "$p, a record over bufsize: exit 1" [ $? -eq 1 ]
+	same "$tmp/err" "dtrace: could not enable tracing: Enabling exceeds size of buffer
+" "$p, a record over bufsize: Enabling exceeds size of buffer"
+done
+
 done_testing
