@@ -1,7 +1,7 @@
 /*
  * trace() of a struct and of an array: their bytes, as illumos's
- * dt_print_bytes shows what is not a string; signed and unsigned 1 and
- * 2 byte integers.
+ * dt_print_bytes shows what is not a string; signed and unsigned 1, 2
+ * and 4 byte integers, pointers.
  */
 struct s { int a; char b; long c; };
 struct t { int v[4]; };
@@ -22,5 +22,9 @@ BEGIN
 	trace((uint8_t)3);
 	trace((int16_t)-3);
 	trace((uint16_t)3);
+	trace((int *)4096);
+	trace((void *)-1);
+	trace((char)65);
+	trace((uint32_t)4294967295);
 	exit(0);
 }
