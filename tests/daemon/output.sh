@@ -1,7 +1,7 @@
 #!/bin/sh
 # Output forms that need a traced program: -F flowindent over pid entry
 # and return probes (with several clauses on one probe, as illumos's
-# heuristic treats them), written with -o.
+# heuristic treats them), written with -o; the speculation example.
 . "$(dirname "$0")/lib.sh"
 
 # recurse 2: main -> down(2) -> down(1) -> down(0) -> leaf(0).  The
@@ -37,5 +37,41 @@ same "$tmp/q" "in 1
 in 0
 
 " "-qF: only the data"
+
+# The speculation chapter's example: speculate each call's trace and
+# commit only the calls whose result is "bad" (a multiple of 7 here),
+# discarding the others.  One thread on one CPU: a commit or discard
+# frees the speculation at once, so nspec=1 never fails.
+timeout 60 "$DTRACE" -q -o "$tmp/spec" -c "$TRIGGERS/oncpu 0 30" -n '
+    pid$target::f:entry
+    {
+	self->spec = speculation();
+	speculate(self->spec);
+	printf("f(%d)", arg0);
+    }
+    pid$target::f:return /self->spec/
+    {
+	speculate(self->spec);
+	printf(" = %d\n", arg1);
+    }
+    pid$target::f:return /self->spec && arg1 % 7 == 0/
+    {
+	commit(self->spec);
+	self->spec = 0;
+    }
+    pid$target::f:return /self->spec/
+    {
+	discard(self->spec);
+	self->spec = 0;
+    }' >"$tmp/out" 2>"$tmp/err"
+check "speculation example: exit 0" [ $? -eq 0 ]
+same "$tmp/spec" "f(0) = 0
+f(7) = 7
+f(14) = 14
+f(21) = 21
+f(28) = 28
+
+" "speculation example: only the committed calls"
+same "$tmp/err" "" "speculation example: no failed speculation"
 
 done_testing
