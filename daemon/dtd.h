@@ -528,6 +528,8 @@ void		dtd_buf_fini(dtd_buf_t *);
 void		dtd_buf_reserve(dtd_buf_t *, size_t);
 void		dtd_buf_cooldown(dtd_buf_t *);
 int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
+int		dtd_buf_write_recs(dtd_buf_t *, int, pid_t, const void *,
+		    size_t);
 void		dtd_buf_drop(dtd_buf_t *, int, uint64_t);
 int		dtd_buf_nunits(dtd_buf_t *);
 int		dtd_buf_unitof(dtd_buf_t *, int, pid_t);
