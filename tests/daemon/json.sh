@@ -164,4 +164,19 @@ check "json aggregation and speculation drops" jsonis "$tmp/out" '[
   {"keys": [1], "value": 1}, {"keys": [2], "value": 1},
   {"keys": [3], "value": 1}]}]'
 
+# llquantize up to 10^19: the magnitude past INT64_MAX ends there, and
+# INT64_MAX alone is the top bucket
+timeout 60 "$DTRACE" -q -x oformat=json -n 'BEGIN {
+    @ll = llquantize(9223372036854775806, 10, 0, 19, 10);
+    @ll = llquantize(9223372036854775807, 10, 0, 19, 10);
+    @ll = llquantize(1000000000000000000, 10, 0, 19, 10); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+grep -v '"type":"probe"' "$tmp/out" >"$tmp/ll"
+check "json llquantize past INT64_MAX" jsonis "$tmp/ll" '[
+{"type": "aggregation", "name": "ll", "function": "llquantize", "data": [
+  {"keys": [], "buckets": [
+   {"min": 1000000000000000000, "max": 1922337203685477579, "count": 1},
+   {"min": 8378697629483820640, "max": 9223372036854775806, "count": 1},
+   {"min": 9223372036854775807, "max": 9223372036854775807, "count": 1}]}]}]'
+
 done_testing
