@@ -308,6 +308,9 @@ typedef struct dtd_consumer {
 	int		dc_activity;	/* DT_ACT_* or DTD_ACT_WARMUP; atomic */
 	int		dc_exitstatus;
 	int		dc_reason;	/* DT_REASON_*: why it is draining */
+	int		dc_begincpu;	/* where BEGIN and END ran: their */
+	int		dc_endcpu;	/* units are read first and last */
+	int		dc_begunread;	/* BEGIN's unit was read first */
 	uint64_t	dc_bufused;	/* sizes GO allocated (GO_OK) */
 	uint64_t	dc_aggused;
 	uint64_t	dc_errors;	/* atomic; cumulative */
@@ -538,8 +541,11 @@ void		dtd_buf_fini(dtd_buf_t *);
 void		dtd_buf_reserve(dtd_buf_t *, size_t);
 void		dtd_buf_cooldown(dtd_buf_t *);
 int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
+int		dtd_buf_write_recs(dtd_buf_t *, int, pid_t, const void *,
+		    size_t);
 void		dtd_buf_drop(dtd_buf_t *, int, uint64_t);
 int		dtd_buf_nunits(dtd_buf_t *);
+int		dtd_buf_unitof(dtd_buf_t *, int, pid_t);
 int		dtd_buf_snap(dtd_buf_t *, int, dtd_bufsnap_t *);
 int		dtd_buf_peek(dtd_buf_t *, int, dtd_bufsnap_t *);
 uint64_t	dtd_buf_drops(dtd_buf_t *);
@@ -569,6 +575,7 @@ int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
 #define DTD_SPEC_COMMITTINGMANY	5
 #define DTD_SPEC_DISCARDING	6
 #define DTD_DEFAULT_CLEANRATE	(1000000000ull / 101)	/* illumos: 101 Hz */
+#define DTD_MIN_CLEANRATE	200000ull		/* illumos: 5000 Hz */
 #define DTD_MAX_CLEANRATE	(60ull * 1000000000ull)
 
 typedef struct dtd_spec {

@@ -149,30 +149,29 @@ dtd_agg_lquantize_bucket(const dtp_agg_t *g, int64_t val)
  * The llquantize() bucket of val (illumos's layout): 0 below factor^lo;
  * then each magnitude [factor^k, factor^(k+1)) split in at most nsteps
  * equal buckets, less those the previous magnitude already covers; the
- * last bucket takes factor^(hi+1) and up.  dt_proto_agg_nbuckets has
- * checked that factor^(hi+1) fits in 63 bits.
+ * last bucket takes factor^(hi+1) and up.  As in illumos, a magnitude
+ * whose top does not fit in 63 bits ends at INT64_MAX (dt_proto_llq_mul).
  */
 int
 dtd_agg_llquantize_bucket(const dtp_agg_t *g, int64_t val)
 {
-	int64_t factor = (int64_t)g->dg_params[0];
+	uint64_t factor = g->dg_params[0];
 	int64_t lo = (int64_t)g->dg_params[1], hi = (int64_t)g->dg_params[2];
 	int64_t nsteps = (int64_t)g->dg_params[3];
-	int64_t this = 1, last, order, base = 1;
+	int64_t this, last, order, base = 1;
 
-	for (order = 0; order < lo; order++)
-		this *= factor;
+	this = dt_proto_llq_pow(factor, (uint64_t)lo);
 	if (val < (last = this))
 		return 0;
-	for (this *= factor; order <= hi; order++) {
-		int64_t nb = this > nsteps ? nsteps : this;
+	for (order = lo; order <= hi; order++) {
+		int64_t nb;
 
+		this = dt_proto_llq_mul(this, factor);
+		nb = this > nsteps ? nsteps : this;
 		if (val < this)
 			return (int)(base + (val - last) / (this / nb));
-		base += nb - nb / factor;
+		base += nb - nb / (int64_t)factor;
 		last = this;
-		if (order < hi)
-			this *= factor;
 	}
 	return (int)base;
 }

@@ -19,7 +19,9 @@
  *		each record's size is in its header, which is how the ring
  *		finds the next oldest one.
  *
- * Under every policy a record larger than the whole unit is dropped.
+ * Under every policy a record larger than the whole unit is dropped.  A
+ * commit() writes a speculation's records as one piece
+ * (dtd_buf_write_recs): all of them, or one drop.
  * Fill and ring snapshots are copies, oldest record first, valid until
  * the unit's next snapshot; they are taken once tracing has stopped.
  */
@@ -301,6 +303,9 @@ dtd_buf_ring(dtd_buf_t *b, dtd_bufcpu_t *c, size_t len)
 	return d;
 }
 
+static int	dtd_buf_put(dtd_buf_t *, int, pid_t, const void *, size_t,
+		    int);
+
 /*
  * Append one record (len a multiple of 8, at least a record header) for
  * a hit on cpu by thread tid.  Returns 0; DTD_BUF_DROPPED when it was
@@ -309,6 +314,25 @@ dtd_buf_ring(dtd_buf_t *b, dtd_bufcpu_t *c, size_t len)
  */
 int
 dtd_buf_write(dtd_buf_t *b, int cpu, pid_t tid, const void *rec, size_t len)
+{
+	return dtd_buf_put(b, cpu, tid, rec, len, 1);
+}
+
+/*
+ * Append len bytes of whole records, each with its size in its header,
+ * as one: all of them or, counted as one drop, none (a commit()).
+ * Returns as dtd_buf_write does.
+ */
+int
+dtd_buf_write_recs(dtd_buf_t *b, int cpu, pid_t tid, const void *recs,
+    size_t len)
+{
+	return dtd_buf_put(b, cpu, tid, recs, len, 0);
+}
+
+static int
+dtd_buf_put(dtd_buf_t *b, int cpu, pid_t tid, const void *rec, size_t len,
+    int one)
 {
 	dtd_bufcpu_t *c;
 	char *dst = NULL;
@@ -361,7 +385,8 @@ dtd_buf_write(dtd_buf_t *b, int cpu, pid_t tid, const void *rec, size_t len)
 	if (dst == NULL)
 		goto drop;
 	memcpy(dst, rec, len);
-	memcpy(dst + 4, &rl, sizeof(rl));
+	if (one)
+		memcpy(dst + 4, &rl, sizeof(rl));
 	pthread_mutex_unlock(&c->dbc_lock);
 	return 0;
 drop:
@@ -405,6 +430,27 @@ dtd_buf_nunits(dtd_buf_t *b)
 	n = (int)b->db_nthr;
 	pthread_rwlock_unlock(&b->db_thrlock);
 	return n;
+}
+
+/*
+ * The unit a record of (cpu, tid) goes to, or -1 when that thread has
+ * none yet (bufscope=thread).
+ */
+int
+dtd_buf_unitof(dtd_buf_t *b, int cpu, pid_t tid)
+{
+	uint32_t i;
+	int u = -1;
+
+	if (b->db_scope != DTD_BUFSCOPE_THREAD)
+		return b->db_ncpu > 0 ? (cpu < 0 ? 0 : cpu) % b->db_ncpu : -1;
+	pthread_rwlock_rdlock(&b->db_thrlock);
+	for (i = 0; i < b->db_nthr && u == -1; i++) {
+		if (b->db_thr[i]->dbc_tid == tid)
+			u = (int)i;
+	}
+	pthread_rwlock_unlock(&b->db_thrlock);
+	return u;
 }
 
 /*

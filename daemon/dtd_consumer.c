@@ -298,7 +298,8 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			return -1;
 		}
 		c->dc_opts.do_cleanrate = v > DTD_MAX_CLEANRATE ?
-		    DTD_MAX_CLEANRATE : v;
+		    DTD_MAX_CLEANRATE : v < DTD_MIN_CLEANRATE ?
+		    DTD_MIN_CLEANRATE : v;
 	} else {
 		dtd_consumer_err(err, errlen, "unknown option \"%s\"", name);
 		return -1;
@@ -594,12 +595,7 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 	uint32_t i, k;
 	int nargs, maxargs;
 
-	if ((uint64_t)s->ds_size + DTRACE_RECHDR_SIZE + 7 > c->dc_opts.do_bufsize) {
-		dtd_consumer_err(err, errlen, "statement %u: record of %u bytes "
-		    "exceeds the principal buffer size %" PRIu64, si,
-		    s->ds_size, c->dc_opts.do_bufsize);
-		return -1;
-	}
+	/* a record larger than bufsize: GO refuses, in illumos's words */
 	if (s->ds_pred != NULL &&
 	    dtd_consumer_verify(s->ds_pred, "predicate", si, 0, err,
 	    errlen) == -1)
@@ -1624,6 +1620,7 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	log_info("%s: pid %d: tracing, %u ECBs", __func__, (int)c->dc_pid,
 	    c->dc_necb);
 	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_BEGIN), c);
+	c->dc_begincpu = hit.dh_cpu;
 	dtd_ecb_fire(&hit);
 	warm = DTD_ACT_WARMUP;
 	(void)__atomic_compare_exchange_n(&c->dc_activity, &warm,
@@ -1655,6 +1652,7 @@ dtd_consumer_stop(dtd_consumer_t *c, char *err, size_t errlen)
 	/* END may write into the room a fill buffer kept for it */
 	dtd_buf_cooldown(&c->dc_buf);
 	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_END), c);
+	c->dc_endcpu = hit.dh_cpu;
 	dtd_ecb_fire(&hit);
 	__atomic_store_n(&c->dc_activity, DT_ACT_STOPPED, __ATOMIC_RELEASE);
 	dtd_consumer_disable(c);
@@ -1727,10 +1725,36 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 	if ((what & DT_SNAP_BUF) && c->dc_hasbuf &&
 	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH || peek ||
 	    dtd_consumer_activity(c) == DT_ACT_STOPPED)) {
-		int u, nunit = dtd_buf_nunits(&c->dc_buf);
+		int i, u, nunit = dtd_buf_nunits(&c->dc_buf), first = -1,
+		    last = -1;
 
-		for (u = 0; u < nunit; u++) {
+		/*
+		 * illumos's order: the unit BEGIN ran on first (the first
+		 * time), the one END ran on last, so a printa() or clear()
+		 * in END comes after every other record.
+		 */
+		if (dtd_consumer_activity(c) == DT_ACT_STOPPED)
+			last = dtd_buf_unitof(&c->dc_buf, c->dc_endcpu,
+			    c->dc_pid);
+		if (!c->dc_begunread && !peek) {
+			first = dtd_buf_unitof(&c->dc_buf, c->dc_begincpu,
+			    c->dc_pid);
+			c->dc_begunread = 1;
+		}
+		if (first == last)
+			first = -1;
+		for (i = -1; i <= nunit; i++) {
 			dtd_bufsnap_t bs;
+
+			if (i == -1)
+				u = first;
+			else if (i == nunit)
+				u = last;
+			else
+				u = i;
+			if (u < 0 || (i >= 0 && i < nunit &&
+			    (u == first || u == last)))
+				continue;
 
 			if ((peek ? dtd_buf_peek(&c->dc_buf, u, &bs) :
 			    dtd_buf_snap(&c->dc_buf, u, &bs)) == -1) {

@@ -128,14 +128,18 @@ dtd_ecb_hit_self(dtd_hit_t *h, dtd_probe_t *p)
 	h->dh_gid = getgid();
 }
 
-/* A hit in a consumer's context (BEGIN, END): the dtrace(1) client's. */
+/*
+ * A hit in a consumer's context (BEGIN, END): the dtrace(1) client's.
+ * Under -x cpu=N they run as on CPU N, the one that has buffers: they
+ * belong to no CPU, and an exit() in BEGIN must not be lost.
+ */
 void
 dtd_ecb_hit_consumer(dtd_hit_t *h, dtd_probe_t *p, dtd_consumer_t *c)
 {
 	memset(h, 0, sizeof(*h));
 	h->dh_pid = c->dc_pid;
 	h->dh_tid = c->dc_pid;
-	h->dh_cpu = dtd_ecb_cpu();
+	h->dh_cpu = c->dc_opts.do_cpu != -1 ? c->dc_opts.do_cpu : dtd_ecb_cpu();
 	h->dh_timestamp = dtd_ecb_now();
 	h->dh_probe = p;
 	h->dh_consumer = c;

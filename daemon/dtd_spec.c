@@ -227,29 +227,21 @@ drop:
 }
 
 /*
- * Copy CPU c's records of sp into the principal buffer b, record by
- * record so that the buffer's policy applies to each.  Returns
- * DTD_BUF_FILLED if a fill buffer filled, else 0.
+ * Copy CPU c's records of sp into the principal buffer b in one piece,
+ * as illumos does: all of them, or one drop (a fill buffer fills).
+ * Returns DTD_BUF_FILLED if a fill buffer filled, else 0.
  */
 static int
 dtd_spec_copy(dtd_specs_t *ss, dtd_spec_t *sp, int c, dtd_buf_t *b,
     pid_t tid)
 {
-	size_t off = 0, rl;
-	uint32_t len;
 	int filled = 0;
 
 	(void)ss;
-	while (sp->ds_buf[c] != NULL && off < sp->ds_off[c]) {
-		memcpy(&len, sp->ds_buf[c] + off + 4, sizeof(len));
-		rl = len;
-		if (rl < DTRACE_RECHDR_SIZE || rl > sp->ds_off[c] - off)
-			break;		/* cannot happen: we wrote them */
-		if (b != NULL && dtd_buf_write(b, c, tid, sp->ds_buf[c] + off,
-		    rl) == DTD_BUF_FILLED)
-			filled = DTD_BUF_FILLED;
-		off += rl;
-	}
+	if (sp->ds_buf[c] != NULL && sp->ds_off[c] > 0 && b != NULL &&
+	    dtd_buf_write_recs(b, c, tid, sp->ds_buf[c], sp->ds_off[c]) ==
+	    DTD_BUF_FILLED)
+		filled = DTD_BUF_FILLED;
 	sp->ds_off[c] = 0;
 	return filled;
 }

@@ -355,6 +355,68 @@ dt_aggregate_qvalue(int i)
 }
 
 /*
+ * A walk over llquantize's buckets in order, as illumos's printer walks
+ * them: bucket 0 is below factor^lo, then each magnitude's linear steps,
+ * then the overflow bucket.  lq_value is the bucket's lowest value; a
+ * magnitude that passes INT64_MAX ends there (dt_proto_llq_mul), and
+ * its buckets at or past that bound can hold nothing (lq_empty).
+ */
+typedef struct dt_aggregate_llq {
+	uint64_t	lq_factor;
+	int64_t		lq_nsteps;
+	int64_t		lq_order, lq_hi;
+	int64_t		lq_this;	/* the magnitude's top */
+	int64_t		lq_value, lq_step;
+	int64_t		lq_left;	/* its buckets from this one on */
+	int		lq_empty;
+} dt_aggregate_llq_t;
+
+static void
+dt_aggregate_llq_mag(dt_aggregate_llq_t *q)
+{
+	int64_t nb;
+
+	q->lq_this = dt_proto_llq_mul(q->lq_value, q->lq_factor);
+	nb = q->lq_this > q->lq_nsteps ? q->lq_nsteps : q->lq_this;
+	q->lq_step = q->lq_this / nb;
+	q->lq_left = nb - nb / (int64_t)q->lq_factor;
+	q->lq_empty = q->lq_value >= q->lq_this;
+}
+
+/* To bucket 1 (lq_value is then factor^lo, bucket 0's bound). */
+static void
+dt_aggregate_llq_init(dt_aggregate_llq_t *q, const dtp_agg_t *d)
+{
+	q->lq_factor = d->dg_params[0];
+	q->lq_order = (int64_t)d->dg_params[1];
+	q->lq_hi = (int64_t)d->dg_params[2];
+	q->lq_nsteps = (int64_t)d->dg_params[3];
+	q->lq_value = dt_proto_llq_pow(q->lq_factor, (uint64_t)q->lq_order);
+	dt_aggregate_llq_mag(q);
+}
+
+/* To the next bucket; 0 once past the last magnitude's buckets. */
+static int
+dt_aggregate_llq_next(dt_aggregate_llq_t *q)
+{
+	if (--q->lq_left > 0) {
+		if (q->lq_step > q->lq_this - q->lq_value)
+			q->lq_value = q->lq_this;
+		else
+			q->lq_value += q->lq_step;
+		q->lq_empty = q->lq_value >= q->lq_this;
+		return 1;
+	}
+	q->lq_value = q->lq_this;
+	if (++q->lq_order > q->lq_hi) {
+		q->lq_empty = 0;
+		return 0;
+	}
+	dt_aggregate_llq_mag(q);
+	return 1;
+}
+
+/*
  * The sum a histogram is sorted by (each bucket weighted by its value),
  * and the count at zero that breaks ties, as illumos computes them.
  */
@@ -363,9 +425,9 @@ dt_aggregate_histsum(const dtp_agg_t *d, const int64_t *v, uint32_t n,
     int64_t *zerop)
 {
 	long double total = 0;
-	int64_t base, step, value, next, factor, nsteps;
+	dt_aggregate_llq_t q;
+	int64_t base, step;
 	uint32_t i, levels;
-	int order;
 
 	*zerop = 0;
 	switch (d->dg_kind) {
@@ -392,25 +454,18 @@ dt_aggregate_histsum(const dtp_agg_t *d, const int64_t *v, uint32_t n,
 		return total + (long double)v[levels + 1] *
 		    (long double)(base + 1);
 	default:	/* llquantize */
-		factor = (int64_t)d->dg_params[0];
-		nsteps = (int64_t)d->dg_params[3];
-		for (value = 1, order = 0; order < (int)d->dg_params[1];
-		    order++)
-			value *= factor;
-		total = (long double)v[0] * (long double)(value - 1);
-		next = value * factor;
-		step = next > nsteps ? next / nsteps : 1;
-		for (i = 1; order <= (int)d->dg_params[2] && i < n; i++) {
-			total += (long double)v[i] * (long double)value;
-			if ((value += step) != next)
-				continue;
-			next = value * factor;
-			step = next > nsteps ? next / nsteps : 1;
-			order++;
+		dt_aggregate_llq_init(&q, d);
+		total = (long double)v[0] * (long double)(q.lq_value - 1);
+		for (i = 1; i < n; i++) {
+			total += (long double)v[i] * (long double)q.lq_value;
+			if (!dt_aggregate_llq_next(&q)) {
+				i++;
+				break;
+			}
 		}
 		*zerop = v[0];
 		if (i < n)
-			total += (long double)v[i] * (long double)value;
+			total += (long double)v[i] * (long double)q.lq_value;
 		return total;
 	}
 }
@@ -683,8 +738,8 @@ dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 {
 	const int64_t *v = (const int64_t *)uv;
 	int n = (int)nval, first = 0, last = n - 1, i, positives = 0,
-	    negatives = 0, order, bin;
-	int64_t value = 1, next, step, factor, nsteps;
+	    negatives = 0, bin;
+	dt_aggregate_llq_t q;
 	long double total = 0;
 	char c[32];
 
@@ -745,37 +800,29 @@ dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 	}
 
 	/* llquantize: walk the magnitudes as illumos's printer does */
-	factor = (int64_t)d->dg_params[0];
-	nsteps = (int64_t)d->dg_params[3];
-	for (order = 0; order < (int)d->dg_params[1]; order++)
-		value *= factor;
-	next = value * factor;
-	step = next > nsteps ? next / nsteps : 1;
+	dt_aggregate_llq_init(&q, d);
 	if (first == 0) {
-		snprintf(c, sizeof(c), "< %lld", (long long)value);
+		snprintf(c, sizeof(c), "< %lld", (long long)q.lq_value);
 		fprintf(fp, "%16s ", c);
 		if (dt_aggregate_quantline(fp, v[0], normal, total, positives,
 		    negatives) < 0)
 			return -1;
 	}
-	bin = 1;
-	while (order <= (int)d->dg_params[2] && bin < n) {
-		if (bin >= first && bin <= last) {
-			fprintf(fp, "%16lld ", (long long)value);
+	for (bin = 1; bin < n; bin++) {
+		if (bin >= first && bin <= last && !q.lq_empty) {
+			fprintf(fp, "%16lld ", (long long)q.lq_value);
 			if (dt_aggregate_quantline(fp, v[bin], normal, total,
 			    positives, negatives) < 0)
 				return -1;
 		}
-		bin++;
-		if ((value += step) != next)
-			continue;
-		next = value * factor;
-		step = next > nsteps ? next / nsteps : 1;
-		order++;
+		if (!dt_aggregate_llq_next(&q)) {
+			bin++;
+			break;
+		}
 	}
 	if (last < bin || bin >= n)
 		return 0;
-	snprintf(c, sizeof(c), ">= %lld", (long long)value);
+	snprintf(c, sizeof(c), ">= %lld", (long long)q.lq_value);
 	fprintf(fp, "%16s ", c);
 	return dt_aggregate_quantline(fp, v[bin], normal, total, positives,
 	    negatives) < 0 ? -1 : 0;
@@ -1019,8 +1066,9 @@ dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
     uint32_t nval, uint64_t normal)
 {
 	const int64_t *v = (const int64_t *)uv;
-	int n = (int)nval, i, bin, order, first = 1;
-	int64_t value = 1, next, step, factor, nsteps, min, max;
+	int n = (int)nval, i, bin, first = 1;
+	dt_aggregate_llq_t q;
+	int64_t min, max;
 
 	fputc('[', fp);
 	if (d->dg_kind == DTRACEAGG_QUANTIZE) {
@@ -1059,29 +1107,26 @@ dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 		}
 	} else {
 		/* llquantize: the text printer's walk of the magnitudes */
-		factor = (int64_t)d->dg_params[0];
-		nsteps = (int64_t)d->dg_params[3];
-		for (order = 0; order < (int)d->dg_params[1]; order++)
-			value *= factor;
-		next = value * factor;
-		step = next > nsteps ? next / nsteps : 1;
+		dt_aggregate_llq_init(&q, d);
 		if (n > 0)
 			dt_aggregate_json_bucket(fp, &first, INT64_MIN,
-			    value - 1, v[0], normal);
-		bin = 1;
-		while (order <= (int)d->dg_params[2] && bin < n) {
-			dt_aggregate_json_bucket(fp, &first, value,
-			    value + step - 1, v[bin], normal);
-			bin++;
-			if ((value += step) != next)
-				continue;
-			next = value * factor;
-			step = next > nsteps ? next / nsteps : 1;
-			order++;
+			    q.lq_value - 1, v[0], normal);
+		for (bin = 1; bin < n; bin++) {
+			int64_t lo = q.lq_value, top = q.lq_this;
+
+			if (q.lq_step < top - lo)
+				top = lo + q.lq_step;
+			if (!q.lq_empty)
+				dt_aggregate_json_bucket(fp, &first, lo,
+				    top - 1, v[bin], normal);
+			if (!dt_aggregate_llq_next(&q)) {
+				bin++;
+				break;
+			}
 		}
 		if (bin < n)
-			dt_aggregate_json_bucket(fp, &first, value, INT64_MAX,
-			    v[bin], normal);
+			dt_aggregate_json_bucket(fp, &first, q.lq_value,
+			    INT64_MAX, v[bin], normal);
 	}
 	fputc(']', fp);
 }

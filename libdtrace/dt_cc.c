@@ -827,16 +827,19 @@ dt_cc_llquantize(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *arg,
 		    "number of steps per magnitude must evenly divide a power "
 		    "of the factor");
 	/*
-	 * illumos wants factor^high in 64 bits; we want one magnitude more
-	 * in 63, so the overflow bucket's bound is exact.
+	 * illumos's rule, in its arithmetic: factor^high, computed in 64
+	 * bits, must grow at every step.  The magnitudes past INT64_MAX are
+	 * cut there (dt_proto_llq_mul).
 	 */
-	for (order = 0, v = 1; order <= params[2]; order++) {
-		if (v > (uint64_t)INT64_MAX / params[0])
-			dt_parser_error(pcb, dnp->dn_line, D_LLQUANT_MAGTOOBIG,
-			    "llquantize( ) factor (%d) raised to power of high "
-			    "magnitude (%d) overflows 64-bits",
-			    (int)params[0], (int)params[2]);
-		v *= params[0];
+	for (i = 0, order = 1; (uint64_t)i < params[2]; i++) {
+		if (order * params[0] > order) {
+			order *= params[0];
+			continue;
+		}
+		dt_parser_error(pcb, dnp->dn_line, D_LLQUANT_MAGTOOBIG,
+		    "llquantize( ) factor (%d) raised to power of high "
+		    "magnitude (%d) overflows 64-bits", (int)params[0],
+		    (int)params[2]);
 	}
 	if (prev == NULL)
 		return;

@@ -431,23 +431,31 @@ dt_consume_rval(dtrace_hdl_t *dtp, int rv)
 /*
  * -F flowindent, as illumos: an "entry" probe prints " -> func" and
  * indents what follows by 2, a "return" probe undoes that and prints
- * " <- func", any other probe "| func:name" at the current depth.  A
- * second clause on the probe that just fired is not a new call.
+ * " <- func", any other probe "| func:name" at the current depth.
+ * Several clauses on one probe are one call: the first of an entry's
+ * records indents, and the last of a return's (the next record is
+ * another probe's) unindents; the others print "| func:name".
  */
 static void
 dt_consume_flow(dtrace_hdl_t *dtp, const dt_epid_t *ep,
     dtrace_probedata_t *pd)
 {
 	const char *name = ep->de_pdesc.dtpd_name;
-	uint32_t epid = ep->de_edesc.dtepd_epid;
+	uint32_t epid = ep->de_edesc.dtepd_epid, next = dtp->dt_flownext;
+	const dt_epid_t *nep;
 	int flow = DTRACEFLOW_NONE;
 
 	if (strcmp(name, "entry") == 0)
 		flow = DTRACEFLOW_ENTRY;
 	else if (strcmp(name, "return") == 0)
 		flow = DTRACEFLOW_RETURN;
-	if (dtp->dt_flowepid != DTRACE_EPIDNONE && dtp->dt_flowepid != epid &&
+	if (flow == DTRACEFLOW_ENTRY &&
+	    dtp->dt_flowepid != DTRACE_EPIDNONE && dtp->dt_flowepid != epid &&
 	    dtp->dt_flowprobe == ep->de_pdesc.dtpd_id)
+		flow = DTRACEFLOW_NONE;
+	if (flow == DTRACEFLOW_RETURN && next != DTRACE_EPIDNONE &&
+	    next != epid && (nep = dt_work_epid(dtp, next)) != NULL &&
+	    nep->de_pdesc.dtpd_id == ep->de_pdesc.dtpd_id)
 		flow = DTRACEFLOW_NONE;
 	if (flow == DTRACEFLOW_RETURN && dtp->dt_indent >= 2)
 		dtp->dt_indent -= 2;
@@ -944,7 +952,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 		const dt_epid_t *ep;
 		uint32_t epid;
 		uint64_t ts;
-		size_t size;
+		size_t size, next;
 
 		memcpy(&epid, buf + off, sizeof(epid));
 		memcpy(&ts, buf + off + 8, sizeof(ts));
@@ -960,6 +968,12 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 			return dt_conn_error(dtp, EDT_PROTO,
 			    "truncated record for enabled probe ID %u from "
 			    "dtraced", epid);
+		/* -F: the next record's EPID, if it is in this buffer */
+		dtp->dt_flownext = DTRACE_EPIDNONE;
+		next = off + DT_CONSUME_ROUND8(DTRACE_RECHDR_SIZE + size);
+		if (next <= len && len - next >= DTRACE_RECHDR_SIZE)
+			memcpy(&dtp->dt_flownext, buf + next,
+			    sizeof(dtp->dt_flownext));
 		if (ep->de_prog->dp_prog.dp_stmt[ep->de_stmt].ds_flags &
 		    DTP_STMT_ERRHANDLER) {
 			if (dt_consume_error(dtp, fp, ep,

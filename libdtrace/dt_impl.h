@@ -232,6 +232,7 @@ struct dtrace_hdl {
 	int		dt_indent;	/* -F: current flow indent */
 	uint32_t	dt_flowepid;	/* -F: EPID of the last firing */
 	uint32_t	dt_flowprobe;	/* -F: its probe ID */
+	uint32_t	dt_flownext;	/* -F: EPID of the next record */
 	FILE		*dt_ofp;	/* oformat=json: where drops go (the
 					   stream dtrace_work() writes to) */
 	/* runtime, more (dt_work.c, dt_conn.c) */

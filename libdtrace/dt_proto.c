@@ -469,6 +469,30 @@ dt_proto_agg_keysize(const dtp_agg_t *ag)
 }
 
 /*
+ * llquantize's bounds: this * factor, or INT64_MAX where that does not
+ * fit (illumos's kernel saturates its magnitudes the same way, so the
+ * magnitude that passes INT64_MAX ends there and those above are empty).
+ */
+int64_t
+dt_proto_llq_mul(int64_t this, uint64_t factor)
+{
+	if (this < 0 || factor == 0 || (uint64_t)this > INT64_MAX / factor)
+		return INT64_MAX;
+	return this * (int64_t)factor;
+}
+
+/* factor^n, saturated at INT64_MAX */
+int64_t
+dt_proto_llq_pow(uint64_t factor, uint64_t n)
+{
+	int64_t v = 1;
+
+	while (n-- > 0 && v != INT64_MAX)
+		v = dt_proto_llq_mul(v, factor);
+	return v;
+}
+
+/*
  * Buckets of a histogram aggregation, 0 for the others, -1 when its
  * parameters are invalid.  The layouts are illumos's:
  * quantize: one bucket per power of two, negative and positive, and
@@ -484,7 +508,7 @@ int
 dt_proto_agg_nbuckets(const dtp_agg_t *ag)
 {
 	int64_t lo, hi, step, levels;
-	uint64_t factor, nsteps, v, this, next;
+	uint64_t factor, nsteps, v, this;
 	int64_t base;
 	uint64_t order;
 
@@ -516,24 +540,20 @@ dt_proto_agg_nbuckets(const dtp_agg_t *ag)
 			continue;
 		if (v % nsteps != 0)
 			return -1;
-		/* factor^(hi + 1) must fit in 63 bits, as the compiler checks */
-		for (order = 0, this = 1; order <= (uint64_t)hi; order++) {
-			if (this > (uint64_t)INT64_MAX / factor)
-				return -1;
-			this *= factor;
-		}
-		/* the bucket INT64_MAX falls in, as illumos sizes it, + 1 */
-		for (this = 1, order = 0; order < (uint64_t)lo; order++)
-			this *= factor;
+		/*
+		 * the bucket INT64_MAX falls in, as illumos sizes it, + 1;
+		 * a magnitude past INT64_MAX is cut there
+		 */
+		this = (uint64_t)dt_proto_llq_pow(factor, (uint64_t)lo);
 		base = 1;
-		for (this *= factor; order <= (uint64_t)hi; order++) {
-			uint64_t nb = this > nsteps ? nsteps : this;
+		for (order = (uint64_t)lo; order <= (uint64_t)hi; order++) {
+			uint64_t nb;
 
-			next = this * factor;
+			this = (uint64_t)dt_proto_llq_mul((int64_t)this, factor);
+			nb = this > nsteps ? nsteps : this;
 			base += (int64_t)(nb - nb / factor);
 			if (base > DT_PROTO_MAXBUCKETS)
 				return -1;
-			this = next;
 		}
 		return (int)base + 1;
 	default:

@@ -346,7 +346,7 @@ typedef struct dtp_aggkey {
  */
 #define DT_PROTO_QUANTIZE_NBUCKETS	127	/* 63 negative, 0, 63 positive */
 #define DT_PROTO_QUANTIZE_ZERO		63	/* the bucket of 0 */
-#define DT_PROTO_MAXBUCKETS		131072
+#define DT_PROTO_MAXBUCKETS		(1 << 22)
 
 typedef struct dtp_agg {
 	uint32_t	dg_id;		/* consumer-wide aggregation id */
@@ -445,6 +445,8 @@ dif_difo_t	*dt_proto_difo_decode(dt_msg_t *);
 size_t		dt_proto_agg_valsize(const dtp_agg_t *);
 size_t		dt_proto_agg_keysize(const dtp_agg_t *);
 int		dt_proto_agg_nbuckets(const dtp_agg_t *);
+int64_t		dt_proto_llq_mul(int64_t, uint64_t);
+int64_t		dt_proto_llq_pow(uint64_t, uint64_t);
 int		dt_proto_retain_name_ok(const char *);
 
 #endif /* DT_PROTO_H */

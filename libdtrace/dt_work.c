@@ -19,6 +19,8 @@
 
 #include "dt_impl.h"
 
+#define DT_WORK_NANOSEC	1000000000LL
+
 _Static_assert(EDT_NOPROBE == DTRACE_ENOPROBE, "dtrace.h and dt_impl.h disagree");
 
 #define DT_WORK_MAXEPID		(1u << 20)
@@ -543,6 +545,52 @@ dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
 	return 0;
 }
 
+/*
+ * The rates the daemon keeps in range, as illumos's kernel does:
+ * cleanrate from 200us to 60s (dtraced clamps it too), statusrate at
+ * most 10s.  Say what changed in dtrace(1)'s words.
+ */
+static void
+dt_work_rates(dtrace_hdl_t *dtp)
+{
+	static const struct {
+		int		option;
+		const char	*what;
+		dtrace_optval_t	min, max;
+	} rates[] = {
+		{ DTRACEOPT_CLEANRATE, "cleaning rate", 200000,
+		    60 * DT_WORK_NANOSEC },
+		{ DTRACEOPT_STATUSRATE, "status rate", 0,
+		    10 * DT_WORK_NANOSEC },
+	};
+	dtrace_optval_t v, nv;
+	const char *dir;
+	size_t i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		v = dtp->dt_options[rates[i].option];
+		if (v == DTRACEOPT_UNSET || v <= 0)
+			continue;
+		nv = v < rates[i].min ? rates[i].min :
+		    v > rates[i].max ? rates[i].max : v;
+		if (nv == v)
+			continue;
+		dtp->dt_options[rates[i].option] = nv;
+		dir = nv > v ? "reduced" : "increased";
+		if (nv <= DT_WORK_NANOSEC && DT_WORK_NANOSEC % nv == 0)
+			fprintf(stderr, "dtrace: %s %s to %lld hz\n",
+			    rates[i].what, dir,
+			    (long long)(DT_WORK_NANOSEC / nv));
+		else if (nv % DT_WORK_NANOSEC == 0)
+			fprintf(stderr, "dtrace: %s %s to once every %lld "
+			    "seconds\n", rates[i].what, dir,
+			    (long long)(nv / DT_WORK_NANOSEC));
+		else
+			fprintf(stderr, "dtrace: %s %s to once every %lld "
+			    "nanoseconds\n", rates[i].what, dir, (long long)nv);
+	}
+}
+
 int
 dtrace_go(dtrace_hdl_t *dtp)
 {
@@ -565,6 +613,7 @@ dtrace_go(dtrace_hdl_t *dtp)
 	dt_msg_free(&rep);
 	if (rv != 0)
 		return -1;
+	dt_work_rates(dtp);
 	dtp->dt_active = 1;
 	if (dtp->dt_activity < DT_ACT_ACTIVE)
 		dtp->dt_activity = DT_ACT_ACTIVE;
@@ -765,7 +814,9 @@ dt_work_snapend(dtrace_hdl_t *dtp, dt_msg_t *m)
 			dt_consume_json_drop(dtp, "dynamic",
 			    "DTRACEDROP_DYNAMIC", NULL, 0, n, msg);
 		else
-			fprintf(stderr, "dtrace: %s\n", msg);
+			fprintf(stderr, "dtrace: %s%s\n",
+			    (dtp->dt_copts & DT_COPT_DROPTAGS) ?
+			    "[DTRACEDROP_DYNAMIC] " : "", msg);
 		dtp->dt_dyndrops = dyndrops;
 	}
 }

@@ -116,4 +116,98 @@ same "$tmp/err" "dtrace: could not enable tracing: Not enough space
 pdtrace -q -x bufsize=1000 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "bufsize=1000: no resize, exit 0" [ $? -eq 0 ]
 
+# ring across CPUs: oncpu calls f 1000 times on CPU 1, then 1000 on
+# CPU 0; each CPU's ring of 16k keeps its newest 682 records, and they
+# are printed CPU by CPU, oldest first, the CPU that END ran on (0, as
+# the daemon is pinned there) last, as illumos does (-o: into a file,
+# appended to).
+echo "before" >"$tmp/ring"
+pdtrace -q -x bufpolicy=ring -x bufsize=16k -o "$tmp/ring" \
+    -c "$TRIGGERS/oncpu 1 1000 0 1000" -n '
+    pid$target::f:entry { printf("%d\n", arg0); }' >"$tmp/out" 2>"$tmp/err"
+check "ring on two CPUs: exit 0" [ $? -eq 0 ]
+{ echo before; seq 318 999; seq 1318 1999; echo; } >"$tmp/want"
+check "ring on two CPUs: CPU 1's newest, then END's CPU 0's, oldest first" \
+    cmp -s "$tmp/want" "$tmp/ring"
+same "$tmp/out" "2000 calls
+" "-o: only the target's output on stdout"
+
+# -x cpu=N: only the hits on CPU N are traced; BEGIN and END run as on N.
+pdtrace -q -x cpu=1 -c "$TRIGGERS/oncpu 1 300 0 200 1 5" -n '
+    BEGIN { printf("begin on %d\n", cpu); }
+    pid$target::f:entry { @[cpu] = count(); }
+    END { printf("end on %d\n", cpu); }' >"$tmp/out" 2>"$tmp/err"
+check "cpu=1: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "begin on 1
+505 calls
+end on 1
+
+        1              305
+
+" "cpu=1: the 305 hits on CPU 1 only"
+pdtrace -q -x cpu=0 -c "$TRIGGERS/oncpu 1 300 0 200 1 5" -n '
+    pid$target::f:entry { @[cpu] = count(); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "505 calls
+
+        0              200
+
+" "cpu=0: the 200 hits on CPU 0 only"
+pdtrace -q -x cpu=1 -n 'BEGIN { exit(3); }' >"$tmp/out" 2>"$tmp/err"
+check "cpu=1: exit() in BEGIN is not lost (exit status 3)" [ $? -eq 3 ]
+
+# specsize: lowered like the other buffers (nspec 1 on each CPU), or,
+# with bufresize=manual, not at all.
+spec='BEGIN { s = speculation(); } BEGIN { speculate(s); printf("x\n"); }
+    BEGIN { commit(s); } BEGIN { exit(0); }'
+pdtrace -q -x specsize=1g -n "$spec" >"$tmp/out" 2>"$tmp/err"
+check "specsize=1g: exit 0" [ $? -eq 0 ]
+# (to what depends on the number of CPUs: 128m with 2)
+check "specsize=1g: speculation size lowered" \
+    grep -qx 'dtrace: speculation size lowered to [0-9]*m' "$tmp/err"
+same "$tmp/out" "x
+
+" "specsize=1g: the committed record"
+pdtrace -q -x specsize=1g -x bufresize=manual -n "$spec" \
+    >"$tmp/out" 2>"$tmp/err"
+check "specsize=1g, manual: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: could not enable tracing: Not enough space
+" "specsize with bufresize=manual: Not enough space"
+
+# cleanrate and statusrate out of illumos's range are brought into it,
+# and dtrace says so in illumos's words.
+for r in "cleanrate=10000hz:cleaning rate reduced to 5000 hz" \
+    "cleanrate=2m:cleaning rate increased to once every 60 seconds" \
+    "statusrate=20s:status rate increased to once every 10 seconds" \
+    "cleanrate=50hz:" "statusrate=10s:"; do
+	pdtrace -q -x "${r%%:*}" -n 'BEGIN { exit(0); }' >"$tmp/out" \
+	    2>"$tmp/err"
+	msg=${r#*:}
+	same "$tmp/err" "${msg:+dtrace: $msg
+}" "${r%%:*}: ${msg:-in range, nothing said}"
+done
+
+# switch with a real target: 5000 calls into 16k read rarely (switchrate
+# 10s: at the start and at the end), so most are dropped; the records
+# printed plus the drops reported are the 5000 calls exactly.
+rm -f "$tmp/sw"
+pdtrace -q -x bufsize=16k -x switchrate=10s -o "$tmp/sw" \
+    -c "$TRIGGERS/loop 5000" -n '
+    pid$target::f:entry { printf("%d\n", arg0); }' >"$tmp/out" 2>"$tmp/err"
+check "switch, 5000 calls: exit 0" [ $? -eq 0 ]
+recs=$(grep -c . "$tmp/sw")
+drops=$(sed -n 's/^dtrace: \([0-9]*\) drops on CPU 0$/\1/p' "$tmp/err")
+check "switch, 5000 calls: $recs records + ${drops:-no} drops = 5000" \
+    [ "${drops:-0}" -gt 0 -a $((recs + ${drops:-0})) -eq 5000 ]
+
+# A record larger than the whole buffer, under every policy and scope:
+# tracing does not start, in illumos's words.
+for p in "bufpolicy=switch" "bufpolicy=fill" "bufpolicy=ring" \
+    "bufscope=thread"; do
+	pdtrace -q -x "$p" -x bufsize=128 -n 'BEGIN { trace(execname); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "$p, a record over bufsize: exit 1" [ $? -eq 1 ]
+	same "$tmp/err" "dtrace: could not enable tracing: Enabling exceeds size of buffer
+" "$p, a record over bufsize: Enabling exceeds size of buffer"
+done
+
 done_testing

@@ -145,4 +145,38 @@ else
 	ok "# SKIP taskset cannot pin to CPU 0"
 fi
 
+# aggregation drops and failed speculations as JSON objects: 128 bytes
+# of aggregation hold 3 entries of 40 (-x cpu=0: BEGIN runs as on CPU 0)
+timeout 60 "$DTRACE" -q -x oformat=json -x cpu=0 -x aggsize=128 -x nspec=1 \
+    -n 'BEGIN { @[1] = count(); @[2] = count(); @[3] = count();
+    @[4] = count(); a = speculation(); b = speculation(); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "json aggregation and speculation drops: exit 0" [ $? -eq 0 ]
+check "json aggregation and speculation drops" jsonis "$tmp/out" '[
+{"type": "drop", "kind": "aggregation", "tag": "DTRACEDROP_AGGREGATION",
+ "cpu": 0, "count": 1, "message": "1 aggregation drop on CPU 0"},
+{"type": "drop", "kind": "speculation", "tag": "DTRACEDROP_SPECUNAVAIL",
+ "count": 1, "message":
+ "1 failed speculation (no speculative buffer available)"},
+{"type": "probe", "epid": 1, "id": 1, "provider": "dtrace", "module": "",
+ "function": "", "name": "BEGIN", "records": []},
+{"type": "aggregation", "name": "", "function": "count", "data": [
+  {"keys": [1], "value": 1}, {"keys": [2], "value": 1},
+  {"keys": [3], "value": 1}]}]'
+
+# llquantize up to 10^19: the magnitude past INT64_MAX ends there, and
+# INT64_MAX alone is the top bucket
+timeout 60 "$DTRACE" -q -x oformat=json -n 'BEGIN {
+    @ll = llquantize(9223372036854775806, 10, 0, 19, 10);
+    @ll = llquantize(9223372036854775807, 10, 0, 19, 10);
+    @ll = llquantize(1000000000000000000, 10, 0, 19, 10); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+grep -v '"type":"probe"' "$tmp/out" >"$tmp/ll"
+check "json llquantize past INT64_MAX" jsonis "$tmp/ll" '[
+{"type": "aggregation", "name": "ll", "function": "llquantize", "data": [
+  {"keys": [], "buckets": [
+   {"min": 1000000000000000000, "max": 1922337203685477579, "count": 1},
+   {"min": 8378697629483820640, "max": 9223372036854775806, "count": 1},
+   {"min": 9223372036854775807, "max": 9223372036854775807, "count": 1}]}]}]'
+
 done_testing

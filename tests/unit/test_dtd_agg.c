@@ -205,7 +205,29 @@ test_buckets(void)
 	g.dg_params[0] = 10;
 	g.dg_params[2] = 19;
 	g.dg_params[3] = 10;
-	tap_is(dt_proto_agg_nbuckets(&g), -1, "llquantize 10^20 refused");
+	/*
+	 * factor 10 up to magnitude 19: 10^19 and 10^20 pass INT64_MAX,
+	 * so magnitude 18 ends there (its steps INT64_MAX / 10 wide) and
+	 * 19 is empty, as in illumos; INT64_MAX alone is in the top bucket
+	 */
+	v = dt_proto_agg_nbuckets(&g);
+	tap_is(v, 1 + 20 * 9 + 1, "llquantize to 10^19: 20 magnitudes");
+	tap_is(dtd_agg_llquantize_bucket(&g, INT64_MAX), (int)v - 1,
+	    "llquantize to 10^19: INT64_MAX on top");
+	tap_is(dtd_agg_llquantize_bucket(&g, INT64_MAX - 1), 1 + 18 * 9 + 8,
+	    "llquantize to 10^19: INT64_MAX - 1 in magnitude 18's last");
+	tap_is(dtd_agg_llquantize_bucket(&g, 1000000000000000000LL),
+	    1 + 18 * 9, "llquantize to 10^19: 10^18 opens magnitude 18");
+	g.dg_params[2] = 65535;
+	tap_is(dt_proto_agg_nbuckets(&g), 1 + 65536 * 9 + 1,
+	    "llquantize to magnitude 65535: empty magnitudes kept");
+	g.dg_params[0] = 2;
+	g.dg_params[3] = 65536 / 2;
+	tap_is(dt_proto_agg_nbuckets(&g), -1, "llquantize: too many buckets");
+	tap_is(dt_proto_llq_mul(INT64_MAX / 3 + 1, 3), INT64_MAX,
+	    "llq_mul saturates");
+	tap_is(dt_proto_llq_pow(2, 62), 1LL << 62, "llq_pow 2^62");
+	tap_is(dt_proto_llq_pow(2, 63), INT64_MAX, "llq_pow 2^63 saturates");
 }
 
 /* A peek (snapshot of a retained program) consumes nothing. */

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@a = llquantize(1, 3, 0, 42, 3);
+}

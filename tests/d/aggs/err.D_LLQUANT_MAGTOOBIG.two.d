@@ -1,0 +1,4 @@
+BEGIN
+{
+	@a = llquantize(1, 2, 0, 64, 2);
+}
