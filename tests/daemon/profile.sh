@@ -87,6 +87,100 @@ END { printa("uid %d\n", @); }' >"$tmp/out" 2>"$tmp/err"
 		    sh -c "! grep -q '^uid 0\$' '$tmp/out'"
 	fi
 fi
+if [ $perf -eq 1 ]; then
+	# ustack() of a sample: spin runs main -> outer -> inner; each user
+	# mode sample (arg1 != 0) has exactly those three on top, uregs[]
+	# has its registers (R_PC is arg1), ufunc(arg1) names inner
+	"$TRIGGERS/spin" & sp=$!
+	sleep 0.2
+	dtrace -q -p $sp -n '
+profile-997 /pid == $target && arg1 != 0/ {
+	@s[ustack(3)] = count(); @f[ufunc(arg1)] = count();
+	@n = count(); @pc[uregs[R_PC] == arg1 && uregs[R_SP] != 0] = count();
+}
+tick-1s { exit(0); }
+END { printa(@s); printa("%A\n", @f); printa("samples %@d\n", @n);
+	printa("pc %d %@d\n", @pc); }' >"$tmp/out" 2>"$tmp/err"
+	check "ustack() of samples: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^samples //p' "$tmp/out")
+	echo "# $n user-mode samples of spin"
+	check "ustack() of samples: spin was sampled" [ "${n:-0}" -gt 0 ]
+	grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
+	    sort | uniq -c | awk '{ print $2 }' >"$tmp/frames"
+	same "$tmp/frames" "spin\`inner
+spin\`main
+spin\`outer
+" "ustack(3) of every user-mode sample: inner, outer, main, no other frame"
+	check "ustack(3): inner on top, then outer, then main, in each stack" \
+	    [ "$(grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
+	    awk '{ s = s $1 " " } NR % 3 == 0 { print s; s = "" }' |
+	    sort -u)" = 'spin`inner spin`outer spin`main ' ]
+	check "ufunc(arg1) of every user-mode sample is spin\`inner" \
+	    [ "$(grep -c '^spin`inner$' "$tmp/out")" -eq 1 ] &&
+	    [ "$(grep -c '^[a-z.0-9]*`' "$tmp/out")" -eq 1 ]
+	check "uregs[R_PC] is arg1, uregs[R_SP] is set, in every sample" \
+	    [ "$(grep '^pc ' "$tmp/out" | awk '{ print $2 }')" = 1 ]
+	kill $sp; wait $sp 2>/dev/null
+
+	# a sample taken in the kernel (arg0 != 0, arg1 == 0): its ustack()
+	# is the user stack at the system call, in libc, called from inner
+	"$TRIGGERS/spin" sys & sp=$!
+	sleep 0.2
+	dtrace -q -p $sp -n '
+profile-997 /pid == $target && arg0 != 0/ {
+	@s[ustack(4)] = count(); @n = count(); @u[arg1] = count();
+}
+tick-1s { exit(0); }
+END { printa(@s); printa("samples %@d\n", @n); printa("arg1 %d\n", @u); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "kernel-mode samples: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^samples //p' "$tmp/out")
+	echo "# $n kernel-mode samples of spin sys"
+	check "kernel-mode samples: spin sys was sampled in the kernel" \
+	    [ "${n:-0}" -gt 0 ]
+	check "kernel-mode samples: arg1 is 0" [ "$(grep '^arg1 ' "$tmp/out")" = "arg1 0" ]
+	# at the system call (libc's getppid), or entered from inner itself
+	# (an interrupt): each stack is inner, outer, main below either
+	grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
+	    awk '{ s = s $1 " " } NR % 4 == 0 { print s; s = "" }' |
+	    awk '$1 ~ /^libc\.so\.6`/ { print $2 " " $3 " " $4 " "; next }
+	    { print $1 " " $2 " " $3 " " }' | sort -u >"$tmp/stacks"
+	same "$tmp/stacks" 'spin`inner spin`outer spin`main 
+' "kernel-mode samples: ustack(4) has inner, outer, main from the entry point"
+	check "kernel-mode samples: ustack(4) has libc's system call on top" \
+	    grep -q '^              libc\.so\.6`getppid' "$tmp/out"
+	kill $sp; wait $sp 2>/dev/null
+
+	# symbols of a process that is not a target, and gone before the
+	# stacks are printed: only the module map the daemon sends for the
+	# sampled process can name them
+	"$TRIGGERS/spin" & sp=$!
+	sleep 0.2
+	"$DTRACE" -x socket="$sock" -q -n '
+profile-997 /pid == $1 && arg1 != 0/ { @s[ustack(1)] = count(); }
+tick-1s /!done++/ { system("kill %d", $1); }
+tick-100ms /done && ++ticks == 5/ { exit(0); }' -w $sp \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "ustack() of a process gone before printing: exit 0" [ $? -eq 0 ]
+	wait $sp 2>/dev/null
+	check "ustack() of a process gone before printing: named spin\`inner" \
+	    [ "$(grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
+	    sort -u)" = '              spin`inner' ]
+
+	# an idle CPU fires as illumos's do: pid 0, tid 0, execname sched,
+	# uid 0, arg0 a kernel PC, arg1 0 (whether a CPU idles in this
+	# second on a busy machine cannot be known: how often is only said)
+	dtrace -q -n '
+profile-97 /pid == 0/ { @i = count(); @[execname, tid, uid, arg0 != 0, arg1] = count(); }
+tick-1s { exit(0); }
+END { printa("idle %@d\n", @i); printa("%s %d %d %d %d %@d\n", @); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "idle firings: exit 0" [ $? -eq 0 ]
+	echo "# $(sed -n 's/^idle //p' "$tmp/out") idle firings in 1 s"
+	check "idle firings: each has execname sched, tid 0, uid 0, a kernel PC, arg1 0" \
+	    [ "$(sed '/^idle /d;/^$/d' "$tmp/out" | sed 's/ [0-9]*$//' |
+	    grep -vx 'sched 0 0 1 0')" = "" ]
+fi
 kill $spinners 2>/dev/null
 wait $spinners 2>/dev/null
 check "profile threads joined when the program ends" \

@@ -4,17 +4,23 @@
  * provider: a sample of it has inner on top of its user stack, then
  * outer, then main.
  *
- *	spin [N]
+ *	spin		spin in inner, in user mode
+ *	spin N		the same for N seconds of CPU time, then exit 0
+ *	spin sys	inner calls getppid() over and over: samples taken
+ *			in the kernel have its user stack at the system call
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void	inner(double);
 void	outer(double);
 
 static volatile sig_atomic_t stop;
 static volatile unsigned long sink;
+static int sys;
 
 static void
 onterm(int sig)
@@ -38,9 +44,14 @@ inner(double limit)
 {
 	unsigned long i;
 
-	while (!stop && (limit <= 0 || cputime() < limit))
-		for (i = 0; i < 1000000; i++)
-			sink += i;
+	while (!stop && (limit <= 0 || cputime() < limit)) {
+		if (sys)
+			for (i = 0; i < 1000; i++)
+				sink += (unsigned long)getppid();
+		else
+			for (i = 0; i < 1000000; i++)
+				sink += i;
+	}
 }
 
 __attribute__((noinline, noipa)) void
@@ -54,6 +65,7 @@ int
 main(int argc, char **argv)
 {
 	signal(SIGTERM, onterm);
-	outer(argc > 1 ? atof(argv[1]) : 0);
+	sys = argc > 1 && strcmp(argv[1], "sys") == 0;
+	outer(argc > 1 && !sys ? atof(argv[1]) : 0);
 	return 0;
 }
