@@ -61,6 +61,7 @@
 #define _GNU_SOURCE
 #endif
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -69,6 +70,7 @@
 #include <linux/perf_event.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -78,6 +80,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <event2/event.h>
 
 #include "dtd.h"
 #include "ft.h"
@@ -157,6 +161,27 @@ static uint64_t		dtd_profile_serial;
 static uint64_t		dtd_profile_idlepc;	/* atomic */
 static int		dtd_profile_nsampling;	/* main thread */
 
+/*
+ * Task mode: the processes the consumers trace, as the main thread saw
+ * them last (dtd_prov_profile_retarget, every DTD_PROFILE_RETARGET_MS
+ * while a task-mode probe is enabled); the threads follow.
+ */
+#define DTD_PROFILE_RETARGET_MS	100
+#define DTD_PROFILE_MAXWANT	256
+static pthread_mutex_t	dtd_profile_wlock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t		dtd_profile_want[DTD_PROFILE_MAXWANT];
+static uint32_t		dtd_profile_nwant;
+static uint64_t		dtd_profile_wantgen;	/* dtd_profile_wlock */
+static int		dtd_profile_ntask;	/* main thread */
+static struct event	*dtd_profile_retarget_ev;
+
+/* Task mode: the events of one target on one CPU (one per thread). */
+typedef struct dtd_proftask {
+	pid_t			pk_pid;
+	int			*pk_fds;
+	uint32_t		pk_nfds;
+} dtd_proftask_t;
+
 /* One timer thread. */
 typedef struct dtd_profile_thr {
 	struct dtd_profile	*dpt_pf;
@@ -169,6 +194,9 @@ typedef struct dtd_profile_thr {
 	size_t			dpt_ringlen;
 	int			dpt_started;
 	uint8_t			*dpt_rec;	/* a record that wraps */
+	dtd_proftask_t		*dpt_tasks;	/* task mode: targets sampled */
+	uint32_t		dpt_ntasks;
+	uint64_t		dpt_wantgen;	/* of dtd_profile_want seen */
 	uint64_t		dpt_due;	/* intervals gone by */
 	uint64_t		dpt_got;	/* samples in them */
 } dtd_profile_thr_t;
@@ -179,8 +207,14 @@ typedef struct dtd_profile {
 	int			dpf_stopfd;	/* eventfd: readable = stop */
 	dtd_profile_thr_t	*dpf_thr;
 	int			dpf_nthr;
-	int			dpf_sampling;	/* counted in nsampling */
+	int			dpf_mode;	/* DTD_PROFILE_MODE_* */
+	int			dpf_nokernel;	/* task mode: exclude_kernel */
 } dtd_profile_t;
+
+/* How profile-N samples (see above). */
+#define DTD_PROFILE_MODE_TIMER	0	/* not at all: timers */
+#define DTD_PROFILE_MODE_CPU	1	/* every CPU, with perf */
+#define DTD_PROFILE_MODE_TASK	2	/* the targets, with perf */
 
 static int	dtd_prov_profile_provide(const dtp_probedesc_t *,
 		    dtd_consumer_t *, char *, size_t);
@@ -188,6 +222,7 @@ static int	dtd_prov_profile_enable(dtd_probe_t *);
 static void	dtd_prov_profile_disable(dtd_probe_t *);
 static void	dtd_prov_profile_gc(int);
 static int	dtd_prov_profile_uses(const dtd_consumer_t *);
+static void	dtd_prov_profile_retarget(evutil_socket_t, short, void *);
 
 const dtd_provider_t dtd_prov_profile = {
 	.dpv_name = "profile",
@@ -325,52 +360,267 @@ dtd_prov_profile_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
 }
 
 /*
- * Sample what cpu runs every ns: a perf cpu-clock event with the user
+ * The attributes of a sampling event: cpu-clock every ns, with the user
  * registers and DTD_PROFILE_STACK bytes of user stack in each sample,
  * and the side-band records that say when a process's modules change
- * (executable mmaps, exec) or it exits; its ring mapped.  The ring wakes
- * the thread only when half full: the timer drains it.  0, or -1 (perf
- * not allowed, or not there: use the timer alone).
+ * (executable mmaps, exec) or it exits.
+ */
+static void
+dtd_prov_profile_attr(struct perf_event_attr *a, uint64_t ns)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_period = ns;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user = DTD_PROFILE_REGMASK;
+	a->sample_stack_user = DTD_PROFILE_STACK;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+}
+
+/* Map the ring of event fd for t; 0, or -1. */
+static int
+dtd_prov_profile_ring(dtd_profile_thr_t *t, int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *m;
+
+	m = mmap(NULL, (1 + DTD_PROFILE_RINGPAGES) * page,
+	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	t->dpt_pfd = fd;
+	t->dpt_ring = m;
+	t->dpt_ringlen = (1 + DTD_PROFILE_RINGPAGES) * page;
+	return 0;
+}
+
+/*
+ * Sample what cpu runs every ns: a perf cpu-clock event of the CPU, its
+ * ring mapped.  The ring wakes the thread only when half full: the
+ * timer drains it.  0, or -1 (perf refuses: try task mode).
  */
 static int
 dtd_prov_profile_perf(dtd_profile_thr_t *t, uint64_t ns)
 {
 	struct perf_event_attr a;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	void *m;
 	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.sample_period = ns;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	a.sample_regs_user = DTD_PROFILE_REGMASK;
-	a.sample_stack_user = DTD_PROFILE_STACK;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
-	a.mmap = 1;
-	a.mmap2 = 1;
-	a.comm = 1;
-	a.comm_exec = 1;
-	a.task = 1;
+	dtd_prov_profile_attr(&a, ns);
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(DTD_PROFILE_RINGPAGES * page / 2);
 	if ((fd = (int)syscall(SYS_perf_event_open, &a, -1, t->dpt_cpu, -1,
 	    PERF_FLAG_FD_CLOEXEC)) == -1)
 		return -1;
-	m = mmap(NULL, (1 + DTD_PROFILE_RINGPAGES) * page,
-	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED) {
+	if (dtd_prov_profile_ring(t, fd) == -1) {
 		close(fd);
 		return -1;
 	}
-	t->dpt_pfd = fd;
-	t->dpt_ring = m;
-	t->dpt_ringlen = (1 + DTD_PROFILE_RINGPAGES) * page;
 	return 0;
+}
+
+/*
+ * Task mode: may this daemon sample a process of its own on t's CPU?
+ * Tried on the daemon itself; the kernel too if perf_event_paranoid
+ * allows it, else user mode alone (pf->dpf_nokernel).  Then the ring:
+ * a dummy event of t's CPU, which the targets' events write into.
+ * 0, or -1 (perf refuses this too: timers).
+ */
+static int
+dtd_prov_profile_perf_task(dtd_profile_thr_t *t, dtd_profile_t *pf)
+{
+	struct perf_event_attr a;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd;
+
+	dtd_prov_profile_attr(&a, pf->dpf_ns);
+	a.exclude_kernel = pf->dpf_nokernel;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	if ((fd = (int)syscall(SYS_perf_event_open, &a, 0, t->dpt_cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC)) == -1 && errno == EACCES &&
+	    !pf->dpf_nokernel) {
+		pf->dpf_nokernel = a.exclude_kernel = 1;
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, t->dpt_cpu, -1,
+		    PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd == -1)
+		return -1;
+	close(fd);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(DTD_PROFILE_RINGPAGES * page / 2);
+	if ((fd = (int)syscall(SYS_perf_event_open, &a, 0, t->dpt_cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC)) == -1)
+		return -1;
+	if (dtd_prov_profile_ring(t, fd) == -1) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* Task mode: close the events of t's target k. */
+static void
+dtd_prov_profile_task_close(dtd_proftask_t *k)
+{
+	uint32_t i;
+
+	for (i = 0; i < k->pk_nfds; i++)
+		close(k->pk_fds[i]);
+	free(k->pk_fds);
+	k->pk_fds = NULL;
+	k->pk_nfds = 0;
+}
+
+/*
+ * Task mode: sample target pid on t's CPU: an event on each of its
+ * threads, inherited by the threads (and processes) they create from
+ * then on, writing into t's ring.  0, or -1.
+ */
+static int
+dtd_prov_profile_task_open(dtd_profile_thr_t *t, dtd_proftask_t *k)
+{
+	dtd_profile_t *pf = t->dpt_pf;
+	struct perf_event_attr a;
+	struct dirent *de;
+	char path[64];
+	int fd, *nfds;
+	pid_t tid;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)k->pk_pid);
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	dtd_prov_profile_attr(&a, pf->dpf_ns);
+	a.inherit = 1;
+	a.exclude_kernel = pf->dpf_nokernel;
+	a.exclude_hv = 1;
+	while ((de = readdir(d)) != NULL) {
+		if ((tid = (pid_t)strtol(de->d_name, NULL, 10)) <= 0)
+			continue;
+		if ((nfds = reallocarray(k->pk_fds, k->pk_nfds + 1,
+		    sizeof(*nfds))) == NULL)
+			break;
+		k->pk_fds = nfds;
+		if ((fd = (int)syscall(SYS_perf_event_open, &a, tid,
+		    t->dpt_cpu, -1, PERF_FLAG_FD_CLOEXEC)) == -1)
+			continue;	/* gone already, or not ours */
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->dpt_pfd) == -1) {
+			log_warn("%s: pid %d: set output", __func__,
+			    (int)k->pk_pid);
+			close(fd);
+			continue;
+		}
+		k->pk_fds[k->pk_nfds++] = fd;
+	}
+	closedir(d);
+	return k->pk_nfds > 0 ? 0 : -1;
+}
+
+/*
+ * Task mode: follow the main thread's list of targets, if it changed:
+ * sample the new ones, stop sampling those no longer traced.
+ */
+static void
+dtd_prov_profile_task_sync(dtd_profile_thr_t *t)
+{
+	pid_t want[DTD_PROFILE_MAXWANT];
+	dtd_proftask_t *nk;
+	uint32_t nwant, i, j;
+	uint64_t gen;
+
+	pthread_mutex_lock(&dtd_profile_wlock);
+	gen = dtd_profile_wantgen;
+	nwant = dtd_profile_nwant;
+	memcpy(want, dtd_profile_want, nwant * sizeof(want[0]));
+	pthread_mutex_unlock(&dtd_profile_wlock);
+	if (gen == t->dpt_wantgen)
+		return;
+	t->dpt_wantgen = gen;
+	for (i = 0; i < t->dpt_ntasks; ) {
+		for (j = 0; j < nwant; j++)
+			if (want[j] == t->dpt_tasks[i].pk_pid)
+				break;
+		if (j < nwant) {
+			i++;
+			continue;
+		}
+		dtd_prov_profile_task_close(&t->dpt_tasks[i]);
+		t->dpt_tasks[i] = t->dpt_tasks[--t->dpt_ntasks];
+	}
+	for (j = 0; j < nwant; j++) {
+		for (i = 0; i < t->dpt_ntasks; i++)
+			if (want[j] == t->dpt_tasks[i].pk_pid)
+				break;
+		if (i < t->dpt_ntasks)
+			continue;
+		if ((nk = reallocarray(t->dpt_tasks, t->dpt_ntasks + 1,
+		    sizeof(*nk))) == NULL)
+			break;
+		t->dpt_tasks = nk;
+		nk = &t->dpt_tasks[t->dpt_ntasks];
+		memset(nk, 0, sizeof(*nk));
+		nk->pk_pid = want[j];
+		if (dtd_prov_profile_task_open(t, nk) == 0)
+			t->dpt_ntasks++;
+		else
+			dtd_prov_profile_task_close(nk);
+	}
+}
+
+/*
+ * Main thread: the processes the consumers with profile ECBs trace
+ * (their -p and -c targets still alive), for task mode.
+ */
+static void
+dtd_prov_profile_retarget(evutil_socket_t fd, short ev, void *arg)
+{
+	pid_t want[DTD_PROFILE_MAXWANT], pids[DTD_PROFILE_MAXWANT];
+	int exited[DTD_PROFILE_MAXWANT];
+	uint32_t nwant = 0, n, i, j;
+	dtd_consumer_t *c;
+
+	(void)fd; (void)ev; (void)arg;
+	for (c = dtd_consumer_next(NULL); c != NULL;
+	    c = dtd_consumer_next(c)) {
+		if (!dtd_prov_profile_uses(c))
+			continue;
+		n = dtd_prov_pid_targets(c, pids, exited, DTD_PROFILE_MAXWANT);
+		for (i = 0; i < n; i++) {
+			if (exited[i])
+				continue;
+			for (j = 0; j < nwant; j++)
+				if (want[j] == pids[i])
+					break;
+			if (j == nwant && nwant < DTD_PROFILE_MAXWANT)
+				want[nwant++] = pids[i];
+		}
+	}
+	pthread_mutex_lock(&dtd_profile_wlock);
+	if (nwant != dtd_profile_nwant || memcmp(want, dtd_profile_want,
+	    nwant * sizeof(want[0])) != 0) {
+		memcpy(dtd_profile_want, want, nwant * sizeof(want[0]));
+		dtd_profile_nwant = nwant;
+		dtd_profile_wantgen++;
+	}
+	pthread_mutex_unlock(&dtd_profile_wlock);
 }
 
 /* The uid of process pid (0 for the idle task), or -1. */
@@ -730,9 +980,9 @@ dtd_prov_profile_drain(dtd_profile_thr_t *t)
 
 /*
  * n intervals went by on t's CPU and perf sampled it got times in all:
- * the CPU idled through the ones it did not sample (see above).  One
- * interval of slack, since the sample of the interval that just ended
- * may not be in the ring yet.
+ * the CPU idled through the ones it did not sample (see above); in task
+ * mode, it ran none of the targets.  One interval of slack, since the
+ * sample of the interval that just ended may not be in the ring yet.
  */
 static void
 dtd_prov_profile_idle(dtd_profile_thr_t *t, uint64_t n)
@@ -749,6 +999,12 @@ dtd_prov_profile_idle(dtd_profile_thr_t *t, uint64_t n)
 		k = DTD_PROFILE_MAXPEND;
 	for (i = 0; i < k; i++) {
 		dtd_ecb_hit_self(&hit, t->dpt_probe);
+		if (t->dpt_pf->dpf_mode == DTD_PROFILE_MODE_TASK) {
+			/* no target ran: as a timer fires (see above) */
+			hit.dh_cpu = t->dpt_cpu;
+			dtd_ecb_fire(&hit);
+			continue;
+		}
 		hit.dh_pid = hit.dh_tid = 0;
 		hit.dh_cpu = t->dpt_cpu;
 		hit.dh_ppid = 0;
@@ -796,6 +1052,8 @@ dtd_prov_profile_thread(void *arg)
 	pfd[2].fd = t->dpt_pfd;
 	pfd[2].events = POLLIN;
 	nfd = t->dpt_pfd != -1 ? 3 : 2;
+	if (t->dpt_pfd != -1 && pf->dpf_mode == DTD_PROFILE_MODE_TASK)
+		dtd_prov_profile_task_sync(t);
 	for (;;) {
 		if (poll(pfd, nfd, -1) == -1) {
 			if (errno == EINTR)
@@ -817,6 +1075,8 @@ dtd_prov_profile_thread(void *arg)
 			break;
 		}
 		if (t->dpt_pfd != -1) {
+			if (pf->dpf_mode == DTD_PROFILE_MODE_TASK)
+				dtd_prov_profile_task_sync(t);
 			t->dpt_got += dtd_prov_profile_drain(t);
 			dtd_prov_profile_idle(t, n);
 			continue;
@@ -851,6 +1111,10 @@ dtd_prov_profile_stop(dtd_profile_t *pf)
 			close(t->dpt_tfd);
 		if (t->dpt_ring != NULL)
 			munmap(t->dpt_ring, t->dpt_ringlen);
+		while (t->dpt_ntasks > 0)
+			dtd_prov_profile_task_close(
+			    &t->dpt_tasks[--t->dpt_ntasks]);
+		free(t->dpt_tasks);
 		if (t->dpt_pfd != -1)
 			close(t->dpt_pfd);
 		free(t->dpt_rec);
@@ -917,13 +1181,28 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 				cpu++;
 			t->dpt_cpu = cpu++;
 		}
-		/* profile-N samples the CPU where perf allows it */
+		/*
+		 * profile-N samples the CPU where perf allows it, else the
+		 * targets on the CPU; thread 0 finds out which for all
+		 */
 		if (pf->dpf_kind == DTD_PROFILE_PROFILE &&
-		    (t->dpt_rec = malloc(UINT16_MAX + 1)) != NULL &&
-		    dtd_prov_profile_perf(t, pf->dpf_ns) == -1) {
-			free(t->dpt_rec);
-			t->dpt_rec = NULL;
+		    (t->dpt_rec = malloc(UINT16_MAX + 1)) != NULL) {
+			if (i == 0 && dtd_prov_profile_perf(t, pf->dpf_ns) == 0)
+				pf->dpf_mode = DTD_PROFILE_MODE_CPU;
+			else if (i == 0 &&
+			    dtd_prov_profile_perf_task(t, pf) == 0)
+				pf->dpf_mode = DTD_PROFILE_MODE_TASK;
+			else if (i > 0 && pf->dpf_mode == DTD_PROFILE_MODE_CPU)
+				(void)dtd_prov_profile_perf(t, pf->dpf_ns);
+			else if (i > 0 && pf->dpf_mode == DTD_PROFILE_MODE_TASK)
+				(void)dtd_prov_profile_perf_task(t, pf);
+			if (t->dpt_pfd == -1) {
+				free(t->dpt_rec);
+				t->dpt_rec = NULL;
+			}
 		}
+		if (i == 0 && pf->dpf_mode == DTD_PROFILE_MODE_TASK)
+			dtd_prov_profile_retarget(-1, 0, NULL);
 		if ((t->dpt_tfd = timerfd_create(CLOCK_MONOTONIC,
 		    TFD_CLOEXEC | TFD_NONBLOCK)) == -1 ||
 		    timerfd_settime(t->dpt_tfd, TFD_TIMER_ABSTIME, &its,
@@ -942,8 +1221,17 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 		errno = saved;
 		goto fail;
 	}
-	if (pf->dpf_thr[0].dpt_pfd != -1) {
-		pf->dpf_sampling = 1;
+	if (pf->dpf_mode == DTD_PROFILE_MODE_TASK &&
+	    dtd_profile_ntask++ == 0) {
+		struct timeval tv = { 0, DTD_PROFILE_RETARGET_MS * 1000 };
+
+		if (dtd_profile_retarget_ev == NULL)
+			dtd_profile_retarget_ev = event_new(dtd_base, -1,
+			    EV_PERSIST, dtd_prov_profile_retarget, NULL);
+		if (dtd_profile_retarget_ev != NULL)
+			event_add(dtd_profile_retarget_ev, &tv);
+	}
+	if (pf->dpf_mode != DTD_PROFILE_MODE_TIMER) {
 		dtd_profile_nsampling++;
 		if (__atomic_load_n(&dtd_profile_idlepc, __ATOMIC_RELAXED) == 0)
 			__atomic_store_n(&dtd_profile_idlepc,
@@ -952,13 +1240,17 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 	}
 	log_debug("%s: profile:::%s armed, %d thread%s%s", __func__,
 	    p->dpr_name, n, n == 1 ? "" : "s",
-	    pf->dpf_sampling ? ", sampling with perf" : "");
+	    pf->dpf_mode == DTD_PROFILE_MODE_CPU ? ", sampling each CPU" :
+	    pf->dpf_mode == DTD_PROFILE_MODE_TASK ? (pf->dpf_nokernel ?
+	    ", sampling the targets in user mode" :
+	    ", sampling the targets") : "");
 	return 0;
 
 fail:
 	saved = errno;
 	log_warn("%s: profile:::%s", __func__, p->dpr_name);
 	dtd_prov_profile_stop(pf);
+	pf->dpf_mode = DTD_PROFILE_MODE_TIMER;
 	errno = saved;
 	return -1;
 }
@@ -969,8 +1261,16 @@ dtd_prov_profile_disable(dtd_probe_t *p)
 	dtd_profile_t *pf = p->dpr_arg;
 
 	dtd_prov_profile_stop(pf);
-	if (pf->dpf_sampling) {
-		pf->dpf_sampling = 0;
+	if (pf->dpf_mode == DTD_PROFILE_MODE_TASK &&
+	    --dtd_profile_ntask == 0) {
+		event_del(dtd_profile_retarget_ev);
+		pthread_mutex_lock(&dtd_profile_wlock);
+		dtd_profile_nwant = 0;
+		dtd_profile_wantgen++;
+		pthread_mutex_unlock(&dtd_profile_wlock);
+	}
+	if (pf->dpf_mode != DTD_PROFILE_MODE_TIMER) {
+		pf->dpf_mode = DTD_PROFILE_MODE_TIMER;
 		/* the last sampler gone: so are its consumers' snapshots */
 		if (--dtd_profile_nsampling == 0)
 			dtd_prov_profile_gc(1);

@@ -232,4 +232,62 @@ check "profile-4999hz (just over 200us) accepted" [ $? -eq 0 ]
 check "daemon still running" kill -0 "$dpid"
 stop_daemon
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
+
+# A private daemon (not root) samples the processes it traces, when
+# perf_event_paranoid allows a user to sample its own (2 or less); the
+# rest of each interval fires from its timers, in the daemon's context.
+# As the test user, with its own daemon and its own processes.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -le 2 ] &&
+    command -v setpriv >/dev/null 2>&1 && id -u dtracetest >/dev/null 2>&1; then
+	# (not a function: "$AS prog &" must leave prog's own pid in $!)
+	AS="setpriv --reuid=$(id -u dtracetest) --regid=$(id -g dtracetest) --clear-groups"
+	psock=$tmp/psock
+	chmod 777 "$tmp"
+	$AS "$DTRACED" -d -s "$psock" 2>>"$tmp/dtraced.log" &
+	ppid_=$!
+	i=0
+	while [ ! -S "$psock" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	check "private daemon starts" [ -S "$psock" ]
+	$AS "$TRIGGERS/spin" & sp=$!
+	sleep 0.2
+	$AS timeout 60 "$DTRACE" -x socket="$psock" -q -p $sp -n '
+profile-997 /pid == $target/ { @s[ustack(3)] = count(); @n = count(); }
+profile-997 /pid != $target/ { @o[pid == $1, arg0, arg1] = count(); }
+profile-997 { @c[cpu] = count(); }
+tick-1s { exit(0); }
+END { printa(@s); printa("samples %@d\n", @n); printa("other %d %d %d\n", @o);
+	printa("cpu %d\n", @c); }' $ppid_ >"$tmp/out" 2>"$tmp/err"
+	check "private daemon, -p: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^samples //p' "$tmp/out")
+	echo "# $n samples of the target in 1 s (perf_event_paranoid $paranoid)"
+	check "private daemon: the target was sampled" [ "${n:-0}" -gt 0 ]
+	check "private daemon: ustack(3) of the target is inner, outer, main" \
+	    [ "$(grep '^              [^ ]*`' "$tmp/out" |
+	    sed 's/+0x[0-9a-f]*$//' | awk '{ s = s $1 " " }
+	    NR % 3 == 0 { print s; s = "" }' | sort -u)" = \
+	    'spin`inner spin`outer spin`main ' ]
+	check "private daemon: every other firing is the daemon's timer" \
+	    [ "$(sed -n 's/^other //p' "$tmp/out" | sort -u)" = "1 0 0" ]
+	check "private daemon: profile-997 fired on each of the $ncpu CPUs" \
+	    [ "$(sed -n 's/^cpu //p' "$tmp/out" | sort -n)" = \
+	    "$(echo "$cpus" | sort -n)" ]
+	kill $sp; wait $sp 2>/dev/null
+	# threads the target creates after sampling began are sampled too
+	$AS timeout 60 "$DTRACE" -x socket="$psock" -q \
+	    -c "$TRIGGERS/threads 20000000" -n '
+profile-997 /pid == $target && tid != pid/ { @ = count(); }
+END { printa("threads %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+	check "private daemon, -c threads: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^threads //p' "$tmp/out")
+	echo "# $n samples of threads created after the start"
+	check "private daemon: threads created later are sampled" \
+	    [ "${n:-0}" -gt 0 ]
+	kill "$ppid_"
+	wait "$ppid_"
+	check "private daemon exits 0" [ $? -eq 0 ]
+fi
 done_testing
