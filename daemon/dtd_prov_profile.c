@@ -98,7 +98,9 @@
  * is tens to hundreds of bytes); what lies beyond is read from the
  * process later than the sample.  More costs copying at every sample.
  */
+#ifndef DTD_PROFILE_STACK
 #define DTD_PROFILE_STACK	16384
+#endif
 
 /*
  * The user registers a sample carries: perf's x86-64 numbering, all
@@ -110,8 +112,12 @@
 #define DTD_PROFILE_NREGS	(sizeof(struct user_regs_struct) / 8)
 #define DTD_PROFILE_RSP		19	/* in struct user_regs_struct */
 
-/* Sampled processes the table keeps at most. */
-#define DTD_PROFILE_MAXPROCS	4096
+/*
+ * Sampled processes the table keeps at most (each holds its modules'
+ * files open), and how long one not sampled since stays, alive.
+ */
+#define DTD_PROFILE_MAXPROCS	1024
+#define DTD_PROFILE_IDLE_NS	(10 * 1000000000ull)
 
 /* Kernel addresses on x86-64: the upper half. */
 #define DTD_PROFILE_KERNEL(pc)	((pc) >= 0xffff800000000000ull)
@@ -127,6 +133,7 @@ typedef struct dtd_profproc {
 	ft_unwind_t		*pp_unwind;
 	uint64_t		pp_gen;		/* atomic: module changes */
 	uint64_t		pp_dead;	/* when it exited, 0: alive */
+	uint64_t		pp_last;	/* its last sample (plock) */
 	int			pp_refs;	/* hits using it */
 	struct dtd_profproc	*pp_next;
 } dtd_profproc_t;
@@ -672,8 +679,10 @@ dtd_prov_profile_hold(pid_t pid)
 		if (pp->pp_pid == pid && pp->pp_dead == 0)
 			break;
 	if (pp != NULL || dtd_profile_nprocs >= DTD_PROFILE_MAXPROCS) {
-		if (pp != NULL)
+		if (pp != NULL) {
 			pp->pp_refs++;
+			pp->pp_last = dtd_ecb_now();
+		}
 		pthread_mutex_unlock(&dtd_profile_plock);
 		return pp;
 	}
@@ -703,6 +712,7 @@ dtd_prov_profile_hold(pid_t pid)
 		dtd_profile_nprocs++;
 	}
 	pp->pp_refs++;
+	pp->pp_last = dtd_ecb_now();
 	pthread_mutex_unlock(&dtd_profile_plock);
 	if (np != NULL) {
 		ft_unwind_destroy(np->pp_unwind);
@@ -1307,16 +1317,16 @@ dtd_prov_profile_init(void)
 }
 
 /*
- * Free the entries of dead processes that every consumer with profile
- * ECBs has had a snapshot since (all: every entry, nobody samples).
- * Main thread.
+ * Free the entries of dead processes, and of live ones not sampled for
+ * DTD_PROFILE_IDLE_NS, that every consumer with profile ECBs has had a
+ * snapshot since (all: every entry, nobody samples).  Main thread.
  */
 static void
 dtd_prov_profile_gc(int all)
 {
 	dtd_profproc_t *pp, **ppp, *dead = NULL;
 	dtd_consumer_t *c;
-	uint64_t oldest = UINT64_MAX;
+	uint64_t oldest = UINT64_MAX, now;
 	dtd_profcons_t *pc;
 
 	for (c = dtd_consumer_next(NULL); c != NULL && !all;
@@ -1327,10 +1337,12 @@ dtd_prov_profile_gc(int all)
 		if (pc == NULL || pc->pc_lastpass < oldest)
 			oldest = pc == NULL ? 0 : pc->pc_lastpass;
 	}
+	now = dtd_ecb_now();
 	pthread_mutex_lock(&dtd_profile_plock);
 	for (ppp = &dtd_profile_procs; (pp = *ppp) != NULL; ) {
 		if (pp->pp_refs == 0 && (all || (pp->pp_dead != 0 &&
-		    pp->pp_dead < oldest))) {
+		    pp->pp_dead < oldest) || (pp->pp_last < oldest &&
+		    pp->pp_last + DTD_PROFILE_IDLE_NS < now))) {
 			*ppp = pp->pp_next;
 			pp->pp_next = dead;
 			dead = pp;
