@@ -113,6 +113,12 @@
 #define DTD_PROFILE_RSP		19	/* in struct user_regs_struct */
 
 /*
+ * A sampling thread drains its ring (and fires for idle intervals) at
+ * most this often: at a higher rate, several intervals per wakeup.
+ */
+#define DTD_PROFILE_DRAIN_NS	1000000ull
+
+/*
  * Sampled processes the table keeps at most (each holds its modules'
  * files open), and how long one not sampled since stays, alive.
  */
@@ -204,6 +210,7 @@ typedef struct dtd_profile_thr {
 	dtd_proftask_t		*dpt_tasks;	/* task mode: targets sampled */
 	uint32_t		dpt_ntasks;
 	uint64_t		dpt_wantgen;	/* of dtd_profile_want seen */
+	uint64_t		dpt_batch;	/* intervals per timer expiry */
 	uint64_t		dpt_due;	/* intervals gone by */
 	uint64_t		dpt_got;	/* samples in them */
 } dtd_profile_thr_t;
@@ -872,7 +879,9 @@ dtd_prov_profile_sample(dtd_profile_thr_t *t, const uint8_t *p, size_t len)
 			ps.ps_stklen = dynsize < stksize ? dynsize : stksize;
 		}
 	}
-	dtd_ecb_hit_self(&hit, t->dpt_probe);
+	/* every field from the sample: no system call for the daemon's */
+	memset(&hit, 0, sizeof(hit));
+	hit.dh_probe = t->dpt_probe;
 	hit.dh_pid = (pid_t)smp.pid;
 	hit.dh_tid = (pid_t)smp.tid;
 	hit.dh_nothread = smp.pid == 0;
@@ -1008,13 +1017,17 @@ dtd_prov_profile_idle(dtd_profile_thr_t *t, uint64_t n)
 	if (k > DTD_PROFILE_MAXPEND)
 		k = DTD_PROFILE_MAXPEND;
 	for (i = 0; i < k; i++) {
-		dtd_ecb_hit_self(&hit, t->dpt_probe);
 		if (t->dpt_pf->dpf_mode == DTD_PROFILE_MODE_TASK) {
 			/* no target ran: as a timer fires (see above) */
+			dtd_ecb_hit_self(&hit, t->dpt_probe);
 			hit.dh_cpu = t->dpt_cpu;
 			dtd_ecb_fire(&hit);
 			continue;
 		}
+		memset(&hit, 0, sizeof(hit));
+		hit.dh_probe = t->dpt_probe;
+		hit.dh_nothread = 1;
+		hit.dh_timestamp = dtd_ecb_now();
 		hit.dh_pid = hit.dh_tid = 0;
 		hit.dh_cpu = t->dpt_cpu;
 		hit.dh_ppid = 0;
@@ -1088,7 +1101,7 @@ dtd_prov_profile_thread(void *arg)
 			if (pf->dpf_mode == DTD_PROFILE_MODE_TASK)
 				dtd_prov_profile_task_sync(t);
 			t->dpt_got += dtd_prov_profile_drain(t);
-			dtd_prov_profile_idle(t, n);
+			dtd_prov_profile_idle(t, n * t->dpt_batch);
 			continue;
 		}
 		if (n > DTD_PROFILE_MAXPEND)
@@ -1141,7 +1154,7 @@ static int
 dtd_prov_profile_enable(dtd_probe_t *p)
 {
 	dtd_profile_t *pf = p->dpr_arg;
-	struct itimerspec its;
+	struct itimerspec its, tits;
 	struct timespec now;
 	sigset_t all, old;
 	cpu_set_t set;
@@ -1213,9 +1226,29 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 		}
 		if (i == 0 && pf->dpf_mode == DTD_PROFILE_MODE_TASK)
 			dtd_prov_profile_retarget(-1, 0, NULL);
+		/* a sampling thread wakes DTD_PROFILE_DRAIN_NS apart at most */
+		t->dpt_batch = 1;
+		tits = its;
+		if (t->dpt_pfd != -1 && pf->dpf_ns < DTD_PROFILE_DRAIN_NS) {
+			uint64_t ns;
+
+			t->dpt_batch = (DTD_PROFILE_DRAIN_NS + pf->dpf_ns - 1) /
+			    pf->dpf_ns;
+			ns = t->dpt_batch * pf->dpf_ns;
+			tits.it_interval.tv_sec = (time_t)(ns / 1000000000ull);
+			tits.it_interval.tv_nsec = (long)(ns % 1000000000ull);
+			tits.it_value.tv_sec = now.tv_sec +
+			    tits.it_interval.tv_sec;
+			tits.it_value.tv_nsec = now.tv_nsec +
+			    tits.it_interval.tv_nsec;
+			if (tits.it_value.tv_nsec >= 1000000000L) {
+				tits.it_value.tv_sec++;
+				tits.it_value.tv_nsec -= 1000000000L;
+			}
+		}
 		if ((t->dpt_tfd = timerfd_create(CLOCK_MONOTONIC,
 		    TFD_CLOEXEC | TFD_NONBLOCK)) == -1 ||
-		    timerfd_settime(t->dpt_tfd, TFD_TIMER_ABSTIME, &its,
+		    timerfd_settime(t->dpt_tfd, TFD_TIMER_ABSTIME, &tits,
 		    NULL) == -1)
 			break;
 		if ((rv = pthread_create(&t->dpt_thread, NULL,
