@@ -40,7 +40,8 @@
  * modules (ft_proc_observe: the process is not traced), read at once so
  * that they outlive it, and its unwinder.  The sampling events also
  * carry perf's side-band records: an executable mmap or an exec bumps
- * the entry's module generation, an exit marks it dead.  Every consumer
+ * the entry's module generation, an exit marks it dead (and so does the
+ * fork of a new process with its pid, should the exit have been lost).  Every consumer
  * with profile ECBs is sent the module map (DT_MSG_MODMAP) of each
  * sampled process it may see, before each snapshot and again when it
  * changed (dtd_prov_profile_modmaps), so it names the addresses of
@@ -973,12 +974,19 @@ dtd_prov_profile_drain(dtd_profile_thr_t *t)
 		case PERF_RECORD_MMAP2:
 		case PERF_RECORD_COMM:
 		case PERF_RECORD_EXIT:
+		case PERF_RECORD_FORK:
 			if (hdr.size < sizeof(hdr) + 16)
 				break;
 			memcpy(&pid, rec, 4);
-			memcpy(&tid, rec + (hdr.type == PERF_RECORD_EXIT ?
-			    8 : 4), 4);
-			if (hdr.type == PERF_RECORD_EXIT) {
+			memcpy(&tid, rec + (hdr.type == PERF_RECORD_EXIT ||
+			    hdr.type == PERF_RECORD_FORK ? 8 : 4), 4);
+			if (hdr.type == PERF_RECORD_EXIT ||
+			    hdr.type == PERF_RECORD_FORK) {
+				/*
+				 * a process that exits, or one that a fork
+				 * makes with a pid an entry still has (its
+				 * exit was lost): that entry is done
+				 */
 				if (pid == tid)
 					dtd_prov_profile_event((pid_t)pid,
 					    DTD_PROFILE_EV_EXIT);
