@@ -679,13 +679,20 @@ dtd_prov_profile_kallsym(const char *name)
 static dtd_profproc_t *
 dtd_prov_profile_hold(pid_t pid)
 {
-	dtd_profproc_t *pp, *np;
+	dtd_profproc_t *pp, *np, **ppp;
 	char err[128];
 
 	pthread_mutex_lock(&dtd_profile_plock);
-	for (pp = dtd_profile_procs; pp != NULL; pp = pp->pp_next)
+	for (ppp = &dtd_profile_procs; (pp = *ppp) != NULL;
+	    ppp = &pp->pp_next)
 		if (pp->pp_pid == pid && pp->pp_dead == 0)
 			break;
+	/* the busy ones first: a sampled process is found in a few steps */
+	if (pp != NULL && ppp != &dtd_profile_procs) {
+		*ppp = pp->pp_next;
+		pp->pp_next = dtd_profile_procs;
+		dtd_profile_procs = pp;
+	}
 	if (pp != NULL || dtd_profile_nprocs >= DTD_PROFILE_MAXPROCS) {
 		if (pp != NULL) {
 			pp->pp_refs++;

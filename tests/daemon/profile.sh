@@ -97,10 +97,14 @@ if [ $perf -eq 1 ]; then
 profile-997 /pid == $target && arg1 != 0/ {
 	@s[ustack(3)] = count(); @f[ufunc(arg1)] = count();
 	@n = count(); @pc[uregs[R_PC] == arg1 && uregs[R_SP] != 0] = count();
+	@c[ufunc(ucaller)] = count(); @y[usym(arg1)] = count();
+	@d[ustackdepth >= 3] = count();
 }
 tick-1s { exit(0); }
 END { printa(@s); printa("%A\n", @f); printa("samples %@d\n", @n);
-	printa("pc %d %@d\n", @pc); }' >"$tmp/out" 2>"$tmp/err"
+	printa("pc %d %@d\n", @pc); printa("caller %A\n", @c);
+	printa("usym %A\n", @y); printa("depth %d\n", @d); }' \
+	    >"$tmp/out" 2>"$tmp/err"
 	check "ustack() of samples: exit 0" [ $? -eq 0 ]
 	n=$(sed -n 's/^samples //p' "$tmp/out")
 	echo "# $n user-mode samples of spin"
@@ -120,6 +124,12 @@ spin\`outer
 	    [ "$(grep -c '^[a-z.0-9]*`' "$tmp/out")" -eq 1 ]
 	check "uregs[R_PC] is arg1, uregs[R_SP] is set, in every sample" \
 	    [ "$(grep '^pc ' "$tmp/out" | awk '{ print $2 }')" = 1 ]
+	check "ucaller of every user-mode sample is in spin\`outer" \
+	    [ "$(grep '^caller ' "$tmp/out")" = 'caller spin`outer' ]
+	check "usym(arg1) of every user-mode sample is spin\`inner" \
+	    [ "$(grep '^usym ' "$tmp/out")" = 'usym spin`inner' ]
+	check "ustackdepth of every user-mode sample is 3 or more" \
+	    [ "$(grep '^depth ' "$tmp/out")" = 'depth 1' ]
 	kill $sp; wait $sp 2>/dev/null
 
 	# a sample taken in the kernel (arg0 != 0, arg1 == 0): its ustack()
@@ -164,9 +174,12 @@ tick-100ms /done && ++ticks == 5/ { exit(0); }' -w $sp \
 	    >"$tmp/out" 2>"$tmp/err"
 	check "ustack() of a process gone before printing: exit 0" [ $? -eq 0 ]
 	wait $sp 2>/dev/null
+	# (it may also be sampled on its way out, in its SIGTERM handler or
+	# exit: any frame, but named, never a bare address)
 	check "ustack() of a process gone before printing: named spin\`inner" \
-	    [ "$(grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
-	    sort -u)" = '              spin`inner' ]
+	    grep -qx '              spin`inner+0x[0-9a-f]*' "$tmp/out"
+	check "ustack() of a process gone before printing: every frame named" \
+	    [ "$(grep -c '^              0x' "$tmp/out")" -eq 0 ]
 
 	# an idle CPU fires as illumos's do: pid 0, tid 0, execname sched,
 	# uid 0, arg0 a kernel PC, arg1 0 (whether a CPU idles in this
