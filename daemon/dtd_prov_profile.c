@@ -137,7 +137,7 @@ typedef struct dtd_profproc {
 	uint64_t		pp_serial;	/* names it to consumers */
 	uid_t			pp_uid;
 	ft_proc_t		*pp_proc;	/* observed: modules, memory */
-	ft_unwind_t		*pp_unwind;
+	ft_unwind_t		*pp_unwind;	/* NULL once dead (gc) */
 	uint64_t		pp_gen;		/* atomic: module changes */
 	uint64_t		pp_dead;	/* when it exited, 0: alive */
 	uint64_t		pp_last;	/* its last sample (plock) */
@@ -920,7 +920,7 @@ dtd_prov_profile_sample(dtd_profile_thr_t *t, const uint8_t *p, size_t len)
 		hit.dh_nregs = DTD_PROFILE_NREGS;
 		hit.dh_uread = dtd_prov_profile_uread;
 		hit.dh_uarg = &ps;
-		if (ps.ps_proc != NULL) {
+		if (ps.ps_proc != NULL && ps.ps_proc->pp_unwind != NULL) {
 			hit.dh_ustack = dtd_prov_profile_ustack;
 			hit.dh_ustackarg = &ps;
 		}
@@ -1397,6 +1397,14 @@ dtd_prov_profile_gc(int all)
 			dtd_profile_nprocs--;
 		} else
 			ppp = &pp->pp_next;
+	}
+	/* the dead that stay (to be told) need no unwinder: its files go */
+	for (pp = dtd_profile_procs; pp != NULL; pp = pp->pp_next) {
+		if (pp->pp_dead != 0 && pp->pp_refs == 0 &&
+		    pp->pp_unwind != NULL) {
+			ft_unwind_destroy(pp->pp_unwind);
+			pp->pp_unwind = NULL;
+		}
 	}
 	pthread_mutex_unlock(&dtd_profile_plock);
 	while ((pp = dead) != NULL) {

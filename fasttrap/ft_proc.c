@@ -228,7 +228,6 @@ ft_proc_t *
 ft_proc_observe(pid_t pid, char *err, size_t errlen)
 {
 	ft_proc_t *p;
-	char path[64];
 
 	if ((p = calloc(1, sizeof(*p))) == NULL) {
 		snprintf(err, errlen, "%s", strerror(errno));
@@ -243,8 +242,8 @@ ft_proc_observe(pid_t pid, char *err, size_t errlen)
 	pthread_mutex_init(&p->pr_modlock, NULL);
 	pthread_mutex_init(&p->pr_lock, NULL);
 	pthread_cond_init(&p->pr_cv, NULL);
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	p->pr_memfd = open(path, O_RDONLY | O_CLOEXEC);
+	/* reads: process_vm_readv alone, no descriptor kept per process */
+	p->pr_memfd = -1;
 	pthread_mutex_lock(&p->pr_modlock);
 	if (ft_proc_maps(p) == -1) {
 		pthread_mutex_unlock(&p->pr_modlock);
