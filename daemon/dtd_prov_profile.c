@@ -693,15 +693,39 @@ dtd_prov_profile_hold(pid_t pid)
 		pp->pp_next = dtd_profile_procs;
 		dtd_profile_procs = pp;
 	}
-	if (pp != NULL || dtd_profile_nprocs >= DTD_PROFILE_MAXPROCS) {
-		if (pp != NULL) {
-			pp->pp_refs++;
-			pp->pp_last = dtd_ecb_now();
-		}
+	if (pp != NULL) {
+		pp->pp_refs++;
+		pp->pp_last = dtd_ecb_now();
 		pthread_mutex_unlock(&dtd_profile_plock);
 		return pp;
 	}
+	/*
+	 * Full (consumers that do not snapshot, a retained program no
+	 * client reads, keep the dead): the dead entry sampled longest ago
+	 * goes, told or not, for this live process.
+	 */
+	np = NULL;
+	if (dtd_profile_nprocs >= DTD_PROFILE_MAXPROCS) {
+		dtd_profproc_t **victim = NULL;
+
+		for (ppp = &dtd_profile_procs; (pp = *ppp) != NULL;
+		    ppp = &pp->pp_next)
+			if (pp->pp_dead != 0 && pp->pp_refs == 0)
+				victim = ppp;
+		if (victim == NULL) {
+			pthread_mutex_unlock(&dtd_profile_plock);
+			return NULL;
+		}
+		np = *victim;
+		*victim = np->pp_next;
+		dtd_profile_nprocs--;
+	}
 	pthread_mutex_unlock(&dtd_profile_plock);
+	if (np != NULL) {
+		ft_unwind_destroy(np->pp_unwind);
+		ft_proc_release(np->pp_proc);
+		free(np);
+	}
 
 	/* read its modules now, without the lock: they must outlive it */
 	if ((np = calloc(1, sizeof(*np))) == NULL)
@@ -766,6 +790,11 @@ dtd_prov_profile_event(pid_t pid, int what)
 			continue;
 		if (what == DTD_PROFILE_EV_EXIT) {
 			pp->pp_dead = dtd_ecb_now();
+			/* no hit holds it: its unwinder's files go now */
+			if (pp->pp_refs == 0) {
+				ft_unwind_destroy(pp->pp_unwind);
+				pp->pp_unwind = NULL;
+			}
 			break;
 		}
 		if (what == DTD_PROFILE_EV_EXEC)
