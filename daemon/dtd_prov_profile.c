@@ -1,8 +1,9 @@
 /*
  * dtd_prov_profile.c: profile:::tick-N and profile:::profile-N.  The
- * intervals illumos lists (profile-97 ... tick-5000, DTD_PROFILE_DEFAULTS)
- * exist from the start, with fixed ids after the dtrace provider's;
- * others are created on demand when a description names one.
+ * intervals illumos lists (profile-97 ... tick-5000, the table
+ * dtd_prov_profile_defaults) exist from the start, with fixed ids after
+ * the dtrace provider's; others are created on demand when a
+ * description names one.
  *
  * Each enabled probe has its own timer threads, so a tick is not delayed
  * by whatever the main loop is doing: tick-N has one thread, unpinned
@@ -19,16 +20,28 @@
  * and are joined when the last goes; the firing path skips consumers
  * that are not ACTIVE.
  *
- * profile-N samples what each CPU runs when the daemon may (root, or
- * CAP_PERFMON, or a permissive perf_event_paranoid): each CPU's thread
- * reads a perf cpu-clock sampling event of that CPU, and fires once per
- * sample in the sampled thread's context: pid, tid, execname, uid of
- * the process that was running (pid 0, execname "sched" when the CPU was
- * idle), arg0 the kernel PC or 0, arg1 the user PC or 0, the sample's
- * CPU and time.  A consumer that is not root sees only the samples of
- * its own processes (dh_private).  Where perf is refused, profile-N
- * fires from the timer as tick-N does, with no interrupted thread: arg0
- * and arg1 are 0 and the context is the daemon's.
+ * profile-N samples with perf cpu-clock events as perf allows (the
+ * mode, DTD_PROFILE_MODE_*, found when the probe is enabled):
+ *  - CPU: root, CAP_PERFMON or a permissive perf_event_paranoid.  Each
+ *    CPU's event samples whatever runs there, and the probe fires once
+ *    per sample in the sampled thread's context: pid, tid, execname,
+ *    uid, arg0 the kernel PC or 0, arg1 the user PC or 0, the sample's
+ *    CPU and time.  A consumer that is not root sees only the samples
+ *    of its own processes (dh_private).
+ *  - TASK: a daemon without those rights (a private one) where
+ *    perf_event_paranoid is 2 or less.  Each CPU samples the threads of
+ *    the processes the consumers trace (-p, -c): an event per thread,
+ *    inherited by the threads and processes they create, all writing
+ *    into the CPU's ring (a dummy event of the daemon's); at paranoid 2
+ *    user mode only.  The main thread lists the targets every
+ *    DTD_PROFILE_RETARGET_MS; the CPU threads follow.  The intervals in
+ *    which no target ran fire as in TIMER mode.
+ *  - TIMER: perf refuses.  profile-N fires from the timer as tick-N
+ *    does, with no interrupted thread: arg0 and arg1 are 0 and the
+ *    context is the daemon's.
+ * A sampling thread's timer drains its ring, at most every
+ * DTD_PROFILE_DRAIN_NS (several intervals per wakeup at high rates);
+ * the ring wakes it early only when half full.
  *
  * User context of a sample.  Each sample carries the thread's user
  * registers (at kernel entry, for a sample taken in the kernel) and the
@@ -40,23 +53,24 @@
  * modules (ft_proc_observe: the process is not traced), read at once so
  * that they outlive it, and its unwinder.  The sampling events also
  * carry perf's side-band records: an executable mmap or an exec bumps
- * the entry's module generation, an exit marks it dead (and so does the
- * fork of a new process with its pid, should the exit have been lost).  Every consumer
- * with profile ECBs is sent the module map (DT_MSG_MODMAP) of each
- * sampled process it may see, before each snapshot and again when it
- * changed (dtd_prov_profile_modmaps), so it names the addresses of
- * ustack(), usym() and ufunc() as it does a target's.  A dead entry is
- * freed once every such consumer has had a snapshot since it died.
+ * the entry's module generation, an exit marks it dead (and so does
+ * the fork of a new process with its pid, should the exit be lost).
+ * Every consumer with profile ECBs is sent the module map
+ * (DT_MSG_MODMAP) of each sampled process it may see, before each
+ * snapshot and again when it changed (dtd_prov_profile_modmaps), so it
+ * names the addresses of ustack(), usym() and ufunc() as it does a
+ * target's.  A dead entry is freed once every such consumer has had a
+ * snapshot since it died (dtd_prov_profile_gc), or when the table is
+ * full; a live one not sampled for DTD_PROFILE_IDLE_NS likewise.
  *
  * Idle CPUs.  illumos fires profile-N on every CPU, idle or not.  Here a
  * cpu-clock event samples an idle CPU on some CPUs and not on others
  * (measured on Linux 6.18: CPU 0 gives its idle samples with pid 0,
  * CPU 1 none at all while it idles, though the event counts the time
- * as running); so the thread's timer, which drains the ring at each
- * interval, counts the intervals and the samples, and fires for the
- * intervals perf did not sample as the idle thread would have been:
- * pid 0, execname "sched", arg0 the kernel PC last seen in an idle
- * sample (or the kernel's idle function), arg1 0.
+ * as running); so the thread's timer counts the intervals and the
+ * samples, and fires for the intervals perf did not sample as the idle
+ * thread would have been: pid 0, execname "sched", arg0 the kernel PC
+ * last seen in an idle sample (or the kernel's idle function), arg1 0.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
