@@ -952,7 +952,8 @@ dtd_prov_profile_sample(dtd_profile_thr_t *t, const uint8_t *p, size_t len)
 		dtd_ecb_fire(&hit);
 		return;
 	}
-	if ((ps.ps_proc = dtd_prov_profile_hold(hit.dh_pid)) != NULL)
+	/* no user context (a kernel thread): no entry, nothing to name */
+	if (user && (ps.ps_proc = dtd_prov_profile_hold(hit.dh_pid)) != NULL)
 		hit.dh_uid = ps.ps_proc->pp_uid;
 	else
 		hit.dh_uid = dtd_prov_profile_uid(hit.dh_pid);
