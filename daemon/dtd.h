@@ -317,6 +317,7 @@ typedef struct dtd_consumer {
 	uint32_t	dc_nlocals;	/* this-> slots its programs use (GO) */
 	int		dc_notify;	/* atomic: NOTIFY the client */
 	void		*dc_pidstate;	/* dtd_prov_pid.c: its targets */
+	void		*dc_profstate;	/* dtd_prov_profile.c: maps told */
 	TAILQ_ENTRY(dtd_consumer) dc_link;	/* every consumer (main thread) */
 	/*
 	 * Its programs have destructive actions (stop, raise, system,
@@ -484,7 +485,11 @@ int		dtd_prov_dtrace_init(void);
 #define DTD_PROFILE_PROFILE	2
 #define DTD_PROFILE_MIN_NS	200000ull	/* illumos: 200us */
 extern const dtd_provider_t dtd_prov_profile;
+int		dtd_prov_profile_init(void);
 int		dtd_prov_profile_parse(const char *, int *, uint64_t *);
+int		dtd_prov_profile_modmaps(dtd_consumer_t *,
+		    int (*)(void *, dt_msg_t *), void *);
+void		dtd_prov_profile_drop(dtd_consumer_t *);
 
 /* dtd_prov_pid.c */
 extern const dtd_provider_t dtd_prov_pid;

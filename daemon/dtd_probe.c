@@ -27,7 +27,9 @@ dtd_probe_init(void)
 {
 	if (dtd_nprobes > 0)
 		return 0;
-	return dtd_prov_dtrace_init();
+	if (dtd_prov_dtrace_init() == -1)
+		return -1;
+	return dtd_prov_profile_init();
 }
 
 void

@@ -185,6 +185,8 @@ uint64_t	ft_isa_addsub_flags(uint64_t, uint64_t, uint64_t, int);
  * Release restores every patched byte, moves every thread that is inside
  * a scratch slot back to the original code, and detaches; the scratch
  * mappings stay (a thread may still return through one).
+ * ft_proc_observe() models a process that is not traced (modules,
+ * symbols, reads; no sites, no callbacks): a profile sample's process.
  * ft_proc_fatal_restore() is async-signal-safe: from a fatal-signal
  * handler it writes back the original bytes of every site of every
  * traced process, with pwrite(2) on /proc/PID/mem descriptors opened
@@ -266,6 +268,7 @@ ft_proc_t	*ft_proc_grab(pid_t, int, const ft_ops_t *, void *, char *,
 		    size_t);
 ft_proc_t	*ft_proc_hold(pid_t, int, const ft_ops_t *, void *, char *,
 		    size_t);
+ft_proc_t	*ft_proc_observe(pid_t, char *, size_t);
 int		ft_proc_run(ft_proc_t *);
 int		ft_proc_kill(ft_proc_t *);
 void		ft_proc_release(ft_proc_t *);
@@ -421,6 +424,7 @@ struct ft_proc {
 	int		pr_holdreq;	/* ft_proc_hold() */
 	int		pr_runreq;	/* ft_proc_run() called */
 	int		pr_ptracegone;	/* the tracer thread has been joined */
+	int		pr_observe;	/* ft_proc_observe(): not traced */
 
 	/* modules: pr_modlock (recursive) */
 	pthread_mutex_t	pr_modlock;

@@ -11,6 +11,10 @@
  * the tracer says the maps changed (exec, the dynamic linker's hook) or
  * the user asks.  Modules that go away are kept, marked not live, so a
  * pointer handed out never dangles.
+ *
+ * ft_proc_observe() gives the same model of a process that is not
+ * traced (a profile sample's): modules, symbols and memory reads, no
+ * backend, no sites.
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -139,6 +143,8 @@ ft_proc_fatal_detach(void)
 		nanosleep(&ts, NULL);
 }
 
+static int	ft_proc_maps(ft_proc_t *);
+
 static void
 ft_proc_free(ft_proc_t *p)
 {
@@ -209,6 +215,43 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 		return NULL;
 	}
 	ft_proc_register(p);
+	return p;
+}
+
+/*
+ * Look at a process without tracing it: its modules (read now, so they
+ * outlive it), symbols and memory (ft_proc_read), as its own user could.
+ * No tracer thread, no sites: ft_proc_site_add() refuses (EPERM), and
+ * ft_proc_release() only frees.
+ */
+ft_proc_t *
+ft_proc_observe(pid_t pid, char *err, size_t errlen)
+{
+	ft_proc_t *p;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	p->pr_pid = pid;
+	p->pr_pidfd = -1;
+	p->pr_regslot = -1;
+	p->pr_observe = 1;
+	p->pr_ptracegone = 1;
+	p->pr_modsdirty = 1;
+	pthread_mutex_init(&p->pr_modlock, NULL);
+	pthread_mutex_init(&p->pr_lock, NULL);
+	pthread_cond_init(&p->pr_cv, NULL);
+	/* reads: process_vm_readv alone, no descriptor kept per process */
+	p->pr_memfd = -1;
+	pthread_mutex_lock(&p->pr_modlock);
+	if (ft_proc_maps(p) == -1) {
+		pthread_mutex_unlock(&p->pr_modlock);
+		snprintf(err, errlen, "%s", strerror(errno));
+		ft_proc_free(p);
+		return NULL;
+	}
+	pthread_mutex_unlock(&p->pr_modlock);
 	return p;
 }
 
@@ -287,6 +330,11 @@ ft_proc_uprobe(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 
 	if (p->pr_backend == FT_BACKEND_UPROBE)
 		return 0;
+	if (p->pr_observe) {
+		snprintf(err, errlen, "%s", strerror(EPERM));
+		errno = EPERM;
+		return -1;
+	}
 	if (p->pr_dead) {
 		snprintf(err, errlen, "%s", strerror(ESRCH));
 		errno = ESRCH;
@@ -336,6 +384,8 @@ ft_proc_uprobe_ok(char *err, size_t errlen)
 int
 ft_proc_run(ft_proc_t *p)
 {
+	if (p->pr_observe)
+		return 0;
 	if (p->pr_backend == FT_BACKEND_UPROBE) {
 		if (p->pr_runreq)
 			return 0;
@@ -404,6 +454,10 @@ ft_proc_alive(const ft_proc_t *p)
 int
 ft_proc_site_add(ft_proc_t *p, uint64_t addr, void *user)
 {
+	if (p->pr_observe) {
+		errno = EPERM;
+		return -1;
+	}
 	if (p->pr_backend == FT_BACKEND_UPROBE)
 		return ft_uprobe_site_add(p, addr, user);
 	return ft_ptrace_site_add(p, addr, user, 0);

@@ -41,8 +41,23 @@ dtrace -l >"$tmp/out" 2>"$tmp/err"
 check "-l: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
 printf '%5d %10s %17s %33s %s\n' 1 dtrace '' '' BEGIN 2 dtrace '' '' END \
-    3 dtrace '' '' ERROR)
-" "-l lists the dtrace provider"
+    3 dtrace '' '' ERROR
+i=4
+for n in profile-97 profile-199 profile-499 profile-997 profile-1999 \
+    profile-4001 profile-4999 tick-1 tick-10 tick-100 tick-500 tick-1000 \
+    tick-5000; do
+	printf '%5d %10s %17s %33s %s\n' $i profile '' '' $n
+	i=$((i + 1))
+done)
+" "-l lists the dtrace provider, then profile's defaults in illumos's order"
+dtrace -l -n profile-123 >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
+printf '%5d %10s %17s %33s %s\n' 17 profile '' '' profile-123)
+" "-l -n profile-123 creates the probe on demand, with the next id"
+dtrace -l -P profile >"$tmp/out" 2>"$tmp/err"
+check "-l -P profile: the 13 defaults and profile-123" \
+    [ "$(awk 'NR > 1 { print $1 ":" $3 }' "$tmp/out" | tr '\n' ' ')" = \
+    "4:profile-97 5:profile-199 6:profile-499 7:profile-997 8:profile-1999 9:profile-4001 10:profile-4999 11:tick-1 12:tick-10 13:tick-100 14:tick-500 15:tick-1000 16:tick-5000 17:profile-123 " ]
 dtrace -l -n 'dtrace:::E*' >"$tmp/out" 2>"$tmp/err"
 check "-l -n with a glob lists END and ERROR" \
     [ "$(awk 'NR > 1 { print $3 }' "$tmp/out" | tr '\n' ' ')" = "END ERROR " ]

@@ -87,6 +87,114 @@ END { printa("uid %d\n", @); }' >"$tmp/out" 2>"$tmp/err"
 		    sh -c "! grep -q '^uid 0\$' '$tmp/out'"
 	fi
 fi
+if [ $perf -eq 1 ]; then
+	# ustack() of a sample: spin runs main -> outer -> inner; each user
+	# mode sample (arg1 != 0) has exactly those three on top, uregs[]
+	# has its registers (R_PC is arg1), ufunc(arg1) names inner
+	"$TRIGGERS/spin" & sp=$!
+	sleep 0.2
+	dtrace -q -p $sp -n '
+profile-997 /pid == $target && arg1 != 0/ {
+	@s[ustack(3)] = count(); @f[ufunc(arg1)] = count();
+	@n = count(); @pc[uregs[R_PC] == arg1 && uregs[R_SP] != 0] = count();
+	@c[ufunc(ucaller)] = count(); @y[usym(arg1)] = count();
+	@d[ustackdepth >= 3] = count();
+}
+tick-1s { exit(0); }
+END { printa(@s); printa("%A\n", @f); printa("samples %@d\n", @n);
+	printa("pc %d %@d\n", @pc); printa("caller %A\n", @c);
+	printa("usym %A\n", @y); printa("depth %d\n", @d); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "ustack() of samples: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^samples //p' "$tmp/out")
+	echo "# $n user-mode samples of spin"
+	check "ustack() of samples: spin was sampled" [ "${n:-0}" -gt 0 ]
+	grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
+	    sort | uniq -c | awk '{ print $2 }' >"$tmp/frames"
+	same "$tmp/frames" "spin\`inner
+spin\`main
+spin\`outer
+" "ustack(3) of every user-mode sample: inner, outer, main, no other frame"
+	check "ustack(3): inner on top, then outer, then main, in each stack" \
+	    [ "$(grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
+	    awk '{ s = s $1 " " } NR % 3 == 0 { print s; s = "" }' |
+	    sort -u)" = 'spin`inner spin`outer spin`main ' ]
+	check "ufunc(arg1) of every user-mode sample is spin\`inner" \
+	    [ "$(grep -c '^spin`inner$' "$tmp/out")" -eq 1 ] &&
+	    [ "$(grep -c '^[a-z.0-9]*`' "$tmp/out")" -eq 1 ]
+	check "uregs[R_PC] is arg1, uregs[R_SP] is set, in every sample" \
+	    [ "$(grep '^pc ' "$tmp/out" | awk '{ print $2 }')" = 1 ]
+	check "ucaller of every user-mode sample is in spin\`outer" \
+	    [ "$(grep '^caller ' "$tmp/out")" = 'caller spin`outer' ]
+	check "usym(arg1) of every user-mode sample is spin\`inner" \
+	    [ "$(grep '^usym ' "$tmp/out")" = 'usym spin`inner' ]
+	check "ustackdepth of every user-mode sample is 3 or more" \
+	    [ "$(grep '^depth ' "$tmp/out")" = 'depth 1' ]
+	kill $sp; wait $sp 2>/dev/null
+
+	# a sample taken in the kernel (arg0 != 0, arg1 == 0): its ustack()
+	# is the user stack at the system call, in libc, called from inner
+	"$TRIGGERS/spin" sys & sp=$!
+	sleep 0.2
+	dtrace -q -p $sp -n '
+profile-997 /pid == $target && arg0 != 0/ {
+	@s[ustack(4)] = count(); @n = count(); @u[arg1] = count();
+}
+tick-1s { exit(0); }
+END { printa(@s); printa("samples %@d\n", @n); printa("arg1 %d\n", @u); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "kernel-mode samples: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^samples //p' "$tmp/out")
+	echo "# $n kernel-mode samples of spin sys"
+	check "kernel-mode samples: spin sys was sampled in the kernel" \
+	    [ "${n:-0}" -gt 0 ]
+	check "kernel-mode samples: arg1 is 0" [ "$(grep '^arg1 ' "$tmp/out")" = "arg1 0" ]
+	# at the system call (libc's getppid), or entered by an interrupt
+	# from inner itself or from the PLT stub on the way to getppid:
+	# each stack is inner, outer, main, below one such frame or not
+	grep '^              [^ ]*`' "$tmp/out" | sed 's/+0x[0-9a-f]*$//' |
+	    awk '{ s = s $1 " " } NR % 4 == 0 { print s; s = "" }' |
+	    awk '$1 != "spin`inner" { print $2 " " $3 " " $4 " "; next }
+	    { print $1 " " $2 " " $3 " " }' | sort -u >"$tmp/stacks"
+	same "$tmp/stacks" 'spin`inner spin`outer spin`main 
+' "kernel-mode samples: ustack(4) has inner, outer, main from the entry point"
+	check "kernel-mode samples: ustack(4) has libc's system call on top" \
+	    grep -q '^              libc\.so\.6`getppid' "$tmp/out"
+	kill $sp; wait $sp 2>/dev/null
+
+	# symbols of a process that is not a target, and gone before the
+	# stacks are printed: only the module map the daemon sends for the
+	# sampled process can name them
+	"$TRIGGERS/spin" & sp=$!
+	sleep 0.2
+	"$DTRACE" -x socket="$sock" -q -n '
+profile-997 /pid == $1 && arg1 != 0/ { @s[ustack(1)] = count(); }
+tick-1s /!done++/ { system("kill %d", $1); }
+tick-100ms /done && ++ticks == 5/ { exit(0); }' -w $sp \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "ustack() of a process gone before printing: exit 0" [ $? -eq 0 ]
+	wait $sp 2>/dev/null
+	# (it may also be sampled on its way out, in its SIGTERM handler or
+	# exit: any frame, but named, never a bare address)
+	check "ustack() of a process gone before printing: named spin\`inner" \
+	    grep -qx '              spin`inner+0x[0-9a-f]*' "$tmp/out"
+	check "ustack() of a process gone before printing: every frame named" \
+	    [ "$(grep -c '^              0x' "$tmp/out")" -eq 0 ]
+
+	# an idle CPU fires as illumos's do: pid 0, tid 0, execname sched,
+	# uid 0, arg0 a kernel PC, arg1 0 (whether a CPU idles in this
+	# second on a busy machine cannot be known: how often is only said)
+	dtrace -q -n '
+profile-97 /pid == 0/ { @i = count(); @[execname, tid, uid, arg0 != 0, arg1] = count(); }
+tick-1s { exit(0); }
+END { printa("idle %@d\n", @i); printa("%s %d %d %d %d %@d\n", @); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "idle firings: exit 0" [ $? -eq 0 ]
+	echo "# $(sed -n 's/^idle //p' "$tmp/out") idle firings in 1 s"
+	check "idle firings: each has execname sched, tid 0, uid 0, a kernel PC, arg1 0" \
+	    [ "$(sed '/^idle /d;/^$/d' "$tmp/out" | sed 's/ [0-9]*$//' |
+	    grep -vx 'sched 0 0 1 0')" = "" ]
+fi
 kill $spinners 2>/dev/null
 wait $spinners 2>/dev/null
 check "profile threads joined when the program ends" \
@@ -138,4 +246,62 @@ check "profile-4999hz (just over 200us) accepted" [ $? -eq 0 ]
 check "daemon still running" kill -0 "$dpid"
 stop_daemon
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
+
+# A private daemon (not root) samples the processes it traces, when
+# perf_event_paranoid allows a user to sample its own (2 or less); the
+# rest of each interval fires from its timers, in the daemon's context.
+# As the test user, with its own daemon and its own processes.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -le 2 ] &&
+    command -v setpriv >/dev/null 2>&1 && id -u dtracetest >/dev/null 2>&1; then
+	# (not a function: "$AS prog &" must leave prog's own pid in $!)
+	AS="setpriv --reuid=$(id -u dtracetest) --regid=$(id -g dtracetest) --clear-groups"
+	psock=$tmp/psock
+	chmod 777 "$tmp"
+	$AS "$DTRACED" -d -s "$psock" 2>>"$tmp/dtraced.log" &
+	ppid_=$!
+	i=0
+	while [ ! -S "$psock" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	check "private daemon starts" [ -S "$psock" ]
+	$AS "$TRIGGERS/spin" & sp=$!
+	sleep 0.2
+	$AS timeout 60 "$DTRACE" -x socket="$psock" -q -p $sp -n '
+profile-997 /pid == $target/ { @s[ustack(3)] = count(); @n = count(); }
+profile-997 /pid != $target/ { @o[pid == $1, arg0, arg1] = count(); }
+profile-997 { @c[cpu] = count(); }
+tick-1s { exit(0); }
+END { printa(@s); printa("samples %@d\n", @n); printa("other %d %d %d\n", @o);
+	printa("cpu %d\n", @c); }' $ppid_ >"$tmp/out" 2>"$tmp/err"
+	check "private daemon, -p: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^samples //p' "$tmp/out")
+	echo "# $n samples of the target in 1 s (perf_event_paranoid $paranoid)"
+	check "private daemon: the target was sampled" [ "${n:-0}" -gt 0 ]
+	check "private daemon: ustack(3) of the target is inner, outer, main" \
+	    [ "$(grep '^              [^ ]*`' "$tmp/out" |
+	    sed 's/+0x[0-9a-f]*$//' | awk '{ s = s $1 " " }
+	    NR % 3 == 0 { print s; s = "" }' | sort -u)" = \
+	    'spin`inner spin`outer spin`main ' ]
+	check "private daemon: every other firing is the daemon's timer" \
+	    [ "$(sed -n 's/^other //p' "$tmp/out" | sort -u)" = "1 0 0" ]
+	check "private daemon: profile-997 fired on each of the $ncpu CPUs" \
+	    [ "$(sed -n 's/^cpu //p' "$tmp/out" | sort -n)" = \
+	    "$(echo "$cpus" | sort -n)" ]
+	kill $sp; wait $sp 2>/dev/null
+	# threads the target creates after sampling began are sampled too
+	$AS timeout 60 "$DTRACE" -x socket="$psock" -q \
+	    -c "$TRIGGERS/threads 20000000" -n '
+profile-997 /pid == $target && tid != pid/ { @ = count(); }
+END { printa("threads %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+	check "private daemon, -c threads: exit 0" [ $? -eq 0 ]
+	n=$(sed -n 's/^threads //p' "$tmp/out")
+	echo "# $n samples of threads created after the start"
+	check "private daemon: threads created later are sampled" \
+	    [ "${n:-0}" -gt 0 ]
+	kill "$ppid_"
+	wait "$ppid_"
+	check "private daemon exits 0" [ $? -eq 0 ]
+fi
 done_testing

@@ -1,6 +1,6 @@
 /*
  * test_dtd_probe.c: the probe table: tick-N parsing, glob matching, and
- * on-demand profile probes.
+ * profile probes: the defaults at fixed ids, others on demand.
  */
 #include <string.h>
 
@@ -50,7 +50,13 @@ nmatch(const char *prov, const char *mod, const char *func, const char *name)
 int
 main(void)
 {
+	static const char *const defaults[] = {
+		"profile-97", "profile-199", "profile-499", "profile-997",
+		"profile-1999", "profile-4001", "profile-4999", "tick-1",
+		"tick-10", "tick-100", "tick-500", "tick-1000", "tick-5000",
+	};
 	dtd_probe_t *p;
+	size_t i;
 
 	parse("tick-100", 1, DTD_PROFILE_TICK, 10000000);
 	parse("tick-1s", 1, DTD_PROFILE_TICK, 1000000000);
@@ -91,8 +97,16 @@ main(void)
 	tap_ok(p != NULL && strcmp(p->dpr_name, "END") == 0, "END is id 2");
 	p = dtd_probe_lookup(DTD_PROBE_ERROR);
 	tap_ok(p != NULL && strcmp(p->dpr_name, "ERROR") == 0, "ERROR is id 3");
-	tap_ok(dtd_probe_lookup(0) == NULL && dtd_probe_lookup(4) == NULL,
-	    "no other probes yet");
+	tap_ok(dtd_probe_lookup(0) == NULL, "no probe 0");
+	/* then illumos's default profile probes, in its order */
+	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		p = dtd_probe_lookup(4 + (uint32_t)i);
+		tap_ok(p != NULL &&
+		    strcmp(p->dpr_prov->dpv_name, "profile") == 0 &&
+		    strcmp(p->dpr_name, defaults[i]) == 0,
+		    "id %u is profile:::%s", 4 + (unsigned)i, defaults[i]);
+	}
+	tap_ok(dtd_probe_lookup(17) == NULL, "no other probes yet");
 
 	tap_is(nmatch("dtrace", "", "", "BEGIN"), 1, "dtrace:::BEGIN");
 	tap_is(nmatch("", "", "", "BEGIN"), 1, ":::BEGIN");
@@ -101,24 +115,28 @@ main(void)
 	tap_is(nmatch("d?race", "", "", "[BE]*"), 3, "d?race:::[BE]*");
 	tap_is(nmatch("dtrace", "x", "", "BEGIN"), 0, "dtrace:x::BEGIN");
 	tap_is(nmatch("pid123", "", "", ""), 0, "unknown provider");
+	tap_is(nmatch("profile", "", "", ""), 13, "profile::: the defaults");
+	tap_is(nmatch("profile", "", "", "profile-997"), 1,
+	    "profile-997 exists, not created again");
+	tap_is(dtd_probe_count(), 16, "3 + 13 probes");
 
 	tap_is(nmatch("profile", "", "", "tick-1s"), 1,
 	    "profile:::tick-1s created on demand");
-	tap_is(dtd_probe_count(), 4, "one probe more");
-	p = dtd_probe_lookup(4);
+	tap_is(dtd_probe_count(), 17, "one probe more");
+	p = dtd_probe_lookup(17);
 	tap_ok(p != NULL && strcmp(p->dpr_prov->dpv_name, "profile") == 0 &&
-	    strcmp(p->dpr_name, "tick-1s") == 0, "id 4 is profile:::tick-1s");
+	    strcmp(p->dpr_name, "tick-1s") == 0, "id 17 is profile:::tick-1s");
 	tap_is(nmatch("profile", "", "", "tick-1s"), 1, "not created twice");
 	tap_is(nmatch("", "", "", "tick-1s"), 1, "empty provider finds it");
 	tap_is(nmatch("", "", "", "tick-10ms"), 1,
 	    "empty provider creates tick-10ms");
-	tap_is(dtd_probe_count(), 5, "tick-10ms is id 5");
-	tap_is(nmatch("profile", "", "", "tick-*"), 2,
-	    "glob matches existing ticks, creates none");
-	tap_is(dtd_probe_count(), 5, "still 5");
-	tap_is(nmatch("profile", "", "", "profile-97"), 1,
-	    "profile:::profile-97 created on demand");
-	tap_is(dtd_probe_count(), 6, "profile-97 is id 6");
+	tap_is(dtd_probe_count(), 18, "tick-10ms is id 18");
+	tap_is(nmatch("profile", "", "", "tick-*"), 8,
+	    "glob matches existing ticks (6 defaults, 2 made), creates none");
+	tap_is(dtd_probe_count(), 18, "still 18");
+	tap_is(nmatch("profile", "", "", "profile-98"), 1,
+	    "profile:::profile-98 created on demand");
+	tap_is(dtd_probe_count(), 19, "profile-98 is id 19");
 	tap_is(nmatch("profile", "", "", "tick-1us"), 0, "too fast: no probe");
 	tap_is(nmatch("profile", "", "", "profile-5000000hz"), 0,
 	    "too fast profile-N: no probe");
@@ -126,8 +144,8 @@ main(void)
 	    "module named: no tick probe");
 	tap_is(nmatch("dtrace", "", "", "tick-3s"), 0,
 	    "other provider named: no tick probe");
-	tap_is(dtd_probe_count(), 6, "nothing else created");
-	tap_is(nmatch("", "", "", ""), 6, "::: lists all");
+	tap_is(dtd_probe_count(), 19, "nothing else created");
+	tap_is(nmatch("", "", "", ""), 19, "::: lists all");
 	dtd_probe_fini();
 	return tap_done();
 }
