@@ -474,6 +474,8 @@ int		dif_vm_canload(const dif_mstate_t *, const dif_difo_t *,
 		    uint64_t, size_t);
 size_t		dif_vm_strlen(const dif_mstate_t *, const dif_difo_t *,
 		    uint64_t, size_t);
+int		dif_vm_strload(const dif_mstate_t *, const dif_difo_t *,
+		    uint64_t, size_t, size_t *);
 const char	*dif_fault_name(int);
 void		dif_difo_free(dif_difo_t *);
 /* for dif_subr.c: scratch allocation and the store checks */

@@ -138,6 +138,29 @@ dif_vm_strlen(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
 	    avail;
 }
 
+/*
+ * A string of the daemon's memory at addr: 0 if addr is not loadable,
+ * else 1 and in *lenp its length, cut at max bytes and at the end of the
+ * region that holds it.  One walk of the regions where dif_vm_canload()
+ * then dif_vm_strlen() take two.
+ */
+int
+dif_vm_strload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
+    size_t max, size_t *lenp)
+{
+	size_t avail = dif_vm_avail(ms, dp, addr);
+	const char *nul;
+
+	if (avail == 0)
+		return 0;
+	if (avail > max)
+		avail = max;
+	nul = memchr((const void *)(uintptr_t)addr, '\0', avail);
+	*lenp = nul != NULL ? (size_t)(nul - (const char *)(uintptr_t)addr) :
+	    avail;
+	return 1;
+}
+
 int
 dif_vm_inscratch(const dif_mstate_t *ms, uint64_t addr, size_t size)
 {
@@ -449,30 +472,35 @@ dif_vm_local(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 	return 0;
 }
 
-/* Compare two strings of the daemon's memory as illumos's SCMP does. */
+/*
+ * Compare two strings of the daemon's memory, of lengths l1 and l2 (each
+ * already cut at strsize; NULL is the empty string), as illumos's SCMP
+ * does: bytewise unsigned, the shorter one ending in its NUL.
+ */
 static int
-dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
-    size_t limit)
+dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2)
 {
-	size_t i;
-	int c1, c2;
+	size_t n = l1 < l2 ? l1 : l2;
+	int r;
 
 	if (s1 == s2)
 		return 0;
-	for (i = 0; i < limit; i++) {
-		c1 = (s1 == NULL || i >= l1) ? 0 : (uint8_t)s1[i];
-		c2 = (s2 == NULL || i >= l2) ? 0 : (uint8_t)s2[i];
-		if (c1 != c2)
-			return c1 - c2;
-		if (c1 == 0)
-			break;
-	}
-	return 0;
+	if (n != 0 && (r = memcmp(s1, s2, n)) != 0)
+		return r;
+	return l1 < l2 ? -1 : l1 > l2;
 }
+
+/*
+ * The operands of the instruction being run, decoded where a case uses
+ * them (the verifier has checked every register field).
+ */
+#define DIF_VM_R1	regs[DIF_INSTR_R1(in)]
+#define DIF_VM_R2	regs[DIF_INSTR_R2(in)]
+#define DIF_VM_RD	regs[DIF_INSTR_RD(in)]
 
 #define DIF_VM_LOAD(type)						\
 	do {								\
-		uint64_t a_ = regs[r1];					\
+		uint64_t a_ = DIF_VM_R1;				\
 		type v_;						\
 		if (!dif_vm_canload(ms, dp, a_, sizeof(type))) {	\
 			fault = DIF_FLT_BADADDR;			\
@@ -485,12 +513,12 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 			goto out;					\
 		}							\
 		memcpy(&v_, (const void *)(uintptr_t)a_, sizeof(v_));	\
-		regs[rd] = (uint64_t)v_;				\
+		DIF_VM_RD = (uint64_t)v_;				\
 	} while (0)
 
 #define DIF_VM_ULOAD(type)						\
 	do {								\
-		uint64_t a_ = regs[r1];					\
+		uint64_t a_ = DIF_VM_R1;				\
 		type v_;						\
 		int e_;							\
 		if (ms->dm_host == NULL ||				\
@@ -505,13 +533,13 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 			illval = a_;					\
 			goto out;					\
 		}							\
-		regs[rd] = (uint64_t)v_;				\
+		DIF_VM_RD = (uint64_t)v_;				\
 	} while (0)
 
 #define DIF_VM_STORE(type)						\
 	do {								\
-		uint64_t a_ = regs[rd];					\
-		type v_ = (type)regs[r1];				\
+		uint64_t a_ = DIF_VM_RD;				\
+		type v_ = (type)DIF_VM_R1;				\
 		if (!dif_vm_canstore(ms, a_, sizeof(type))) {		\
 			fault = DIF_FLT_BADADDR;			\
 			illval = a_;					\
@@ -526,14 +554,26 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 	} while (0)
 
 /*
- * Dispatch.  With GNU C, each instruction's code ends by jumping
- * straight to the next one's through a table of label addresses
- * (threaded code): the compiler copies that jump into every case, so
- * the processor predicts each opcode's successor on its own rather than
- * every instruction through one indirect branch.  Elsewhere it is a
- * plain switch.  DIF_VM_OPS lists every opcode dif_vm_exec has a case
- * for (a case missing from it is a compile-time error: its label is
- * unused; an entry without a case, an undefined label).
+ * Condition codes, one bit each.  No DIF instruction sets overflow (as
+ * in illumos, CMP, SCMP and TST all clear it), so there is no V bit and
+ * the signed branches read N alone.
+ */
+#define DIF_VM_CC_N	0x1	/* negative */
+#define DIF_VM_CC_Z	0x2	/* zero */
+#define DIF_VM_CC_C	0x4	/* carry: unsigned less than */
+
+/*
+ * Dispatch.  With GNU C, each instruction's code ends by fetching the
+ * next instruction and jumping straight to its code through a table of
+ * label addresses (threaded code), so the processor predicts each
+ * opcode's successor on its own rather than every instruction through
+ * one indirect branch.  The fetch is kept to a load, a count and the
+ * jump, small enough that the compiler copies it into every case rather
+ * than merging them into one shared jump; each case decodes only the
+ * operands it uses.  Elsewhere it is a plain switch in a loop.
+ * DIF_VM_OPS lists every opcode dif_vm_exec has a case for (a case
+ * missing from it is a compile-time error: its label is unused; an
+ * entry without a case, an undefined label).
  */
 #define	DIF_VM_OPS(X)	\
 	X(DIF_OP_OR) \
@@ -616,488 +656,490 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 #if defined(__GNUC__)
 #define	DIF_VM_THREADED
 #define	DIF_VM_CASE(op)	case op: dif_vm_l_##op
-#define	DIF_VM_DEFAULT	dif_vm_bad
+#define	DIF_VM_NEXT()							\
+	do {								\
+		in = text[pc++];					\
+		n++;							\
+		goto *disp[DIF_INSTR_OP(in)];				\
+	} while (0)
 #else
 #define	DIF_VM_CASE(op)	case op
-#define	DIF_VM_DEFAULT	dif_vm_bad
+#define	DIF_VM_NEXT()	goto dispatch
 #endif
 
-/* Fetch and decode the instruction at pc; count it against the budget. */
-#define	DIF_VM_FETCH()							\
-	do {								\
-		opc = pc;						\
-		if (budget == 0) {					\
-			fault = DIF_FLT_ILLOP;				\
-			goto out;					\
-		}							\
-		budget--;						\
-		in = text[pc++];					\
-		r1 = DIF_INSTR_R1(in);					\
-		r2 = DIF_INSTR_R2(in);					\
-		rd = DIF_INSTR_RD(in);					\
-	} while (0)
-
+/*
+ * Run one verified DIFO.  The verifier's guarantees are relied on, not
+ * re-checked: registers in range, %r0 never written, integer and string
+ * table indices in range, and branches that only go forward to an
+ * instruction of the DIFO, whose last one is RET.  So pc never runs off
+ * the end and a DIFO runs at most dd_len instructions: when the budget
+ * left is at least that, the instructions are only counted; otherwise
+ * each is checked against it before it runs (the dif_vm_check entry
+ * every opcode has in the second table).
+ */
+#ifdef DIF_VM_THREADED
+/*
+ * GCC's cross-jumping would merge the identical fetch-and-jump tails of
+ * the cases back into one shared indirect jump (5 left of 70): keep
+ * them apart.
+ */
+__attribute__((optimize("no-crossjumping")))
+#endif
 uint64_t
 dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 {
 	const dif_instr_t *text = dp->dd_buf;
-	const uint32_t len = dp->dd_len;
+	const uint64_t budget = ms->dm_budget;
 	uint64_t regs[DIF_DIR_NREGS];
 	dif_vm_tuple_t tup;
-	uint64_t budget = ms->dm_budget;
+	uint64_t n = 0;			/* instructions started */
 	uint64_t illval = 0, rval = 0;
-	uint32_t pc = 0, opc = 0;
-	uint32_t r1, r2, rd, id;
+	uint32_t pc = 0, id;
 	dif_instr_t in;
-	int64_t cc_r;
-	int cc_n = 0, cc_z = 0, cc_v = 0, cc_c = 0;
-	int fault = 0;
+	int cc = 0, fault = 0;
 #ifdef DIF_VM_THREADED
 	/* every opcode is a bad one, but for those we have code for */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 	static const void *const dif_vm_tab[256] = {
-		[0 ... 255] = &&DIF_VM_DEFAULT,
+		[0 ... 255] = &&dif_vm_bad,
 #define	X(op)	[op] = &&dif_vm_l_##op,
 		DIF_VM_OPS(X)
 #undef	X
 	};
 #pragma GCC diagnostic pop
+	static const void *const dif_vm_ctab[256] = {
+		[0 ... 255] = &&dif_vm_check,
+	};
+	const void *const *disp = budget >= dp->dd_len ? dif_vm_tab :
+	    dif_vm_ctab;
 #endif
 
 	memset(regs, 0, sizeof(regs));
 	tup.tu_top = 0;
 	ms->dm_fault = 0;
 
-	while (pc < len) {
-		DIF_VM_FETCH();
-		switch (DIF_INSTR_OP(in)) {
-		DIF_VM_CASE(DIF_OP_OR):
-			regs[rd] = regs[r1] | regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_XOR):
-			regs[rd] = regs[r1] ^ regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_AND):
-			regs[rd] = regs[r1] & regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_SLL):
-			regs[rd] = regs[r1] << (regs[r2] & 63);
-			break;
-		DIF_VM_CASE(DIF_OP_SRL):
-			regs[rd] = regs[r1] >> (regs[r2] & 63);
-			break;
-		DIF_VM_CASE(DIF_OP_SRA):
-			regs[rd] = (uint64_t)((int64_t)regs[r1] >>
-			    (regs[r2] & 63));
-			break;
-		DIF_VM_CASE(DIF_OP_SUB):
-			regs[rd] = regs[r1] - regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_ADD):
-			regs[rd] = regs[r1] + regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_MUL):
-			regs[rd] = regs[r1] * regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_SDIV):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			/* INT64_MIN / -1 traps on x86: it wraps in DIF. */
-			if ((int64_t)regs[r2] == -1)
-				regs[rd] = -regs[r1];
-			else
-				regs[rd] = (uint64_t)((int64_t)regs[r1] /
-				    (int64_t)regs[r2]);
-			break;
-		DIF_VM_CASE(DIF_OP_UDIV):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			regs[rd] = regs[r1] / regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_SREM):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			if ((int64_t)regs[r2] == -1)
-				regs[rd] = 0;
-			else
-				regs[rd] = (uint64_t)((int64_t)regs[r1] %
-				    (int64_t)regs[r2]);
-			break;
-		DIF_VM_CASE(DIF_OP_UREM):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			regs[rd] = regs[r1] % regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_NOT):
-			regs[rd] = ~regs[r1];
-			break;
-		DIF_VM_CASE(DIF_OP_MOV):
-			regs[rd] = regs[r1];
-			break;
-		DIF_VM_CASE(DIF_OP_CMP):
-			cc_r = (int64_t)(regs[r1] - regs[r2]);
-			cc_n = cc_r < 0;
-			cc_z = cc_r == 0;
-			cc_v = 0;
-			cc_c = regs[r1] < regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_TST):
-			cc_n = cc_v = cc_c = 0;
-			cc_z = regs[r1] == 0;
-			break;
-		DIF_VM_CASE(DIF_OP_BA):
-			pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BE):
-			if (cc_z)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BNE):
-			if (cc_z == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BG):
-			if ((cc_z | (cc_n ^ cc_v)) == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BGU):
-			if ((cc_c | cc_z) == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BGE):
-			if ((cc_n ^ cc_v) == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BGEU):
-			if (cc_c == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BL):
-			if (cc_n ^ cc_v)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BLU):
-			if (cc_c)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BLE):
-			if (cc_z | (cc_n ^ cc_v))
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BLEU):
-			if (cc_c | cc_z)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_LDSB):
-			DIF_VM_LOAD(int8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDSH):
-			DIF_VM_LOAD(int16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDSW):
-			DIF_VM_LOAD(int32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDUB):
-			DIF_VM_LOAD(uint8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDUH):
-			DIF_VM_LOAD(uint16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDUW):
-			DIF_VM_LOAD(uint32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDX):
-			DIF_VM_LOAD(uint64_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDSB):
-		DIF_VM_CASE(DIF_OP_RLDSB):
-			DIF_VM_ULOAD(int8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDSH):
-		DIF_VM_CASE(DIF_OP_RLDSH):
-			DIF_VM_ULOAD(int16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDSW):
-		DIF_VM_CASE(DIF_OP_RLDSW):
-			DIF_VM_ULOAD(int32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDUB):
-		DIF_VM_CASE(DIF_OP_RLDUB):
-			DIF_VM_ULOAD(uint8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDUH):
-		DIF_VM_CASE(DIF_OP_RLDUH):
-			DIF_VM_ULOAD(uint16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDUW):
-		DIF_VM_CASE(DIF_OP_RLDUW):
-			DIF_VM_ULOAD(uint32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDX):
-		DIF_VM_CASE(DIF_OP_RLDX):
-			DIF_VM_ULOAD(uint64_t);
-			break;
-		DIF_VM_CASE(DIF_OP_RET):
-			rval = regs[rd];
-			goto done;
-		DIF_VM_CASE(DIF_OP_NOP):
-			break;
-		DIF_VM_CASE(DIF_OP_SETX):
-			id = DIF_INSTR_INTEGER(in);
-			if (id >= dp->dd_intlen) {
-				fault = DIF_FLT_ILLOP;
-				goto out;
-			}
-			regs[rd] = dp->dd_inttab[id];
-			break;
-		DIF_VM_CASE(DIF_OP_SETS):
-			id = DIF_INSTR_STRING(in);
-			if (id >= dp->dd_strlen) {
-				fault = DIF_FLT_ILLOP;
-				goto out;
-			}
-			regs[rd] = (uint64_t)(uintptr_t)(dp->dd_strtab + id);
-			break;
-		DIF_VM_CASE(DIF_OP_SCMP): {
-			size_t sz = ms->dm_strsize, l1 = 0, l2 = 0;
-			uint64_t s1 = regs[r1], s2 = regs[r2];
+#ifdef DIF_VM_THREADED
+	DIF_VM_NEXT();
+dif_vm_check:
+	if (n > budget)
+		goto exhausted;
+	goto *dif_vm_tab[DIF_INSTR_OP(in)];
+#else
+dispatch:
+	in = text[pc++];
+	if (++n > budget)
+		goto exhausted;
+#endif
+	switch (DIF_INSTR_OP(in)) {
+	DIF_VM_CASE(DIF_OP_OR):
+		DIF_VM_RD = DIF_VM_R1 | DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_XOR):
+		DIF_VM_RD = DIF_VM_R1 ^ DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_AND):
+		DIF_VM_RD = DIF_VM_R1 & DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SLL):
+		DIF_VM_RD = DIF_VM_R1 << (DIF_VM_R2 & 63);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SRL):
+		DIF_VM_RD = DIF_VM_R1 >> (DIF_VM_R2 & 63);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SRA):
+		DIF_VM_RD = (uint64_t)((int64_t)DIF_VM_R1 >> (DIF_VM_R2 & 63));
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SUB):
+		DIF_VM_RD = DIF_VM_R1 - DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ADD):
+		DIF_VM_RD = DIF_VM_R1 + DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_MUL):
+		DIF_VM_RD = DIF_VM_R1 * DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SDIV): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
 
-			if (s1 != 0) {
-				if (!dif_vm_canload(ms, dp, s1, 1)) {
-					fault = DIF_FLT_BADADDR;
-					illval = s1;
-					goto out;
-				}
-				l1 = dif_vm_strlen(ms, dp, s1, sz);
-			}
-			if (s2 != 0) {
-				if (!dif_vm_canload(ms, dp, s2, 1)) {
-					fault = DIF_FLT_BADADDR;
-					illval = s2;
-					goto out;
-				}
-				l2 = dif_vm_strlen(ms, dp, s2, sz);
-			}
-			cc_r = dif_vm_strcmp((const char *)(uintptr_t)s1, l1,
-			    (const char *)(uintptr_t)s2, l2, sz);
-			cc_n = cc_r < 0;
-			cc_z = cc_r == 0;
-			cc_v = cc_c = 0;
-			break;
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
 		}
-		DIF_VM_CASE(DIF_OP_LDGA):
-			/* r1 is the array id, r2 the index register */
+		/* INT64_MIN / -1 traps on x86: it wraps in DIF. */
+		DIF_VM_RD = (int64_t)b == -1 ? -a :
+		    (uint64_t)((int64_t)a / (int64_t)b);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_UDIV): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
+		}
+		DIF_VM_RD = a / b;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_SREM): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
+		}
+		DIF_VM_RD = (int64_t)b == -1 ? 0 :
+		    (uint64_t)((int64_t)a % (int64_t)b);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_UREM): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
+		}
+		DIF_VM_RD = a % b;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_NOT):
+		DIF_VM_RD = ~DIF_VM_R1;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_MOV):
+		DIF_VM_RD = DIF_VM_R1;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_CMP): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		cc = ((int64_t)(a - b) < 0 ? DIF_VM_CC_N : 0) |
+		    (a == b ? DIF_VM_CC_Z : 0) | (a < b ? DIF_VM_CC_C : 0);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_TST):
+		cc = DIF_VM_R1 == 0 ? DIF_VM_CC_Z : 0;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BA):
+		pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BE):
+		if (cc & DIF_VM_CC_Z)
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BNE):
+		if (!(cc & DIF_VM_CC_Z))
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BG):
+		if (!(cc & (DIF_VM_CC_Z | DIF_VM_CC_N)))
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BGU):
+		if (!(cc & (DIF_VM_CC_C | DIF_VM_CC_Z)))
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BGE):
+		if (!(cc & DIF_VM_CC_N))
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BGEU):
+		if (!(cc & DIF_VM_CC_C))
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BL):
+		if (cc & DIF_VM_CC_N)
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BLU):
+		if (cc & DIF_VM_CC_C)
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BLE):
+		if (cc & (DIF_VM_CC_Z | DIF_VM_CC_N))
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BLEU):
+		if (cc & (DIF_VM_CC_C | DIF_VM_CC_Z))
+			pc = DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDSB):
+		DIF_VM_LOAD(int8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDSH):
+		DIF_VM_LOAD(int16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDSW):
+		DIF_VM_LOAD(int32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDUB):
+		DIF_VM_LOAD(uint8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDUH):
+		DIF_VM_LOAD(uint16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDUW):
+		DIF_VM_LOAD(uint32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDX):
+		DIF_VM_LOAD(uint64_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDSB):
+	DIF_VM_CASE(DIF_OP_RLDSB):
+		DIF_VM_ULOAD(int8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDSH):
+	DIF_VM_CASE(DIF_OP_RLDSH):
+		DIF_VM_ULOAD(int16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDSW):
+	DIF_VM_CASE(DIF_OP_RLDSW):
+		DIF_VM_ULOAD(int32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDUB):
+	DIF_VM_CASE(DIF_OP_RLDUB):
+		DIF_VM_ULOAD(uint8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDUH):
+	DIF_VM_CASE(DIF_OP_RLDUH):
+		DIF_VM_ULOAD(uint16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDUW):
+	DIF_VM_CASE(DIF_OP_RLDUW):
+		DIF_VM_ULOAD(uint32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDX):
+	DIF_VM_CASE(DIF_OP_RLDX):
+		DIF_VM_ULOAD(uint64_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_RET):
+		rval = DIF_VM_RD;
+		goto done;
+	DIF_VM_CASE(DIF_OP_NOP):
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SETX):
+		DIF_VM_RD = dp->dd_inttab[DIF_INSTR_INTEGER(in)];
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SETS):
+		DIF_VM_RD = (uint64_t)(uintptr_t)(dp->dd_strtab +
+		    DIF_INSTR_STRING(in));
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SCMP): {
+		uint64_t s1 = DIF_VM_R1, s2 = DIF_VM_R2;
+		size_t sz = ms->dm_strsize, l1 = 0, l2 = 0;
+		int cmp;
+
+		if (s1 != 0 && !dif_vm_strload(ms, dp, s1, sz, &l1)) {
+			fault = DIF_FLT_BADADDR;
+			illval = s1;
+			goto out;
+		}
+		if (s2 != 0 && !dif_vm_strload(ms, dp, s2, sz, &l2)) {
+			fault = DIF_FLT_BADADDR;
+			illval = s2;
+			goto out;
+		}
+		cmp = dif_vm_strcmp((const char *)(uintptr_t)s1, l1,
+		    (const char *)(uintptr_t)s2, l2);
+		cc = cmp < 0 ? DIF_VM_CC_N : cmp == 0 ? DIF_VM_CC_Z : 0;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_LDGA):
+		/* r1 is the array id, r2 the index register */
+		if (ms->dm_host == NULL || ms->dm_host->dh_builtin == NULL) {
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+		if ((fault = ms->dm_host->dh_builtin(ms->dm_hostarg,
+		    DIF_INSTR_R1(in), DIF_VM_R2, &DIF_VM_RD)) != 0)
+			goto out;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDGS): {
+		const dif_var_t *v;
+		dif_gvar_t *g;
+
+		id = DIF_INSTR_VAR(in);
+		if (id < DIF_VAR_OTHER_UBASE) {
 			if (ms->dm_host == NULL ||
 			    ms->dm_host->dh_builtin == NULL) {
 				fault = DIF_FLT_ILLOP;
 				goto out;
 			}
 			if ((fault = ms->dm_host->dh_builtin(ms->dm_hostarg,
-			    r1, regs[r2], &regs[rd])) != 0)
+			    id, 0, &DIF_VM_RD)) != 0)
 				goto out;
-			break;
-		DIF_VM_CASE(DIF_OP_LDGS): {
-			const dif_var_t *v;
-			dif_gvar_t *g;
-
-			id = DIF_INSTR_VAR(in);
-			if (id < DIF_VAR_OTHER_UBASE) {
-				if (ms->dm_host == NULL ||
-				    ms->dm_host->dh_builtin == NULL) {
-					fault = DIF_FLT_ILLOP;
-					goto out;
-				}
-				if ((fault = ms->dm_host->dh_builtin(
-				    ms->dm_hostarg, id, 0, &regs[rd])) != 0)
-					goto out;
-				break;
-			}
-			if (ms->dm_vstate == NULL || id - DIF_VAR_OTHER_UBASE >=
-			    ms->dm_vstate->dv_nglobals ||
-			    (v = dif_vm_gvar(dp, id)) == NULL) {
-				fault = DIF_FLT_ILLOP;
-				goto out;
-			}
-			g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
-			if (v->dv_type.dt_flags & DIF_TF_BYREF) {
-				if (g->dg_data == NULL) {
-					fault = DIF_FLT_ILLOP;
-					goto out;
-				}
-				regs[rd] = (uint64_t)(uintptr_t)g->dg_data;
-			} else {
-				regs[rd] = g->dg_value;
-			}
-			break;
+			DIF_VM_NEXT();
 		}
-		DIF_VM_CASE(DIF_OP_STGS): {
-			const dif_var_t *v;
-			dif_gvar_t *g;
-
-			id = DIF_INSTR_VAR(in);
-			if (id < DIF_VAR_OTHER_UBASE || ms->dm_vstate == NULL ||
-			    id - DIF_VAR_OTHER_UBASE >=
-			    ms->dm_vstate->dv_nglobals ||
-			    (v = dif_vm_gvar(dp, id)) == NULL) {
+		if (ms->dm_vstate == NULL || id - DIF_VAR_OTHER_UBASE >=
+		    ms->dm_vstate->dv_nglobals ||
+		    (v = dif_vm_gvar(dp, id)) == NULL) {
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+		g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
+		if (v->dv_type.dt_flags & DIF_TF_BYREF) {
+			if (g->dg_data == NULL) {
 				fault = DIF_FLT_ILLOP;
 				goto out;
 			}
-			g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
-			if (v->dv_type.dt_flags & DIF_TF_BYREF) {
-				uint64_t src = regs[rd];
-				size_t lim, n;
+			DIF_VM_RD = (uint64_t)(uintptr_t)g->dg_data;
+		} else {
+			DIF_VM_RD = g->dg_value;
+		}
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_STGS): {
+		const dif_var_t *v;
+		dif_gvar_t *g;
 
-				if (g->dg_data == NULL || g->dg_size == 0) {
-					fault = DIF_FLT_ILLOP;
-					goto out;
-				}
-				if (v->dv_type.dt_kind != DIF_TYPE_STRING) {
-					/* a struct, union or array */
-					n = v->dv_type.dt_size < g->dg_size ?
-					    v->dv_type.dt_size : g->dg_size;
-					if (!dif_vm_canload(ms, dp, src, n)) {
-						fault = DIF_FLT_BADADDR;
-						illval = src;
-						goto out;
-					}
-					memmove(g->dg_data,
-					    (const void *)(uintptr_t)src, n);
-					g->dg_set = 1;
-					break;
-				}
-				if (!dif_vm_canload(ms, dp, src, 1)) {
+		id = DIF_INSTR_VAR(in);
+		if (id < DIF_VAR_OTHER_UBASE || ms->dm_vstate == NULL ||
+		    id - DIF_VAR_OTHER_UBASE >= ms->dm_vstate->dv_nglobals ||
+		    (v = dif_vm_gvar(dp, id)) == NULL) {
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+		g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
+		if (v->dv_type.dt_flags & DIF_TF_BYREF) {
+			uint64_t src = DIF_VM_RD;
+			size_t lim, len;
+
+			if (g->dg_data == NULL || g->dg_size == 0) {
+				fault = DIF_FLT_ILLOP;
+				goto out;
+			}
+			if (v->dv_type.dt_kind != DIF_TYPE_STRING) {
+				/* a struct, union or array */
+				len = v->dv_type.dt_size < g->dg_size ?
+				    v->dv_type.dt_size : g->dg_size;
+				if (!dif_vm_canload(ms, dp, src, len)) {
 					fault = DIF_FLT_BADADDR;
 					illval = src;
 					goto out;
 				}
-				lim = g->dg_size < ms->dm_strsize ? g->dg_size :
-				    ms->dm_strsize;
-				n = dif_vm_strlen(ms, dp, src, lim - 1);
-				memmove(g->dg_data, (const void *)(uintptr_t)src,
-				    n);
-				g->dg_data[n] = '\0';
-			} else {
-				g->dg_value = regs[rd];
+				memmove(g->dg_data,
+				    (const void *)(uintptr_t)src, len);
+				g->dg_set = 1;
+				DIF_VM_NEXT();
 			}
-			g->dg_set = 1;
-			break;
-		}
-		DIF_VM_CASE(DIF_OP_CALL):
-			ms->dm_budget = budget;
-			regs[rd] = dif_subr_call(DIF_INSTR_SUBR(in), tup.tu_val,
-			    tup.tu_top, dp, ms);
-			if (ms->dm_fault != 0) {
-				fault = ms->dm_fault;
-				illval = ms->dm_illval;
-				goto out;
-			}
-			break;
-		DIF_VM_CASE(DIF_OP_PUSHTR):
-		DIF_VM_CASE(DIF_OP_PUSHTV):
-			if (tup.tu_top == DIF_DTR_NREGS) {
-				fault = DIF_FLT_TUPOFLOW;
-				goto out;
-			}
-			/* r1 is the type, r2 the size register (PUSHTR) */
-			tup.tu_val[tup.tu_top] = regs[rd];
-			tup.tu_size[tup.tu_top] = regs[r2];
-			tup.tu_type[tup.tu_top] = DIF_INSTR_OP(in) ==
-			    DIF_OP_PUSHTR ? (uint8_t)r1 : DIF_VM_TUPVAL;
-			tup.tu_top++;
-			break;
-		DIF_VM_CASE(DIF_OP_POPTS):
-			if (tup.tu_top != 0)
-				tup.tu_top--;
-			break;
-		DIF_VM_CASE(DIF_OP_FLUSHTS):
-			tup.tu_top = 0;
-			break;
-		DIF_VM_CASE(DIF_OP_LDTS):
-		DIF_VM_CASE(DIF_OP_STTS):
-		DIF_VM_CASE(DIF_OP_LDGAA):
-		DIF_VM_CASE(DIF_OP_STGAA):
-		DIF_VM_CASE(DIF_OP_LDTAA):
-		DIF_VM_CASE(DIF_OP_STTAA):
-			if ((fault = dif_vm_dvar(dp, ms, in, regs, &tup,
-			    &illval)) != 0)
-				goto out;
-			break;
-		DIF_VM_CASE(DIF_OP_LDLS):
-		DIF_VM_CASE(DIF_OP_STLS):
-			if ((fault = dif_vm_local(dp, ms, in, regs,
-			    &illval)) != 0)
-				goto out;
-			break;
-		DIF_VM_CASE(DIF_OP_ALLOCS): {
-			void *p;
-
-			if ((p = dif_vm_scratch_alloc(ms, regs[r1], 8)) ==
-			    NULL) {
-				fault = DIF_FLT_NOSCRATCH;
-				goto out;
-			}
-			regs[rd] = (uint64_t)(uintptr_t)p;
-			break;
-		}
-		DIF_VM_CASE(DIF_OP_COPYS):
-			if (!dif_vm_canstore(ms, regs[rd], regs[r2])) {
+			lim = g->dg_size < ms->dm_strsize ? g->dg_size :
+			    ms->dm_strsize;
+			if (!dif_vm_strload(ms, dp, src, lim - 1, &len)) {
 				fault = DIF_FLT_BADADDR;
-				illval = regs[rd];
+				illval = src;
 				goto out;
 			}
-			if (!dif_vm_canload(ms, dp, regs[r1], regs[r2])) {
-				fault = DIF_FLT_BADADDR;
-				illval = regs[r1];
-				goto out;
-			}
-			if (regs[r2] != 0)
-				memmove((void *)(uintptr_t)regs[rd],
-				    (const void *)(uintptr_t)regs[r1], regs[r2]);
-			break;
-		DIF_VM_CASE(DIF_OP_STB):
-			DIF_VM_STORE(uint8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_STH):
-			DIF_VM_STORE(uint16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_STW):
-			DIF_VM_STORE(uint32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_STX):
-			DIF_VM_STORE(uint64_t);
-			break;
-		default:
-		DIF_VM_DEFAULT:
-			/* translators (xlate, xlarg): not supported */
-			fault = DIF_FLT_ILLOP;
+			memmove(g->dg_data, (const void *)(uintptr_t)src, len);
+			g->dg_data[len] = '\0';
+		} else {
+			g->dg_value = DIF_VM_RD;
+		}
+		g->dg_set = 1;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_CALL):
+		DIF_VM_RD = dif_subr_call(DIF_INSTR_SUBR(in), tup.tu_val,
+		    tup.tu_top, dp, ms);
+		if (ms->dm_fault != 0) {
+			fault = ms->dm_fault;
+			illval = ms->dm_illval;
 			goto out;
 		}
-#ifdef DIF_VM_THREADED
-		/* the next instruction, straight to its code (see above) */
-		if (pc >= len)
-			break;
-		DIF_VM_FETCH();
-		goto *dif_vm_tab[DIF_INSTR_OP(in)];
-#endif
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_PUSHTR):
+	DIF_VM_CASE(DIF_OP_PUSHTV):
+		if (tup.tu_top == DIF_DTR_NREGS) {
+			fault = DIF_FLT_TUPOFLOW;
+			goto out;
+		}
+		/* r1 is the type, r2 the size register (PUSHTR) */
+		tup.tu_val[tup.tu_top] = DIF_VM_RD;
+		tup.tu_size[tup.tu_top] = DIF_VM_R2;
+		tup.tu_type[tup.tu_top] = DIF_INSTR_OP(in) == DIF_OP_PUSHTR ?
+		    (uint8_t)DIF_INSTR_R1(in) : DIF_VM_TUPVAL;
+		tup.tu_top++;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_POPTS):
+		if (tup.tu_top != 0)
+			tup.tu_top--;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_FLUSHTS):
+		tup.tu_top = 0;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDTS):
+	DIF_VM_CASE(DIF_OP_STTS):
+	DIF_VM_CASE(DIF_OP_LDGAA):
+	DIF_VM_CASE(DIF_OP_STGAA):
+	DIF_VM_CASE(DIF_OP_LDTAA):
+	DIF_VM_CASE(DIF_OP_STTAA):
+		if ((fault = dif_vm_dvar(dp, ms, in, regs, &tup,
+		    &illval)) != 0)
+			goto out;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDLS):
+	DIF_VM_CASE(DIF_OP_STLS):
+		if ((fault = dif_vm_local(dp, ms, in, regs, &illval)) != 0)
+			goto out;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ALLOCS): {
+		void *p;
+
+		if ((p = dif_vm_scratch_alloc(ms, DIF_VM_R1, 8)) == NULL) {
+			fault = DIF_FLT_NOSCRATCH;
+			goto out;
+		}
+		DIF_VM_RD = (uint64_t)(uintptr_t)p;
+		DIF_VM_NEXT();
 	}
-done:
-	ms->dm_budget = budget;
-	return rval;
+	DIF_VM_CASE(DIF_OP_COPYS): {
+		const uint64_t dst = DIF_VM_RD, src = DIF_VM_R1, len = DIF_VM_R2;
+
+		if (!dif_vm_canstore(ms, dst, len)) {
+			fault = DIF_FLT_BADADDR;
+			illval = dst;
+			goto out;
+		}
+		if (!dif_vm_canload(ms, dp, src, len)) {
+			fault = DIF_FLT_BADADDR;
+			illval = src;
+			goto out;
+		}
+		if (len != 0)
+			memmove((void *)(uintptr_t)dst,
+			    (const void *)(uintptr_t)src, len);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_STB):
+		DIF_VM_STORE(uint8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_STH):
+		DIF_VM_STORE(uint16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_STW):
+		DIF_VM_STORE(uint32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_STX):
+		DIF_VM_STORE(uint64_t);
+		DIF_VM_NEXT();
+	default:
+#ifdef DIF_VM_THREADED
+	dif_vm_bad:
+#endif
+		/* translators (xlate, xlarg): not supported */
+		fault = DIF_FLT_ILLOP;
+		goto out;
+	}
+exhausted:
+	/* the budget is spent: this instruction does not run */
+	n = budget;
+	fault = DIF_FLT_ILLOP;
 out:
-	ms->dm_budget = budget;
+	ms->dm_budget = budget - n;
 	ms->dm_fault = fault;
-	ms->dm_faultpc = opc;
+	ms->dm_faultpc = pc - 1;
 	ms->dm_illval = illval;
 	return 0;
+done:
+	ms->dm_budget = budget - n;
+	return rval;
 }
 
 const char *
