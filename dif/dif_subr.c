@@ -107,11 +107,10 @@ static int
 dif_subr_str(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
     size_t *lenp)
 {
-	if (!dif_vm_canload(ms, dp, addr, 1)) {
+	if (!dif_vm_strload(ms, dp, addr, ms->dm_strsize, lenp)) {
 		dif_subr_fault(ms, DIF_FLT_BADADDR, addr);
 		return 0;
 	}
-	*lenp = dif_vm_strlen(ms, dp, addr, ms->dm_strsize);
 	return 1;
 }
 

@@ -18,7 +18,16 @@ void
 dif_mstate_init(dif_mstate_t *ms, const dif_host_t *host, void *hostarg,
     dif_vstate_t *vs, char *scratch, size_t scratch_size, uint32_t strsize)
 {
-	memset(ms, 0, sizeof(*ms));
+	const size_t roff = offsetof(dif_mstate_t, dm_regions);
+	const size_t rend = roff + sizeof(ms->dm_regions);
+
+	/*
+	 * Every field but dm_regions (most of the structure, only read
+	 * below dm_nregions) starts zeroed: a memset of it all cost a probe
+	 * firing more than a few of its instructions.
+	 */
+	memset(ms, 0, roff);
+	memset((char *)ms + rend, 0, sizeof(*ms) - rend);
 	ms->dm_host = host;
 	ms->dm_hostarg = hostarg;
 	ms->dm_vstate = vs;
@@ -76,29 +85,32 @@ dif_vm_canload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
 }
 
 /* Bytes loadable from addr to the end of the region that holds it. */
-static size_t
+static inline size_t
 dif_vm_avail(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr)
 {
 	const dif_vstate_t *vs;
-	uintptr_t base;
+	uintptr_t base, off;
 	uint32_t i;
 	int r;
 
+	/*
+	 * off = addr - base wraps to a huge value when addr < base, so one
+	 * unsigned compare, off < size, says whether addr is in a region.
+	 */
 	if (addr == 0)
 		return 0;
-	base = (uintptr_t)ms->dm_scratch;
-	if (ms->dm_scratch_used != 0 && addr >= base &&
-	    addr - base < ms->dm_scratch_used)
-		return ms->dm_scratch_used - (addr - base);
-	if (dp != NULL && dp->dd_strlen != 0) {
-		base = (uintptr_t)dp->dd_strtab;
-		if (addr >= base && addr - base < dp->dd_strlen)
-			return dp->dd_strlen - (addr - base);
+	off = addr - (uintptr_t)ms->dm_scratch;
+	if (off < ms->dm_scratch_used)
+		return ms->dm_scratch_used - off;
+	if (dp != NULL) {
+		off = addr - (uintptr_t)dp->dd_strtab;
+		if (off < dp->dd_strlen)
+			return dp->dd_strlen - off;
 	}
 	for (r = 0; r < ms->dm_nregions; r++) {
-		base = ms->dm_regions[r].dr_base;
-		if (addr >= base && addr - base < ms->dm_regions[r].dr_size)
-			return ms->dm_regions[r].dr_size - (addr - base);
+		off = addr - ms->dm_regions[r].dr_base;
+		if (off < ms->dm_regions[r].dr_size)
+			return ms->dm_regions[r].dr_size - off;
 	}
 	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL) {
 		const dif_lstate_t *ls = ms->dm_lstate;
@@ -138,6 +150,8 @@ dif_vm_strlen(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
 	    avail;
 }
 
+#define DIF_VM_SHORTSTR	32
+
 /*
  * A string of the daemon's memory at addr: 0 if addr is not loadable,
  * else 1 and in *lenp its length, cut at max bytes and at the end of the
@@ -148,16 +162,37 @@ int
 dif_vm_strload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
     size_t max, size_t *lenp)
 {
-	size_t avail = dif_vm_avail(ms, dp, addr);
-	const char *nul;
+	const char *s = (const char *)(uintptr_t)addr, *nul;
+	size_t avail = dif_vm_avail(ms, dp, addr), lim, i;
 
 	if (avail == 0)
 		return 0;
 	if (avail > max)
 		avail = max;
-	nul = memchr((const void *)(uintptr_t)addr, '\0', avail);
-	*lenp = nul != NULL ? (size_t)(nul - (const char *)(uintptr_t)addr) :
-	    avail;
+	/*
+	 * Most strings are short: look for the NUL a word at a time in
+	 * line (never reading past avail), and call memchr() only for what
+	 * is left after DIF_VM_SHORTSTR bytes.
+	 */
+	lim = avail < DIF_VM_SHORTSTR ? avail : DIF_VM_SHORTSTR;
+	for (i = 0; i + 8 <= lim; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, sizeof(w));
+		if (((w - 0x0101010101010101ULL) & ~w &
+		    0x8080808080808080ULL) != 0)
+			break;
+	}
+	/* the word with the NUL, or what is left of lim */
+	lim = i + 8 < avail ? i + 8 : avail;
+	for (; i < lim; i++) {
+		if (s[i] == '\0') {
+			*lenp = i;
+			return 1;
+		}
+	}
+	nul = i < avail ? memchr(s + i, '\0', avail - i) : NULL;
+	*lenp = nul != NULL ? (size_t)(nul - s) : avail;
 	return 1;
 }
 
@@ -277,6 +312,7 @@ dif_vm_dkeys(const dif_difo_t *dp, dif_mstate_t *ms, const dif_vm_tuple_t *t,
     int thread, dif_dkey_t *k, int *faultp, uint64_t *illval)
 {
 	uint64_t a;
+	size_t len;
 	int i;
 
 	for (i = 0; i < t->tu_top; i++) {
@@ -292,12 +328,12 @@ dif_vm_dkeys(const dif_difo_t *dp, dif_mstate_t *ms, const dif_vm_tuple_t *t,
 
 			if (t->tu_size[i] != 0 && t->tu_size[i] < lim)
 				lim = t->tu_size[i];
-			if (!dif_vm_canload(ms, dp, a, 1)) {
+			if (!dif_vm_strload(ms, dp, a, lim, &len)) {
 				*faultp = DIF_FLT_BADADDR;
 				*illval = a;
 				return -1;
 			}
-			k[i].dk_size = (uint32_t)dif_vm_strlen(ms, dp, a, lim);
+			k[i].dk_size = (uint32_t)len;
 			continue;
 		}
 		if (t->tu_size[i] > DIF_MAXSTRSIZE) {
@@ -399,11 +435,10 @@ dif_vm_dvar(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 			return DIF_FLT_BADADDR;
 		}
 	} else if (src != 0) {
-		if (!dif_vm_canload(ms, dp, src, 1)) {
+		if (!dif_vm_strload(ms, dp, src, vsize - 1, &len)) {
 			*illval = src;
 			return DIF_FLT_BADADDR;
 		}
-		len = dif_vm_strlen(ms, dp, src, vsize - 1);
 	}
 	(void)dif_dvar_store(ms->dm_vstate, id, scope, k, nk, 0,
 	    (const void *)(uintptr_t)src, len, vsize);
@@ -460,11 +495,10 @@ dif_vm_local(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 		}
 		memmove(p, (const void *)(uintptr_t)src, n);
 	} else if (src != 0) {
-		if (!dif_vm_canload(ms, dp, src, 1)) {
+		if (!dif_vm_strload(ms, dp, src, vsize - 1, &n)) {
 			*illval = src;
 			return DIF_FLT_BADADDR;
 		}
-		n = dif_vm_strlen(ms, dp, src, vsize - 1);
 		memmove(p, (const void *)(uintptr_t)src, n);
 	}
 	memset(p + n, 0, ls->dl_ssize - n);
