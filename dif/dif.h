@@ -453,6 +453,13 @@ typedef struct dif_mstate {
 	uint64_t	dm_tkey;
 	dif_lstate_t	*dm_lstate;
 	/*
+	 * Also set by the host, optionally: the hit's arg0..arg9 as an
+	 * array, which the VM then reads in place for arg0..arg9 and
+	 * args[0..9] rather than asking dh_builtin (the most frequent
+	 * built-ins, and a call each).  NULL: dh_builtin answers them.
+	 */
+	const uint64_t	*dm_args;
+	/*
 	 * strtok() state: where the next strtok(NULL, ...) resumes and the
 	 * end of that string.  It lives in the mstate, so it belongs to
 	 * one firing on one thread (illumos keeps it per CPU for the same

@@ -524,6 +524,9 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2)
 	return l1 < l2 ? -1 : l1 > l2;
 }
 
+/* arg0..arg9: what dm_args holds */
+#define DIF_VM_NARGS	(DIF_VAR_ARG9 - DIF_VAR_ARG0 + 1u)
+
 /*
  * The operands of the instruction being run, decoded where a case uses
  * them (the verifier has checked every register field).
@@ -978,6 +981,11 @@ dispatch:
 	}
 	DIF_VM_CASE(DIF_OP_LDGA):
 		/* r1 is the array id, r2 the index register */
+		if (DIF_INSTR_R1(in) == DIF_VAR_ARGS && ms->dm_args != NULL &&
+		    DIF_VM_R2 < DIF_VM_NARGS) {
+			DIF_VM_RD = ms->dm_args[DIF_VM_R2];
+			DIF_VM_NEXT();
+		}
 		if (ms->dm_host == NULL || ms->dm_host->dh_builtin == NULL) {
 			fault = DIF_FLT_ILLOP;
 			goto out;
@@ -991,6 +999,10 @@ dispatch:
 		dif_gvar_t *g;
 
 		id = DIF_INSTR_VAR(in);
+		if (id - DIF_VAR_ARG0 < DIF_VM_NARGS && ms->dm_args != NULL) {
+			DIF_VM_RD = ms->dm_args[id - DIF_VAR_ARG0];
+			DIF_VM_NEXT();
+		}
 		if (id < DIF_VAR_OTHER_UBASE) {
 			if (ms->dm_host == NULL ||
 			    ms->dm_host->dh_builtin == NULL) {

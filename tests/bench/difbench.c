@@ -224,6 +224,7 @@ main(int argc, char **argv)
 				    scratch, sizeof(scratch), 256);
 				ms.dm_lstate = nlocal > 0 ? &ls : NULL;
 				ms.dm_tkey = 1;
+				ms.dm_args = f.df_args;	/* as the daemon */
 				difbench_region(&ms, difbench_prov,
 				    sizeof(difbench_prov));
 				difbench_region(&ms, difbench_mod,

@@ -7,7 +7,8 @@
  * build catches any read past a region; SCMP's ordering (unsigned
  * bytes, shorter first, cut at strsize); and the instruction budget in
  * both of its modes (only counted when it covers the whole DIFO, else
- * checked before each instruction).
+ * checked before each instruction); arguments read in place from
+ * dm_args, the rest still from the host.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -230,10 +231,81 @@ test_budget(void)
 	    "no budget: illegal operation at pc 0");
 }
 
+/* The host's answer for built-ins: arg N is 1000 + N; args[] too. */
+static int
+host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
+{
+	int *calls = arg;
+
+	(*calls)++;
+	if (var == DIF_VAR_ARGS) {
+		if (ndx >= 10)
+			return DIF_FLT_ILLOP;
+		*valp = 1000 + ndx;
+		return 0;
+	}
+	if (var >= DIF_VAR_ARG0 && var <= DIF_VAR_ARG9) {
+		*valp = 1000 + var - DIF_VAR_ARG0;
+		return 0;
+	}
+	if (var == DIF_VAR_PID) {
+		*valp = 77;
+		return 0;
+	}
+	return DIF_FLT_ILLOP;
+}
+
+static void
+test_args(void)
+{
+	static const dif_host_t host = { .dh_builtin = host_builtin };
+	uint64_t args[10] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
+	uint64_t ints[] = { 2, 10 };
+	dif_instr_t prog[] = {
+		DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_ARG3, 1),
+		DIF_INSTR_SETX(0, 2),
+		DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_ARGS, 2, 3),
+		DIF_INSTR_FMT(DIF_OP_ADD, 1, 3, 1),
+		DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_PID, 3),
+		DIF_INSTR_FMT(DIF_OP_ADD, 1, 3, 1),
+		DIF_INSTR_RET(1),
+	};
+	dif_instr_t bad[] = {
+		DIF_INSTR_SETX(1, 2),
+		DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_ARGS, 2, 3),
+		DIF_INSTR_RET(3),
+	};
+	dif_difo_t d = mkdifo(prog, NELEM(prog), NULL, 0);
+	dif_difo_t db = mkdifo(bad, NELEM(bad), NULL, 0);
+	uint64_t v;
+	int calls = 0;
+
+	d.dd_inttab = db.dd_inttab = ints;
+	d.dd_intlen = db.dd_intlen = NELEM(ints);
+	dif_mstate_init(&ms, &host, &calls, NULL, scratch, sizeof(scratch),
+	    256);
+	v = run(&d);
+	tap_ok(v == 1003 + 1002 + 77 && calls == 3,
+	    "no dm_args: arg3, args[2] and pid from the host");
+	dif_mstate_init(&ms, &host, &calls, NULL, scratch, sizeof(scratch),
+	    256);
+	ms.dm_args = args;
+	calls = 0;
+	v = run(&d);
+	tap_ok(v == 13 + 12 + 77 && calls == 1,
+	    "dm_args: arg3 and args[2] read in place, pid from the host");
+	calls = 0;
+	v = run(&db);
+	tap_ok(v == 0 && ms.dm_fault == DIF_FLT_ILLOP && ms.dm_faultpc == 1 &&
+	    calls == 1, "dm_args: args[10] still goes to the host, which "
+	    "faults");
+}
+
 int
 main(void)
 {
 	test_strload();
+	test_args();
 	test_scmp();
 	test_budget();
 	return tap_done();
