@@ -487,6 +487,7 @@ const char	*dif_fault_name(int);
 void		dif_difo_free(dif_difo_t *);
 /* for dif_subr.c: scratch allocation and the store checks */
 void		*dif_vm_scratch_alloc(dif_mstate_t *, size_t, size_t);
+void		*dif_vm_scratch_take(dif_mstate_t *, size_t, size_t);
 int		dif_vm_canstore(const dif_mstate_t *, uint64_t, size_t);
 int		dif_vm_inscratch(const dif_mstate_t *, uint64_t, size_t);
 

@@ -233,11 +233,14 @@ dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
 }
 
 /*
- * Take size zeroed bytes of scratch aligned to align (a power of two);
- * NULL (and DIF_FLT_NOSCRATCH) when there is not enough left.
+ * Take size bytes of scratch aligned to align (a power of two), with the
+ * alignment padding zeroed but not the bytes themselves: for a result
+ * its caller writes in full, since scratch is loadable up to what is in
+ * use and must never show what an earlier firing left there.  NULL (and
+ * DIF_FLT_NOSCRATCH) when there is not enough left.
  */
 void *
-dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
+dif_vm_scratch_take(dif_mstate_t *ms, size_t size, size_t align)
 {
 	uintptr_t base = (uintptr_t)ms->dm_scratch;
 	uintptr_t cur = base + ms->dm_scratch_used;
@@ -249,9 +252,21 @@ dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
 		ms->dm_fault = DIF_FLT_NOSCRATCH;
 		return NULL;
 	}
-	memset((void *)cur, 0, p - cur + size);
+	if (p != cur)
+		memset((void *)cur, 0, p - cur);
 	ms->dm_scratch_used = off + size;
 	return (void *)p;
+}
+
+/* The same, the bytes zeroed. */
+void *
+dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
+{
+	void *p;
+
+	if ((p = dif_vm_scratch_take(ms, size, align)) != NULL)
+		memset(p, 0, size);
+	return p;
 }
 
 /* The vartab entry of variable id in scope, or NULL. */
@@ -507,21 +522,30 @@ dif_vm_local(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 }
 
 /*
- * Compare two strings of the daemon's memory, of lengths l1 and l2 (each
- * already cut at strsize; NULL is the empty string), as illumos's SCMP
- * does: bytewise unsigned, the shorter one ending in its NUL.
+ * Compare two strings of the daemon's memory as illumos's SCMP does:
+ * bytewise unsigned, up to the first difference or NUL, at most limit
+ * bytes.  a1 and a2 are the bytes loadable at s1 and s2 (from
+ * dif_vm_avail(); 0 for NULL, the empty string): past them a string
+ * reads as ended.  One pass, no strlen() of either string first.
  */
 static int
-dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2)
+dif_vm_strcmp(const char *s1, size_t a1, const char *s2, size_t a2,
+    size_t limit)
 {
-	size_t n = l1 < l2 ? l1 : l2;
-	int r;
+	size_t i;
+	int c1, c2;
 
 	if (s1 == s2)
 		return 0;
-	if (n != 0 && (r = memcmp(s1, s2, n)) != 0)
-		return r;
-	return l1 < l2 ? -1 : l1 > l2;
+	for (i = 0; i < limit; i++) {
+		c1 = i < a1 ? (uint8_t)s1[i] : 0;
+		c2 = i < a2 ? (uint8_t)s2[i] : 0;
+		if (c1 != c2)
+			return c1 - c2;
+		if (c1 == 0)
+			break;
+	}
+	return 0;
 }
 
 /* arg0..arg9: what dm_args holds */
@@ -961,21 +985,21 @@ dispatch:
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_SCMP): {
 		uint64_t s1 = DIF_VM_R1, s2 = DIF_VM_R2;
-		size_t sz = ms->dm_strsize, l1 = 0, l2 = 0;
+		size_t a1 = 0, a2 = 0;
 		int cmp;
 
-		if (s1 != 0 && !dif_vm_strload(ms, dp, s1, sz, &l1)) {
+		if (s1 != 0 && (a1 = dif_vm_avail(ms, dp, s1)) == 0) {
 			fault = DIF_FLT_BADADDR;
 			illval = s1;
 			goto out;
 		}
-		if (s2 != 0 && !dif_vm_strload(ms, dp, s2, sz, &l2)) {
+		if (s2 != 0 && (a2 = dif_vm_avail(ms, dp, s2)) == 0) {
 			fault = DIF_FLT_BADADDR;
 			illval = s2;
 			goto out;
 		}
-		cmp = dif_vm_strcmp((const char *)(uintptr_t)s1, l1,
-		    (const char *)(uintptr_t)s2, l2);
+		cmp = dif_vm_strcmp((const char *)(uintptr_t)s1, a1,
+		    (const char *)(uintptr_t)s2, a2, ms->dm_strsize);
 		cc = cmp < 0 ? DIF_VM_CC_N : cmp == 0 ? DIF_VM_CC_Z : 0;
 		DIF_VM_NEXT();
 	}
