@@ -2,12 +2,20 @@
  * dif_vm.c: the DIF interpreter.
  *
  * dif_vm_exec() runs one verified DIFO (dif_verify() must have accepted
- * it: register fields and table indices are not re-checked here) with
- * illumos dtrace_dif_emulate() semantics.  Every load from the daemon's
- * own memory goes through dif_vm_canload(), every store through
- * dif_vm_canstore(); the traced process is read only through the host's
- * dh_uread callback.  A fault stops the program: dm_fault, dm_faultpc
- * (instruction index) and dm_illval describe it and the result is 0.
+ * it: register fields, table indices and forward-only branches ending
+ * in RET are not re-checked here) with illumos dtrace_dif_emulate()
+ * semantics.  Every load from the daemon's own memory goes through
+ * dif_vm_canload() (strings through dif_vm_strload(), which also gives
+ * their length), every store through dif_vm_canstore(); the traced
+ * process is read only through the host's dh_uread callback.  A fault
+ * stops the program: dm_fault, dm_faultpc (instruction index) and
+ * dm_illval describe it and the result is 0.
+ *
+ * Speed (tests/bench/difbench): threaded dispatch whose fetch is a
+ * load, a count and a jump; operands decoded by the case that uses them;
+ * the budget only counted when it covers the DIFO; arguments read in
+ * place from dm_args; one region walk per string.  Measure before and
+ * after any change here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -738,7 +746,7 @@ dif_vm_strcmp(const char *s1, size_t a1, const char *s2, size_t a2,
  * each is checked against it before it runs (the dif_vm_check entry
  * every opcode has in the second table).
  */
-#ifdef DIF_VM_THREADED
+#if defined(DIF_VM_THREADED) && !defined(__clang__)
 /*
  * GCC's cross-jumping would merge the identical fetch-and-jump tails of
  * the cases back into one shared indirect jump (5 left of 70): keep
