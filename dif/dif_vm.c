@@ -727,7 +727,7 @@ dif_vm_strcmp(const char *s1, size_t a1, const char *s2, size_t a2,
 #define	DIF_VM_CASE(op)	case op: dif_vm_l_##op
 #define	DIF_VM_NEXT()							\
 	do {								\
-		in = text[pc++];					\
+		in = *ip++;						\
 		n++;							\
 		goto *disp[DIF_INSTR_OP(in)];				\
 	} while (0)
@@ -740,7 +740,7 @@ dif_vm_strcmp(const char *s1, size_t a1, const char *s2, size_t a2,
  * Run one verified DIFO.  The verifier's guarantees are relied on, not
  * re-checked: registers in range, %r0 never written, integer and string
  * table indices in range, and branches that only go forward to an
- * instruction of the DIFO, whose last one is RET.  So pc never runs off
+ * instruction of the DIFO, whose last one is RET.  So ip never runs off
  * the end and a DIFO runs at most dd_len instructions: when the budget
  * left is at least that, the instructions are only counted; otherwise
  * each is checked against it before it runs (the dif_vm_check entry
@@ -763,7 +763,8 @@ dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 	dif_vm_tuple_t tup;
 	uint64_t n = 0;			/* instructions started */
 	uint64_t illval = 0, rval = 0;
-	uint32_t pc = 0, id;
+	const dif_instr_t *ip = text;	/* the next instruction */
+	uint32_t id;
 	dif_instr_t in;
 	int cc = 0, fault = 0;
 #ifdef DIF_VM_THREADED
@@ -796,7 +797,7 @@ dif_vm_check:
 	goto *dif_vm_tab[DIF_INSTR_OP(in)];
 #else
 dispatch:
-	in = text[pc++];
+	in = *ip++;
 	if (++n > budget)
 		goto exhausted;
 #endif
@@ -888,47 +889,47 @@ dispatch:
 		cc = DIF_VM_R1 == 0 ? DIF_VM_CC_Z : 0;
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BA):
-		pc = DIF_INSTR_LABEL(in);
+		ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BE):
 		if (cc & DIF_VM_CC_Z)
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BNE):
 		if (!(cc & DIF_VM_CC_Z))
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BG):
 		if (!(cc & (DIF_VM_CC_Z | DIF_VM_CC_N)))
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BGU):
 		if (!(cc & (DIF_VM_CC_C | DIF_VM_CC_Z)))
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BGE):
 		if (!(cc & DIF_VM_CC_N))
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BGEU):
 		if (!(cc & DIF_VM_CC_C))
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BL):
 		if (cc & DIF_VM_CC_N)
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BLU):
 		if (cc & DIF_VM_CC_C)
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BLE):
 		if (cc & (DIF_VM_CC_Z | DIF_VM_CC_N))
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_BLEU):
 		if (cc & (DIF_VM_CC_C | DIF_VM_CC_Z))
-			pc = DIF_INSTR_LABEL(in);
+			ip = text + DIF_INSTR_LABEL(in);
 		DIF_VM_NEXT();
 	DIF_VM_CASE(DIF_OP_LDSB):
 		DIF_VM_LOAD(int8_t);
@@ -1212,7 +1213,7 @@ exhausted:
 out:
 	ms->dm_budget = budget - n;
 	ms->dm_fault = fault;
-	ms->dm_faultpc = pc - 1;
+	ms->dm_faultpc = (uint32_t)(ip - text) - 1;
 	ms->dm_illval = illval;
 	return 0;
 done:
