@@ -1206,6 +1206,8 @@ dispatch:
 		fault = DIF_FLT_ILLOP;
 		goto out;
 	}
+	/* every case ends in DIF_VM_NEXT(), but one that breaks goes on */
+	DIF_VM_NEXT();
 exhausted:
 	/* the budget is spent: this instruction does not run */
 	n = budget;
