@@ -67,6 +67,8 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	dtd_host_region(ms, p->dpr_name, strlen(p->dpr_name) + 1);
 	dtd_host_region(ms, f->df_execname, sizeof(f->df_execname));
 	dtd_host_region(ms, f->df_zonename, sizeof(f->df_zonename));
+	/* arg0..arg9 and args[]: the VM reads them in place */
+	ms->dm_args = h->dh_args;
 }
 
 static void

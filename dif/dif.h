@@ -453,6 +453,13 @@ typedef struct dif_mstate {
 	uint64_t	dm_tkey;
 	dif_lstate_t	*dm_lstate;
 	/*
+	 * Also set by the host, optionally: the hit's arg0..arg9 as an
+	 * array, which the VM then reads in place for arg0..arg9 and
+	 * args[0..9] rather than asking dh_builtin (the most frequent
+	 * built-ins, and a call each).  NULL: dh_builtin answers them.
+	 */
+	const uint64_t	*dm_args;
+	/*
 	 * strtok() state: where the next strtok(NULL, ...) resumes and the
 	 * end of that string.  It lives in the mstate, so it belongs to
 	 * one firing on one thread (illumos keeps it per CPU for the same
@@ -474,10 +481,13 @@ int		dif_vm_canload(const dif_mstate_t *, const dif_difo_t *,
 		    uint64_t, size_t);
 size_t		dif_vm_strlen(const dif_mstate_t *, const dif_difo_t *,
 		    uint64_t, size_t);
+int		dif_vm_strload(const dif_mstate_t *, const dif_difo_t *,
+		    uint64_t, size_t, size_t *);
 const char	*dif_fault_name(int);
 void		dif_difo_free(dif_difo_t *);
 /* for dif_subr.c: scratch allocation and the store checks */
 void		*dif_vm_scratch_alloc(dif_mstate_t *, size_t, size_t);
+void		*dif_vm_scratch_take(dif_mstate_t *, size_t, size_t);
 int		dif_vm_canstore(const dif_mstate_t *, uint64_t, size_t);
 int		dif_vm_inscratch(const dif_mstate_t *, uint64_t, size_t);
 

@@ -107,11 +107,10 @@ static int
 dif_subr_str(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
     size_t *lenp)
 {
-	if (!dif_vm_canload(ms, dp, addr, 1)) {
+	if (!dif_vm_strload(ms, dp, addr, ms->dm_strsize, lenp)) {
 		dif_subr_fault(ms, DIF_FLT_BADADDR, addr);
 		return 0;
 	}
-	*lenp = dif_vm_strlen(ms, dp, addr, ms->dm_strsize);
 	return 1;
 }
 
@@ -134,10 +133,13 @@ dif_subr_strres(dif_mstate_t *ms, const char *src, size_t len)
 
 	if (len >= ms->dm_strsize)
 		len = ms->dm_strsize - 1;
-	if ((d = dif_vm_scratch_alloc(ms, len + 1, 1)) == NULL)
+	if ((d = dif_vm_scratch_take(ms, len + 1, 1)) == NULL)
 		return NULL;
+	/* every byte is written: see dif_vm_scratch_take() */
 	if (src != NULL)
 		memcpy(d, src, len);
+	else
+		memset(d, 0, len);
 	d[len] = '\0';
 	return d;
 }
@@ -612,7 +614,8 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		/* illumos: a join that does not fit in strsize faults */
 		if (len + len2 >= ms->dm_strsize)
 			return dif_subr_fault(ms, DIF_FLT_NOSCRATCH, 0);
-		if ((d = dif_vm_scratch_alloc(ms, len + len2 + 1, 1)) == NULL)
+		/* every byte is written: see dif_vm_scratch_take() */
+		if ((d = dif_vm_scratch_take(ms, len + len2 + 1, 1)) == NULL)
 			return 0;
 		memcpy(d, (const char *)(uintptr_t)args[0], len);
 		memcpy(d + len, (const char *)(uintptr_t)args[1], len2);

@@ -2,12 +2,20 @@
  * dif_vm.c: the DIF interpreter.
  *
  * dif_vm_exec() runs one verified DIFO (dif_verify() must have accepted
- * it: register fields and table indices are not re-checked here) with
- * illumos dtrace_dif_emulate() semantics.  Every load from the daemon's
- * own memory goes through dif_vm_canload(), every store through
- * dif_vm_canstore(); the traced process is read only through the host's
- * dh_uread callback.  A fault stops the program: dm_fault, dm_faultpc
- * (instruction index) and dm_illval describe it and the result is 0.
+ * it: register fields, table indices and forward-only branches ending
+ * in RET are not re-checked here) with illumos dtrace_dif_emulate()
+ * semantics.  Every load from the daemon's own memory goes through
+ * dif_vm_canload() (strings through dif_vm_strload(), which also gives
+ * their length), every store through dif_vm_canstore(); the traced
+ * process is read only through the host's dh_uread callback.  A fault
+ * stops the program: dm_fault, dm_faultpc (instruction index) and
+ * dm_illval describe it and the result is 0.
+ *
+ * Speed (tests/bench/difbench): threaded dispatch whose fetch is a
+ * load, a count and a jump; operands decoded by the case that uses them;
+ * the budget only counted when it covers the DIFO; arguments read in
+ * place from dm_args; one region walk per string.  Measure before and
+ * after any change here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +26,16 @@ void
 dif_mstate_init(dif_mstate_t *ms, const dif_host_t *host, void *hostarg,
     dif_vstate_t *vs, char *scratch, size_t scratch_size, uint32_t strsize)
 {
-	memset(ms, 0, sizeof(*ms));
+	const size_t roff = offsetof(dif_mstate_t, dm_regions);
+	const size_t rend = roff + sizeof(ms->dm_regions);
+
+	/*
+	 * Every field but dm_regions (most of the structure, only read
+	 * below dm_nregions) starts zeroed: a memset of it all cost a probe
+	 * firing more than a few of its instructions.
+	 */
+	memset(ms, 0, roff);
+	memset((char *)ms + rend, 0, sizeof(*ms) - rend);
 	ms->dm_host = host;
 	ms->dm_hostarg = hostarg;
 	ms->dm_vstate = vs;
@@ -76,29 +93,32 @@ dif_vm_canload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
 }
 
 /* Bytes loadable from addr to the end of the region that holds it. */
-static size_t
+static inline size_t
 dif_vm_avail(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr)
 {
 	const dif_vstate_t *vs;
-	uintptr_t base;
+	uintptr_t base, off;
 	uint32_t i;
 	int r;
 
+	/*
+	 * off = addr - base wraps to a huge value when addr < base, so one
+	 * unsigned compare, off < size, says whether addr is in a region.
+	 */
 	if (addr == 0)
 		return 0;
-	base = (uintptr_t)ms->dm_scratch;
-	if (ms->dm_scratch_used != 0 && addr >= base &&
-	    addr - base < ms->dm_scratch_used)
-		return ms->dm_scratch_used - (addr - base);
-	if (dp != NULL && dp->dd_strlen != 0) {
-		base = (uintptr_t)dp->dd_strtab;
-		if (addr >= base && addr - base < dp->dd_strlen)
-			return dp->dd_strlen - (addr - base);
+	off = addr - (uintptr_t)ms->dm_scratch;
+	if (off < ms->dm_scratch_used)
+		return ms->dm_scratch_used - off;
+	if (dp != NULL) {
+		off = addr - (uintptr_t)dp->dd_strtab;
+		if (off < dp->dd_strlen)
+			return dp->dd_strlen - off;
 	}
 	for (r = 0; r < ms->dm_nregions; r++) {
-		base = ms->dm_regions[r].dr_base;
-		if (addr >= base && addr - base < ms->dm_regions[r].dr_size)
-			return ms->dm_regions[r].dr_size - (addr - base);
+		off = addr - ms->dm_regions[r].dr_base;
+		if (off < ms->dm_regions[r].dr_size)
+			return ms->dm_regions[r].dr_size - off;
 	}
 	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL) {
 		const dif_lstate_t *ls = ms->dm_lstate;
@@ -138,6 +158,52 @@ dif_vm_strlen(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
 	    avail;
 }
 
+#define DIF_VM_SHORTSTR	32
+
+/*
+ * A string of the daemon's memory at addr: 0 if addr is not loadable,
+ * else 1 and in *lenp its length, cut at max bytes and at the end of the
+ * region that holds it.  One walk of the regions where dif_vm_canload()
+ * then dif_vm_strlen() take two.
+ */
+int
+dif_vm_strload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
+    size_t max, size_t *lenp)
+{
+	const char *s = (const char *)(uintptr_t)addr, *nul;
+	size_t avail = dif_vm_avail(ms, dp, addr), lim, i;
+
+	if (avail == 0)
+		return 0;
+	if (avail > max)
+		avail = max;
+	/*
+	 * Most strings are short: look for the NUL a word at a time in
+	 * line (never reading past avail), and call memchr() only for what
+	 * is left after DIF_VM_SHORTSTR bytes.
+	 */
+	lim = avail < DIF_VM_SHORTSTR ? avail : DIF_VM_SHORTSTR;
+	for (i = 0; i + 8 <= lim; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, sizeof(w));
+		if (((w - 0x0101010101010101ULL) & ~w &
+		    0x8080808080808080ULL) != 0)
+			break;
+	}
+	/* the word with the NUL, or what is left of lim */
+	lim = i + 8 < avail ? i + 8 : avail;
+	for (; i < lim; i++) {
+		if (s[i] == '\0') {
+			*lenp = i;
+			return 1;
+		}
+	}
+	nul = i < avail ? memchr(s + i, '\0', avail - i) : NULL;
+	*lenp = nul != NULL ? (size_t)(nul - s) : avail;
+	return 1;
+}
+
 int
 dif_vm_inscratch(const dif_mstate_t *ms, uint64_t addr, size_t size)
 {
@@ -175,11 +241,14 @@ dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
 }
 
 /*
- * Take size zeroed bytes of scratch aligned to align (a power of two);
- * NULL (and DIF_FLT_NOSCRATCH) when there is not enough left.
+ * Take size bytes of scratch aligned to align (a power of two), with the
+ * alignment padding zeroed but not the bytes themselves: for a result
+ * its caller writes in full, since scratch is loadable up to what is in
+ * use and must never show what an earlier firing left there.  NULL (and
+ * DIF_FLT_NOSCRATCH) when there is not enough left.
  */
 void *
-dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
+dif_vm_scratch_take(dif_mstate_t *ms, size_t size, size_t align)
 {
 	uintptr_t base = (uintptr_t)ms->dm_scratch;
 	uintptr_t cur = base + ms->dm_scratch_used;
@@ -191,9 +260,21 @@ dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
 		ms->dm_fault = DIF_FLT_NOSCRATCH;
 		return NULL;
 	}
-	memset((void *)cur, 0, p - cur + size);
+	if (p != cur)
+		memset((void *)cur, 0, p - cur);
 	ms->dm_scratch_used = off + size;
 	return (void *)p;
+}
+
+/* The same, the bytes zeroed. */
+void *
+dif_vm_scratch_alloc(dif_mstate_t *ms, size_t size, size_t align)
+{
+	void *p;
+
+	if ((p = dif_vm_scratch_take(ms, size, align)) != NULL)
+		memset(p, 0, size);
+	return p;
 }
 
 /* The vartab entry of variable id in scope, or NULL. */
@@ -254,6 +335,7 @@ dif_vm_dkeys(const dif_difo_t *dp, dif_mstate_t *ms, const dif_vm_tuple_t *t,
     int thread, dif_dkey_t *k, int *faultp, uint64_t *illval)
 {
 	uint64_t a;
+	size_t len;
 	int i;
 
 	for (i = 0; i < t->tu_top; i++) {
@@ -269,12 +351,12 @@ dif_vm_dkeys(const dif_difo_t *dp, dif_mstate_t *ms, const dif_vm_tuple_t *t,
 
 			if (t->tu_size[i] != 0 && t->tu_size[i] < lim)
 				lim = t->tu_size[i];
-			if (!dif_vm_canload(ms, dp, a, 1)) {
+			if (!dif_vm_strload(ms, dp, a, lim, &len)) {
 				*faultp = DIF_FLT_BADADDR;
 				*illval = a;
 				return -1;
 			}
-			k[i].dk_size = (uint32_t)dif_vm_strlen(ms, dp, a, lim);
+			k[i].dk_size = (uint32_t)len;
 			continue;
 		}
 		if (t->tu_size[i] > DIF_MAXSTRSIZE) {
@@ -376,11 +458,10 @@ dif_vm_dvar(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 			return DIF_FLT_BADADDR;
 		}
 	} else if (src != 0) {
-		if (!dif_vm_canload(ms, dp, src, 1)) {
+		if (!dif_vm_strload(ms, dp, src, vsize - 1, &len)) {
 			*illval = src;
 			return DIF_FLT_BADADDR;
 		}
-		len = dif_vm_strlen(ms, dp, src, vsize - 1);
 	}
 	(void)dif_dvar_store(ms->dm_vstate, id, scope, k, nk, 0,
 	    (const void *)(uintptr_t)src, len, vsize);
@@ -437,11 +518,10 @@ dif_vm_local(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 		}
 		memmove(p, (const void *)(uintptr_t)src, n);
 	} else if (src != 0) {
-		if (!dif_vm_canload(ms, dp, src, 1)) {
+		if (!dif_vm_strload(ms, dp, src, vsize - 1, &n)) {
 			*illval = src;
 			return DIF_FLT_BADADDR;
 		}
-		n = dif_vm_strlen(ms, dp, src, vsize - 1);
 		memmove(p, (const void *)(uintptr_t)src, n);
 	}
 	memset(p + n, 0, ls->dl_ssize - n);
@@ -449,9 +529,15 @@ dif_vm_local(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 	return 0;
 }
 
-/* Compare two strings of the daemon's memory as illumos's SCMP does. */
+/*
+ * Compare two strings of the daemon's memory as illumos's SCMP does:
+ * bytewise unsigned, up to the first difference or NUL, at most limit
+ * bytes.  a1 and a2 are the bytes loadable at s1 and s2 (from
+ * dif_vm_avail(); 0 for NULL, the empty string): past them a string
+ * reads as ended.  One pass, no strlen() of either string first.
+ */
 static int
-dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
+dif_vm_strcmp(const char *s1, size_t a1, const char *s2, size_t a2,
     size_t limit)
 {
 	size_t i;
@@ -460,8 +546,8 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 	if (s1 == s2)
 		return 0;
 	for (i = 0; i < limit; i++) {
-		c1 = (s1 == NULL || i >= l1) ? 0 : (uint8_t)s1[i];
-		c2 = (s2 == NULL || i >= l2) ? 0 : (uint8_t)s2[i];
+		c1 = i < a1 ? (uint8_t)s1[i] : 0;
+		c2 = i < a2 ? (uint8_t)s2[i] : 0;
 		if (c1 != c2)
 			return c1 - c2;
 		if (c1 == 0)
@@ -470,9 +556,20 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 	return 0;
 }
 
+/* arg0..arg9: what dm_args holds */
+#define DIF_VM_NARGS	(DIF_VAR_ARG9 - DIF_VAR_ARG0 + 1u)
+
+/*
+ * The operands of the instruction being run, decoded where a case uses
+ * them (the verifier has checked every register field).
+ */
+#define DIF_VM_R1	regs[DIF_INSTR_R1(in)]
+#define DIF_VM_R2	regs[DIF_INSTR_R2(in)]
+#define DIF_VM_RD	regs[DIF_INSTR_RD(in)]
+
 #define DIF_VM_LOAD(type)						\
 	do {								\
-		uint64_t a_ = regs[r1];					\
+		uint64_t a_ = DIF_VM_R1;				\
 		type v_;						\
 		if (!dif_vm_canload(ms, dp, a_, sizeof(type))) {	\
 			fault = DIF_FLT_BADADDR;			\
@@ -485,12 +582,12 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 			goto out;					\
 		}							\
 		memcpy(&v_, (const void *)(uintptr_t)a_, sizeof(v_));	\
-		regs[rd] = (uint64_t)v_;				\
+		DIF_VM_RD = (uint64_t)v_;				\
 	} while (0)
 
 #define DIF_VM_ULOAD(type)						\
 	do {								\
-		uint64_t a_ = regs[r1];					\
+		uint64_t a_ = DIF_VM_R1;				\
 		type v_;						\
 		int e_;							\
 		if (ms->dm_host == NULL ||				\
@@ -505,13 +602,13 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 			illval = a_;					\
 			goto out;					\
 		}							\
-		regs[rd] = (uint64_t)v_;				\
+		DIF_VM_RD = (uint64_t)v_;				\
 	} while (0)
 
 #define DIF_VM_STORE(type)						\
 	do {								\
-		uint64_t a_ = regs[rd];					\
-		type v_ = (type)regs[r1];				\
+		uint64_t a_ = DIF_VM_RD;				\
+		type v_ = (type)DIF_VM_R1;				\
 		if (!dif_vm_canstore(ms, a_, sizeof(type))) {		\
 			fault = DIF_FLT_BADADDR;			\
 			illval = a_;					\
@@ -526,14 +623,26 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 	} while (0)
 
 /*
- * Dispatch.  With GNU C, each instruction's code ends by jumping
- * straight to the next one's through a table of label addresses
- * (threaded code): the compiler copies that jump into every case, so
- * the processor predicts each opcode's successor on its own rather than
- * every instruction through one indirect branch.  Elsewhere it is a
- * plain switch.  DIF_VM_OPS lists every opcode dif_vm_exec has a case
- * for (a case missing from it is a compile-time error: its label is
- * unused; an entry without a case, an undefined label).
+ * Condition codes, one bit each.  No DIF instruction sets overflow (as
+ * in illumos, CMP, SCMP and TST all clear it), so there is no V bit and
+ * the signed branches read N alone.
+ */
+#define DIF_VM_CC_N	0x1	/* negative */
+#define DIF_VM_CC_Z	0x2	/* zero */
+#define DIF_VM_CC_C	0x4	/* carry: unsigned less than */
+
+/*
+ * Dispatch.  With GNU C, each instruction's code ends by fetching the
+ * next instruction and jumping straight to its code through a table of
+ * label addresses (threaded code), so the processor predicts each
+ * opcode's successor on its own rather than every instruction through
+ * one indirect branch.  The fetch is kept to a load, a count and the
+ * jump, small enough that the compiler copies it into every case rather
+ * than merging them into one shared jump; each case decodes only the
+ * operands it uses.  Elsewhere it is a plain switch in a loop.
+ * DIF_VM_OPS lists every opcode dif_vm_exec has a case for (a case
+ * missing from it is a compile-time error: its label is unused; an
+ * entry without a case, an undefined label).
  */
 #define	DIF_VM_OPS(X)	\
 	X(DIF_OP_OR) \
@@ -616,488 +725,502 @@ dif_vm_strcmp(const char *s1, size_t l1, const char *s2, size_t l2,
 #if defined(__GNUC__)
 #define	DIF_VM_THREADED
 #define	DIF_VM_CASE(op)	case op: dif_vm_l_##op
-#define	DIF_VM_DEFAULT	dif_vm_bad
+#define	DIF_VM_NEXT()							\
+	do {								\
+		in = *ip++;						\
+		n++;							\
+		goto *disp[DIF_INSTR_OP(in)];				\
+	} while (0)
 #else
 #define	DIF_VM_CASE(op)	case op
-#define	DIF_VM_DEFAULT	dif_vm_bad
+#define	DIF_VM_NEXT()	goto dispatch
 #endif
 
-/* Fetch and decode the instruction at pc; count it against the budget. */
-#define	DIF_VM_FETCH()							\
-	do {								\
-		opc = pc;						\
-		if (budget == 0) {					\
-			fault = DIF_FLT_ILLOP;				\
-			goto out;					\
-		}							\
-		budget--;						\
-		in = text[pc++];					\
-		r1 = DIF_INSTR_R1(in);					\
-		r2 = DIF_INSTR_R2(in);					\
-		rd = DIF_INSTR_RD(in);					\
-	} while (0)
-
+/*
+ * Run one verified DIFO.  The verifier's guarantees are relied on, not
+ * re-checked: registers in range, %r0 never written, integer and string
+ * table indices in range, and branches that only go forward to an
+ * instruction of the DIFO, whose last one is RET.  So ip never runs off
+ * the end and a DIFO runs at most dd_len instructions: when the budget
+ * left is at least that, the instructions are only counted; otherwise
+ * each is checked against it before it runs (the dif_vm_check entry
+ * every opcode has in the second table).
+ */
+#if defined(DIF_VM_THREADED) && !defined(__clang__)
+/*
+ * GCC's cross-jumping would merge the identical fetch-and-jump tails of
+ * the cases back into one shared indirect jump (5 left of 70): keep
+ * them apart.
+ */
+__attribute__((optimize("no-crossjumping")))
+#endif
 uint64_t
 dif_vm_exec(const dif_difo_t *dp, dif_mstate_t *ms)
 {
 	const dif_instr_t *text = dp->dd_buf;
-	const uint32_t len = dp->dd_len;
+	const uint64_t budget = ms->dm_budget;
 	uint64_t regs[DIF_DIR_NREGS];
 	dif_vm_tuple_t tup;
-	uint64_t budget = ms->dm_budget;
+	uint64_t n = 0;			/* instructions started */
 	uint64_t illval = 0, rval = 0;
-	uint32_t pc = 0, opc = 0;
-	uint32_t r1, r2, rd, id;
+	const dif_instr_t *ip = text;	/* the next instruction */
+	uint32_t id;
 	dif_instr_t in;
-	int64_t cc_r;
-	int cc_n = 0, cc_z = 0, cc_v = 0, cc_c = 0;
-	int fault = 0;
+	int cc = 0, fault = 0;
 #ifdef DIF_VM_THREADED
 	/* every opcode is a bad one, but for those we have code for */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 	static const void *const dif_vm_tab[256] = {
-		[0 ... 255] = &&DIF_VM_DEFAULT,
+		[0 ... 255] = &&dif_vm_bad,
 #define	X(op)	[op] = &&dif_vm_l_##op,
 		DIF_VM_OPS(X)
 #undef	X
 	};
 #pragma GCC diagnostic pop
+	static const void *const dif_vm_ctab[256] = {
+		[0 ... 255] = &&dif_vm_check,
+	};
+	const void *const *disp = budget >= dp->dd_len ? dif_vm_tab :
+	    dif_vm_ctab;
 #endif
 
 	memset(regs, 0, sizeof(regs));
 	tup.tu_top = 0;
 	ms->dm_fault = 0;
 
-	while (pc < len) {
-		DIF_VM_FETCH();
-		switch (DIF_INSTR_OP(in)) {
-		DIF_VM_CASE(DIF_OP_OR):
-			regs[rd] = regs[r1] | regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_XOR):
-			regs[rd] = regs[r1] ^ regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_AND):
-			regs[rd] = regs[r1] & regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_SLL):
-			regs[rd] = regs[r1] << (regs[r2] & 63);
-			break;
-		DIF_VM_CASE(DIF_OP_SRL):
-			regs[rd] = regs[r1] >> (regs[r2] & 63);
-			break;
-		DIF_VM_CASE(DIF_OP_SRA):
-			regs[rd] = (uint64_t)((int64_t)regs[r1] >>
-			    (regs[r2] & 63));
-			break;
-		DIF_VM_CASE(DIF_OP_SUB):
-			regs[rd] = regs[r1] - regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_ADD):
-			regs[rd] = regs[r1] + regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_MUL):
-			regs[rd] = regs[r1] * regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_SDIV):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			/* INT64_MIN / -1 traps on x86: it wraps in DIF. */
-			if ((int64_t)regs[r2] == -1)
-				regs[rd] = -regs[r1];
-			else
-				regs[rd] = (uint64_t)((int64_t)regs[r1] /
-				    (int64_t)regs[r2]);
-			break;
-		DIF_VM_CASE(DIF_OP_UDIV):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			regs[rd] = regs[r1] / regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_SREM):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			if ((int64_t)regs[r2] == -1)
-				regs[rd] = 0;
-			else
-				regs[rd] = (uint64_t)((int64_t)regs[r1] %
-				    (int64_t)regs[r2]);
-			break;
-		DIF_VM_CASE(DIF_OP_UREM):
-			if (regs[r2] == 0) {
-				fault = DIF_FLT_DIVZERO;
-				goto out;
-			}
-			regs[rd] = regs[r1] % regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_NOT):
-			regs[rd] = ~regs[r1];
-			break;
-		DIF_VM_CASE(DIF_OP_MOV):
-			regs[rd] = regs[r1];
-			break;
-		DIF_VM_CASE(DIF_OP_CMP):
-			cc_r = (int64_t)(regs[r1] - regs[r2]);
-			cc_n = cc_r < 0;
-			cc_z = cc_r == 0;
-			cc_v = 0;
-			cc_c = regs[r1] < regs[r2];
-			break;
-		DIF_VM_CASE(DIF_OP_TST):
-			cc_n = cc_v = cc_c = 0;
-			cc_z = regs[r1] == 0;
-			break;
-		DIF_VM_CASE(DIF_OP_BA):
-			pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BE):
-			if (cc_z)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BNE):
-			if (cc_z == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BG):
-			if ((cc_z | (cc_n ^ cc_v)) == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BGU):
-			if ((cc_c | cc_z) == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BGE):
-			if ((cc_n ^ cc_v) == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BGEU):
-			if (cc_c == 0)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BL):
-			if (cc_n ^ cc_v)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BLU):
-			if (cc_c)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BLE):
-			if (cc_z | (cc_n ^ cc_v))
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_BLEU):
-			if (cc_c | cc_z)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		DIF_VM_CASE(DIF_OP_LDSB):
-			DIF_VM_LOAD(int8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDSH):
-			DIF_VM_LOAD(int16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDSW):
-			DIF_VM_LOAD(int32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDUB):
-			DIF_VM_LOAD(uint8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDUH):
-			DIF_VM_LOAD(uint16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDUW):
-			DIF_VM_LOAD(uint32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_LDX):
-			DIF_VM_LOAD(uint64_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDSB):
-		DIF_VM_CASE(DIF_OP_RLDSB):
-			DIF_VM_ULOAD(int8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDSH):
-		DIF_VM_CASE(DIF_OP_RLDSH):
-			DIF_VM_ULOAD(int16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDSW):
-		DIF_VM_CASE(DIF_OP_RLDSW):
-			DIF_VM_ULOAD(int32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDUB):
-		DIF_VM_CASE(DIF_OP_RLDUB):
-			DIF_VM_ULOAD(uint8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDUH):
-		DIF_VM_CASE(DIF_OP_RLDUH):
-			DIF_VM_ULOAD(uint16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDUW):
-		DIF_VM_CASE(DIF_OP_RLDUW):
-			DIF_VM_ULOAD(uint32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_ULDX):
-		DIF_VM_CASE(DIF_OP_RLDX):
-			DIF_VM_ULOAD(uint64_t);
-			break;
-		DIF_VM_CASE(DIF_OP_RET):
-			rval = regs[rd];
-			goto done;
-		DIF_VM_CASE(DIF_OP_NOP):
-			break;
-		DIF_VM_CASE(DIF_OP_SETX):
-			id = DIF_INSTR_INTEGER(in);
-			if (id >= dp->dd_intlen) {
-				fault = DIF_FLT_ILLOP;
-				goto out;
-			}
-			regs[rd] = dp->dd_inttab[id];
-			break;
-		DIF_VM_CASE(DIF_OP_SETS):
-			id = DIF_INSTR_STRING(in);
-			if (id >= dp->dd_strlen) {
-				fault = DIF_FLT_ILLOP;
-				goto out;
-			}
-			regs[rd] = (uint64_t)(uintptr_t)(dp->dd_strtab + id);
-			break;
-		DIF_VM_CASE(DIF_OP_SCMP): {
-			size_t sz = ms->dm_strsize, l1 = 0, l2 = 0;
-			uint64_t s1 = regs[r1], s2 = regs[r2];
+#ifdef DIF_VM_THREADED
+	DIF_VM_NEXT();
+dif_vm_check:
+	if (n > budget)
+		goto exhausted;
+	goto *dif_vm_tab[DIF_INSTR_OP(in)];
+#else
+dispatch:
+	in = *ip++;
+	if (++n > budget)
+		goto exhausted;
+#endif
+	switch (DIF_INSTR_OP(in)) {
+	DIF_VM_CASE(DIF_OP_OR):
+		DIF_VM_RD = DIF_VM_R1 | DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_XOR):
+		DIF_VM_RD = DIF_VM_R1 ^ DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_AND):
+		DIF_VM_RD = DIF_VM_R1 & DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SLL):
+		DIF_VM_RD = DIF_VM_R1 << (DIF_VM_R2 & 63);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SRL):
+		DIF_VM_RD = DIF_VM_R1 >> (DIF_VM_R2 & 63);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SRA):
+		DIF_VM_RD = (uint64_t)((int64_t)DIF_VM_R1 >> (DIF_VM_R2 & 63));
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SUB):
+		DIF_VM_RD = DIF_VM_R1 - DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ADD):
+		DIF_VM_RD = DIF_VM_R1 + DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_MUL):
+		DIF_VM_RD = DIF_VM_R1 * DIF_VM_R2;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SDIV): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
 
-			if (s1 != 0) {
-				if (!dif_vm_canload(ms, dp, s1, 1)) {
-					fault = DIF_FLT_BADADDR;
-					illval = s1;
-					goto out;
-				}
-				l1 = dif_vm_strlen(ms, dp, s1, sz);
-			}
-			if (s2 != 0) {
-				if (!dif_vm_canload(ms, dp, s2, 1)) {
-					fault = DIF_FLT_BADADDR;
-					illval = s2;
-					goto out;
-				}
-				l2 = dif_vm_strlen(ms, dp, s2, sz);
-			}
-			cc_r = dif_vm_strcmp((const char *)(uintptr_t)s1, l1,
-			    (const char *)(uintptr_t)s2, l2, sz);
-			cc_n = cc_r < 0;
-			cc_z = cc_r == 0;
-			cc_v = cc_c = 0;
-			break;
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
 		}
-		DIF_VM_CASE(DIF_OP_LDGA):
-			/* r1 is the array id, r2 the index register */
+		/* INT64_MIN / -1 traps on x86: it wraps in DIF. */
+		DIF_VM_RD = (int64_t)b == -1 ? -a :
+		    (uint64_t)((int64_t)a / (int64_t)b);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_UDIV): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
+		}
+		DIF_VM_RD = a / b;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_SREM): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
+		}
+		DIF_VM_RD = (int64_t)b == -1 ? 0 :
+		    (uint64_t)((int64_t)a % (int64_t)b);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_UREM): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		if (b == 0) {
+			fault = DIF_FLT_DIVZERO;
+			goto out;
+		}
+		DIF_VM_RD = a % b;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_NOT):
+		DIF_VM_RD = ~DIF_VM_R1;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_MOV):
+		DIF_VM_RD = DIF_VM_R1;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_CMP): {
+		const uint64_t a = DIF_VM_R1, b = DIF_VM_R2;
+
+		cc = ((int64_t)(a - b) < 0 ? DIF_VM_CC_N : 0) |
+		    (a == b ? DIF_VM_CC_Z : 0) | (a < b ? DIF_VM_CC_C : 0);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_TST):
+		cc = DIF_VM_R1 == 0 ? DIF_VM_CC_Z : 0;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BA):
+		ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BE):
+		if (cc & DIF_VM_CC_Z)
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BNE):
+		if (!(cc & DIF_VM_CC_Z))
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BG):
+		if (!(cc & (DIF_VM_CC_Z | DIF_VM_CC_N)))
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BGU):
+		if (!(cc & (DIF_VM_CC_C | DIF_VM_CC_Z)))
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BGE):
+		if (!(cc & DIF_VM_CC_N))
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BGEU):
+		if (!(cc & DIF_VM_CC_C))
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BL):
+		if (cc & DIF_VM_CC_N)
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BLU):
+		if (cc & DIF_VM_CC_C)
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BLE):
+		if (cc & (DIF_VM_CC_Z | DIF_VM_CC_N))
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_BLEU):
+		if (cc & (DIF_VM_CC_C | DIF_VM_CC_Z))
+			ip = text + DIF_INSTR_LABEL(in);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDSB):
+		DIF_VM_LOAD(int8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDSH):
+		DIF_VM_LOAD(int16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDSW):
+		DIF_VM_LOAD(int32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDUB):
+		DIF_VM_LOAD(uint8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDUH):
+		DIF_VM_LOAD(uint16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDUW):
+		DIF_VM_LOAD(uint32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDX):
+		DIF_VM_LOAD(uint64_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDSB):
+	DIF_VM_CASE(DIF_OP_RLDSB):
+		DIF_VM_ULOAD(int8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDSH):
+	DIF_VM_CASE(DIF_OP_RLDSH):
+		DIF_VM_ULOAD(int16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDSW):
+	DIF_VM_CASE(DIF_OP_RLDSW):
+		DIF_VM_ULOAD(int32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDUB):
+	DIF_VM_CASE(DIF_OP_RLDUB):
+		DIF_VM_ULOAD(uint8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDUH):
+	DIF_VM_CASE(DIF_OP_RLDUH):
+		DIF_VM_ULOAD(uint16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDUW):
+	DIF_VM_CASE(DIF_OP_RLDUW):
+		DIF_VM_ULOAD(uint32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ULDX):
+	DIF_VM_CASE(DIF_OP_RLDX):
+		DIF_VM_ULOAD(uint64_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_RET):
+		rval = DIF_VM_RD;
+		goto done;
+	DIF_VM_CASE(DIF_OP_NOP):
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SETX):
+		DIF_VM_RD = dp->dd_inttab[DIF_INSTR_INTEGER(in)];
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SETS):
+		DIF_VM_RD = (uint64_t)(uintptr_t)(dp->dd_strtab +
+		    DIF_INSTR_STRING(in));
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_SCMP): {
+		uint64_t s1 = DIF_VM_R1, s2 = DIF_VM_R2;
+		size_t a1 = 0, a2 = 0;
+		int cmp;
+
+		if (s1 != 0 && (a1 = dif_vm_avail(ms, dp, s1)) == 0) {
+			fault = DIF_FLT_BADADDR;
+			illval = s1;
+			goto out;
+		}
+		if (s2 != 0 && (a2 = dif_vm_avail(ms, dp, s2)) == 0) {
+			fault = DIF_FLT_BADADDR;
+			illval = s2;
+			goto out;
+		}
+		cmp = dif_vm_strcmp((const char *)(uintptr_t)s1, a1,
+		    (const char *)(uintptr_t)s2, a2, ms->dm_strsize);
+		cc = cmp < 0 ? DIF_VM_CC_N : cmp == 0 ? DIF_VM_CC_Z : 0;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_LDGA):
+		/* r1 is the array id, r2 the index register */
+		if (DIF_INSTR_R1(in) == DIF_VAR_ARGS && ms->dm_args != NULL &&
+		    DIF_VM_R2 < DIF_VM_NARGS) {
+			DIF_VM_RD = ms->dm_args[DIF_VM_R2];
+			DIF_VM_NEXT();
+		}
+		if (ms->dm_host == NULL || ms->dm_host->dh_builtin == NULL) {
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+		if ((fault = ms->dm_host->dh_builtin(ms->dm_hostarg,
+		    DIF_INSTR_R1(in), DIF_VM_R2, &DIF_VM_RD)) != 0)
+			goto out;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDGS): {
+		const dif_var_t *v;
+		dif_gvar_t *g;
+
+		id = DIF_INSTR_VAR(in);
+		if (id - DIF_VAR_ARG0 < DIF_VM_NARGS && ms->dm_args != NULL) {
+			DIF_VM_RD = ms->dm_args[id - DIF_VAR_ARG0];
+			DIF_VM_NEXT();
+		}
+		if (id < DIF_VAR_OTHER_UBASE) {
 			if (ms->dm_host == NULL ||
 			    ms->dm_host->dh_builtin == NULL) {
 				fault = DIF_FLT_ILLOP;
 				goto out;
 			}
 			if ((fault = ms->dm_host->dh_builtin(ms->dm_hostarg,
-			    r1, regs[r2], &regs[rd])) != 0)
+			    id, 0, &DIF_VM_RD)) != 0)
 				goto out;
-			break;
-		DIF_VM_CASE(DIF_OP_LDGS): {
-			const dif_var_t *v;
-			dif_gvar_t *g;
-
-			id = DIF_INSTR_VAR(in);
-			if (id < DIF_VAR_OTHER_UBASE) {
-				if (ms->dm_host == NULL ||
-				    ms->dm_host->dh_builtin == NULL) {
-					fault = DIF_FLT_ILLOP;
-					goto out;
-				}
-				if ((fault = ms->dm_host->dh_builtin(
-				    ms->dm_hostarg, id, 0, &regs[rd])) != 0)
-					goto out;
-				break;
-			}
-			if (ms->dm_vstate == NULL || id - DIF_VAR_OTHER_UBASE >=
-			    ms->dm_vstate->dv_nglobals ||
-			    (v = dif_vm_gvar(dp, id)) == NULL) {
-				fault = DIF_FLT_ILLOP;
-				goto out;
-			}
-			g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
-			if (v->dv_type.dt_flags & DIF_TF_BYREF) {
-				if (g->dg_data == NULL) {
-					fault = DIF_FLT_ILLOP;
-					goto out;
-				}
-				regs[rd] = (uint64_t)(uintptr_t)g->dg_data;
-			} else {
-				regs[rd] = g->dg_value;
-			}
-			break;
+			DIF_VM_NEXT();
 		}
-		DIF_VM_CASE(DIF_OP_STGS): {
-			const dif_var_t *v;
-			dif_gvar_t *g;
-
-			id = DIF_INSTR_VAR(in);
-			if (id < DIF_VAR_OTHER_UBASE || ms->dm_vstate == NULL ||
-			    id - DIF_VAR_OTHER_UBASE >=
-			    ms->dm_vstate->dv_nglobals ||
-			    (v = dif_vm_gvar(dp, id)) == NULL) {
+		if (ms->dm_vstate == NULL || id - DIF_VAR_OTHER_UBASE >=
+		    ms->dm_vstate->dv_nglobals ||
+		    (v = dif_vm_gvar(dp, id)) == NULL) {
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+		g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
+		if (v->dv_type.dt_flags & DIF_TF_BYREF) {
+			if (g->dg_data == NULL) {
 				fault = DIF_FLT_ILLOP;
 				goto out;
 			}
-			g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
-			if (v->dv_type.dt_flags & DIF_TF_BYREF) {
-				uint64_t src = regs[rd];
-				size_t lim, n;
+			DIF_VM_RD = (uint64_t)(uintptr_t)g->dg_data;
+		} else {
+			DIF_VM_RD = g->dg_value;
+		}
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_STGS): {
+		const dif_var_t *v;
+		dif_gvar_t *g;
 
-				if (g->dg_data == NULL || g->dg_size == 0) {
-					fault = DIF_FLT_ILLOP;
-					goto out;
-				}
-				if (v->dv_type.dt_kind != DIF_TYPE_STRING) {
-					/* a struct, union or array */
-					n = v->dv_type.dt_size < g->dg_size ?
-					    v->dv_type.dt_size : g->dg_size;
-					if (!dif_vm_canload(ms, dp, src, n)) {
-						fault = DIF_FLT_BADADDR;
-						illval = src;
-						goto out;
-					}
-					memmove(g->dg_data,
-					    (const void *)(uintptr_t)src, n);
-					g->dg_set = 1;
-					break;
-				}
-				if (!dif_vm_canload(ms, dp, src, 1)) {
+		id = DIF_INSTR_VAR(in);
+		if (id < DIF_VAR_OTHER_UBASE || ms->dm_vstate == NULL ||
+		    id - DIF_VAR_OTHER_UBASE >= ms->dm_vstate->dv_nglobals ||
+		    (v = dif_vm_gvar(dp, id)) == NULL) {
+			fault = DIF_FLT_ILLOP;
+			goto out;
+		}
+		g = &ms->dm_vstate->dv_globals[id - DIF_VAR_OTHER_UBASE];
+		if (v->dv_type.dt_flags & DIF_TF_BYREF) {
+			uint64_t src = DIF_VM_RD;
+			size_t lim, len;
+
+			if (g->dg_data == NULL || g->dg_size == 0) {
+				fault = DIF_FLT_ILLOP;
+				goto out;
+			}
+			if (v->dv_type.dt_kind != DIF_TYPE_STRING) {
+				/* a struct, union or array */
+				len = v->dv_type.dt_size < g->dg_size ?
+				    v->dv_type.dt_size : g->dg_size;
+				if (!dif_vm_canload(ms, dp, src, len)) {
 					fault = DIF_FLT_BADADDR;
 					illval = src;
 					goto out;
 				}
-				lim = g->dg_size < ms->dm_strsize ? g->dg_size :
-				    ms->dm_strsize;
-				n = dif_vm_strlen(ms, dp, src, lim - 1);
-				memmove(g->dg_data, (const void *)(uintptr_t)src,
-				    n);
-				g->dg_data[n] = '\0';
-			} else {
-				g->dg_value = regs[rd];
+				memmove(g->dg_data,
+				    (const void *)(uintptr_t)src, len);
+				g->dg_set = 1;
+				DIF_VM_NEXT();
 			}
-			g->dg_set = 1;
-			break;
-		}
-		DIF_VM_CASE(DIF_OP_CALL):
-			ms->dm_budget = budget;
-			regs[rd] = dif_subr_call(DIF_INSTR_SUBR(in), tup.tu_val,
-			    tup.tu_top, dp, ms);
-			if (ms->dm_fault != 0) {
-				fault = ms->dm_fault;
-				illval = ms->dm_illval;
-				goto out;
-			}
-			break;
-		DIF_VM_CASE(DIF_OP_PUSHTR):
-		DIF_VM_CASE(DIF_OP_PUSHTV):
-			if (tup.tu_top == DIF_DTR_NREGS) {
-				fault = DIF_FLT_TUPOFLOW;
-				goto out;
-			}
-			/* r1 is the type, r2 the size register (PUSHTR) */
-			tup.tu_val[tup.tu_top] = regs[rd];
-			tup.tu_size[tup.tu_top] = regs[r2];
-			tup.tu_type[tup.tu_top] = DIF_INSTR_OP(in) ==
-			    DIF_OP_PUSHTR ? (uint8_t)r1 : DIF_VM_TUPVAL;
-			tup.tu_top++;
-			break;
-		DIF_VM_CASE(DIF_OP_POPTS):
-			if (tup.tu_top != 0)
-				tup.tu_top--;
-			break;
-		DIF_VM_CASE(DIF_OP_FLUSHTS):
-			tup.tu_top = 0;
-			break;
-		DIF_VM_CASE(DIF_OP_LDTS):
-		DIF_VM_CASE(DIF_OP_STTS):
-		DIF_VM_CASE(DIF_OP_LDGAA):
-		DIF_VM_CASE(DIF_OP_STGAA):
-		DIF_VM_CASE(DIF_OP_LDTAA):
-		DIF_VM_CASE(DIF_OP_STTAA):
-			if ((fault = dif_vm_dvar(dp, ms, in, regs, &tup,
-			    &illval)) != 0)
-				goto out;
-			break;
-		DIF_VM_CASE(DIF_OP_LDLS):
-		DIF_VM_CASE(DIF_OP_STLS):
-			if ((fault = dif_vm_local(dp, ms, in, regs,
-			    &illval)) != 0)
-				goto out;
-			break;
-		DIF_VM_CASE(DIF_OP_ALLOCS): {
-			void *p;
-
-			if ((p = dif_vm_scratch_alloc(ms, regs[r1], 8)) ==
-			    NULL) {
-				fault = DIF_FLT_NOSCRATCH;
-				goto out;
-			}
-			regs[rd] = (uint64_t)(uintptr_t)p;
-			break;
-		}
-		DIF_VM_CASE(DIF_OP_COPYS):
-			if (!dif_vm_canstore(ms, regs[rd], regs[r2])) {
+			lim = g->dg_size < ms->dm_strsize ? g->dg_size :
+			    ms->dm_strsize;
+			if (!dif_vm_strload(ms, dp, src, lim - 1, &len)) {
 				fault = DIF_FLT_BADADDR;
-				illval = regs[rd];
+				illval = src;
 				goto out;
 			}
-			if (!dif_vm_canload(ms, dp, regs[r1], regs[r2])) {
-				fault = DIF_FLT_BADADDR;
-				illval = regs[r1];
-				goto out;
-			}
-			if (regs[r2] != 0)
-				memmove((void *)(uintptr_t)regs[rd],
-				    (const void *)(uintptr_t)regs[r1], regs[r2]);
-			break;
-		DIF_VM_CASE(DIF_OP_STB):
-			DIF_VM_STORE(uint8_t);
-			break;
-		DIF_VM_CASE(DIF_OP_STH):
-			DIF_VM_STORE(uint16_t);
-			break;
-		DIF_VM_CASE(DIF_OP_STW):
-			DIF_VM_STORE(uint32_t);
-			break;
-		DIF_VM_CASE(DIF_OP_STX):
-			DIF_VM_STORE(uint64_t);
-			break;
-		default:
-		DIF_VM_DEFAULT:
-			/* translators (xlate, xlarg): not supported */
-			fault = DIF_FLT_ILLOP;
+			memmove(g->dg_data, (const void *)(uintptr_t)src, len);
+			g->dg_data[len] = '\0';
+		} else {
+			g->dg_value = DIF_VM_RD;
+		}
+		g->dg_set = 1;
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_CALL):
+		DIF_VM_RD = dif_subr_call(DIF_INSTR_SUBR(in), tup.tu_val,
+		    tup.tu_top, dp, ms);
+		if (ms->dm_fault != 0) {
+			fault = ms->dm_fault;
+			illval = ms->dm_illval;
 			goto out;
 		}
-#ifdef DIF_VM_THREADED
-		/* the next instruction, straight to its code (see above) */
-		if (pc >= len)
-			break;
-		DIF_VM_FETCH();
-		goto *dif_vm_tab[DIF_INSTR_OP(in)];
-#endif
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_PUSHTR):
+	DIF_VM_CASE(DIF_OP_PUSHTV):
+		if (tup.tu_top == DIF_DTR_NREGS) {
+			fault = DIF_FLT_TUPOFLOW;
+			goto out;
+		}
+		/* r1 is the type, r2 the size register (PUSHTR) */
+		tup.tu_val[tup.tu_top] = DIF_VM_RD;
+		tup.tu_size[tup.tu_top] = DIF_VM_R2;
+		tup.tu_type[tup.tu_top] = DIF_INSTR_OP(in) == DIF_OP_PUSHTR ?
+		    (uint8_t)DIF_INSTR_R1(in) : DIF_VM_TUPVAL;
+		tup.tu_top++;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_POPTS):
+		if (tup.tu_top != 0)
+			tup.tu_top--;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_FLUSHTS):
+		tup.tu_top = 0;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDTS):
+	DIF_VM_CASE(DIF_OP_STTS):
+	DIF_VM_CASE(DIF_OP_LDGAA):
+	DIF_VM_CASE(DIF_OP_STGAA):
+	DIF_VM_CASE(DIF_OP_LDTAA):
+	DIF_VM_CASE(DIF_OP_STTAA):
+		if ((fault = dif_vm_dvar(dp, ms, in, regs, &tup,
+		    &illval)) != 0)
+			goto out;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_LDLS):
+	DIF_VM_CASE(DIF_OP_STLS):
+		if ((fault = dif_vm_local(dp, ms, in, regs, &illval)) != 0)
+			goto out;
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_ALLOCS): {
+		void *p;
+
+		if ((p = dif_vm_scratch_alloc(ms, DIF_VM_R1, 8)) == NULL) {
+			fault = DIF_FLT_NOSCRATCH;
+			goto out;
+		}
+		DIF_VM_RD = (uint64_t)(uintptr_t)p;
+		DIF_VM_NEXT();
 	}
-done:
-	ms->dm_budget = budget;
-	return rval;
+	DIF_VM_CASE(DIF_OP_COPYS): {
+		const uint64_t dst = DIF_VM_RD, src = DIF_VM_R1, len = DIF_VM_R2;
+
+		if (!dif_vm_canstore(ms, dst, len)) {
+			fault = DIF_FLT_BADADDR;
+			illval = dst;
+			goto out;
+		}
+		if (!dif_vm_canload(ms, dp, src, len)) {
+			fault = DIF_FLT_BADADDR;
+			illval = src;
+			goto out;
+		}
+		if (len != 0)
+			memmove((void *)(uintptr_t)dst,
+			    (const void *)(uintptr_t)src, len);
+		DIF_VM_NEXT();
+	}
+	DIF_VM_CASE(DIF_OP_STB):
+		DIF_VM_STORE(uint8_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_STH):
+		DIF_VM_STORE(uint16_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_STW):
+		DIF_VM_STORE(uint32_t);
+		DIF_VM_NEXT();
+	DIF_VM_CASE(DIF_OP_STX):
+		DIF_VM_STORE(uint64_t);
+		DIF_VM_NEXT();
+	default:
+#ifdef DIF_VM_THREADED
+	dif_vm_bad:
+#endif
+		/* translators (xlate, xlarg): not supported */
+		fault = DIF_FLT_ILLOP;
+		goto out;
+	}
+	/* every case ends in DIF_VM_NEXT(), but one that breaks goes on */
+	DIF_VM_NEXT();
+exhausted:
+	/* the budget is spent: this instruction does not run */
+	n = budget;
+	fault = DIF_FLT_ILLOP;
 out:
-	ms->dm_budget = budget;
+	ms->dm_budget = budget - n;
 	ms->dm_fault = fault;
-	ms->dm_faultpc = opc;
+	ms->dm_faultpc = (uint32_t)(ip - text) - 1;
 	ms->dm_illval = illval;
 	return 0;
+done:
+	ms->dm_budget = budget - n;
+	return rval;
 }
 
 const char *

@@ -22,6 +22,13 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 #define FUZZ_MAXVAR	65536	/* as the daemon's DTD_MAX_VARSIZE bound */
 
 static unsigned char fuzz_dif_user[FUZZ_USER_SIZE];
+/* arg0..arg9 as fuzz_dif_builtin gives them (DIF_VAR_ARG0 & 0xff is 6) */
+static const uint64_t fuzz_dif_args[10] = {
+	FUZZ_USER_BASE + 6, FUZZ_USER_BASE + 7, FUZZ_USER_BASE + 8,
+	FUZZ_USER_BASE + 9, FUZZ_USER_BASE + 10, FUZZ_USER_BASE + 11,
+	FUZZ_USER_BASE + 12, FUZZ_USER_BASE + 13, FUZZ_USER_BASE + 14,
+	FUZZ_USER_BASE + 15,
+};
 static char fuzz_dif_name[] = "fuzzprog";
 static FILE *fuzz_dif_null;
 
@@ -125,6 +132,9 @@ fuzz_dif_run(const dif_difo_t *dp)
 		ms.dm_regions[0].dr_size = sizeof(fuzz_dif_name);
 		ms.dm_nregions = 1;
 		ms.dm_tkey = 4242;
+		/* the second pass reads the arguments in place */
+		if (pass == 1)
+			ms.dm_args = fuzz_dif_args;
 		if (nloc > 0) {
 			dif_dvar_local_reset(&ls);
 			ms.dm_lstate = &ls;
