@@ -67,8 +67,12 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	dtd_host_region(ms, p->dpr_name, strlen(p->dpr_name) + 1);
 	dtd_host_region(ms, f->df_execname, sizeof(f->df_execname));
 	dtd_host_region(ms, f->df_zonename, sizeof(f->df_zonename));
-	/* arg0..arg9 and args[]: the VM reads them in place */
+	/*
+	 * arg0..arg9 and args[]: the VM reads them in place, but for 6 to
+	 * 9 when they are still on the traced stack (dh_argsp)
+	 */
 	ms->dm_args = h->dh_args;
+	ms->dm_nargs = h->dh_argsp != 0 ? 6 : 10;
 }
 
 static void

@@ -453,12 +453,14 @@ typedef struct dif_mstate {
 	uint64_t	dm_tkey;
 	dif_lstate_t	*dm_lstate;
 	/*
-	 * Also set by the host, optionally: the hit's arg0..arg9 as an
-	 * array, which the VM then reads in place for arg0..arg9 and
-	 * args[0..9] rather than asking dh_builtin (the most frequent
-	 * built-ins, and a call each).  NULL: dh_builtin answers them.
+	 * Also set by the host, optionally: the hit's first dm_nargs
+	 * arguments (at most 10) as an array, which the VM then reads in
+	 * place for argN and args[N], N < dm_nargs, rather than asking
+	 * dh_builtin (the most frequent built-ins, and a call each).  The
+	 * others, or all when dm_nargs is 0, dh_builtin answers.
 	 */
 	const uint64_t	*dm_args;
+	uint32_t	dm_nargs;
 	/*
 	 * strtok() state: where the next strtok(NULL, ...) resumes and the
 	 * end of that string.  It lives in the mstate, so it belongs to

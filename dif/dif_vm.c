@@ -556,9 +556,6 @@ dif_vm_strcmp(const char *s1, size_t a1, const char *s2, size_t a2,
 	return 0;
 }
 
-/* arg0..arg9: what dm_args holds */
-#define DIF_VM_NARGS	(DIF_VAR_ARG9 - DIF_VAR_ARG0 + 1u)
-
 /*
  * The operands of the instruction being run, decoded where a case uses
  * them (the verifier has checked every register field).
@@ -1014,8 +1011,8 @@ dispatch:
 	}
 	DIF_VM_CASE(DIF_OP_LDGA):
 		/* r1 is the array id, r2 the index register */
-		if (DIF_INSTR_R1(in) == DIF_VAR_ARGS && ms->dm_args != NULL &&
-		    DIF_VM_R2 < DIF_VM_NARGS) {
+		if (DIF_INSTR_R1(in) == DIF_VAR_ARGS &&
+		    DIF_VM_R2 < ms->dm_nargs) {
 			DIF_VM_RD = ms->dm_args[DIF_VM_R2];
 			DIF_VM_NEXT();
 		}
@@ -1032,7 +1029,7 @@ dispatch:
 		dif_gvar_t *g;
 
 		id = DIF_INSTR_VAR(in);
-		if (id - DIF_VAR_ARG0 < DIF_VM_NARGS && ms->dm_args != NULL) {
+		if (id - DIF_VAR_ARG0 < ms->dm_nargs) {
 			DIF_VM_RD = ms->dm_args[id - DIF_VAR_ARG0];
 			DIF_VM_NEXT();
 		}

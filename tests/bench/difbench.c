@@ -225,6 +225,7 @@ main(int argc, char **argv)
 				ms.dm_lstate = nlocal > 0 ? &ls : NULL;
 				ms.dm_tkey = 1;
 				ms.dm_args = f.df_args;	/* as the daemon */
+				ms.dm_nargs = 10;
 				difbench_region(&ms, difbench_prov,
 				    sizeof(difbench_prov));
 				difbench_region(&ms, difbench_mod,

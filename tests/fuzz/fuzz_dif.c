@@ -135,6 +135,7 @@ fuzz_dif_run(const dif_difo_t *dp)
 		/* the second pass reads the arguments in place */
 		if (pass == 1)
 			ms.dm_args = fuzz_dif_args;
+			ms.dm_nargs = 10;
 		if (nloc > 0) {
 			dif_dvar_local_reset(&ls);
 			ms.dm_lstate = &ls;

@@ -290,6 +290,7 @@ test_args(void)
 	dif_mstate_init(&ms, &host, &calls, NULL, scratch, sizeof(scratch),
 	    256);
 	ms.dm_args = args;
+	ms.dm_nargs = 10;
 	calls = 0;
 	v = run(&d);
 	tap_ok(v == 13 + 12 + 77 && calls == 1,
