@@ -144,6 +144,8 @@ int		ft_isa_relocate(const uint8_t *, const ft_insn_t *, uint64_t,
 		    uint64_t, uint8_t *);
 int		ft_isa_cond(const ft_emul_t *, uint64_t, uint64_t);
 uint64_t	ft_isa_addsub_flags(uint64_t, uint64_t, uint64_t, int);
+int		ft_isa_tlsoff(const uint8_t *, size_t, uint64_t, uint64_t *,
+		    int64_t *);
 
 /*
  * A traced process (ft_proc.c, ft_ptrace.c).
@@ -284,6 +286,7 @@ int		ft_proc_func_sites(ft_proc_t *, ft_mod_t *, const ft_sym_t *,
 		    ft_fn_t *);
 int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
 		    const ft_sym_t **);
+int		ft_proc_errno_off(ft_proc_t *, int64_t *);
 int		ft_proc_statfield(pid_t, pid_t, int, uint64_t *);
 void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
@@ -421,6 +424,9 @@ struct ft_proc {
 	pthread_mutex_t	pr_modlock;
 	ft_mod_t	*pr_mods;	/* live and gone, never freed early */
 	int		pr_modsdirty;
+	uint64_t	pr_modgen;	/* counts re-reads of the maps */
+	uint64_t	pr_tlsgen;	/* pr_modgen + 1 of pr_tlsoff; 0 none */
+	int64_t		pr_tlsoff;	/* errno - fs_base, or INT64_MIN */
 
 	/* sites and the fatal table: pr_lock */
 	pthread_mutex_t	pr_lock;

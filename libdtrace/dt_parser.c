@@ -992,12 +992,6 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
 		    "variable %s is kernel-only: it is not available when "
 		    "tracing user processes", idp->di_name);
-	if (idp->di_id == DIF_VAR_ERRNO && (idp->di_flags & DT_IDFLG_BUILTIN))
-		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-		    "variable errno is not available when tracing user "
-		    "processes: Linux keeps no record of a thread's last "
-		    "system call error; copyin( ) the thread's own errno "
-		    "instead");
 	if (idp->di_flags & DT_IDFLG_UNSUP)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
 		    "variable %s is not supported yet", idp->di_name);
