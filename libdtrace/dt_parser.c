@@ -621,6 +621,10 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (dt_node_pointee(bp)->dt_kind == DT_TK_VOID)
 		dt_parser_error(pcb, dnp->dn_line, D_DEREF_VOID,
 		    "cannot dereference pointer to void");
+	if (dt_node_pointee(bp)->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_DEREF_FUNC,
+		    "cannot dereference pointer to function: %s",
+		    bp->dn_type->dt_name);
 	dt_node_setmem(dnp, dt_node_pointee(bp));
 	/* an element of a D variable (a global array) is written in place */
 	if (bp->dn_kind == DT_NODE_VAR && bp->dn_type->dt_kind ==
@@ -1309,6 +1313,10 @@ dt_node_cook_sizeof(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (cp->dn_flags & DT_NF_BITFIELD)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_BITFIELD,
 		    "cannot apply sizeof to a bit-field");
+	if (t->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
+		    "cannot apply sizeof to an expression of function type: "
+		    "%s", t->dt_name);
 	if ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
 	    t->dt_kind == DT_TK_ENUM) && !t->dt_defined)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
@@ -1388,6 +1396,10 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (dt_node_pointee(cp)->dt_kind == DT_TK_VOID)
 			dt_parser_error(pcb, dnp->dn_line, D_DEREF_VOID,
 			    "cannot dereference pointer to void");
+		if (dt_node_pointee(cp)->dt_kind == DT_TK_FUNC)
+			dt_parser_error(pcb, dnp->dn_line, D_DEREF_FUNC,
+			    "cannot dereference pointer to function: %s",
+			    cp->dn_type->dt_name);
 		dt_node_setmem(dnp, dt_node_pointee(cp));
 		break;
 	case DT_TOK_ADDROF:
