@@ -16,6 +16,14 @@ int	dt_yylex(DT_YYSTYPE *, void *);
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A compile error longjmps out of the parser: its stack must not be
+ * malloc'd, or a deeply nested program leaks it.  On the C stack, it
+ * goes with the frame; nesting deeper than YYMAXDEPTH is an error.
+ */
+#define YYSTACK_USE_ALLOCA	1
+#define YYMAXDEPTH		2000
+
 #include "dt_impl.h"
 
 static void dt_yyerror(dt_pcb_t *, void *, const char *);
