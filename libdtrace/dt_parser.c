@@ -559,6 +559,17 @@ dt_node_pointee(const dt_node_t *dnp)
 	    &dt_type_void;
 }
 
+/* *p and p[i] of a struct, union or enum only declared: no object. */
+static void
+dt_node_complete(dt_pcb_t *pcb, const dt_node_t *dnp, const dt_type_t *t)
+{
+	if ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
+	    t->dt_kind == DT_TK_ENUM) && !t->dt_defined)
+		dt_parser_error(pcb, dnp->dn_line, D_DECL_INCOMPLETE,
+		    "cannot dereference pointer to incomplete type %s",
+		    t->dt_name);
+}
+
 /* *p, p[i], p->m and s.m are lvalues in memory, writable as illumos has it. */
 static dt_node_t *
 dt_node_setmem(dt_node_t *dnp, const dt_type_t *t)
@@ -625,6 +636,7 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_DEREF_FUNC,
 		    "cannot dereference pointer to function: %s",
 		    bp->dn_type->dt_name);
+	dt_node_complete(pcb, dnp, dt_node_pointee(bp));
 	dt_node_setmem(dnp, dt_node_pointee(bp));
 	/* an element of a D variable (a global array) is written in place */
 	if (bp->dn_kind == DT_NODE_VAR && bp->dn_type->dt_kind ==
@@ -1400,6 +1412,7 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 			dt_parser_error(pcb, dnp->dn_line, D_DEREF_FUNC,
 			    "cannot dereference pointer to function: %s",
 			    cp->dn_type->dt_name);
+		dt_node_complete(pcb, dnp, dt_node_pointee(cp));
 		dt_node_setmem(dnp, dt_node_pointee(cp));
 		break;
 	case DT_TOK_ADDROF:
