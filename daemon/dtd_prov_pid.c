@@ -306,8 +306,9 @@ dtd_prov_pid_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 
 /*
  * errno: the thread's C errno, at %fs base plus the offset fasttrap
- * finds in the image's __errno_location.  Without the thread pointer
- * (the uprobe backend does not capture it) or a known C library, an
+ * finds in the image's __errno_location (under uprobes, the sample
+ * serves the value the capture program read there at the hit).  Without
+ * the thread pointer (a kernel without BTF) or a known C library, an
  * illegal operation fault, never a made-up value.
  */
 static int
@@ -671,9 +672,8 @@ dtd_prov_pid_difosync(const dif_difo_t *d)
 			}
 			break;
 		case DIF_OP_LDGS:
-			/* a walk of the whole stack; errno as at the hit */
-			if (DIF_INSTR_VAR(d->dd_buf[i]) == DIF_VAR_USTACKDEPTH ||
-			    DIF_INSTR_VAR(d->dd_buf[i]) == DIF_VAR_ERRNO)
+			/* a walk of the whole stack */
+			if (DIF_INSTR_VAR(d->dd_buf[i]) == DIF_VAR_USTACKDEPTH)
 				need |= DTD_PID_SYNC_MEM;
 			break;
 		}
@@ -791,8 +791,8 @@ needptrace:
 			snprintf(err, errlen, "pid %d is traced with the uprobe "
 			    "backend, and this program needs ptrace%s",
 			    (int)pp->pp_pid, (sync & DTD_PID_SYNC_STOP) ?
-			    " (destructive actions)" : sync ? " (copyin, "
-			    "errno or stacks at the hit)" : "");
+			    " (destructive actions)" : sync ? " (copyin or "
+			    "stacks at the hit)" : "");
 			return -1;
 		}
 		ferr[0] = '\0';

@@ -298,8 +298,9 @@ int		ft_proc_uprobe_ok(char *, size_t);
 /*
  * ft_bpf.c: the kernel side of the uprobe backend.  A sample as the
  * capture program writes it: struct pt_regs (the first FT_BPF_NREGS
- * words of struct user_regs_struct, same order), and FT_BPF_STACK bytes
- * from %rsp up (br_stklen 0 if they could not be read).
+ * words of struct user_regs_struct, same order), the %fs base (from the
+ * task_struct, through the kernel's BTF) and errno there, and
+ * FT_BPF_STACK bytes from %rsp up (br_stklen 0 if they could not be read).
  */
 #define	FT_BPF_NREGS	21
 #define	FT_BPF_STACK	256
@@ -309,6 +310,9 @@ typedef struct ft_bpfrec {
 	uint64_t	br_pidtgid;	/* tgid << 32 | tid */
 	uint64_t	br_time;	/* CLOCK_MONOTONIC, ns */
 	uint64_t	br_cookie;	/* the site's runtime address */
+	uint64_t	br_fsbase;	/* the thread's %fs base, 0 unknown */
+	int32_t		br_errno;	/* its errno, if br_errok */
+	uint32_t	br_errok;
 	uint32_t	br_cpu;
 	uint32_t	br_stklen;
 	uint8_t		br_stack[FT_BPF_STACK];
@@ -327,6 +331,7 @@ size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
 		    void *);
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
+int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
 
 /*
  * ft_guard.c: the guardian.  ft_guard_start() forks it; call it once,

@@ -854,10 +854,13 @@ ft_proc_errno_off(ft_proc_t *p, int64_t *offp)
 	if (p->pr_modsdirty || p->pr_tlsgen != p->pr_modgen + 1) {
 		if (ft_proc_mod_iter(p, NULL, ft_proc_errno_mod, &off) != 1)
 			off = INT64_MIN;
-		p->pr_tlsoff = off;
-		p->pr_tlsgen = p->pr_modgen + 1;
+		/* maps unreadable (the process is gone): keep what we had */
+		if (!p->pr_modsdirty) {
+			p->pr_tlsoff = off;
+			p->pr_tlsgen = p->pr_modgen + 1;
+		}
 	}
-	off = p->pr_tlsoff;
+	off = p->pr_tlsgen != 0 ? p->pr_tlsoff : INT64_MIN;
 	pthread_mutex_unlock(&p->pr_modlock);
 	if (off == INT64_MIN) {
 		errno = ENOENT;
