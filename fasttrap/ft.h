@@ -7,15 +7,17 @@
  * object's bytes by virtual address), ft_isa_x86.c (Zydis decoding:
  * instruction classes, branch targets, RIP-relative operands, the
  * entry/return/offset sites of a whole function, and how to resume after
- * a trap: emulate or run out of line), ft_proc.c (a traced process: its
- * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
- * (the ptrace backend: the tracer thread, int3 patching, the hit path),
- * ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi links, the
- * drain thread, the hit snapshot), ft_bpf.c (its kernel side: the
- * capture program, ring and links over raw bpf(2)), ft_guard.c (the
- * guardian process that restores every patched byte when the daemon
- * dies of SIGKILL), ft_unwind.c (user stacks with libdw, from a hit's
- * registers and a memory accessor, whatever the backend).
+ * a trap: emulate or run out of line; errno's thread-pointer offset from
+ * __errno_location), ft_proc.c (a traced process: its modules, functions
+ * and sites, where its threads' errno is; the public ft_proc_* API),
+ * ft_ptrace.c (the ptrace backend: the tracer thread, int3 patching, the
+ * hit path), ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi
+ * links, the drain thread, the hit snapshot), ft_bpf.c (its kernel side:
+ * the capture program, ring and links over raw bpf(2), the %fs base
+ * offset from the kernel's BTF), ft_guard.c (the guardian process that
+ * restores every patched byte when the daemon dies of SIGKILL),
+ * ft_unwind.c (user stacks with libdw, from a hit's registers and a
+ * memory accessor, whatever the backend).
  */
 #ifndef FT_H
 #define FT_H
