@@ -27,7 +27,15 @@ END
 	printa("%s %s %d %@d\n", @);
 }
 D
-for b in ptrace uprobe; do
+# the uprobe backend where this daemon can use it (root, uprobe_multi)
+backends=ptrace
+if dtrace -x backend=uprobe -q -c "$TRIGGERS/errnoer 1" \
+    -n 'pid$target:a.out:ok:entry {}' >/dev/null 2>&1; then
+	backends="ptrace uprobe"
+else
+	echo "# no uprobe backend here: ptrace only"
+fi
+for b in $backends; do
 	for t in errnoer errnoer-static; do
 		rm -f "$tmp/out"
 		dtrace -q -x backend=$b -o "$tmp/out" -c "$TRIGGERS/$t 5" \
