@@ -251,6 +251,11 @@ typedef struct dtd_hit {
 	int		(*dh_ustack)(const struct dtd_hit *, uint64_t *,
 			    uint32_t);
 	void		*dh_ustackarg;
+	/*
+	 * errno: the C errno of the thread that hit, 0 or a DIF_FLT_*
+	 * code.  NULL: errno is 0 (no user thread).
+	 */
+	int		(*dh_errno)(const struct dtd_hit *, uint64_t *);
 } dtd_hit_t;
 
 /* A consumer's options (dtd_consumer_option). */

@@ -5,7 +5,8 @@
  * and only when a program asks for it.  ustackdepth and ucaller walk
  * the stack through the hit's dh_ustack; copyout() writes through its
  * dh_uwrite, for a consumer allowed destructive actions.  progenyof()
- * walks the parents of the firing process through /proc.
+ * walks the parents of the firing process through /proc.  errno is
+ * the hitting thread's C errno, read through the hit's dh_errno.
  * dtd_host_status() reads one field of /proc/PID/status for the rest of
  * the daemon (the pid provider's targets, profile samples).
  */
@@ -253,8 +254,11 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 		*valp = (uint64_t)f->df_gid;
 		return 0;
 	case DIF_VAR_ERRNO:
-		*valp = 0;
-		return 0;
+		if (h->dh_errno == NULL || h->dh_nothread) {
+			*valp = 0;
+			return 0;
+		}
+		return h->dh_errno(h, valp);
 	case DIF_VAR_CPU:
 		*valp = (uint64_t)dtd_ecb_hitcpu(h);
 		return 0;

@@ -304,6 +304,31 @@ dtd_prov_pid_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 	    h->dh_uread, h->dh_uarg, pcs, max);
 }
 
+/*
+ * errno: the thread's C errno, at %fs base plus the offset fasttrap
+ * finds in the image's __errno_location (under uprobes, the sample
+ * serves the value the capture program read there at the hit).  Without
+ * the thread pointer (a kernel without BTF) or a known C library, an
+ * illegal operation fault, never a made-up value.
+ */
+static int
+dtd_prov_pid_errno(const dtd_hit_t *h, uint64_t *valp)
+{
+	const struct user_regs_struct *r =
+	    (const struct user_regs_struct *)(const void *)h->dh_regs;
+	int64_t off;
+	int32_t e;
+	int rc;
+
+	if (r->fs_base == 0 || ft_proc_errno_off(h->dh_uarg, &off) == -1)
+		return DIF_FLT_ILLOP;
+	if ((rc = h->dh_uread(h->dh_uarg, r->fs_base + (uint64_t)off, &e,
+	    sizeof(e))) != 0)
+		return rc;
+	*valp = (uint64_t)(int64_t)e;
+	return 0;
+}
+
 /* copyout(): the thread is stopped; page protections are respected */
 static int
 dtd_prov_pid_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
@@ -340,6 +365,7 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 	h.dh_uread = dtd_prov_pid_uread;
 	h.dh_uwrite = dtd_prov_pid_uwrite;
 	h.dh_uarg = proc;
+	h.dh_errno = dtd_prov_pid_errno;
 	if (pp->pp_unwind != NULL) {
 		h.dh_ustack = dtd_prov_pid_ustack;
 		h.dh_ustackarg = pp;

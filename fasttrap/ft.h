@@ -7,15 +7,17 @@
  * object's bytes by virtual address), ft_isa_x86.c (Zydis decoding:
  * instruction classes, branch targets, RIP-relative operands, the
  * entry/return/offset sites of a whole function, and how to resume after
- * a trap: emulate or run out of line), ft_proc.c (a traced process: its
- * modules, functions and sites; the public ft_proc_* API), ft_ptrace.c
- * (the ptrace backend: the tracer thread, int3 patching, the hit path),
- * ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi links, the
- * drain thread, the hit snapshot), ft_bpf.c (its kernel side: the
- * capture program, ring and links over raw bpf(2)), ft_guard.c (the
- * guardian process that restores every patched byte when the daemon
- * dies of SIGKILL), ft_unwind.c (user stacks with libdw, from a hit's
- * registers and a memory accessor, whatever the backend).
+ * a trap: emulate or run out of line; errno's thread-pointer offset from
+ * __errno_location), ft_proc.c (a traced process: its modules, functions
+ * and sites, where its threads' errno is; the public ft_proc_* API),
+ * ft_ptrace.c (the ptrace backend: the tracer thread, int3 patching, the
+ * hit path), ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi
+ * links, the drain thread, the hit snapshot), ft_bpf.c (its kernel side:
+ * the capture program, ring and links over raw bpf(2), the %fs base
+ * offset from the kernel's BTF), ft_guard.c (the guardian process that
+ * restores every patched byte when the daemon dies of SIGKILL),
+ * ft_unwind.c (user stacks with libdw, from a hit's registers and a
+ * memory accessor, whatever the backend).
  */
 #ifndef FT_H
 #define FT_H
@@ -147,6 +149,8 @@ int		ft_isa_relocate(const uint8_t *, const ft_insn_t *, uint64_t,
 		    uint64_t, uint8_t *);
 int		ft_isa_cond(const ft_emul_t *, uint64_t, uint64_t);
 uint64_t	ft_isa_addsub_flags(uint64_t, uint64_t, uint64_t, int);
+int		ft_isa_tlsoff(const uint8_t *, size_t, uint64_t, uint64_t *,
+		    int64_t *);
 
 /*
  * A traced process (ft_proc.c, ft_ptrace.c).
@@ -292,6 +296,7 @@ int		ft_proc_func_sites(ft_proc_t *, ft_mod_t *, const ft_sym_t *,
 		    ft_fn_t *);
 int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
 		    const ft_sym_t **);
+int		ft_proc_errno_off(ft_proc_t *, int64_t *);
 int		ft_proc_statfield(pid_t, pid_t, int, uint64_t *);
 void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
@@ -303,8 +308,9 @@ int		ft_proc_uprobe_ok(char *, size_t);
 /*
  * ft_bpf.c: the kernel side of the uprobe backend.  A sample as the
  * capture program writes it: struct pt_regs (the first FT_BPF_NREGS
- * words of struct user_regs_struct, same order), and FT_BPF_STACK bytes
- * from %rsp up (br_stklen 0 if they could not be read).
+ * words of struct user_regs_struct, same order), the %fs base (from the
+ * task_struct, through the kernel's BTF) and errno there, and
+ * FT_BPF_STACK bytes from %rsp up (br_stklen 0 if they could not be read).
  */
 #define	FT_BPF_NREGS	21
 #define	FT_BPF_STACK	256
@@ -314,6 +320,9 @@ typedef struct ft_bpfrec {
 	uint64_t	br_pidtgid;	/* tgid << 32 | tid */
 	uint64_t	br_time;	/* CLOCK_MONOTONIC, ns */
 	uint64_t	br_cookie;	/* the site's runtime address */
+	uint64_t	br_fsbase;	/* the thread's %fs base, 0 unknown */
+	int32_t		br_errno;	/* its errno, if br_errok */
+	uint32_t	br_errok;
 	uint32_t	br_cpu;
 	uint32_t	br_stklen;
 	uint8_t		br_stack[FT_BPF_STACK];
@@ -332,6 +341,7 @@ size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
 		    void *);
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
+int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
 
 /*
  * ft_guard.c: the guardian.  ft_guard_start() forks it; call it once,
@@ -430,6 +440,9 @@ struct ft_proc {
 	pthread_mutex_t	pr_modlock;
 	ft_mod_t	*pr_mods;	/* live and gone, never freed early */
 	int		pr_modsdirty;
+	uint64_t	pr_modgen;	/* counts re-reads of the maps */
+	uint64_t	pr_tlsgen;	/* pr_modgen + 1 of pr_tlsoff; 0 none */
+	int64_t		pr_tlsoff;	/* errno - fs_base, or INT64_MIN */
 
 	/* sites and the fatal table: pr_lock */
 	pthread_mutex_t	pr_lock;

@@ -5,7 +5,9 @@
  * process (ft_bpf_t), and uprobe_multi links (one per file, holding all
  * of that file's probe offsets, filtered by pid, cookie = the site's
  * runtime address) that run the program on each hit.  The program only
- * captures: the registers, tid, time (CLOCK_MONOTONIC), cpu, cookie and
+ * captures: the registers, tid, time (CLOCK_MONOTONIC), cpu, cookie, the
+ * thread's %fs base (from its task_struct, at the offset the kernel's
+ * BTF gives), its errno (at the offset ft_bpf_tlsoff() gives) and
  * FT_BPF_STACK bytes of user stack at %rsp, into a BPF ring buffer.
  * It submits without waking the reader unless the ring is more than half
  * full (a wakeup per record is an IPI, dearer than the record); the
@@ -54,6 +56,8 @@ struct ft_bpf {
 	int		fb_execprog;	/* sched_process_exec, one process */
 	int		fb_exec;	/* its raw tracepoint */
 	int		fb_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
+	int		fb_tls;		/* BPF_MAP_TYPE_ARRAY, 1 u64: errno's
+					   offset from %fs base, 0 unknown */
 	int		fb_prog;
 	size_t		fb_size;	/* ring data bytes, a power of 2 */
 	size_t		fb_page;
@@ -74,6 +78,7 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 #define	MOV64R(d, s)	I(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
 #define	MOV64I(d, i)	I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
 #define	ADD64I(d, i)	I(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define	ADD64R(d, s)	I(BPF_ALU64 | BPF_ADD | BPF_X, d, s, 0, 0)
 #define	LDX64(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
 #define	STX64(d, s, o)	I(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
 #define	STX32(d, s, o)	I(BPF_STX | BPF_MEM | BPF_W, d, s, o, 0)
@@ -101,6 +106,190 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 /* struct pt_regs index of %rsp: the user_regs_struct order */
 #define	FT_BPF_RSP	19
 
+/*
+ * BTF (/sys/kernel/btf/vmlinux): the byte offset of a thread's user %fs
+ * base in struct task_struct (thread.fsbase), so that the capture program
+ * can read it (bpf_get_current_task + bpf_probe_read_kernel): struct
+ * pt_regs has no segment bases, and errno lives at %fs base + an offset.
+ * -1 if the kernel has no BTF or no such members.
+ */
+#define	FT_BTF_MAGIC	0xeb9f
+#define	FT_BTF_STRUCT	4
+#define	FT_BTF_UNION	5
+#define	FT_BTF_TYPEDEF	8
+#define	FT_BTF_VOLATILE	9
+#define	FT_BTF_CONST	10
+#define	FT_BTF_RESTRICT	11
+#define	FT_BTF_TYPETAG	18
+
+struct ft_btf {
+	const uint8_t	*bt_types, *bt_end;
+	const char	*bt_strs;
+	uint32_t	bt_strlen;
+	const uint8_t	**bt_byid;	/* each type's record, by id */
+	uint32_t	bt_n;
+};
+
+static const char *
+ft_bpf_btf_str(const struct ft_btf *bt, uint32_t off)
+{
+	return off < bt->bt_strlen ? bt->bt_strs + off : "";
+}
+
+/* Bytes of a type record's trailer, by kind; -1 for an unknown kind. */
+static long
+ft_bpf_btf_extra(uint32_t info)
+{
+	uint32_t vlen = info & 0xffff;
+
+	switch ((info >> 24) & 0x1f) {
+	case 1: case 14: case 17:	/* int, var, decl_tag */
+		return 4;
+	case 3:				/* array */
+		return 12;
+	case 4: case 5: case 15: case 19: /* struct, union, datasec, enum64 */
+		return 12L * vlen;
+	case 6: case 13:		/* enum, func_proto */
+		return 8L * vlen;
+	case 2: case 7: case 8: case 9: case 10: case 11: case 12: case 16:
+	case 18:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The bit offset of member name of the struct type id; -1, *idp its type */
+static long
+ft_bpf_btf_member(const struct ft_btf *bt, uint32_t id, const char *name,
+    uint32_t *idp)
+{
+	const uint32_t *t, *m;
+	uint32_t i, vlen, kind;
+
+	/* through typedefs and qualifiers */
+	for (i = 0; i < 16 && id != 0 && id < bt->bt_n; i++) {
+		t = (const uint32_t *)(const void *)bt->bt_byid[id];
+		kind = (t[1] >> 24) & 0x1f;
+		if (kind != FT_BTF_TYPEDEF && kind != FT_BTF_VOLATILE &&
+		    kind != FT_BTF_CONST && kind != FT_BTF_RESTRICT &&
+		    kind != FT_BTF_TYPETAG)
+			break;
+		id = t[2];
+	}
+	if (id == 0 || id >= bt->bt_n)
+		return -1;
+	t = (const uint32_t *)(const void *)bt->bt_byid[id];
+	kind = (t[1] >> 24) & 0x1f;
+	if (kind != FT_BTF_STRUCT && kind != FT_BTF_UNION)
+		return -1;
+	vlen = t[1] & 0xffff;
+	for (i = 0, m = t + 3; i < vlen; i++, m += 3) {
+		if (strcmp(ft_bpf_btf_str(bt, m[0]), name) != 0)
+			continue;
+		*idp = m[1];
+		/* kind_flag: the low 24 bits are the offset */
+		return (long)(t[1] >> 31 ? m[2] & 0xffffff : m[2]);
+	}
+	return -1;
+}
+
+static long
+ft_bpf_btf_fsbase(const uint8_t *buf, size_t len)
+{
+	struct ft_btf bt;
+	const uint8_t *q;
+	uint32_t hlen, toff, tlen, soff, slen, id, cap = 0, task = 0;
+	long off, off2;
+
+	if (len < 24 || *(const uint16_t *)(const void *)buf != FT_BTF_MAGIC)
+		return -1;
+	memcpy(&hlen, buf + 4, 4);
+	memcpy(&toff, buf + 8, 4);
+	memcpy(&tlen, buf + 12, 4);
+	memcpy(&soff, buf + 16, 4);
+	memcpy(&slen, buf + 20, 4);
+	if (hlen > len || (uint64_t)hlen + toff + tlen > len ||
+	    (uint64_t)hlen + soff + slen > len)
+		return -1;
+	memset(&bt, 0, sizeof(bt));
+	bt.bt_types = buf + hlen + toff;
+	bt.bt_end = bt.bt_types + tlen;
+	bt.bt_strs = (const char *)buf + hlen + soff;
+	bt.bt_strlen = slen;
+	bt.bt_n = 1;			/* id 0 is void */
+	for (q = bt.bt_types; q + 12 <= bt.bt_end;) {
+		uint32_t info, name;
+		long extra;
+
+		memcpy(&name, q, 4);
+		memcpy(&info, q + 4, 4);
+		if ((extra = ft_bpf_btf_extra(info)) == -1 ||
+		    q + 12 + extra > bt.bt_end)
+			break;
+		if (bt.bt_n >= cap) {
+			const uint8_t **v;
+
+			cap = cap ? cap * 2 : 65536;
+			if ((v = realloc(bt.bt_byid, cap * sizeof(*v))) ==
+			    NULL) {
+				free(bt.bt_byid);
+				return -1;
+			}
+			bt.bt_byid = v;
+		}
+		if (task == 0 && ((info >> 24) & 0x1f) == FT_BTF_STRUCT &&
+		    strcmp(ft_bpf_btf_str(&bt, name), "task_struct") == 0)
+			task = bt.bt_n;
+		bt.bt_byid[bt.bt_n++] = q;
+		q += 12 + extra;
+	}
+	off = -1;
+	if (task != 0 &&
+	    (off = ft_bpf_btf_member(&bt, task, "thread", &id)) != -1 &&
+	    (off2 = ft_bpf_btf_member(&bt, id, "fsbase", &id)) != -1 &&
+	    off % 8 == 0 && off2 % 64 == 0)
+		off = (off + off2) / 8;
+	else
+		off = -1;
+	free(bt.bt_byid);
+	return off;
+}
+
+static long
+ft_bpf_fsbase_off(void)
+{
+	static long off = -2;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd;
+
+	if (__atomic_load_n(&off, __ATOMIC_ACQUIRE) != -2)
+		return off;
+	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) !=
+	    -1) {
+		for (;;) {
+			if (len == cap) {
+				uint8_t *nb;
+
+				cap = cap ? cap * 2 : 1 << 22;
+				if ((nb = realloc(buf, cap)) == NULL)
+					break;
+				buf = nb;
+			}
+			if ((n = read(fd, buf + len, cap - len)) <= 0)
+				break;
+			len += (size_t)n;
+		}
+		close(fd);
+	}
+	n = buf != NULL ? ft_bpf_btf_fsbase(buf, len) : -1;
+	free(buf);
+	__atomic_store_n(&off, (long)n, __ATOMIC_RELEASE);
+	return (long)n;
+}
+
 /* Load a program of n instructions, GPL-licensed: its fd, or -1. */
 static int
 ft_bpf_load(int type, uint32_t expected, const struct bpf_insn *insn, int n,
@@ -121,8 +310,9 @@ ft_bpf_load(int type, uint32_t expected, const struct bpf_insn *insn, int n,
 static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
-	struct bpf_insn insn[128];
+	struct bpf_insn insn[160];
 	int n = 0, i, jlost, jout;
+	long fsoff;
 
 #define	EMIT(x)	(insn[n++] = (x))
 	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
@@ -152,6 +342,50 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(MOV64R(R1, R6));
 	EMIT(CALL(BPF_FUNC_get_attach_cookie));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_cookie)));
+	/*
+	 * The thread's %fs base, from its task_struct (0 if unknown), and
+	 * errno at that base plus fb_tls's offset, as it is at the hit.
+	 */
+	if ((fsoff = ft_bpf_fsbase_off()) > 0 && fsoff < INT32_MAX) {
+		EMIT(CALL(BPF_FUNC_get_current_task));
+		EMIT(MOV64R(R3, R0));
+		EMIT(ADD64I(R3, (int32_t)fsoff));
+		EMIT(MOV64R(R1, R7));
+		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_fsbase)));
+		EMIT(MOV64I(R2, 8));
+		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		EMIT(ST32(R10, -4, 0));
+		EMIT(MOV64R(R2, R10));
+		EMIT(ADD64I(R2, -4));
+		{
+			struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_tls) };
+
+			insn[n++] = ld[0];
+			insn[n++] = ld[1];
+		}
+		EMIT(CALL(BPF_FUNC_map_lookup_elem));
+		EMIT(JEQI(R0, 0, 13));			/* to noerr */
+		EMIT(LDX64(R3, R0, 0));
+		EMIT(JEQI(R3, 0, 11));			/* to noerr */
+		EMIT(LDX64(R1, R7, offsetof(ft_bpfrec_t, br_fsbase)));
+		EMIT(JEQI(R1, 0, 9));			/* to noerr */
+		EMIT(ADD64R(R3, R1));
+		EMIT(MOV64R(R1, R7));
+		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_errno)));
+		EMIT(MOV64I(R2, 4));
+		EMIT(CALL(BPF_FUNC_probe_read_user));
+		EMIT(MOV64I(R1, 1));
+		EMIT(JEQI(R0, 0, 1));
+		EMIT(MOV64I(R1, 0));
+		EMIT(JA(1));
+		/* noerr: */
+		EMIT(MOV64I(R1, 0));
+		EMIT(STX32(R7, R1, offsetof(ft_bpfrec_t, br_errok)));
+	} else {
+		EMIT(MOV64I(R1, 0));
+		EMIT(STX64(R7, R1, offsetof(ft_bpfrec_t, br_fsbase)));
+		EMIT(STX32(R7, R1, offsetof(ft_bpfrec_t, br_errok)));
+	}
 	/* the top of the user stack; none if it cannot be read whole */
 	EMIT(MOV64R(R1, R7));
 	EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_stack)));
@@ -276,6 +510,8 @@ ft_bpf_close(ft_bpf_t *fb)
 		close(fb->fb_prog);
 	if (fb->fb_lost >= 0)
 		close(fb->fb_lost);
+	if (fb->fb_tls >= 0)
+		close(fb->fb_tls);
 	if (fb->fb_ring >= 0)
 		close(fb->fb_ring);
 	free(fb);
@@ -296,7 +532,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	fb->fb_ring = fb->fb_lost = fb->fb_prog = -1;
+	fb->fb_ring = fb->fb_lost = fb->fb_prog = fb->fb_tls = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
 	fb->fb_page = (size_t)sysconf(_SC_PAGESIZE);
 	fb->fb_ncpu = ft_bpf_ncpu();
@@ -312,6 +548,13 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 	}
 	if ((fb->fb_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
 	    "dtraced_lost")) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a BPF map: %s",
+		    strerror(e));
+		goto fail;
+	}
+	if ((fb->fb_tls = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1,
+	    "dtraced_tls")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
 		    strerror(e));
@@ -343,6 +586,25 @@ fail:
 	ft_bpf_close(fb);
 	errno = e;
 	return NULL;
+}
+
+/*
+ * Tell the capture program where errno is: off from the %fs base (0:
+ * unknown, nothing captured).  0, or -1 with errno.
+ */
+int
+ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
+{
+	union bpf_attr a;
+	uint32_t key = 0;
+	uint64_t v = (uint64_t)off;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fb->fb_tls;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)&v;
+	a.flags = BPF_ANY;
+	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
 }
 
 /*

@@ -511,3 +511,83 @@ ft_isa_addsub_flags(uint64_t fl, uint64_t a, uint64_t b, int sub)
 		fl |= FT_ISA_OF;
 	return fl;
 }
+
+/*
+ * The thread-pointer offset an errno-style accessor returns, from its
+ * code at pc: glibc's __errno_location is "mov X,%rax; add %fs:0,%rax;
+ * ret" (in either order), where X is a GOT slot holding the TLS offset
+ * (initial-exec: "mov off(%rip),%rax", the slot filled in by the dynamic
+ * linker) or the offset itself (local-exec, a static executable: "mov
+ * $imm,%rax").  1 with *slotp the slot's address, 0 with *offp the
+ * offset, or -1 when the code is something else.
+ */
+int
+ft_isa_tlsoff(const uint8_t *code, size_t avail, uint64_t pc,
+    uint64_t *slotp, int64_t *offp)
+{
+	ZydisDecodedInstruction in;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+	ZydisRegister reg = ZYDIS_REGISTER_NONE;
+	int have = -1, fsadd = 0, n;
+	size_t off = 0;
+
+	ft_isa_init();
+	memset(&in, 0, sizeof(in));
+	for (n = 0; n < 4 && off < avail; n++) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&ft_isa_decoder,
+		    code + off, avail - off, &in, op)))
+			return -1;
+		if (in.mnemonic == ZYDIS_MNEMONIC_RET)
+			break;
+		if (in.mnemonic == ZYDIS_MNEMONIC_ENDBR64 ||
+		    in.mnemonic == ZYDIS_MNEMONIC_NOP) {
+			off += in.length;
+			continue;
+		}
+		if (in.operand_width != 64 || in.operand_count_visible != 2 ||
+		    op[0].type != ZYDIS_OPERAND_TYPE_REGISTER ||
+		    (reg != ZYDIS_REGISTER_NONE && op[0].reg.value != reg))
+			return -1;
+		reg = op[0].reg.value;
+		if (in.mnemonic == ZYDIS_MNEMONIC_MOV && have == -1 &&
+		    op[1].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    op[1].mem.base == ZYDIS_REGISTER_RIP &&
+		    op[1].mem.index == ZYDIS_REGISTER_NONE &&
+		    op[1].mem.segment != ZYDIS_REGISTER_FS &&
+		    op[1].mem.segment != ZYDIS_REGISTER_GS) {
+			*slotp = pc + off + in.length +
+			    (uint64_t)op[1].mem.disp.value;
+			have = 1;
+		} else if (in.mnemonic == ZYDIS_MNEMONIC_MOV && have == -1 &&
+		    op[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+			*offp = op[1].imm.value.s;
+			have = 0;
+		} else if (!fsadd && (in.mnemonic == ZYDIS_MNEMONIC_ADD ||
+		    (in.mnemonic == ZYDIS_MNEMONIC_MOV && have == -1)) &&
+		    op[1].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    op[1].mem.segment == ZYDIS_REGISTER_FS &&
+		    op[1].mem.base == ZYDIS_REGISTER_NONE &&
+		    op[1].mem.index == ZYDIS_REGISTER_NONE &&
+		    op[1].mem.disp.value == 0) {
+			/* add %fs:0,%rax; or mov %fs:0,%rax, add X after */
+			fsadd = 1;
+		} else if (in.mnemonic == ZYDIS_MNEMONIC_ADD && fsadd &&
+		    have == -1 && op[1].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    op[1].mem.base == ZYDIS_REGISTER_RIP &&
+		    op[1].mem.index == ZYDIS_REGISTER_NONE) {
+			*slotp = pc + off + in.length +
+			    (uint64_t)op[1].mem.disp.value;
+			have = 1;
+		} else if (in.mnemonic == ZYDIS_MNEMONIC_ADD && fsadd &&
+		    have == -1 && op[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+			*offp = op[1].imm.value.s;
+			have = 0;
+		} else
+			return -1;
+		off += in.length;
+	}
+	if (in.mnemonic != ZYDIS_MNEMONIC_RET || !fsadd ||
+	    reg != ZYDIS_REGISTER_RAX)
+		return -1;
+	return have;
+}

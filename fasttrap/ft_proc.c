@@ -10,7 +10,9 @@
  * ft_elf_t, opened once when first needed.  The list is read again when
  * the tracer says the maps changed (exec, the dynamic linker's hook) or
  * the user asks.  Modules that go away are kept, marked not live, so a
- * pointer handed out never dangles.
+ * pointer handed out never dangles.  ft_proc_errno_off() finds where
+ * the threads' C errno lives (its offset from the thread pointer) by
+ * decoding the image's __errno_location, again after the maps change.
  *
  * ft_proc_observe() gives the same model of a process that is not
  * traced (a profile sample's): modules, symbols and memory reads, no
@@ -677,6 +679,7 @@ ft_proc_maps(ft_proc_t *p)
 	}
 	fclose(f);
 	p->pr_modsdirty = 0;
+	p->pr_modgen++;
 	return 0;
 }
 
@@ -873,6 +876,70 @@ ft_proc_lookup(ft_proc_t *p, uint64_t addr, ft_mod_t **mp,
 	*sp = NULL;
 	if ((fe = ft_proc_mod_elf(p, at.at_mod, NULL, 0)) != NULL)
 		*sp = ft_elf_addr(fe, addr - at.at_mod->fm_bias);
+	return 0;
+}
+
+/* The first module (the executable first) that has __errno_location. */
+static int
+ft_proc_errno_mod(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	int64_t *offp = arg, off;
+	const ft_sym_t *s;
+	uint8_t code[32];
+	uint64_t slot, v;
+	ft_elf_t *fe;
+	size_t n;
+	int rc;
+
+	if (!m->fm_text || (fe = ft_proc_mod_elf(p, m, NULL, 0)) == NULL ||
+	    (s = ft_elf_lookup(fe, "__errno_location")) == NULL)
+		return 0;
+	n = s->fs_size != 0 && s->fs_size < sizeof(code) ? s->fs_size :
+	    sizeof(code);
+	if (ft_elf_read(fe, s->fs_addr, code, n) == -1)
+		return -1;
+	rc = ft_isa_tlsoff(code, n, s->fs_addr + m->fm_bias, &slot, &off);
+	if (rc == 1) {
+		/* the slot the dynamic linker filled in, read live */
+		if (ft_proc_read(p, slot, &v, sizeof(v)) == -1)
+			return -1;
+		off = (int64_t)v;
+	}
+	if (rc == -1)
+		return -1;
+	*offp = off;
+	return 1;
+}
+
+/*
+ * errno's offset from the thread pointer (%fs base) in the process's
+ * current image: found by decoding its C library's __errno_location
+ * (glibc's initial-exec or local-exec TLS sequence) once per image and
+ * set of modules.  0, or -1 (ENOENT) when the process has no such
+ * accessor or it is of an unknown shape (another libc).
+ */
+int
+ft_proc_errno_off(ft_proc_t *p, int64_t *offp)
+{
+	int64_t off = INT64_MIN;
+
+	pthread_mutex_lock(&p->pr_modlock);
+	if (p->pr_modsdirty || p->pr_tlsgen != p->pr_modgen + 1) {
+		if (ft_proc_mod_iter(p, NULL, ft_proc_errno_mod, &off) != 1)
+			off = INT64_MIN;
+		/* maps unreadable (the process is gone): keep what we had */
+		if (!p->pr_modsdirty) {
+			p->pr_tlsoff = off;
+			p->pr_tlsgen = p->pr_modgen + 1;
+		}
+	}
+	off = p->pr_tlsgen != 0 ? p->pr_tlsoff : INT64_MIN;
+	pthread_mutex_unlock(&p->pr_modlock);
+	if (off == INT64_MIN) {
+		errno = ENOENT;
+		return -1;
+	}
+	*offp = off;
 	return 0;
 }
 

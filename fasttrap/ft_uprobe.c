@@ -88,6 +88,8 @@ struct ft_up {
 	uint64_t	up_rdebug;	/* struct r_debug, or 0 */
 	uint64_t	up_rbrk;	/* the dynamic linker's hook, or 0 */
 	int		up_noexec;	/* errno: no exec events */
+	int64_t		up_tlsoff;	/* errno - %fs base, as the capture
+					   program has it; 0 unknown */
 };
 
 /* An executable mapping of a file, from /proc/PID/maps. */
@@ -291,6 +293,12 @@ ft_uprobe_snap(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 	if (up == NULL || !up->up_started || (r = up->up_cur) == NULL ||
 	    !pthread_equal(pthread_self(), up->up_thread))
 		return -1;
+	/* errno, as the capture program read it at the hit */
+	if (r->br_errok && len == sizeof(r->br_errno) && up->up_tlsoff != 0 &&
+	    addr == r->br_fsbase + (uint64_t)up->up_tlsoff) {
+		memcpy(buf, &r->br_errno, len);
+		return 0;
+	}
 	sp = r->br_regs[FT_BPF_NREGS - 2];
 	if (addr < sp || len > r->br_stklen || addr - sp > r->br_stklen - len)
 		return -1;
@@ -701,12 +709,28 @@ ft_uprobe_rbrk(ft_proc_t *p)
 		p->pr_ops->fo_modules(p->pr_arg, p);
 }
 
+/*
+ * Tell the capture program where the image's errno is, so that samples
+ * carry errno as it was at the hit (ft_uprobe_snap serves it).
+ */
+static void
+ft_uprobe_tls(ft_proc_t *p, ft_up_t *up)
+{
+	int64_t off;
+
+	if (ft_proc_errno_off(p, &off) == -1)
+		off = 0;
+	if (ft_bpf_tlsoff(up->up_bpf, off) == 0)
+		up->up_tlsoff = off;
+}
+
 /* Drain thread: the process exec'd; its new image may be running. */
 static void
 ft_uprobe_exec(ft_proc_t *p)
 {
 	ft_uprobe_purge(p);
 	ft_proc_refresh(p);
+	ft_uprobe_tls(p, p->pr_up);
 	ft_uprobe_hook(p);
 	if (p->pr_ops->fo_exec != NULL)
 		p->pr_ops->fo_exec(p->pr_arg, p);
@@ -754,6 +778,7 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 		h.fh_time = r->br_time;
 		memcpy(&h.fh_regs, r->br_regs, sizeof(r->br_regs));
 		h.fh_regs.rip = r->br_cookie;
+		h.fh_regs.fs_base = r->br_fsbase;
 		up->up_cur = r;
 		p->pr_ops->fo_hit(p->pr_arg, p, &h, up->up_ubuf, n);
 		up->up_cur = NULL;
@@ -867,6 +892,8 @@ ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 	 */
 	if (ft_bpf_exec(up->up_bpf, p->pr_pid) == -1)
 		up->up_noexec = errno;
+	/* where errno is, for the first samples too */
+	ft_uprobe_tls(p, up);
 	up->up_pidfd = p->pr_pidfd >= 0 ? fcntl(p->pr_pidfd,
 	    F_DUPFD_CLOEXEC, 0) : (int)syscall(SYS_pidfd_open, p->pr_pid, 0);
 	if (up->up_pidfd == -1 ||

@@ -386,14 +386,14 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 
 	if (fmt == NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
-		    "printf( ) prototype mismatch: 0 args passed, at least 1 "
-		    "expected");
+		    "%s( ) prototype mismatch: 0 args passed, at least 1 "
+		    "expected", dnp->dn_string);
 	if (fmt->dn_kind != DT_NODE_STRING) {
 		fmt = dt_node_cook(pcb, fmt);
 		dt_parser_error(pcb, dnp->dn_line, D_PRINTF_ARG_FMT,
-		    "printf( ) argument #1 is incompatible with prototype:\n"
+		    "%s( ) argument #1 is incompatible with prototype:\n"
 		    "\tprototype: string constant\n\t argument: %s",
-		    fmt->dn_type->dt_name);
+		    dnp->dn_string, fmt->dn_type->dt_name);
 	}
 	types = dt_parser_alloc(pcb, (n + 1) * sizeof(dif_type_t));
 	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++) {
@@ -405,8 +405,8 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 			dt_node_stringof(pcb, arg);
 		if (arg->dn_type->dt_kind == DT_TK_VOID)
 			dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
-			    "printf( ) argument #%d may not be of type void",
-			    i + 2);
+			    "%s( ) argument #%d may not be of type void",
+			    dnp->dn_string, i + 2);
 		dt_decl_rtype(dtp, arg->dn_type, &types[i]);
 	}
 	if (dt_printf_check(dtp, fmt->dn_string, n, types, &tag, msg,

@@ -479,6 +479,20 @@ dt_cg_lval_store(dt_pcb_t *pcb, dt_node_t *lp, int reg, int areg)
 		dt_cg_setx(pcb, sz, lp->dn_type->dt_size);
 		dt_as_emit(pcb, DIF_INSTR_COPYS(reg, sz, areg), DT_LBL_NONE);
 		dt_regset_free(pcb, sz);
+	} else if (lp->dn_type->dt_kind == DT_TK_STRING) {
+		/* a string member: its bytes and the NUL, strlen(s) + 1 */
+		int sz = dt_regset_alloc(pcb), sreg = dt_regset_alloc(pcb);
+
+		dt_as_emit(pcb, DIF_INSTR_FLUSHTS, DT_LBL_NONE);
+		dt_cg_setx(pcb, sreg, dt_decl_strsize(pcb->pcb_hdl));
+		dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR,
+		    DIF_TYPE_STRING, sreg, reg), DT_LBL_NONE);
+		dt_regset_free(pcb, sreg);
+		dt_as_emit(pcb, DIF_INSTR_CALL(DIF_SUBR_STRLEN, sz),
+		    DT_LBL_NONE);
+		dt_cg_addoff(pcb, sz, 1);
+		dt_as_emit(pcb, DIF_INSTR_COPYS(reg, sz, areg), DT_LBL_NONE);
+		dt_regset_free(pcb, sz);
 	} else
 		dt_as_emit(pcb, DIF_INSTR_STORE(dt_cg_memop(lp->dn_type, 1),
 		    reg, areg), DT_LBL_NONE);

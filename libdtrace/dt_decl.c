@@ -3,7 +3,9 @@
  * double (declarable and traceable, no arithmetic), the D string type,
  * void, the typedefs illumos DTrace predefines, and what programs declare:
  * struct, union and enum types with their members and enumerators,
- * typedefs, pointers and arrays, and variables declared with a type.
+ * typedefs, pointers, arrays and function types (for pointers to
+ * functions), and variables declared with a type.  Derived types are
+ * named as C spells them in a cast: "int (*)[3]", "int (*)(int, char *)".
  *
  * Declared and derived types live on the handle (dt_types, dt_tdefs) so
  * that a later compile on the same handle sees them; a failed compile
@@ -354,13 +356,95 @@ dt_decl_new(dt_pcb_t *pcb, int kind, const char *name)
 	return t;
 }
 
+/*
+ * The C spelling of a derived type with inner around the place of the
+ * name, as a cast writes it: "int *[4]" (array of pointers), "int (*)[4]"
+ * (pointer to an array), "int (*)(int, char *)" (pointer to function).
+ * Returns a malloc'd string, or NULL.
+ */
+static char *
+dt_decl_cname(const dt_type_t *t, const char *inner)
+{
+	const dt_member_t *m;
+	char *s = NULL, *in = NULL, *p;
+	size_t len;
+	FILE *f;
+
+	switch (t->dt_kind) {
+	case DT_TK_PTR: {
+		const dt_type_t *b = dt_decl_base(t);
+		int paren = b->dt_kind == DT_TK_ARRAY ||
+		    b->dt_kind == DT_TK_FUNC;
+
+		if (asprintf(&in, paren ? "(*%s)" : "*%s", inner) == -1)
+			return NULL;
+		s = dt_decl_cname(b, in);
+		break;
+	}
+	case DT_TK_ARRAY:
+		if (asprintf(&in, "%s[%u]", inner, t->dt_nelems) == -1)
+			return NULL;
+		s = dt_decl_cname(t->dt_base, in);
+		break;
+	case DT_TK_FUNC:
+		if ((f = open_memstream(&p, &len)) == NULL)
+			return NULL;
+		fprintf(f, "%s(", inner);
+		for (m = t->dt_members; m != NULL; m = m->dm_next) {
+			char *pn = dt_decl_cname(m->dm_type, "");
+
+			fprintf(f, "%s%s", m == t->dt_members ? "" : ", ",
+			    pn != NULL ? pn : "?");
+			free(pn);
+		}
+		if (t->dt_signed)
+			fprintf(f, "%s...", t->dt_members != NULL ? ", " : "");
+		else if (t->dt_members == NULL)
+			fprintf(f, "void");
+		fprintf(f, ")");
+		if (fclose(f) != 0) {
+			free(p);
+			return NULL;
+		}
+		in = p;
+		s = dt_decl_cname(t->dt_base, in);
+		break;
+	default:
+		if (asprintf(&s, "%s%s%s", t->dt_name, *inner != '\0' ? " " :
+		    "", inner) == -1)
+			s = NULL;
+		break;
+	}
+	free(in);
+	return s;
+}
+
+/* A new derived type named by its C spelling. */
+static dt_type_t *
+dt_decl_derived(dt_pcb_t *pcb, int kind, const dt_type_t *base,
+    uint32_t nelems)
+{
+	dt_type_t tmp, *t;
+	char *name;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.dt_kind = (uint8_t)kind;
+	tmp.dt_base = base;
+	tmp.dt_nelems = nelems;
+	if ((name = dt_decl_cname(&tmp, "")) == NULL)
+		dt_decl_nomem(pcb);
+	t = dt_decl_new(pcb, kind, name);
+	free(name);
+	t->dt_base = base;
+	t->dt_nelems = nelems;
+	return t;
+}
+
 /* The type "pointer to base", one per base. */
 const dt_type_t *
 dt_decl_ptr(dt_pcb_t *pcb, const dt_type_t *base)
 {
 	dt_type_t *t;
-	size_t len;
-	char *name;
 
 	if (base->dt_kind == DT_TK_VOID)
 		base = &dt_type_void;
@@ -368,15 +452,8 @@ dt_decl_ptr(dt_pcb_t *pcb, const dt_type_t *base)
 		if (t->dt_kind == DT_TK_PTR && t->dt_base == base)
 			return t;
 	}
-	len = strlen(base->dt_name) + 3;
-	if ((name = malloc(len)) == NULL)
-		dt_decl_nomem(pcb);
-	snprintf(name, len, "%s%s", base->dt_name,
-	    base->dt_kind == DT_TK_PTR ? "*" : " *");
-	t = dt_decl_new(pcb, DT_TK_PTR, name);
-	free(name);
+	t = dt_decl_derived(pcb, DT_TK_PTR, base, 0);
 	t->dt_size = 8;
-	t->dt_base = base;
 	t->dt_rank = 4;
 	return t;
 }
@@ -389,6 +466,10 @@ dt_decl_check_object(dt_pcb_t *pcb, const dt_type_t *t, int line,
 	if (t->dt_kind == DT_TK_VOID)
 		dt_parser_error(pcb, line, D_DECL_VOIDOBJ,
 		    "cannot have void object: %s", what);
+	if (t->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, line, D_DECL_FUNC,
+		    "cannot declare %s of function type %s: declare a "
+		    "pointer to the function instead", what, t->dt_name);
 	if ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
 	    t->dt_kind == DT_TK_ENUM) && !t->dt_defined)
 		dt_parser_error(pcb, line, D_DECL_INCOMPLETE,
@@ -401,8 +482,6 @@ const dt_type_t *
 dt_decl_array(dt_pcb_t *pcb, const dt_type_t *base, uint64_t n, int line)
 {
 	dt_type_t *t;
-	size_t len;
-	char *name;
 
 	dt_decl_check_object(pcb, base, line, "array element");
 	if (base->dt_kind == DT_TK_STRING)
@@ -418,23 +497,8 @@ dt_decl_array(dt_pcb_t *pcb, const dt_type_t *base, uint64_t n, int line)
 		    t->dt_nelems == n)
 			return t;
 	}
-	/* "char [16]"; an array of arrays reads "int [2][3]" */
-	len = strlen(base->dt_name) + 24;
-	if ((name = malloc(len)) == NULL)
-		dt_decl_nomem(pcb);
-	if (base->dt_kind == DT_TK_ARRAY) {
-		const char *b = strchr(base->dt_name, '[');
-
-		snprintf(name, len, "%.*s[%llu]%s",
-		    (int)(b - base->dt_name), base->dt_name,
-		    (unsigned long long)n, b);
-	} else
-		snprintf(name, len, "%s [%llu]", base->dt_name,
-		    (unsigned long long)n);
-	t = dt_decl_new(pcb, DT_TK_ARRAY, name);
-	free(name);
-	t->dt_base = base;
-	t->dt_nelems = (uint32_t)n;
+	/* "char [16]"; "int [2][3]"; "int *[4]"; "int (*[4])[2]" */
+	t = dt_decl_derived(pcb, DT_TK_ARRAY, base, (uint32_t)n);
 	t->dt_size = (uint32_t)n * base->dt_size;
 	t->dt_align = dt_decl_align(base);
 	return t;
@@ -708,7 +772,76 @@ dt_decl_spec(dt_pcb_t *pcb, const dt_typespec_t *ts, int line)
 	return t;
 }
 
-/* Apply a declarator's pointers and arrays to its base type. */
+/*
+ * The type "function of params returning ret" (params: type nodes; a
+ * lone void means none), one per shape.
+ */
+static const dt_type_t *
+dt_decl_func(dt_pcb_t *pcb, const dt_type_t *ret, const dt_node_t *params,
+    int varargs, int line)
+{
+	const dt_node_t *np;
+	const dt_member_t *m;
+	dt_member_t *nm, **mp;
+	dt_type_t *t;
+	uint32_t n = 0;
+
+	if (ret->dt_kind == DT_TK_ARRAY || ret->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, line, D_DECL_FUNCRET,
+		    "a function may not return %s: %s",
+		    ret->dt_kind == DT_TK_ARRAY ? "an array" : "a function",
+		    ret->dt_name);
+	if (params != NULL && params->dn_list == NULL && !varargs &&
+	    params->dn_type->dt_kind == DT_TK_VOID)
+		params = NULL;
+	for (np = params; np != NULL; np = np->dn_list, n++) {
+		if (np->dn_type->dt_kind == DT_TK_VOID)
+			dt_parser_error(pcb, line, D_DECL_PROTO_VOID,
+			    "void must be the only parameter");
+	}
+	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
+		if (t->dt_kind != DT_TK_FUNC || t->dt_base != ret ||
+		    t->dt_nelems != n || t->dt_signed != varargs)
+			continue;
+		for (np = params, m = t->dt_members; np != NULL;
+		    np = np->dn_list, m = m->dm_next) {
+			/* a parameter of array type is a pointer (C) */
+			if (m->dm_type != np->dn_type &&
+			    !(np->dn_type->dt_kind == DT_TK_ARRAY &&
+			    m->dm_type->dt_kind == DT_TK_PTR &&
+			    m->dm_type->dt_base == np->dn_type->dt_base))
+				break;
+		}
+		if (np == NULL)
+			return t;
+	}
+	t = dt_decl_new(pcb, DT_TK_FUNC, "function");
+	t->dt_base = ret;
+	t->dt_nelems = n;
+	t->dt_signed = (uint8_t)varargs;
+	t->dt_defined = 1;
+	for (np = params, mp = &t->dt_members; np != NULL; np = np->dn_list) {
+		if ((nm = calloc(1, sizeof(*nm))) == NULL)
+			dt_decl_nomem(pcb);
+		nm->dm_type = np->dn_type->dt_kind == DT_TK_ARRAY ?
+		    dt_decl_ptr(pcb, np->dn_type->dt_base) :
+		    np->dn_type->dt_kind == DT_TK_FUNC ?
+		    dt_decl_ptr(pcb, np->dn_type) : np->dn_type;
+		*mp = nm;
+		mp = &nm->dm_next;
+	}
+	{
+		char *name = dt_decl_cname(t, "");
+
+		if (name == NULL)
+			dt_decl_nomem(pcb);
+		free((char *)t->dt_name);
+		t->dt_name = name;
+	}
+	return t;
+}
+
+/* Apply a declarator's pointers, arrays and functions to its base type. */
 const dt_type_t *
 dt_decl_derive(dt_pcb_t *pcb, const dt_type_t *t, const dt_declr_t *dd)
 {
@@ -725,6 +858,10 @@ dt_decl_derive(dt_pcb_t *pcb, const dt_type_t *t, const dt_declr_t *dd)
 			break;
 		case DT_DOP_ARRAY:
 			t = dt_decl_array(pcb, t, op->do_n, dd->dd_line);
+			break;
+		case DT_DOP_FUNC:
+			t = dt_decl_func(pcb, t, op->do_keys, (int)op->do_n,
+			    dd->dd_line);
 			break;
 		default:
 			dt_parser_error(pcb, dd->dd_line, D_DECL_COMBO,

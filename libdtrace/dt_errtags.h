@@ -49,6 +49,10 @@
 	X(D_CAST_INVAL)		/* invalid cast expression */ \
 	X(D_DECL_COMBO)		/* invalid type specifier combination */ \
 	X(D_DECL_VOIDOBJ)	/* object of type void */ \
+	X(D_DECL_FUNC)		/* object of function type */ \
+	X(D_DECL_FUNCRET)	/* function returning array or function */ \
+	X(D_DECL_PROTO_VOID)	/* void among other parameters */ \
+	X(D_DEREF_FUNC)		/* dereference of a pointer to function */ \
 	X(D_SIZEOF_TYPE)	/* sizeof of an invalid type */ \
 	X(D_SIZEOF_BITFIELD)	/* sizeof of a bit-field */ \
 	X(D_DECL_IDRED)		/* identifier redeclared */ \

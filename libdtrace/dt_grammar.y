@@ -16,6 +16,14 @@ int	dt_yylex(DT_YYSTYPE *, void *);
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A compile error longjmps out of the parser: its stack must not be
+ * malloc'd, or a deeply nested program leaks it.  On the C stack, it
+ * goes with the frame; nesting deeper than YYMAXDEPTH is an error.
+ */
+#define YYSTACK_USE_ALLOCA	1
+#define YYMAXDEPTH		2000
+
 #include "dt_impl.h"
 
 static void dt_yyerror(dt_pcb_t *, void *, const char *);
@@ -24,6 +32,8 @@ static dt_declr_t *dt_grammar_declr(dt_pcb_t *, char *);
 static dt_declr_t *dt_grammar_dop(dt_pcb_t *, dt_declr_t *, int, uint64_t,
     dt_node_t *);
 static dt_declr_t *dt_grammar_declr_list(dt_declr_t *, dt_declr_t *);
+static dt_declr_t *dt_grammar_func(dt_pcb_t *, dt_declr_t *, dt_node_t *,
+    int);
 static dt_typespec_t dt_grammar_ts1(int);
 %}
 
@@ -68,7 +78,7 @@ static dt_typespec_t dt_grammar_ts1(int);
 %token		DT_TOK_LSH DT_TOK_RSH
 %token		DT_TOK_ADD DT_TOK_SUB DT_TOK_MUL DT_TOK_DIV DT_TOK_MOD
 %token		DT_TOK_LNEG DT_TOK_BNEG DT_TOK_INC DT_TOK_DEC DT_TOK_PTR
-%token		DT_TOK_DOT
+%token		DT_TOK_DOT DT_TOK_ELLIPSIS
 
 /* operators the parse tree uses but the lexer never returns */
 %token		DT_TOK_PREINC DT_TOK_POSTINC DT_TOK_PREDEC DT_TOK_POSTDEC
@@ -86,6 +96,7 @@ static dt_typespec_t dt_grammar_ts1(int);
 %type <l_node>	multiplicative_expression cast_expression unary_expression
 %type <l_node>	postfix_expression primary_expression argument_list
 %type <l_node>	type_name param_type_list xlator_members
+%type <l_node>	parameter_list parameter_declaration
 %type <l_ts>	type_specifiers type_specifier decl_specifiers decl_specifier
 %type <l_ts>	sou_specifier enum_specifier
 %type <l_declr>	declarator direct_declarator init_declarator_list
@@ -186,6 +197,29 @@ direct_declarator:
 			}
 	|	direct_declarator DT_TOK_LBRAC param_type_list DT_TOK_RBRAC
 			{ $$ = dt_grammar_dop(pcb, $1, DT_DOP_ASSOC, 0, $3); }
+	|	direct_declarator DT_TOK_LPAR DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, NULL, 0); }
+	|	direct_declarator DT_TOK_LPAR parameter_list DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, $3, 0); }
+	|	direct_declarator DT_TOK_LPAR parameter_list DT_TOK_COMMA
+		    DT_TOK_ELLIPSIS DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, $3, 1); }
+	;
+
+/* a function's parameters: types, with or without names */
+parameter_list:
+		parameter_declaration
+	|	parameter_list DT_TOK_COMMA parameter_declaration
+			{ $$ = dt_node_link($1, $3); }
+	;
+
+parameter_declaration:
+		type_name
+	|	type_specifiers declarator
+			{
+				$$ = dt_node_typename(pcb, dt_decl_derive(pcb,
+				    dt_decl_spec(pcb, &$1, $2->dd_line), $2));
+			}
 	;
 
 param_type_list:
@@ -220,6 +254,32 @@ direct_abstract_declarator:
 				    (uint64_t)dt_node_intconst(pcb, $3,
 				    "array dimension", D_DECL_ARRSUB), NULL);
 			}
+	|	DT_TOK_LPAR abstract_declarator DT_TOK_RPAR
+			{ $$ = $2; }
+	|	DT_TOK_LPAR DT_TOK_RPAR
+			{
+				$$ = dt_grammar_func(pcb, dt_grammar_declr(pcb,
+				    NULL), NULL, 0);
+			}
+	|	DT_TOK_LPAR parameter_list DT_TOK_RPAR
+			{
+				$$ = dt_grammar_func(pcb, dt_grammar_declr(pcb,
+				    NULL), $2, 0);
+			}
+	|	DT_TOK_LPAR parameter_list DT_TOK_COMMA DT_TOK_ELLIPSIS
+		    DT_TOK_RPAR
+			{
+				$$ = dt_grammar_func(pcb, dt_grammar_declr(pcb,
+				    NULL), $2, 1);
+			}
+	|	direct_abstract_declarator DT_TOK_LPAR DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, NULL, 0); }
+	|	direct_abstract_declarator DT_TOK_LPAR parameter_list
+		    DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, $3, 0); }
+	|	direct_abstract_declarator DT_TOK_LPAR parameter_list
+		    DT_TOK_COMMA DT_TOK_ELLIPSIS DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, $3, 1); }
 	;
 
 sou_keyword:
@@ -677,6 +737,15 @@ dt_grammar_dop(dt_pcb_t *pcb, dt_declr_t *dd, int kind, uint64_t n,
 		dd->dd_ops = op;
 	}
 	return dd;
+}
+
+/* "(parameters)": a function of them, varargs with "...". */
+static dt_declr_t *
+dt_grammar_func(dt_pcb_t *pcb, dt_declr_t *dd, dt_node_t *params,
+    int varargs)
+{
+	return dt_grammar_dop(pcb, dd, DT_DOP_FUNC, (uint64_t)varargs,
+	    params);
 }
 
 static dt_declr_t *

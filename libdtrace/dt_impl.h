@@ -315,6 +315,9 @@ void		dt_work_proc_fini(dtrace_hdl_t *);
 #define DT_TK_ENUM	6	/* an int; dt_members are the enumerators */
 #define DT_TK_ARRAY	7	/* dt_nelems of dt_base */
 #define DT_TK_FLOAT	8	/* float, double, long double: no arithmetic */
+#define DT_TK_FUNC	9	/* returns dt_base; dt_members are the
+				   parameters (dm_type), dt_nelems of them,
+				   dt_signed: varargs; size 0 */
 
 struct dt_type;
 
@@ -372,11 +375,14 @@ typedef struct dt_typespec {
 
 /*
  * A declarator: the name it declares and how to derive its type from
- * the specifiers, in order (int *a[4]: pointer, then array of 4).
+ * the specifiers, in order (int *a[4]: pointer, then array of 4;
+ * int (*fp)(int): function of int, then pointer).
  */
 #define DT_DOP_PTR	1
 #define DT_DOP_ARRAY	2	/* do_n elements */
 #define DT_DOP_ASSOC	3	/* associative array: do_keys */
+#define DT_DOP_FUNC	4	/* function of do_keys (type nodes);
+				   do_n 1: varargs */
 
 typedef struct dt_dop {
 	int		do_kind;	/* DT_DOP_* */

@@ -559,6 +559,17 @@ dt_node_pointee(const dt_node_t *dnp)
 	    &dt_type_void;
 }
 
+/* *p and p[i] of a struct, union or enum only declared: no object. */
+static void
+dt_node_complete(dt_pcb_t *pcb, const dt_node_t *dnp, const dt_type_t *t)
+{
+	if ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
+	    t->dt_kind == DT_TK_ENUM) && !t->dt_defined)
+		dt_parser_error(pcb, dnp->dn_line, D_DECL_INCOMPLETE,
+		    "cannot dereference pointer to incomplete type %s",
+		    t->dt_name);
+}
+
 /* *p, p[i], p->m and s.m are lvalues in memory, writable as illumos has it. */
 static dt_node_t *
 dt_node_setmem(dt_node_t *dnp, const dt_type_t *t)
@@ -621,6 +632,11 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (dt_node_pointee(bp)->dt_kind == DT_TK_VOID)
 		dt_parser_error(pcb, dnp->dn_line, D_DEREF_VOID,
 		    "cannot dereference pointer to void");
+	if (dt_node_pointee(bp)->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_DEREF_FUNC,
+		    "cannot dereference pointer to function: %s",
+		    bp->dn_type->dt_name);
+	dt_node_complete(pcb, dnp, dt_node_pointee(bp));
 	dt_node_setmem(dnp, dt_node_pointee(bp));
 	/* an element of a D variable (a global array) is written in place */
 	if (bp->dn_kind == DT_NODE_VAR && bp->dn_type->dt_kind ==
@@ -886,22 +902,21 @@ dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
 }
 
 /*
- * xlate <T *>(p)->m and xlate <T>(*p).m: the translator's expression for
- * m, with its parameter replaced by the operand, converted to m's type.
+ * The translator for xlate <t>(arg) (op DT_TOK_PTR: t is a pointer, the
+ * result is used as one), or a compile error.  *argp may become what the
+ * translator's parameter takes (xlate <T>(*p) with a translator of p).
  */
-static dt_node_t *
-dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
+static dt_xlator_t *
+dt_node_xlate_find(dt_pcb_t *pcb, int line, int op, const dt_type_t *t,
+    dt_node_t **argp, const dt_type_t **stp)
 {
-	dt_node_t *xp = dnp->dn_left, *arg, *mp, *e;
-	const dt_type_t *t = xp->dn_left->dn_type, *st, *at;
-	const dt_member_t *m;
+	dt_node_t *arg = *argp;
+	const dt_type_t *st, *at = arg->dn_type;
 	dt_xlator_t *dx;
 
-	arg = xp->dn_right = dt_node_cook(pcb, xp->dn_right);
-	at = arg->dn_type;
-	if (dnp->dn_op == DT_TOK_PTR) {
+	if (op == DT_TOK_PTR) {
 		if (t->dt_kind != DT_TK_PTR)
-			dt_parser_error(pcb, dnp->dn_line, D_OP_PTR,
+			dt_parser_error(pcb, line, D_OP_PTR,
 			    "operator -> must be applied to a pointer");
 		st = t->dt_base;
 	} else
@@ -909,10 +924,12 @@ dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
 	for (dx = pcb->pcb_xlators; dx != NULL; dx = dx->dx_next) {
 		if (dx->dx_to != st)
 			continue;
-		if (dnp->dn_op == DT_TOK_PTR && dt_node_is_ptr(arg) &&
-		    dt_decl_ptrcompat(dx->dx_from, at))
+		if (op == DT_TOK_PTR && ((dt_node_is_ptr(arg) &&
+		    dt_decl_ptrcompat(dx->dx_from, at)) || dx->dx_from == at ||
+		    (dt_decl_is_integral(at) &&
+		    dt_decl_is_integral(dx->dx_from))))
 			break;
-		if (dnp->dn_op == DT_TOK_DOT) {
+		if (op == DT_TOK_DOT) {
 			if (dx->dx_from->dt_kind == DT_TK_PTR &&
 			    dx->dx_from->dt_base == at) {
 				/* xlate <T>(*p): the translator takes p */
@@ -928,9 +945,51 @@ dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
 		}
 	}
 	if (dx == NULL)
-		dt_parser_error(pcb, dnp->dn_line, D_XLATE_NONE,
+		dt_parser_error(pcb, line, D_XLATE_NONE,
 		    "no translator available to translate %s to %s",
 		    at->dt_name, t->dt_name);
+	*argp = arg;
+	*stp = st;
+	return dx;
+}
+
+/*
+ * A translator member's expression with its parameter replaced by arg,
+ * cooked and converted to the member's type.
+ */
+static dt_node_t *
+dt_node_xlate_member(dt_pcb_t *pcb, int line, const dt_xlator_t *dx,
+    const dt_node_t *mp, const dt_member_t *m, const dt_node_t *arg)
+{
+	dt_node_t *e = dt_node_copy(pcb, mp->dn_left);
+
+	dt_node_subst(pcb, e, dx->dx_param, arg);
+	e = dt_node_cook(pcb, e);
+	if (!dt_node_asgn_compat(m->dm_type, e))
+		dt_parser_error(pcb, line, D_XLATE_INCOMPAT,
+		    "translator member %s of type %s is defined by an "
+		    "expression of type %s", m->dm_name, m->dm_type->dt_name,
+		    e->dn_type->dt_name);
+	if (dt_decl_is_scalar(m->dm_type) && e->dn_type != m->dm_type)
+		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, m->dm_type), e));
+	return e;
+}
+
+/*
+ * xlate <T *>(p)->m and xlate <T>(*p).m: the translator's expression for
+ * m, with its parameter replaced by the operand, converted to m's type.
+ */
+static dt_node_t *
+dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *xp = dnp->dn_left, *arg, *mp, *e;
+	const dt_type_t *t = xp->dn_left->dn_type, *st;
+	const dt_member_t *m;
+	dt_xlator_t *dx;
+
+	arg = xp->dn_right = dt_node_cook(pcb, xp->dn_right);
+	dx = dt_node_xlate_find(pcb, dnp->dn_line, dnp->dn_op, t, &arg, &st);
 	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
 		if (strcmp(mp->dn_string, dnp->dn_string) == 0)
 			break;
@@ -940,17 +999,49 @@ dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_XLATE_MEMB,
 		    "%s is not a member of the translator from %s to %s",
 		    dnp->dn_string, dx->dx_from->dt_name, st->dt_name);
-	e = dt_node_copy(pcb, mp->dn_left);
-	dt_node_subst(pcb, e, dx->dx_param, arg);
-	e = dt_node_cook(pcb, e);
-	if (!dt_node_asgn_compat(m->dm_type, e))
-		dt_parser_error(pcb, dnp->dn_line, D_XLATE_INCOMPAT,
-		    "translator member %s of type %s is defined by an "
-		    "expression of type %s", m->dm_name, m->dm_type->dt_name,
-		    e->dn_type->dt_name);
-	if (dt_decl_is_scalar(m->dm_type) && e->dn_type != m->dm_type)
-		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
-		    dt_node_typename(pcb, m->dm_type), e));
+	e = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
+	dt_node_become(dnp, e);
+	dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
+/*
+ * A bare xlate <T>(x): the translated struct, built in scratch space
+ * (zeroed, so members the translator leaves out are 0), member by member
+ * in the translator's order; xlate <T *>(p) is a pointer to it.  As D:
+ * (this->tmp = (T *)alloca(sizeof (T)), this->tmp->m = e, ..., *this->tmp)
+ * with a clause-local variable no program can name.
+ */
+static dt_node_t *
+dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	const dt_type_t *t = dnp->dn_left->dn_type, *st;
+	int op = t->dt_kind == DT_TK_PTR ? DT_TOK_PTR : DT_TOK_DOT;
+	dt_node_t *arg, *mp, *e, *val;
+	const dt_member_t *m;
+	dt_xlator_t *dx;
+	char name[300];
+
+	arg = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
+	dx = dt_node_xlate_find(pcb, dnp->dn_line, op, t, &arg, &st);
+	snprintf(name, sizeof(name), "%%xlate<%s>", st->dt_name);
+	e = dt_node_op2(pcb, DT_TOK_ASGN, dt_node_dvar(pcb, DIFV_SCOPE_LOCAL,
+	    dt_parser_strdup(pcb, name)), dt_node_op2(pcb, DT_TOK_CAST,
+	    dt_node_typename(pcb, dt_decl_ptr(pcb, st)), dt_node_func(pcb,
+	    dt_node_ident(pcb, dt_parser_strdup(pcb, "alloca")),
+	    dt_node_int(pcb, st->dt_size, DT_INTF_U))));
+	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
+		m = dt_decl_member_lookup(st, mp->dn_string);
+		val = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
+		e = dt_node_op2(pcb, DT_TOK_COMMA, e, dt_node_op2(pcb,
+		    DT_TOK_ASGN, dt_node_member(pcb, DT_TOK_PTR,
+		    dt_node_dvar(pcb, DIFV_SCOPE_LOCAL, dt_parser_strdup(pcb,
+		    name)), mp->dn_string), val));
+	}
+	val = dt_node_dvar(pcb, DIFV_SCOPE_LOCAL, dt_parser_strdup(pcb, name));
+	if (op == DT_TOK_DOT)
+		val = dt_node_op1(pcb, DT_TOK_DEREF, val);
+	e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_COMMA, e, val));
 	dt_node_become(dnp, e);
 	dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
@@ -992,12 +1083,6 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
 		    "variable %s is kernel-only: it is not available when "
 		    "tracing user processes", idp->di_name);
-	if (idp->di_id == DIF_VAR_ERRNO && (idp->di_flags & DT_IDFLG_BUILTIN))
-		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
-		    "variable errno is not available when tracing user "
-		    "processes: Linux keeps no record of a thread's last "
-		    "system call error; copyin( ) the thread's own errno "
-		    "instead");
 	if (idp->di_flags & DT_IDFLG_UNSUP)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNSUP,
 		    "variable %s is not supported yet", idp->di_name);
@@ -1240,6 +1325,10 @@ dt_node_cook_sizeof(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (cp->dn_flags & DT_NF_BITFIELD)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_BITFIELD,
 		    "cannot apply sizeof to a bit-field");
+	if (t->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
+		    "cannot apply sizeof to an expression of function type: "
+		    "%s", t->dt_name);
 	if ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
 	    t->dt_kind == DT_TK_ENUM) && !t->dt_defined)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
@@ -1319,6 +1408,11 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (dt_node_pointee(cp)->dt_kind == DT_TK_VOID)
 			dt_parser_error(pcb, dnp->dn_line, D_DEREF_VOID,
 			    "cannot dereference pointer to void");
+		if (dt_node_pointee(cp)->dt_kind == DT_TK_FUNC)
+			dt_parser_error(pcb, dnp->dn_line, D_DEREF_FUNC,
+			    "cannot dereference pointer to function: %s",
+			    cp->dn_type->dt_name);
+		dt_node_complete(pcb, dnp, dt_node_pointee(cp));
 		dt_node_setmem(dnp, dt_node_pointee(cp));
 		break;
 	case DT_TOK_ADDROF:
@@ -1422,9 +1516,7 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dt_node_cook_member(pcb, dnp);
 
 	case DT_TOK_XLATE:
-		dt_parser_error(pcb, dnp->dn_line, D_XLATE_EXPR,
-		    "xlate< > may only be used with a member reference: "
-		    "xlate <T *>(p)->m or xlate <T>(*p).m");
+		return dt_node_cook_xlate_all(pcb, dnp);
 
 	case DT_TOK_LBRAC:
 		return dt_node_cook_array(pcb, dnp, 0, NULL);

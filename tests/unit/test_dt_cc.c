@@ -456,6 +456,10 @@ test_exprs(void)
 	check_expr("sizeof (int)", 4, 8, 0);
 	check_expr("sizeof (long long)", 8, 8, 0);
 	check_expr("sizeof (string)", 256, 8, 0);
+	check_expr("sizeof (int (*)[3])", 8, 8, 0);
+	check_expr("sizeof (int *[4])", 32, 8, 0);
+	check_expr("sizeof (int (*[2])[3])", 16, 8, 0);
+	check_expr("sizeof (void (*)(int, char *, ...))", 8, 8, 0);
 	check_expr("(char)257", 1, 1, 1);
 	check_expr("(unsigned char)-1", 255, 1, 0);
 	check_expr("(short)70000", 4464, 2, 1);
@@ -550,7 +554,10 @@ test_errors(void)
 	check_error("BEGIN { q = 1; q = \"s\"; }", "D_OP_INCOMPAT", NULL);
 	check_error("BEGIN { trace(curthread); }", "D_VAR_UNSUP", NULL);
 	check_error("BEGIN { trace(args[10]); }", "D_PROTO_ARG", NULL);
-	check_error("BEGIN { trace(errno); }", "D_VAR_UNSUP", NULL);
+	check_error("BEGIN { trace(ipl); }", "D_VAR_UNSUP", NULL);
+	check_error("BEGIN { trace(sizeof (int (int))); }", "D_SIZEOF_TYPE",
+	    "cannot apply sizeof to an expression of function type: "
+	    "int (int)");
 	check_error("BEGIN { foo(); }", "D_IDENT_UNDEF", NULL);
 	check_error("BEGIN { trace(trace(1)); }", "D_ACT_EXPR", NULL);
 	check_error("BEGIN { printa(@a); }", "D_PRINTA_AGGBAD", NULL);

@@ -2,7 +2,8 @@
  * test_ft_emul.c: how a thread resumes after a probe's int3 (fasttrap):
  * which instructions are emulated, which run out of line, which are
  * refused; %rip-relative relocation; branch conditions and the flags of an
- * emulated add/sub to %rsp, checked against the CPU itself.
+ * emulated add/sub to %rsp, checked against the CPU itself; errno's
+ * thread-pointer offset decoded from __errno_location.
  */
 #include <sys/user.h>
 
@@ -191,6 +192,37 @@ test_cond(void)
 	}
 }
 
+/* errno's TLS offset from the shapes of __errno_location */
+static void
+test_tlsoff(void)
+{
+	/* glibc 2.36 libc.so.6: mov 0x1ab779(%rip),%rax; add %fs:0,%rax */
+	static const uint8_t ie[] = { 0x48, 0x8b, 0x05, 0x79, 0xb7, 0x1a, 0x00,
+	    0x64, 0x48, 0x03, 0x04, 0x25, 0, 0, 0, 0, 0xc3 };
+	/* static: mov $-0x48,%rax; add %fs:0,%rax */
+	static const uint8_t le[] = { 0x48, 0xc7, 0xc0, 0xb8, 0xff, 0xff, 0xff,
+	    0x64, 0x48, 0x03, 0x04, 0x25, 0, 0, 0, 0, 0xc3 };
+	/* the other order: mov %fs:0,%rax; add 0x10(%rip),%rax */
+	static const uint8_t rev[] = { 0x64, 0x48, 0x8b, 0x04, 0x25, 0, 0, 0, 0,
+	    0x48, 0x03, 0x05, 0x10, 0, 0, 0, 0xc3 };
+	/* something else: mov 0x10(%rip),%rax; ret (no thread pointer) */
+	static const uint8_t none[] = { 0x48, 0x8b, 0x05, 0x10, 0, 0, 0,
+	    0xc3 };
+	uint64_t slot = 0;
+	int64_t off = 0;
+
+	tap_ok(ft_isa_tlsoff(ie, sizeof(ie), 0x27660, &slot, &off) == 1 &&
+	    slot == 0x27667 + 0x1ab779, "initial-exec: the GOT slot");
+	tap_ok(ft_isa_tlsoff(le, sizeof(le), 0x403c90, &slot, &off) == 0 &&
+	    off == -0x48, "local-exec: the offset");
+	tap_ok(ft_isa_tlsoff(rev, sizeof(rev), 0x1000, &slot, &off) == 1 &&
+	    slot == 0x1010 + 0x10, "fs:0 first, then the GOT slot");
+	tap_ok(ft_isa_tlsoff(none, sizeof(none), 0x1000, &slot, &off) == -1,
+	    "no thread pointer: refused");
+	tap_ok(ft_isa_tlsoff(ie, 7, 0x27660, &slot, &off) == -1,
+	    "cut short: refused");
+}
+
 int
 main(void)
 {
@@ -199,5 +231,6 @@ main(void)
 	test_relocate();
 	test_flags();
 	test_cond();
+	test_tlsoff();
 	return tap_done();
 }

@@ -1,0 +1,2 @@
+/* denormalize( ) of something not an aggregation */
+BEGIN { denormalize(1); }

@@ -1,0 +1,2 @@
+/* min( ) of a string */
+BEGIN { @a = min("a"); }

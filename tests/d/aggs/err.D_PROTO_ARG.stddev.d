@@ -1,0 +1,2 @@
+/* stddev( ) of a string */
+BEGIN { @a = stddev("a"); }

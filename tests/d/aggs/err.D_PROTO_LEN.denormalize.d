@@ -1,0 +1,2 @@
+/* denormalize( ) takes an aggregation */
+BEGIN { denormalize(); }

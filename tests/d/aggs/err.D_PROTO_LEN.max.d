@@ -1,0 +1,2 @@
+/* max( ) takes one value */
+BEGIN { @a = max(1, 2); }

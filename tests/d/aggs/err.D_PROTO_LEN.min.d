@@ -1,0 +1,2 @@
+/* min( ) takes one value */
+BEGIN { @a = min(); }

@@ -1,0 +1,2 @@
+/* exit( ) takes a status */
+BEGIN { exit(); }

@@ -1,0 +1,2 @@
+/* printf( ) needs a format */
+BEGIN { printf(); }

@@ -1,0 +1,2 @@
+/* discard( ) takes an integer ID */
+BEGIN { discard("a"); }

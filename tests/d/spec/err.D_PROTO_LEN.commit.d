@@ -1,0 +1,2 @@
+/* commit( ) takes a speculation ID */
+BEGIN { commit(); }

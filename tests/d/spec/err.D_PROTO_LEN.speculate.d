@@ -1,0 +1,2 @@
+/* speculate( ) takes a speculation ID */
+BEGIN { speculate(); }

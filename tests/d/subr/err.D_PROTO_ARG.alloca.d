@@ -1,0 +1,2 @@
+/* alloca( ) with an argument of the wrong type */
+BEGIN { trace(alloca("a")); }

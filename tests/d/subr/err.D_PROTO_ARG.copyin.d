@@ -1,0 +1,2 @@
+/* copyin( ) with an argument of the wrong type */
+BEGIN { trace(copyin("a", 1)); }

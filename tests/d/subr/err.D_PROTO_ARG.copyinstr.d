@@ -1,0 +1,2 @@
+/* copyinstr( ) with an argument of the wrong type */
+BEGIN { trace(copyinstr("a")); }

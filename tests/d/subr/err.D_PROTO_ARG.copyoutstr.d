@@ -1,0 +1,2 @@
+/* copyoutstr( ) with an argument of the wrong type */
+BEGIN { copyoutstr("a", "b", 1); }

@@ -1,0 +1,2 @@
+/* htonll( ) with an argument of the wrong type */
+BEGIN { trace(htonll("a")); }

@@ -1,0 +1,2 @@
+/* htons( ) with an argument of the wrong type */
+BEGIN { trace(htons("a")); }

@@ -1,0 +1,2 @@
+/* lltostr( ) with an argument of the wrong type */
+BEGIN { trace(lltostr("a")); }

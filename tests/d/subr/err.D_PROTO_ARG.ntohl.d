@@ -1,0 +1,2 @@
+/* ntohl( ) with an argument of the wrong type */
+BEGIN { trace(ntohl("a")); }

@@ -1,0 +1,2 @@
+/* ntohll( ) with an argument of the wrong type */
+BEGIN { trace(ntohll("a")); }

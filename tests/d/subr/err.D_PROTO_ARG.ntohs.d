@@ -1,0 +1,2 @@
+/* ntohs( ) with an argument of the wrong type */
+BEGIN { trace(ntohs("a")); }

@@ -1,0 +1,2 @@
+/* rindex( ) with an argument of the wrong type */
+BEGIN { trace(rindex("a", 2)); }

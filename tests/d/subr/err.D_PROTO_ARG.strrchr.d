@@ -1,0 +1,2 @@
+/* strrchr( ) with an argument of the wrong type */
+BEGIN { trace(strrchr(1, 'c')); }

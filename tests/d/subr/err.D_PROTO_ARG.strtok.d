@@ -1,0 +1,2 @@
+/* strtok( ) with an argument of the wrong type */
+BEGIN { trace(strtok("a", 1)); }

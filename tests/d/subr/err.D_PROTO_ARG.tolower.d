@@ -1,0 +1,2 @@
+/* tolower( ) with an argument of the wrong type */
+BEGIN { trace(tolower(1)); }

@@ -1,0 +1,2 @@
+/* toupper( ) with an argument of the wrong type */
+BEGIN { trace(toupper(1)); }

@@ -1,0 +1,2 @@
+/* alloca( ) with wrong number of arguments */
+BEGIN { trace(alloca(1, 2)); }

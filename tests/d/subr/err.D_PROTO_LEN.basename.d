@@ -1,0 +1,2 @@
+/* basename( ) with wrong number of arguments */
+BEGIN { trace(basename("a", "b")); }

@@ -1,0 +1,2 @@
+/* bcopy( ) with wrong number of arguments */
+BEGIN { bcopy(0, 0); }

@@ -1,0 +1,2 @@
+/* cleanpath( ) with wrong number of arguments */
+BEGIN { trace(cleanpath("a", "b")); }

@@ -1,0 +1,2 @@
+/* copyout( ) with wrong number of arguments */
+BEGIN { copyout(0, 0); }

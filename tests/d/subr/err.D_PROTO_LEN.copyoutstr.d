@@ -1,0 +1,2 @@
+/* copyoutstr( ) with wrong number of arguments */
+BEGIN { copyoutstr("a", 0); }

@@ -1,0 +1,2 @@
+/* dirname( ) with wrong number of arguments */
+BEGIN { trace(dirname()); }

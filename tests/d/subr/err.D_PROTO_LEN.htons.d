@@ -1,0 +1,2 @@
+/* htons( ) with wrong number of arguments */
+BEGIN { trace(htons()); }

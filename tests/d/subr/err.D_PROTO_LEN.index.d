@@ -1,0 +1,2 @@
+/* index( ) with wrong number of arguments */
+BEGIN { trace(index("a", "b", 0, 1)); }

@@ -1,0 +1,2 @@
+/* ntohl( ) with wrong number of arguments */
+BEGIN { trace(ntohl(1, 2)); }

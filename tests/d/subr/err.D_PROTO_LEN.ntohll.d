@@ -1,0 +1,2 @@
+/* ntohll( ) with wrong number of arguments */
+BEGIN { trace(ntohll()); }

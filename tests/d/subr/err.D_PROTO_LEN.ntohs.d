@@ -1,0 +1,2 @@
+/* ntohs( ) with wrong number of arguments */
+BEGIN { trace(ntohs(1, 2)); }

@@ -1,0 +1,2 @@
+/* strchr( ) with wrong number of arguments */
+BEGIN { trace(strchr("a")); }

@@ -1,0 +1,2 @@
+/* strjoin( ) with wrong number of arguments */
+BEGIN { trace(strjoin("a", "b", "c")); }

@@ -1,0 +1,2 @@
+/* strrchr( ) with wrong number of arguments */
+BEGIN { trace(strrchr("a", 'c', 1)); }

@@ -1,0 +1,2 @@
+/* strstr( ) with wrong number of arguments */
+BEGIN { trace(strstr("a")); }

@@ -1,0 +1,2 @@
+/* strtok( ) with wrong number of arguments */
+BEGIN { trace(strtok("a", "b", "c")); }

@@ -1,0 +1,2 @@
+/* strtoll( ) with wrong number of arguments */
+BEGIN { trace(strtoll("1", 10, 2)); }

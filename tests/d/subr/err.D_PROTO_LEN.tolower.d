@@ -1,0 +1,2 @@
+/* tolower( ) with wrong number of arguments */
+BEGIN { trace(tolower("a", "b")); }

@@ -1,0 +1,2 @@
+/* toupper( ) with wrong number of arguments */
+BEGIN { trace(toupper()); }

@@ -1,0 +1,2 @@
+/* a cast to a function type */
+BEGIN { trace((int (int))0); }

@@ -1,0 +1,2 @@
+/* a function may not return a function */
+BEGIN { trace(sizeof (int (*)(int)(long))); }

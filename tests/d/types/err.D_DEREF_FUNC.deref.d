@@ -1,0 +1,2 @@
+/* a pointer to a function cannot be dereferenced */
+BEGIN { this->f = (int (*)(int))0; trace(*this->f); }

@@ -1,0 +1,2 @@
+/* sizeof a function type */
+BEGIN { trace(sizeof (int (int))); }

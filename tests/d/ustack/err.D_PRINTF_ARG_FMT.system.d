@@ -1,0 +1,2 @@
+/* system( ) takes a string constant format */
+BEGIN { system(1); }

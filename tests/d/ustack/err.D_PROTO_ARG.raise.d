@@ -1,0 +1,2 @@
+/* raise( ) takes an integer */
+BEGIN { raise("a"); }

@@ -1,0 +1,2 @@
+/* raise( ) takes a signal */
+BEGIN { raise(); }

@@ -1,0 +1,2 @@
+/* stop( ) takes nothing */
+BEGIN { stop(1); }

@@ -1,0 +1,2 @@
+/* system( ) needs a command format */
+BEGIN { system(); }

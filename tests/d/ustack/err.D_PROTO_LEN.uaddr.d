@@ -1,0 +1,2 @@
+/* uaddr( ) takes one address */
+BEGIN { uaddr(); }

@@ -1,0 +1,2 @@
+/* ufunc( ) takes one address */
+BEGIN { ufunc(); }

@@ -1,0 +1,2 @@
+/* umod( ) takes one address */
+BEGIN { umod(1, 2); }

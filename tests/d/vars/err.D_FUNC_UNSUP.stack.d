@@ -1,0 +1,2 @@
+/* stack( ) is a kernel stack */
+BEGIN { stack(); }

@@ -1,0 +1,2 @@
+/* curcpu is kernel-only */
+BEGIN { trace(curcpu); }

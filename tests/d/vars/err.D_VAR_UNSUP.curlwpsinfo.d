@@ -1,0 +1,2 @@
+/* curlwpsinfo is kernel-only */
+BEGIN { trace(curlwpsinfo); }

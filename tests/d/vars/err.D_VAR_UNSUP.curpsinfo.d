@@ -1,0 +1,2 @@
+/* curpsinfo is not available */
+BEGIN { trace(curpsinfo); }

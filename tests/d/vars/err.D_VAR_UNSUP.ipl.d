@@ -1,0 +1,2 @@
+/* ipl is kernel-only */
+BEGIN { trace(ipl); }

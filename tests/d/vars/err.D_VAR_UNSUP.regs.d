@@ -1,0 +1,2 @@
+/* regs[ ] is kernel-only: uregs[ ] is the user one */
+BEGIN { trace(regs[0]); }
