@@ -223,7 +223,13 @@ session()
 	2|5|8)	dtrace -q -n 'BEGIN { s = speculation(); speculate(s);
 		    printf("%d", 2); } BEGIN { commit(s); } BEGIN { exit(0); }' ;;
 	*)	dtrace -q -n 'tick-1ms /++n == 3/ { trace(n); exit(0); }' ;;
-	esac >/dev/null 2>&1
+	esac >/dev/null 2>"$tmp/session.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "# session $1 exited $rc:"
+		sed 's/^/#   /' "$tmp/session.err"
+	fi
+	return $rc
 )
 
 # settled: the daemon's fds and threads are back to $fd0 and $thr0

@@ -133,9 +133,10 @@ fuzz_dif_run(const dif_difo_t *dp)
 		ms.dm_nregions = 1;
 		ms.dm_tkey = 4242;
 		/* the second pass reads the arguments in place */
-		if (pass == 1)
+		if (pass == 1) {
 			ms.dm_args = fuzz_dif_args;
 			ms.dm_nargs = 10;
+		}
 		if (nloc > 0) {
 			dif_dvar_local_reset(&ls);
 			ms.dm_lstate = &ls;
