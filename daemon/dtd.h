@@ -322,7 +322,7 @@ typedef struct dtd_consumer {
 	uint32_t	dc_nlocals;	/* this-> slots its programs use (GO) */
 	int		dc_notify;	/* atomic: NOTIFY the client */
 	void		*dc_pidstate;	/* dtd_prov_pid.c: its targets */
-	void		*dc_profstate;	/* dtd_prov_profile.c: maps told */
+	void		*dc_sampstate;	/* dtd_sample.c: maps told */
 	TAILQ_ENTRY(dtd_consumer) dc_link;	/* every consumer (main thread) */
 	/*
 	 * Its programs have destructive actions (stop, raise, system,
@@ -492,9 +492,30 @@ int		dtd_prov_dtrace_init(void);
 extern const dtd_provider_t dtd_prov_profile;
 int		dtd_prov_profile_init(void);
 int		dtd_prov_profile_parse(const char *, int *, uint64_t *);
-int		dtd_prov_profile_modmaps(dtd_consumer_t *,
+int		dtd_prov_profile_uses(const dtd_consumer_t *);
+
+/*
+ * dtd_sample.c: perf sampling for profile-N.  The provider's timer
+ * thread of each CPU owns a sampler (opened and closed on the main
+ * thread; follow and drain on its own thread); the main thread also
+ * sends consumers the sampled processes' module maps.
+ */
+#define DTD_SAMPLE_CPU		1	/* every CPU's samples */
+#define DTD_SAMPLE_TASK		2	/* the samples of the targets */
+typedef struct dtd_sampler dtd_sampler_t;
+dtd_sampler_t	*dtd_sample_open_cpu(dtd_probe_t *, int, uint64_t);
+dtd_sampler_t	*dtd_sample_open_task(dtd_probe_t *, int, uint64_t, int *);
+void		dtd_sample_close(dtd_sampler_t *);
+int		dtd_sample_fd(const dtd_sampler_t *);
+void		dtd_sample_follow(dtd_sampler_t *);
+uint64_t	dtd_sample_drain(dtd_sampler_t *);
+void		dtd_sample_retarget(void);
+void		dtd_sample_start(int);
+void		dtd_sample_stop(int);
+uint64_t	dtd_sample_idlepc(void);
+int		dtd_sample_modmaps(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
-void		dtd_prov_profile_drop(dtd_consumer_t *);
+void		dtd_sample_drop(dtd_consumer_t *);
 
 /* dtd_prov_pid.c */
 extern const dtd_provider_t dtd_prov_pid;

@@ -421,7 +421,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			    "unknown snapshot request");
 		/* symbols for the records: the targets' maps come first */
 		if (dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
-		    cl) == -1 || dtd_prov_profile_modmaps(cl->cl_consumer,
+		    cl) == -1 || dtd_sample_modmaps(cl->cl_consumer,
 		    dtd_client_sendcb, cl) == -1)
 			return -1;
 		/* and the ECBs made since the client last heard */

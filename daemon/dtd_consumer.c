@@ -175,7 +175,7 @@ dtd_consumer_free(dtd_consumer_t *c)
 	dtd_limit_uncharge(c);
 	dtd_consumer_disable(c);
 	dtd_prov_pid_drop(c);	/* after its sites are gone */
-	dtd_prov_profile_drop(c);
+	dtd_sample_drop(c);
 	dtd_consumer_ecbs_free(c, 0);
 	free(c->dc_ecbs);
 	for (i = 0; i < c->dc_nprog; i++)

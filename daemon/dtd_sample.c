@@ -1,0 +1,1156 @@
+/*
+ * dtd_sample.c: perf sampling for profile-N (dtd_prov_profile.c owns
+ * the probes, their timer threads and the intervals perf did not
+ * sample): the cpu-clock events and their rings, the hits decoded from
+ * the samples, the table of sampled processes and the module maps their
+ * consumers are sent.
+ *
+ * Samplers.  Each timer thread of a sampling profile-N probe has a
+ * sampler (dtd_sampler_t) for its CPU, opened in the mode perf allows
+ * (DTD_SAMPLE_*; the provider tries CPU, then TASK, else it uses timers):
+ *  - CPU (dtd_sample_open_cpu): root, CAP_PERFMON or a permissive
+ *    perf_event_paranoid.  The CPU's event samples whatever runs there,
+ *    and the probe fires once per sample in the sampled thread's
+ *    context: pid, tid, execname, uid, arg0 the kernel PC or 0, arg1 the
+ *    user PC or 0, the sample's CPU and time.  A consumer that is not
+ *    root sees only the samples of its own processes (dh_private).
+ *  - TASK (dtd_sample_open_task): a daemon without those rights (a
+ *    private one) where perf_event_paranoid is 2 or less.  Each CPU
+ *    samples the threads of the processes the consumers trace (-p, -c):
+ *    an event per thread, inherited by the threads and processes they
+ *    create, all writing into the CPU's ring (a dummy event of the
+ *    daemon's); at paranoid 2 user mode only.  The main thread lists the
+ *    targets (dtd_sample_retarget) when the first sampler of a probe is
+ *    open and every DTD_SAMPLE_RETARGET_MS while a task-mode probe is
+ *    enabled; the samplers follow (dtd_sample_follow, on their threads).
+ * The ring wakes its thread (dtd_sample_fd becomes readable) only when
+ * half full; the thread's timer drains it (dtd_sample_drain), which
+ * fires once per sample and says how many samples there were, so that
+ * the provider can fire for the intervals perf did not sample.  The
+ * main thread counts the enabled sampling probes (dtd_sample_start,
+ * dtd_sample_stop): when the last goes, so does the table below.
+ *
+ * User context of a sample.  Each sample carries the thread's user
+ * registers (at kernel entry, for a sample taken in the kernel) and the
+ * top DTD_SAMPLE_STACK bytes of its user stack.  They make the hit's
+ * uregs[] and its memory accessor (the copy, else the process's memory
+ * now, later than the sample), and ustack(), ustackdepth and ucaller
+ * unwind them with fasttrap's unwinder (ft_unwind.c).  Each sampled
+ * process has an entry (dtd_sampproc_t, made on its first sample): its
+ * modules (ft_proc_observe: the process is not traced), read at once so
+ * that they outlive it, and its unwinder.  The sampling events also
+ * carry perf's side-band records: an executable mmap or an exec bumps
+ * the entry's module generation, an exit marks it dead (and so does
+ * the fork of a new process with its pid, should the exit be lost).
+ * Every consumer with profile ECBs (dtd_prov_profile_uses) is sent the
+ * module map (DT_MSG_MODMAP) of each sampled process it may see, before
+ * each snapshot and again when it changed (dtd_sample_modmaps), so it
+ * names the addresses of ustack(), usym() and ufunc() as it does a
+ * target's.  A dead entry is freed once every such consumer has had a
+ * snapshot since it died (dtd_sample_gc), or when the table is full; a
+ * live one not sampled for DTD_SAMPLE_IDLE_NS likewise.
+ *
+ * Idle samples.  A sample of pid 0 fires as the idle thread would
+ * (execname "sched"), and its kernel PC is kept: dtd_sample_idlepc
+ * gives it to the provider for the idle intervals perf did not sample
+ * (the kernel's idle function until an idle sample is seen).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+
+#include <linux/perf_event.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "dtd.h"
+#include "ft.h"
+
+/* The perf ring of one CPU: 2^n data pages (16 samples with stacks). */
+#define DTD_SAMPLE_RINGPAGES	64
+
+/*
+ * Bytes of user stack each sample copies: 16 KiB holds the frames of
+ * most programs from the sampled function out to main (a typical frame
+ * is tens to hundreds of bytes); what lies beyond is read from the
+ * process later than the sample.  More costs copying at every sample.
+ */
+#ifndef DTD_SAMPLE_STACK
+#define DTD_SAMPLE_STACK	16384
+#endif
+
+/*
+ * The user registers a sample carries: perf's x86-64 numbering, all
+ * but the data segment selectors (refused): ax bx cx dx si di bp sp ip
+ * flags cs ss r8 ... r15.
+ */
+#define DTD_SAMPLE_REGMASK	0xff0fffull
+#define DTD_SAMPLE_NPREGS	20
+#define DTD_SAMPLE_NREGS	(sizeof(struct user_regs_struct) / 8)
+#define DTD_SAMPLE_RSP		19	/* in struct user_regs_struct */
+
+/*
+ * Sampled processes the table keeps at most (each holds its modules'
+ * files open), and how long one not sampled since stays, alive.
+ */
+#define DTD_SAMPLE_MAXPROCS	1024
+#define DTD_SAMPLE_IDLE_NS	(10 * 1000000000ull)
+
+/* Kernel addresses on x86-64: the upper half. */
+#define DTD_SAMPLE_KERNEL(pc)	((pc) >= 0xffff800000000000ull)
+
+/* A sampled process (see above). */
+typedef struct dtd_sampproc {
+	pid_t			pp_pid;
+	uint64_t		pp_serial;	/* names it to consumers */
+	uid_t			pp_uid;
+	ft_proc_t		*pp_proc;	/* observed: modules, memory */
+	ft_unwind_t		*pp_unwind;	/* NULL once dead (gc) */
+	uint64_t		pp_gen;		/* atomic: module changes */
+	uint64_t		pp_dead;	/* when it exited, 0: alive */
+	uint64_t		pp_last;	/* its last sample (plock) */
+	int			pp_refs;	/* hits using it */
+	struct dtd_sampproc	*pp_next;
+} dtd_sampproc_t;
+
+/* What a consumer was told: sampled processes' module maps. */
+typedef struct dtd_samptold {
+	uint64_t		pt_serial;
+	uint64_t		pt_gen;
+} dtd_samptold_t;
+
+typedef struct dtd_sampcons {
+	uint64_t		pc_lastpass;	/* time of its last maps pass */
+	dtd_samptold_t		*pc_told;
+	size_t			pc_ntold;
+	size_t			pc_cap;
+} dtd_sampcons_t;
+
+/* One hit's sample: what its memory accessor and ustack() read. */
+typedef struct dtd_sampctx {
+	dtd_sampproc_t		*ps_proc;
+	uint64_t		ps_pregs[DTD_SAMPLE_NPREGS];
+	uint64_t		ps_regs[DTD_SAMPLE_NREGS];
+	uint64_t		ps_sp;
+	const uint8_t		*ps_stack;
+	uint64_t		ps_stklen;
+} dtd_sampctx_t;
+
+static pthread_mutex_t	dtd_sample_plock = PTHREAD_MUTEX_INITIALIZER;
+static dtd_sampproc_t	*dtd_sample_procs;	/* dtd_sample_plock */
+static uint32_t		dtd_sample_nprocs;
+static uint64_t		dtd_sample_serial;
+static uint64_t		dtd_sample_idlepc_last;	/* atomic */
+static int		dtd_sample_nsampling;	/* main thread */
+
+/*
+ * Task mode: the processes the consumers trace, as the main thread saw
+ * them last (dtd_sample_retarget, every DTD_SAMPLE_RETARGET_MS
+ * while a task-mode probe is enabled); the threads follow.
+ */
+#define DTD_SAMPLE_RETARGET_MS	100
+#define DTD_SAMPLE_MAXWANT	256
+static pthread_mutex_t	dtd_sample_wlock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t		dtd_sample_want[DTD_SAMPLE_MAXWANT];
+static uint32_t		dtd_sample_nwant;
+static uint64_t		dtd_sample_wantgen;	/* dtd_sample_wlock */
+static int		dtd_sample_ntask;	/* main thread */
+static struct event	*dtd_sample_retarget_ev;
+
+/* Task mode: the events of one target on one CPU (one per thread). */
+typedef struct dtd_samptask {
+	pid_t			pk_pid;
+	int			*pk_fds;
+	uint32_t		pk_nfds;
+} dtd_samptask_t;
+
+/* A sampler: one CPU's perf ring, and in task mode the targets' events. */
+struct dtd_sampler {
+	dtd_probe_t		*dsm_probe;	/* fired once per sample */
+	int			dsm_cpu;
+	int			dsm_mode;	/* DTD_SAMPLE_* */
+	uint64_t		dsm_ns;		/* the sampling period */
+	int			dsm_nokernel;	/* task mode: exclude_kernel */
+	int			dsm_fd;		/* the ring's event, or -1 */
+	void			*dsm_ring;	/* its mapping */
+	size_t			dsm_ringlen;
+	uint8_t			*dsm_rec;	/* a record that wraps */
+	dtd_samptask_t		*dsm_tasks;	/* task mode: targets sampled */
+	uint32_t		dsm_ntasks;
+	uint64_t		dsm_wantgen;	/* of dtd_sample_want seen */
+};
+
+static void	dtd_sample_gc(int);
+
+/*
+ * The attributes of a sampling event: cpu-clock every ns, with the user
+ * registers and DTD_SAMPLE_STACK bytes of user stack in each sample,
+ * and the side-band records that say when a process's modules change
+ * (executable mmaps, exec) or it exits.
+ */
+static void
+dtd_sample_attr(struct perf_event_attr *a, uint64_t ns)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_period = ns;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user = DTD_SAMPLE_REGMASK;
+	a->sample_stack_user = DTD_SAMPLE_STACK;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+}
+
+/* Map the ring of event fd for s; 0, or -1. */
+static int
+dtd_sample_ring(dtd_sampler_t *s, int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *m;
+
+	m = mmap(NULL, (1 + DTD_SAMPLE_RINGPAGES) * page,
+	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	s->dsm_fd = fd;
+	s->dsm_ring = m;
+	s->dsm_ringlen = (1 + DTD_SAMPLE_RINGPAGES) * page;
+	return 0;
+}
+
+/*
+ * A sampler of cpu for probe p in mode, with nothing open yet; NULL if
+ * out of memory.
+ */
+static dtd_sampler_t *
+dtd_sample_new(dtd_probe_t *p, int cpu, int mode, uint64_t ns)
+{
+	dtd_sampler_t *s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	if ((s->dsm_rec = malloc(UINT16_MAX + 1)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	s->dsm_probe = p;
+	s->dsm_cpu = cpu;
+	s->dsm_mode = mode;
+	s->dsm_ns = ns;
+	s->dsm_fd = -1;
+	return s;
+}
+
+/*
+ * Sample what cpu runs every ns, for probe p: a perf cpu-clock event of
+ * the CPU, its ring mapped.  The ring wakes the thread only when half
+ * full: the timer drains it.  NULL if perf refuses (try task mode).
+ */
+dtd_sampler_t *
+dtd_sample_open_cpu(dtd_probe_t *p, int cpu, uint64_t ns)
+{
+	struct perf_event_attr a;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	dtd_sampler_t *s;
+	int fd;
+
+	if ((s = dtd_sample_new(p, cpu, DTD_SAMPLE_CPU, ns)) == NULL)
+		return NULL;
+	dtd_sample_attr(&a, ns);
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(DTD_SAMPLE_RINGPAGES * page / 2);
+	if ((fd = (int)syscall(SYS_perf_event_open, &a, -1, s->dsm_cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC)) == -1)
+		goto fail;
+	if (dtd_sample_ring(s, fd) == -1) {
+		close(fd);
+		goto fail;
+	}
+	return s;
+
+fail:
+	dtd_sample_close(s);
+	return NULL;
+}
+
+/*
+ * Task mode: a sampler of the targets on cpu every ns, for probe p, if
+ * this daemon may sample a process of its own there.  Tried on the
+ * daemon itself; the kernel too if perf_event_paranoid allows it and
+ * *nokernel is 0, else user mode alone (*nokernel becomes 1, for the
+ * probe's other CPUs).  Then the ring: a dummy event of the CPU, which
+ * the targets' events write into.  NULL if perf refuses this too
+ * (timers).
+ */
+dtd_sampler_t *
+dtd_sample_open_task(dtd_probe_t *p, int cpu, uint64_t ns, int *nokernel)
+{
+	struct perf_event_attr a;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	dtd_sampler_t *s;
+	int fd;
+
+	if ((s = dtd_sample_new(p, cpu, DTD_SAMPLE_TASK, ns)) == NULL)
+		return NULL;
+	s->dsm_nokernel = *nokernel;
+	dtd_sample_attr(&a, s->dsm_ns);
+	a.exclude_kernel = s->dsm_nokernel;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	if ((fd = (int)syscall(SYS_perf_event_open, &a, 0, s->dsm_cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC)) == -1 && errno == EACCES &&
+	    !s->dsm_nokernel) {
+		*nokernel = s->dsm_nokernel = a.exclude_kernel = 1;
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, s->dsm_cpu, -1,
+		    PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd == -1)
+		goto fail;
+	close(fd);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(DTD_SAMPLE_RINGPAGES * page / 2);
+	if ((fd = (int)syscall(SYS_perf_event_open, &a, 0, s->dsm_cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC)) == -1)
+		goto fail;
+	if (dtd_sample_ring(s, fd) == -1) {
+		close(fd);
+		goto fail;
+	}
+	return s;
+
+fail:
+	dtd_sample_close(s);
+	return NULL;
+}
+
+/* Task mode: close the events of target k. */
+static void
+dtd_sample_task_close(dtd_samptask_t *k)
+{
+	uint32_t i;
+
+	for (i = 0; i < k->pk_nfds; i++)
+		close(k->pk_fds[i]);
+	free(k->pk_fds);
+	k->pk_fds = NULL;
+	k->pk_nfds = 0;
+}
+
+/*
+ * Task mode: sample target k on s's CPU: an event on each of its
+ * threads, inherited by the threads (and processes) they create from
+ * then on, writing into s's ring.  0, or -1.
+ */
+static int
+dtd_sample_task_open(dtd_sampler_t *s, dtd_samptask_t *k)
+{
+	struct perf_event_attr a;
+	struct dirent *de;
+	char path[64];
+	int fd, *nfds;
+	pid_t tid;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)k->pk_pid);
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	dtd_sample_attr(&a, s->dsm_ns);
+	a.inherit = 1;
+	a.exclude_kernel = s->dsm_nokernel;
+	a.exclude_hv = 1;
+	while ((de = readdir(d)) != NULL) {
+		if ((tid = (pid_t)strtol(de->d_name, NULL, 10)) <= 0)
+			continue;
+		if ((nfds = reallocarray(k->pk_fds, k->pk_nfds + 1,
+		    sizeof(*nfds))) == NULL)
+			break;
+		k->pk_fds = nfds;
+		if ((fd = (int)syscall(SYS_perf_event_open, &a, tid,
+		    s->dsm_cpu, -1, PERF_FLAG_FD_CLOEXEC)) == -1)
+			continue;	/* gone already, or not ours */
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->dsm_fd) == -1) {
+			log_warn("%s: pid %d: set output", __func__,
+			    (int)k->pk_pid);
+			close(fd);
+			continue;
+		}
+		k->pk_fds[k->pk_nfds++] = fd;
+	}
+	closedir(d);
+	return k->pk_nfds > 0 ? 0 : -1;
+}
+
+/*
+ * Task mode, on s's thread: follow the main thread's list of targets,
+ * if it changed: sample the new ones, stop sampling those no longer
+ * traced.  Nothing for a CPU sampler.
+ */
+void
+dtd_sample_follow(dtd_sampler_t *s)
+{
+	pid_t want[DTD_SAMPLE_MAXWANT];
+	dtd_samptask_t *nk;
+	uint32_t nwant, i, j;
+	uint64_t gen;
+
+	if (s->dsm_mode != DTD_SAMPLE_TASK)
+		return;
+	pthread_mutex_lock(&dtd_sample_wlock);
+	gen = dtd_sample_wantgen;
+	nwant = dtd_sample_nwant;
+	memcpy(want, dtd_sample_want, nwant * sizeof(want[0]));
+	pthread_mutex_unlock(&dtd_sample_wlock);
+	if (gen == s->dsm_wantgen)
+		return;
+	s->dsm_wantgen = gen;
+	for (i = 0; i < s->dsm_ntasks; ) {
+		for (j = 0; j < nwant; j++)
+			if (want[j] == s->dsm_tasks[i].pk_pid)
+				break;
+		if (j < nwant) {
+			i++;
+			continue;
+		}
+		dtd_sample_task_close(&s->dsm_tasks[i]);
+		s->dsm_tasks[i] = s->dsm_tasks[--s->dsm_ntasks];
+	}
+	for (j = 0; j < nwant; j++) {
+		for (i = 0; i < s->dsm_ntasks; i++)
+			if (want[j] == s->dsm_tasks[i].pk_pid)
+				break;
+		if (i < s->dsm_ntasks)
+			continue;
+		if ((nk = reallocarray(s->dsm_tasks, s->dsm_ntasks + 1,
+		    sizeof(*nk))) == NULL)
+			break;
+		s->dsm_tasks = nk;
+		nk = &s->dsm_tasks[s->dsm_ntasks];
+		memset(nk, 0, sizeof(*nk));
+		nk->pk_pid = want[j];
+		if (dtd_sample_task_open(s, nk) == 0)
+			s->dsm_ntasks++;
+		else
+			dtd_sample_task_close(nk);
+	}
+}
+
+/* Close s (NULL: nothing) once its thread is gone. */
+void
+dtd_sample_close(dtd_sampler_t *s)
+{
+	if (s == NULL)
+		return;
+	if (s->dsm_ring != NULL)
+		munmap(s->dsm_ring, s->dsm_ringlen);
+	while (s->dsm_ntasks > 0)
+		dtd_sample_task_close(&s->dsm_tasks[--s->dsm_ntasks]);
+	free(s->dsm_tasks);
+	if (s->dsm_fd != -1)
+		close(s->dsm_fd);
+	free(s->dsm_rec);
+	free(s);
+}
+
+/* What s's thread polls: readable when its ring is half full. */
+int
+dtd_sample_fd(const dtd_sampler_t *s)
+{
+	return s->dsm_fd;
+}
+
+/*
+ * Main thread: the processes the consumers with profile ECBs trace
+ * (their -p and -c targets still alive), for task mode.
+ */
+void
+dtd_sample_retarget(void)
+{
+	pid_t want[DTD_SAMPLE_MAXWANT], pids[DTD_SAMPLE_MAXWANT];
+	int exited[DTD_SAMPLE_MAXWANT];
+	uint32_t nwant = 0, n, i, j;
+	dtd_consumer_t *c;
+
+	for (c = dtd_consumer_next(NULL); c != NULL;
+	    c = dtd_consumer_next(c)) {
+		if (!dtd_prov_profile_uses(c))
+			continue;
+		n = dtd_prov_pid_targets(c, pids, exited, DTD_SAMPLE_MAXWANT);
+		for (i = 0; i < n; i++) {
+			if (exited[i])
+				continue;
+			for (j = 0; j < nwant; j++)
+				if (want[j] == pids[i])
+					break;
+			if (j == nwant && nwant < DTD_SAMPLE_MAXWANT)
+				want[nwant++] = pids[i];
+		}
+	}
+	pthread_mutex_lock(&dtd_sample_wlock);
+	if (nwant != dtd_sample_nwant || memcmp(want, dtd_sample_want,
+	    nwant * sizeof(want[0])) != 0) {
+		memcpy(dtd_sample_want, want, nwant * sizeof(want[0]));
+		dtd_sample_nwant = nwant;
+		dtd_sample_wantgen++;
+	}
+	pthread_mutex_unlock(&dtd_sample_wlock);
+}
+
+static void
+dtd_sample_retarget_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	(void)fd; (void)ev; (void)arg;
+	dtd_sample_retarget();
+}
+
+/* The uid of process pid (0 for the idle task), or -1. */
+static uid_t
+dtd_sample_uid(pid_t pid)
+{
+	long v;
+
+	if (pid == 0)
+		return 0;
+	return dtd_host_status(pid, "Uid", &v, NULL) == 0 ? (uid_t)v :
+	    (uid_t)-1;
+}
+
+/* The address of kernel function name, or 0 (not there, or hidden). */
+static uint64_t
+dtd_sample_kallsym(const char *name)
+{
+	char line[256], sym[128], type;
+	unsigned long long a;
+	uint64_t rv = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/kallsyms", "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 &&
+		    strcmp(sym, name) == 0) {
+			rv = a;
+			break;
+		}
+	}
+	fclose(f);
+	return rv;
+}
+
+/*
+ * The live entry of sampled process pid, held (dtd_sample_proc_rele),
+ * made on its first sample; NULL if it is gone or the table is full.
+ */
+static dtd_sampproc_t *
+dtd_sample_proc_hold(pid_t pid)
+{
+	dtd_sampproc_t *pp, *np, **ppp;
+	char err[128];
+
+	pthread_mutex_lock(&dtd_sample_plock);
+	for (ppp = &dtd_sample_procs; (pp = *ppp) != NULL;
+	    ppp = &pp->pp_next)
+		if (pp->pp_pid == pid && pp->pp_dead == 0)
+			break;
+	/* the busy ones first: a sampled process is found in a few steps */
+	if (pp != NULL && ppp != &dtd_sample_procs) {
+		*ppp = pp->pp_next;
+		pp->pp_next = dtd_sample_procs;
+		dtd_sample_procs = pp;
+	}
+	if (pp != NULL) {
+		pp->pp_refs++;
+		pp->pp_last = dtd_ecb_now();
+		pthread_mutex_unlock(&dtd_sample_plock);
+		return pp;
+	}
+	/*
+	 * Full (consumers that do not snapshot, a retained program no
+	 * client reads, keep the dead): the dead entry sampled longest ago
+	 * goes, told or not, for this live process.
+	 */
+	np = NULL;
+	if (dtd_sample_nprocs >= DTD_SAMPLE_MAXPROCS) {
+		dtd_sampproc_t **victim = NULL;
+
+		for (ppp = &dtd_sample_procs; (pp = *ppp) != NULL;
+		    ppp = &pp->pp_next)
+			if (pp->pp_dead != 0 && pp->pp_refs == 0)
+				victim = ppp;
+		if (victim == NULL) {
+			pthread_mutex_unlock(&dtd_sample_plock);
+			return NULL;
+		}
+		np = *victim;
+		*victim = np->pp_next;
+		dtd_sample_nprocs--;
+	}
+	pthread_mutex_unlock(&dtd_sample_plock);
+	if (np != NULL) {
+		ft_unwind_destroy(np->pp_unwind);
+		ft_proc_release(np->pp_proc);
+		free(np);
+	}
+
+	/* read its modules now, without the lock: they must outlive it */
+	if ((np = calloc(1, sizeof(*np))) == NULL)
+		return NULL;
+	np->pp_pid = pid;
+	np->pp_uid = dtd_sample_uid(pid);
+	if ((np->pp_proc = ft_proc_observe(pid, err, sizeof(err))) == NULL ||
+	    (np->pp_unwind = ft_unwind_create(pid)) == NULL) {
+		ft_proc_release(np->pp_proc);
+		free(np);
+		return NULL;
+	}
+	pthread_mutex_lock(&dtd_sample_plock);
+	for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next)
+		if (pp->pp_pid == pid && pp->pp_dead == 0)
+			break;
+	if (pp == NULL) {	/* no other CPU's thread made it meanwhile */
+		pp = np;
+		np = NULL;
+		pp->pp_serial = ++dtd_sample_serial;
+		pp->pp_next = dtd_sample_procs;
+		dtd_sample_procs = pp;
+		dtd_sample_nprocs++;
+	}
+	pp->pp_refs++;
+	pp->pp_last = dtd_ecb_now();
+	pthread_mutex_unlock(&dtd_sample_plock);
+	if (np != NULL) {
+		ft_unwind_destroy(np->pp_unwind);
+		ft_proc_release(np->pp_proc);
+		free(np);
+	}
+	return pp;
+}
+
+static void
+dtd_sample_proc_rele(dtd_sampproc_t *pp)
+{
+	if (pp == NULL)
+		return;
+	pthread_mutex_lock(&dtd_sample_plock);
+	pp->pp_refs--;
+	pthread_mutex_unlock(&dtd_sample_plock);
+}
+
+/*
+ * A side-band record about pid: its modules changed (what), or it
+ * exited.  Only processes already sampled are known.
+ */
+#define DTD_SAMPLE_EV_MODS	1
+#define DTD_SAMPLE_EV_EXEC	2
+#define DTD_SAMPLE_EV_EXIT	3
+
+static void
+dtd_sample_proc_event(pid_t pid, int what)
+{
+	dtd_sampproc_t *pp;
+
+	pthread_mutex_lock(&dtd_sample_plock);
+	for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next) {
+		if (pp->pp_pid != pid || pp->pp_dead != 0)
+			continue;
+		if (what == DTD_SAMPLE_EV_EXIT) {
+			pp->pp_dead = dtd_ecb_now();
+			/* no hit holds it: its unwinder's files go now */
+			if (pp->pp_refs == 0) {
+				ft_unwind_destroy(pp->pp_unwind);
+				pp->pp_unwind = NULL;
+			}
+			break;
+		}
+		if (what == DTD_SAMPLE_EV_EXEC)
+			pp->pp_uid = dtd_sample_uid(pid);
+		ft_proc_refresh(pp->pp_proc);
+		__atomic_add_fetch(&pp->pp_gen, 1, __ATOMIC_ACQ_REL);
+		break;
+	}
+	pthread_mutex_unlock(&dtd_sample_plock);
+}
+
+/*
+ * Memory of a sampled process: the stack copied at the sample where the
+ * range is in it, else the memory now (later than the sample), with the
+ * copied bytes laid over what it overlaps.
+ */
+static int
+dtd_sample_uread(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	const dtd_sampctx_t *ps = arg;
+	uint64_t lo = ps->ps_sp, hi = ps->ps_sp + ps->ps_stklen, a, b;
+
+	if (addr >= lo && addr <= hi && len <= hi - addr) {
+		memcpy(buf, ps->ps_stack + (addr - lo), len);
+		return 0;
+	}
+	if (ps->ps_proc == NULL || ft_proc_read(ps->ps_proc->pp_proc, addr,
+	    buf, len) != 0)
+		return DIF_FLT_BADADDR;
+	a = addr > lo ? addr : lo;
+	b = addr + len < hi ? addr + len : hi;
+	if (a < b)
+		memcpy((uint8_t *)buf + (a - addr), ps->ps_stack + (a - lo),
+		    b - a);
+	return 0;
+}
+
+/* ustack(), ustackdepth, ucaller of a sample: unwind its copy. */
+static int
+dtd_sample_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
+{
+	const dtd_sampctx_t *ps = h->dh_ustackarg;
+	dtd_sampproc_t *pp = ps->ps_proc;
+
+	return ft_unwind_stack(pp->pp_unwind,
+	    __atomic_load_n(&pp->pp_gen, __ATOMIC_ACQUIRE), h->dh_tid,
+	    (const struct user_regs_struct *)(const void *)ps->ps_regs,
+	    h->dh_uread, h->dh_uarg, pcs, max);
+}
+
+/*
+ * The user registers of a sample, in perf's order for
+ * DTD_SAMPLE_REGMASK, into struct user_regs_struct's (what uregs[]
+ * indexes).  perf gives no orig_rax, fs_base, gs_base nor the data
+ * segment selectors: those read 0.
+ */
+static void
+dtd_sample_regs(const uint64_t *pr, uint64_t *ur)
+{
+	struct user_regs_struct *r = (struct user_regs_struct *)(void *)ur;
+
+	memset(r, 0, sizeof(*r));
+	r->rax = pr[0];
+	r->rbx = pr[1];
+	r->rcx = pr[2];
+	r->rdx = pr[3];
+	r->rsi = pr[4];
+	r->rdi = pr[5];
+	r->rbp = pr[6];
+	r->rsp = pr[7];
+	r->rip = pr[8];
+	r->eflags = pr[9];
+	r->cs = pr[10];
+	r->ss = pr[11];
+	r->r8 = pr[12];
+	r->r9 = pr[13];
+	r->r10 = pr[14];
+	r->r11 = pr[15];
+	r->r12 = pr[16];
+	r->r13 = pr[17];
+	r->r14 = pr[18];
+	r->r15 = pr[19];
+}
+
+/* Fire for one PERF_RECORD_SAMPLE of len bytes after its header. */
+static void
+dtd_sample_fire(dtd_sampler_t *s, const uint8_t *p, size_t len)
+{
+	struct {
+		uint64_t	ip;
+		uint32_t	pid, tid;
+		uint64_t	time;
+		uint32_t	cpu, res;
+		uint64_t	abi;
+	} smp;
+	dtd_sampctx_t ps;
+	uint64_t stksize = 0, dynsize = 0;
+	size_t off = sizeof(smp);
+	int user = 0;
+	dtd_hit_t hit;
+
+	if (len < sizeof(smp))
+		return;
+	memcpy(&smp, p, sizeof(smp));
+	memset(&ps, 0, sizeof(ps));
+	if (smp.abi != PERF_SAMPLE_REGS_ABI_NONE) {
+		if (len < off + DTD_SAMPLE_NPREGS * 8 + 8)
+			return;
+		memcpy(ps.ps_pregs, p + off, DTD_SAMPLE_NPREGS * 8);
+		off += DTD_SAMPLE_NPREGS * 8;
+		user = 1;
+	}
+	if (len >= off + 8) {
+		memcpy(&stksize, p + off, 8);
+		off += 8;
+		if (stksize > 0 && len >= off + stksize + 8) {
+			memcpy(&dynsize, p + off + stksize, 8);
+			ps.ps_stack = p + off;
+			ps.ps_stklen = dynsize < stksize ? dynsize : stksize;
+		}
+	}
+	/* every field from the sample: no system call for the daemon's */
+	memset(&hit, 0, sizeof(hit));
+	hit.dh_probe = s->dsm_probe;
+	hit.dh_pid = (pid_t)smp.pid;
+	hit.dh_tid = (pid_t)smp.tid;
+	hit.dh_nothread = smp.pid == 0;
+	hit.dh_cpu = (int)smp.cpu;
+	hit.dh_timestamp = smp.time;
+	hit.dh_ppid = -1;
+	hit.dh_gid = (gid_t)-1;
+	hit.dh_execname = smp.pid == 0 ? "sched" : NULL;
+	hit.dh_private = 1;
+	hit.dh_args[0] = DTD_SAMPLE_KERNEL(smp.ip) ? smp.ip : 0;
+	hit.dh_args[1] = DTD_SAMPLE_KERNEL(smp.ip) ? 0 : smp.ip;
+	if (smp.pid == 0) {
+		hit.dh_uid = 0;
+		if (hit.dh_args[0] != 0)
+			__atomic_store_n(&dtd_sample_idlepc_last,
+			    hit.dh_args[0], __ATOMIC_RELAXED);
+		dtd_ecb_fire(&hit);
+		return;
+	}
+	/* no user context (a kernel thread): no entry, nothing to name */
+	if (user && (ps.ps_proc = dtd_sample_proc_hold(hit.dh_pid)) != NULL)
+		hit.dh_uid = ps.ps_proc->pp_uid;
+	else
+		hit.dh_uid = dtd_sample_uid(hit.dh_pid);
+	if (user) {
+		dtd_sample_regs(ps.ps_pregs, ps.ps_regs);
+		ps.ps_sp = ps.ps_regs[DTD_SAMPLE_RSP];
+		hit.dh_regs = ps.ps_regs;
+		hit.dh_nregs = DTD_SAMPLE_NREGS;
+		hit.dh_uread = dtd_sample_uread;
+		hit.dh_uarg = &ps;
+		if (ps.ps_proc != NULL && ps.ps_proc->pp_unwind != NULL) {
+			hit.dh_ustack = dtd_sample_ustack;
+			hit.dh_ustackarg = &ps;
+		}
+	}
+	dtd_ecb_fire(&hit);
+	dtd_sample_proc_rele(ps.ps_proc);
+}
+
+/*
+ * On s's thread: fire once for each sample in s's ring, and follow the
+ * side-band records; returns how many samples there were (lost ones
+ * included).
+ */
+uint64_t
+dtd_sample_drain(dtd_sampler_t *s)
+{
+	struct perf_event_mmap_page *mp = s->dsm_ring;
+	const uint8_t *data = (const uint8_t *)s->dsm_ring + mp->data_offset;
+	uint64_t size = mp->data_size, head, tail, n = 0, lost;
+	struct perf_event_header hdr;
+	const uint8_t *rec;
+	uint32_t pid, tid;
+	uint64_t i, o;
+
+	if (mp->data_offset == 0) {	/* kernels before 4.1 */
+		data = (const uint8_t *)s->dsm_ring + sysconf(_SC_PAGESIZE);
+		size = s->dsm_ringlen - (size_t)sysconf(_SC_PAGESIZE);
+	}
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	tail = mp->data_tail;
+	while (tail < head) {
+		for (i = 0; i < sizeof(hdr); i++)
+			((uint8_t *)&hdr)[i] = data[(tail + i) % size];
+		if (hdr.size < sizeof(hdr) || tail + hdr.size > head)
+			break;	/* not ours to make sense of: drop the rest */
+		/* in place where it does not wrap around the ring's end */
+		o = tail % size;
+		if (o + hdr.size <= size)
+			rec = data + o;
+		else {
+			for (i = 0; i < hdr.size; i++)
+				s->dsm_rec[i] = data[(tail + i) % size];
+			rec = s->dsm_rec;
+		}
+		tail += hdr.size;
+		rec += sizeof(hdr);
+		switch (hdr.type) {
+		case PERF_RECORD_SAMPLE:
+			dtd_sample_fire(s, rec, hdr.size - sizeof(hdr));
+			n++;
+			break;
+		case PERF_RECORD_LOST:
+			if (hdr.size >= sizeof(hdr) + 16) {
+				memcpy(&lost, rec + 8, 8);
+				n += lost;
+			}
+			break;
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+		case PERF_RECORD_COMM:
+		case PERF_RECORD_EXIT:
+		case PERF_RECORD_FORK:
+			if (hdr.size < sizeof(hdr) + 16)
+				break;
+			memcpy(&pid, rec, 4);
+			memcpy(&tid, rec + (hdr.type == PERF_RECORD_EXIT ||
+			    hdr.type == PERF_RECORD_FORK ? 8 : 4), 4);
+			if (hdr.type == PERF_RECORD_EXIT ||
+			    hdr.type == PERF_RECORD_FORK) {
+				/*
+				 * a process that exits, or one that a fork
+				 * makes with a pid an entry still has (its
+				 * exit was lost): that entry is done
+				 */
+				if (pid == tid)
+					dtd_sample_proc_event((pid_t)pid,
+					    DTD_SAMPLE_EV_EXIT);
+			} else if (hdr.type != PERF_RECORD_COMM)
+				dtd_sample_proc_event((pid_t)pid,
+				    DTD_SAMPLE_EV_MODS);
+			else if (hdr.misc & PERF_RECORD_MISC_COMM_EXEC)
+				dtd_sample_proc_event((pid_t)pid,
+				    DTD_SAMPLE_EV_EXEC);
+			break;
+		}
+	}
+	if (tail < head)
+		tail = head;
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+/*
+ * Main thread: a probe samples in mode (DTD_SAMPLE_*), its samplers
+ * open and their threads running.  Task mode: the targets are listed
+ * every DTD_SAMPLE_RETARGET_MS from the first such probe on.
+ */
+void
+dtd_sample_start(int mode)
+{
+	if (mode == DTD_SAMPLE_TASK && dtd_sample_ntask++ == 0) {
+		struct timeval tv = { 0, DTD_SAMPLE_RETARGET_MS * 1000 };
+
+		if (dtd_sample_retarget_ev == NULL)
+			dtd_sample_retarget_ev = event_new(dtd_base, -1,
+			    EV_PERSIST, dtd_sample_retarget_cb, NULL);
+		if (dtd_sample_retarget_ev != NULL)
+			event_add(dtd_sample_retarget_ev, &tv);
+	}
+	dtd_sample_nsampling++;
+	if (__atomic_load_n(&dtd_sample_idlepc_last, __ATOMIC_RELAXED) == 0)
+		__atomic_store_n(&dtd_sample_idlepc_last,
+		    dtd_sample_kallsym("default_idle_call"), __ATOMIC_RELAXED);
+}
+
+/*
+ * Main thread: a probe that sampled in mode has stopped, its threads
+ * joined and samplers closed.
+ */
+void
+dtd_sample_stop(int mode)
+{
+	if (mode == DTD_SAMPLE_TASK && --dtd_sample_ntask == 0) {
+		event_del(dtd_sample_retarget_ev);
+		pthread_mutex_lock(&dtd_sample_wlock);
+		dtd_sample_nwant = 0;
+		dtd_sample_wantgen++;
+		pthread_mutex_unlock(&dtd_sample_wlock);
+	}
+	/* the last sampler gone: so are its consumers' snapshots */
+	if (--dtd_sample_nsampling == 0)
+		dtd_sample_gc(1);
+}
+
+/*
+ * The kernel PC of the idle thread: the last seen in an idle sample, or
+ * the kernel's idle function (0: hidden).  For the idle intervals perf
+ * did not sample.
+ */
+uint64_t
+dtd_sample_idlepc(void)
+{
+	return __atomic_load_n(&dtd_sample_idlepc_last, __ATOMIC_RELAXED);
+}
+
+/*
+ * Free the entries of dead processes, and of live ones not sampled for
+ * DTD_SAMPLE_IDLE_NS, that every consumer with profile ECBs has had a
+ * snapshot since (all: every entry, nobody samples).  Main thread.
+ */
+static void
+dtd_sample_gc(int all)
+{
+	dtd_sampproc_t *pp, **ppp, *dead = NULL;
+	dtd_consumer_t *c;
+	uint64_t oldest = UINT64_MAX, now;
+	dtd_sampcons_t *pc;
+
+	for (c = dtd_consumer_next(NULL); c != NULL && !all;
+	    c = dtd_consumer_next(c)) {
+		if (!dtd_prov_profile_uses(c))
+			continue;
+		pc = c->dc_sampstate;
+		if (pc == NULL || pc->pc_lastpass < oldest)
+			oldest = pc == NULL ? 0 : pc->pc_lastpass;
+	}
+	now = dtd_ecb_now();
+	pthread_mutex_lock(&dtd_sample_plock);
+	for (ppp = &dtd_sample_procs; (pp = *ppp) != NULL; ) {
+		if (pp->pp_refs == 0 && (all || (pp->pp_dead != 0 &&
+		    pp->pp_dead < oldest) || (pp->pp_last < oldest &&
+		    pp->pp_last + DTD_SAMPLE_IDLE_NS < now))) {
+			*ppp = pp->pp_next;
+			pp->pp_next = dead;
+			dead = pp;
+			dtd_sample_nprocs--;
+		} else
+			ppp = &pp->pp_next;
+	}
+	/* the dead that stay (to be told) need no unwinder: its files go */
+	for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next) {
+		if (pp->pp_dead != 0 && pp->pp_refs == 0 &&
+		    pp->pp_unwind != NULL) {
+			ft_unwind_destroy(pp->pp_unwind);
+			pp->pp_unwind = NULL;
+		}
+	}
+	pthread_mutex_unlock(&dtd_sample_plock);
+	while ((pp = dead) != NULL) {
+		dead = pp->pp_next;
+		ft_unwind_destroy(pp->pp_unwind);
+		ft_proc_release(pp->pp_proc);
+		free(pp);
+	}
+}
+
+
+typedef struct dtd_sampmap {
+	dt_msg_t	pm_msg;
+	uint32_t	pm_n;
+} dtd_sampmap_t;
+
+static int
+dtd_sample_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
+{
+	dtd_sampmap_t *pm = arg;
+
+	(void)proc;
+	dt_msg_put_u64(&pm->pm_msg, m->fm_lo);
+	dt_msg_put_u64(&pm->pm_msg, m->fm_hi);
+	dt_msg_put_u64(&pm->pm_msg, m->fm_bias);
+	dt_msg_put_u32(&pm->pm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
+	dt_msg_put_str(&pm->pm_msg, m->fm_path);
+	pm->pm_n++;
+	return 0;
+}
+
+/*
+ * Main thread: send the client of c the module maps (DT_MSG_MODMAP) of
+ * the sampled processes it may see that it has not heard of, or that
+ * changed since, so that it can name their addresses.  Called before
+ * every snapshot, so a map comes before the records that use it.
+ */
+int
+dtd_sample_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
+    void *arg)
+{
+	dtd_sampmap_t mm;
+	dtd_sampcons_t *pc = c->dc_sampstate;
+	dtd_sampproc_t *pp;
+	dtd_samptold_t *told;
+	uint64_t gen, now;
+	size_t i, off;
+	int rc = 0;
+
+	if (!dtd_prov_profile_uses(c))
+		return 0;
+	if (pc == NULL) {
+		if ((pc = calloc(1, sizeof(*pc))) == NULL)
+			return 0;
+		c->dc_sampstate = pc;
+	}
+	now = dtd_ecb_now();
+	pthread_mutex_lock(&dtd_sample_plock);
+	for (pp = dtd_sample_procs; pp != NULL && rc == 0; pp = pp->pp_next) {
+		if (c->dc_uid != 0 && c->dc_uid != pp->pp_uid)
+			continue;
+		gen = __atomic_load_n(&pp->pp_gen, __ATOMIC_ACQUIRE);
+		for (i = 0; i < pc->pc_ntold; i++)
+			if (pc->pc_told[i].pt_serial == pp->pp_serial)
+				break;
+		if (i < pc->pc_ntold && pc->pc_told[i].pt_gen == gen)
+			continue;
+		if (i == pc->pc_ntold) {
+			if (pc->pc_ntold == pc->pc_cap) {
+				size_t ncap = pc->pc_cap ? 2 * pc->pc_cap : 16;
+
+				if ((told = reallocarray(pc->pc_told, ncap,
+				    sizeof(*told))) == NULL)
+					break;
+				pc->pc_told = told;
+				pc->pc_cap = ncap;
+			}
+			pc->pc_told[pc->pc_ntold++].pt_serial = pp->pp_serial;
+		}
+		pc->pc_told[i].pt_gen = gen;
+		dt_msg_init(&mm.pm_msg, DT_MSG_MODMAP);
+		dt_msg_put_u32(&mm.pm_msg, (uint32_t)pp->pp_pid);
+		off = mm.pm_msg.dm_len;
+		dt_msg_put_u32(&mm.pm_msg, 0);
+		mm.pm_n = 0;
+		(void)ft_proc_mod_iter(pp->pp_proc, "*",
+		    dtd_sample_mapone, &mm);
+		if (mm.pm_msg.dm_err == 0) {
+			mm.pm_msg.dm_data[off] = mm.pm_n & 0xff;
+			mm.pm_msg.dm_data[off + 1] = (mm.pm_n >> 8) & 0xff;
+			mm.pm_msg.dm_data[off + 2] = (mm.pm_n >> 16) & 0xff;
+			mm.pm_msg.dm_data[off + 3] = (mm.pm_n >> 24) & 0xff;
+		}
+		rc = send(arg, &mm.pm_msg);
+		dt_msg_free(&mm.pm_msg);
+	}
+	/* forget what the table no longer has */
+	for (i = 0; i < pc->pc_ntold; ) {
+		for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next)
+			if (pp->pp_serial == pc->pc_told[i].pt_serial)
+				break;
+		if (pp == NULL)
+			pc->pc_told[i] = pc->pc_told[--pc->pc_ntold];
+		else
+			i++;
+	}
+	pthread_mutex_unlock(&dtd_sample_plock);
+	pc->pc_lastpass = now;
+	dtd_sample_gc(0);
+	return rc;
+}
+
+/* Main thread: c is going; forget what it was told. */
+void
+dtd_sample_drop(dtd_consumer_t *c)
+{
+	dtd_sampcons_t *pc = c->dc_sampstate;
+
+	if (pc == NULL)
+		return;
+	free(pc->pc_told);
+	free(pc);
+	c->dc_sampstate = NULL;
+}
