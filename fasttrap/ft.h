@@ -25,9 +25,11 @@
 #include <sys/types.h>
 #include <sys/user.h>
 
+#include <elf.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A function symbol.  Aliases (several names, one address) appear once. */
 typedef struct ft_sym {
@@ -37,6 +39,45 @@ typedef struct ft_sym {
 	uint8_t		fs_bind;	/* STB_* */
 	uint8_t		fs_hidden;	/* a hidden (compat) symbol version */
 } ft_sym_t;
+
+/*
+ * Symbols by address, and at one address the preferred name first: the
+ * name a function with several goes by, as illumos picks it (global or
+ * weak over local, fewer leading underscores, the smaller size), and
+ * two rules of ours (a default symbol version over a hidden compat one,
+ * a plain name over one with a compiler-made suffix such as
+ * `.localalias').  Inline, as the one rule both ends follow: the daemon
+ * names probes with it (ft_elf.c), the consumer names addresses with it
+ * (libdtrace/dt_usym.c), so -l, probefunc and ufunc() agree.
+ */
+static inline int
+ft_sym_cmp(const ft_sym_t *x, const ft_sym_t *y)
+{
+	const char *xn = x->fs_name, *yn = y->fs_name;
+	int xd, yd;
+
+	if (x->fs_addr != y->fs_addr)
+		return x->fs_addr < y->fs_addr ? -1 : 1;
+	if ((x->fs_bind == STB_LOCAL) != (y->fs_bind == STB_LOCAL))
+		return x->fs_bind == STB_LOCAL ? 1 : -1;
+	if (x->fs_hidden != y->fs_hidden)
+		return x->fs_hidden ? 1 : -1;
+	if ((xn[0] == '$') != (yn[0] == '$'))
+		return xn[0] == '$' ? 1 : -1;
+	while (*xn == '_' && *yn == '_') {
+		xn++;
+		yn++;
+	}
+	if ((*xn == '_') != (*yn == '_'))
+		return *xn == '_' ? 1 : -1;
+	xd = strchr(x->fs_name, '.') != NULL;
+	yd = strchr(y->fs_name, '.') != NULL;
+	if (xd != yd)
+		return xd ? 1 : -1;
+	if (x->fs_size != y->fs_size)
+		return x->fs_size < y->fs_size ? -1 : 1;
+	return strcmp(x->fs_name, y->fs_name);
+}
 
 typedef struct ft_elf ft_elf_t;
 

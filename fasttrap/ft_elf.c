@@ -48,35 +48,11 @@ ft_elf_cmp_name(const void *a, const void *b)
 	    ((const ft_sym_t *)b)->fs_name);
 }
 
-/* Order by address, then the preferred name first (see above). */
+/* Order by address, then the preferred name first (ft_sym_cmp). */
 static int
 ft_elf_cmp_addr(const void *a, const void *b)
 {
-	const ft_sym_t *x = a, *y = b;
-	const char *xn = x->fs_name, *yn = y->fs_name;
-	int xd, yd;
-
-	if (x->fs_addr != y->fs_addr)
-		return x->fs_addr < y->fs_addr ? -1 : 1;
-	if ((x->fs_bind == STB_LOCAL) != (y->fs_bind == STB_LOCAL))
-		return x->fs_bind == STB_LOCAL ? 1 : -1;
-	if (x->fs_hidden != y->fs_hidden)
-		return x->fs_hidden ? 1 : -1;
-	if ((xn[0] == '$') != (yn[0] == '$'))
-		return xn[0] == '$' ? 1 : -1;
-	while (*xn == '_' && *yn == '_') {
-		xn++;
-		yn++;
-	}
-	if ((*xn == '_') != (*yn == '_'))
-		return *xn == '_' ? 1 : -1;
-	xd = strchr(x->fs_name, '.') != NULL;
-	yd = strchr(y->fs_name, '.') != NULL;
-	if (xd != yd)
-		return xd ? 1 : -1;
-	if (x->fs_size != y->fs_size)
-		return x->fs_size < y->fs_size ? -1 : 1;
-	return strcmp(x->fs_name, y->fs_name);
+	return ft_sym_cmp(a, b);
 }
 
 static void

@@ -19,12 +19,11 @@
  *
  * Several names for one function (malloc and __libc_malloc, free and
  * glibc's compat cfree@GLIBC_2.2.5, foo and foo.localalias) give the one
- * the daemon's ft_elf.c lists it under, by the same rules, so that -l,
- * probefunc and ufunc() agree: a global or weak symbol over a local one,
- * a default version over a hidden one, fewer leading underscores, a
- * plain name over a compiler-made one (with a '.'), the smaller size,
- * then strcmp order.  Each module's table of them (dt_usym_alias_t, in
- * the module's libdwfl userdata) is made on first use.
+ * the daemon's ft_elf.c lists it under, by the same rule (ft_sym_cmp in
+ * fasttrap's ft.h, the one piece of fasttrap the consumer uses), so that
+ * -l, probefunc and ufunc() agree.  Each module's table of them
+ * (dt_usym_alias_t, in the module's libdwfl userdata) is made on first
+ * use.
  *
  * dtrace -lv: the C types of a function's parameters, from the DWARF in
  * the module's file where there is some (dt_usym_argtypes).
@@ -41,6 +40,7 @@
 #include <unistd.h>
 
 #include "dt_impl.h"
+#include "ft.h"
 
 #define DT_USYM_DEBUGDIR	"/usr/lib/debug"
 
@@ -61,14 +61,11 @@ typedef struct dt_usym_fnent {
 	Dwarf_Off	fe_off;
 } dt_usym_fnent_t;
 
-/* A function's preferred name: one per address, sorted by address. */
-typedef struct dt_usym_alias {
-	uint64_t	ua_addr;
-	uint64_t	ua_size;
-	const char	*ua_name;	/* libdwfl's string */
-	uint8_t		ua_local;
-	uint8_t		ua_hidden;
-} dt_usym_alias_t;
+/*
+ * A function's preferred name: one per address, sorted by address; the
+ * name is libdwfl's string.
+ */
+typedef ft_sym_t dt_usym_alias_t;
 
 typedef struct dt_usym_aliases {
 	dt_usym_alias_t	*ua_tab;
@@ -303,35 +300,11 @@ dt_usym_dwfl(dtrace_hdl_t *dtp, pid_t pid)
 	return d;
 }
 
-/* Preferred first (the rules in the comment at the top, as ft_elf's) */
+/* Preferred first: fasttrap's rule, so that names agree (ft.h) */
 static int
 dt_usym_alias_cmp(const void *a, const void *b)
 {
-	const dt_usym_alias_t *x = a, *y = b;
-	const char *xn = x->ua_name, *yn = y->ua_name;
-	int xd, yd;
-
-	if (x->ua_addr != y->ua_addr)
-		return x->ua_addr < y->ua_addr ? -1 : 1;
-	if (x->ua_local != y->ua_local)
-		return x->ua_local ? 1 : -1;
-	if (x->ua_hidden != y->ua_hidden)
-		return x->ua_hidden ? 1 : -1;
-	if ((xn[0] == '$') != (yn[0] == '$'))
-		return xn[0] == '$' ? 1 : -1;
-	while (*xn == '_' && *yn == '_') {
-		xn++;
-		yn++;
-	}
-	if ((*xn == '_') != (*yn == '_'))
-		return *xn == '_' ? 1 : -1;
-	xd = strchr(x->ua_name, '.') != NULL;
-	yd = strchr(y->ua_name, '.') != NULL;
-	if (xd != yd)
-		return xd ? 1 : -1;
-	if (x->ua_size != y->ua_size)
-		return x->ua_size < y->ua_size ? -1 : 1;
-	return strcmp(x->ua_name, y->ua_name);
+	return ft_sym_cmp(a, b);
 }
 
 /*
@@ -401,18 +374,18 @@ dt_usym_aliases(Dwfl_Module *mod)
 			velf = elf;
 			ver = dt_usym_versym(elf, n);
 		}
-		e->ua_addr = a;
-		e->ua_size = sym.st_size;
-		e->ua_name = name;
-		e->ua_local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-		e->ua_hidden = (ver != NULL && gelf_getversym(ver, i, &vs) !=
+		e->fs_addr = a;
+		e->fs_size = sym.st_size;
+		e->fs_name = name;
+		e->fs_bind = GELF_ST_BIND(sym.st_info);
+		e->fs_hidden = (ver != NULL && gelf_getversym(ver, i, &vs) !=
 		    NULL && (vs & 0x8000) != 0) ||
 		    ((at = strchr(name, '@')) != NULL && at[1] != '@');
 		ua->ua_n++;
 	}
 	qsort(ua->ua_tab, ua->ua_n, sizeof(*ua->ua_tab), dt_usym_alias_cmp);
 	for (j = 0, k = 0; j < ua->ua_n; j++)
-		if (k == 0 || ua->ua_tab[k - 1].ua_addr != ua->ua_tab[j].ua_addr)
+		if (k == 0 || ua->ua_tab[k - 1].fs_addr != ua->ua_tab[j].fs_addr)
 			ua->ua_tab[k++] = ua->ua_tab[j];
 	ua->ua_n = k;
 	*udp = ua;
@@ -431,9 +404,9 @@ dt_usym_alias(Dwfl_Module *mod, uint64_t addr)
 	hi = ua->ua_n;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (ua->ua_tab[mid].ua_addr == addr)
-			return ua->ua_tab[mid].ua_name;
-		if (ua->ua_tab[mid].ua_addr < addr)
+		if (ua->ua_tab[mid].fs_addr == addr)
+			return ua->ua_tab[mid].fs_name;
+		if (ua->ua_tab[mid].fs_addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
