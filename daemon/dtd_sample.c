@@ -263,6 +263,29 @@ dtd_sample_new(dtd_probe_t *p, int cpu, int mode, uint64_t ns)
 }
 
 /*
+ * Open event a of process pid (0: this daemon, -1: any) on s's CPU, to
+ * wake the sampler when its ring is half full, and map the ring: 0, or
+ * -1 with nothing left open.
+ */
+static int
+dtd_sample_openring(dtd_sampler_t *s, struct perf_event_attr *a, pid_t pid)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd;
+
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(DTD_SAMPLE_RINGPAGES * page / 2);
+	if ((fd = (int)syscall(SYS_perf_event_open, a, pid, s->dsm_cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC)) == -1)
+		return -1;
+	if (dtd_sample_ring(s, fd) == -1) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Sample what cpu runs every ns, for probe p: a perf cpu-clock event of
  * the CPU, its ring mapped.  The ring wakes the thread only when half
  * full: the timer drains it.  NULL if perf refuses (try task mode).
@@ -271,27 +294,16 @@ dtd_sampler_t *
 dtd_sample_open_cpu(dtd_probe_t *p, int cpu, uint64_t ns)
 {
 	struct perf_event_attr a;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	dtd_sampler_t *s;
-	int fd;
 
 	if ((s = dtd_sample_new(p, cpu, DTD_SAMPLE_CPU, ns)) == NULL)
 		return NULL;
 	dtd_sample_attr(&a, ns);
-	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(DTD_SAMPLE_RINGPAGES * page / 2);
-	if ((fd = (int)syscall(SYS_perf_event_open, &a, -1, s->dsm_cpu, -1,
-	    PERF_FLAG_FD_CLOEXEC)) == -1)
-		goto fail;
-	if (dtd_sample_ring(s, fd) == -1) {
-		close(fd);
-		goto fail;
+	if (dtd_sample_openring(s, &a, -1) == -1) {
+		dtd_sample_close(s);
+		return NULL;
 	}
 	return s;
-
-fail:
-	dtd_sample_close(s);
-	return NULL;
 }
 
 /*
@@ -307,7 +319,6 @@ dtd_sampler_t *
 dtd_sample_open_task(dtd_probe_t *p, int cpu, uint64_t ns, int *nokernel)
 {
 	struct perf_event_attr a;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	dtd_sampler_t *s;
 	int fd;
 
@@ -336,15 +347,8 @@ dtd_sample_open_task(dtd_probe_t *p, int cpu, uint64_t ns, int *nokernel)
 	a.exclude_hv = 1;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
-	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(DTD_SAMPLE_RINGPAGES * page / 2);
-	if ((fd = (int)syscall(SYS_perf_event_open, &a, 0, s->dsm_cpu, -1,
-	    PERF_FLAG_FD_CLOEXEC)) == -1)
+	if (dtd_sample_openring(s, &a, 0) == -1)
 		goto fail;
-	if (dtd_sample_ring(s, fd) == -1) {
-		close(fd);
-		goto fail;
-	}
 	return s;
 
 fail:
