@@ -22,6 +22,7 @@
 #include "dt_proto.h"
 
 struct event_base;
+struct ft_proc;		/* fasttrap's process model (ft.h) */
 
 #define DTD_DEFAULT_BUFSIZE	(4u << 20)
 #define DTD_DEFAULT_AGGSIZE	(4u << 20)
@@ -535,6 +536,7 @@ uint32_t	dtd_prov_pid_targets(const dtd_consumer_t *, pid_t *, int *,
 		    uint32_t);
 int		dtd_prov_pid_report(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
+void		dtd_prov_pid_mapmsg(dt_msg_t *, struct ft_proc *, pid_t);
 int		dtd_prov_pid_modmaps(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
 

@@ -981,6 +981,31 @@ dtd_prov_pid_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
 }
 
 /*
+ * The module map of process p (pid) as a DT_MSG_MODMAP, in m, which the
+ * caller sends and frees (dt_proto.h has the payload).  The sampler
+ * sends its processes' maps with it too (dtd_sample.c).
+ */
+void
+dtd_prov_pid_mapmsg(dt_msg_t *m, ft_proc_t *p, pid_t pid)
+{
+	dtd_pidmap_t pm;
+	size_t off;
+	int k;
+
+	dt_msg_init(m, DT_MSG_MODMAP);
+	dt_msg_put_u32(m, (uint32_t)pid);
+	off = m->dm_len;
+	dt_msg_put_u32(m, 0);		/* the count, once known */
+	pm.pm_msg = m;
+	pm.pm_n = 0;
+	(void)ft_proc_mod_iter(p, "*", dtd_prov_pid_mapone, &pm);
+	if (m->dm_err != 0)
+		return;
+	for (k = 0; k < 4; k++)		/* little-endian, as dt_msg puts */
+		m->dm_data[off + k] = (uint8_t)(pm.pm_n >> (8 * k));
+}
+
+/*
  * Main thread: send the client of c the module maps of its targets that
  * changed since it last heard (DT_MSG_MODMAP), so that it can name the
  * addresses in ustack() and usym() records.  Called before every
@@ -991,10 +1016,8 @@ dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
     void *arg)
 {
 	dtd_pidcons_t *pc = c->dc_pidstate;
-	dtd_pidmap_t pm;
 	uint64_t gen;
 	uint32_t i;
-	size_t off;
 	dt_msg_t m;
 	int rc;
 
@@ -1010,20 +1033,7 @@ dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 		    !__atomic_load_n(&pp->pp_held, __ATOMIC_ACQUIRE)))
 			continue;
 		t->pt_toldmods = gen;
-		dt_msg_init(&m, DT_MSG_MODMAP);
-		dt_msg_put_u32(&m, (uint32_t)pp->pp_pid);
-		off = m.dm_len;
-		dt_msg_put_u32(&m, 0);
-		pm.pm_msg = &m;
-		pm.pm_n = 0;
-		(void)ft_proc_mod_iter(pp->pp_proc, "*", dtd_prov_pid_mapone,
-		    &pm);
-		if (m.dm_err == 0) {
-			m.dm_data[off] = pm.pm_n & 0xff;
-			m.dm_data[off + 1] = (pm.pm_n >> 8) & 0xff;
-			m.dm_data[off + 2] = (pm.pm_n >> 16) & 0xff;
-			m.dm_data[off + 3] = (pm.pm_n >> 24) & 0xff;
-		}
+		dtd_prov_pid_mapmsg(&m, pp->pp_proc, pp->pp_pid);
 		rc = send(arg, &m);
 		dt_msg_free(&m);
 		if (rc == -1)

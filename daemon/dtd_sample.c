@@ -1045,26 +1045,6 @@ dtd_sample_gc(int all)
 }
 
 
-typedef struct dtd_sampmap {
-	dt_msg_t	pm_msg;
-	uint32_t	pm_n;
-} dtd_sampmap_t;
-
-static int
-dtd_sample_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
-{
-	dtd_sampmap_t *pm = arg;
-
-	(void)proc;
-	dt_msg_put_u64(&pm->pm_msg, m->fm_lo);
-	dt_msg_put_u64(&pm->pm_msg, m->fm_hi);
-	dt_msg_put_u64(&pm->pm_msg, m->fm_bias);
-	dt_msg_put_u32(&pm->pm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
-	dt_msg_put_str(&pm->pm_msg, m->fm_path);
-	pm->pm_n++;
-	return 0;
-}
-
 /*
  * Main thread: send the client of c the module maps (DT_MSG_MODMAP) of
  * the sampled processes it may see that it has not heard of, or that
@@ -1075,12 +1055,12 @@ int
 dtd_sample_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
     void *arg)
 {
-	dtd_sampmap_t mm;
 	dtd_sampcons_t *pc = c->dc_sampstate;
 	dtd_sampproc_t *pp;
 	dtd_samptold_t *told;
 	uint64_t gen, now;
-	size_t i, off;
+	size_t i;
+	dt_msg_t m;
 	int rc = 0;
 
 	if (!dtd_prov_profile_uses(c))
@@ -1114,21 +1094,9 @@ dtd_sample_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 			pc->pc_told[pc->pc_ntold++].pt_serial = pp->pp_serial;
 		}
 		pc->pc_told[i].pt_gen = gen;
-		dt_msg_init(&mm.pm_msg, DT_MSG_MODMAP);
-		dt_msg_put_u32(&mm.pm_msg, (uint32_t)pp->pp_pid);
-		off = mm.pm_msg.dm_len;
-		dt_msg_put_u32(&mm.pm_msg, 0);
-		mm.pm_n = 0;
-		(void)ft_proc_mod_iter(pp->pp_proc, "*",
-		    dtd_sample_mapone, &mm);
-		if (mm.pm_msg.dm_err == 0) {
-			mm.pm_msg.dm_data[off] = mm.pm_n & 0xff;
-			mm.pm_msg.dm_data[off + 1] = (mm.pm_n >> 8) & 0xff;
-			mm.pm_msg.dm_data[off + 2] = (mm.pm_n >> 16) & 0xff;
-			mm.pm_msg.dm_data[off + 3] = (mm.pm_n >> 24) & 0xff;
-		}
-		rc = send(arg, &mm.pm_msg);
-		dt_msg_free(&mm.pm_msg);
+		dtd_prov_pid_mapmsg(&m, pp->pp_proc, pp->pp_pid);
+		rc = send(arg, &m);
+		dt_msg_free(&m);
 	}
 	/* forget what the table no longer has */
 	for (i = 0; i < pc->pc_ntold; ) {
