@@ -331,6 +331,11 @@ test_chars(void)
 	check_int("'abcd'", 0x61626364, "int");
 	check_int("'abcde'", 0x6162636465ULL, "long");
 	check_int("'abcdefgh'", 0x6162636465666768ULL, "long");
+	check_int("'\\x7f\\xff\\xff\\xff\\xff\\xff\\xff\\xff'",
+	    0x7fffffffffffffffULL, "long");
+	check_err("{'\\x80\\0\\0\\0\\0\\0\\0\\0'}", "D_INT_OFLOW",
+	    "integer constant 0x8000000000000000 cannot be represented in "
+	    "any built-in integral type");
 	check_err("{'abcdefghi'}", "D_CHR_OFLOW", "character constant is too long");
 	check_err("{''}", "D_CHR_NULL", "empty character constant");
 	check_err("{'a\n'}", "D_CHR_NL",
@@ -668,9 +673,41 @@ test_comments_lines(void)
 	    DT_TOK_LBRACE, DT_TOK_RBRACE, 0);
 }
 
+/* Compiled from a file (-s), a lexer error names its line. */
+static void
+check_file_err(const char *src, const char *tag, const char *msg)
+{
+	dtrace_prog_t *pgp = NULL;
+	FILE *fp;
+	int ok;
+
+	if ((fp = fmemopen((void *)src, strlen(src), "r")) != NULL) {
+		pgp = dtrace_program_fcompile(g_dtp, fp, DTRACE_C_ZDEFS, 0,
+		    NULL);
+		fclose(fp);
+	}
+	ok = fp != NULL && pgp == NULL && g_dtp->dt_errtag != NULL &&
+	    strcmp(g_dtp->dt_errtag, tag) == 0 &&
+	    strcmp(g_dtp->dt_errmsg, msg) == 0;
+	if (!ok)
+		printf("# got %s: %s\n", g_dtp->dt_errtag ? g_dtp->dt_errtag :
+		    "(no tag)", g_dtp->dt_errmsg);
+	tap_ok(ok, "file \"%s\": %s", show(src), msg);
+}
+
 static void
 test_invalid(void)
 {
+	check_file_err("BEGIN\n{\n/* x\n*/\ttrace(\"abc\n\");\n}\n",
+	    "D_STR_NL", "line 4: newline encountered in string literal");
+	check_file_err("BEGIN\n{\n\ttrace('ab\n');\n}\n", "D_CHR_NL",
+	    "line 3: newline encountered in character constant");
+	check_file_err("BEGIN\n{\n\ttrace(\"a\");\n\ttrace(09);\n}\n",
+	    "D_INT_DIGIT", "line 4: constant 09 contains invalid digit 9");
+	check_file_err("BEGIN\n{\n/*\n\n", "D_SYNTAX",
+	    "line 5: end-of-file encountered before matching */");
+	check_file_err("# 20 \"x.d\"\nBEGIN\n{\n\ttrace('');\n}\n",
+	    "D_CHR_NULL", "line 22: empty character constant");
 	/* characters D has no token for reach the parser as themselves */
 	check_toks("{ # }", DT_TOK_LBRACE, DT_KEY_OTHER, DT_TOK_RBRACE, 0);
 	check_toks("{ \\ }", DT_TOK_LBRACE, DT_KEY_OTHER, DT_TOK_RBRACE, 0);
