@@ -25,8 +25,8 @@ static dtrace_hdl_t *g_dtp;
 
 typedef struct lex_tok {
 	int		lt_tok;
-	char		lt_str[64];	/* identifier, pspec, string, agg */
-	size_t		lt_len;		/* string length (may hold NULs) */
+	char		lt_str[64];	/* ident, pspec, string, agg */
+	size_t		lt_len;		/* strlen() of a string */
 	uint64_t	lt_value;	/* DT_TOK_INT */
 	const char	*lt_type;	/* DT_TOK_INT: D type name */
 	int		lt_line;	/* line after the token */
@@ -106,7 +106,6 @@ lex_flags(const char *src, unsigned int cflags, int argc, char *const argv[])
 			t->lt_type = val.l_node->dn_type->dt_name;
 			break;
 		case DT_TOK_STRING:
-			/* strings may hold NULs: the lexer's buffer is len+1 */
 			t->lt_len = strlen(val.l_str);
 			snprintf(t->lt_str, sizeof(t->lt_str), "%s", val.l_str);
 			break;
@@ -276,16 +275,20 @@ test_ints(void)
 	check_int("0xffffffffffffffffL", UINT64_MAX, "unsigned long");
 
 	/* illumos's wording: the whole constant and the first bad digit */
-	check_err("{0x}", "D_INT_DIGIT", "constant 0x contains invalid digit x");
-	check_err("{09}", "D_INT_DIGIT", "constant 09 contains invalid digit 9");
+	check_err("{0x}", "D_INT_DIGIT",
+	    "constant 0x contains invalid digit x");
+	check_err("{09}", "D_INT_DIGIT",
+	    "constant 09 contains invalid digit 9");
 	check_err("{0778}", "D_INT_DIGIT",
 	    "constant 0778 contains invalid digit 8");
 	check_err("{12a}", "D_INT_DIGIT",
 	    "constant 12a contains invalid digit a");
 	check_err("{0x1g}", "D_INT_DIGIT",
 	    "constant 0x1g contains invalid digit g");
-	check_err("{1uu}", "D_INT_DIGIT", "constant 1uu contains invalid digit u");
-	check_err("{1lL}", "D_INT_DIGIT", "constant 1lL contains invalid digit L");
+	check_err("{1uu}", "D_INT_DIGIT",
+	    "constant 1uu contains invalid digit u");
+	check_err("{1lL}", "D_INT_DIGIT",
+	    "constant 1lL contains invalid digit L");
 	check_err("{1lll}", "D_INT_DIGIT",
 	    "constant 1lll contains invalid digit l");
 	check_err("{1lul}", "D_INT_DIGIT",
@@ -336,7 +339,8 @@ test_chars(void)
 	check_err("{'\\x80\\0\\0\\0\\0\\0\\0\\0'}", "D_INT_OFLOW",
 	    "integer constant 0x8000000000000000 cannot be represented in "
 	    "any built-in integral type");
-	check_err("{'abcdefghi'}", "D_CHR_OFLOW", "character constant is too long");
+	check_err("{'abcdefghi'}", "D_CHR_OFLOW",
+	    "character constant is too long");
 	check_err("{''}", "D_CHR_NULL", "empty character constant");
 	check_err("{'a\n'}", "D_CHR_NL",
 	    "newline encountered in character constant");
@@ -351,16 +355,18 @@ test_strings(void)
 	check_str("\"a\\nb\\tc\"", "a\nb\tc", 5);
 	check_str("\"\\\\\\\"\\'\"", "\\\"'", 3);
 	check_str("\"\\x41\\101\\60\"", "AA0", 3);
-	check_str("\"\\1012\"", "A2", 2);	/* three octal digits at most */
+	/* three octal digits at most; a NUL ends a D string */
+	check_str("\"\\1012\"", "A2", 2);
 	check_str("\"it's\"", "it's", 4);
 	check_str("\"/* no comment */\"", "/* no comment */", 16);
-	check_str("\"a\\0b\"", "a", 1);		/* a NUL ends a D string */
+	check_str("\"a\\0b\"", "a", 1);
 	/* D does not paste adjacent literals: two tokens */
 	check_toks("{\"a\" \"b\"}", DT_TOK_LBRACE, DT_TOK_STRING,
 	    DT_TOK_STRING, DT_TOK_RBRACE, 0);
 	check_err("{\"abc\n\"}", "D_STR_NL",
 	    "newline encountered in string literal");
-	check_err("{\"abc", "D_STR_NL", "newline encountered in string literal");
+	check_err("{\"abc", "D_STR_NL",
+	    "newline encountered in string literal");
 	/* a string in a predicate and in a declaration */
 	check_toks("BEGIN /\"x\"/ {}", DT_TOK_PSPEC, DT_TOK_DIV,
 	    DT_TOK_STRING, DT_TOK_EPRED, DT_TOK_LBRACE, DT_TOK_RBRACE, 0);
