@@ -110,3 +110,10 @@ tests_unit_test_ft_uprobe_SOURCES = tests/unit/test_ft_uprobe.c tests/unit/tap.h
 tests_unit_test_ft_uprobe_LDADD = $(FT_LIBS)
 EXTRA_tests_unit_test_ft_uprobe_DEPENDENCIES = tests/triggers/loop \
 	tests/triggers/threads tests/triggers/forker
+
+# libdtrace/dt_lex.l: the D lexer's tokens, values, states and errors.
+check_PROGRAMS += tests/unit/test_dt_lex
+TESTS += tests/unit/test_dt_lex
+tests_unit_test_dt_lex_SOURCES = tests/unit/test_dt_lex.c tests/unit/tap.h
+tests_unit_test_dt_lex_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
+	dif/libdif.a $(LIBEVENT_LIBS)

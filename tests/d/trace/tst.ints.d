@@ -9,7 +9,7 @@ BEGIN
 	trace((int)-1);
 	trace((unsigned int)4294967295);
 	trace((long long)-1);
-	trace((unsigned long long)18446744073709551615);
+	trace((unsigned long long)18446744073709551615ULL);
 	trace(0);
 	exit(0);
 }

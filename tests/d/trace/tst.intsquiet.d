@@ -17,7 +17,7 @@ BEGIN
 	printf("\n");
 	trace((long long)-4);
 	printf("\n");
-	trace((unsigned long long)18446744073709551615);
+	trace((unsigned long long)18446744073709551615ULL);
 	printf("\n");
 	exit(0);
 }
