@@ -13,9 +13,10 @@
  * ft_ptrace.c (the ptrace backend: the tracer thread, int3 patching, the
  * hit path), ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi
  * links, the drain thread, the hit snapshot), ft_bpf.c (its kernel side:
- * the capture program, ring and links over raw bpf(2), the %fs base
- * offset from the kernel's BTF), ft_guard.c (the guardian process that
- * restores every patched byte when the daemon dies of SIGKILL),
+ * the capture program, ring and links over raw bpf(2)), ft_btf.c (the
+ * %fs base offset in a task, from the kernel's BTF), ft_guard.c (the
+ * guardian process that restores every patched byte when the daemon
+ * dies of SIGKILL),
  * ft_unwind.c (user stacks with libdw, from a hit's registers and a
  * memory accessor, whatever the backend).
  */
@@ -383,6 +384,9 @@ size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
 int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
+
+/* ft_btf.c: the offset of a thread's %fs base in struct task_struct, or -1 */
+long		ft_btf_fsbase_off(void);
 
 /*
  * ft_guard.c: the guardian.  ft_guard_start() forks it; call it once,
