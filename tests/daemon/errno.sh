@@ -28,8 +28,11 @@ END
 }
 D
 # the uprobe backend where this daemon can use it (root, uprobe_multi)
+# and the kernel has BTF (without it, errno under uprobes is a fault)
 backends=ptrace
-if dtrace -x backend=uprobe -q -c "$TRIGGERS/errnoer 1" \
+if [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "# no kernel BTF here: ptrace only"
+elif dtrace -x backend=uprobe -q -c "$TRIGGERS/errnoer 1" \
     -n 'pid$target:a.out:ok:entry {}' >/dev/null 2>&1; then
 	backends="ptrace uprobe"
 else
