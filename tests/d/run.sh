@@ -55,7 +55,7 @@ for f in $files; do
 	case $(basename "$f") in
 	err.D_*)
 		tag=$(basename "$f" | cut -d. -f2)
-		timeout 60 $PIN "$DTRACE" -xerrtags $args -s "$f" \
+		timeout -k 10 60 $PIN "$DTRACE" -xerrtags $args -s "$f" \
 		    >"$tmp/out" 2>"$tmp/err" </dev/null
 		rc=$?
 		if [ $rc -eq 1 ] && grep -q "\[$tag\]" "$tmp/err"; then
@@ -67,7 +67,7 @@ for f in $files; do
 		fi
 		;;
 	err.*)
-		timeout 60 $PIN "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
+		timeout -k 10 60 $PIN "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
 		    </dev/null
 		rc=$?
 		if [ $rc -eq 1 ]; then
@@ -79,7 +79,7 @@ for f in $files; do
 		fi
 		;;
 	*)
-		timeout 60 $PIN "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
+		timeout -k 10 60 $PIN "$DTRACE" $args -s "$f" >"$tmp/out" 2>"$tmp/err" \
 		    </dev/null
 		rc=$?
 		why=

@@ -31,7 +31,7 @@ tick-100ms /n == 5/
 tick-100ms /n == 8/ { exit(0); }
 END { printa("end %@d\n", @); printa("kend %d %@d\n", @k); }
 DEOF
-timeout 60 "$DTRACE" -x aggrate=1h -x switchrate=10ms -s "$tmp/stale.d" \
+timeout -k 10 60 "$DTRACE" -x aggrate=1h -x switchrate=10ms -s "$tmp/stale.d" \
     >"$tmp/out" 2>"$tmp/err"
 check "aggrate=1h: exit 0" [ $? -eq 0 ]
 b=$(sed -n 's/^before //p' "$tmp/out")
@@ -59,7 +59,7 @@ kend 2 10
 # the number of calls exactly.
 for rates in "1ms 1ms" "50ms 5ms" "5ms 50ms"; do
 	set -- $rates
-	timeout 60 "$DTRACE" -q -x aggrate=$1 -x switchrate=$2 \
+	timeout -k 10 60 "$DTRACE" -q -x aggrate=$1 -x switchrate=$2 \
 	    -c "$TRIGGERS/loop 20000" -n '
 	    pid$target::f:entry { @c = count(); @k[arg0 % 3] = count(); }
 	    tick-5ms {

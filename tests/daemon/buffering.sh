@@ -17,7 +17,7 @@ fi
 # dtrace with its own private daemon, both on CPU 0
 pdtrace()
 {
-	taskset -c 0 timeout 60 "$DTRACE" "$@"
+	taskset -c 0 timeout -k 10 60 "$DTRACE" "$@"
 }
 
 # ring of 16k: 2000 tick records and exit()'s; 16384 / 24 = 682 survive,

@@ -47,7 +47,7 @@ check "the socket is mode 0660" [ "$(stat -c %a "$sock")" = 660 ]
 check "the socket is group dtrace" [ "$(stat -c %G "$sock")" = dtrace ]
 
 setpriv --reuid="$uid" --regid="$gid" --groups="$dgid" \
-    timeout 60 "$DTRACE" -x socket="$sock" -q \
+    timeout -k 10 60 "$DTRACE" -x socket="$sock" -q \
     -n 'BEGIN { printf("in\n"); exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "a member of group dtrace connects: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "in
@@ -55,7 +55,7 @@ same "$tmp/out" "in
 " "a member of group dtrace connects: BEGIN fires"
 
 setpriv --reuid="$uid" --regid="$gid" --clear-groups \
-    timeout 60 "$DTRACE" -x socket="$sock" -q \
+    timeout -k 10 60 "$DTRACE" -x socket="$sock" -q \
     -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "a user outside group dtrace cannot connect: exit 1" [ $? -eq 1 ]
 check "a user outside group dtrace cannot connect: error says so" \

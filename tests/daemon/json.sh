@@ -131,7 +131,7 @@ if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
 		done
 		echo 'BEGIN { exit(0); }'
 	} >"$tmp/drops.d"
-	taskset -c 0 timeout 60 "$DTRACE" -s "$tmp/drops.d" >"$tmp/out" \
+	taskset -c 0 timeout -k 10 60 "$DTRACE" -s "$tmp/drops.d" >"$tmp/out" \
 	    2>"$tmp/err"
 	check "json drops: exit 0" [ $? -eq 0 ]
 	head -n 1 "$tmp/out" >"$tmp/drop"
@@ -147,7 +147,7 @@ fi
 
 # aggregation drops and failed speculations as JSON objects: 128 bytes
 # of aggregation hold 3 entries of 40 (-x cpu=0: BEGIN runs as on CPU 0)
-timeout 60 "$DTRACE" -q -x oformat=json -x cpu=0 -x aggsize=128 -x nspec=1 \
+timeout -k 10 60 "$DTRACE" -q -x oformat=json -x cpu=0 -x aggsize=128 -x nspec=1 \
     -n 'BEGIN { @[1] = count(); @[2] = count(); @[3] = count();
     @[4] = count(); a = speculation(); b = speculation(); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
@@ -166,7 +166,7 @@ check "json aggregation and speculation drops" jsonis "$tmp/out" '[
 
 # llquantize up to 10^19: the magnitude past INT64_MAX ends there, and
 # INT64_MAX alone is the top bucket
-timeout 60 "$DTRACE" -q -x oformat=json -n 'BEGIN {
+timeout -k 10 60 "$DTRACE" -q -x oformat=json -n 'BEGIN {
     @ll = llquantize(9223372036854775806, 10, 0, 19, 10);
     @ll = llquantize(9223372036854775807, 10, 0, 19, 10);
     @ll = llquantize(1000000000000000000, 10, 0, 19, 10); exit(0); }' \

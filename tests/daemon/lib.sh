@@ -99,9 +99,12 @@ stop_daemon()
 	dpid=
 }
 
+# dtrace ARGS: our dtrace on the test's daemon, ended after 60 s (a hang
+# is a failure, not a stuck run) and killed 10 s later if it does not
+# end (a sanitizer's exit-time leak check can deadlock after SIGTERM)
 dtrace()
 {
-	timeout 60 "$DTRACE" -x socket="$sock" "$@"
+	timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
 }
 
 done_testing()

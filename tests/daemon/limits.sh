@@ -28,7 +28,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	udtrace()
 	{
 		setpriv --reuid="$uid" --regid="$gid" --clear-groups \
-		    timeout 60 "$DTRACE" -x socket="$sock" "$@"
+		    timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
 	}
 	chmod 711 "$tmp"
 else

@@ -7,7 +7,7 @@
 # recurse 2: main -> down(2) -> down(1) -> down(0) -> leaf(0).  The
 # first of leaf:entry's two clauses indents, the second is "|"; of
 # leaf:return's two, the first is "|" and the last unindents.
-timeout 60 "$DTRACE" -F -o "$tmp/flow" -c "$TRIGGERS/recurse 2" -n '
+timeout -k 10 60 "$DTRACE" -F -o "$tmp/flow" -c "$TRIGGERS/recurse 2" -n '
     pid$target:a.out:down:entry, pid$target:a.out:leaf:entry { trace(arg0); }
     pid$target:a.out:down:return, pid$target:a.out:leaf:return { trace(arg1); }
     pid$target:a.out:leaf:entry { trace("again"); }
@@ -30,7 +30,7 @@ same "$tmp/out" "103
 " "-o: the target's output alone on stdout"
 
 # -q with -F: no header, no prefix (illumos: quiet wins)
-timeout 60 "$DTRACE" -qF -o "$tmp/q" -c "$TRIGGERS/recurse 1" -n '
+timeout -k 10 60 "$DTRACE" -qF -o "$tmp/q" -c "$TRIGGERS/recurse 1" -n '
     pid$target:a.out:down:entry { printf("in %d\n", arg0); }' \
     >"$tmp/out" 2>"$tmp/err"
 same "$tmp/q" "in 1
@@ -42,7 +42,7 @@ in 0
 # commit only the calls whose result is "bad" (a multiple of 7 here),
 # discarding the others.  One thread on one CPU: a commit or discard
 # frees the speculation at once, so nspec=1 never fails.
-timeout 60 "$DTRACE" -q -o "$tmp/spec" -c "$TRIGGERS/oncpu 0 30" -n '
+timeout -k 10 60 "$DTRACE" -q -o "$tmp/spec" -c "$TRIGGERS/oncpu 0 30" -n '
     pid$target::f:entry
     {
 	self->spec = speculation();

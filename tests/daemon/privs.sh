@@ -61,7 +61,7 @@ spinning()
 
 udtrace()
 {
-	as "$uid" "$gid" timeout 60 "$DTRACE" -x socket="$sock" "$@"
+	as "$uid" "$gid" timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
 }
 prog='pid$target:a.out:f:entry { @ = count(); } tick-200ms { exit(0); }'
 

@@ -78,7 +78,7 @@ END { printa("samples %@d\n", @n); printa("%a\n", @f); }' >"$tmp/out" 2>"$tmp/er
 		chmod 666 "$sock"
 		setpriv --reuid="$(id -u dtracetest)" \
 		    --regid="$(id -g dtracetest)" --clear-groups \
-		    timeout 60 "$DTRACE" -x socket="$sock" -q -n '
+		    timeout -k 10 60 "$DTRACE" -x socket="$sock" -q -n '
 profile-997 { @[uid] = count(); }
 tick-1s { exit(0); }
 END { printa("uid %d\n", @); }' >"$tmp/out" 2>"$tmp/err"
@@ -268,7 +268,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -le 2 ] &&
 	check "private daemon starts" [ -S "$psock" ]
 	$AS "$TRIGGERS/spin" & sp=$!
 	sleep 0.2
-	$AS timeout 60 "$DTRACE" -x socket="$psock" -q -p $sp -n '
+	$AS timeout -k 10 60 "$DTRACE" -x socket="$psock" -q -p $sp -n '
 profile-997 /pid == $target/ { @s[ustack(3)] = count(); @n = count(); }
 profile-997 /pid != $target/ { @o[pid == $1, arg0, arg1] = count(); }
 profile-997 { @c[cpu] = count(); }
@@ -291,7 +291,7 @@ END { printa(@s); printa("samples %@d\n", @n); printa("other %d %d %d\n", @o);
 	    "$(echo "$cpus" | sort -n)" ]
 	kill $sp; wait $sp 2>/dev/null
 	# threads the target creates after sampling began are sampled too
-	$AS timeout 60 "$DTRACE" -x socket="$psock" -q \
+	$AS timeout -k 10 60 "$DTRACE" -x socket="$psock" -q \
 	    -c "$TRIGGERS/threads 20000000" -n '
 profile-997 /pid == $target && tid != pid/ { @ = count(); }
 END { printa("threads %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"

@@ -151,7 +151,7 @@ same "$tmp/spin.out" "spun well
 " "the trigger's every call returned the right value"
 
 # --- a switch recorder on a target that exits: data and exact drops
-taskset -c 0 timeout 60 "$DTRACE" -x socket="$sock" \
+taskset -c 0 timeout -k 10 60 "$DTRACE" -x socket="$sock" \
     -x retain=sw -x bufsize=1200 -q -c "$TRIGGERS/loop 300" -n '
 pid$target:a.out:f:entry { printf("%d\n", arg0); @calls = count(); }' \
     >"$tmp/c.out" 2>"$tmp/err"
@@ -232,7 +232,7 @@ dtrace -a -x grab=bogus >"$tmp/out" 2>"$tmp/err"
 same "$tmp/err" "dtrace: failed to set -x grab: Invalid value for specified option
 " "-x grab=bogus: refused"
 if [ ! -S /run/dtraced/dtraced.sock ]; then
-	DTRACED=$DTRACED timeout 60 "$DTRACE" -x retain=p -n 'tick-1s { }' \
+	DTRACED=$DTRACED timeout -k 10 60 "$DTRACE" -x retain=p -n 'tick-1s { }' \
 	    >"$tmp/out" 2>"$tmp/err"
 	check "a private daemon cannot retain: exit 1" [ $? -eq 1 ]
 	check "a private daemon cannot retain: says why" grep -q \
@@ -252,7 +252,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	as()
 	{
 		setpriv --reuid="$uid" --regid="$gid" --clear-groups \
-		    timeout 60 "$DTRACE" -x socket="$sock" "$@"
+		    timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
 	}
 	as -a -l >"$tmp/out" 2>"$tmp/err"
 	same "$tmp/out" "NAME                    UID STATE    POLICY BUFSIZE AGGSIZE      DROPS TARGETS

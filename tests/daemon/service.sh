@@ -138,7 +138,7 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	    pwd)/dtraced|" "$srcdir/contrib/systemd/dtraced.service" \
 	    >"$tmp/units/dtraced.service"
 	cp "$srcdir/contrib/systemd/dtraced.socket" "$tmp/units/"
-	(cd "$tmp/units" && timeout 120 systemd-analyze verify --man=no \
+	(cd "$tmp/units" && timeout -k 10 120 systemd-analyze verify --man=no \
 	    ./dtraced.socket ./dtraced.service) >"$tmp/verify" 2>&1
 	rc=$?
 	check "systemd-analyze verify: exit 0" [ $rc -eq 0 ]

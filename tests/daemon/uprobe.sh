@@ -111,7 +111,7 @@ same "$tmp/out" "child exited 3
 # again fire (the first ones are missed); exit() at the first of them
 # (the exec comes within microseconds of the process's start: the exec
 # watch must be in place before ptrace lets the held command go)
-timeout 20 "$DTRACE" -x socket="$sock" -x backend=uprobe -q \
+timeout -k 10 20 "$DTRACE" -x socket="$sock" -x backend=uprobe -q \
     -c "$TRIGGERS/execer 3 $TRIGGERS/loop spin" \
     -n 'pid$target:a.out:f:entry /arg0 > 2/ { printf("f %d\n", arg0); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
@@ -122,7 +122,7 @@ dtrace -x backend=uprobe -Z -q -c "$TRIGGERS/dl 50000000" \
 check "dlopen: libm's cbrt fires once libm is in" grep -q '^cbrt$' "$tmp/out"
 # the linker's hook of an image that replaced the first by exec: a
 # library it loads later is still seen
-timeout 30 "$DTRACE" -x socket="$sock" -x backend=uprobe -Z -q \
+timeout -k 10 30 "$DTRACE" -x socket="$sock" -x backend=uprobe -Z -q \
     -c "$TRIGGERS/execer 3 $TRIGGERS/dl 50000000" \
     -n 'pid$target:libm.so.6:cbrt:entry { printf("cbrt\n"); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
