@@ -280,7 +280,8 @@ start_held(struct ctx *c, struct target *t, char *const argv[])
 	if (launch(t, argv) == -1)
 		return NULL;
 	c->c_pid = t->t_pid;
-	c->c_proc = ft_proc_hold(t->t_pid, -1, &ops, c, err, sizeof(err));
+	c->c_proc = ft_proc_hold(t->t_pid, -1, &ops, c, FT_HOLD_POSTINIT, err,
+	    sizeof(err));
 	if (c->c_proc == NULL) {
 		printf("# hold: %s\n", err);
 		kill(t->t_pid, SIGKILL);
