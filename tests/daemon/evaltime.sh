@@ -29,6 +29,25 @@ evt_tick $want
 	same "$tmp/err" "" "$mode: nothing on stderr"
 done
 
+# main without a main symbol (a stripped program): held at its entry
+# point, so __libc_start_main is seen; main itself misses it
+if command -v strip >/dev/null 2>&1 &&
+    strip -o "$tmp/loop-s" "$TRIGGERS/loop" 2>/dev/null; then
+	for t in "$tmp/loop-s 1" "$TRIGGERS/loop 0"; do
+		set -- $t
+		dtrace -Z -x evaltime=main -q -c "$1 4" -n '
+		pid$target:libc.so.6:__libc_start_main:entry { n++; }
+		END { printf("start %d\n", n); }' >"$tmp/out" 2>"$tmp/err"
+		check "main, $(basename $1): exit 0" [ $? -eq 0 ]
+		same "$tmp/out" "sum=16
+start $2
+
+" "main, $(basename $1): __libc_start_main fires $2 times"
+	done
+else
+	ok "# SKIP strip is not installed"
+fi
+
 # bad values
 dtrace -x evaltime=later -n 'BEGIN { exit(0); }' >"$tmp/out" 2>&1
 check "bad evaltime: exit 1" [ $? -eq 1 ]
