@@ -1256,8 +1256,9 @@ ft_ptrace_purge(ft_proc_t *p)
 
 /*
  * The dynamic linker's hook: say so when its list is consistent again
- * (returns 1 then).  A hook set at the exec has no r_debug yet: the
- * linker points the executable's DT_DEBUG at it before its first call.
+ * (returns 1 then; a program not held yet hears it as fo_held).  A hook
+ * set at the exec has no r_debug yet: the linker points the
+ * executable's DT_DEBUG at it before its first call.
  */
 static int
 ft_ptrace_rbrk(ft_proc_t *p)
@@ -1274,7 +1275,7 @@ ft_ptrace_rbrk(ft_proc_t *p)
 		return 0;	/* RT_ADD or RT_DELETE: in progress */
 	ft_ptrace_purge(p);
 	ft_proc_refresh(p);
-	if (p->pr_ops->fo_modules != NULL)
+	if (p->pr_ops->fo_modules != NULL && !p->pr_hold)
 		p->pr_ops->fo_modules(p->pr_arg, p);
 	return 1;
 }
