@@ -90,7 +90,7 @@ typedef struct dtd_pidproc {
 	ft_proc_t		*pp_proc;	/* NULL once released */
 	int			pp_refs;	/* consumers holding it */
 	int			pp_created;	/* -c: killed when left running */
-	int			pp_held;	/* atomic: at its entry point */
+	int			pp_held;	/* atomic: at its hold point */
 	int			pp_exited;	/* atomic: gone */
 	int			pp_status;	/* wait status, once exited */
 	int			pp_running;	/* ft_proc_run() done */
@@ -419,7 +419,7 @@ dtd_prov_pid_held(void *arg, ft_proc_t *proc)
 
 	(void)proc;
 	dtd_prov_pid_procinfo(pp);
-	/* the libraries are mapped now */
+	/* its modules are read again (at evaltime=exec: not all yet) */
 	__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 	__atomic_store_n(&pp->pp_held, 1, __ATOMIC_RELEASE);
 	dtd_client_wakeup();
@@ -1052,7 +1052,7 @@ dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 
 /*
  * Main thread: tell the client of c what happened to its targets (held
- * at the entry point, exited), one DT_MSG_PROC each, and release
+ * at their hold point, exited), one DT_MSG_PROC each, and release
  * processes that are gone.  Returns -1 if send failed.
  */
 int
