@@ -520,8 +520,8 @@ void		dtd_sample_drop(dtd_consumer_t *);
 
 /* dtd_prov_pid.c */
 extern const dtd_provider_t dtd_prov_pid;
-int		dtd_prov_pid_grab(dtd_consumer_t *, pid_t, int, int, char *,
-		    size_t);
+int		dtd_prov_pid_grab(dtd_consumer_t *, pid_t, int, int, int,
+		    char *, size_t);
 void		dtd_prov_pid_go(dtd_consumer_t *);
 int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
 int		dtd_prov_pid_option(dtd_consumer_t *, const char *, uint64_t,

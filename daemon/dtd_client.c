@@ -361,13 +361,16 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		pid = (pid_t)dt_msg_get_u32(m);
 		flags = dt_msg_get_u32(m);
 		if (!dt_msg_done(m) || m->dm_fd == -1 ||
-		    (flags & ~(uint32_t)DT_GRAB_CREATE))
+		    (flags & ~(uint32_t)(DT_GRAB_CREATE | DT_GRAB_EVALMASK)) ||
+		    ((flags & DT_GRAB_EVALMASK) && !(flags & DT_GRAB_CREATE)))
 			return -1;
 		if (cl->cl_state != DTD_CL_READY)
 			return dtd_client_error(cl, EBUSY,
 			    "processes must be grabbed before GO");
 		if (dtd_prov_pid_grab(cl->cl_consumer, pid, m->dm_fd,
-		    (flags & DT_GRAB_CREATE) != 0, err, sizeof(err)) == -1)
+		    (flags & DT_GRAB_CREATE) != 0, (int)((flags &
+		    DT_GRAB_EVALMASK) >> DT_GRAB_EVALSHIFT), err,
+		    sizeof(err)) == -1)
 			return dtd_client_error(cl, ESRCH, err);
 		dt_msg_init(&r, DT_MSG_GRAB_OK);
 		dt_msg_put_u32(&r, (uint32_t)pid);

@@ -90,7 +90,7 @@ typedef struct dtd_pidproc {
 	ft_proc_t		*pp_proc;	/* NULL once released */
 	int			pp_refs;	/* consumers holding it */
 	int			pp_created;	/* -c: killed when left running */
-	int			pp_held;	/* atomic: at its entry point */
+	int			pp_held;	/* atomic: at its hold point */
 	int			pp_exited;	/* atomic: gone */
 	int			pp_status;	/* wait status, once exited */
 	int			pp_running;	/* ft_proc_run() done */
@@ -419,7 +419,7 @@ dtd_prov_pid_held(void *arg, ft_proc_t *proc)
 
 	(void)proc;
 	dtd_prov_pid_procinfo(pp);
-	/* the libraries are mapped now */
+	/* its modules are read again (at evaltime=exec: not all yet) */
 	__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 	__atomic_store_n(&pp->pp_held, 1, __ATOMIC_RELEASE);
 	dtd_client_wakeup();
@@ -532,12 +532,16 @@ dtd_prov_pid_allowed(const dtd_consumer_t *c, pid_t pid, char *err,
 
 /*
  * DT_MSG_GRAB: trace pid, named by the client's pidfd.  create: hold a
- * child of the client about to exec (-c).  Returns 0 or -1 with err.
+ * child of the client about to exec (-c), where evaltime says (0
+ * postinit, 1 exec, 2 preinit, 3 main: DT_GRAB_EVALMASK's values).
+ * Returns 0 or -1 with err.
  */
 int
 dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
-    char *err, size_t errlen)
+    int evaltime, char *err, size_t errlen)
 {
+	static const int holdat[] = { FT_HOLD_POSTINIT, FT_HOLD_EXEC,
+	    FT_HOLD_PREINIT, FT_HOLD_MAIN };
 	char ferr[256];
 	dtd_pidcons_t *pc;
 	dtd_pidtgt_t *nt;
@@ -549,6 +553,10 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 	}
 	if (pid == getpid() || pid == c->dc_pid) {
 		snprintf(err, errlen, "cannot trace dtrace or dtraced");
+		return -1;
+	}
+	if (evaltime < 0 || evaltime > 3 || (evaltime != 0 && !create)) {
+		snprintf(err, errlen, "invalid evaltime");
 		return -1;
 	}
 	if (dtd_prov_pid_tgt(c, pid) != NULL) {
@@ -588,8 +596,8 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 			dtd_prov_pid_procinfo(pp);
 		ferr[0] = '\0';
 		pp->pp_proc = create ?
-		    ft_proc_hold(pid, pidfd, &dtd_prov_pid_ops, pp, ferr,
-		    sizeof(ferr)) :
+		    ft_proc_hold(pid, pidfd, &dtd_prov_pid_ops, pp,
+		    holdat[evaltime], ferr, sizeof(ferr)) :
 		    ft_proc_grab(pid, pidfd, &dtd_prov_pid_ops, pp, ferr,
 		    sizeof(ferr));
 		if (pp->pp_proc == NULL) {
@@ -1044,7 +1052,7 @@ dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 
 /*
  * Main thread: tell the client of c what happened to its targets (held
- * at the entry point, exited), one DT_MSG_PROC each, and release
+ * at their hold point, exited), one DT_MSG_PROC each, and release
  * processes that are gone.  Returns -1 if send failed.
  */
 int

@@ -199,9 +199,9 @@ int		ft_isa_tlsoff(const uint8_t *, size_t, uint64_t, uint64_t *,
  *
  * ft_proc_grab() seizes every thread of a running process; ft_proc_hold()
  * seizes a process that is about to execve() (e.g. a child of the client
- * waiting on a pipe) and runs the new image to its entry point (AT_ENTRY:
- * the dynamic linker has mapped the libraries, no main-program code has
- * run), calls fo_held, and keeps it stopped there until ft_proc_run() (or
+ * waiting on a pipe) and runs the new image to its hold point (FT_HOLD_*;
+ * by default its entry point, AT_ENTRY: the dynamic linker has mapped the
+ * libraries, no main-program code has run), calls fo_held, and keeps it stopped there until ft_proc_run() (or
  * ft_proc_kill(), or ft_proc_release()).
  *
  * Threads.  Each process has one tracer thread, started by grab/hold:
@@ -277,7 +277,7 @@ typedef struct ft_ops {
 	void	(*fo_exec)(void *, ft_proc_t *);
 	/* libraries were loaded or unloaded (dlopen, dlclose) */
 	void	(*fo_modules)(void *, ft_proc_t *);
-	/* ft_proc_hold(): the program is at its entry point, stopped */
+	/* ft_proc_hold(): the program is at its hold point, stopped */
 	void	(*fo_held)(void *, ft_proc_t *);
 	/* uprobe backend: n more hits on cpu were lost (ring full) */
 	void	(*fo_lost)(void *, ft_proc_t *, int, uint64_t);
@@ -306,14 +306,28 @@ typedef struct ft_ops {
  * drain thread, while the process runs on: calls made in the new image
  * or library before the caller's next ft_proc_sync() are missed.
  */
+/*
+ * Where ft_proc_hold() holds the new image (dtrace's evaltime): at the
+ * exec itself (only the executable and the dynamic linker are mapped),
+ * at the linker's first consistent r_debug state (libraries mapped,
+ * their initialisers not run; a program without a dynamic linker is
+ * held at its entry point instead), at the entry point (the default),
+ * or at the executable's main (a temporary int3; without a `main'
+ * symbol it is held at its entry point).
+ */
+#define	FT_HOLD_POSTINIT	0
+#define	FT_HOLD_EXEC		1
+#define	FT_HOLD_PREINIT		2
+#define	FT_HOLD_MAIN		3
+
 #define	FT_BACKEND_PTRACE	0
 #define	FT_BACKEND_UPROBE	1
 
 /* ft_proc.c */
 ft_proc_t	*ft_proc_grab(pid_t, int, const ft_ops_t *, void *, char *,
 		    size_t);
-ft_proc_t	*ft_proc_hold(pid_t, int, const ft_ops_t *, void *, char *,
-		    size_t);
+ft_proc_t	*ft_proc_hold(pid_t, int, const ft_ops_t *, void *, int,
+		    char *, size_t);
 ft_proc_t	*ft_proc_observe(pid_t, char *, size_t);
 int		ft_proc_run(ft_proc_t *);
 int		ft_proc_kill(ft_proc_t *);
@@ -475,8 +489,9 @@ struct ft_proc {
 	int		pr_memfd;	/* /proc/PID/mem, read-write */
 	const ft_ops_t	*pr_ops;
 	void		*pr_arg;
-	int		pr_hold;	/* ft_proc_hold(), until at the entry */
+	int		pr_hold;	/* ft_proc_hold(), until held */
 	int		pr_holdreq;	/* ft_proc_hold() */
+	int		pr_holdat;	/* FT_HOLD_*: where it is held */
 	int		pr_runreq;	/* ft_proc_run() called */
 	int		pr_ptracegone;	/* the tracer thread has been joined */
 	int		pr_observe;	/* ft_proc_observe(): not traced */
@@ -520,8 +535,10 @@ struct ft_proc {
 	uint8_t		pr_slotused[FT_NSLOTS];
 	uint64_t	pr_chunk[FT_MAXCHUNKS];	/* scratch chunk addresses */
 	int		pr_nchunks;
-	uint64_t	pr_entry;	/* temporary int3 at AT_ENTRY, or 0 */
+	uint64_t	pr_entry;	/* temporary int3 at AT_ENTRY (or at
+					 * main, pr_atmain), or 0 */
 	uint8_t		pr_entryorig;
+	int		pr_atmain;	/* pr_entry is main's */
 	int		pr_held;	/* stopped at the entry point */
 	uint64_t	pr_rdebug;	/* struct r_debug, or 0 */
 	uint64_t	pr_rbrk;
@@ -541,6 +558,7 @@ struct ft_proc {
 
 /* ft_proc.c, for ft_ptrace.c */
 int		ft_proc_rdebug(ft_proc_t *, uint64_t *, uint64_t *);
+int		ft_proc_main(ft_proc_t *, uint64_t *);
 
 /* ft_uprobe.c */
 int		ft_uprobe_start(ft_proc_t *, size_t, char *, size_t);

@@ -180,7 +180,7 @@ ft_proc_free(ft_proc_t *p)
 
 static ft_proc_t *
 ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
-    char *err, size_t errlen)
+    int holdat, char *err, size_t errlen)
 {
 	pthread_mutexattr_t ma;
 	ft_proc_t *p;
@@ -196,6 +196,7 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 	p->pr_arg = arg;
 	p->pr_hold = hold;
 	p->pr_holdreq = hold;
+	p->pr_holdat = holdat;
 	p->pr_modsdirty = 1;
 	p->pr_regslot = -1;
 	pthread_mutexattr_init(&ma);
@@ -262,19 +263,23 @@ ft_proc_t *
 ft_proc_grab(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg,
     char *err, size_t errlen)
 {
-	return ft_proc_new(pid, pidfd, ops, arg, 0, err, errlen);
+	return ft_proc_new(pid, pidfd, ops, arg, 0, 0, err, errlen);
 }
 
 /*
  * Trace a process that is about to execve(): it runs to the new image's
- * entry point, then fo_held is called and it stays stopped until
- * ft_proc_run().
+ * hold point (FT_HOLD_*), then fo_held is called and it stays stopped
+ * until ft_proc_run().
  */
 ft_proc_t *
 ft_proc_hold(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg,
-    char *err, size_t errlen)
+    int holdat, char *err, size_t errlen)
 {
-	return ft_proc_new(pid, pidfd, ops, arg, 1, err, errlen);
+	if (holdat < FT_HOLD_POSTINIT || holdat > FT_HOLD_MAIN) {
+		snprintf(err, errlen, "%s", strerror(EINVAL));
+		return NULL;
+	}
+	return ft_proc_new(pid, pidfd, ops, arg, 1, holdat, err, errlen);
 }
 
 /*
@@ -1001,5 +1006,21 @@ ft_proc_rdebug(ft_proc_t *p, uint64_t *rdebug, uint64_t *rbrk)
 	    (s = ft_elf_lookup(fe, "_dl_debug_state")) == NULL)
 		return -1;
 	*rbrk = s->fs_addr + m->fm_bias;
+	return 0;
+}
+
+/* The runtime address of the executable's main, for FT_HOLD_MAIN. */
+int
+ft_proc_main(ft_proc_t *p, uint64_t *addr)
+{
+	ft_mod_t *m = NULL;
+	const ft_sym_t *s;
+	ft_elf_t *fe;
+
+	ft_proc_mod_iter(p, NULL, ft_proc_exe, &m);
+	if (m == NULL || (fe = ft_proc_mod_elf(p, m, NULL, 0)) == NULL ||
+	    (s = ft_elf_lookup(fe, "main")) == NULL || s->fs_addr == 0)
+		return -1;
+	*addr = s->fs_addr + m->fm_bias;
 	return 0;
 }

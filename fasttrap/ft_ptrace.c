@@ -1254,20 +1254,30 @@ ft_ptrace_purge(ft_proc_t *p)
 	pthread_mutex_unlock(&p->pr_lock);
 }
 
-/* The dynamic linker's hook: say so when its list is consistent again. */
-static void
+/*
+ * The dynamic linker's hook: say so when its list is consistent again
+ * (returns 1 then; a program not held yet hears it as fo_held).  A hook
+ * set at the exec has no r_debug yet: the linker points the
+ * executable's DT_DEBUG at it before its first call.
+ */
+static int
 ft_ptrace_rbrk(ft_proc_t *p)
 {
+	uint64_t rdebug, rbrk;
 	int32_t state = 0;
 
+	if (p->pr_rdebug == 0 && ft_proc_rdebug(p, &rdebug, &rbrk) == 0 &&
+	    rdebug != 0 && rbrk == p->pr_rbrk)
+		p->pr_rdebug = rdebug;
 	/* struct r_debug: r_state follows r_version, r_map, r_brk */
 	if (p->pr_rdebug != 0 && ft_ptrace_vmread(p->pr_pid, p->pr_rdebug + 24,
 	    &state, 4) == 0 && state != 0)
-		return;		/* RT_ADD or RT_DELETE: in progress */
+		return 0;	/* RT_ADD or RT_DELETE: in progress */
 	ft_ptrace_purge(p);
 	ft_proc_refresh(p);
-	if (p->pr_ops->fo_modules != NULL)
+	if (p->pr_ops->fo_modules != NULL && !p->pr_hold)
 		p->pr_ops->fo_modules(p->pr_arg, p);
+	return 1;
 }
 
 /* Find the dynamic linker's hook (r_debug.r_brk) and stop on it. */
@@ -1304,19 +1314,64 @@ ft_ptrace_arrived(ft_proc_t *p, ft_thread_t *t)
 	ft_ptrace_resume(t);
 }
 
-/* The new image reached its entry point. */
-static void
-ft_ptrace_entry(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
+/*
+ * The temporary int3 of a new image (at its entry point, or at main):
+ * plant it (0, or -1 if it cannot be), or take it away.  It is in the
+ * fatal table while it is there, as a site is.
+ */
+static int
+ft_ptrace_entry_set(ft_proc_t *p, uint64_t addr)
 {
+	static const uint8_t int3 = 0xcc;
+
+	if (addr == 0 || pread(p->pr_memfd, &p->pr_entryorig, 1,
+	    (off_t)addr) != 1 || p->pr_entryorig == 0xcc ||
+	    pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1)
+		return -1;
+	p->pr_entry = addr;
+	pthread_mutex_lock(&p->pr_lock);
+	ft_ptrace_fatal_add(p, addr, p->pr_entryorig);
+	pthread_mutex_unlock(&p->pr_lock);
+	return 0;
+}
+
+static void
+ft_ptrace_entry_clear(ft_proc_t *p)
+{
+	if (p->pr_entry == 0)
+		return;
 	(void)!pwrite(p->pr_memfd, &p->pr_entryorig, 1, (off_t)p->pr_entry);
 	pthread_mutex_lock(&p->pr_lock);
 	ft_ptrace_fatal_del(p, p->pr_entry);
 	pthread_mutex_unlock(&p->pr_lock);
-	r->rip = p->pr_entry;
 	p->pr_entry = 0;
+	p->pr_atmain = 0;
+}
+
+/*
+ * The new image reached its entry point (or, held at main, main): the
+ * libraries are mapped; stop on the linker's hook from now on.
+ */
+static void
+ft_ptrace_entry(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
+{
+	uint64_t mainpc;
+	int atmain = p->pr_atmain;
+
+	r->rip = p->pr_entry;
+	ft_ptrace_entry_clear(p);
 	ptrace(PTRACE_SETREGS, t->th_tid, 0, r);
 	ft_proc_refresh(p);
-	ft_ptrace_hook(p);
+	if (p->pr_rbrk == 0)
+		ft_ptrace_hook(p);
+	if (p->pr_hold && p->pr_holdat == FT_HOLD_MAIN && !atmain &&
+	    ft_proc_main(p, &mainpc) == 0 && ft_ptrace_entry_set(p,
+	    mainpc) == 0) {
+		/* run on to main; without one it is held here */
+		p->pr_atmain = 1;
+		ft_ptrace_resume(t);
+		return;
+	}
 	ft_ptrace_arrived(p, t);
 }
 
@@ -1374,8 +1429,18 @@ ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
 	r.rip = copy.st_addr;
 	fire = t->th_skip != copy.st_addr && !t->th_foreign;
 	t->th_skip = 0;
-	if (fire && copy.st_rbrk)
-		ft_ptrace_rbrk(p);
+	if (fire && copy.st_rbrk && ft_ptrace_rbrk(p) && p->pr_hold &&
+	    p->pr_holdat == FT_HOLD_PREINIT) {
+		/*
+		 * evaltime=preinit: the first consistent state.  Held on the
+		 * hook's int3, which it runs through later without firing.
+		 */
+		ft_ptrace_entry_clear(p);
+		t->th_skip = copy.st_addr;
+		ptrace(PTRACE_SETREGS, t->th_tid, 0, &r);
+		ft_ptrace_arrived(p, t);
+		return;
+	}
 	if (fire && copy.st_nusers > 0 && p->pr_ops->fo_hit != NULL) {
 		hit.fh_pid = p->pr_pid;
 		hit.fh_tid = t->th_tid;
@@ -1517,7 +1582,20 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	p->pr_nchunks = 0;
 	memset(p->pr_slotused, 0, sizeof(p->pr_slotused));
 	p->pr_rdebug = p->pr_rbrk = 0;
+	p->pr_atmain = 0;
 	ft_proc_refresh(p);
+
+	/*
+	 * Held at the exec or at preinit: watch the linker from the start,
+	 * so that libraries are seen as they are mapped.
+	 */
+	if (p->pr_hold && (p->pr_holdat == FT_HOLD_EXEC ||
+	    p->pr_holdat == FT_HOLD_PREINIT))
+		ft_ptrace_hook(p);
+	if (p->pr_hold && p->pr_holdat == FT_HOLD_EXEC) {
+		ft_ptrace_arrived(p, t);
+		return;
+	}
 
 	/* run the new image to its entry point: its libraries are mapped */
 	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)p->pr_pid);
@@ -1529,18 +1607,9 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 		}
 		close(fd);
 	}
-	if (entry != 0 && pread(p->pr_memfd, &p->pr_entryorig, 1,
-	    (off_t)entry) == 1 && p->pr_entryorig != 0xcc) {
-		static const uint8_t int3 = 0xcc;
-
-		if (pwrite(p->pr_memfd, &int3, 1, (off_t)entry) == 1) {
-			p->pr_entry = entry;
-			pthread_mutex_lock(&p->pr_lock);
-			ft_ptrace_fatal_add(p, entry, p->pr_entryorig);
-			pthread_mutex_unlock(&p->pr_lock);
-			ft_ptrace_resume(t);
-			return;
-		}
+	if (ft_ptrace_entry_set(p, entry) == 0) {
+		ft_ptrace_resume(t);
+		return;
 	}
 	/* no entry point to stop at: say so now */
 	ft_ptrace_arrived(p, t);

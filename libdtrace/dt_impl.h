@@ -191,6 +191,7 @@ struct dtrace_hdl {
 	char		*dt_socket;	/* -x socket=PATH or NULL */
 	char		*dt_retain;	/* -x retain=NAME or NULL */
 	int		dt_grabsnap;	/* -x grab=snapshot */
+	uint32_t	dt_evaltime;	/* -x evaltime: DT_GRAB_EXEC.. or 0 */
 
 	/* dt_conn.c: the daemon */
 	dt_peer_t	dt_peer;

@@ -348,6 +348,34 @@ dt_opt_grab(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 	return 0;
 }
 
+/*
+ * -x evaltime=exec|preinit|postinit|main: where a -c command is held
+ * while tracing is set up (the daemon's DT_MSG_GRAB flags).  Read when
+ * the command is started, before any program is compiled.
+ */
+static int
+dt_opt_evaltime(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	static const struct {
+		const char	*name;
+		uint32_t	flag;
+	} ev[] = {
+		{ "exec", DT_GRAB_EXEC },
+		{ "preinit", DT_GRAB_PREINIT },
+		{ "postinit", 0 },
+		{ "main", DT_GRAB_MAIN },
+	};
+	size_t i;
+
+	for (i = 0; arg != NULL && i < sizeof(ev) / sizeof(ev[0]); i++) {
+		if (strcmp(arg, ev[i].name) == 0) {
+			dtp->dt_evaltime = ev[i].flag;
+			return 0;
+		}
+	}
+	return dt_set_errno(dtp, EDT_BADOPTVAL);
+}
+
 /* -D name[=value], -U name, -I dir: cpp arguments (dt_cpp.c) */
 static int
 dt_opt_cpp_arg(dtrace_hdl_t *dtp, const char *arg, uintptr_t which)
@@ -377,6 +405,7 @@ static const dt_option_t dt_options_ct[] = {
 	{ "socket", dt_opt_socket, 0 },
 	{ "retain", dt_opt_retain, 0 },
 	{ "grab", dt_opt_grab, 0 },
+	{ "evaltime", dt_opt_evaltime, 0 },
 	{ NULL, NULL, 0 }
 };
 

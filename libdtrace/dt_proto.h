@@ -120,7 +120,8 @@ enum dt_msgtype {
 				 *   a pidfd naming pid: trace it (before
 				 *   GO).  DT_GRAB_CREATE: pid is the
 				 *   client's child, about to execve(); the
-				 *   daemon holds it at its entry point */
+				 *   daemon holds it at its entry point, or
+				 *   where DT_GRAB_EVALMASK says */
 	DT_MSG_GRAB_OK,		/* d->c: u32 pid: traced (CREATE: seized;
 				 *   the client may now let it exec) */
 	DT_MSG_PROC,		/* d->c, any time: u32 pid, u32 event
@@ -143,6 +144,12 @@ enum dt_msgtype {
 };
 
 #define DT_GRAB_CREATE	0x1
+/* with CREATE: where the daemon holds it (-x evaltime); 0 is postinit */
+#define DT_GRAB_EVALMASK	0x6
+#define DT_GRAB_EVALSHIFT	1
+#define DT_GRAB_EXEC		(1 << DT_GRAB_EVALSHIFT)
+#define DT_GRAB_PREINIT		(2 << DT_GRAB_EVALSHIFT)
+#define DT_GRAB_MAIN		(3 << DT_GRAB_EVALSHIFT)
 
 /* DT_MSG_CLAIM flags */
 #define DT_CLAIM_SNAPSHOT	0x1	/* read it, leave it running */

@@ -1094,7 +1094,7 @@ dt_work_grab(dtrace_hdl_t *dtp, pid_t pid, int pidfd, int create)
 	dtp->dt_procs = np;
 	dt_msg_init(&req, DT_MSG_GRAB);
 	dt_msg_put_u32(&req, (uint32_t)pid);
-	dt_msg_put_u32(&req, create ? DT_GRAB_CREATE : 0);
+	dt_msg_put_u32(&req, create ? DT_GRAB_CREATE | dtp->dt_evaltime : 0);
 	req.dm_fd = pidfd;	/* dt_msg_free (in the request) closes it */
 	if (dt_conn_request(dtp, &req, DT_MSG_GRAB_OK, &rep) != 0)
 		return -1;

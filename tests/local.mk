@@ -33,6 +33,16 @@ tests_triggers_execer_LDFLAGS =
 tests_triggers_dl_SOURCES = tests/triggers/dl.c
 tests_triggers_dl_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_dl_LDFLAGS =
+# evt and its library (a shared object with an initialiser), for
+# -x evaltime: built as a program linked -shared, found through $ORIGIN
+check_PROGRAMS += tests/triggers/libevtlib.so tests/triggers/evt
+tests_triggers_libevtlib_so_SOURCES = tests/triggers/evtlib.c
+tests_triggers_libevtlib_so_CFLAGS = $(TRIGGER_CFLAGS) -fPIC
+tests_triggers_libevtlib_so_LDFLAGS = -shared -Wl,-soname,libevtlib.so
+tests_triggers_evt_SOURCES = tests/triggers/evt.c
+tests_triggers_evt_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_evt_LDFLAGS = -Wl,-rpath,'$$ORIGIN'
+tests_triggers_evt_LDADD = tests/triggers/libevtlib.so
 check_PROGRAMS += tests/triggers/storm
 tests_triggers_storm_SOURCES = tests/triggers/storm.c
 tests_triggers_storm_CFLAGS = $(TRIGGER_CFLAGS)
@@ -88,6 +98,8 @@ TESTS += tests/daemon/destructive.sh
 EXTRA_DIST += tests/daemon/destructive.sh
 TESTS += tests/daemon/pidexec.sh
 EXTRA_DIST += tests/daemon/pidexec.sh
+TESTS += tests/daemon/evaltime.sh
+EXTRA_DIST += tests/daemon/evaltime.sh
 TESTS += tests/daemon/privs.sh tests/daemon/group.sh
 EXTRA_DIST += tests/daemon/privs.sh tests/daemon/group.sh
 check_PROGRAMS += tests/triggers/strarg

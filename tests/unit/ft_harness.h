@@ -2,7 +2,7 @@
  * ft_harness.h: what the fasttrap backend tests share (test_ft_ptrace.c,
  * test_ft_uprobe.c): the hit callbacks that count per probe user and sum
  * arguments or return values, targets started through a launcher process
- * and held at their entry point, probes by module and function, and the
+ * and held at their entry point (or another hold point), probes by module and function, and the
  * check that a target's text is its file's again.  Included once per
  * test program; everything is static.
  *
@@ -271,16 +271,18 @@ untraced(char *const argv[], char *out, size_t len)
 	return finish(&t, out, len);
 }
 
-/* Start argv held at its entry point. */
+/* Start argv held at holdat (FT_HOLD_*). */
 static ft_proc_t *
-start_held(struct ctx *c, struct target *t, char *const argv[])
+start_held_at(struct ctx *c, struct target *t, char *const argv[],
+    int holdat)
 {
 	char err[256];
 
 	if (launch(t, argv) == -1)
 		return NULL;
 	c->c_pid = t->t_pid;
-	c->c_proc = ft_proc_hold(t->t_pid, -1, &ops, c, err, sizeof(err));
+	c->c_proc = ft_proc_hold(t->t_pid, -1, &ops, c, holdat, err,
+	    sizeof(err));
 	if (c->c_proc == NULL) {
 		printf("# hold: %s\n", err);
 		kill(t->t_pid, SIGKILL);
@@ -288,11 +290,18 @@ start_held(struct ctx *c, struct target *t, char *const argv[])
 	}
 	go(t);
 	if (!waitfor(&c->c_held)) {
-		printf("# never reached its entry point\n");
+		printf("# never reached its hold point\n");
 		ft_proc_kill(c->c_proc);
 		return NULL;
 	}
 	return c->c_proc;
+}
+
+/* Start argv held at its entry point. */
+static ft_proc_t *
+start_held(struct ctx *c, struct target *t, char *const argv[])
+{
+	return start_held_at(c, t, argv, FT_HOLD_POSTINIT);
 }
 
 struct found {

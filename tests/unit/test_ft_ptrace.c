@@ -3,6 +3,7 @@
  * trigger programs: exact hit counts, arguments and return values, threads,
  * %rip-relative and tail-call and jump-table functions, fork, exec, grab
  * and release of a running program (its text restored byte for byte),
+ * the hold points of a program started held (FT_HOLD_*),
  * and the targets' output and exit status unchanged by tracing.
  * The scaffolding (a launcher process, held starts, counting callbacks)
  * is ft_harness.h, shared with test_ft_uprobe.c.
@@ -494,6 +495,145 @@ test_bench(void)
 	    raw > 0 ? raw / ours : 0.0);
 }
 
+/* Where a stopped process is: the last field of /proc/PID/syscall. */
+static uint64_t
+held_pc(pid_t pid)
+{
+	char path[64], buf[512], *s;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	if ((fd = open(path, O_RDONLY)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	if ((s = strrchr(buf, ' ')) == NULL)
+		return 0;
+	return strtoull(s + 1, NULL, 0);
+}
+
+static uint64_t
+auxv_entry(pid_t pid)
+{
+	uint64_t av[2], entry = 0;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	if ((fd = open(path, O_RDONLY)) == -1)
+		return 0;
+	while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) &&
+	    av[0] != AT_NULL)
+		if (av[0] == AT_ENTRY)
+			entry = av[1];
+	close(fd);
+	return entry;
+}
+
+struct inmod {
+	uint64_t	im_pc;
+	char		im_name[64];
+};
+
+static int
+inmod_cb(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	struct inmod *im = arg;
+
+	(void)p;
+	if (im->im_pc < m->fm_lo || im->im_pc >= m->fm_hi)
+		return 0;
+	snprintf(im->im_name, sizeof(im->im_name), "%s", m->fm_name);
+	return 1;
+}
+
+/*
+ * Hold points: exec (in the dynamic linker, libc not mapped yet),
+ * preinit (in the linker, at its hook, libc mapped), postinit (the
+ * entry point), main (main's first instruction).  From each, the
+ * program runs on with every call of f seen, its output and status
+ * unchanged, and nothing of ours left in its text.
+ */
+static void
+test_holdat(void)
+{
+	static const struct {
+		int		holdat;
+		const char	*name;
+	} modes[] = {
+		{ FT_HOLD_EXEC, "exec" },
+		{ FT_HOLD_PREINIT, "preinit" },
+		{ FT_HOLD_POSTINIT, "postinit" },
+		{ FT_HOLD_MAIN, "main" },
+	};
+	char *argv[] = { NULL, "20", NULL }, out0[256], out[256], names[4096];
+	struct found fd;
+	struct inmod im;
+	struct target t;
+	struct ctx c;
+	uint64_t pc;
+	size_t i;
+	int st0, st;
+
+	argv[0] = trigger("loop");
+	st0 = untraced(argv, out0, sizeof(out0));
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		const char *mn = modes[i].name;
+
+		ctx_init(&c);
+		if (start_held_at(&c, &t, argv, modes[i].holdat) == NULL) {
+			tap_ok(0, "%s: held", mn);
+			continue;
+		}
+		tap_ok(1, "%s: held", mn);
+		pc = held_pc(c.c_pid);
+		memset(&im, 0, sizeof(im));
+		im.im_pc = pc;
+		ft_proc_mod_iter(c.c_proc, NULL, inmod_cb, &im);
+		names[0] = '\0';
+		ft_proc_mod_iter(c.c_proc, "libc.so.6", mod_cb, names);
+		switch (modes[i].holdat) {
+		case FT_HOLD_EXEC:
+			tap_ok(strncmp(im.im_name, "ld-linux", 8) == 0,
+			    "exec: in the dynamic linker (%s)", im.im_name);
+			tap_str(names, "", "exec: libc not mapped yet");
+			break;
+		case FT_HOLD_PREINIT:
+			tap_ok(find(c.c_proc, "ld-linux*", "_dl_debug_state",
+			    &fd) == 0 && pc == fd.fd_addr,
+			    "preinit: at the linker's hook (%s)", im.im_name);
+			tap_str(names, "libc.so.6 ", "preinit: libc mapped");
+			break;
+		case FT_HOLD_POSTINIT:
+			tap_ok(pc != 0 && pc == auxv_entry(c.c_pid),
+			    "postinit: at the entry point (%#llx)",
+			    (unsigned long long)pc);
+			tap_str(names, "libc.so.6 ", "postinit: libc mapped");
+			break;
+		case FT_HOLD_MAIN:
+			tap_ok(find(c.c_proc, "a.out", "main", &fd) == 0 &&
+			    pc == fd.fd_addr, "main: at main (%#llx)",
+			    (unsigned long long)pc);
+			tap_str(names, "libc.so.6 ", "main: libc mapped");
+			break;
+		}
+		tap_is(probe(&c, "a.out", "f", 0, 0), 1, "%s: f:entry", mn);
+		ft_proc_run(c.c_proc);
+		tap_ok(waitfor(&c.c_exited), "%s: exited", mn);
+		ft_proc_release(c.c_proc);
+		st = finish(&t, out, sizeof(out));
+		tap_is(c.c_hits[0], 20, "%s: f:entry hit exactly N times", mn);
+		tap_is(st, st0, "%s: exit status unchanged (%d)", mn, st0);
+		tap_str(out, out0, "%s: output unchanged", mn);
+	}
+}
+
 int
 main(void)
 {
@@ -528,6 +668,7 @@ main(void)
 	test_fork();
 	test_exec();
 	test_dl();
+	test_holdat();
 	test_bench();
 	return tap_done();
 }
