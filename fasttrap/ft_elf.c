@@ -212,8 +212,13 @@ ft_elf_open(const char *path, char *err, size_t errlen)
 		sp += len;
 	}
 
-	/* Every distinct name (the same symbol is often in both tables). */
-	qsort(all, nall, sizeof(ft_sym_t), ft_elf_cmp_name);
+	/*
+	 * Every distinct name (the same symbol is often in both tables).
+	 * A stripped object may have none: all is NULL then, and qsort
+	 * must not see it.
+	 */
+	if (nall > 0)
+		qsort(all, nall, sizeof(ft_sym_t), ft_elf_cmp_name);
 	for (i = 0; i < nall; i++) {
 		if (fe->fe_nnames > 0 && strcmp(fe->fe_names[fe->fe_nnames -
 		    1].fs_name, all[i].fs_name) == 0)
