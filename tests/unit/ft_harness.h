@@ -2,8 +2,9 @@
  * ft_harness.h: what the fasttrap backend tests share (test_ft_ptrace.c,
  * test_ft_uprobe.c): the hit callbacks that count per probe user and sum
  * arguments or return values, targets started through a launcher process
- * and held at their entry point (or another hold point), probes by module and function, and the
- * check that a target's text is its file's again.  Included once per
+ * and held at their entry point (or another hold point), probes by
+ * module and function, and the check that a target's text is its file's
+ * again.  Included once per
  * test program; everything is static.
  *
  * A target is started through a launcher process (its real parent), so

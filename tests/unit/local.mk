@@ -15,10 +15,11 @@ check_PROGRAMS += tests/unit/test_dif_vm tests/unit/test_dif_verify \
 	tests/unit/test_dif_dis tests/unit/test_dif_vmfast
 TESTS += tests/unit/test_dif_vm tests/unit/test_dif_verify \
 	tests/unit/test_dif_dis tests/unit/test_dif_vmfast
-tests_unit_test_dif_vm_SOURCES = tests/unit/test_dif_vm.c
+tests_unit_test_dif_vm_SOURCES = tests/unit/test_dif_vm.c \
+	tests/unit/dif_harness.h
 tests_unit_test_dif_vm_LDADD = dif/libdif.a
 tests_unit_test_dif_vmfast_SOURCES = tests/unit/test_dif_vmfast.c \
-	tests/unit/tap.h
+	tests/unit/dif_harness.h tests/unit/tap.h
 tests_unit_test_dif_vmfast_LDADD = dif/libdif.a
 tests_unit_test_dif_verify_SOURCES = tests/unit/test_dif_verify.c
 tests_unit_test_dif_verify_LDADD = dif/libdif.a

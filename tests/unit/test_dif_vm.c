@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "dif.h"
+#include "dif_harness.h"
 #include "tap.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -80,7 +81,6 @@ static char scratch[4096];
 static char gstr[32];
 static dif_gvar_t globals[2];
 static dif_vstate_t vstate = { globals, 2, NULL };
-static dif_mstate_t ms;
 
 /* Two user globals: 0x500 an integer, 0x501 a string of 16 bytes. */
 static dif_var_t vartab[] = {
@@ -98,38 +98,6 @@ reset(uint32_t strsize)
 	ms.dm_regions[0].dr_base = (uintptr_t)execname;
 	ms.dm_regions[0].dr_size = sizeof(execname);
 	ms.dm_nregions = 1;
-}
-
-static dif_difo_t
-mkdifo(dif_instr_t *buf, uint32_t len, uint64_t *ints, uint32_t nints,
-    char *strs, uint32_t nstrs)
-{
-	dif_difo_t d;
-
-	memset(&d, 0, sizeof(d));
-	d.dd_buf = buf;
-	d.dd_len = len;
-	d.dd_inttab = ints;
-	d.dd_intlen = nints;
-	d.dd_strtab = strs;
-	d.dd_strlen = nstrs;
-	d.dd_rtype.dt_kind = DIF_TYPE_CTF;
-	d.dd_rtype.dt_ckind = DIF_CKIND_INTEGER;
-	d.dd_rtype.dt_size = 8;
-	return d;
-}
-
-/* Verify then run; a program that fails verification returns 0xdead. */
-static uint64_t
-run(dif_difo_t *d)
-{
-	char err[256];
-
-	if (dif_verify(d, err, sizeof(err)) != 0) {
-		printf("# verify: %s\n", err);
-		return 0xdead;
-	}
-	return dif_vm_exec(d, &ms);
 }
 
 static uint64_t

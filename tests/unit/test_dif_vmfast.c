@@ -15,46 +15,18 @@
 #include <string.h>
 
 #include "dif.h"
+#include "dif_harness.h"
 #include "tap.h"
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static char scratch[4096];
-static dif_mstate_t ms;
 
 static void
 reset(uint32_t strsize)
 {
 	dif_mstate_init(&ms, NULL, NULL, NULL, scratch, sizeof(scratch),
 	    strsize);
-}
-
-static dif_difo_t
-mkdifo(dif_instr_t *buf, uint32_t len, char *strs, uint32_t nstrs)
-{
-	dif_difo_t d;
-
-	memset(&d, 0, sizeof(d));
-	d.dd_buf = buf;
-	d.dd_len = len;
-	d.dd_strtab = strs;
-	d.dd_strlen = nstrs;
-	d.dd_rtype.dt_kind = DIF_TYPE_CTF;
-	d.dd_rtype.dt_ckind = DIF_CKIND_INTEGER;
-	d.dd_rtype.dt_size = 8;
-	return d;
-}
-
-static uint64_t
-run(dif_difo_t *d)
-{
-	char err[256];
-
-	if (dif_verify(d, err, sizeof(err)) != 0) {
-		printf("# verify: %s\n", err);
-		return 0xdead;
-	}
-	return dif_vm_exec(d, &ms);
 }
 
 /* The reference: bytes up to the first NUL, max, or the region's end. */
@@ -155,7 +127,7 @@ scmp(char *strs, uint32_t nstrs, uint32_t o1, uint32_t o2, uint32_t strsize)
 		DIF_INSTR_RET(3),
 		DIF_INSTR_RET(1),	/* a string's address: not 0 or -1 */
 	};
-	dif_difo_t d = mkdifo(prog, NELEM(prog), strs, nstrs);
+	dif_difo_t d = mkdifo(prog, NELEM(prog), NULL, 0, strs, nstrs);
 	uint64_t v;
 
 	reset(strsize);
@@ -199,7 +171,7 @@ test_budget(void)
 		DIF_INSTR_NOT(1, 2),
 		DIF_INSTR_RET(1),
 	};
-	dif_difo_t d = mkdifo(prog, NELEM(prog), NULL, 0);
+	dif_difo_t d = mkdifo(prog, NELEM(prog), NULL, 0, NULL, 0);
 	uint64_t v;
 
 	reset(256);
@@ -275,8 +247,8 @@ test_args(void)
 		DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_ARGS, 2, 3),
 		DIF_INSTR_RET(3),
 	};
-	dif_difo_t d = mkdifo(prog, NELEM(prog), NULL, 0);
-	dif_difo_t db = mkdifo(bad, NELEM(bad), NULL, 0);
+	dif_difo_t d = mkdifo(prog, NELEM(prog), NULL, 0, NULL, 0);
+	dif_difo_t db = mkdifo(bad, NELEM(bad), NULL, 0, NULL, 0);
 	uint64_t v;
 	int calls = 0;
 
