@@ -17,19 +17,13 @@
 
 builddir=${top_builddir:-.}
 T=${1:-20}
-DTRACE=$builddir/client/dtrace
-DTRACED=$builddir/daemon/dtraced
+BENCH=guardbench
+. "$(dirname "$0")/lib.sh"
 BUSY=$builddir/tests/triggers/busy8
 TEXTCMP=$builddir/tests/triggers/textcmp
 
-for f in "$DTRACE" "$DTRACED" "$BUSY" "$TEXTCMP"; do
-	if [ ! -x "$f" ]; then
-		echo "guardbench: $f is not built (make check builds it)" >&2
-		exit 2
-	fi
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/guardbench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+bench_need "$DTRACE" "$DTRACED" "$BUSY" "$TEXTCMP"
+bench_tmp
 
 # trial PACE: prints "lived" or "died"
 trial()

@@ -13,4 +13,4 @@ tests_bench_difbench_SOURCES = tests/bench/difbench.c
 tests_bench_difbench_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
 	dif/libdif.a $(LIBEVENT_LIBS)
 EXTRA_DIST += tests/bench/pidbench.sh tests/bench/ustackbench.sh \
-	tests/bench/guardbench.sh
+	tests/bench/guardbench.sh tests/bench/lib.sh

@@ -40,30 +40,15 @@ builddir=${top_builddir:-.}
 N=${1:-200000}
 ROUNDS=${ROUNDS:-5}
 NSLOW=$((N / 10))
-DTRACE=$builddir/client/dtrace
-DTRACED=$builddir/daemon/dtraced
+BENCH=pidbench
+. "$srcdir/tests/bench/lib.sh"
 LOOP=$(cd "$builddir/tests/triggers" && pwd)/loop
 RAW=$builddir/tests/bench/rawtrace
 RAWU=$builddir/tests/bench/rawuprobe
 
-for f in "$DTRACE" "$DTRACED" "$LOOP" "$RAW" "$RAWU"; do
-	if [ ! -x "$f" ]; then
-		echo "pidbench: $f is not built (make check builds it)" >&2
-		exit 2
-	fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pidbench.XXXXXX") || exit 1
-sock=$tmp/sock
-"$DTRACED" -dv -s "$sock" 2>"$tmp/dtraced.log" &
-dpid=$!
-trap 'kill $dpid 2>/dev/null; wait $dpid 2>/dev/null; rm -rf "$tmp"' EXIT
-i=0
-while [ ! -S "$sock" ] && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-[ -S "$sock" ] || { echo "pidbench: dtraced did not start" >&2; exit 1; }
+bench_need "$DTRACE" "$DTRACED" "$LOOP" "$RAW" "$RAWU"
+bench_tmp
+bench_daemon -dv
 
 now()
 {

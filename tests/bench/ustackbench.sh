@@ -16,28 +16,13 @@
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
 N=${1:-200000}
-DTRACE=$builddir/client/dtrace
-DTRACED=$builddir/daemon/dtraced
+BENCH=ustackbench
+. "$srcdir/tests/bench/lib.sh"
 T=$(cd "$builddir/tests/triggers" && pwd)/recurse
 
-for f in "$DTRACE" "$DTRACED" "$T"; do
-	if [ ! -x "$f" ]; then
-		echo "ustackbench: $f is not built (make check builds it)" >&2
-		exit 2
-	fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustackbench.XXXXXX") || exit 1
-sock=$tmp/sock
-"$DTRACED" -d -s "$sock" 2>"$tmp/dtraced.log" &
-dpid=$!
-trap 'kill $dpid 2>/dev/null; wait $dpid 2>/dev/null; rm -rf "$tmp"' EXIT
-i=0
-while [ ! -S "$sock" ] && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-[ -S "$sock" ] || { echo "ustackbench: dtraced did not start" >&2; exit 1; }
+bench_need "$DTRACE" "$DTRACED" "$T"
+bench_tmp
+bench_daemon -d
 
 # best CLAUSE: the best of three runs, in nanoseconds
 best()
