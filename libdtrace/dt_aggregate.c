@@ -1012,11 +1012,8 @@ dt_aggregate_json_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
 		} else if (k->dk_kind == DTP_KEY_USYM ||
 		    k->dk_kind == DTP_KEY_UMOD || k->dk_kind == DTP_KEY_UADDR) {
 			char name[1024];
-			uint64_t pid, pc;
 
-			memcpy(&pid, p, 8);
-			memcpy(&pc, p + 8, 8);
-			dt_usym_name(dtp, (pid_t)pid, pc,
+			dt_usym_recname(dtp, p,
 			    k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
 			    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD :
 			    DT_USYM_ADDR, name, sizeof(name));

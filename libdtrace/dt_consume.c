@@ -676,11 +676,8 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	case DTRACEACT_UMOD:
 	case DTRACEACT_UADDR: {
 		char name[1024];
-		uint64_t pid, pc;
 
-		memcpy(&pid, addr, 8);
-		memcpy(&pc, addr + 8, 8);
-		dt_usym_name(dtp, (pid_t)pid, pc,
+		dt_usym_recname(dtp, addr,
 		    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
 		    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
 		    DT_USYM_ADDR, name, sizeof(name));

@@ -284,6 +284,8 @@ void		dt_usym_name(dtrace_hdl_t *, pid_t, uint64_t, int, char *,
 int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
 		    uint32_t);
 int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
+void		dt_usym_recname(dtrace_hdl_t *, const char *, int, char *,
+		    size_t);
 void		dt_usym_json_stack(dtrace_hdl_t *, FILE *, const char *,
 		    uint32_t);
 uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);

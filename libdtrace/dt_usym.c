@@ -526,16 +526,28 @@ dt_usym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
 	return 0;
 }
 
-/* A usym(), umod() or uaddr() record (pid, address): "  %-50s". */
-int
-dt_usym_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *data, int how)
+/*
+ * The name of a usym(), umod() or uaddr() record or key (u64 pid, u64
+ * address), as how (DT_USYM_*) says.
+ */
+void
+dt_usym_recname(dtrace_hdl_t *dtp, const char *data, int how, char *buf,
+    size_t size)
 {
-	char name[1024];
 	uint64_t pid, pc;
 
 	memcpy(&pid, data, sizeof(pid));
 	memcpy(&pc, data + 8, sizeof(pc));
-	dt_usym_name(dtp, (pid_t)pid, pc, how, name, sizeof(name));
+	dt_usym_name(dtp, (pid_t)pid, pc, how, buf, size);
+}
+
+/* A usym(), umod() or uaddr() record: "  %-50s". */
+int
+dt_usym_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *data, int how)
+{
+	char name[1024];
+
+	dt_usym_recname(dtp, data, how, name, sizeof(name));
 	return fprintf(fp, "  %-50s", name) < 0 ? -1 : 0;
 }
 
