@@ -51,7 +51,8 @@ not_ok()
 	echo "not ok $tap_n - $*"
 }
 
-# check DESCRIPTION COMMAND...: ok when the command succeeds
+# check DESCRIPTION COMMAND...: ok when the command succeeds; returns
+# 1 when not, so that `check ... || sed ... log' can show why
 check()
 {
 	desc=$1
@@ -60,6 +61,7 @@ check()
 		ok "$desc"
 	else
 		not_ok "$desc"
+		return 1
 	fi
 }
 
