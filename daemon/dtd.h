@@ -180,6 +180,11 @@ struct dtd_probe {
 	pthread_rwlock_t	dpr_lock;	/* dpr_ecbs */
 	TAILQ_HEAD(, dtd_ecb)	dpr_ecbs;	/* in enable order */
 	uint32_t		dpr_necb;
+	/* the table's (dtd_probe.c) */
+	struct dtd_probe	*dpr_chain[2];	/* by id, by names */
+	uint32_t		dpr_hash;	/* of the four names */
+	struct dtd_probegrp	*dpr_grp;	/* its provider's probes */
+	TAILQ_ENTRY(dtd_probe)	dpr_grplink;	/* in id order */
 };
 
 struct dtd_consumer;
@@ -481,6 +486,10 @@ int		dtd_probe_iter(const dtp_probedesc_t *, dtd_consumer_t *,
 int		dtd_probe_enable(dtd_probe_t *, dtd_ecb_t *);
 void		dtd_probe_disable(dtd_probe_t *, dtd_ecb_t *);
 uint32_t	dtd_probe_count(void);
+void		dtd_probe_destroy(dtd_probe_t *);
+void		dtd_probe_destroy_prov(const dtd_provider_t *);
+void		dtd_probe_walk_prov(const dtd_provider_t *,
+		    void (*)(dtd_probe_t *, void *), void *);
 
 /* dtd_prov_dtrace.c */
 extern const dtd_provider_t dtd_prov_dtrace;

@@ -150,7 +150,7 @@ typedef struct dtd_pidprobe {
 	uint64_t	pb_addr[];
 } dtd_pidprobe_t;
 
-/* The providers of pids we traced: one per pid, never freed. */
+/* The providers of pids we trace: one per pid, freed with its probes. */
 typedef struct dtd_pidprov {
 	dtd_provider_t		pv_prov;
 	pid_t			pv_pid;
@@ -202,6 +202,13 @@ dtd_prov_pid_prov(pid_t pid)
 	pv->pv_next = dtd_pid_provs;
 	dtd_pid_provs = pv;
 	return &pv->pv_prov;
+}
+
+static void
+dtd_prov_pid_count(dtd_probe_t *p, void *arg)
+{
+	(void)p;
+	(*(int *)arg)++;
 }
 
 static dtd_pidproc_t *
@@ -887,9 +894,37 @@ dtd_prov_pid_go(dtd_consumer_t *c)
 	}
 }
 
+/*
+ * pp is let go by everyone: its probes go, and its provider with them
+ * (a probe another consumer still enables keeps both), so that a daemon
+ * that traced many processes carries nothing of them.
+ */
+static void
+dtd_prov_pid_forget(dtd_pidproc_t *pp)
+{
+	dtd_pidprov_t **pvp, *pv;
+	int left = 0;
+
+	if (pp->pp_prov == NULL)
+		return;
+	dtd_probe_destroy_prov(pp->pp_prov);
+	dtd_probe_walk_prov(pp->pp_prov, dtd_prov_pid_count, &left);
+	if (left > 0)
+		return;
+	for (pvp = &dtd_pid_provs; (pv = *pvp) != NULL; pvp = &pv->pv_next) {
+		if (&pv->pv_prov == pp->pp_prov) {
+			*pvp = pv->pv_next;
+			free(pv);
+			break;
+		}
+	}
+	pp->pp_prov = NULL;
+}
+
 static void
 dtd_prov_pid_free(dtd_pidproc_t *pp)
 {
+	dtd_prov_pid_forget(pp);
 	ft_unwind_destroy(pp->pp_unwind);
 	pthread_cond_destroy(&pp->pp_evcv);
 	pthread_mutex_destroy(&pp->pp_evlock);
@@ -1566,6 +1601,27 @@ dtd_prov_pid_reresolve1(dtd_pidproc_t *pp, dtd_probe_t *p, int exec)
 	free(old);
 }
 
+typedef struct dtd_pidrr {
+	dtd_pidproc_t	*rr_pp;
+	uint64_t	rr_oldgen;
+	int		rr_exec;
+} dtd_pidrr_t;
+
+/* Resolve probe p again if it is of the generation that changed. */
+static void
+dtd_prov_pid_reresolve2(dtd_probe_t *p, void *arg)
+{
+	const dtd_pidrr_t *rr = arg;
+	const dtd_pidprobe_t *pb = p->dpr_arg;
+
+	if (pb->pb_gen != rr->rr_oldgen || (rr->rr_exec && p->dpr_necb == 0))
+		return;
+	if (!rr->rr_exec && dtd_prov_pid_modlive(rr->rr_pp, p->dpr_mod) ==
+	    pb->pb_mod)
+		return;		/* its module did not change */
+	dtd_prov_pid_reresolve1(rr->rr_pp, p, rr->rr_exec);
+}
+
 /*
  * Main thread: pp exec'd, or its libraries changed; its tracer thread
  * waits.  After exec the probes in use are resolved again in the new
@@ -1575,26 +1631,14 @@ dtd_prov_pid_reresolve1(dtd_pidproc_t *pp, dtd_probe_t *p, int exec)
 static void
 dtd_prov_pid_reresolve(dtd_pidproc_t *pp, int exec)
 {
-	uint64_t oldgen = pp->pp_gen;
-	uint32_t id, n = dtd_probe_count();
-	dtd_probe_t *p;
+	dtd_pidrr_t rr;
 
+	rr.rr_pp = pp;
+	rr.rr_oldgen = pp->pp_gen;
+	rr.rr_exec = exec;
 	if (exec)
 		pp->pp_gen = ++dtd_pid_gen;
-	for (id = 1; id <= n; id++) {
-		const dtd_pidprobe_t *pb;
-
-		if ((p = dtd_probe_lookup(id)) == NULL ||
-		    p->dpr_prov != pp->pp_prov)
-			continue;
-		pb = p->dpr_arg;
-		if (pb->pb_gen != oldgen || (exec && p->dpr_necb == 0))
-			continue;
-		if (!exec && dtd_prov_pid_modlive(pp, p->dpr_mod) ==
-		    pb->pb_mod)
-			continue;	/* its module did not change */
-		dtd_prov_pid_reresolve1(pp, p, exec);
-	}
+	dtd_probe_walk_prov(pp->pp_prov, dtd_prov_pid_reresolve2, &rr);
 	log_info("%s: pid %d: probes resolved again after %s", __func__,
 	    (int)pp->pp_pid, exec ? "exec" : "a library change");
 }
