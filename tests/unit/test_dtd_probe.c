@@ -1,6 +1,8 @@
 /*
- * test_dtd_probe.c: the probe table: tick-N parsing, glob matching, and
- * profile probes: the defaults at fixed ids, others on demand.
+ * test_dtd_probe.c: the probe table: tick-N parsing, glob matching,
+ * profile probes (the defaults at fixed ids, others on demand), and
+ * probes of providers made and destroyed in bulk: found by id and by
+ * name, walked in id order across providers, ids never reused.
  */
 #include <string.h>
 
@@ -32,6 +34,30 @@ count_cb(dtd_probe_t *p, void *arg)
 	return 0;
 }
 
+/* the ids cb sees, in order */
+typedef struct ids {
+	uint32_t	id[8];
+	int		n;
+} ids_t;
+
+static int
+ids_cb(dtd_probe_t *p, void *arg)
+{
+	ids_t *v = arg;
+
+	if (v->n < 8)
+		v->id[v->n] = p->dpr_id;
+	v->n++;
+	return 0;
+}
+
+static void
+walk_cb(dtd_probe_t *p, void *arg)
+{
+	(void)p;
+	(*(int *)arg)++;
+}
+
 static int
 nmatch(const char *prov, const char *mod, const char *func, const char *name)
 {
@@ -45,6 +71,78 @@ nmatch(const char *prov, const char *mod, const char *func, const char *name)
 	strcpy(d.dpd_name, name);
 	dtd_probe_iter(&d, NULL, count_cb, &n, NULL, 0);
 	return n;
+}
+
+/* Two providers' probes, interleaved, many; then one's destroyed. */
+static void
+bulk(void)
+{
+	static const dtd_provider_t pa = { .dpv_name = "bulka" };
+	static const dtd_provider_t pb = { .dpv_name = "bulkb" };
+	char fn[32];
+	dtd_probe_t *p, *keep = NULL;
+	dtp_probedesc_t d;
+	uint32_t first = 0, i, n0 = dtd_probe_count();
+	int bad = 0, nw = 0;
+	ids_t v;
+
+	for (i = 0; i < 20000; i++) {
+		snprintf(fn, sizeof(fn), "f%u", i / 2);
+		p = dtd_probe_create(i % 2 ? &pb : &pa, "mod", fn, "entry",
+		    NULL);
+		if (p == NULL) {
+			bad++;
+			continue;
+		}
+		if (i == 0)
+			first = p->dpr_id;
+		if (i == 4)
+			keep = p;
+	}
+	tap_is(bad, 0, "20000 probes created");
+	tap_is(dtd_probe_count(), n0 + 20000, "counted");
+	p = dtd_probe_find("bulkb", "mod", "f777", "entry");
+	tap_ok(p != NULL && p->dpr_prov == &pb &&
+	    strcmp(p->dpr_func, "f777") == 0 && p->dpr_id == first + 1555,
+	    "found by name");
+	tap_ok(p != NULL && dtd_probe_lookup(p->dpr_id) == p, "found by id");
+	tap_ok(dtd_probe_find("bulkb", "mod", "f777", "return") == NULL &&
+	    dtd_probe_find("bulka", "mod", "f10000", "entry") == NULL,
+	    "names not made are not found");
+	tap_is(nmatch("bulk?", "", "f1", ""), 2, "bulk?::f1: one of each");
+	memset(&d, 0, sizeof(d));
+	strcpy(d.dpd_provider, "bulk*");
+	strcpy(d.dpd_func, "f[0-3]");
+	memset(&v, 0, sizeof(v));
+	dtd_probe_iter(&d, NULL, ids_cb, &v, NULL, 0);
+	tap_ok(v.n == 8 && v.id[0] == first && v.id[1] == first + 1 &&
+	    v.id[2] == first + 2 && v.id[7] == first + 7,
+	    "two providers' matches in id order");
+
+	/* an enabled probe survives its provider's destruction */
+	keep->dpr_necb = 1;
+	dtd_probe_destroy_prov(&pa);
+	tap_is(dtd_probe_count(), n0 + 10000 + 1, "bulka's probes gone "
+	    "but the enabled one");
+	tap_ok(dtd_probe_find("bulka", "mod", "f2", "entry") == keep &&
+	    dtd_probe_lookup(keep->dpr_id) == keep, "the enabled one stays");
+	tap_ok(dtd_probe_find("bulka", "mod", "f3", "entry") == NULL &&
+	    dtd_probe_lookup(first) == NULL, "the others are not found");
+	dtd_probe_walk_prov(&pa, walk_cb, &nw);
+	tap_is(nw, 1, "bulka has one probe left");
+	tap_is(nmatch("bulkb", "", "", ""), 10000, "bulkb's all stay");
+	keep->dpr_necb = 0;
+	dtd_probe_destroy_prov(&pa);
+	dtd_probe_destroy_prov(&pb);
+	tap_is(dtd_probe_count(), n0, "all gone");
+	tap_is(nmatch("bulk*", "", "", ""), 0, "none matches");
+	p = dtd_probe_create(&pa, "mod", "f0", "entry", NULL);
+	tap_ok(p != NULL && p->dpr_id == first + 20000, "ids are not reused");
+	tap_ok(p != NULL && dtd_probe_find("bulka", "mod", "f0", "entry") == p,
+	    "a new probe of a destroyed name is found");
+	if (p != NULL)
+		dtd_probe_destroy(p);
+	tap_is(dtd_probe_count(), n0, "and destroyed");
 }
 
 int
@@ -146,6 +244,8 @@ main(void)
 	    "other provider named: no tick probe");
 	tap_is(dtd_probe_count(), 19, "nothing else created");
 	tap_is(nmatch("", "", "", ""), 19, "::: lists all");
+
+	bulk();
 	dtd_probe_fini();
 	return tap_done();
 }
