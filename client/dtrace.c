@@ -1021,8 +1021,20 @@ consume:
 		case DTRACE_WORKSTATUS_OKAY:
 			break;
 		default:
-			if (!g_impatient && dtrace_errno(g_dtp) != EINTR)
+			if (dtrace_errno(g_dtp) == DTRACE_EDAEMON) {
+				/*
+				 * The daemon is gone: what came before is
+				 * ours still, aggregations included, and is
+				 * printed as at any end; the status says
+				 * it was not a normal one.
+				 */
+				error("processing aborted: dtraced died (%s)\n",
+				    dtrace_errmsg(g_dtp, dtrace_errno(g_dtp)));
+				g_status = E_ERROR;
+			} else if (!g_impatient &&
+			    dtrace_errno(g_dtp) != EINTR) {
 				dfatal("processing aborted");
+			}
 			done = 1;
 			break;
 		}

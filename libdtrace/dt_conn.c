@@ -206,8 +206,9 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			return dt_conn_error(dtp, EDT_DAEMON,
 			    "dtraced closed the connection");
 		if (rv < 0)
-			return dt_conn_error(dtp, EDT_PROTO,
-			    "failed to read from dtraced: %s", strerror(errno));
+			return dt_conn_error(dtp, errno == EPROTO ? EDT_PROTO :
+			    EDT_DAEMON, "failed to read from dtraced: %s",
+			    strerror(errno));
 		if (m->dm_type == DT_MSG_NOTIFY) {
 			dt_conn_notify(dtp, m);
 			dt_msg_free(m);

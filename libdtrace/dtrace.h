@@ -23,8 +23,12 @@ typedef int64_t dtrace_optval_t;
 #define DTRACE_OFORMAT_TEXT	0
 #define DTRACE_OFORMAT_JSON	1
 
-/* The dtrace_errno() value dtrace(1) tells apart: nothing matched. */
+/*
+ * The dtrace_errno() values dtrace(1) tells apart: nothing matched; the
+ * daemon cannot be reached, or went away.
+ */
 #define DTRACE_ENOPROBE	1012	/* EDT_NOPROBE (dt_impl.h) */
+#define DTRACE_EDAEMON	1059	/* EDT_DAEMON */
 
 /* dtrace_open() flags */
 #define DTRACE_O_NODEV	0x01	/* do not contact the daemon (e.g. -e, -S only) */
