@@ -6,6 +6,8 @@
 #	./build.sh build	install packages and build only
 #	./build.sh build-san	the same, with ASan and UBSan, in ./build-san
 #				(and clang for the fuzz targets)
+#	./build.sh soak		install packages and redis, build, and trace
+#				a real redis-server under load (make soak)
 #
 # The build goes to ./build (out of tree); binaries run from there
 # without installation: build/client/dtrace starts build/daemon/dtraced.
@@ -70,8 +72,15 @@ check)
 	cd build
 	make -s -j"$(nproc)" check
 	;;
+soak)
+	# redis from Debian, not started as a service: the soak starts its own
+	PKGS="$PKGS redis-server redis-tools"
+	build
+	cd build
+	make -s soak
+	;;
 *)
-	echo "usage: build.sh [demo | check | build | build-san]" >&2
+	echo "usage: build.sh [demo | check | build | build-san | soak]" >&2
 	exit 2
 	;;
 esac

@@ -131,3 +131,11 @@ TESTS += tests/daemon/retain.sh
 EXTRA_DIST += tests/daemon/retain.sh
 TESTS += tests/daemon/limits.sh tests/daemon/service.sh
 EXTRA_DIST += tests/daemon/limits.sh tests/daemon/service.sh
+
+# A soak of a real server (tests/soak/redis.sh), by hand: make soak
+# [SOAK_SECONDS=600] [SOAK_BACKENDS="ptrace uprobe"].  Not part of check.
+soak: tests/triggers/textcmp client/dtrace daemon/dtraced
+	top_srcdir=$(abs_top_srcdir) top_builddir=$(abs_top_builddir) \
+	    $(SHELL) $(top_srcdir)/tests/soak/redis.sh
+.PHONY: soak
+EXTRA_DIST += tests/soak/redis.sh
