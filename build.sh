@@ -6,6 +6,8 @@
 #	./build.sh build	install packages and build only
 #	./build.sh build-san	the same, with ASan and UBSan, in ./build-san
 #				(and clang for the fuzz targets)
+#	./build.sh package-check	build the Debian package (make deb), install
+#				it, trace with it, purge it (tests/package.sh)
 #
 # The build goes to ./build (out of tree); binaries run from there
 # without installation: build/client/dtrace starts build/daemon/dtraced.
@@ -70,8 +72,18 @@ check)
 	cd build
 	make -s -j"$(nproc)" check
 	;;
+package-check)
+	PKGS="$PKGS dpkg-dev debhelper fakeroot lintian systemd adduser"
+	build
+	cd build
+	make -s deb >deb.log 2>&1 || { tail -30 deb.log; exit 1; }
+	deb=$(ls deb-build/dtraced_*_amd64.deb)
+	lintian --allow-root "$deb" || exit 1
+	top_srcdir=$top top_builddir=$(pwd) sh ../tests/package.sh \
+	    "$(pwd)/$deb"
+	;;
 *)
-	echo "usage: build.sh [demo | check | build | build-san]" >&2
+	echo "usage: build.sh [demo | check | build | build-san | package-check]" >&2
 	exit 2
 	;;
 esac

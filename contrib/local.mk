@@ -23,3 +23,15 @@ contrib_demo_demo_SOURCES = contrib/demo/demo.c
 # built plain, as the programs people trace are
 contrib_demo_demo_CFLAGS = $(WARN_CFLAGS) -O1
 contrib_demo_demo_LDFLAGS =
+
+# The Debian package (debian/): built from this tree's dist tarball, so
+# that it holds what a release would (./build.sh package-check).
+EXTRA_DIST += debian/changelog debian/control debian/copyright \
+	debian/rules debian/source/format debian/dtraced.postinst \
+	debian/dtraced.postrm debian/dtraced-socket-group.conf
+deb: dist
+	rm -rf deb-build && $(MKDIR_P) deb-build
+	tar -C deb-build -xzf $(distdir).tar.gz
+	cd deb-build/$(distdir) && dpkg-buildpackage -us -uc -b
+	@ls deb-build/*.deb
+.PHONY: deb
