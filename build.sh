@@ -8,6 +8,8 @@
 #				(and clang for the fuzz targets)
 #	./build.sh soak		install packages and redis, build, and trace
 #				a real redis-server under load (make soak)
+#	./build.sh package-check	build the Debian package (make deb), install
+#				it, trace with it, purge it (tests/package.sh)
 #
 # The build goes to ./build (out of tree); binaries run from there
 # without installation: build/client/dtrace starts build/daemon/dtraced.
@@ -79,8 +81,19 @@ soak)
 	cd build
 	make -s soak
 	;;
+package-check)
+	PKGS="$PKGS dpkg-dev debhelper fakeroot lintian systemd adduser"
+	build
+	cd build
+	make -s deb >deb.log 2>&1 || { tail -30 deb.log; exit 1; }
+	deb=$(ls deb-build/dtraced_*_amd64.deb)
+	lintian --allow-root "$deb" || exit 1
+	top_srcdir=$top top_builddir=$(pwd) sh ../tests/package.sh \
+	    "$(pwd)/$deb"
+	;;
 *)
-	echo "usage: build.sh [demo | check | build | build-san | soak]" >&2
+	echo "usage: build.sh [demo | check | build | build-san | package-check |" \
+	    "soak]" >&2
 	exit 2
 	;;
 esac

@@ -3,7 +3,10 @@
  * stderr; a daemonized dtraced logs to syslog; with -l, to a file,
  * each line stamped with the time and our pid.  log_reopen (SIGHUP)
  * opens the file again by name, as logrotate expects, or reconnects to
- * syslog.
+ * syslog.  When stderr is the systemd journal's stream (the unit runs
+ * dtraced -d: $JOURNAL_STREAM names stderr's device and inode), each
+ * line starts with its syslog priority, <3> to <7>, which journald takes
+ * as the entry's priority (journalctl -p err finds the errors).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +24,7 @@
 #include "dtd.h"
 
 static int	log_tostderr = 1;
+static int	log_journal;		/* stderr is the journal's stream */
 static int	log_verbose;
 static FILE	*log_fp;		/* -l: the log file, or NULL */
 static char	*log_path;		/* its absolute name */
@@ -31,8 +37,17 @@ static void	log_verrno(int, int, const char *, va_list)
 void
 log_init(int tostderr, int verbose)
 {
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
 	log_tostderr = tostderr;
 	log_verbose = verbose;
+	log_journal = tostderr && js != NULL &&
+	    sscanf(js, "%llu:%llu", &dev, &ino) == 2 &&
+	    fstat(STDERR_FILENO, &st) == 0 &&
+	    (unsigned long long)st.st_dev == dev &&
+	    (unsigned long long)st.st_ino == ino;
 	if (!tostderr)
 		openlog("dtraced", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	tzset();
@@ -130,6 +145,16 @@ log_getverbose(void)
 	return log_verbose;
 }
 
+/* The start of a line on stderr: its priority for the journal, or our name. */
+static void
+log_prefix(int pri)
+{
+	if (log_journal)
+		fprintf(stderr, "<%d>", pri);
+	else
+		fputs("dtraced: ", stderr);
+}
+
 static void
 log_vlog(int pri, const char *fmt, va_list ap)
 {
@@ -141,7 +166,7 @@ log_vlog(int pri, const char *fmt, va_list ap)
 		fputc('\n', log_fp);
 		fflush(log_fp);
 	} else if (log_tostderr) {
-		fputs("dtraced: ", stderr);
+		log_prefix(pri);
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
 		fflush(stderr);
@@ -161,7 +186,8 @@ log_verrno(int pri, int err, const char *fmt, va_list ap)
 		fprintf(log_fp, "%s: %s\n", msg, strerror(err));
 		fflush(log_fp);
 	} else if (log_tostderr) {
-		fprintf(stderr, "dtraced: %s: %s\n", msg, strerror(err));
+		log_prefix(pri);
+		fprintf(stderr, "%s: %s\n", msg, strerror(err));
 		fflush(stderr);
 	} else
 		syslog(pri, "%s: %s", msg, strerror(err));

@@ -96,6 +96,14 @@ TESTS += tests/daemon/probes.sh
 EXTRA_DIST += tests/daemon/probes.sh
 TESTS += tests/daemon/lost.sh
 EXTRA_DIST += tests/daemon/lost.sh
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh
+TESTS += tests/daemon/journal.sh
+EXTRA_DIST += tests/daemon/journal.sh
+# The D suite whole (run.sh finds its files), and the package's test.
+EXTRA_DIST += tests/d tests/package.sh
+TESTS += tests/dist.sh
+EXTRA_DIST += tests/dist.sh
 TESTS += tests/daemon/ustack.sh
 EXTRA_DIST += tests/daemon/ustack.sh
 TESTS += tests/daemon/destructive.sh

@@ -135,7 +135,7 @@ check "-p without a file: usage, exit 2" [ $? -eq 2 ]
 if command -v systemd-analyze >/dev/null 2>&1; then
 	mkdir "$tmp/units"
 	sed "s|^ExecStart=[^ ]*|ExecStart=$(cd "$(dirname "$DTRACED")" &&
-	    pwd)/dtraced|" "$srcdir/contrib/systemd/dtraced.service" \
+	    pwd)/dtraced|" "$srcdir/contrib/systemd/dtraced.service.in" \
 	    >"$tmp/units/dtraced.service"
 	cp "$srcdir/contrib/systemd/dtraced.socket" "$tmp/units/"
 	(cd "$tmp/units" && timeout -k 10 120 systemd-analyze verify --man=no \

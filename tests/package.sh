@@ -1,0 +1,119 @@
+#!/bin/sh
+# tests/package.sh DEB: the Debian package on this machine.  Installs
+# DEB (dpkg -i), checks what it put where, starts the installed daemon
+# as its units would (the socket unit's ListenStream, the service's
+# ExecStart, socket activation through systemd-socket-activate, as PID 1
+# need not be systemd), traces with the installed dtrace, then purges
+# the package and checks that nothing of it is left.  Prints TAP.
+# Run by ./build.sh package-check; needs root and a machine where
+# dtraced is not installed already.
+. "$(dirname "$0")/daemon/lib.sh"
+
+deb=$1
+if [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 0
+fi
+if [ ! -f "$deb" ]; then
+	echo "1..0 # SKIP no package (./build.sh package-check builds one)"
+	exit 0
+fi
+if dpkg-query -W -f='${Status}' dtraced 2>/dev/null | grep -q installed ||
+    [ -S /run/dtraced/dtraced.sock ]; then
+	echo "1..0 # SKIP dtraced is installed or running here already"
+	exit 0
+fi
+# hasgroup NAME: there is a group NAME
+hasgroup()
+{
+	getent group "$1" >/dev/null
+}
+# nogroup NAME: there is no group NAME
+nogroup()
+{
+	! getent group "$1" >/dev/null
+}
+hadgroup=0
+getent group dtrace >/dev/null && hadgroup=1
+
+dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\.||' |
+    grep -v '/$' >"$tmp/files"
+dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1
+check "dpkg -i" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/dpkg.log"
+bad=0
+while read -r f; do
+	[ -e "$f" ] || { echo "# missing: $f"; bad=$((bad + 1)); }
+done <"$tmp/files"
+check "every file of the package is installed" [ "$bad" -eq 0 ]
+for f in /usr/bin/dtrace /usr/sbin/dtraced /lib/systemd/system/dtraced.socket \
+    /lib/systemd/system/dtraced.service /usr/share/man/man8/dtraced.8.gz \
+    /usr/share/bash-completion/completions/dtrace \
+    /etc/dtraced/oncpu.d.example; do
+	check "the package has $f" grep -qx "$f" "$tmp/files"
+done
+check "group dtrace exists" hasgroup dtrace
+check "the socket is given to group dtrace" \
+    grep -qx 'SocketGroup=dtrace' \
+    /lib/systemd/system/dtraced.socket.d/group.conf
+check "the socket unit is enabled" \
+    [ -L /etc/systemd/system/sockets.target.wants/dtraced.socket ]
+
+# -- the daemon, started as its units say
+listen=$(sed -n 's/^ListenStream=//p' /lib/systemd/system/dtraced.socket)
+exec=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/dtraced.service)
+rdir=$(sed -n 's/^RuntimeDirectory=//p' /lib/systemd/system/dtraced.service)
+rmode=$(sed -n 's/^RuntimeDirectoryMode=//p' \
+    /lib/systemd/system/dtraced.service)
+check "the units name a socket and a command" [ -n "$listen" ] && \
+    [ -n "$exec" ]
+mkdir -p "/run/$rdir"
+chmod "${rmode:-0755}" "/run/$rdir"
+# shellcheck disable=SC2086
+systemd-socket-activate -l "$listen" $exec 2>"$tmp/daemon.log" &
+apid=$!
+i=0
+until [ -S "$listen" ] || [ $i -ge 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "the socket listens at $listen" [ -S "$listen" ]
+# the installed dtrace, with no socket named: the system daemon's
+env -u DTRACED_SOCKET -u _DTRACE_TESTING timeout -k 10 60 /usr/bin/dtrace \
+    -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "dtrace -n 'BEGIN { exit(0); }' exits 0" [ $? -eq 0 ] ||
+    sed 's/^/# /' "$tmp/err" "$tmp/daemon.log"
+check "it matched BEGIN" grep -q "^dtrace: description 'BEGIN ' matched 1 probe" \
+    "$tmp/err"
+env -u DTRACED_SOCKET -u _DTRACE_TESTING timeout -k 10 60 /usr/bin/dtrace \
+    -q -n 'BEGIN { printf("%d\n", 6 * 7); exit(0); }' >"$tmp/out" 2>&1
+same "$tmp/out" "42
+
+" "the installed daemon runs the program"
+check "the socket-activated daemon is the installed one" \
+    [ "$(readlink "/proc/$apid/exe")" = /usr/sbin/dtraced ]
+kill -TERM "$apid"
+wait "$apid"
+check "the daemon exits 0 on SIGTERM" [ $? -eq 0 ]
+rm -f "$listen"
+rmdir "/run/$rdir" 2>/dev/null
+
+# -- purge: nothing left
+dpkg --purge dtraced >"$tmp/purge.log" 2>&1
+check "dpkg --purge" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/purge.log"
+left=0
+while read -r f; do
+	[ -e "$f" ] && { echo "# left: $f"; left=$((left + 1)); }
+done <"$tmp/files"
+check "no file of the package is left" [ "$left" -eq 0 ]
+check "/etc/dtraced is gone" [ ! -e /etc/dtraced ]
+check "/var/lib/dtraced is gone" [ ! -e /var/lib/dtraced ]
+check "the socket unit's enabling is gone" \
+    [ ! -e /etc/systemd/system/sockets.target.wants/dtraced.socket ]
+if [ "$hadgroup" -eq 0 ]; then
+	check "the group the package made is gone" nogroup dtrace
+else
+	check "the group that was here before stays" hasgroup dtrace
+fi
+check "dpkg knows nothing of dtraced" \
+    [ -z "$(dpkg-query -W -f='${Status}' dtraced 2>/dev/null)" ]
+done_testing
