@@ -578,7 +578,8 @@ prochandler(pid_t pid, int status, void *arg)
 
 	(void)arg;
 	if ((why = dtrace_proc_lost(g_dtp, pid)) != NULL) {
-		notice("pid %d: %s; tracing stopped\n", (int)pid, why);
+		/* not a notice: -q must not hide why tracing stopped */
+		error("pid %d: %s; tracing stopped\n", (int)pid, why);
 	} else if (WIFSIGNALED(status)) {
 		sig = sigabbrev_np(WTERMSIG(status));
 		if (sig != NULL)
