@@ -275,6 +275,12 @@ typedef struct ft_ops {
 	void	(*fo_exited)(void *, ft_proc_t *, int);
 	/* the process exec'd: every site is gone; it is at its new entry */
 	void	(*fo_exec)(void *, ft_proc_t *);
+	/* libraries were loaded or unloaded (dlopen, dlclose) */
+	void	(*fo_modules)(void *, ft_proc_t *);
+	/* ft_proc_hold(): the program is at its hold point, stopped */
+	void	(*fo_held)(void *, ft_proc_t *);
+	/* uprobe backend: n more hits on cpu were lost (ring full) */
+	void	(*fo_lost)(void *, ft_proc_t *, int, uint64_t);
 	/*
 	 * The process exec'd, its new credentials committed, and nothing
 	 * of the new image has run for us (ptrace: the exec stop; uprobes:
@@ -284,12 +290,6 @@ typedef struct ft_ops {
 	 * a -1.
 	 */
 	int	(*fo_execok)(void *, ft_proc_t *);
-	/* libraries were loaded or unloaded (dlopen, dlclose) */
-	void	(*fo_modules)(void *, ft_proc_t *);
-	/* ft_proc_hold(): the program is at its hold point, stopped */
-	void	(*fo_held)(void *, ft_proc_t *);
-	/* uprobe backend: n more hits on cpu were lost (ring full) */
-	void	(*fo_lost)(void *, ft_proc_t *, int, uint64_t);
 } ft_ops_t;
 
 /*

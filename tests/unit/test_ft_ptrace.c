@@ -336,6 +336,44 @@ test_exec(void)
 	tap_str(out, out0, "exec: output unchanged");
 }
 
+/*
+ * fo_execok says no at the exec: the process is let go at the exec stop,
+ * before the new image runs; no fo_exec, no hit of the new image (its
+ * f was to be probed from fo_exec), and it runs to its end untraced.
+ */
+static void
+test_execletgo(void)
+{
+	char *argv[] = { NULL, "20", NULL, "30", "5", NULL }, out0[256], out[256];
+	struct target t;
+	struct ctx c;
+	int st0, st;
+
+	argv[0] = trigger("execer");
+	argv[2] = trigger("loop");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	c.c_onexec = exec_probe;
+	c.c_letgo = 2;	/* the hold's exec is the first */
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "let go at exec: held");
+		return;
+	}
+	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "let go at exec: f:entry");
+	ft_proc_run(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_is(c.c_execoks, 2, "let go at exec: asked at both execs");
+	tap_is(c.c_execs, 0, "let go at exec: no fo_exec");
+	tap_ok(!ft_proc_alive(c.c_proc), "let go at exec: no longer ours");
+	ft_proc_release(c.c_proc);
+	tap_is(c.c_hits[0], 20, "let go at exec: execer's f N times");
+	tap_is(c.c_hits[1] + c.c_hits[2], 0, "let go at exec: no hit after");
+	tap_ok(!c.c_exited, "let go at exec: its exit is not ours");
+	tap_is(st, 5, "let go at exec: the new image's exit status");
+	tap_is(st, st0, "let go at exec: exit status unchanged");
+	tap_str(out, out0, "let go at exec: output unchanged");
+}
+
 /* From fo_modules: probe libm's cbrt whenever libm is (again) loaded. */
 static void
 dl_probe(struct ctx *c)
@@ -667,6 +705,7 @@ main(void)
 	test_remove_release();
 	test_fork();
 	test_exec();
+	test_execletgo();
 	test_dl();
 	test_holdat();
 	test_bench();
