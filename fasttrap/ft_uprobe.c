@@ -254,6 +254,11 @@ ft_uprobe_site_add1(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 int
 ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
 {
+	/* gone, or let go at an exec: nothing more of it is ours */
+	if (p->pr_dead) {
+		errno = ESRCH;
+		return -1;
+	}
 	return ft_uprobe_site_add1(p, addr, user, 0);
 }
 
