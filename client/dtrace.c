@@ -574,10 +574,13 @@ target_add(int create, char *arg)
 static void
 prochandler(pid_t pid, int status, void *arg)
 {
-	const char *sig;
+	const char *sig, *why;
 
 	(void)arg;
-	if (WIFSIGNALED(status)) {
+	if ((why = dtrace_proc_lost(g_dtp, pid)) != NULL) {
+		/* not a notice: -q must not hide why tracing stopped */
+		error("pid %d: %s; tracing stopped\n", (int)pid, why);
+	} else if (WIFSIGNALED(status)) {
 		sig = sigabbrev_np(WTERMSIG(status));
 		if (sig != NULL)
 			notice("pid %d terminated by SIG%s\n", (int)pid, sig);

@@ -47,6 +47,27 @@
  * and dlclose (pp_modgen counts them), always before the records that
  * may need it.
  *
+ * Who may trace what.  A client may trace a process only while it could
+ * ptrace it itself, and the kernel says so, not us: ft_proc_mayptrace()
+ * opens /proc/PID/mem with the client's uid and gid as file-system
+ * credentials and no capabilities (a non-root client is taken to have
+ * none), which the kernel allows only if ptrace would be: same real,
+ * effective and saved uids and gids, dumpable, no capability the client
+ * lacks, the LSMs.  Root clients may trace anything.  It is asked at the
+ * grab (again once the process is seized: an exec between the first
+ * answer and the seizure would otherwise be missed) and at every exec
+ * (fo_execok: at the ptrace exec stop, or with the uprobe capture
+ * program's gate shut), with the new credentials committed and before
+ * any instruction of the new image ran for us.  Between execs nothing
+ * else can raise a qualifying process's privilege: all its uids are the
+ * client's and it has no capabilities, so it cannot set-uid to anyone
+ * else.  A process that no longer qualifies for one of its non-root
+ * consumers is let go for all of them (the backend detaches, or its
+ * links go at release), and each is told (DT_PROC_LOST); it runs on
+ * with its privilege, untraced.  Memory is read only through a
+ * descriptor bound to the image being traced (ft_proc_read), so a hit
+ * of the old image, handled late, reads nothing of the new one.
+ *
  * uregs[]: the registers are those of struct user_regs_struct seen as
  * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
  * order the Linux kernel uses for ptrace; DTD_PID_NREGS of them.
@@ -94,6 +115,7 @@ typedef struct dtd_pidproc {
 	int			pp_exited;	/* atomic: gone */
 	int			pp_status;	/* wait status, once exited */
 	int			pp_running;	/* ft_proc_run() done */
+	int			pp_letgo;	/* atomic: let go at an exec */
 	char			pp_comm[32];
 	pid_t			pp_ppid;
 	uid_t			pp_uid;
@@ -110,6 +132,12 @@ typedef struct dtd_pidproc {
 	pthread_cond_t		pp_evcv;
 	int			pp_evpend;	/* DTD_PIDEV_* */
 	int			pp_abandon;
+	/* the non-root consumers' credentials, for fo_execok: pp_evlock */
+	struct dtd_pidcred {
+		uid_t		pc_uid;
+		gid_t		pc_gid;
+	}			*pp_creds;
+	int			pp_ncreds;
 	uint64_t		pp_nlost;	/* atomic: lost samples */
 	uint64_t		pp_lost[DTD_PID_MAXCPU];	/* atomic */
 	struct dtd_pidproc	*pp_next;
@@ -169,6 +197,7 @@ static void	dtd_prov_pid_disable(dtd_probe_t *);
 static int	dtd_prov_pid_match(const dtp_probedesc_t *,
 		    const dtd_probe_t *, const dtd_consumer_t *);
 static void	dtd_prov_pid_free(dtd_pidproc_t *);
+static void	dtd_prov_pid_unlink(dtd_pidproc_t *);
 static void	dtd_prov_pid_events(void);
 static ft_mod_t	*dtd_prov_pid_modlive(dtd_pidproc_t *, const char *);
 static int	dtd_prov_pid_pending(dtd_pidproc_t *,
@@ -460,6 +489,81 @@ dtd_prov_pid_exec(void *arg, ft_proc_t *proc)
 	dtd_prov_pid_event(pp, DTD_PIDEV_EXEC);
 }
 
+/*
+ * Tracer (or drain) thread: pp exec'd, its new credentials committed,
+ * nothing of the new image run for us.  May every consumer still trace
+ * it?  The kernel says, for each non-root one (see the top).  -1: let
+ * it go; the main thread tells the consumers and releases it.
+ */
+static int
+dtd_prov_pid_execok(void *arg, ft_proc_t *proc)
+{
+	dtd_pidproc_t *pp = arg;
+	int i, fd, fatal, ok = 1;
+
+	(void)proc;
+	pthread_mutex_lock(&pp->pp_evlock);
+	for (i = 0; i < pp->pp_ncreds && ok; i++) {
+		fd = ft_proc_mayptrace(pp->pp_pid, pp->pp_creds[i].pc_uid,
+		    pp->pp_creds[i].pc_gid, &fatal);
+		if (fatal)
+			fatalx("%s: cannot take back our credentials",
+			    __func__);
+		if (fd >= 0)
+			close(fd);
+		else if (errno != ESRCH)
+			ok = 0;
+	}
+	if (!ok)
+		__atomic_store_n(&pp->pp_letgo, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pp->pp_evlock);
+	if (ok)
+		return 0;
+	log_info("%s: pid %d exec'd what uid %d may not trace: let go",
+	    __func__, (int)pp->pp_pid, (int)pp->pp_creds[i - 1].pc_uid);
+	dtd_client_wakeup();
+	return -1;
+}
+
+/* Main thread: consumer c holds pp, with its credentials. */
+static int
+dtd_prov_pid_credadd(dtd_pidproc_t *pp, const dtd_consumer_t *c)
+{
+	struct dtd_pidcred *n;
+
+	if (c->dc_uid == 0)
+		return 0;
+	pthread_mutex_lock(&pp->pp_evlock);
+	n = reallocarray(pp->pp_creds, pp->pp_ncreds + 1, sizeof(*n));
+	if (n != NULL) {
+		pp->pp_creds = n;
+		n[pp->pp_ncreds].pc_uid = c->dc_uid;
+		n[pp->pp_ncreds].pc_gid = c->dc_gid;
+		pp->pp_ncreds++;
+	}
+	pthread_mutex_unlock(&pp->pp_evlock);
+	return n != NULL ? 0 : -1;
+}
+
+/* Main thread: consumer c lets go of pp. */
+static void
+dtd_prov_pid_creddel(dtd_pidproc_t *pp, const dtd_consumer_t *c)
+{
+	int i;
+
+	if (c->dc_uid == 0)
+		return;
+	pthread_mutex_lock(&pp->pp_evlock);
+	for (i = 0; i < pp->pp_ncreds; i++) {
+		if (pp->pp_creds[i].pc_uid == c->dc_uid &&
+		    pp->pp_creds[i].pc_gid == c->dc_gid) {
+			pp->pp_creds[i] = pp->pp_creds[--pp->pp_ncreds];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&pp->pp_evlock);
+}
+
 static void
 dtd_prov_pid_modules(void *arg, ft_proc_t *proc)
 {
@@ -496,45 +600,36 @@ static const ft_ops_t dtd_prov_pid_ops = {
 	.fo_hit = dtd_prov_pid_hit,
 	.fo_exited = dtd_prov_pid_exited,
 	.fo_exec = dtd_prov_pid_exec,
+	.fo_execok = dtd_prov_pid_execok,
 	.fo_modules = dtd_prov_pid_modules,
 	.fo_held = dtd_prov_pid_held,
 	.fo_lost = dtd_prov_pid_lost,
 };
 
 /*
- * May client c trace pid?  Root may trace anything; others only
- * processes whose real, effective, saved and fs uids are all theirs and
- * that are dumpable, as ptrace itself would allow (the daemon may have
- * more rights than they).  The text in err is the reason alone: dtrace(1)
- * prints "failed to grab pid N: " before it.
+ * May client c trace pid?  Root may trace anything; others what they
+ * could ptrace themselves, as the kernel says (see the top).  The text
+ * in err is the reason alone: dtrace(1) prints "failed to grab pid N: "
+ * before it.
  */
 static int
 dtd_prov_pid_allowed(const dtd_consumer_t *c, pid_t pid, char *err,
     size_t errlen)
 {
-	char path[32];
-	struct stat st;
-	long uid, all;
+	int fd, fatal;
 
 	if (c->dc_uid == 0)
 		return 0;
-	if (dtd_host_status(pid, "Uid", &uid, &all) == -1) {
-		snprintf(err, errlen, "%s", strerror(ESRCH));
-		return -1;
+	fd = ft_proc_mayptrace(pid, c->dc_uid, c->dc_gid, &fatal);
+	if (fatal)
+		fatalx("%s: cannot take back our credentials", __func__);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
 	}
-	/*
-	 * A process that is not dumpable (setuid, or prctl PR_SET_DUMPABLE
-	 * 0) has the files in its /proc directory owned by root (not the
-	 * directory itself): the kernel would refuse the client's own
-	 * ptrace, so we do too.
-	 */
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (all == -1 || (uid_t)uid != c->dc_uid || stat(path, &st) == -1 ||
-	    st.st_uid != c->dc_uid) {
-		snprintf(err, errlen, "%s", strerror(EPERM));
-		return -1;
-	}
-	return 0;
+	snprintf(err, errlen, "%s", strerror(errno == ENOENT ||
+	    errno == ESRCH ? ESRCH : EPERM));
+	return -1;
 }
 
 /*
@@ -616,6 +711,21 @@ dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 			pp->pp_running = 1;
 		pp->pp_next = dtd_pid_procs;
 		dtd_pid_procs = pp;
+	}
+	/*
+	 * Once more, now that it is seized: an exec from here on is seen
+	 * (fo_execok), one since the first answer would not be.
+	 */
+	if (dtd_prov_pid_allowed(c, pid, err, errlen) == -1 ||
+	    (dtd_prov_pid_credadd(pp, c) == -1 &&
+	    snprintf(err, errlen, "out of memory") >= 0)) {
+		if (pp->pp_refs == 0) {
+			dtd_prov_pid_unlink(pp);
+			dtd_prov_pid_abandon(pp);
+			ft_proc_release(pp->pp_proc);
+			dtd_prov_pid_free(pp);
+		}
+		return -1;
 	}
 	pp->pp_refs++;
 	memset(&pc->pc_tgt[pc->pc_ntgt], 0, sizeof(pc->pc_tgt[0]));
@@ -925,6 +1035,7 @@ static void
 dtd_prov_pid_free(dtd_pidproc_t *pp)
 {
 	dtd_prov_pid_forget(pp);
+	free(pp->pp_creds);
 	ft_unwind_destroy(pp->pp_unwind);
 	pthread_cond_destroy(&pp->pp_evcv);
 	pthread_mutex_destroy(&pp->pp_evlock);
@@ -960,6 +1071,7 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 	for (i = 0; i < pc->pc_ntgt; i++) {
 		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
 
+		dtd_prov_pid_creddel(pp, c);
 		if (--pp->pp_refs > 0) {
 			/* its sites are gone: so are their uprobes */
 			dtd_prov_pid_sync(pp);
@@ -970,8 +1082,10 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 			struct timespec t0, t1;
 
 			dtd_prov_pid_abandon(pp);
+			/* one let go at an exec runs on: not ours */
 			if (pp->pp_created &&
-			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
+			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE) &&
+			    !__atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE))
 				ft_proc_kill(pp->pp_proc);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			ft_proc_release(pp->pp_proc);
@@ -1135,6 +1249,10 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 			ev = DT_PROC_BACKEND;
 			t->pt_toldbackend = 1;
 		} else if (!t->pt_toldexit &&
+		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE)) {
+			ev = DT_PROC_LOST;
+			t->pt_toldexit = t->pt_toldheld = 1;
+		} else if (!t->pt_toldexit &&
 		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE)) {
 			ev = DT_PROC_EXITED;
 			t->pt_toldexit = t->pt_toldheld = 1;
@@ -1145,8 +1263,12 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 		}
 		if (ev == 0)
 			continue;
-		if (ev == DT_PROC_EXITED && pp->pp_proc != NULL) {
-			/* sites of a dead process: nothing to restore */
+		if ((ev == DT_PROC_EXITED || ev == DT_PROC_LOST) &&
+		    pp->pp_proc != NULL) {
+			/*
+			 * Sites of a dead process, or of an image gone at
+			 * an exec: nothing to restore; uprobe links go
+			 */
 			dtd_prov_pid_abandon(pp);
 			ft_proc_release(pp->pp_proc);
 			pp->pp_proc = NULL;
@@ -1156,7 +1278,8 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 		dt_msg_put_u32(&m, (uint32_t)ev);
 		dt_msg_put_u32(&m, ev == DT_PROC_EXITED ?
 		    (uint32_t)pp->pp_status : ev == DT_PROC_BACKEND ?
-		    (uint32_t)(t->pt_backend - 1) : 0);
+		    (uint32_t)(t->pt_backend - 1) : ev == DT_PROC_LOST ?
+		    DT_LOST_SETID : 0);
 		rc = send(arg, &m);
 		dt_msg_free(&m);
 		if (rc == -1)
@@ -1756,6 +1879,8 @@ dtd_prov_pid_targets(const dtd_consumer_t *c, pid_t *pids, int *exited,
 	for (i = 0; i < pc->pc_ntgt && i < max; i++) {
 		pids[i] = pc->pc_tgt[i].pt_proc->pp_pid;
 		exited[i] = __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_exited,
+		    __ATOMIC_ACQUIRE) != 0 ||
+		    __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_letgo,
 		    __ATOMIC_ACQUIRE) != 0;
 	}
 	return i;

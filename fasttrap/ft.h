@@ -281,6 +281,15 @@ typedef struct ft_ops {
 	void	(*fo_held)(void *, ft_proc_t *);
 	/* uprobe backend: n more hits on cpu were lost (ring full) */
 	void	(*fo_lost)(void *, ft_proc_t *, int, uint64_t);
+	/*
+	 * The process exec'd, its new credentials committed, and nothing
+	 * of the new image has run for us (ptrace: the exec stop; uprobes:
+	 * the capture program is closed to it): 0 trace it on, -1 let it
+	 * go (sites and links dropped, detached; it runs on untraced, and
+	 * ft_proc_alive() says no).  Before fo_exec, which does not follow
+	 * a -1.
+	 */
+	int	(*fo_execok)(void *, ft_proc_t *);
 } ft_ops_t;
 
 /*
@@ -354,6 +363,7 @@ int		ft_proc_lookup(ft_proc_t *, uint64_t, ft_mod_t **,
 		    const ft_sym_t **);
 int		ft_proc_errno_off(ft_proc_t *, int64_t *);
 int		ft_proc_statfield(pid_t, pid_t, int, uint64_t *);
+int		ft_proc_mayptrace(pid_t, uid_t, gid_t, int *);
 void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
 int		ft_proc_backend(const ft_proc_t *);
@@ -397,6 +407,7 @@ size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
 		    void *);
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
+int		ft_bpf_gate(ft_bpf_t *, uint64_t);
 int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
 
 /* ft_btf.c: the offset of a thread's %fs base in struct task_struct, or -1 */

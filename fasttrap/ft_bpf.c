@@ -14,6 +14,16 @@
  * reader polls as well.  A record that does not fit is counted in a
  * per-CPU array instead, so that records + lost == hits, exactly.
  *
+ * The gate.  The links outlive an exec (a library such as libc is the
+ * same file in the new image, and the pid filter still matches), and
+ * the drain thread hears of the exec after the fact: hits of the new
+ * image, set-id or not, must not be captured before the daemon has
+ * decided that the process may still be traced.  An array of two
+ * words does it in the kernel: the exec program adds one to word 0 (the
+ * execs) before it writes its record; the capture program captures only
+ * while word 1 (the execs the daemon accepted, ft_bpf_gate()) equals
+ * word 0.  A hit it turns away is not a lost sample: it never counted.
+ *
  * Debian 12's <linux/bpf.h> (6.1) predates uprobe_multi (Linux 6.6): the
  * attach type and the link_create fields are defined here, in
  * struct ft_bpf_linkattr, laid out as the kernel's union bpf_attr.
@@ -58,6 +68,8 @@ struct ft_bpf {
 	int		fb_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
 	int		fb_tls;		/* BPF_MAP_TYPE_ARRAY, 1 u64: errno's
 					   offset from %fs base, 0 unknown */
+	int		fb_gate;	/* BPF_MAP_TYPE_ARRAY, 2 u64: execs
+					   seen, execs accepted */
 	int		fb_prog;
 	size_t		fb_size;	/* ring data bytes, a power of 2 */
 	size_t		fb_page;
@@ -89,6 +101,7 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 #define	JLEI(d, i, o)	I(BPF_JMP | BPF_JLE | BPF_K, d, 0, o, i)
 #define	JA(o)		I(BPF_JMP | BPF_JA, 0, 0, o, 0)
 #define	JNEI(d, i, o)	I(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
+#define	JNER(d, s, o)	I(BPF_JMP | BPF_JNE | BPF_X, d, s, o, 0)
 #define	RSH64I(d, i)	I(BPF_ALU64 | BPF_RSH | BPF_K, d, 0, 0, i)
 #define	EXIT()		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 /* two slots: load a map's descriptor, which the kernel turns to its address */
@@ -126,12 +139,28 @@ ft_bpf_load(int type, uint32_t expected, const struct bpf_insn *insn, int n,
 static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
-	struct bpf_insn insn[160];
-	int n = 0, i, jlost, jout;
+	struct bpf_insn insn[180];
+	int n = 0, i, jlost, jout, jgate[3];
 	long fsoff;
 
 #define	EMIT(x)	(insn[n++] = (x))
 	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
+	/* the gate: nothing of an image the daemon has not accepted */
+	for (i = 0; i < 2; i++) {
+		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_gate) };
+
+		EMIT(ST32(R10, -4, i));
+		EMIT(MOV64R(R2, R10));
+		EMIT(ADD64I(R2, -4));
+		insn[n++] = ld[0];
+		insn[n++] = ld[1];
+		EMIT(CALL(BPF_FUNC_map_lookup_elem));
+		jgate[i] = n;
+		EMIT(JEQI(R0, 0, 0));			/* patched: to shut */
+		EMIT(LDX64(i == 0 ? R7 : R1, R0, 0));
+	}
+	jgate[2] = n;
+	EMIT(JNER(R1, R7, 0));				/* patched: to shut */
 	{
 		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
 
@@ -226,6 +255,11 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(MOV64I(R2, BPF_RB_FORCE_WAKEUP));
 	EMIT(MOV64R(R1, R7));
 	EMIT(CALL(BPF_FUNC_ringbuf_submit));
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+	/* shut: an image not accepted (yet) */
+	for (i = 0; i < 3; i++)
+		insn[jgate[i]].off = (int16_t)(n - jgate[i] - 1);
 	EMIT(MOV64I(R0, 0));
 	EMIT(EXIT());
 	/* lost: count it on this CPU */
@@ -328,6 +362,8 @@ ft_bpf_close(ft_bpf_t *fb)
 		close(fb->fb_lost);
 	if (fb->fb_tls >= 0)
 		close(fb->fb_tls);
+	if (fb->fb_gate >= 0)
+		close(fb->fb_gate);
 	if (fb->fb_ring >= 0)
 		close(fb->fb_ring);
 	free(fb);
@@ -349,6 +385,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		return NULL;
 	}
 	fb->fb_ring = fb->fb_lost = fb->fb_prog = fb->fb_tls = -1;
+	fb->fb_gate = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
 	fb->fb_page = (size_t)sysconf(_SC_PAGESIZE);
 	fb->fb_ncpu = ft_bpf_ncpu();
@@ -371,6 +408,13 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 	}
 	if ((fb->fb_tls = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1,
 	    "dtraced_tls")) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a BPF map: %s",
+		    strerror(e));
+		goto fail;
+	}
+	if ((fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    "dtraced_gate")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
 		    strerror(e));
@@ -424,27 +468,61 @@ ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 }
 
 /*
+ * Open the gate to the image of the nexec-th exec (0: the image traced
+ * first): the capture program captures while the execs seen are
+ * nexec.  If another exec came meanwhile, the gate stays shut until its
+ * own record is drained and accepted.  0, or -1 with errno.
+ */
+int
+ft_bpf_gate(ft_bpf_t *fb, uint64_t nexec)
+{
+	union bpf_attr a;
+	uint32_t key = 1;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fb->fb_gate;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)&nexec;
+	a.flags = BPF_ANY;
+	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
+}
+
+/*
  * Hear of process pid's execve(): a record with cookie FT_BPF_EXEC (no
  * registers, no stack) from the sched_process_exec raw tracepoint, once
- * the new image is loaded, before it runs (the process does not wait for
- * us).  0, or -1 with errno.
+ * the new image is loaded and its credentials committed, before it
+ * runs (the process does not wait for us); first, the gate shuts.
+ * 0, or -1 with errno.
  */
 int
 ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 {
 	struct bpf_insn insn[64], ld[2] = { LDMAP(R1, fb->fb_ring) };
+	struct bpf_insn ldg[2] = { LDMAP(R1, fb->fb_gate) };
 	struct bpf_insn ldc[2] = {
 		I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)FT_BPF_EXEC),
 		I(0, 0, 0, 0, (int32_t)(FT_BPF_EXEC >> 32))
 	};
 	union bpf_attr a;
-	int n = 0, jout, jlost, e;
+	int n = 0, jout, jlost, jgate, e;
 
 #define	EMIT(x)	(insn[n++] = (x))
 	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
 	EMIT(RSH64I(R0, 32));
 	jout = n;
 	EMIT(JNEI(R0, (int32_t)pid, 0));		/* patched: to out */
+	/* shut the gate (word 0: one more exec), even if no room follows */
+	EMIT(ST32(R10, -4, 0));
+	EMIT(MOV64R(R2, R10));
+	EMIT(ADD64I(R2, -4));
+	insn[n++] = ldg[0];
+	insn[n++] = ldg[1];
+	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	jgate = n;
+	EMIT(JEQI(R0, 0, 0));				/* patched: to ring */
+	EMIT(MOV64I(R1, 1));
+	EMIT(XADD64(R0, R1, 0));
+	insn[jgate].off = (int16_t)(n - jgate - 1);
 	insn[n++] = ld[0];
 	insn[n++] = ld[1];
 	EMIT(MOV64I(R2, (int32_t)sizeof(ft_bpfrec_t)));

@@ -23,6 +23,8 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 
+#include <linux/capability.h>
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +73,73 @@ ft_proc_statfield(pid_t pid, pid_t tid, int field, uint64_t *vp)
 		return -1;
 	*vp = strtoull(s + 1, NULL, 10);
 	return 0;
+}
+
+/*
+ * The kernel's verdict: could a process with user uid and group gid, and
+ * no capabilities, ptrace process pid now?  The calling thread takes
+ * those file-system credentials and an empty effective capability set
+ * (raw setfsuid, setfsgid and capset: each changes the calling thread
+ * alone, where glibc's setresuid changes every thread) and opens
+ * /proc/PID/mem, for which the kernel asks what ptrace asks
+ * (PTRACE_MODE_ATTACH_FSCREDS: same uids and gids, dumpable, permitted
+ * capabilities within the caller's effective set, and the LSMs), under
+ * the lock an exec holds while it changes the image and the
+ * credentials: the answer is about one image, consistent.  It then
+ * takes its own credentials back (setfsuid(0) is allowed while the
+ * effective uid is 0; capset from the permitted set).  Signals are
+ * blocked meanwhile: no handler runs with borrowed credentials.
+ *
+ * Returns a read-only descriptor of the image the verdict is about
+ * (bound to that image: after an exec it reads nothing), or -1 with
+ * errno (EACCES, EPERM: refused; ESRCH: gone).  fatal is set if the
+ * thread's own credentials could not be taken back (the caller must
+ * not go on).
+ */
+int
+ft_proc_mayptrace(pid_t pid, uid_t uid, gid_t gid, int *fatal)
+{
+	struct __user_cap_header_struct hdr;
+	struct __user_cap_data_struct save[2], none[2];
+	sigset_t all, old;
+	char path[32];
+	uid_t ouid;
+	gid_t ogid;
+	int fd = -1, e = EPERM;
+
+	*fatal = 0;
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.version = _LINUX_CAPABILITY_VERSION_3;
+	if (syscall(SYS_capget, &hdr, save) == -1)
+		return -1;
+	memcpy(none, save, sizeof(none));
+	none[0].effective = none[1].effective = 0;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ogid = (gid_t)syscall(SYS_setfsgid, (gid_t)-1);
+	ouid = (uid_t)syscall(SYS_setfsuid, (uid_t)-1);
+	(void)syscall(SYS_setfsgid, gid);
+	(void)syscall(SYS_setfsuid, uid);
+	/* setfs*id say nothing of failure: ask what we have now */
+	if ((uid_t)syscall(SYS_setfsuid, (uid_t)-1) == uid &&
+	    (gid_t)syscall(SYS_setfsgid, (gid_t)-1) == gid &&
+	    syscall(SYS_capset, &hdr, none) == 0) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		e = errno;
+	}
+	(void)syscall(SYS_setfsuid, ouid);
+	(void)syscall(SYS_setfsgid, ogid);
+	hdr.version = _LINUX_CAPABILITY_VERSION_3;
+	hdr.pid = 0;
+	if (syscall(SYS_capset, &hdr, save) == -1 ||
+	    (uid_t)syscall(SYS_setfsuid, (uid_t)-1) != ouid ||
+	    (gid_t)syscall(SYS_setfsgid, (gid_t)-1) != ogid)
+		*fatal = 1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (fd == -1)
+		errno = e;
+	return fd;
 }
 
 /* Every live process, for ft_proc_fatal_restore(). */
@@ -495,9 +564,18 @@ ft_proc_nsites(ft_proc_t *p)
 /*
  * Read target memory.  ptrace: exact while the thread that hit is
  * stopped (in fo_hit).  uprobes: in fo_hit, the stack copied at the hit
- * if the range is in it; otherwise the memory now.  process_vm_readv
- * first; /proc/PID/mem for what it refuses.  Our int3s are not hidden:
- * callers read data, not text.
+ * if the range is in it; otherwise the memory now.  Our int3s are not
+ * hidden: callers read data, not text.
+ *
+ * A traced process is read only through pr_memfd, a /proc/PID/mem
+ * descriptor opened for the image being traced (at the grab, at each
+ * exec its users may still trace; ft_uprobe.c swaps it in the order
+ * of the records): it is bound to that image and reads nothing of a
+ * later one, so a hit taken before an exec, run late or racing the
+ * exec, never reads the new image, set-id or not.  Never by pid: a
+ * process_vm_readv by pid reads whatever image the pid has now, with
+ * the daemon's rights.  An observed process (not traced) is read by
+ * pid, as its own user could.
  */
 int
 ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
@@ -508,7 +586,8 @@ ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 	if (p->pr_backend == FT_BACKEND_UPROBE &&
 	    ft_uprobe_snap(p, addr, buf, len) == 0)
 		return 0;
-	if (process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) == (ssize_t)len)
+	if (p->pr_observe && process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) ==
+	    (ssize_t)len)
 		return 0;
 	pthread_mutex_lock(&p->pr_lock);
 	if (p->pr_memfd >= 0 && pread(p->pr_memfd, buf, len, (off_t)addr) ==

@@ -1549,7 +1549,7 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	ft_thread_t *n;
 	char path[64];
 	uint64_t av[2], entry = 0;
-	int fd, b;
+	int fd, b, letgo;
 
 	if (t->th_foreign) {
 		/* a vfork child leaves our memory: it is not ours */
@@ -1568,8 +1568,16 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 		return;
 	t->th_new = 0;
 
+	/*
+	 * The stop of PTRACE_EVENT_EXEC comes after the new credentials
+	 * are committed and before the first instruction of the new
+	 * image: may its users still trace it?  If not, it goes now,
+	 * untraced; nothing of ours is in the new image.
+	 */
+	letgo = p->pr_ops->fo_execok != NULL &&
+	    p->pr_ops->fo_execok(p->pr_arg, p) == -1;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	fd = letgo ? -1 : open(path, O_RDWR | O_CLOEXEC);
 	pthread_mutex_lock(&p->pr_lock);
 	ft_ptrace_fatal_clear(p);
 	for (b = 0; b < FT_NBUCKETS; b++)
@@ -1578,7 +1586,17 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	if (p->pr_memfd >= 0)
 		close(p->pr_memfd);
 	p->pr_memfd = fd;
+	if (letgo)
+		p->pr_dead = 1;		/* not ours any more */
 	pthread_mutex_unlock(&p->pr_lock);
+	if (letgo) {
+		p->pr_hold = 0;
+		while (p->pr_threads != NULL) {
+			ptrace(PTRACE_DETACH, p->pr_threads->th_tid, 0, 0);
+			ft_ptrace_thread_drop(p, p->pr_threads);
+		}
+		return;
+	}
 	p->pr_nchunks = 0;
 	memset(p->pr_slotused, 0, sizeof(p->pr_slotused));
 	p->pr_rdebug = p->pr_rbrk = 0;

@@ -30,6 +30,16 @@
  * so when it returns no hit still runs with that user.  ft_proc_read()
  * on the drain thread, inside fo_hit, is served from the sample's stack
  * copy when the range lies in it (ft_uprobe_snap).
+ *
+ * Exec.  The exec program shuts the capture program's gate (ft_bpf.c)
+ * in the kernel, before the new image runs; the drain thread meets its
+ * record after every sample of the old image.  It asks the user
+ * (fo_execok) whether the new image, credentials and all, may still be
+ * traced: if not, the process is let go (no sample of the new image
+ * was ever taken; the links go at release), else the memory descriptor
+ * is opened again for the new image (reads of samples drained before
+ * used the old one, which reads nothing of the new) and, once the
+ * probes are resolved again (fo_exec), the gate opens.
  */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -87,7 +97,8 @@ struct ft_up {
 	int		up_exited;
 	uint64_t	up_rdebug;	/* struct r_debug, or 0 */
 	uint64_t	up_rbrk;	/* the dynamic linker's hook, or 0 */
-	int		up_noexec;	/* errno: no exec events */
+	uint64_t	up_execs;	/* exec records drained */
+	int		up_letgo;	/* let go at an exec */
 	int64_t		up_tlsoff;	/* errno - %fs base, as the capture
 					   program has it; 0 unknown */
 };
@@ -115,18 +126,20 @@ ft_uprobe_slot(ft_proc_t *p, uint64_t addr)
 	return sp;
 }
 
+/* Read the image being traced, never another (see ft_proc_read). */
 static int
 ft_uprobe_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 {
-	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+	int rc = -1;
 
-	if (process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) == (ssize_t)len)
-		return 0;
+	pthread_mutex_lock(&p->pr_lock);
 	if (p->pr_memfd >= 0 && pread(p->pr_memfd, buf, len, (off_t)addr) ==
 	    (ssize_t)len)
-		return 0;
-	errno = EFAULT;
-	return -1;
+		rc = 0;
+	pthread_mutex_unlock(&p->pr_lock);
+	if (rc == -1)
+		errno = EFAULT;
+	return rc;
 }
 
 /*
@@ -241,6 +254,11 @@ ft_uprobe_site_add1(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 int
 ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
 {
+	/* gone, or let go at an exec: nothing more of it is ours */
+	if (p->pr_dead) {
+		errno = ESRCH;
+		return -1;
+	}
 	return ft_uprobe_site_add1(p, addr, user, 0);
 }
 
@@ -724,16 +742,42 @@ ft_uprobe_tls(ft_proc_t *p, ft_up_t *up)
 		up->up_tlsoff = off;
 }
 
-/* Drain thread: the process exec'd; its new image may be running. */
+/*
+ * Drain thread: the process exec'd; its new image may be running, but
+ * the gate is shut to it.
+ */
 static void
 ft_uprobe_exec(ft_proc_t *p)
 {
+	ft_up_t *up = p->pr_up;
+	char path[32];
+	int fd = -1, letgo;
+
+	up->up_execs++;
 	ft_uprobe_purge(p);
+	letgo = p->pr_ops->fo_execok != NULL &&
+	    p->pr_ops->fo_execok(p->pr_arg, p) == -1;
+	if (!letgo) {
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	if (p->pr_memfd >= 0)
+		close(p->pr_memfd);
+	p->pr_memfd = fd;
+	if (letgo)
+		p->pr_dead = 1;		/* not ours any more */
+	pthread_mutex_unlock(&p->pr_lock);
+	if (letgo) {
+		up->up_letgo = 1;
+		return;
+	}
 	ft_proc_refresh(p);
-	ft_uprobe_tls(p, p->pr_up);
+	ft_uprobe_tls(p, up);
 	ft_uprobe_hook(p);
 	if (p->pr_ops->fo_exec != NULL)
 		p->pr_ops->fo_exec(p->pr_arg, p);
+	(void)ft_bpf_gate(up->up_bpf, up->up_execs);
 }
 
 /* Drain thread: one sample. */
@@ -746,6 +790,8 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 	ft_hit_t h;
 	int n = 0, rbrk = 0;
 
+	if (up->up_letgo)
+		return;
 	if (r->br_cookie == FT_BPF_EXEC) {
 		ft_uprobe_exec(p);
 		return;
@@ -846,7 +892,7 @@ ft_uprobe_main(void *arg)
 			break;
 		ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p);
 		ft_uprobe_lost(p);
-		if (gone && !up->up_exited) {
+		if (gone && !up->up_exited && !up->up_letgo) {
 			/* every hit of the process is in the ring now */
 			ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p);
 			ft_uprobe_lost(p);
@@ -888,10 +934,14 @@ ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 	 * Hear of exec now, while ptrace still holds the process: once it
 	 * lets go, the process may exec at once (a -c command that runs a
 	 * few calls and execs) and that exec must not be missed.  Records
-	 * wait in the ring until the drain thread starts.
+	 * wait in the ring until the drain thread starts.  Without it, no
+	 * uprobes: a set-id exec would go on being traced.
 	 */
-	if (ft_bpf_exec(up->up_bpf, p->pr_pid) == -1)
-		up->up_noexec = errno;
+	if (ft_bpf_exec(up->up_bpf, p->pr_pid) == -1) {
+		snprintf(err, errlen, "cannot watch exec: %s",
+		    strerror(errno));
+		goto fail;
+	}
 	/* where errno is, for the first samples too */
 	ft_uprobe_tls(p, up);
 	up->up_pidfd = p->pr_pidfd >= 0 ? fcntl(p->pr_pidfd,

@@ -268,6 +268,7 @@ typedef struct dt_proc {
 	int		dpr_held;	/* the daemon holds it at its entry */
 	int		dpr_exited;
 	int		dpr_status;	/* wait status, once exited */
+	int		dpr_lost;	/* let go: DT_LOST_*, or 0 */
 	int		dpr_backend;	/* DT_BACKEND_* + 1, 0 not told yet */
 } dt_proc_t;
 

@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	4
+#define DT_PROTO_VERSION	5
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -125,8 +125,8 @@ enum dt_msgtype {
 	DT_MSG_GRAB_OK,		/* d->c: u32 pid: traced (CREATE: seized;
 				 *   the client may now let it exec) */
 	DT_MSG_PROC,		/* d->c, any time: u32 pid, u32 event
-				 *   (DT_PROC_*), u32 wait status (EXITED)
-				 *   or backend (BACKEND) */
+				 *   (DT_PROC_*), u32 wait status (EXITED),
+				 *   backend (BACKEND) or reason (LOST) */
 	DT_MSG_MODMAP,		/* d->c, any time before records that need
 				 *   it: u32 pid, u32 n, then n x { u64 lo,
 				 *   u64 hi, u64 bias, u32 flags
@@ -165,6 +165,13 @@ enum dt_msgtype {
 #define DT_PROC_EXITED	2	/* the target is gone; status as waitpid() */
 #define DT_PROC_BACKEND	3	/* how it is traced (DT_BACKEND_*); sent
 				 * before the PROGRAM_OK that chose it */
+#define DT_PROC_LOST	4	/* no longer traced, and never again: the
+				 * third word says why (DT_LOST_*); it
+				 * runs on untraced */
+
+/* DT_PROC_LOST reasons */
+#define DT_LOST_SETID	1	/* it exec'd what the client may not trace
+				 * (set-id, file capabilities, not dumpable) */
 
 #define DT_BACKEND_PTRACE	0
 #define DT_BACKEND_UPROBE	1

@@ -1025,7 +1025,24 @@ dt_work_proc_event(dtrace_hdl_t *dtp, dt_msg_t *m)
 			(void)waitpid(pid, NULL, WNOHANG);
 		if (dtp->dt_prochdlr != NULL)
 			dtp->dt_prochdlr(pid, status, dtp->dt_procarg);
+	} else if (ev == DT_PROC_LOST && !pr->dpr_exited) {
+		/* it runs on, untraced: gone for us */
+		pr->dpr_exited = 1;
+		pr->dpr_lost = status != 0 ? status : DT_LOST_SETID;
+		if (dtp->dt_prochdlr != NULL)
+			dtp->dt_prochdlr(pid, 0, dtp->dt_procarg);
 	}
+}
+
+/* Why the daemon let target pid go (see dtrace.h), or NULL. */
+const char *
+dtrace_proc_lost(dtrace_hdl_t *dtp, pid_t pid)
+{
+	dt_proc_t *pr = dt_work_proc(dtp, pid);
+
+	if (pr == NULL || pr->dpr_lost == 0)
+		return NULL;
+	return "exec of set-id program";
 }
 
 /*
@@ -1205,7 +1222,8 @@ dtrace_proc_create(dtrace_hdl_t *dtp, const char *file, char *const *argv)
 	} while (n == -1 && errno == EINTR);
 	close(ep[0]);
 	ep[0] = -1;
-	if (pr->dpr_exited) {
+	/* let go at its exec (set-id): it runs on, untraced */
+	if (pr->dpr_exited && !pr->dpr_lost) {
 		(void)dt_conn_error(dtp, EDT_REMOTE, "failed to execute %s: %s",
 		    file, n == sizeof(cerr) ? strerror(cerr) :
 		    "the program exited before its first instruction");

@@ -246,7 +246,11 @@ int		dtrace_retained_iter(dtrace_hdl_t *,
  * dtrace_go() has fired BEGIN.  The handler hears of each target's exit
  * (pid, wait status) from inside any later library call.
  * dtrace_proc_backend() says how the daemon traces a target ("ptrace",
- * "uprobe"), once a program was loaded.
+ * "uprobe"), once a program was loaded.  A target the daemon let go
+ * (it exec'd a program the user may not trace: set-id, file
+ * capabilities) runs on untraced; the handler hears of it as of an
+ * exit, and dtrace_proc_lost() then says why (NULL for a target that
+ * exited).
  */
 typedef void dtrace_handle_proc_f(pid_t, int, void *);
 pid_t		dtrace_proc_create(dtrace_hdl_t *, const char *,
@@ -255,6 +259,7 @@ pid_t		dtrace_proc_grab(dtrace_hdl_t *, pid_t);
 int		dtrace_handle_proc(dtrace_hdl_t *, dtrace_handle_proc_f *,
 		    void *);
 const char	*dtrace_proc_backend(dtrace_hdl_t *, pid_t);
+const char	*dtrace_proc_lost(dtrace_hdl_t *, pid_t);
 
 /*
  * setopt() in a D program changed an option while tracing: the handler

@@ -13,7 +13,7 @@ tests_triggers_sockpoke_LDFLAGS =
 TRIGGER_CFLAGS = $(WARN_CFLAGS)
 check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
-	tests/triggers/dl tests/triggers/recurse
+	tests/triggers/dl tests/triggers/recurse tests/triggers/setid
 tests_triggers_loop_SOURCES = tests/triggers/loop.c
 tests_triggers_loop_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_loop_LDFLAGS =
@@ -30,6 +30,9 @@ tests_triggers_forker_LDFLAGS =
 tests_triggers_execer_SOURCES = tests/triggers/execer.c
 tests_triggers_execer_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_execer_LDFLAGS =
+tests_triggers_setid_SOURCES = tests/triggers/setid.c
+tests_triggers_setid_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_setid_LDFLAGS =
 tests_triggers_dl_SOURCES = tests/triggers/dl.c
 tests_triggers_dl_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_dl_LDFLAGS =
@@ -112,8 +115,9 @@ TESTS += tests/daemon/pidexec.sh
 EXTRA_DIST += tests/daemon/pidexec.sh
 TESTS += tests/daemon/evaltime.sh
 EXTRA_DIST += tests/daemon/evaltime.sh
-TESTS += tests/daemon/privs.sh tests/daemon/group.sh
-EXTRA_DIST += tests/daemon/privs.sh tests/daemon/group.sh
+TESTS += tests/daemon/privs.sh tests/daemon/group.sh tests/daemon/setid.sh
+EXTRA_DIST += tests/daemon/privs.sh tests/daemon/group.sh \
+	tests/daemon/setid.sh
 check_PROGRAMS += tests/triggers/strarg
 tests_triggers_strarg_SOURCES = tests/triggers/strarg.c
 tests_triggers_strarg_CFLAGS = $(TRIGGER_CFLAGS)

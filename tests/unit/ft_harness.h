@@ -60,6 +60,8 @@ struct ctx {
 	struct tuser	c_user[NUSERS];
 	void		(*c_onexec)(struct ctx *);
 	void		(*c_onmods)(struct ctx *);
+	int		c_letgo;	/* fo_execok says -1 at exec n */
+	int		c_execoks;	/* fo_execok calls */
 };
 
 struct target {
@@ -173,8 +175,18 @@ on_lost(void *arg, ft_proc_t *p, int cpu, uint64_t n)
 	lost += (long)n;
 }
 
+/* May the new image be traced?  Not the c_letgo-th (the hold's is 1st). */
+static int
+on_execok(void *arg, ft_proc_t *p)
+{
+	struct ctx *c = arg;
+
+	(void)p;
+	return ++c->c_execoks == c->c_letgo ? -1 : 0;
+}
+
 static const ft_ops_t ops = { on_hit, on_exited, on_exec, on_modules,
-    on_held, on_lost };
+    on_held, on_lost, on_execok };
 
 static int
 waitfor(volatile int *flag)

@@ -4,10 +4,15 @@
  * %rip-relative and tail-call and jump-table functions, fork, exec, grab
  * and release of a running program (its text restored byte for byte),
  * the hold points of a program started held (FT_HOLD_*),
- * and the targets' output and exit status unchanged by tracing.
+ * and the targets' output and exit status unchanged by tracing; a process
+ * let go at an exec (fo_execok); the kernel's verdict on who may ptrace
+ * what (ft_proc_mayptrace), asked with borrowed credentials that are
+ * given back.
  * The scaffolding (a launcher process, held starts, counting callbacks)
  * is ft_harness.h, shared with test_ft_uprobe.c.
  */
+#include <sys/prctl.h>
+
 #include "ft_harness.h"
 
 static int
@@ -336,6 +341,44 @@ test_exec(void)
 	tap_str(out, out0, "exec: output unchanged");
 }
 
+/*
+ * fo_execok says no at the exec: the process is let go at the exec stop,
+ * before the new image runs; no fo_exec, no hit of the new image (its
+ * f was to be probed from fo_exec), and it runs to its end untraced.
+ */
+static void
+test_execletgo(void)
+{
+	char *argv[] = { NULL, "20", NULL, "30", "5", NULL }, out0[256], out[256];
+	struct target t;
+	struct ctx c;
+	int st0, st;
+
+	argv[0] = trigger("execer");
+	argv[2] = trigger("loop");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	c.c_onexec = exec_probe;
+	c.c_letgo = 2;	/* the hold's exec is the first */
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "let go at exec: held");
+		return;
+	}
+	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "let go at exec: f:entry");
+	ft_proc_run(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	tap_is(c.c_execoks, 2, "let go at exec: asked at both execs");
+	tap_is(c.c_execs, 0, "let go at exec: no fo_exec");
+	tap_ok(!ft_proc_alive(c.c_proc), "let go at exec: no longer ours");
+	ft_proc_release(c.c_proc);
+	tap_is(c.c_hits[0], 20, "let go at exec: execer's f N times");
+	tap_is(c.c_hits[1] + c.c_hits[2], 0, "let go at exec: no hit after");
+	tap_ok(!c.c_exited, "let go at exec: its exit is not ours");
+	tap_is(st, 5, "let go at exec: the new image's exit status");
+	tap_is(st, st0, "let go at exec: exit status unchanged");
+	tap_str(out, out0, "let go at exec: output unchanged");
+}
+
 /* From fo_modules: probe libm's cbrt whenever libm is (again) loaded. */
 static void
 dl_probe(struct ctx *c)
@@ -634,6 +677,94 @@ test_holdat(void)
 	}
 }
 
+/* The calling thread's effective capabilities, fs uid and fs gid. */
+static void
+creds(uint64_t *eff, long *fsuid, long *fsgid)
+{
+	char line[256];
+	FILE *fp;
+
+	*eff = 0;
+	*fsuid = *fsgid = -1;
+	if ((fp = fopen("/proc/thread-self/status", "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (strncmp(line, "CapEff:", 7) == 0)
+			*eff = strtoull(line + 7, NULL, 16);
+		else if (strncmp(line, "Uid:", 4) == 0)
+			sscanf(line + 4, "%*d %*d %*d %ld", fsuid);
+		else if (strncmp(line, "Gid:", 4) == 0)
+			sscanf(line + 4, "%*d %*d %*d %ld", fsgid);
+	}
+	fclose(fp);
+}
+
+/*
+ * ft_proc_mayptrace: a process of user 65534 (ids all its own) may be
+ * ptraced by that user, not by another, not by a group it is not in;
+ * a root process by none of them; and the asking thread has its own
+ * credentials back each time.  Needs root.
+ */
+static void
+test_mayptrace(void)
+{
+	uint64_t eff0, eff;
+	long fu0, fg0, fu, fg;
+	pid_t nob, rt;
+	int fd, fatal, fds[4], i, ok = 1;
+
+	if (geteuid() != 0) {
+		printf("# mayptrace: not tested, needs root\n");
+		return;
+	}
+	if ((nob = fork()) == 0) {
+		if (setresgid(65534, 65534, 65534) == -1 ||
+		    setresuid(65534, 65534, 65534) == -1)
+			_exit(1);
+		prctl(PR_SET_DUMPABLE, 1);
+		pause();
+		_exit(0);
+	}
+	if ((rt = fork()) == 0) {
+		pause();
+		_exit(0);
+	}
+	usleep(100000);		/* the child has dropped its ids */
+	creds(&eff0, &fu0, &fg0);
+	fds[0] = ft_proc_mayptrace(nob, 65534, 65534, &fatal);
+	ok &= !fatal;
+	fds[1] = ft_proc_mayptrace(nob, 65533, 65534, &fatal);
+	ok &= !fatal;
+	fds[2] = ft_proc_mayptrace(nob, 65534, 65533, &fatal);
+	ok &= !fatal;
+	fds[3] = ft_proc_mayptrace(rt, 65534, 65534, &fatal);
+	ok &= !fatal;
+	creds(&eff, &fu, &fg);
+	tap_ok(fds[0] >= 0, "mayptrace: a user's own process");
+	tap_ok(fds[1] == -1, "mayptrace: not another user's");
+	tap_ok(fds[2] == -1, "mayptrace: not with another group");
+	tap_ok(fds[3] == -1, "mayptrace: not a root process");
+	tap_ok(ok && eff == eff0 && fu == fu0 && fg == fg0,
+	    "mayptrace: the thread's own credentials are back");
+	fd = fds[0];
+	if (fd >= 0) {
+		char b;
+
+		/* it reads the process's memory (a fork: same layout) */
+		tap_ok(pread(fd, &b, 1, (off_t)(uintptr_t)&eff0) == 1,
+		    "mayptrace: its descriptor reads the image");
+	} else {
+		tap_ok(0, "mayptrace: its descriptor reads the image");
+	}
+	for (i = 0; i < 4; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	kill(nob, SIGKILL);
+	kill(rt, SIGKILL);
+	waitpid(nob, NULL, 0);
+	waitpid(rt, NULL, 0);
+}
+
 int
 main(void)
 {
@@ -667,6 +798,8 @@ main(void)
 	test_remove_release();
 	test_fork();
 	test_exec();
+	test_execletgo();
+	test_mayptrace();
 	test_dl();
 	test_holdat();
 	test_bench();

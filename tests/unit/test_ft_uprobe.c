@@ -2,8 +2,9 @@
  * test_ft_uprobe.c: the uprobe backend (fasttrap/ft_uprobe.c) on the
  * trigger programs: exact hit counts, arguments (the stack ones from the
  * sample), return values, 8 threads, fork, grab and release of a running
- * program (its text restored), and with a tiny ring, hits == records +
- * lost exactly.  Skipped when the kernel or our rights do not allow BPF
+ * program (its text restored), with a tiny ring, hits == records + lost
+ * exactly, and a process let go at an exec (fo_execok) that hits
+ * nothing after it.  Skipped when the kernel or our rights do not allow BPF
  * uprobe_multi links.
  *
  * The scaffolding (a launcher process, held starts, counting callbacks)
@@ -24,6 +25,50 @@ touprobe(struct ctx *c)
 		return -1;
 	}
 	return ft_proc_backend(c->c_proc) == FT_BACKEND_UPROBE ? 0 : -1;
+}
+
+/*
+ * fo_execok says no at the exec, which comes after the fact under
+ * uprobes: no fo_exec, no hit of the new image in libc (the capture
+ * program's gate is shut; printf is called once by each image), and the
+ * process runs to its end untraced.
+ */
+static void
+test_execletgo(void)
+{
+	char *argv[] = { NULL, "20", NULL, "30", "5", NULL }, out0[256], out[256];
+	struct target t;
+	struct ctx c;
+	int st0, st, i;
+
+	argv[0] = trigger("execer");
+	argv[2] = trigger("loop");
+	st0 = untraced(argv, out0, sizeof(out0));
+	ctx_init(&c);
+	c.c_letgo = 2;	/* the hold's exec is the first */
+	if (start_held(&c, &t, argv) == NULL) {
+		tap_ok(0, "let go at exec: held");
+		return;
+	}
+	tap_ok(touprobe(&c) == 0, "let go at exec: uprobe backend");
+	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "let go at exec: f:entry");
+	tap_is(probe(&c, "libc", "printf", 1, 0), 1,
+	    "let go at exec: libc's printf");
+	tap_is(ft_proc_sync(c.c_proc), 0, "let go at exec: sites linked");
+	ft_proc_run(c.c_proc);
+	st = finish(&t, out, sizeof(out));
+	/* the drain thread hears of the exec after the fact */
+	for (i = 0; i < 3000 && c.c_execoks < 2; i++)
+		usleep(10000);
+	tap_is(c.c_execoks, 2, "let go at exec: asked at both execs");
+	tap_is(c.c_execs, 0, "let go at exec: no fo_exec");
+	tap_ok(!ft_proc_alive(c.c_proc), "let go at exec: no longer ours");
+	ft_proc_release(c.c_proc);
+	tap_is(c.c_hits[0], 20, "let go at exec: execer's f N times");
+	tap_is(c.c_hits[1], 1, "let go at exec: printf of the first image");
+	tap_is(st, 5, "let go at exec: the new image's exit status");
+	tap_is(st, st0, "let go at exec: exit status unchanged");
+	tap_str(out, out0, "let go at exec: output unchanged");
 }
 
 static void
@@ -243,5 +288,6 @@ main(void)
 	test_fork();
 	test_grab();
 	test_lost();
+	test_execletgo();
 	return tap_done();
 }
