@@ -49,7 +49,8 @@
  * and for a byte of its reply.  Most are answered at once, and a daemon
  * that answers none in DT_CONN_REPLYWAIT, even on a loaded machine, has
  * stopped; the ones that make it work on targets (seizing them, reading
- * their symbols, patching every probe site) get DT_CONN_WORKWAIT.
+ * their symbols, patching every probe site, listing their probes) get
+ * DT_CONN_WORKWAIT.
  * Tracing itself is never timed: nothing is awaited between requests,
  * and the consumer loop asks for STATUS at statusrate, so a trace that
  * prints nothing for hours still hears from its daemon every second.
@@ -62,6 +63,7 @@ dt_conn_patience(uint16_t type)
 {
 	switch (type) {
 	case DT_MSG_PROGRAM:
+	case DT_MSG_LIST:
 	case DT_MSG_GRAB:
 	case DT_MSG_GO:
 	case DT_MSG_STOP:

@@ -9,7 +9,8 @@
 # holding more idle connections than user-connections has the next one
 # refused with dtrace's message and exit 1, while root's and another
 # user's clients trace a pid target and count exactly.  dtrace against a
-# listener that accepts and never answers ends with an error and exit 1.
+# listener that accepts and never answers, or one that accepts nothing,
+# ends with an error and exit 1.
 # The per-user part needs root, useradd and setpriv (skipped otherwise).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/daemon/lib.sh"
 
@@ -183,12 +184,27 @@ stop_daemon TERM
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
 
 # --- a daemon that accepts and never answers
+# (mute.py PATH deaf: it accepts nothing, its backlog full, as a daemon
+# out of descriptors)
 cat >"$tmp/mute.py" <<'EOF'
-import socket, sys
+import signal, socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1])
-s.listen(8)
+s.bind(sys.argv[1] + ".tmp")
+s.listen(0 if len(sys.argv) > 2 else 8)
 held = []
+if len(sys.argv) > 2:
+    while True:
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        c.setblocking(False)
+        try:
+            c.connect(sys.argv[1] + ".tmp")
+        except BlockingIOError:
+            break
+        held.append(c)
+import os
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+if len(sys.argv) > 2:
+    signal.pause()
 while True:
     held.append(s.accept()[0])
 EOF
@@ -202,6 +218,19 @@ if command -v python3 >/dev/null 2>&1; then
 	check "a mute daemon: dtrace gives up, exit 1 ($rc)" [ $rc -eq 1 ]
 	check "a mute daemon: it says so" grep -q \
 	    ": dtraced did not answer in 30 seconds\$" "$tmp/err"
+	sed 's/^/# /' "$tmp/err"
+	kill $mpid
+
+	python3 "$tmp/mute.py" "$tmp/deaf" deaf &
+	mpid=$!
+	waitfor [ -S "$tmp/deaf" ]
+	timeout -k 10 90 "$DTRACE" -x socket="$tmp/deaf" \
+	    -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "a deaf daemon: dtrace gives up, exit 1 ($rc)" [ $rc -eq 1 ]
+	check "a deaf daemon: it says so" grep -q \
+	    ": failed to connect to dtraced at $tmp/deaf: it accepted nothing in 30 seconds\$" \
+	    "$tmp/err"
 	sed 's/^/# /' "$tmp/err"
 	kill $mpid
 else
