@@ -143,8 +143,8 @@ dtd_client_init(void)
 	 * Descriptors are handed out lowest first: a new connection's
 	 * number tells how many are open.  The last eighth is root's.
 	 */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur <= INT32_MAX)
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= INT32_MAX)
 		dtd_client_fdcap = (int)(rl.rlim_cur - rl.rlim_cur / 8);
 	if ((dtd_client_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1)
 		return -1;
