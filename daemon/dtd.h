@@ -372,7 +372,10 @@ void		fatalx(const char *, ...)
  * dtd_limit.c: per-client and per-uid limits (dtraced -L), root exempt.
  * Defaults: a client may have 64 programs, 250000 enabled probes (the
  * ceiling of illumos's fasttrap) and 256m of buffers; all the consumers
- * of one uid together 256 programs, 500000 probes and 1g.
+ * of one uid together 256 programs, 500000 probes and 1g, and 64
+ * connections.  Every client, root's too, may have 16m of output queued
+ * beyond one snapshot of its buffers, and may leave output unread for
+ * 60 seconds.
  */
 #define DTD_LIMIT_PROGRAMS	64
 #define DTD_LIMIT_PROBES	250000
@@ -380,6 +383,9 @@ void		fatalx(const char *, ...)
 #define DTD_LIMIT_USER_PROGRAMS	256
 #define DTD_LIMIT_USER_PROBES	500000
 #define DTD_LIMIT_USER_MEMORY	(1ull << 30)
+#define DTD_LIMIT_USER_CONNS	64
+#define DTD_LIMIT_OUTPUT	(16ull << 20)
+#define DTD_LIMIT_OUTPUT_TIMEOUT 60
 
 typedef struct dtd_limits {
 	uint64_t	dl_programs;	/* per client */
@@ -388,12 +394,18 @@ typedef struct dtd_limits {
 	uint64_t	dl_uprograms;	/* per uid */
 	uint64_t	dl_uprobes;
 	uint64_t	dl_umemory;
+	uint64_t	dl_uconns;
+	uint64_t	dl_output;	/* per client, root's too */
+	uint64_t	dl_outtimeout;	/* seconds */
 } dtd_limits_t;
 
 int		dtd_limit_parse(const char *, char *, size_t);
 const dtd_limits_t *dtd_limit_get(void);
 void		dtd_limit_enforce(int);
-void		dtd_limit_describe(char *, size_t);
+int		dtd_limit_enforcing(void);
+void		dtd_limit_describe(char *, size_t, int);
+int		dtd_limit_connect(uid_t, uint64_t, char *, size_t);
+int		dtd_limit_output(uint64_t *, int *);
 int		dtd_limit_program(const dtd_consumer_t *, char *, size_t);
 uint64_t	dtd_limit_probes(const dtd_consumer_t *, uint64_t, int *);
 void		dtd_limit_probes_err(const dtd_consumer_t *, int, char *,

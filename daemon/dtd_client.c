@@ -14,10 +14,23 @@
  * fresh consumer for a retained one of its uid, to stop and read it
  * (claim) or only to read it (snapshot: every SNAP consumes nothing,
  * STOP is refused).  RETAINED lists them.
+ *
+ * What a client may cost (dtd_limit.c has the numbers): a uid other
+ * than root may hold user-connections at once, and no uid other than
+ * root may take the daemon's last descriptors; a client that does not
+ * read its replies stops being served (no request of its is taken while
+ * more than DTD_CLIENT_SOFTQ is queued for it, so it is never sent a
+ * second snapshot while it has not read the first); the notices it is
+ * sent unasked (targets, NOTIFY) may pile up beyond its replies to
+ * output bytes at most; and one that takes no byte of its output for
+ * output-timeout seconds is dropped.  Dropping a client stops its
+ * tracing as its hang-up would: its targets let go, their text restored.
  */
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,19 +57,36 @@ typedef struct dtd_client {
 						   program: read only */
 	dtd_consumer_t		*cl_consumer;	/* one reference is ours */
 	uint32_t		cl_announced;	/* its ECBs the client knows */
+	struct event		*cl_stallev;	/* output-timeout */
+	int			cl_paused;	/* its requests wait: it has
+						   too much unread */
+	size_t			cl_replied;	/* of the queue's head, the
+						   bytes that are replies */
 } dtd_client_t;
+
+/* Take no request of a client while more than this is queued for it. */
+#define DTD_CLIENT_SOFTQ	(256u << 10)
 
 static TAILQ_HEAD(, dtd_client) dtd_clients =
     TAILQ_HEAD_INITIALIZER(dtd_clients);
 static int		dtd_client_nclients;
 static int		dtd_client_efd = -1;
 static struct event	*dtd_client_eev;
+static int		dtd_client_fdcap = -1;	/* root's beyond this */
 
 static void	dtd_client_read(evutil_socket_t, short, void *);
 static void	dtd_client_write(evutil_socket_t, short, void *);
 static void	dtd_client_free(dtd_client_t *);
 static int	dtd_client_flush(dtd_client_t *);
 static int	dtd_client_sendcb(void *, dt_msg_t *);
+static int	dtd_client_noticed(dtd_client_t *);
+static void	dtd_client_stalled(evutil_socket_t, short, void *);
+
+static size_t
+dtd_client_queued(const dtd_client_t *cl)
+{
+	return dt_peer_queued(&cl->cl_peer);
+}
 
 /* Send the NOTIFYs the firing path asked for (exit(), full buffers). */
 static void
@@ -70,33 +100,35 @@ dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 		log_warn("%s: read", __func__);
 	for (cl = TAILQ_FIRST(&dtd_clients); cl != NULL; cl = next) {
 		next = TAILQ_NEXT(cl, cl_link);
+		if (cl->cl_consumer == NULL)
+			continue;
 		/* targets held or gone: DT_MSG_PROC, before any NOTIFY */
-		if (cl->cl_consumer != NULL &&
-		    (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
-		    cl) == -1 || dtd_client_flush(cl) == -1)) {
+		if (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
+		    cl) == -1) {
 			log_warn("%s: pid %d", __func__, (int)cl->cl_peer.dp_pid);
 			dtd_client_free(cl);
 			continue;
 		}
-		if (cl->cl_consumer == NULL ||
-		    !__atomic_exchange_n(&cl->cl_consumer->dc_notify, 0,
-		    __ATOMIC_ACQ_REL))
-			continue;
-		dt_msg_init(&m, DT_MSG_NOTIFY);
-		dt_msg_put_u32(&m,
-		    (uint32_t)dtd_consumer_activity(cl->cl_consumer));
-		dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(
-		    &cl->cl_consumer->dc_reason, __ATOMIC_ACQUIRE));
-		if (dt_peer_send(&cl->cl_peer, &m) == -1 ||
-		    dt_peer_flush(&cl->cl_peer) == -1) {
+		if (__atomic_exchange_n(&cl->cl_consumer->dc_notify, 0,
+		    __ATOMIC_ACQ_REL)) {
+			dt_msg_init(&m, DT_MSG_NOTIFY);
+			dt_msg_put_u32(&m, (uint32_t)dtd_consumer_activity(
+			    cl->cl_consumer));
+			dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(
+			    &cl->cl_consumer->dc_reason, __ATOMIC_ACQUIRE));
+			if (dt_peer_send(&cl->cl_peer, &m) == -1) {
+				dt_msg_free(&m);
+				log_warn("%s: pid %d", __func__,
+				    (int)cl->cl_peer.dp_pid);
+				dtd_client_free(cl);
+				continue;
+			}
 			dt_msg_free(&m);
-			log_warn("%s: pid %d", __func__, (int)cl->cl_peer.dp_pid);
-			dtd_client_free(cl);
-			continue;
 		}
-		dt_msg_free(&m);
-		if (cl->cl_peer.dp_outoff < cl->cl_peer.dp_outlen)
-			event_add(cl->cl_wev, NULL);
+		if (dtd_client_noticed(cl) == -1)
+			continue;
+		if (dtd_client_flush(cl) == -1)
+			dtd_client_free(cl);
 	}
 	/* retained programs no client holds: their targets, exit() */
 	dtd_retain_tend();
@@ -105,6 +137,15 @@ dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 int
 dtd_client_init(void)
 {
+	struct rlimit rl;
+
+	/*
+	 * Descriptors are handed out lowest first: a new connection's
+	 * number tells how many are open.  The last eighth is root's.
+	 */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= INT32_MAX)
+		dtd_client_fdcap = (int)(rl.rlim_cur - rl.rlim_cur / 8);
 	if ((dtd_client_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1)
 		return -1;
 	if ((dtd_client_eev = event_new(dtd_base, dtd_client_efd,
@@ -131,10 +172,54 @@ dtd_client_count(void)
 	return dtd_client_nclients;
 }
 
+/*
+ * May this connection be served?  0, or -1 with the reason in err: too
+ * many of its uid's, or too few descriptors left for root's.
+ */
+static int
+dtd_client_admit(const dt_peer_t *p, char *err, size_t errlen)
+{
+	const dtd_client_t *cl;
+	uint64_t n = 0;
+
+	TAILQ_FOREACH(cl, &dtd_clients, cl_link) {
+		if (cl->cl_peer.dp_uid == p->dp_uid)
+			n++;
+	}
+	if (dtd_limit_connect(p->dp_uid, n, err, errlen) == -1)
+		return -1;
+	if (p->dp_uid != 0 && dtd_limit_enforcing() &&
+	    dtd_client_fdcap != -1 && p->dp_fd >= dtd_client_fdcap) {
+		snprintf(err, errlen, "too many connections: dtraced keeps "
+		    "its last file descriptors for root");
+		return -1;
+	}
+	return 0;
+}
+
+/* Tell a connection we will not serve it why, and hang up. */
+static void
+dtd_client_refuse(dt_peer_t *p, const char *why)
+{
+	dt_msg_t m;
+
+	log_warnx("%s: pid %d uid %d: %s, refused", __func__, (int)p->dp_pid,
+	    (int)p->dp_uid, why);
+	/* a new socket's buffer takes it whole, or the client never hears */
+	dt_msg_init(&m, DT_MSG_ERROR);
+	dt_msg_put_u32(&m, EUSERS);
+	dt_msg_put_str(&m, why);
+	if (dt_peer_send(p, &m) == 0)
+		(void)dt_peer_flush(p);
+	dt_msg_free(&m);
+	dt_peer_close(p);
+}
+
 void
 dtd_client_create(int fd, int oneshot)
 {
 	dtd_client_t *cl;
+	char err[256];
 
 	if ((cl = calloc(1, sizeof(*cl))) == NULL) {
 		log_warn("%s: calloc", __func__);
@@ -147,16 +232,27 @@ dtd_client_create(int fd, int oneshot)
 		free(cl);
 		return;
 	}
+	if (dtd_client_admit(&cl->cl_peer, err, sizeof(err)) == -1) {
+		dtd_client_refuse(&cl->cl_peer, err);
+		free(cl);
+		return;
+	}
 	cl->cl_oneshot = oneshot;
 	cl->cl_state = DTD_CL_NEW;
 	if ((cl->cl_rev = event_new(dtd_base, fd, EV_READ | EV_PERSIST,
 	    dtd_client_read, cl)) == NULL ||
 	    (cl->cl_wev = event_new(dtd_base, fd, EV_WRITE | EV_PERSIST,
 	    dtd_client_write, cl)) == NULL ||
+	    (cl->cl_stallev = evtimer_new(dtd_base, dtd_client_stalled,
+	    cl)) == NULL ||
 	    event_add(cl->cl_rev, NULL) == -1) {
 		log_warnx("%s: cannot watch fd %d", __func__, fd);
 		if (cl->cl_rev != NULL)
 			event_free(cl->cl_rev);
+		if (cl->cl_wev != NULL)
+			event_free(cl->cl_wev);
+		if (cl->cl_stallev != NULL)
+			event_free(cl->cl_stallev);
 		dt_peer_close(&cl->cl_peer);
 		free(cl);
 		return;
@@ -184,6 +280,7 @@ dtd_client_free(dtd_client_t *cl)
 	dtd_consumer_release(cl->cl_consumer);
 	event_free(cl->cl_rev);
 	event_free(cl->cl_wev);
+	event_free(cl->cl_stallev);
 	dt_peer_close(&cl->cl_peer);
 	free(cl);
 	/* a retained program may have drained while its client was here */
@@ -508,23 +605,85 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 	}
 }
 
-/* Write what is queued; watch for writability only while some is left. */
+/*
+ * Write what is queued; watch for writability only while some is left,
+ * and for the client taking none of it for output-timeout seconds.  A
+ * client whose requests waited may send more once it has read enough.
+ */
 static int
 dtd_client_flush(dtd_client_t *cl)
 {
-	switch (dt_peer_flush(&cl->cl_peer)) {
-	case 1:
-		event_del(cl->cl_wev);
-		return 0;
-	case 0:
-		event_add(cl->cl_wev, NULL);
-		return 0;
-	default:
+	struct timeval tv = { 0, 0 };
+	size_t before = dtd_client_queued(cl), took;
+	uint64_t max;
+	int rv, secs;
+
+	rv = dt_peer_flush(&cl->cl_peer);
+	if (rv == -1) {
 		if (errno != EPIPE && errno != ECONNRESET)
 			log_warn("%s: pid %d", __func__,
 			    (int)cl->cl_peer.dp_pid);
 		return -1;
 	}
+	took = before - dtd_client_queued(cl);
+	cl->cl_replied -= took < cl->cl_replied ? took : cl->cl_replied;
+	if (rv == 1) {
+		event_del(cl->cl_wev);
+		evtimer_del(cl->cl_stallev);
+	} else {
+		event_add(cl->cl_wev, NULL);
+		if (dtd_limit_output(&max, &secs) && (took > 0 ||
+		    !evtimer_pending(cl->cl_stallev, NULL))) {
+			tv.tv_sec = secs;
+			evtimer_add(cl->cl_stallev, &tv);
+		}
+	}
+	if (cl->cl_paused && dtd_client_queued(cl) <= DTD_CLIENT_SOFTQ) {
+		cl->cl_paused = 0;
+		event_add(cl->cl_rev, NULL);
+		/* requests read before the pause: take them now */
+		if (cl->cl_peer.dp_inlen > 0)
+			event_active(cl->cl_rev, EV_READ, 0);
+	}
+	return 0;
+}
+
+/* Output-timeout: the client has taken no byte of its output. */
+static void
+dtd_client_stalled(evutil_socket_t fd, short ev, void *arg)
+{
+	dtd_client_t *cl = arg;
+	uint64_t max;
+	int secs;
+
+	(void)dtd_limit_output(&max, &secs);
+	log_warnx("%s: pid %d uid %d: read nothing of its %zu queued bytes "
+	    "in %d seconds, dropping client", __func__,
+	    (int)cl->cl_peer.dp_pid, (int)cl->cl_peer.dp_uid,
+	    dtd_client_queued(cl), secs);
+	dtd_client_free(cl);
+}
+
+/*
+ * Notices were queued for cl: unasked, they are the output a client
+ * that does not read can pile up, up to the output limit beyond its
+ * replies.  -1 when cl went over and was dropped.
+ */
+static int
+dtd_client_noticed(dtd_client_t *cl)
+{
+	uint64_t max;
+	size_t q = dtd_client_queued(cl);
+	int secs;
+
+	if (!dtd_limit_output(&max, &secs) || q - cl->cl_replied <= max)
+		return 0;
+	log_warnx("%s: pid %d uid %d: %zu bytes of notices unread, over "
+	    "the output limit of %" PRIu64 ", dropping client", __func__,
+	    (int)cl->cl_peer.dp_pid, (int)cl->cl_peer.dp_uid,
+	    q - cl->cl_replied, max);
+	dtd_client_free(cl);
+	return -1;
 }
 
 static void
@@ -558,6 +717,17 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 		return;
 	}
 	for (;;) {
+		/* a client that does not read is not fed any more */
+		if (dtd_client_queued(cl) > DTD_CLIENT_SOFTQ) {
+			if (!cl->cl_paused)
+				log_debug("%s: pid %d: %zu bytes unread, its "
+				    "requests wait", __func__,
+				    (int)cl->cl_peer.dp_pid,
+				    dtd_client_queued(cl));
+			cl->cl_paused = 1;
+			event_del(cl->cl_rev);
+			break;
+		}
 		memset(&m, 0, sizeof(m));
 		rv = dt_peer_get(&cl->cl_peer, &m);
 		if (rv == 0)
@@ -576,6 +746,8 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 		type = m.dm_type;
 		rv = dtd_client_dispatch(cl, &m);
 		dt_msg_free(&m);
+		/* all that is queued now is answers: no notice counts it */
+		cl->cl_replied = dtd_client_queued(cl);
 		if (rv == -1) {
 			log_warnx("%s: pid %d: bad %s message, dropping client",
 			    __func__, (int)cl->cl_peer.dp_pid,

@@ -5,7 +5,11 @@
  * as promised at GO).  The limits are set on dtraced's command line
  * (-L name=value); clients of root are exempt and meet only the built-in
  * ceilings (DTD_MAX_CONSUMER_MEM, the ECB ceiling of dtd_consumer.c), and
- * so is the one user of a private daemon (-f) unless -L is given.
+ * so is the one user of a private daemon (-f) unless -L is given.  The
+ * connections of a uid are counted by dtd_client.c, root's not at all;
+ * the output a client leaves unread is bounded for every client, root's
+ * too (dtd_client.c): what a client that stopped reading holds is
+ * everyone's memory.
  *
  * A consumer's uid is charged while the consumer exists, also when it
  * outlives its client as a retained program (dtd_retain.c).  Everything
@@ -31,19 +35,24 @@ typedef struct dtd_limit_uid {
 static dtd_limits_t dtd_limits = {
 	DTD_LIMIT_PROGRAMS, DTD_LIMIT_PROBES, DTD_LIMIT_MEMORY,
 	DTD_LIMIT_USER_PROGRAMS, DTD_LIMIT_USER_PROBES, DTD_LIMIT_USER_MEMORY,
+	DTD_LIMIT_USER_CONNS, DTD_LIMIT_OUTPUT, DTD_LIMIT_OUTPUT_TIMEOUT,
 };
 
 static const struct {
 	const char	*name;
 	size_t		off;
 	int		size;		/* a byte count: k, m, g suffixes */
+	int		all;		/* root's clients too */
 } dtd_limit_names[] = {
-	{ "programs", offsetof(dtd_limits_t, dl_programs), 0 },
-	{ "probes", offsetof(dtd_limits_t, dl_probes), 0 },
-	{ "memory", offsetof(dtd_limits_t, dl_memory), 1 },
-	{ "user-programs", offsetof(dtd_limits_t, dl_uprograms), 0 },
-	{ "user-probes", offsetof(dtd_limits_t, dl_uprobes), 0 },
-	{ "user-memory", offsetof(dtd_limits_t, dl_umemory), 1 },
+	{ "programs", offsetof(dtd_limits_t, dl_programs), 0, 0 },
+	{ "probes", offsetof(dtd_limits_t, dl_probes), 0, 0 },
+	{ "memory", offsetof(dtd_limits_t, dl_memory), 1, 0 },
+	{ "user-programs", offsetof(dtd_limits_t, dl_uprograms), 0, 0 },
+	{ "user-probes", offsetof(dtd_limits_t, dl_uprobes), 0, 0 },
+	{ "user-memory", offsetof(dtd_limits_t, dl_umemory), 1, 0 },
+	{ "user-connections", offsetof(dtd_limits_t, dl_uconns), 0, 0 },
+	{ "output", offsetof(dtd_limits_t, dl_output), 1, 1 },
+	{ "output-timeout", offsetof(dtd_limits_t, dl_outtimeout), 0, 1 },
 };
 #define DTD_LIMIT_NNAMES \
 	(sizeof(dtd_limit_names) / sizeof(dtd_limit_names[0]))
@@ -118,7 +127,9 @@ dtd_limit_parse(const char *arg, char *err, size_t errlen)
 			snprintf(err, errlen, "-L %s: unknown limit", item);
 			goto out;
 		}
-		if (dtd_limit_number(val, &v) == -1 || v == 0) {
+		if (dtd_limit_number(val, &v) == -1 || v == 0 ||
+		    (dtd_limit_field(&l, i) == &l.dl_outtimeout &&
+		    v > 86400)) {
 			snprintf(err, errlen, "-L %s=%s: not a positive number",
 			    item, val);
 			goto out;
@@ -148,6 +159,12 @@ dtd_limit_enforce(int on)
 	dtd_limit_on = on;
 }
 
+int
+dtd_limit_enforcing(void)
+{
+	return dtd_limit_on;
+}
+
 /* Do the limits apply to c?  Not to root's, nor in a private daemon. */
 static int
 dtd_limit_applies(const dtd_consumer_t *c)
@@ -171,9 +188,12 @@ dtd_limit_fmtsize(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64, v);
 }
 
-/* The limits, for the log at start. */
+/*
+ * The limits, for the log at start: those of users other than root, or
+ * (all) those of every client.
+ */
 void
-dtd_limit_describe(char *buf, size_t len)
+dtd_limit_describe(char *buf, size_t len, int all)
 {
 	char v[32];
 	size_t i, off = 0;
@@ -185,18 +205,48 @@ dtd_limit_describe(char *buf, size_t len)
 		return;
 	}
 	for (i = 0; i < DTD_LIMIT_NNAMES && off < len; i++) {
+		if (dtd_limit_names[i].all != all)
+			continue;
 		if (dtd_limit_names[i].size)
 			dtd_limit_fmtsize(*dtd_limit_field(&dtd_limits, i), v,
 			    sizeof(v));
 		else
 			snprintf(v, sizeof(v), "%" PRIu64,
 			    *dtd_limit_field(&dtd_limits, i));
-		n = snprintf(buf + off, len - off, "%s%s=%s", i ? "," : "",
+		n = snprintf(buf + off, len - off, "%s%s=%s", off ? "," : "",
 		    dtd_limit_names[i].name, v);
 		if (n < 0)
 			break;
 		off += (size_t)n;
 	}
+}
+
+/*
+ * May uid open one more connection, having n open already?  0, or -1
+ * with err in the words dtrace prints.  Root is not counted: a user who
+ * fills the daemon with connections must not lock root out.
+ */
+int
+dtd_limit_connect(uid_t uid, uint64_t n, char *err, size_t errlen)
+{
+	if (!dtd_limit_on || uid == 0 || n < dtd_limits.dl_uconns)
+		return 0;
+	snprintf(err, errlen, "too many connections from uid %d: dtraced "
+	    "allows %" PRIu64 " per user", (int)uid, dtd_limits.dl_uconns);
+	return -1;
+}
+
+/*
+ * The bound on a client's output queue beyond one snapshot, and the
+ * seconds it may leave output unread; 0 when no bound holds (a private
+ * daemon without -L).
+ */
+int
+dtd_limit_output(uint64_t *maxp, int *secp)
+{
+	*maxp = dtd_limits.dl_output;
+	*secp = (int)dtd_limits.dl_outtimeout;
+	return dtd_limit_on;
 }
 
 static dtd_limit_uid_t *

@@ -8,6 +8,7 @@
  * SIGHUP reopens the logs (-l file, or syslog).
  */
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -233,6 +234,36 @@ dtraced_pidfile_remove(void)
 	dtraced_pidpath = NULL;
 }
 
+/*
+ * Every client, every target and every traced thread's files take a
+ * descriptor, and the soft limit a daemon inherits (1024 under systemd
+ * and most shells) is far below what a loaded daemon needs: take the
+ * hard limit.  Nothing here uses select(), so descriptors above 1023
+ * are safe.
+ */
+static void
+dtraced_nofile(void)
+{
+	struct rlimit rl;
+	rlim_t was;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1) {
+		log_warn("%s: getrlimit", __func__);
+		return;
+	}
+	if (rl.rlim_cur >= rl.rlim_max)
+		return;
+	was = rl.rlim_cur;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+		log_warn("%s: setrlimit to %llu", __func__,
+		    (unsigned long long)rl.rlim_max);
+	else
+		log_debug("%s: open files: %llu, was %llu", __func__,
+		    (unsigned long long)rl.rlim_max,
+		    (unsigned long long)was);
+}
+
 static int
 dtraced_fdarg(const char *s)
 {
@@ -267,7 +298,7 @@ main(int argc, char *argv[])
 	char confabs[PATH_MAX];
 	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i, limits = 0;
 	int systemd = 0, daemonize;
-	char err[256], lim[256];
+	char err[256], lim[256], alllim[256];
 
 	while ((ch = getopt(argc, argv, "dD:f:L:l:p:s:v")) != -1) {
 		switch (ch) {
@@ -311,6 +342,7 @@ main(int argc, char *argv[])
 		fatal("log file %s", larg);
 	signal(SIGPIPE, SIG_IGN);
 	dtraced_fatal_handlers();
+	dtraced_nofile();
 	if (dtd_probe_init() == -1)
 		fatal("probe table");
 
@@ -371,10 +403,11 @@ main(int argc, char *argv[])
 		else
 			log_warnx("no socket path: %s not loaded", confdir);
 	}
-	dtd_limit_describe(lim, sizeof(lim));
+	dtd_limit_describe(lim, sizeof(lim), 0);
+	dtd_limit_describe(alllim, sizeof(alllim), 1);
 	dtraced_ready();
-	log_info("dtraced %d ready; limits for users other than root: %s",
-	    (int)getpid(), lim);
+	log_info("dtraced %d ready; limits for users other than root: %s; "
+	    "for every client: %s", (int)getpid(), lim, alllim);
 
 	if (cfd == -1 || dtd_client_count() > 0)
 		event_base_dispatch(dtd_base);

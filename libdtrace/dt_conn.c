@@ -8,7 +8,9 @@
  * daemon's fd 3 (dtraced -f 3), which serves that one connection and
  * exits when we hang up.
  *
- * Requests are answered in order; a DT_MSG_NOTIFY can arrive between any
+ * Requests are answered in order, each within a bound (dt_conn_patience)
+ * so that a daemon that stopped answering is reported, not waited for
+ * without end; a DT_MSG_NOTIFY can arrive between any
  * two replies and only records the daemon's new tracing state, and so
  * can a DT_MSG_PROC (a target held or gone: dt_work_proc_event) and a
  * DT_MSG_MODMAP (a target's modules: dt_usym_modmap) and a DT_MSG_ECBS
@@ -42,6 +44,35 @@
 
 #define DT_CONN_SYSSOCK	RUNSTATEDIR "/dtraced/dtraced.sock"
 
+/*
+ * How long, in seconds, a request may wait for the daemon to take it
+ * and for a byte of its reply.  Most are answered at once, and a daemon
+ * that answers none in DT_CONN_REPLYWAIT, even on a loaded machine, has
+ * stopped; the ones that make it work on targets (seizing them, reading
+ * their symbols, patching every probe site, listing their probes) get
+ * DT_CONN_WORKWAIT.
+ * Tracing itself is never timed: nothing is awaited between requests,
+ * and the consumer loop asks for STATUS at statusrate, so a trace that
+ * prints nothing for hours still hears from its daemon every second.
+ */
+#define DT_CONN_REPLYWAIT	30
+#define DT_CONN_WORKWAIT	300
+
+static int
+dt_conn_patience(uint16_t type)
+{
+	switch (type) {
+	case DT_MSG_PROGRAM:
+	case DT_MSG_LIST:
+	case DT_MSG_GRAB:
+	case DT_MSG_GO:
+	case DT_MSG_STOP:
+		return DT_CONN_WORKWAIT;
+	default:
+		return DT_CONN_REPLYWAIT;
+	}
+}
+
 /* Set errno err with a message of our own in dt_errmsg. */
 int
 dt_conn_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
@@ -58,6 +89,7 @@ dt_conn_error(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 static int
 dt_conn_connect(const char *path, int *errp)
 {
+	struct timeval tv = { DT_CONN_REPLYWAIT, 0 };
 	struct sockaddr_un sun;
 	int fd;
 
@@ -72,6 +104,11 @@ dt_conn_connect(const char *path, int *errp)
 		*errp = errno;
 		return -1;
 	}
+	/*
+	 * A daemon that stopped accepting leaves connect() waiting in its
+	 * full backlog: SO_SNDTIMEO bounds that wait (EAGAIN).
+	 */
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	while (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
 		if (errno == EINTR)
 			continue;
@@ -205,6 +242,10 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 		if (rv == 0)
 			return dt_conn_error(dtp, EDT_DAEMON,
 			    "dtraced closed the connection");
+		if (rv < 0 && errno == ETIMEDOUT)
+			return dt_conn_error(dtp, EDT_DAEMON,
+			    "dtraced did not answer in %d seconds",
+			    dtp->dt_peer.dp_timeout / 1000);
 		if (rv < 0)
 			return dt_conn_error(dtp, errno == EPROTO ? EDT_PROTO :
 			    EDT_DAEMON, "failed to read from dtraced: %s",
@@ -244,28 +285,65 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 	}
 }
 
+/*
+ * The daemon hung up while we were sending: a daemon that refuses a
+ * connection (too many from one uid) says why in an ERROR before it
+ * closes.  0 with its words as EDT_REMOTE when it did.
+ */
+static int
+dt_conn_farewell(dtrace_hdl_t *dtp)
+{
+	dt_msg_t m;
+
+	dtp->dt_peer.dp_timeout = 1000;
+	if (dt_conn_recv(dtp, &m) == 0) {
+		dt_msg_free(&m);
+		return -1;
+	}
+	return dtp->dt_errno == EDT_REMOTE ? 0 : -1;
+}
+
+/*
+ * Send m whole.  Its reply is then awaited (dt_conn_recv) for as long
+ * as a request of its type may take.
+ */
 int
 dt_conn_send(dtrace_hdl_t *dtp, dt_msg_t *m)
 {
-	int rv;
+	dt_peer_t *p = &dtp->dt_peer;
+	int rv, err;
 
 	if (dt_conn_open(dtp) != 0)
 		return -1;
-	if (dt_peer_send(&dtp->dt_peer, m) != 0)
+	if (dt_peer_send(p, m) != 0)
 		return dt_conn_error(dtp, m->dm_err == ENOMEM ? EDT_NOMEM :
 		    EDT_DAEMON, "failed to send %s to dtraced: %s",
 		    dt_msg_type_name(m->dm_type), strerror(errno));
-	while ((rv = dt_peer_flush(&dtp->dt_peer)) == 0) {
-		struct pollfd pfd = { dtp->dt_peer.dp_fd, POLLOUT, 0 };
+	p->dp_timeout = dt_conn_patience(m->dm_type) * 1000;
+	while ((rv = dt_peer_flush(p)) == 0) {
+		struct pollfd pfd = { p->dp_fd, POLLOUT, 0 };
+		int n;
 
-		if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
+		if ((n = poll(&pfd, 1, p->dp_timeout)) == -1 &&
+		    errno != EINTR)
 			break;
+		if (n == 0) {
+			errno = ETIMEDOUT;
+			rv = -1;
+			break;
+		}
 	}
-	if (rv != 1)
-		return dt_conn_error(dtp, EDT_DAEMON,
-		    "failed to send %s to dtraced: %s",
-		    dt_msg_type_name(m->dm_type), strerror(errno));
-	return 0;
+	if (rv == 1)
+		return 0;
+	err = errno;
+	if (err == ETIMEDOUT)
+		return dt_conn_error(dtp, EDT_DAEMON, "failed to send %s to "
+		    "dtraced: it took nothing for %d seconds",
+		    dt_msg_type_name(m->dm_type), p->dp_timeout / 1000);
+	if ((err == EPIPE || err == ECONNRESET) && dt_conn_farewell(dtp) == 0)
+		return -1;
+	return dt_conn_error(dtp, EDT_DAEMON, "failed to send %s to dtraced: "
+	    "%s", dt_msg_type_name(m->dm_type), strerror(err));
 }
 
 /*
@@ -297,9 +375,10 @@ dt_conn_request(dtrace_hdl_t *dtp, dt_msg_t *req, uint16_t ok,
 }
 
 /*
- * Wait up to timeout ms (-1: forever) for the daemon to say something;
- * NOTIFYs are taken in.  Returns 1 if one came, 0 on timeout or a
- * signal, -1 on error.
+ * Wait up to timeout ms for the daemon to say something; NOTIFYs are
+ * taken in.  Returns 1 if one came, 0 on timeout or a signal, -1 on
+ * error.  -1 waits for something the daemon owes us (a target held or
+ * gone): for DT_CONN_WORKWAIT at most, then it is an error.
  */
 int
 dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
@@ -316,7 +395,12 @@ dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
 	pfd.events = POLLIN;
 	pfd.revents = 0;
 	if (p->dp_inlen == 0) {
-		if (poll(&pfd, 1, timeout) <= 0)
+		if ((rv = poll(&pfd, 1, timeout == -1 ?
+		    DT_CONN_WORKWAIT * 1000 : timeout)) == 0 && timeout == -1)
+			return dt_conn_error(dtp, EDT_DAEMON,
+			    "dtraced did not answer in %d seconds",
+			    DT_CONN_WORKWAIT);
+		if (rv <= 0)
 			return 0;
 		if ((n = dt_peer_read(p)) == 0)
 			return dt_conn_error(dtp, EDT_DAEMON,
@@ -393,7 +477,7 @@ int
 dt_conn_open(dtrace_hdl_t *dtp)
 {
 	const char *path, *env = getenv("DTRACED_SOCKET");
-	int fd, err = 0, named;
+	int fd, fl, err = 0, named;
 
 	if (dtp->dt_connected)
 		return 0;
@@ -411,12 +495,26 @@ dt_conn_open(dtrace_hdl_t *dtp)
 	}
 
 	if ((fd = dt_conn_connect(path, &err)) == -1) {
+		/* a daemon is there but does not accept: no private one */
+		if (err == EAGAIN)
+			return dt_conn_error(dtp, EDT_DAEMON,
+			    "failed to connect to dtraced at %s: it accepted "
+			    "nothing in %d seconds", path, DT_CONN_REPLYWAIT);
 		if (named)
 			return dt_conn_error(dtp, EDT_DAEMON,
 			    "failed to connect to dtraced at %s: %s", path,
 			    strerror(err));
 		if ((fd = dt_conn_spawn(dtp)) == -1)
 			return -1;
+	}
+	/* every wait on the daemon is a poll with a bound (dp_timeout) */
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1) {
+		err = errno;
+		close(fd);
+		return dt_conn_error(dtp, EDT_DAEMON,
+		    "failed to set up the connection to dtraced: %s",
+		    strerror(err));
 	}
 	if (dt_peer_init(&dtp->dt_peer, fd, DT_MSG_MAXDAEMON) != 0) {
 		err = errno;

@@ -575,8 +575,31 @@ dt_peer_flush(dt_peer_t *p)
 }
 
 /*
+ * Wait for the socket to become readable or writable: at most
+ * dp_timeout ms when it is set, then -1 with errno ETIMEDOUT (a peer
+ * that stopped answering is not waited for without end).  0 when the
+ * caller may try again (ready, or a signal).
+ */
+static int
+dt_peer_poll(dt_peer_t *p, short events)
+{
+	struct pollfd pfd = { p->dp_fd, events, 0 };
+	int n;
+
+	n = poll(&pfd, 1, p->dp_timeout > 0 ? p->dp_timeout : -1);
+	if (n == -1)
+		return errno == EINTR ? 0 : -1;
+	if (n == 0) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Blocking receive of the next message (the client's side).  Returns 1
- * with a message, 0 when the peer closed, -1 on error or malformed input.
+ * with a message, 0 when the peer closed, -1 on error or malformed input
+ * (ETIMEDOUT: nothing came for dp_timeout ms).
  */
 int
 dt_peer_recv(dt_peer_t *p, dt_msg_t *m)
@@ -595,11 +618,9 @@ dt_peer_recv(dt_peer_t *p, dt_msg_t *m)
 			return 0;
 		}
 		if (n == -1) {
-			struct pollfd pfd = { p->dp_fd, POLLIN, 0 };
-
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
 				return -1;
-			if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
+			if (dt_peer_poll(p, POLLIN) == -1)
 				return -1;
 		}
 	}
@@ -614,10 +635,15 @@ dt_peer_request(dt_peer_t *p, const dt_msg_t *m)
 	if (dt_peer_send(p, m) == -1)
 		return -1;
 	while ((rv = dt_peer_flush(p)) == 0) {
-		struct pollfd pfd = { p->dp_fd, POLLOUT, 0 };
-
-		if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
+		if (dt_peer_poll(p, POLLOUT) == -1)
 			return -1;
 	}
 	return rv == 1 ? 0 : -1;
+}
+
+/* Bytes queued and not yet written. */
+size_t
+dt_peer_queued(const dt_peer_t *p)
+{
+	return p->dp_outlen - p->dp_outoff;
 }

@@ -419,6 +419,9 @@ typedef struct dt_peer {
 	pid_t		dp_pid;		/* SO_PEERCRED at dt_peer_init */
 	uid_t		dp_uid;
 	gid_t		dp_gid;
+	int		dp_timeout;	/* ms dt_peer_recv and dt_peer_request
+					   wait for the peer to move; 0:
+					   for ever */
 } dt_peer_t;
 
 /* dt_msg.c */
@@ -448,6 +451,7 @@ int		dt_peer_send(dt_peer_t *, const dt_msg_t *);
 int		dt_peer_flush(dt_peer_t *);
 int		dt_peer_recv(dt_peer_t *, dt_msg_t *);
 int		dt_peer_request(dt_peer_t *, const dt_msg_t *);
+size_t		dt_peer_queued(const dt_peer_t *);
 
 /* dt_proto.c: the program object */
 void		dt_proto_prog_encode(dt_msg_t *, const dtp_prog_t *);

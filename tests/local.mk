@@ -151,3 +151,5 @@ soak: tests/triggers/textcmp client/dtrace daemon/dtraced
 	    $(SHELL) $(top_srcdir)/tests/soak/redis.sh
 .PHONY: soak
 EXTRA_DIST += tests/soak/redis.sh
+TESTS += tests/daemon/clients.sh
+EXTRA_DIST += tests/daemon/clients.sh

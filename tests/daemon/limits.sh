@@ -55,7 +55,7 @@ start_daemon -v -L "$lim" || { not_ok "daemon starts"; done_testing; }
 chmod 666 "$sock"	# the test user is not in group dtrace
 
 check "daemon logs its limits" \
-    grep -q "limits for users other than root: $lim\$" "$tmp/dtraced.log"
+    grep -q "limits for users other than root: $lim,user-connections=64; for every client: output=16m,output-timeout=60\$" "$tmp/dtraced.log"
 
 # expect NAME STATUS TEXT: the last run exited STATUS and said TEXT
 expect()

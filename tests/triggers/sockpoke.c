@@ -13,6 +13,11 @@
  *					attached, hang up
  *	sockpoke SOCKET noHello		a GO before HELLO
  *	sockpoke SOCKET idle		connect and wait to be killed
+ *	sockpoke SOCKET flood NAME [snapshot]
+ *					claim the retained program NAME
+ *					(or only read it), then ask for
+ *					snapshot after snapshot and read
+ *					none of them
  *
  * Exits 0 when the daemon closed the connection (or, for "half" and
  * "garbage", when it wrote everything), 1 otherwise.  The last three
@@ -22,7 +27,9 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +96,46 @@ sendfd(int fd, const uint8_t *buf, size_t len, int pass)
 	return sendmsg(fd, &mh, 0) == (ssize_t)len ? 0 : -1;
 }
 
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = (v >> 24) & 0xff;
+}
+
+/*
+ * A client that asks and never reads: CLAIM, then SNAPs until the daemon
+ * hangs up on us (0) or something else goes wrong (1).
+ */
+static int
+flood(int fd, const char *name, int snapshot)
+{
+	uint8_t buf[16 * 256];
+	size_t len = strlen(name), n;
+	int i;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (len > 256 || hello(fd) == -1)
+		return 1;
+	hdr(buf, 4 + len + 4, DT_MSG_CLAIM, DT_PROTO_VERSION);
+	put32(buf + 12, (uint32_t)len);
+	memcpy(buf + 16, name, len);
+	put32(buf + 16 + len, snapshot ? DT_CLAIM_SNAPSHOT : 0);
+	n = 16 + len + 4;
+	if (write(fd, buf, n) != (ssize_t)n)
+		return 1;
+	for (i = 0; i < 256; i++) {
+		hdr(buf + 16 * i, 4, DT_MSG_SNAP, DT_PROTO_VERSION);
+		put32(buf + 16 * i + 12, DT_SNAP_BUF | DT_SNAP_AGG);
+	}
+	for (;;) {
+		if (write(fd, buf, sizeof(buf)) == -1)
+			return errno == EPIPE || errno == ECONNRESET ? 0 : 1;
+	}
+}
+
 /* Hang up our end, then wait for the daemon to close its end. */
 static int
 hangup(int fd)
@@ -120,7 +167,14 @@ main(int argc, char *argv[])
 	uint8_t buf[4096];
 	int fd, i;
 
-	if (argc != 3) {
+	if (argc == 4 || argc == 5) {
+		if (strcmp(argv[2], "flood") != 0 ||
+		    (argc == 5 && strcmp(argv[4], "snapshot") != 0)) {
+			fprintf(stderr, "usage: sockpoke socket flood name "
+			    "[snapshot]\n");
+			return 2;
+		}
+	} else if (argc != 3) {
 		fprintf(stderr, "usage: sockpoke socket mode\n");
 		return 2;
 	}
@@ -179,6 +233,8 @@ main(int argc, char *argv[])
 		hdr(buf, 0, 202, 1);
 		write(fd, buf, 12);
 		return wait_closed(fd);
+	} else if (strcmp(argv[2], "flood") == 0 && argc >= 4) {
+		return flood(fd, argv[3], argc == 5);
 	} else if (strcmp(argv[2], "idle") == 0) {
 		pause();
 		return 0;

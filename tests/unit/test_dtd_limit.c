@@ -29,9 +29,23 @@ main(void)
 	uint64_t v;
 	int which;
 
-	dtd_limit_describe(buf, sizeof(buf));
+	dtd_limit_describe(buf, sizeof(buf), 0);
 	tap_str(buf, "programs=64,probes=250000,memory=256m,user-programs=256,"
-	    "user-probes=500000,user-memory=1g", "the defaults");
+	    "user-probes=500000,user-memory=1g,user-connections=64",
+	    "the defaults");
+	dtd_limit_describe(buf, sizeof(buf), 1);
+	tap_str(buf, "output=16m,output-timeout=60",
+	    "the defaults of every client");
+	tap_is(dtd_limit_connect(1000, 63, err, sizeof(err)), 0,
+	    "a 64th connection");
+	tap_is(dtd_limit_connect(1000, 64, err, sizeof(err)), -1,
+	    "a 65th connection refused");
+	tap_str(err, "too many connections from uid 1000: dtraced allows 64 "
+	    "per user", "with its reason");
+	tap_is(dtd_limit_connect(0, 100000, err, sizeof(err)), 0,
+	    "root's connections are not counted");
+	tap_is(dtd_limit_parse("output-timeout=86401", err, sizeof(err)), -1,
+	    "an output-timeout over a day refused");
 
 	tap_is(dtd_limit_parse("memory=0", err, sizeof(err)), -1,
 	    "memory=0 refused");
@@ -39,7 +53,7 @@ main(void)
 	tap_is(dtd_limit_parse("programs=3,bogus=1", err, sizeof(err)), -1,
 	    "an unknown name refused");
 	tap_str(err, "-L bogus: unknown limit", "with its reason");
-	dtd_limit_describe(buf, sizeof(buf));
+	dtd_limit_describe(buf, sizeof(buf), 0);
 	tap_ok(strncmp(buf, "programs=64,", 12) == 0,
 	    "a refused list changes nothing");
 	tap_is(dtd_limit_parse("memory", err, sizeof(err)), -1,
@@ -55,9 +69,17 @@ main(void)
 	    "user-programs=3");
 	tap_is(dtd_limit_parse("user-probes=15,user-memory=12m", err,
 	    sizeof(err)), 0, "user-probes=15,user-memory=12m");
-	dtd_limit_describe(buf, sizeof(buf));
+	tap_is(dtd_limit_parse("user-connections=2,output=1m,"
+	    "output-timeout=5", err, sizeof(err)), 0,
+	    "user-connections=2,output=1m,output-timeout=5");
+	dtd_limit_describe(buf, sizeof(buf), 0);
 	tap_str(buf, "programs=2,probes=10,memory=8m,user-programs=3,"
-	    "user-probes=15,user-memory=12m", "described as given");
+	    "user-probes=15,user-memory=12m,user-connections=2",
+	    "described as given");
+	dtd_limit_describe(buf, sizeof(buf), 1);
+	tap_str(buf, "output=1m,output-timeout=5", "described as given");
+	tap_is(dtd_limit_connect(1000, 2, err, sizeof(err)), -1,
+	    "a third connection refused");
 	tap_is(dtd_limit_get()->dl_umemory, 12u << 20, "12m is 12 MiB");
 
 	/* one consumer of uid 1000: its own limits */
@@ -139,8 +161,12 @@ main(void)
 	dtd_limit_enforce(0);
 	tap_is(dtd_limit_memory(b, 1ull << 30, &which), 1ull << 30,
 	    "not enforced (a private daemon): the ceiling");
-	dtd_limit_describe(buf, sizeof(buf));
+	dtd_limit_describe(buf, sizeof(buf), 0);
 	tap_str(buf, "none", "described as none");
+	tap_is(dtd_limit_connect(1000, 2, err, sizeof(err)), 0,
+	    "not enforced: connections not counted");
+	tap_is(dtd_limit_output(&v, &which), 0,
+	    "not enforced: no output bound");
 	free(a);
 	free(b);
 	free(r);
