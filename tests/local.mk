@@ -127,3 +127,5 @@ TESTS += tests/daemon/retain.sh
 EXTRA_DIST += tests/daemon/retain.sh
 TESTS += tests/daemon/limits.sh tests/daemon/service.sh
 EXTRA_DIST += tests/daemon/limits.sh tests/daemon/service.sh
+TESTS += tests/daemon/mapfiles.sh
+EXTRA_DIST += tests/daemon/mapfiles.sh
