@@ -118,8 +118,10 @@ typedef struct ft_mapent {
 /* ft_procfs.c */
 void		ft_procfs_setwarn(void (*)(const char *, ...));
 int		ft_procfs_mapline(char *, ft_mapent_t *);
-int		ft_procfs_mapopen(pid_t, const ft_mapent_t *, char *, size_t);
-int		ft_procfs_mapfind(pid_t, uint64_t, ft_mapent_t *, char *, size_t);
+int		ft_procfs_mapopen(pid_t, const ft_mapent_t *, char *,
+		    size_t);
+int		ft_procfs_mapfind(pid_t, uint64_t, ft_mapent_t *, char *,
+		    size_t);
 int		ft_procfs_stat(const char *, int, uint64_t *);
 
 /* Instruction classes that matter to probes. */

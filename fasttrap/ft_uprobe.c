@@ -321,8 +321,9 @@ ft_uprobe_maps(ft_proc_t *p, int *np)
 	while (fgets(line, sizeof(line), f) != NULL) {
 		ft_mapent_t me;
 
-		if (ft_procfs_mapline(line, &me) == -1 || me.me_perm[2] != 'x' ||
-		    me.me_ino == 0 || me.me_path[0] != '/')
+		if (ft_procfs_mapline(line, &me) == -1 ||
+		    me.me_perm[2] != 'x' || me.me_ino == 0 ||
+		    me.me_path[0] != '/')
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
