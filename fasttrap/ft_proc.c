@@ -586,7 +586,6 @@ ft_proc_maps(ft_proc_t *p)
 				break;
 		if (m == NULL) {
 			uint64_t bias;
-
 			int fd, rc;
 
 			/* the file mapped, not what its path names now */

@@ -499,13 +499,12 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 	l->ul_n = j;
 	free(bad);
 	bad = NULL;
-	if (j > 0)
-		l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs,
-		    l->ul_cookies, j, p->pr_pid);
-	else {
+	if (j == 0) {
 		close(ffd);
 		return l;	/* nothing to link: an empty entry */
 	}
+	l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs, l->ul_cookies, j,
+	    p->pr_pid);
 done:
 	if (l->ul_fd >= 0) {
 		close(ffd);
