@@ -6,7 +6,8 @@
 # mapping's path then ends in " (deleted)") and by a bind mount over the
 # path (the path then names the other file).  The root daemon opens
 # /proc/PID/map_files: the probes listed are loop's, f counts exactly,
-# and leaf matches nothing, under both backends.  A private daemon run
+# and leaf matches nothing, under both backends; the same for a library
+# (a copy of libc the program loaded, mounted over).  A private daemon run
 # by a user (dtracetest) cannot open map_files; it opens the path and
 # keeps the file only if its device and inode are the mapping's: an
 # untouched program is traced, a bind-mounted-over one is refused with
@@ -148,9 +149,33 @@ kill -TERM $pid
 wait $pid
 check "mounted over: the target was not harmed (exit 0)" [ $? -eq 0 ]
 umount "$tmp/d/prog2"
+
+# 3. A library: the program runs on a copy of its libc, and the other
+# file is mounted over the copy's path.
+libc=$(awk '$6 ~ /\/libc\.so\.6$/ { print $6; exit }' "/proc/self/maps")
+mkdir "$tmp/lib"
+cp "$libc" "$tmp/lib/libc.so.6"
+LD_LIBRARY_PATH=$tmp/lib "$TRIGGERS/loop" spin >/dev/null &
+pid=$!
+spinning $pid
+mount --bind "$tmp/other" "$tmp/lib/libc.so.6"
+check "library mounted over: maps names the copy" \
+    grep -q "$tmp/lib/libc.so.6\$" "/proc/$pid/maps"
+dtrace -l -p $pid -n 'pid$target:libc.so.6:getpid:entry' >"$tmp/out" \
+    2>"$tmp/err"
+check "library mounted over: libc's getpid is listed, from the file mapped" \
+    [ "$(awk 'NR > 1 { print $3, $4 }' "$tmp/out")" = "libc.so.6 getpid" ] ||
+    sed 's/^/# /' "$tmp/out" "$tmp/err"
+dtrace -l -p $pid -n 'pid$target:libc.so.6:leaf:entry' >"$tmp/out" \
+    2>"$tmp/err"
+check "library mounted over: the other file's leaf is not" [ $? -eq 1 ]
+kill -TERM $pid
+wait $pid
+check "library mounted over: the target was not harmed (exit 0)" [ $? -eq 0 ]
+umount "$tmp/lib/libc.so.6"
 stop_daemon TERM
 
-# 3. A private daemon run by the user: no CAP_SYS_ADMIN, so the path,
+# 4. A private daemon run by the user: no CAP_SYS_ADMIN, so the path,
 # checked against the mapping's device and inode.
 chown "$uid:$gid" "$tmp/u"
 cp "$TRIGGERS/loop" "$tmp/u/prog"
