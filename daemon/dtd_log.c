@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "dtd.h"
+#include "ft.h"
 
 static int	log_tostderr = 1;
 static int	log_journal;		/* stderr is the journal's stream */
@@ -51,6 +52,8 @@ log_init(int tostderr, int verbose)
 	if (!tostderr)
 		openlog("dtraced", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	tzset();
+	/* a target's file refused as not the one it mapped (ft_procfs.c) */
+	ft_procfs_setwarn(log_warnx);
 }
 
 /* Open path for appending; from now on logs go there.  -1: errno set. */

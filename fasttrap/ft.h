@@ -18,7 +18,9 @@
  * guardian process that restores every patched byte when the daemon
  * dies of SIGKILL),
  * ft_unwind.c (user stacks with libdw, from a hit's registers and a
- * memory accessor, whatever the backend).
+ * memory accessor, whatever the backend), ft_procfs.c (the parsers of
+ * /proc/PID/maps and stat, and a mapped file opened as the process maps
+ * it: every file of a target is read through it).
  */
 #ifndef FT_H
 #define FT_H
@@ -84,6 +86,7 @@ typedef struct ft_elf ft_elf_t;
 
 /* ft_elf.c */
 ft_elf_t	*ft_elf_open(const char *, char *, size_t);
+ft_elf_t	*ft_elf_fdopen(int, const char *, char *, size_t);
 void		ft_elf_close(ft_elf_t *);
 int		ft_elf_is_pie(const ft_elf_t *);
 size_t		ft_elf_nsyms(const ft_elf_t *);
@@ -95,6 +98,31 @@ const ft_sym_t	*ft_elf_addr(const ft_elf_t *, uint64_t);
 int		ft_elf_read(const ft_elf_t *, uint64_t, void *, size_t);
 const uint8_t	*ft_elf_buildid(const ft_elf_t *, size_t *);
 int		ft_elf_dynamic(const ft_elf_t *, uint64_t *, uint64_t *);
+int		ft_elf_bias(int, uint64_t, uint64_t, uint64_t *);
+
+/*
+ * One line of /proc/PID/maps, and the file of a mapping opened as the
+ * process has it mapped, never by a path the user controls; a field of
+ * /proc/PID/stat (ft_procfs.c).
+ */
+typedef struct ft_mapent {
+	uint64_t	me_lo;
+	uint64_t	me_hi;
+	uint64_t	me_off;
+	uint64_t	me_dev;		/* makedev(major, minor) */
+	uint64_t	me_ino;
+	char		me_perm[5];	/* "r-xp" */
+	const char	*me_path;	/* "" for an anonymous mapping */
+} ft_mapent_t;
+
+/* ft_procfs.c */
+void		ft_procfs_setwarn(void (*)(const char *, ...));
+int		ft_procfs_mapline(char *, ft_mapent_t *);
+int		ft_procfs_mapopen(pid_t, const ft_mapent_t *, char *,
+		    size_t);
+int		ft_procfs_mapfind(pid_t, uint64_t, ft_mapent_t *, char *,
+		    size_t);
+int		ft_procfs_stat(const char *, int, uint64_t *);
 
 /* Instruction classes that matter to probes. */
 enum ft_itype {

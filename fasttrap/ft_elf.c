@@ -147,8 +147,26 @@ ft_elf_note_buildid(ft_elf_t *fe, Elf_Scn *scn)
 	}
 }
 
+/* An object by path: for files of our own (tests), never a target's. */
 ft_elf_t *
 ft_elf_open(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		ft_elf_err(err, errlen, path, strerror(errno));
+		return NULL;
+	}
+	return ft_elf_fdopen(fd, path, err, errlen);
+}
+
+/*
+ * The object open on fd, which it owns from now on (closed on failure
+ * too); path names it in errors only.  A target's files come here from
+ * ft_procfs_mapopen(), so that what is read is the file mapped.
+ */
+ft_elf_t *
+ft_elf_fdopen(int fd, const char *path, char *err, size_t errlen)
 {
 	ft_elf_t *fe;
 	ft_sym_t *all = NULL;
@@ -159,17 +177,15 @@ ft_elf_open(const char *path, char *err, size_t errlen)
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		ft_elf_err(err, errlen, path, "libelf is out of date");
+		close(fd);
 		return NULL;
 	}
 	if ((fe = calloc(1, sizeof(*fe))) == NULL) {
 		ft_elf_err(err, errlen, path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
-	if ((fe->fe_fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		ft_elf_err(err, errlen, path, strerror(errno));
-		free(fe);
-		return NULL;
-	}
+	fe->fe_fd = fd;
 	if ((fe->fe_elf = elf_begin(fe->fe_fd, ELF_C_READ_MMAP, NULL)) == NULL ||
 	    elf_kind(fe->fe_elf) != ELF_K_ELF || gelf_getehdr(fe->fe_elf, &eh) ==
 	    NULL || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -392,3 +408,38 @@ ft_elf_dynamic(const ft_elf_t *fe, uint64_t *vaddr, uint64_t *size)
 	return -1;
 }
 
+
+/*
+ * The load bias of the object open on fd whose mapping of file offset
+ * off starts at start: from the ELF header and program headers alone
+ * (cheap, unlike reading its symbol tables).  0, or -1 if it is not an
+ * x86-64 ELF object with a loadable segment there.
+ */
+int
+ft_elf_bias(int fd, uint64_t start, uint64_t off, uint64_t *bias)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		return -1;
+	for (i = 0; i < eh.e_phnum; i++) {
+		uint64_t lo;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i *
+		    sizeof(ph))) != (ssize_t)sizeof(ph))
+			return -1;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		lo = ph.p_offset & ~(uint64_t)0xfff;
+		if (off < lo || off >= ph.p_offset + ph.p_filesz + 0x1000)
+			continue;
+		*bias = start - (ph.p_vaddr - ph.p_offset + off);
+		return 0;
+	}
+	return -1;
+}

@@ -48,9 +48,9 @@
 int
 ft_proc_statfield(pid_t pid, pid_t tid, int field, uint64_t *vp)
 {
-	char path[64], buf[1024], *s;
+	char path[64], buf[1024];
 	ssize_t n;
-	int fd, i;
+	int fd;
 
 	if (tid > 0)
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
@@ -64,15 +64,7 @@ ft_proc_statfield(pid_t pid, pid_t tid, int field, uint64_t *vp)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	/* the command name (field 2) may hold spaces and parentheses */
-	if (field < 3 || (s = strrchr(buf, ')')) == NULL)
-		return -1;
-	for (i = 2; i < field && s != NULL; i++)
-		s = strchr(s + 1, ' ');
-	if (s == NULL)
-		return -1;
-	*vp = strtoull(s + 1, NULL, 10);
-	return 0;
+	return ft_procfs_stat(buf, field, vp);
 }
 
 /*
@@ -636,60 +628,13 @@ ft_proc_refresh(ft_proc_t *p)
 	pthread_mutex_unlock(&p->pr_modlock);
 }
 
-/*
- * The load bias of an object whose mapping of file offset off starts at
- * start: read the ELF header and program headers from the file itself
- * (cheap, unlike opening its symbol tables).
- */
-static int
-ft_proc_bias(const char *path, uint64_t start, uint64_t off, uint64_t *bias)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	int fd, i, rc = -1;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph))
-		goto out;
-	for (i = 0; i < eh.e_phnum; i++) {
-		uint64_t lo;
-
-		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i *
-		    sizeof(ph))) != (ssize_t)sizeof(ph))
-			goto out;
-		if (ph.p_type != PT_LOAD)
-			continue;
-		lo = ph.p_offset & ~(uint64_t)0xfff;
-		if (off < lo || off >= ph.p_offset + ph.p_filesz + 0x1000)
-			continue;
-		*bias = start - (ph.p_vaddr - ph.p_offset + off);
-		rc = 0;
-		break;
-	}
-out:
-	close(fd);
-	return rc;
-}
-
-/* The path to open for a module: through /proc/PID/root (containers). */
-static void
-ft_proc_path(const ft_proc_t *p, const char *path, char *buf, size_t len)
-{
-	snprintf(buf, len, "/proc/%d/root%s", (int)p->pr_pid, path);
-	if (access(buf, R_OK) != 0)
-		snprintf(buf, len, "%s", path);
-}
-
 /* Read /proc/PID/maps into the module list.  pr_modlock held. */
 static int
 ft_proc_maps(ft_proc_t *p)
 {
-	char path[PATH_MAX + 64], line[PATH_MAX + 128], file[PATH_MAX];
+	char path[64], line[PATH_MAX + 128];
 	struct stat exe;
+	ft_mapent_t me;
 	ft_mod_t *m;
 	int haveexe;
 	FILE *f;
@@ -702,19 +647,17 @@ ft_proc_maps(ft_proc_t *p)
 	for (m = p->pr_mods; m != NULL; m = m->fm_next)
 		m->fm_live = 0;
 	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned long lo, hi, off, ino;
-		unsigned int maj, mnr;
-		char perm[8];
-		int n = 0;
-		uint64_t dev;
+		uint64_t lo, hi, ino, dev;
+		const char *file;
 
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perm,
-		    &off, &maj, &mnr, &ino, &n) < 7 || n == 0)
+		if (ft_procfs_mapline(line, &me) == -1 ||
+		    me.me_path[0] != '/' || me.me_ino == 0)
 			continue;
-		if (sscanf(line + n, "%4095[^\n]", file) != 1 ||
-		    file[0] != '/' || ino == 0)
-			continue;
-		dev = makedev(maj, mnr);
+		lo = me.me_lo;
+		hi = me.me_hi;
+		ino = me.me_ino;
+		dev = me.me_dev;
+		file = me.me_path;
 		/* a further mapping of an object seen in this pass */
 		for (m = p->pr_mods; m != NULL; m = m->fm_next)
 			if (m->fm_live && m->fm_ino == ino &&
@@ -722,9 +665,15 @@ ft_proc_maps(ft_proc_t *p)
 				break;
 		if (m == NULL) {
 			uint64_t bias;
+			int fd, rc;
 
-			ft_proc_path(p, file, path, sizeof(path));
-			if (ft_proc_bias(path, lo, off, &bias) == -1)
+			/* the file mapped, not what its path names now */
+			if ((fd = ft_procfs_mapopen(p->pr_pid, &me, NULL,
+			    0)) == -1)
+				continue;
+			rc = ft_elf_bias(fd, lo, me.me_off, &bias);
+			close(fd);
+			if (rc == -1)
 				continue;	/* not an ELF object */
 			/* known from before (same object, same place)? */
 			for (m = p->pr_mods; m != NULL; m = m->fm_next)
@@ -758,7 +707,7 @@ ft_proc_maps(ft_proc_t *p)
 			m->fm_hi = hi;
 		if (lo < m->fm_lo)
 			m->fm_lo = lo;
-		if (perm[2] == 'x')
+		if (me.me_perm[2] == 'x')
 			m->fm_text = 1;
 	}
 	fclose(f);
@@ -826,17 +775,32 @@ ft_proc_mod_iter(ft_proc_t *p, const char *glob,
 	return rc;
 }
 
-/* The module's symbols, read on first use and kept. */
+/*
+ * The module's symbols, read on first use and kept, from the file the
+ * process has mapped at fm_lo (ft_procfs.c), if it is still the
+ * module's.
+ */
 ft_elf_t *
 ft_proc_mod_elf(ft_proc_t *p, ft_mod_t *m, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX];
+	ft_mapent_t me;
 	ft_elf_t *fe;
+	int fd;
 
 	pthread_mutex_lock(&p->pr_modlock);
 	if ((fe = m->fm_elf) == NULL) {
-		ft_proc_path(p, m->fm_path, path, sizeof(path));
-		fe = m->fm_elf = ft_elf_open(path, err, errlen);
+		if (ft_procfs_mapfind(p->pr_pid, m->fm_lo, &me, path,
+		    sizeof(path)) == -1 || me.me_dev != m->fm_dev ||
+		    me.me_ino != m->fm_ino) {
+			if (err != NULL && errlen > 0)
+				snprintf(err, errlen, "%s: no longer mapped",
+				    m->fm_path);
+		} else if ((fd = ft_procfs_mapopen(p->pr_pid, &me, err,
+		    errlen)) != -1) {
+			fe = m->fm_elf = ft_elf_fdopen(fd, m->fm_path, err,
+			    errlen);
+		}
 	}
 	pthread_mutex_unlock(&p->pr_modlock);
 	return fe;

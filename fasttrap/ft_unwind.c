@@ -6,7 +6,9 @@
  * accessor, which reads the live memory of a stopped thread (ptrace) or
  * a copy of the top of its stack (uprobes).  libdw finds each frame's
  * CFI (.eh_frame; no separate debuginfo, never debuginfod) and falls
- * back to the frame pointer where a module has none.
+ * back to the frame pointer where a module has none.  A module's file is
+ * the one the process has mapped (ft_unwind_find_elf), never the one its
+ * path in /proc/PID/maps names now.
  *
  * Cost: a Dwfl holding the process's modules and their CFI is kept per
  * process and rebuilt only when the caller's module generation changes
@@ -18,10 +20,12 @@
 #include <sys/user.h>
 
 #include <elfutils/libdwfl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ft.h"
 
@@ -66,10 +70,50 @@ ft_unwind_nodebuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	return -1;
 }
 
+/*
+ * A module's file: the one the process has mapped at the module's start
+ * (ft_procfs.c), never the path dwfl_linux_proc_report read in
+ * /proc/PID/maps.  The module's userdata is its ft_unwind_t (set in
+ * ft_unwind_build).  The vdso has no file: libdw reads it from memory.
+ */
+static int
+ft_unwind_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+    Dwarf_Addr base, char **file, Elf **elfp)
+{
+	ft_unwind_t *u = *userdata;
+	char path[PATH_MAX];
+	ft_mapent_t me;
+	int fd;
+
+	if (modname[0] != '/')
+		return dwfl_linux_proc_find_elf(mod, userdata, modname, base,
+		    file, elfp);
+	if (u == NULL || ft_procfs_mapfind(u->uw_pid, base, &me, path,
+	    sizeof(path)) == -1 ||
+	    (fd = ft_procfs_mapopen(u->uw_pid, &me, NULL, 0)) == -1)
+		return -1;
+	if ((*file = strdup(modname)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	*elfp = NULL;
+	return fd;
+}
+
+/* Each module's userdata: the unwinder (ft_unwind_find_elf). */
+static int
+ft_unwind_setmod(Dwfl_Module *mod, void **userdata, const char *name,
+    Dwarf_Addr start, void *arg)
+{
+	(void)mod; (void)name; (void)start;
+	*userdata = arg;
+	return DWARF_CB_OK;
+}
+
 static char *ft_unwind_debugpath = NULL;
 
 static const Dwfl_Callbacks ft_unwind_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
+	.find_elf = ft_unwind_find_elf,
 	.find_debuginfo = ft_unwind_nodebuginfo,
 	.debuginfo_path = &ft_unwind_debugpath,
 };
@@ -214,6 +258,7 @@ ft_unwind_build(ft_unwind_t *u, uint64_t gen)
 	dwfl_report_begin(d);
 	if (dwfl_linux_proc_report(d, u->uw_pid) != 0 ||
 	    dwfl_report_end(d, NULL, NULL) != 0 ||
+	    dwfl_getmodules(d, ft_unwind_setmod, u, 0) != 0 ||
 	    !dwfl_attach_state(d, NULL, u->uw_pid,
 	    &ft_unwind_thread_callbacks, u)) {
 		dwfl_end(d);

@@ -337,14 +337,11 @@ ft_uprobe_maps(ft_proc_t *p, int *np)
 	if ((f = fopen(path, "re")) == NULL)
 		return NULL;
 	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned long lo, hi, off, ino;
-		unsigned int maj, mnr;
-		char perm[8];
-		int k = 0;
+		ft_mapent_t me;
 
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perm,
-		    &off, &maj, &mnr, &ino, &k) < 7 || k == 0 ||
-		    perm[2] != 'x' || ino == 0 || line[k] != '/')
+		if (ft_procfs_mapline(line, &me) == -1 ||
+		    me.me_perm[2] != 'x' || me.me_ino == 0 ||
+		    me.me_path[0] != '/')
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -355,13 +352,12 @@ ft_uprobe_maps(ft_proc_t *p, int *np)
 			}
 			v = nv;
 		}
-		v[n].um_lo = lo;
-		v[n].um_hi = hi;
-		v[n].um_off = off;
-		v[n].um_dev = makedev(maj, mnr);
-		v[n].um_ino = ino;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(v[n].um_path, sizeof(v[n].um_path), "%s", line + k);
+		v[n].um_lo = me.me_lo;
+		v[n].um_hi = me.me_hi;
+		v[n].um_off = me.me_off;
+		v[n].um_dev = me.me_dev;
+		v[n].um_ino = me.me_ino;
+		snprintf(v[n].um_path, sizeof(v[n].um_path), "%s", me.me_path);
 		n++;
 	}
 	fclose(f);
@@ -463,11 +459,12 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
     uint32_t n, int **fds, int *nrefused)
 {
 	ft_up_t *up = p->pr_up;
-	char path[PATH_MAX + 64];
+	char path[64];
+	ft_mapent_t me;
 	ft_uplink_t *l;
 	uint8_t *bad = NULL;
 	uint32_t i, j;
-	int e;
+	int e, ffd = -1;
 
 	if ((l = calloc(1, sizeof(*l))) == NULL ||
 	    (l->ul_offs = calloc(n, sizeof(uint64_t))) == NULL ||
@@ -481,13 +478,20 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 		l->ul_cookies[i] = v[i].uw_addr;
 	}
 	l->ul_n = n;
-	/* the very file mapped (it may have been replaced on disk since) */
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%lx-%lx",
-	    (int)p->pr_pid, (unsigned long)map->um_lo,
-	    (unsigned long)map->um_hi);
-	if (access(path, F_OK) != 0)
-		snprintf(path, sizeof(path), "/proc/%d/root%s",
-		    (int)p->pr_pid, map->um_path);
+	/*
+	 * The very file mapped (it may have been replaced on disk since),
+	 * which the kernel finds again through our descriptor's name.
+	 */
+	memset(&me, 0, sizeof(me));
+	me.me_lo = map->um_lo;
+	me.me_hi = map->um_hi;
+	me.me_off = map->um_off;
+	me.me_dev = map->um_dev;
+	me.me_ino = map->um_ino;
+	me.me_path = map->um_path;
+	if ((ffd = ft_procfs_mapopen(p->pr_pid, &me, NULL, 0)) == -1)
+		goto fail;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", ffd);
 	l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs, l->ul_cookies,
 	    n, p->pr_pid);
 	if (l->ul_fd >= 0 || errno != FT_UP_ENOTSUPP)
@@ -513,16 +517,21 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 	l->ul_n = j;
 	free(bad);
 	bad = NULL;
-	if (j > 0)
-		l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs,
-		    l->ul_cookies, j, p->pr_pid);
-	else
+	if (j == 0) {
+		close(ffd);
 		return l;	/* nothing to link: an empty entry */
+	}
+	l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs, l->ul_cookies, j,
+	    p->pr_pid);
 done:
-	if (l->ul_fd >= 0)
+	if (l->ul_fd >= 0) {
+		close(ffd);
 		return l;
+	}
 fail:
 	e = errno;
+	if (ffd != -1)
+		close(ffd);
 	free(bad);
 	if (l != NULL) {
 		free(l->ul_offs);

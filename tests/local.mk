@@ -153,3 +153,5 @@ soak: tests/triggers/textcmp client/dtrace daemon/dtraced
 EXTRA_DIST += tests/soak/redis.sh
 TESTS += tests/daemon/clients.sh
 EXTRA_DIST += tests/daemon/clients.sh
+TESTS += tests/daemon/mapfiles.sh
+EXTRA_DIST += tests/daemon/mapfiles.sh

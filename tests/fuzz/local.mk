@@ -12,13 +12,18 @@ FUZZ_PROTO_SRCS = $(FUZZ_DIF_SRCS) \
 FUZZ_CC_SRCS = $(FUZZ_PROTO_SRCS) \
 	$(filter %.c,$(libdtrace_libdtrace_a_SOURCES)) \
 	libdtrace/dt_grammar.c libdtrace/dt_lex.c
-FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc
+# fuzz_elf and fuzz_procfs: what the daemon reads of a traced process's
+# files and of /proc (fasttrap/ft_elf.c, ft_procfs.c; libdw's CFI).
+FUZZ_ELF_SRCS = fasttrap/ft_elf.c fasttrap/ft_procfs.c
+FUZZ_PROCFS_SRCS = fasttrap/ft_procfs.c
+FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc \
+	tests/fuzz/fuzz_elf tests/fuzz/fuzz_procfs
 FUZZ_BUILD = $(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(AM_CPPFLAGS) \
 	-o $@ $(filter %.c,$^) $(LIBDW_LIBS)
 
 EXTRA_DIST += tests/fuzz/fuzz_proto.c tests/fuzz/fuzz_dif.c \
-	tests/fuzz/fuzz_cc.c tests/fuzz/mkcorpus.c tests/fuzz/run.sh \
-	tests/fuzz/corpus
+	tests/fuzz/fuzz_cc.c tests/fuzz/fuzz_elf.c tests/fuzz/fuzz_procfs.c \
+	tests/fuzz/mkcorpus.c tests/fuzz/run.sh tests/fuzz/corpus
 TESTS += tests/fuzz/run.sh
 CLEANFILES += $(FUZZ_TARGETS)
 
@@ -35,12 +40,21 @@ tests/fuzz/fuzz_cc: tests/fuzz/fuzz_cc.c $(FUZZ_CC_SRCS) \
     libdtrace/dt_grammar.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD)
+tests/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c $(FUZZ_ELF_SRCS) fasttrap/ft.h
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_BUILD)
+tests/fuzz/fuzz_procfs: tests/fuzz/fuzz_procfs.c $(FUZZ_PROCFS_SRCS) \
+    fasttrap/ft.h
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_BUILD)
 
 endif
 
 # The seeds of fuzz_proto and fuzz_dif, remade from the D suite (the D
 # suite itself seeds fuzz_cc): make fuzz-corpus, in a build of any
-# compiler.
+# compiler.  Those of fuzz_elf (trigger programs, whole, without debug
+# sections, stripped; a library with .debug_frame) and fuzz_procfs
+# (maps and stat of a trigger, and odd lines) are kept as they are.
 EXTRA_PROGRAMS = tests/fuzz/mkcorpus
 tests_fuzz_mkcorpus_SOURCES = tests/fuzz/mkcorpus.c
 tests_fuzz_mkcorpus_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \

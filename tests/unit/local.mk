@@ -118,3 +118,9 @@ TESTS += tests/unit/test_dt_lex
 tests_unit_test_dt_lex_SOURCES = tests/unit/test_dt_lex.c tests/unit/tap.h
 tests_unit_test_dt_lex_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
 	dif/libdif.a $(LIBEVENT_LIBS)
+
+# fasttrap/ft_procfs.c: the maps and stat parsers, a mapped file opened.
+check_PROGRAMS += tests/unit/test_ft_procfs
+TESTS += tests/unit/test_ft_procfs
+tests_unit_test_ft_procfs_SOURCES = tests/unit/test_ft_procfs.c tests/unit/tap.h
+tests_unit_test_ft_procfs_LDADD = $(FT_LIBS)
