@@ -370,6 +370,17 @@ dt_cc_difo_zero(dt_pcb_t *pcb)
  * printf(), and system(), which records like it: the consumer formats
  * the command and runs it (DTRACEACT_SYSTEM).
  */
+static int
+dt_cc_isaction(dt_pcb_t *pcb, const dt_node_t *dnp)
+{
+	dt_ident_t *idp;
+
+	if (dnp->dn_kind != DT_NODE_FUNC)
+		return 0;
+	idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals, dnp->dn_string);
+	return idp != NULL && idp->di_kind == DT_IDENT_ACTFUNC;
+}
+
 static void
 dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
     uint32_t kind)
@@ -378,6 +389,7 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
 	dt_node_t *fmt = dnp->dn_args, *arg;
 	dif_type_t *types;
+	const char **names;
 	const char *tag = NULL;
 	char msg[512];
 	int n = dt_cc_nargs(dnp->dn_args) - 1, i;
@@ -388,28 +400,51 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
 		    "%s( ) prototype mismatch: 0 args passed, at least 1 "
 		    "expected", dnp->dn_string);
+	/* as illumos: a string's type first, then its being a constant */
 	if (fmt->dn_kind != DT_NODE_STRING) {
 		fmt = dt_node_cook(pcb, fmt);
-		dt_parser_error(pcb, dnp->dn_line, D_PRINTF_ARG_FMT,
-		    "%s( ) argument #1 is incompatible with prototype:\n"
-		    "\tprototype: string constant\n\t argument: %s",
-		    dnp->dn_string, fmt->dn_type->dt_name);
+		dt_parser_error(pcb, dnp->dn_line,
+		    fmt->dn_type->dt_kind == DT_TK_STRING ? D_PRINTF_ARG_FMT :
+		    D_PROTO_ARG, "%s( ) argument #1 is incompatible with "
+		    "prototype:\n\tprototype: %s\n\t argument: %s",
+		    dnp->dn_string, fmt->dn_type->dt_kind == DT_TK_STRING ?
+		    "string constant" : "string", fmt->dn_type->dt_name);
 	}
+	if (fmt->dn_string[0] == '\0')
+		dt_parser_error(pcb, dnp->dn_line, D_PRINTF_FMT_EMPTY,
+		    "%s( ) format string is empty", dnp->dn_string);
 	types = dt_parser_alloc(pcb, (n + 1) * sizeof(dif_type_t));
+	names = dt_parser_alloc(pcb, (n + 1) * sizeof(char *));
 	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++) {
+		/*
+		 * An aggregation, or an action's void, is no value: the
+		 * format check says so (a zeroed type matches no
+		 * conversion), in illumos's words.
+		 */
+		if (arg->dn_kind == DT_NODE_AGG) {
+			memset(&types[i], 0, sizeof(types[i]));
+			names[i] = "aggregation";
+			continue;
+		}
+		if (dt_cc_isaction(pcb, arg)) {
+			memset(&types[i], 0, sizeof(types[i]));
+			names[i] = "void";
+			continue;
+		}
 		arg = dt_node_cook(pcb, arg);
 		/* a char array prints as the string it holds, as in illumos */
 		if (arg->dn_type->dt_kind == DT_TK_ARRAY &&
 		    arg->dn_type->dt_base->dt_kind == DT_TK_INT &&
 		    arg->dn_type->dt_base->dt_size == 1)
 			dt_node_stringof(pcb, arg);
-		if (arg->dn_type->dt_kind == DT_TK_VOID)
-			dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
-			    "%s( ) argument #%d may not be of type void",
-			    dnp->dn_string, i + 2);
+		names[i] = arg->dn_type->dt_name;
+		if (arg->dn_type->dt_kind == DT_TK_VOID) {
+			memset(&types[i], 0, sizeof(types[i]));
+			continue;
+		}
 		dt_decl_rtype(dtp, arg->dn_type, &types[i]);
 	}
-	if (dt_printf_check(dtp, fmt->dn_string, n, types, &tag, msg,
+	if (dt_printf_check(dtp, fmt->dn_string, n, types, names, &tag, msg,
 	    sizeof(msg)) != 0)
 		dt_parser_error_tag(pcb, dnp->dn_line,
 		    tag != NULL ? tag : "D_PRINTF_FMT", "%s", msg);
@@ -1112,8 +1147,13 @@ dt_cc_aggref(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *anp, int argn,
 	dt_ident_t *aidp;
 
 	if (anp->dn_kind != DT_NODE_AGG || anp->dn_args != NULL) {
+		dt_ident_t *fidp = anp->dn_kind == DT_NODE_FUNC ?
+		    dt_idhash_lookup(dtp->dt_globals, anp->dn_string) : NULL;
+		/* an aggregating function is no value to cook */
 		const char *tn = anp->dn_kind == DT_NODE_AGG ?
-		    "aggregation" : dt_node_cook(pcb, anp)->dn_type->dt_name;
+		    "aggregation" : fidp != NULL &&
+		    fidp->di_kind == DT_IDENT_AGGFUNC ? "aggregating function" :
+		    dt_node_cook(pcb, anp)->dn_type->dt_name;
 
 		dt_parser_error(pcb, dnp->dn_line, argtag,
 		    "%s( ) argument #%d is incompatible with prototype:\n"
@@ -1250,7 +1290,12 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 
 	switch (act) {
 	case DT_ACT_TRUNC:
-		if (n < 1 || n > 2)
+		/* as illumos: none is the prototype's, too many trunc()'s */
+		if (n < 1)
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+			    "%s( ) prototype mismatch: 0 args passed, at least "
+			    "1 expected", dnp->dn_string);
+		if (n > 2)
 			dt_parser_error(pcb, dnp->dn_line, D_TRUNC_PROTO,
 			    "%s( ) prototype mismatch: %d args passed, %s "
 			    "expected", dnp->dn_string, n,
@@ -1275,9 +1320,9 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 		code = DTP_LIBACT_CLEAR;
 		break;
 	default:
-		/* illumos shares clear()'s tags */
-		argtag = D_CLEAR_AGGARG;
-		badtag = D_CLEAR_AGGBAD;
+		/* illumos shares normalize()'s tags */
+		argtag = D_NORMALIZE_AGGARG;
+		badtag = D_NORMALIZE_AGGBAD;
 		code = DTP_LIBACT_DENORMALIZE;
 		break;
 	}
@@ -1286,6 +1331,11 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	ap->da_arg = aidp->di_id | code << 32;
 	if ((vnp = anp->dn_list) == NULL)
 		return;
+	if (vnp->dn_kind == DT_NODE_AGG)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+		    "%s( ) argument #2 is incompatible with prototype:\n"
+		    "\tprototype: uint64_t\n\t argument: aggregation",
+		    dnp->dn_string);
 	vnp = dt_node_cook(pcb, vnp);
 	if (!dt_node_is_int(vnp))
 		dt_parser_error(pcb, dnp->dn_line, scalartag,
@@ -1500,6 +1550,16 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_act_agg(pcb, cc, dnp);
 		return;
 	}
+	/* "@a;": illumos names the aggregation, known or not */
+	if (dnp->dn_kind == DT_NODE_AGG && dnp->dn_args == NULL) {
+		if (dt_idhash_lookup(dtp->dt_aggs, dnp->dn_string) == NULL &&
+		    !dt_cc_agg_assigned(pcb, dnp->dn_string))
+			dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
+			    "failed to resolve @%s: Unknown variable name",
+			    dnp->dn_string);
+		dt_parser_error(pcb, dnp->dn_line, D_AGG_NULL,
+		    "expression has null effect: @%s", dnp->dn_string);
+	}
 	if (dnp->dn_kind == DT_NODE_FUNC)
 		idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
 	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
@@ -1527,6 +1587,11 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_act_spec(pcb, cc, dnp, idp);
 		break;
 	case DT_ACT_TRACE:
+		/* an aggregation's value has no type until printed */
+		if (dnp->dn_args->dn_kind == DT_NODE_AGG)
+			dt_parser_error(pcb, dnp->dn_line, D_TRACE_DYN,
+			    "trace( ) may not be applied to a dynamic "
+			    "expression");
 		arg = dt_node_cook(pcb, dnp->dn_args);
 		dt_cc_difexpr(pcb, cc, arg, "trace", 1);
 		break;

@@ -727,7 +727,8 @@ void		dt_cc_prog_free(dtrace_prog_t *);
 
 /* dt_printf.c (runtime): compile-time check of a printf() format */
 int		dt_printf_check(dtrace_hdl_t *, const char *, int,
-		    const dif_type_t *, const char **, char *, size_t);
+		    const dif_type_t *, const char *const *, const char **,
+		    char *, size_t);
 void		dt_printf_stacktype(dif_type_t *);
 int		dt_printa_check(dtrace_hdl_t *, const char *, int,
 		    const dif_type_t *, uint32_t, const char **, char *,
