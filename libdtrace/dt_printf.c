@@ -550,7 +550,10 @@ dt_printf_time(uint64_t ns, char *buf, size_t len)
 	    tm.tm_sec);
 }
 
-/* Build the C format for one conversion: flags, width, precision. */
+/*
+ * Build the C format for one conversion: flags, width, precision.  As
+ * illumos's, a precision of 0 (written or given by ".*") is none.
+ */
 static void
 dt_printf_cfmt(char *buf, size_t len, const dt_pfconv_t *pc, int width,
     int prec, const char *lenmod, char conv)
@@ -560,7 +563,7 @@ dt_printf_cfmt(char *buf, size_t len, const dt_pfconv_t *pc, int width,
 	off = snprintf(buf, len, "%%%s", pc->pc_flags);
 	if (width >= 0)
 		off += snprintf(buf + off, len - off, "%d", width);
-	if (prec >= 0)
+	if (prec > 0)
 		off += snprintf(buf + off, len - off, ".%d", prec);
 	snprintf(buf + off, len - off, "%s%c", lenmod, conv);
 }
