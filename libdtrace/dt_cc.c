@@ -505,6 +505,12 @@ dt_cc_act_tracemem(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		    "tracemem( ) argument #1 is incompatible with prototype:\n"
 		    "\tprototype: pointer or integer\n\t argument: %s",
 		    addr->dn_type->dt_name);
+	/* the prototype's check (size_t) before tracemem()'s own */
+	if (!dt_node_is_int(max))
+		dt_parser_error(pcb, max->dn_line, D_PROTO_ARG,
+		    "tracemem( ) argument #2 is incompatible with prototype:\n"
+		    "\tprototype: size_t\n\t argument: %s",
+		    max->dn_type->dt_name);
 	if (max->dn_kind != DT_NODE_INT || (int64_t)max->dn_value <= 0 ||
 	    max->dn_value > UINT32_MAX)
 		dt_parser_error(pcb, max->dn_line, D_TRACEMEM_SIZE,
@@ -1178,14 +1184,15 @@ dt_cc_aggref(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *anp, int argn,
 
 /* Key signatures of two aggregations printed together must match. */
 static void
-dt_cc_printa_keys(dt_pcb_t *pcb, const dt_ident_t *l, const dt_ident_t *r)
+dt_cc_printa_keys(dt_pcb_t *pcb, int line, const dt_ident_t *l,
+    const dt_ident_t *r)
 {
 	int i;
 
 	if (l->di_aggfunc == 0 || r->di_aggfunc == 0)
 		return;	/* defined by a later clause: checked no further */
 	if (l->di_nargs != r->di_nargs)
-		dt_parser_error(pcb, dt_lex_lineno(pcb), D_PRINTA_AGGKEY,
+		dt_parser_error(pcb, line, D_PRINTA_AGGKEY,
 		    "printa( ): @%s and @%s do not have matching key "
 		    "signatures: @%s has %d key%s, @%s has %d key%s",
 		    l->di_name, r->di_name, l->di_name, l->di_nargs,
@@ -1194,7 +1201,7 @@ dt_cc_printa_keys(dt_pcb_t *pcb, const dt_ident_t *l, const dt_ident_t *r)
 	for (i = 0; i < l->di_nargs; i++) {
 		if (!dt_cc_keytype_differ(l->di_keys[i], r->di_keys[i]))
 			continue;
-		dt_parser_error(pcb, dt_lex_lineno(pcb), D_PRINTA_AGGPROTO,
+		dt_parser_error(pcb, line, D_PRINTA_AGGPROTO,
 		    "printa( ): @%s[ ] key #%d is incompatible with @%s:\n"
 		    "%9s key #%d: %s\n%9s key #%d: %s", r->di_name, i + 1,
 		    l->di_name, l->di_name, i + 1, l->di_keys[i]->dt_name,
@@ -1227,8 +1234,8 @@ dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		argn++;
 		if (anp == NULL)
 			dt_parser_error(pcb, dnp->dn_line, D_PRINTA_PROTO,
-			    "printa( ) prototype mismatch: 1 arg passed, at "
-			    "least 2 expected");
+			    "printa( ) prototype mismatch: 1 args passed, 2 "
+			    "expected");
 	}
 	for (; anp != NULL; anp = anp->dn_list, argn++) {
 		aidp = dt_cc_aggref(pcb, dnp, anp, argn, D_PRINTA_AGGARG,
@@ -1236,7 +1243,7 @@ dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		if (first == NULL)
 			first = aidp;
 		else
-			dt_cc_printa_keys(pcb, first, aidp);
+			dt_cc_printa_keys(pcb, dnp->dn_line, first, aidp);
 		ap = dt_cc_newact(pcb, cc, DTRACEACT_PRINTA);
 		ap->da_arg = aidp->di_id;
 		nagg++;
