@@ -765,7 +765,7 @@ dt_cc_lquantize(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *arg1,
 	if (limit < INT32_MIN || limit > INT32_MAX)
 		dt_parser_error(pcb, arg2->dn_line, D_LQUANT_LIMVAL,
 		    "lquantize( ) argument #2 must be a 32-bit quantity");
-	if (limit < base)
+	if (limit <= base)
 		dt_parser_error(pcb, dnp->dn_line, D_LQUANT_MISMATCH,
 		    "lquantize( ) base (argument #1) must be less than limit "
 		    "(argument #2)");
@@ -984,11 +984,12 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	}
 	for (k = fn->dn_args, i = 1; k != NULL; k = k->dn_list, i++) {
 		k = dt_node_cook(pcb, k);
+		/* the value: illumos's own check, not the prototype's */
 		if (i == 1 && !dt_node_is_int(k))
-			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
-			    "%s( ) argument #1 is incompatible with prototype:"
-			    "\n\tprototype: integer\n\t argument: %s",
-			    fidp->di_name, k->dn_type->dt_name);
+			dt_parser_error(pcb, k->dn_line, D_AGG_SCALAR,
+			    "%s( ) argument #1 must be of scalar type: "
+			    "argument is %s", fidp->di_name,
+			    k->dn_type->dt_name);
 	}
 	val = fn->dn_args;
 
