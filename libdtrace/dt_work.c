@@ -518,7 +518,7 @@ dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
 		{ DTRACEOPT_SPECSIZE, "speculation" },
 		{ DTRACEOPT_DYNVARSIZE, "dynamic variable" },
 	};
-	uint64_t used[4];
+	uint64_t used[4], asked;
 	char buf[64];
 	size_t i;
 
@@ -534,8 +534,11 @@ dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
 		if (used[i] == 0 || *v == DTRACEOPT_UNSET ||
 		    used[i] >= (uint64_t)*v)
 			continue;
+		asked = (uint64_t)*v;
 		*v = (dtrace_optval_t)used[i];
-		if (dtp->dt_options[DTRACEOPT_QUIETRESIZE] != DTRACEOPT_UNSET)
+		/* as illumos: rounding down to 8 bytes is not worth a word */
+		if (dtp->dt_options[DTRACEOPT_QUIETRESIZE] != DTRACEOPT_UNSET ||
+		    used[i] + sizeof(uint64_t) > asked)
 			continue;
 		dtrace_sizestr(used[i], buf, sizeof(buf));
 		fprintf(stderr, "dtrace: %s size lowered to %s%s\n",
