@@ -743,11 +743,14 @@ dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 	long double total = 0;
 	char c[32];
 
-	/* illumos's quantize never looks at its last bucket for data */
-	while (first < (d->dg_kind == DTRACEAGG_QUANTIZE ? n - 1 : n) &&
-	    v[first] == 0)
+	/*
+	 * illumos's quantize never looks at its last bucket (2^62 and up)
+	 * for data, and shows a count there as no data at all: a bug,
+	 * which dtrace-utils fixed too.  Every bucket is looked at.
+	 */
+	while (first < n && v[first] == 0)
 		first++;
-	if (first == (d->dg_kind == DTRACEAGG_QUANTIZE ? n - 1 : n)) {
+	if (first == n) {
 		/* no data (cleared, or negative increments): around zero */
 		if (d->dg_kind == DTRACEAGG_QUANTIZE) {
 			first = DT_AGG_QZERO - 1;
