@@ -153,6 +153,11 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 			}
 		}
 	}
+	/* as in illumos, '@' may come after the width too: "%8@d" */
+	while (*f == '@') {
+		pc->pc_agg = 1;
+		f++;
+	}
 	if ((f[0] == 'h' && f[1] == 'h') || (f[0] == 'l' && f[1] == 'l')) {
 		pc->pc_len[nl++] = *f++;
 		pc->pc_len[nl++] = *f++;
