@@ -9,7 +9,8 @@
  * names kernel addresses; user space has none, so it names user ones
  * too), %p prints a pointer in hex, %S a string with C
  * escapes for unprintable characters, %Y a walltimestamp as
- * "2024 Jan  5 12:34:56" in local time.  %k prints a stack: in printa()
+ * "2024 Jan  5 12:34:56" in local time, %T as RFC 822 has it,
+ * "Fri, 05 Jan 2024 12:34:56 UTC".  %k prints a stack: in printa()
  * a ustack() key (dt_printf_stacktype marks its type); printf() would
  * need a kernel stack(), which user-space tracing has not.  %wc/%ws
  * need wide characters, which D strings cannot hold.  Both are refused
@@ -59,6 +60,7 @@ static const dt_pfinfo_t dt_printf_info[] = {
 	{ 's', DT_PFA_STR, "char [] or string (or use stringof)" },
 	{ 'S', DT_PFA_STR, "char [] or string (or use stringof)" },
 	{ 'Y', DT_PFA_INT, "int64_t" },
+	{ 'T', DT_PFA_INT, "int64_t" },
 	{ 'e', DT_PFA_FP, "double" },
 	{ 'E', DT_PFA_FP, "double" },
 	{ 'f', DT_PFA_FP, "double" },
@@ -556,6 +558,31 @@ dt_printf_time(uint64_t ns, char *buf, size_t len)
 }
 
 /*
+ * %T: the same, as RFC 822 dates are written (illumos's %T), zone too.
+ * The year is the ISO 8601 week-based one (strftime's %G), as illumos
+ * prints it: the last days of December can count as the next year's.
+ */
+static void
+dt_printf_time822(uint64_t ns, char *buf, size_t len)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	static const char days[] = "SunMonTueWedThuFriSat";
+	time_t sec = (time_t)(ns / 1000000000ull);
+	char year[16];
+	struct tm tm;
+
+	if (localtime_r(&sec, &tm) == NULL ||
+	    strftime(year, sizeof(year), "%G", &tm) == 0) {
+		snprintf(buf, len, "%llu", (unsigned long long)sec);
+		return;
+	}
+	snprintf(buf, len, "%.3s, %02d %.3s %s %02d:%02d:%02d %s",
+	    days + 3 * tm.tm_wday, tm.tm_mday, months + 3 * tm.tm_mon, year,
+	    tm.tm_hour, tm.tm_min, tm.tm_sec,
+	    tm.tm_zone != NULL ? tm.tm_zone : "");
+}
+
+/*
  * Build the C format for one conversion: flags, width, precision.  As
  * illumos's, a precision of 0 (written or given by ".*") is none.
  */
@@ -642,6 +669,35 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			if (prec < 0)
 				prec = -1;
 		}
+		if (pc.pc_agg && (pc.pc_conv == 'Y' || pc.pc_conv == 'T')) {
+			/* a time: the value as a number first, then its text */
+			char tbuf[64], *mb = NULL;
+			size_t ml = 0;
+			FILE *mf;
+
+			if (agg == NULL)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			if ((mf = open_memstream(&mb, &ml)) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			rv = agg->pa_print(dtp, mf, "%llu", curagg,
+			    agg->pa_arg);
+			fclose(mf);
+			v = mb != NULL ? strtoull(mb, NULL, 10) : 0;
+			free(mb);
+			if (rv != 0)
+				return -1;
+			if (pc.pc_conv == 'T')
+				dt_printf_time822(v, tbuf, sizeof(tbuf));
+			else
+				dt_printf_time(v, tbuf, sizeof(tbuf));
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", 's');
+			if (fprintf(fp, cfmt, tbuf) < 0)
+				return dt_set_errno(dtp, errno);
+			if (curagg < agg->pa_naggs - 1)
+				curagg++;
+			continue;
+		}
 		if (pc.pc_agg) {
 			if (agg == NULL)
 				return dt_set_errno(dtp, EDT_BADCONV);
@@ -690,13 +746,18 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			free(esc);
 			break;
 		}
-		case 'Y': {
+		case 'Y':
+		case 'T': {
 			char tbuf[64];
 
 			if (!dt_printf_isint(rp))
 				return dt_set_errno(dtp, EDT_BADCONV);
-			dt_printf_time(dt_printf_int(rp, base, 0), tbuf,
-			    sizeof(tbuf));
+			if (pc.pc_conv == 'T')
+				dt_printf_time822(dt_printf_int(rp, base, 0),
+				    tbuf, sizeof(tbuf));
+			else
+				dt_printf_time(dt_printf_int(rp, base, 0),
+				    tbuf, sizeof(tbuf));
 			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
 			    "", 's');
 			rv = fprintf(fp, cfmt, tbuf);
