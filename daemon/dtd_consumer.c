@@ -512,6 +512,7 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_UMOD:
 		case DTRACEACT_UADDR:
 		case DTRACEACT_SYSTEM:
+		case DTRACEACT_FREOPEN:
 		case DTRACEACT_SPECULATE:	/* its record, speculatively */
 		case DTRACEACT_COMMIT:		/* a record comes before */
 		case DTRACEACT_DISCARD:
@@ -718,6 +719,7 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			break;
 		case DTRACEACT_PRINTF:
 		case DTRACEACT_SYSTEM:
+		case DTRACEACT_FREOPEN:
 			if (a->da_arg >= p->dp_nfmt) {
 				dtd_consumer_err(err, errlen, "statement %u: "
 				    "action %u: format %" PRIu64 " of %u", si,

@@ -367,8 +367,9 @@ dt_cc_difo_zero(dt_pcb_t *pcb)
 }
 
 /*
- * printf(), and system(), which records like it: the consumer formats
- * the command and runs it (DTRACEACT_SYSTEM).
+ * printf(), and system() and freopen(), which record like it: the
+ * consumer formats the command and runs it (DTRACEACT_SYSTEM), or the
+ * file name and sends its output there (DTRACEACT_FREOPEN).
  */
 static int
 dt_cc_isaction(dt_pcb_t *pcb, const dt_node_t *dnp)
@@ -410,7 +411,8 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 		    dnp->dn_string, fmt->dn_type->dt_kind == DT_TK_STRING ?
 		    "string constant" : "string", fmt->dn_type->dt_name);
 	}
-	if (fmt->dn_string[0] == '\0')
+	/* freopen(""): back to the original output */
+	if (fmt->dn_string[0] == '\0' && kind != DTRACEACT_FREOPEN)
 		dt_parser_error(pcb, dnp->dn_line, D_PRINTF_FMT_EMPTY,
 		    "%s( ) format string is empty", dnp->dn_string);
 	types = dt_parser_alloc(pcb, (n + 1) * sizeof(dif_type_t));
@@ -1609,6 +1611,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	case DT_ACT_SYSTEM:
 		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_SYSTEM);
 		break;
+	case DT_ACT_FREOPEN:
+		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_FREOPEN);
+		break;
 	case DT_ACT_SETOPT:
 		dt_cc_act_setopt(pcb, cc, dnp);
 		break;
@@ -1918,7 +1923,8 @@ dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 			if (DTRACEACT_ISAGG(ap->da_kind))
 				pip->dpi_aggregates++;
 			else if (ap->da_kind == DTRACEACT_PRINTF ||
-			    ap->da_kind == DTRACEACT_SYSTEM) {
+			    ap->da_kind == DTRACEACT_SYSTEM ||
+			    ap->da_kind == DTRACEACT_FREOPEN) {
 				pip->dpi_recgens++;
 				j += ap->da_nargs;	/* its arguments */
 			} else if (ap->da_size != 0)

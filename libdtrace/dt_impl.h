@@ -254,6 +254,7 @@ struct dtrace_hdl {
 	void		*dt_procarg;
 	dtrace_handle_setopt_f *dt_setopthdlr;	/* setopt() (dt_consume.c) */
 	void		*dt_setoptarg;
+	int		dt_freopen_fd;	/* freopen(): the output it replaced */
 	/* dt_usym.c: targets' module maps, for naming user addresses */
 	struct dt_usym_proc *dt_usyms;
 	/* dt_retain.c: a claimed retained program */
@@ -483,6 +484,7 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_ACT_STOP		40	/* destructive: dt_cc.c */
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42
+#define DT_ACT_FREOPEN		43
 
 typedef struct dt_ident {
 	char		*di_name;

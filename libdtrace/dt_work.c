@@ -166,7 +166,8 @@ dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 		rp->dtrd_arg = ap->da_arg;
 		rp->dtrd_type = dt_work_rectype(ap);
 		if (ap->da_kind == DTRACEACT_PRINTF ||
-		    ap->da_kind == DTRACEACT_SYSTEM) {
+		    ap->da_kind == DTRACEACT_SYSTEM ||
+		    ap->da_kind == DTRACEACT_FREOPEN) {
 			rp->dtrd_format = (uint32_t)ap->da_arg + 1;
 			ep->de_nargs[n] = ap->da_nargs;
 		}
