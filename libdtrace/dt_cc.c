@@ -1506,6 +1506,7 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	case DT_ACT_STOP:
 	case DT_ACT_RAISE:
 	case DT_ACT_SYSTEM:
+	case DT_ACT_FREOPEN:
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
 			    "destructive actions may not follow speculate( )");
@@ -1619,6 +1620,11 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		break;
 	case DT_ACT_STOP:
 		(void)dt_cc_newact(pcb, cc, DTRACEACT_STOP);
+		break;
+	case DT_ACT_FTRUNCATE:
+		/* as illumos's: the consumer truncates its output */
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_LIBACT);
+		ap->da_arg = (uint64_t)DTP_LIBACT_FTRUNCATE << 32;
 		break;
 	case DT_ACT_RAISE:
 		(void)dt_cc_act_int(pcb, cc, dnp, "raise", DTRACEACT_RAISE);

@@ -869,6 +869,14 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 			i += vp != NULL;
 			continue;
 		}
+		if (rp->dtrd_action == DTRACEACT_LIBACT &&
+		    (uint32_t)(rp->dtrd_arg >> 32) == DTP_LIBACT_FTRUNCATE) {
+			/* as illumos: empty the output file, write from 0 */
+			(void)fflush(fp);
+			if (ftruncate(fileno(fp), 0) == 0)
+				(void)fseeko(fp, 0, SEEK_SET);
+			continue;
+		}
 		if (rp->dtrd_action == DTRACEACT_LIBACT) {
 			int64_t v = 0;
 

@@ -212,7 +212,7 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_UNACT("mod"), BI_ACT("stop", DT_ACT_STOP, 0),
 	BI_ACT("raise", DT_ACT_RAISE, 1), BI_ACT("system", DT_ACT_SYSTEM, -1),
 	BI_ACT("freopen", DT_ACT_FREOPEN, -1),
-	BI_UNACT("ftruncate"), BI_UNACT("chill"),
+	BI_ACT("ftruncate", DT_ACT_FTRUNCATE, 0), BI_UNACT("chill"),
 	BI_UNACT("breakpoint"), BI_UNACT("panic"),
 	BI_ACT("speculate", DT_ACT_SPECULATE, 1),
 	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),

@@ -485,6 +485,7 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42
 #define DT_ACT_FREOPEN		43
+#define DT_ACT_FTRUNCATE	44
 
 typedef struct dt_ident {
 	char		*di_name;
