@@ -28,7 +28,8 @@ struct ft_proc;		/* fasttrap's process model (ft.h) */
 #define DTD_DEFAULT_AGGSIZE	(4u << 20)
 #define DTD_DEFAULT_STRSIZE	256
 #define DTD_MAX_BUFSIZE		(1ull << 32)	/* per CPU, per buffer */
-#define DTD_MIN_BUFSIZE		64
+/* a record header: any less holds nothing; more is the enabling's check */
+#define DTD_MIN_BUFSIZE		16
 #define DTD_DEFAULT_DYNVARSIZE	(1u << 20)
 #define DTD_DEFAULT_SPECSIZE	(32u << 10)
 #define DTD_MAX_NSPEC		4096

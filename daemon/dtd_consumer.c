@@ -512,6 +512,7 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_UMOD:
 		case DTRACEACT_UADDR:
 		case DTRACEACT_SYSTEM:
+		case DTRACEACT_FREOPEN:
 		case DTRACEACT_SPECULATE:	/* its record, speculatively */
 		case DTRACEACT_COMMIT:		/* a record comes before */
 		case DTRACEACT_DISCARD:
@@ -718,6 +719,7 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			break;
 		case DTRACEACT_PRINTF:
 		case DTRACEACT_SYSTEM:
+		case DTRACEACT_FREOPEN:
 			if (a->da_arg >= p->dp_nfmt) {
 				dtd_consumer_err(err, errlen, "statement %u: "
 				    "action %u: format %" PRIu64 " of %u", si,
@@ -1278,7 +1280,13 @@ dtd_consumer_endreserve(const dtd_consumer_t *c)
 	return n;
 }
 
-/* The largest record any ECB writes. */
+/*
+ * The largest record any ECB writes.  ERROR's do not count: dtrace(1)
+ * enables its own reporter there (five values), which would otherwise
+ * make every buffer smaller than its record unusable, where the
+ * program's own records fit.  A fault's record that does not fit is
+ * dropped, and counted, like any other.
+ */
 static size_t
 dtd_consumer_maxrec(const dtd_consumer_t *c)
 {
@@ -1286,6 +1294,8 @@ dtd_consumer_maxrec(const dtd_consumer_t *c)
 	uint32_t i;
 
 	for (i = 0; i < c->dc_necb; i++) {
+		if (c->dc_ecbs[i]->de_probe->dpr_id == DTD_PROBE_ERROR)
+			continue;
 		if (c->dc_ecbs[i]->de_recsize > n)
 			n = c->dc_ecbs[i]->de_recsize;
 	}
@@ -1537,8 +1547,12 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 		return -1;
 	}
 	c->dc_allowdestr = c->dc_destructive;
+	/* ERROR's records need not fit: see dtd_consumer_maxrec */
 	for (i = 0; i < c->dc_nprog; i++) {
 		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
+			if (strcmp(c->dc_progs[i]->dp_stmt[j].ds_desc.dpd_name,
+			    "ERROR") == 0)
+				continue;
 			if (c->dc_progs[i]->dp_stmt[j].ds_size +
 			    DTRACE_RECHDR_SIZE + 7ull > c->dc_opts.do_bufsize) {
 				dtd_consumer_err(err, errlen, "Enabling exceeds "

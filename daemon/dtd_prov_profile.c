@@ -213,6 +213,8 @@ dtd_prov_profile_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
 	int kind;
 
 	(void)c;
+	(void)err;
+	(void)errlen;
 	if (!dtd_probe_glob(d->dpd_provider, "profile"))
 		return 0;
 	/* only a literal name creates a probe, as in illumos */
@@ -222,15 +224,12 @@ dtd_prov_profile_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
 	if (!dtd_probe_glob(d->dpd_mod, "") || !dtd_probe_glob(d->dpd_func, ""))
 		return 0;
 	/*
-	 * illumos quietly creates no probe, leaving the user to wonder why
-	 * the description matches nothing: say why.
+	 * As illumos, create no probe for too short an interval: the
+	 * description then matches nothing (D_PDESC_ZERO), and under -Z
+	 * it is allowed to.
 	 */
-	if (ns < DTD_PROFILE_MIN_NS) {
-		snprintf(err, errlen, "profile:::%s: interval is shorter than "
-		    "the minimum of %llu microseconds", d->dpd_name,
-		    (unsigned long long)(DTD_PROFILE_MIN_NS / 1000));
-		return -1;
-	}
+	if (ns < DTD_PROFILE_MIN_NS)
+		return 0;
 	if (dtd_probe_find("profile", "", "", d->dpd_name) != NULL)
 		return 0;
 	if ((pf = calloc(1, sizeof(*pf))) == NULL)

@@ -743,11 +743,14 @@ dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 	long double total = 0;
 	char c[32];
 
-	/* illumos's quantize never looks at its last bucket for data */
-	while (first < (d->dg_kind == DTRACEAGG_QUANTIZE ? n - 1 : n) &&
-	    v[first] == 0)
+	/*
+	 * illumos's quantize never looks at its last bucket (2^62 and up)
+	 * for data, and shows a count there as no data at all: a bug,
+	 * which dtrace-utils fixed too.  Every bucket is looked at.
+	 */
+	while (first < n && v[first] == 0)
 		first++;
-	if (first == (d->dg_kind == DTRACEAGG_QUANTIZE ? n - 1 : n)) {
+	if (first == n) {
 		/* no data (cleared, or negative increments): around zero */
 		if (d->dg_kind == DTRACEAGG_QUANTIZE) {
 			first = DT_AGG_QZERO - 1;
@@ -1213,8 +1216,9 @@ dt_aggregate_print_json(dtrace_hdl_t *dtp, FILE *fp)
 
 /*
  * Print every aggregation printa() has not printed, at exit: each
- * entry a line (or a histogram), a blank line after each aggregation.
- * dtrace(1) prints the blank line that comes before the first.
+ * entry a line (or a histogram), one aggregation right after the other
+ * as illumos prints them: the only blank lines are the one dtrace(1)
+ * prints before the first and those each histogram brings.
  */
 int
 dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp, void *unused)
@@ -1232,11 +1236,6 @@ dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp, void *unused)
 		if (dt_aggregate_print_ent(dtp, fp, NULL, NULL, v[i]) != 0) {
 			free(v);
 			return -1;
-		}
-		if ((i + 1 == n || v[i + 1]->ae_aggid != v[i]->ae_aggid) &&
-		    fprintf(fp, "\n") < 0) {
-			free(v);
-			return dt_set_errno(dtp, errno);
 		}
 	}
 	free(v);

@@ -367,9 +367,21 @@ dt_cc_difo_zero(dt_pcb_t *pcb)
 }
 
 /*
- * printf(), and system(), which records like it: the consumer formats
- * the command and runs it (DTRACEACT_SYSTEM).
+ * printf(), and system() and freopen(), which record like it: the
+ * consumer formats the command and runs it (DTRACEACT_SYSTEM), or the
+ * file name and sends its output there (DTRACEACT_FREOPEN).
  */
+static int
+dt_cc_isaction(dt_pcb_t *pcb, const dt_node_t *dnp)
+{
+	dt_ident_t *idp;
+
+	if (dnp->dn_kind != DT_NODE_FUNC)
+		return 0;
+	idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals, dnp->dn_string);
+	return idp != NULL && idp->di_kind == DT_IDENT_ACTFUNC;
+}
+
 static void
 dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
     uint32_t kind)
@@ -378,6 +390,7 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
 	dt_node_t *fmt = dnp->dn_args, *arg;
 	dif_type_t *types;
+	const char **names;
 	const char *tag = NULL;
 	char msg[512];
 	int n = dt_cc_nargs(dnp->dn_args) - 1, i;
@@ -388,28 +401,52 @@ dt_cc_act_printf(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
 		    "%s( ) prototype mismatch: 0 args passed, at least 1 "
 		    "expected", dnp->dn_string);
+	/* as illumos: a string's type first, then its being a constant */
 	if (fmt->dn_kind != DT_NODE_STRING) {
 		fmt = dt_node_cook(pcb, fmt);
-		dt_parser_error(pcb, dnp->dn_line, D_PRINTF_ARG_FMT,
-		    "%s( ) argument #1 is incompatible with prototype:\n"
-		    "\tprototype: string constant\n\t argument: %s",
-		    dnp->dn_string, fmt->dn_type->dt_name);
+		dt_parser_error(pcb, dnp->dn_line,
+		    fmt->dn_type->dt_kind == DT_TK_STRING ? D_PRINTF_ARG_FMT :
+		    D_PROTO_ARG, "%s( ) argument #1 is incompatible with "
+		    "prototype:\n\tprototype: %s\n\t argument: %s",
+		    dnp->dn_string, fmt->dn_type->dt_kind == DT_TK_STRING ?
+		    "string constant" : "string", fmt->dn_type->dt_name);
 	}
+	/* freopen(""): back to the original output */
+	if (fmt->dn_string[0] == '\0' && kind != DTRACEACT_FREOPEN)
+		dt_parser_error(pcb, dnp->dn_line, D_PRINTF_FMT_EMPTY,
+		    "%s( ) format string is empty", dnp->dn_string);
 	types = dt_parser_alloc(pcb, (n + 1) * sizeof(dif_type_t));
+	names = dt_parser_alloc(pcb, (n + 1) * sizeof(char *));
 	for (arg = fmt->dn_list, i = 0; arg != NULL; arg = arg->dn_list, i++) {
+		/*
+		 * An aggregation, or an action's void, is no value: the
+		 * format check says so (a zeroed type matches no
+		 * conversion), in illumos's words.
+		 */
+		if (arg->dn_kind == DT_NODE_AGG) {
+			memset(&types[i], 0, sizeof(types[i]));
+			names[i] = "aggregation";
+			continue;
+		}
+		if (dt_cc_isaction(pcb, arg)) {
+			memset(&types[i], 0, sizeof(types[i]));
+			names[i] = "void";
+			continue;
+		}
 		arg = dt_node_cook(pcb, arg);
 		/* a char array prints as the string it holds, as in illumos */
 		if (arg->dn_type->dt_kind == DT_TK_ARRAY &&
 		    arg->dn_type->dt_base->dt_kind == DT_TK_INT &&
 		    arg->dn_type->dt_base->dt_size == 1)
 			dt_node_stringof(pcb, arg);
-		if (arg->dn_type->dt_kind == DT_TK_VOID)
-			dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
-			    "%s( ) argument #%d may not be of type void",
-			    dnp->dn_string, i + 2);
+		names[i] = arg->dn_type->dt_name;
+		if (arg->dn_type->dt_kind == DT_TK_VOID) {
+			memset(&types[i], 0, sizeof(types[i]));
+			continue;
+		}
 		dt_decl_rtype(dtp, arg->dn_type, &types[i]);
 	}
-	if (dt_printf_check(dtp, fmt->dn_string, n, types, &tag, msg,
+	if (dt_printf_check(dtp, fmt->dn_string, n, types, names, &tag, msg,
 	    sizeof(msg)) != 0)
 		dt_parser_error_tag(pcb, dnp->dn_line,
 		    tag != NULL ? tag : "D_PRINTF_FMT", "%s", msg);
@@ -470,6 +507,12 @@ dt_cc_act_tracemem(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		    "tracemem( ) argument #1 is incompatible with prototype:\n"
 		    "\tprototype: pointer or integer\n\t argument: %s",
 		    addr->dn_type->dt_name);
+	/* the prototype's check (size_t) before tracemem()'s own */
+	if (!dt_node_is_int(max))
+		dt_parser_error(pcb, max->dn_line, D_PROTO_ARG,
+		    "tracemem( ) argument #2 is incompatible with prototype:\n"
+		    "\tprototype: size_t\n\t argument: %s",
+		    max->dn_type->dt_name);
 	if (max->dn_kind != DT_NODE_INT || (int64_t)max->dn_value <= 0 ||
 	    max->dn_value > UINT32_MAX)
 		dt_parser_error(pcb, max->dn_line, D_TRACEMEM_SIZE,
@@ -724,7 +767,7 @@ dt_cc_lquantize(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *arg1,
 	if (limit < INT32_MIN || limit > INT32_MAX)
 		dt_parser_error(pcb, arg2->dn_line, D_LQUANT_LIMVAL,
 		    "lquantize( ) argument #2 must be a 32-bit quantity");
-	if (limit < base)
+	if (limit <= base)
 		dt_parser_error(pcb, dnp->dn_line, D_LQUANT_MISMATCH,
 		    "lquantize( ) base (argument #1) must be less than limit "
 		    "(argument #2)");
@@ -943,11 +986,12 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	}
 	for (k = fn->dn_args, i = 1; k != NULL; k = k->dn_list, i++) {
 		k = dt_node_cook(pcb, k);
+		/* the value: illumos's own check, not the prototype's */
 		if (i == 1 && !dt_node_is_int(k))
-			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
-			    "%s( ) argument #1 is incompatible with prototype:"
-			    "\n\tprototype: integer\n\t argument: %s",
-			    fidp->di_name, k->dn_type->dt_name);
+			dt_parser_error(pcb, k->dn_line, D_AGG_SCALAR,
+			    "%s( ) argument #1 must be of scalar type: "
+			    "argument is %s", fidp->di_name,
+			    k->dn_type->dt_name);
 	}
 	val = fn->dn_args;
 
@@ -1112,8 +1156,13 @@ dt_cc_aggref(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *anp, int argn,
 	dt_ident_t *aidp;
 
 	if (anp->dn_kind != DT_NODE_AGG || anp->dn_args != NULL) {
+		dt_ident_t *fidp = anp->dn_kind == DT_NODE_FUNC ?
+		    dt_idhash_lookup(dtp->dt_globals, anp->dn_string) : NULL;
+		/* an aggregating function is no value to cook */
 		const char *tn = anp->dn_kind == DT_NODE_AGG ?
-		    "aggregation" : dt_node_cook(pcb, anp)->dn_type->dt_name;
+		    "aggregation" : fidp != NULL &&
+		    fidp->di_kind == DT_IDENT_AGGFUNC ? "aggregating function" :
+		    dt_node_cook(pcb, anp)->dn_type->dt_name;
 
 		dt_parser_error(pcb, dnp->dn_line, argtag,
 		    "%s( ) argument #%d is incompatible with prototype:\n"
@@ -1138,14 +1187,15 @@ dt_cc_aggref(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *anp, int argn,
 
 /* Key signatures of two aggregations printed together must match. */
 static void
-dt_cc_printa_keys(dt_pcb_t *pcb, const dt_ident_t *l, const dt_ident_t *r)
+dt_cc_printa_keys(dt_pcb_t *pcb, int line, const dt_ident_t *l,
+    const dt_ident_t *r)
 {
 	int i;
 
 	if (l->di_aggfunc == 0 || r->di_aggfunc == 0)
 		return;	/* defined by a later clause: checked no further */
 	if (l->di_nargs != r->di_nargs)
-		dt_parser_error(pcb, dt_lex_lineno(pcb), D_PRINTA_AGGKEY,
+		dt_parser_error(pcb, line, D_PRINTA_AGGKEY,
 		    "printa( ): @%s and @%s do not have matching key "
 		    "signatures: @%s has %d key%s, @%s has %d key%s",
 		    l->di_name, r->di_name, l->di_name, l->di_nargs,
@@ -1154,7 +1204,7 @@ dt_cc_printa_keys(dt_pcb_t *pcb, const dt_ident_t *l, const dt_ident_t *r)
 	for (i = 0; i < l->di_nargs; i++) {
 		if (!dt_cc_keytype_differ(l->di_keys[i], r->di_keys[i]))
 			continue;
-		dt_parser_error(pcb, dt_lex_lineno(pcb), D_PRINTA_AGGPROTO,
+		dt_parser_error(pcb, line, D_PRINTA_AGGPROTO,
 		    "printa( ): @%s[ ] key #%d is incompatible with @%s:\n"
 		    "%9s key #%d: %s\n%9s key #%d: %s", r->di_name, i + 1,
 		    l->di_name, l->di_name, i + 1, l->di_keys[i]->dt_name,
@@ -1187,8 +1237,8 @@ dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		argn++;
 		if (anp == NULL)
 			dt_parser_error(pcb, dnp->dn_line, D_PRINTA_PROTO,
-			    "printa( ) prototype mismatch: 1 arg passed, at "
-			    "least 2 expected");
+			    "printa( ) prototype mismatch: 1 args passed, 2 "
+			    "expected");
 	}
 	for (; anp != NULL; anp = anp->dn_list, argn++) {
 		aidp = dt_cc_aggref(pcb, dnp, anp, argn, D_PRINTA_AGGARG,
@@ -1196,7 +1246,7 @@ dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		if (first == NULL)
 			first = aidp;
 		else
-			dt_cc_printa_keys(pcb, first, aidp);
+			dt_cc_printa_keys(pcb, dnp->dn_line, first, aidp);
 		ap = dt_cc_newact(pcb, cc, DTRACEACT_PRINTA);
 		ap->da_arg = aidp->di_id;
 		nagg++;
@@ -1250,7 +1300,12 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 
 	switch (act) {
 	case DT_ACT_TRUNC:
-		if (n < 1 || n > 2)
+		/* as illumos: none is the prototype's, too many trunc()'s */
+		if (n < 1)
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+			    "%s( ) prototype mismatch: 0 args passed, at least "
+			    "1 expected", dnp->dn_string);
+		if (n > 2)
 			dt_parser_error(pcb, dnp->dn_line, D_TRUNC_PROTO,
 			    "%s( ) prototype mismatch: %d args passed, %s "
 			    "expected", dnp->dn_string, n,
@@ -1275,9 +1330,9 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 		code = DTP_LIBACT_CLEAR;
 		break;
 	default:
-		/* illumos shares clear()'s tags */
-		argtag = D_CLEAR_AGGARG;
-		badtag = D_CLEAR_AGGBAD;
+		/* illumos shares normalize()'s tags */
+		argtag = D_NORMALIZE_AGGARG;
+		badtag = D_NORMALIZE_AGGBAD;
 		code = DTP_LIBACT_DENORMALIZE;
 		break;
 	}
@@ -1286,6 +1341,11 @@ dt_cc_act_libact(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	ap->da_arg = aidp->di_id | code << 32;
 	if ((vnp = anp->dn_list) == NULL)
 		return;
+	if (vnp->dn_kind == DT_NODE_AGG)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_ARG,
+		    "%s( ) argument #2 is incompatible with prototype:\n"
+		    "\tprototype: uint64_t\n\t argument: aggregation",
+		    dnp->dn_string);
 	vnp = dt_node_cook(pcb, vnp);
 	if (!dt_node_is_int(vnp))
 		dt_parser_error(pcb, dnp->dn_line, scalartag,
@@ -1446,6 +1506,7 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	case DT_ACT_STOP:
 	case DT_ACT_RAISE:
 	case DT_ACT_SYSTEM:
+	case DT_ACT_FREOPEN:
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
 			    "destructive actions may not follow speculate( )");
@@ -1500,6 +1561,16 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_act_agg(pcb, cc, dnp);
 		return;
 	}
+	/* "@a;": illumos names the aggregation, known or not */
+	if (dnp->dn_kind == DT_NODE_AGG && dnp->dn_args == NULL) {
+		if (dt_idhash_lookup(dtp->dt_aggs, dnp->dn_string) == NULL &&
+		    !dt_cc_agg_assigned(pcb, dnp->dn_string))
+			dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
+			    "failed to resolve @%s: Unknown variable name",
+			    dnp->dn_string);
+		dt_parser_error(pcb, dnp->dn_line, D_AGG_NULL,
+		    "expression has null effect: @%s", dnp->dn_string);
+	}
 	if (dnp->dn_kind == DT_NODE_FUNC)
 		idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
 	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
@@ -1527,6 +1598,11 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_act_spec(pcb, cc, dnp, idp);
 		break;
 	case DT_ACT_TRACE:
+		/* an aggregation's value has no type until printed */
+		if (dnp->dn_args->dn_kind == DT_NODE_AGG)
+			dt_parser_error(pcb, dnp->dn_line, D_TRACE_DYN,
+			    "trace( ) may not be applied to a dynamic "
+			    "expression");
 		arg = dt_node_cook(pcb, dnp->dn_args);
 		dt_cc_difexpr(pcb, cc, arg, "trace", 1);
 		break;
@@ -1536,11 +1612,19 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	case DT_ACT_SYSTEM:
 		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_SYSTEM);
 		break;
+	case DT_ACT_FREOPEN:
+		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_FREOPEN);
+		break;
 	case DT_ACT_SETOPT:
 		dt_cc_act_setopt(pcb, cc, dnp);
 		break;
 	case DT_ACT_STOP:
 		(void)dt_cc_newact(pcb, cc, DTRACEACT_STOP);
+		break;
+	case DT_ACT_FTRUNCATE:
+		/* as illumos's: the consumer truncates its output */
+		ap = dt_cc_newact(pcb, cc, DTRACEACT_LIBACT);
+		ap->da_arg = (uint64_t)DTP_LIBACT_FTRUNCATE << 32;
 		break;
 	case DT_ACT_RAISE:
 		(void)dt_cc_act_int(pcb, cc, dnp, "raise", DTRACEACT_RAISE);
@@ -1845,7 +1929,8 @@ dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 			if (DTRACEACT_ISAGG(ap->da_kind))
 				pip->dpi_aggregates++;
 			else if (ap->da_kind == DTRACEACT_PRINTF ||
-			    ap->da_kind == DTRACEACT_SYSTEM) {
+			    ap->da_kind == DTRACEACT_SYSTEM ||
+			    ap->da_kind == DTRACEACT_FREOPEN) {
 				pip->dpi_recgens++;
 				j += ap->da_nargs;	/* its arguments */
 			} else if (ap->da_size != 0)

@@ -8,8 +8,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dt_impl.h"
 
@@ -95,6 +97,59 @@ dt_consume_system(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 	}
 	free(cmd);
 	return rv;
+}
+
+/*
+ * freopen(): send the output to the file the format names, appended
+ * to, as illumos's does: its descriptor is put under the output stream
+ * (dup2), the original kept; freopen("") brings the original back.  A
+ * file that cannot be opened is reported and the output stays.
+ */
+static int
+dt_consume_freopen(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
+    const char *fmt, const dtrace_recdesc_t *rp, int nargs, const char *data)
+{
+	const dtrace_probedesc_t *pd = &ep->de_pdesc;
+	FILE *nf;
+	char *path = NULL;
+	size_t len = 0;
+	int rv, fd;
+
+	if ((nf = open_memstream(&path, &len)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	rv = dt_printf_format(dtp, nf, fmt, rp, nargs, data);
+	if (fclose(nf) != 0 && rv == 0)
+		rv = dt_set_errno(dtp, EDT_NOMEM);
+	if (rv != 0) {
+		free(path);
+		return rv;
+	}
+	(void)fflush(fp);
+	if (path[0] == '\0') {
+		if (dtp->dt_freopen_fd != -1) {
+			(void)dup2(dtp->dt_freopen_fd, fileno(fp));
+			(void)close(dtp->dt_freopen_fd);
+			dtp->dt_freopen_fd = -1;
+		}
+		free(path);
+		return 0;
+	}
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0666)) == -1) {
+		fprintf(stderr, "dtrace: error on enabled probe ID %u (ID %u: "
+		    "%s:%s:%s:%s): couldn't freopen() \"%s\": %s\n",
+		    ep->de_edesc.dtepd_epid, pd->dtpd_id, pd->dtpd_provider,
+		    pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, path,
+		    strerror(errno));
+		free(path);
+		return 0;
+	}
+	if (dtp->dt_freopen_fd == -1)
+		dtp->dt_freopen_fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 0);
+	(void)dup2(fd, fileno(fp));
+	(void)close(fd);
+	free(path);
+	return 0;
 }
 
 /* One trace() datum. */
@@ -653,6 +708,13 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 			return dt_set_errno(dtp, EDT_BADCONV);
 		return dt_consume_system(dtp, stdout,
 		    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs, data);
+	case DTRACEACT_FREOPEN:
+		/* JSON lines go where freopen() sends them, as text does */
+		if (rp->dtrd_format == 0 || rp->dtrd_format > pp->dp_nfmt ||
+		    more > ed->dtepd_nrecs - i - 1)
+			return dt_set_errno(dtp, EDT_BADCONV);
+		return dt_consume_freopen(dtp, fp, ep,
+		    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs, data);
 	case DTRACEACT_TRACEMEM_DYNSIZE:
 		*memsizep = dt_consume_u64(rp, data);
 		return 0;
@@ -807,6 +869,14 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 			i += vp != NULL;
 			continue;
 		}
+		if (rp->dtrd_action == DTRACEACT_LIBACT &&
+		    (uint32_t)(rp->dtrd_arg >> 32) == DTP_LIBACT_FTRUNCATE) {
+			/* as illumos: empty the output file, write from 0 */
+			(void)fflush(fp);
+			if (ftruncate(fileno(fp), 0) == 0)
+				(void)fseeko(fp, 0, SEEK_SET);
+			continue;
+		}
 		if (rp->dtrd_action == DTRACEACT_LIBACT) {
 			int64_t v = 0;
 
@@ -859,13 +929,17 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 			i += more;
 			break;
 		case DTRACEACT_SYSTEM:
+		case DTRACEACT_FREOPEN:
 			if (rp->dtrd_format == 0 ||
 			    rp->dtrd_format > pp->dp_nfmt ||
 			    more > ed->dtepd_nrecs - i - 1)
 				return dt_set_errno(dtp, EDT_BADCONV);
-			if (dt_consume_system(dtp, fp,
+			if ((rp->dtrd_action == DTRACEACT_SYSTEM ?
+			    dt_consume_system(dtp, fp,
 			    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs,
-			    data) != 0)
+			    data) : dt_consume_freopen(dtp, fp, ep,
+			    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs,
+			    data)) != 0)
 				return -1;
 			i += more;
 			break;

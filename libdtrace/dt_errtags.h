@@ -89,12 +89,14 @@
 	X(D_XLATE_EXPR)		/* xlate without a member reference */ \
 	X(D_PRED_SCALAR)	/* predicate is not of scalar type */ \
 	X(D_TRACE_VOID)		/* trace() of a void expression */ \
+	X(D_TRACE_DYN)		/* trace() of an aggregation */ \
 	X(D_TRACEMEM_ADDR)	/* tracemem() address not integer */ \
 	X(D_TRACEMEM_SIZE)	/* tracemem() size not a positive constant */ \
 	X(D_TRACEMEM_ARGS)	/* tracemem() with too many arguments */ \
 	X(D_TRACEMEM_DYNSIZE)	/* tracemem() dynamic size not scalar */ \
 	X(D_AGG_FUNC)		/* aggregation not assigned an aggregating function */ \
 	X(D_AGG_SCALAR)		/* aggregation used as an operand */ \
+	X(D_AGG_NULL)		/* aggregation as a statement of its own */ \
 	X(D_AGG_REDEF)		/* aggregation redefined with another function */ \
 	X(D_AGG_MDIM)		/* aggregation keys differ from earlier use */ \
 	X(D_LQUANT_BASETYPE)	/* lquantize() bad base type */ \
@@ -145,6 +147,7 @@
 	X(D_TRUNC_AGGBAD)	/* trunc() aggregation not defined */ \
 	X(D_PRINTF_ARG_FMT)	/* printf() format is not a string constant */ \
 	X(D_PRINTF_FMT)		/* printf() format is invalid */ \
+	X(D_PRINTF_FMT_EMPTY)	/* printf() format is empty */ \
 	X(D_MACRO_UNDEF)	/* macro variable is not defined */ \
 	X(D_MACRO_UNUSED)	/* macro argument is not referenced */ \
 	X(D_MACRO_INVAL)	/* macro argument is not a number or identifier */ \

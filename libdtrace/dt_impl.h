@@ -254,6 +254,7 @@ struct dtrace_hdl {
 	void		*dt_procarg;
 	dtrace_handle_setopt_f *dt_setopthdlr;	/* setopt() (dt_consume.c) */
 	void		*dt_setoptarg;
+	int		dt_freopen_fd;	/* freopen(): the output it replaced */
 	/* dt_usym.c: targets' module maps, for naming user addresses */
 	struct dt_usym_proc *dt_usyms;
 	/* dt_retain.c: a claimed retained program */
@@ -484,6 +485,8 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_ACT_STOP		40	/* destructive: dt_cc.c */
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42
+#define DT_ACT_FREOPEN		43
+#define DT_ACT_FTRUNCATE	44
 
 typedef struct dt_ident {
 	char		*di_name;
@@ -728,7 +731,8 @@ void		dt_cc_prog_free(dtrace_prog_t *);
 
 /* dt_printf.c (runtime): compile-time check of a printf() format */
 int		dt_printf_check(dtrace_hdl_t *, const char *, int,
-		    const dif_type_t *, const char **, char *, size_t);
+		    const dif_type_t *, const char *const *, const char **,
+		    char *, size_t);
 void		dt_printf_stacktype(dif_type_t *);
 int		dt_printa_check(dtrace_hdl_t *, const char *, int,
 		    const dif_type_t *, uint32_t, const char **, char *,

@@ -69,6 +69,7 @@ dtrace_open(int version, int flags, int *errp)
 	dtp->dt_version = version;
 	dtp->dt_oflags = flags;
 	dtp->dt_peer.dp_fd = -1;
+	dtp->dt_freopen_fd = -1;
 	for (i = 0; i < DTRACEOPT_MAX; i++)
 		dtp->dt_options[i] = DTRACEOPT_UNSET;
 	for (i = 0; i < sizeof(dt_open_defaults) / sizeof(dt_open_defaults[0]);

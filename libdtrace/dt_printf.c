@@ -9,7 +9,8 @@
  * names kernel addresses; user space has none, so it names user ones
  * too), %p prints a pointer in hex, %S a string with C
  * escapes for unprintable characters, %Y a walltimestamp as
- * "2024 Jan  5 12:34:56" in local time.  %k prints a stack: in printa()
+ * "2024 Jan  5 12:34:56" in local time, %T as RFC 822 has it,
+ * "Fri, 05 Jan 2024 12:34:56 UTC".  %k prints a stack: in printa()
  * a ustack() key (dt_printf_stacktype marks its type); printf() would
  * need a kernel stack(), which user-space tracing has not.  %wc/%ws
  * need wide characters, which D strings cannot hold.  Both are refused
@@ -49,8 +50,8 @@ static const dt_pfinfo_t dt_printf_info[] = {
 	{ 'a', DT_PFA_INT | DT_PFA_PTR, "pointer or integer" },
 	{ 'A', DT_PFA_INT | DT_PFA_PTR, "pointer or integer" },
 	{ 'c', DT_PFA_INT, "char" },
-	{ 'd', DT_PFA_INT, "int" },
-	{ 'i', DT_PFA_INT, "int" },
+	{ 'd', DT_PFA_INT, "char, short, int, long, or long long" },
+	{ 'i', DT_PFA_INT, "char, short, int, long, or long long" },
 	{ 'o', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
 	{ 'u', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
 	{ 'x', DT_PFA_INT | DT_PFA_PTR, "unsigned int" },
@@ -59,6 +60,7 @@ static const dt_pfinfo_t dt_printf_info[] = {
 	{ 's', DT_PFA_STR, "char [] or string (or use stringof)" },
 	{ 'S', DT_PFA_STR, "char [] or string (or use stringof)" },
 	{ 'Y', DT_PFA_INT, "int64_t" },
+	{ 'T', DT_PFA_INT, "int64_t" },
 	{ 'e', DT_PFA_FP, "double" },
 	{ 'E', DT_PFA_FP, "double" },
 	{ 'f', DT_PFA_FP, "double" },
@@ -85,6 +87,10 @@ dt_printf_lookup(char conv)
 #define DT_PF_UNDEF	2	/* no such conversion */
 #define DT_PF_KSTACK	3	/* %k: needs a kernel stack() */
 #define DT_PF_WIDE	4	/* %wc %ws: wide characters */
+#define DT_PF_POSITION	5	/* %n$: an argument by position */
+
+/* The width the '?' flag gives: that of a pointer in hex (LP64). */
+#define DT_PF_PTRWIDTH	16
 
 /*
  * Parse the conversion that starts at *fmtp (just after the '%') and
@@ -95,20 +101,31 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 {
 	const char *f = *fmtp;
 	size_t nf = 0, nl = 0;
+	int ptrw = 0;
 
 	memset(pc, 0, sizeof(*pc));
 	pc->pc_width = pc->pc_prec = -1;
-	while (*f != '\0' && strchr("-+ #0'@", *f) != NULL) {
+	while (*f != '\0' && strchr("-+ #0'@?", *f) != NULL) {
 		if (*f == '@')
 			pc->pc_agg = 1;
+		else if (*f == '?')
+			ptrw = 1;	/* illumos: the width of a pointer */
 		else if (nf < sizeof(pc->pc_flags) - 1 &&
 		    strchr(pc->pc_flags, *f) == NULL)
 			pc->pc_flags[nf++] = *f;
 		f++;
 	}
 	if (*f == '*') {
+		const char *d = ++f;
+
 		pc->pc_width = -2;
-		f++;
+		/* "%*1$d": D has no positional arguments, as illumos */
+		while (*d >= '0' && *d <= '9')
+			d++;
+		if (d > f && *d == '$') {
+			*fmtp = d + 1;
+			return DT_PF_POSITION;
+		}
 	} else if (*f >= '1' && *f <= '9') {
 		pc->pc_width = 0;
 		while (*f >= '0' && *f <= '9') {
@@ -117,6 +134,12 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 			f++;
 		}
 	}
+	if (*f == '$') {
+		*fmtp = f + 1;
+		return DT_PF_POSITION;
+	}
+	if (pc->pc_width == -1 && ptrw)
+		pc->pc_width = DT_PF_PTRWIDTH;
 	if (*f == '.') {
 		f++;
 		if (*f == '*') {
@@ -131,6 +154,11 @@ dt_printf_parse(const char **fmtp, dt_pfconv_t *pc)
 				f++;
 			}
 		}
+	}
+	/* as in illumos, '@' may come after the width too: "%8@d" */
+	while (*f == '@') {
+		pc->pc_agg = 1;
+		f++;
 	}
 	if ((f[0] == 'h' && f[1] == 'h') || (f[0] == 'l' && f[1] == 'l')) {
 		pc->pc_len[nl++] = *f++;
@@ -189,9 +217,11 @@ dt_printf_class(const dif_type_t *t)
 	if (t->dt_flags & DIF_TF_BYREF)
 		return 0;
 	switch (t->dt_ckind) {
+	case DIF_CKIND_UNKNOWN:
+		/* no size: void, or an aggregation (see dt_cc_act_printf) */
+		return t->dt_size == 0 ? 0 : DT_PFA_INT;
 	case DIF_CKIND_INTEGER:
 	case DIF_CKIND_ENUM:
-	case DIF_CKIND_UNKNOWN:
 		return DT_PFA_INT;
 	case DIF_CKIND_POINTER:
 		return DT_PFA_PTR;
@@ -276,13 +306,17 @@ dt_printf_fail(const char **tagp, const char *tag, char *msg, size_t msglen,
  */
 static int
 dt_printf_check_common(const char *func, const char *fmt, int nargs,
-    const dif_type_t *argtypes, uint32_t aggkind, const char **tagp,
-    char *msg, size_t msglen)
+    const dif_type_t *argtypes, const char *const *argnames,
+    uint32_t aggkind, const char **tagp, char *msg, size_t msglen)
 {
 	const char *f = fmt;
 	dt_pfconv_t pc;
 	int conv = 0, arg = 0;
 	char tn[32];
+
+/* an argument's type in messages: its D name when the compiler gave it */
+#define DT_PF_TYPENAME(i)	(argnames != NULL && argnames[i] != NULL ? \
+	argnames[i] : dt_printf_typename(&argtypes[i], tn, sizeof(tn)))
 
 	while ((f = strchr(f, '%')) != NULL) {
 		const dt_pfinfo_t *pi;
@@ -294,10 +328,15 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 		if (pc.pc_conv == '%' && rv == DT_PF_OK)
 			continue;
 		conv++;
+		/* illumos's words and its tag, D_SYNTAX, for these two */
 		if (rv == DT_PF_INCOMPLETE)
-			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
-			    "%s( ) format conversion #%d is incomplete", func,
-			    conv);
+			return dt_printf_fail(tagp, "D_SYNTAX", msg, msglen,
+			    "format conversion #%d name expected before end "
+			    "of format string", conv);
+		if (rv == DT_PF_POSITION)
+			return dt_printf_fail(tagp, "D_SYNTAX", msg, msglen,
+			    "format conversion #%d uses unsupported "
+			    "positional format (%%n$)", conv);
 		if (rv == DT_PF_UNDEF)
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
 			    "%s( ) format conversion #%d is undefined: "
@@ -340,8 +379,8 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 					    "D_PRINTF_DYN_PROTO", msg, msglen,
 					    "%s( ) prototype mismatch: "
 					    "conversion #%d (%%%s) is missing "
-					    "a corresponding \"%s\" argument "
-					    "description", func, conv, pc.pc_name,
+					    "a corresponding \"%s\" argument",
+					    func, conv, pc.pc_name,
 					    c == '*' ? "*" : ".*");
 				if (dt_printf_class(&argtypes[arg]) !=
 				    DT_PFA_INT)
@@ -349,12 +388,11 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 					    "D_PRINTF_DYN_TYPE", msg, msglen,
 					    "%s( ) argument #%d is "
 					    "incompatible with conversion #%d "
-					    "prototype:\n\tconversion: %%%s%s"
+					    "prototype:\n\tconversion: %% %s %s"
 					    "\n\t prototype: int\n\t  "
 					    "argument: %s", func, arg + 2, conv,
 					    c == '*' ? "*" : ".*", pc.pc_name,
-					    dt_printf_typename(&argtypes[arg],
-					    tn, sizeof(tn)));
+					    DT_PF_TYPENAME(arg));
 			}
 		}
 		pi = dt_printf_lookup(pc.pc_conv);
@@ -388,23 +426,25 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 			    "with conversion #%d prototype:\n\tconversion: "
 			    "%%%s\n\t prototype: %s\n\t  argument: %s", func,
 			    arg + 2, conv, pc.pc_name, pi->pi_proto,
-			    dt_printf_typename(&argtypes[arg], tn, sizeof(tn)));
+			    DT_PF_TYPENAME(arg));
 		arg++;
 	}
 	/* printa() may leave keys unprinted */
 	if (arg < nargs && aggkind == 0)
 		return dt_printf_fail(tagp, "D_PRINTF_ARG_EXTRA", msg, msglen,
 		    "%s( ) prototype mismatch: only %d arguments "
-		    "required by this format string", func, arg + 1);
+		    "required by this format string", func, arg);
 	return 0;
+#undef DT_PF_TYPENAME
 }
 
 int
 dt_printf_check(dtrace_hdl_t *dtp, const char *fmt, int nargs,
-    const dif_type_t *argtypes, const char **tagp, char *msg, size_t msglen)
+    const dif_type_t *argtypes, const char *const *argnames,
+    const char **tagp, char *msg, size_t msglen)
 {
-	return dt_printf_check_common("printf", fmt, nargs, argtypes, 0,
-	    tagp, msg, msglen);
+	return dt_printf_check_common("printf", fmt, nargs, argtypes,
+	    argnames, 0, tagp, msg, msglen);
 }
 
 /* A printa() format, against the keys of an aggregation of aggkind. */
@@ -413,7 +453,7 @@ dt_printa_check(dtrace_hdl_t *dtp, const char *fmt, int nkeys,
     const dif_type_t *keytypes, uint32_t aggkind, const char **tagp,
     char *msg, size_t msglen)
 {
-	return dt_printf_check_common("printa", fmt, nkeys, keytypes,
+	return dt_printf_check_common("printa", fmt, nkeys, keytypes, NULL,
 	    aggkind, tagp, msg, msglen);
 }
 
@@ -517,7 +557,35 @@ dt_printf_time(uint64_t ns, char *buf, size_t len)
 	    tm.tm_sec);
 }
 
-/* Build the C format for one conversion: flags, width, precision. */
+/*
+ * %T: the same, as RFC 822 dates are written (illumos's %T), zone too.
+ * The year is the ISO 8601 week-based one (strftime's %G), as illumos
+ * prints it: the last days of December can count as the next year's.
+ */
+static void
+dt_printf_time822(uint64_t ns, char *buf, size_t len)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	static const char days[] = "SunMonTueWedThuFriSat";
+	time_t sec = (time_t)(ns / 1000000000ull);
+	char year[16];
+	struct tm tm;
+
+	if (localtime_r(&sec, &tm) == NULL ||
+	    strftime(year, sizeof(year), "%G", &tm) == 0) {
+		snprintf(buf, len, "%llu", (unsigned long long)sec);
+		return;
+	}
+	snprintf(buf, len, "%.3s, %02d %.3s %s %02d:%02d:%02d %s",
+	    days + 3 * tm.tm_wday, tm.tm_mday, months + 3 * tm.tm_mon, year,
+	    tm.tm_hour, tm.tm_min, tm.tm_sec,
+	    tm.tm_zone != NULL ? tm.tm_zone : "");
+}
+
+/*
+ * Build the C format for one conversion: flags, width, precision.  As
+ * illumos's, a precision of 0 (written or given by ".*") is none.
+ */
 static void
 dt_printf_cfmt(char *buf, size_t len, const dt_pfconv_t *pc, int width,
     int prec, const char *lenmod, char conv)
@@ -527,7 +595,7 @@ dt_printf_cfmt(char *buf, size_t len, const dt_pfconv_t *pc, int width,
 	off = snprintf(buf, len, "%%%s", pc->pc_flags);
 	if (width >= 0)
 		off += snprintf(buf + off, len - off, "%d", width);
-	if (prec >= 0)
+	if (prec > 0)
 		off += snprintf(buf + off, len - off, ".%d", prec);
 	snprintf(buf + off, len - off, "%s%c", lenmod, conv);
 }
@@ -601,6 +669,35 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			if (prec < 0)
 				prec = -1;
 		}
+		if (pc.pc_agg && (pc.pc_conv == 'Y' || pc.pc_conv == 'T')) {
+			/* a time: the value as a number first, then its text */
+			char tbuf[64], *mb = NULL;
+			size_t ml = 0;
+			FILE *mf;
+
+			if (agg == NULL)
+				return dt_set_errno(dtp, EDT_BADCONV);
+			if ((mf = open_memstream(&mb, &ml)) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			rv = agg->pa_print(dtp, mf, "%llu", curagg,
+			    agg->pa_arg);
+			fclose(mf);
+			v = mb != NULL ? strtoull(mb, NULL, 10) : 0;
+			free(mb);
+			if (rv != 0)
+				return -1;
+			if (pc.pc_conv == 'T')
+				dt_printf_time822(v, tbuf, sizeof(tbuf));
+			else
+				dt_printf_time(v, tbuf, sizeof(tbuf));
+			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
+			    "", 's');
+			if (fprintf(fp, cfmt, tbuf) < 0)
+				return dt_set_errno(dtp, errno);
+			if (curagg < agg->pa_naggs - 1)
+				curagg++;
+			continue;
+		}
 		if (pc.pc_agg) {
 			if (agg == NULL)
 				return dt_set_errno(dtp, EDT_BADCONV);
@@ -649,13 +746,18 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			free(esc);
 			break;
 		}
-		case 'Y': {
+		case 'Y':
+		case 'T': {
 			char tbuf[64];
 
 			if (!dt_printf_isint(rp))
 				return dt_set_errno(dtp, EDT_BADCONV);
-			dt_printf_time(dt_printf_int(rp, base, 0), tbuf,
-			    sizeof(tbuf));
+			if (pc.pc_conv == 'T')
+				dt_printf_time822(dt_printf_int(rp, base, 0),
+				    tbuf, sizeof(tbuf));
+			else
+				dt_printf_time(dt_printf_int(rp, base, 0),
+				    tbuf, sizeof(tbuf));
 			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
 			    "", 's');
 			rv = fprintf(fp, cfmt, tbuf);

@@ -266,6 +266,7 @@ enum dt_msgtype {
 #define DTP_LIBACT_DENORMALIZE	4
 #define DTP_LIBACT_SETOPT	5
 #define DTP_LIBACT_SETOPTVAL	6
+#define DTP_LIBACT_FTRUNCATE	7	/* ftruncate(): the output file */
 
 /*
  * ustack(nframes, strsize): da_arg = nframes | strsize << 32 (illumos's

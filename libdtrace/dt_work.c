@@ -167,7 +167,8 @@ dt_work_epid_create(struct dtrace_prog *pgp, uint32_t stmt)
 		rp->dtrd_arg = ap->da_arg;
 		rp->dtrd_type = dt_work_rectype(ap);
 		if (ap->da_kind == DTRACEACT_PRINTF ||
-		    ap->da_kind == DTRACEACT_SYSTEM) {
+		    ap->da_kind == DTRACEACT_SYSTEM ||
+		    ap->da_kind == DTRACEACT_FREOPEN) {
 			rp->dtrd_format = (uint32_t)ap->da_arg + 1;
 			ep->de_nargs[n] = ap->da_nargs;
 		}
@@ -519,7 +520,7 @@ dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
 		{ DTRACEOPT_SPECSIZE, "speculation" },
 		{ DTRACEOPT_DYNVARSIZE, "dynamic variable" },
 	};
-	uint64_t used[4];
+	uint64_t used[4], asked;
 	char buf[64];
 	size_t i;
 
@@ -535,8 +536,11 @@ dt_work_sizes(dtrace_hdl_t *dtp, dt_msg_t *rep)
 		if (used[i] == 0 || *v == DTRACEOPT_UNSET ||
 		    used[i] >= (uint64_t)*v)
 			continue;
+		asked = (uint64_t)*v;
 		*v = (dtrace_optval_t)used[i];
-		if (dtp->dt_options[DTRACEOPT_QUIETRESIZE] != DTRACEOPT_UNSET)
+		/* as illumos: rounding down to 8 bytes is not worth a word */
+		if (dtp->dt_options[DTRACEOPT_QUIETRESIZE] != DTRACEOPT_UNSET ||
+		    used[i] + sizeof(uint64_t) > asked)
 			continue;
 		dtrace_sizestr(used[i], buf, sizeof(buf));
 		fprintf(stderr, "dtrace: %s size lowered to %s%s\n",

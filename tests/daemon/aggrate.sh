@@ -51,7 +51,6 @@ kend 1 $((6 - b))
 kend 2 10
 
                 5
-
 " "aggrate=1h: clear() and trunc() act on what was read; the rest comes at the end"
 
 # Whatever the rates, clear() and trunc() lose nothing: every printa()

@@ -20,7 +20,6 @@ dtrace -q -n 'tick-10ms { @n = count(); } tick-10ms /++i == 10/ { exit(0); }' \
 check "tick count program exits 0" [ $? -eq 0 ]
 same "$tmp/out" '
                10
-
 ' "count() of tick-10ms before the exit is exactly 10"
 
 dtrace -q -n 'BEGIN { exit(3); }' >"$tmp/out" 2>&1
@@ -36,7 +35,6 @@ wait $pids
 for k in 1 2 3 4; do
 	same "$tmp/c$k" "
 $(printf ' %16d' $((k * k * 5)))
-
 " "concurrent consumer $k sees only its own $((k * 5)) firings"
 done
 

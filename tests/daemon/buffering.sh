@@ -143,14 +143,12 @@ same "$tmp/out" "begin on 1
 end on 1
 
         1              305
-
 " "cpu=1: the 305 hits on CPU 1 only"
 pdtrace -q -x cpu=0 -c "$TRIGGERS/oncpu 1 300 0 200 1 5" -n '
     pid$target::f:entry { @[cpu] = count(); }' >"$tmp/out" 2>"$tmp/err"
 same "$tmp/out" "505 calls
 
         0              200
-
 " "cpu=0: the 200 hits on CPU 0 only"
 pdtrace -q -x cpu=1 -n 'BEGIN { exit(3); }' >"$tmp/out" 2>"$tmp/err"
 check "cpu=1: exit() in BEGIN is not lost (exit status 3)" [ $? -eq 3 ]

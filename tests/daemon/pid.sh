@@ -12,7 +12,6 @@ check "-c loop 1000: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "sum=1000000
 
              1000
-
 " "-c loop 1000: f:entry fires 1000 times"
 
 # arguments, return values, return-site offsets; the exit notice
@@ -62,9 +61,7 @@ same "$tmp/out" "total=360000
                 6            10000
                 7            10000
                 8            10000
-
            360000
-
 " "threads: 8 x 10000 entries, 360000 returned"
 
 # offset probes: offset 0 shares the entry site; a bad offset is refused

@@ -15,7 +15,6 @@ execer sum=30
 sum=25
 
                12
-
 " "exec: f:entry fires 12 times over two execs"
 
 # return probes too, into a program that exits 7
@@ -26,7 +25,6 @@ same "$tmp/out" "execer sum=5
 sum=9
 
                 5
-
 " "exec: f:return fires 2 + 3 times"
 
 # -Z: libm is not loaded at start; dl loads and unloads it twice
@@ -38,9 +36,7 @@ check "dlopen: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "sum=28
 
   libm.so.6                                                        14
-
   cbrt                                                             14
-
 " "dlopen: cbrt entry and return fire 2 x 7 times"
 
 # -Z, a glob of functions in a library not loaded yet: they become
@@ -52,7 +48,6 @@ check "dlopen, -Z glob: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "sum=28
 
   libm.so.6                                           cbrt                                                             14
-
 " "dlopen, -Z glob: cbrt fires 2 x 7 times"
 
 # -Z, a function only the new image has (threads' run, after exec):

@@ -169,7 +169,6 @@ check "claim the only one (no name): exit 0" [ $? -eq 0 ]
 same "$tmp/out" "$(seq 0 49)
 
               300
-
 " "claim sw: the first 50 records, all 300 counted"
 same "$tmp/err" "dtrace: 250 drops on CPU 0
 " "claim sw: the drop count, exactly"
@@ -190,7 +189,6 @@ check "the target execs twice and exits; ex stays" waitfor exited_ex
 dtrace -a ex >"$tmp/out" 2>"$tmp/err"
 same "$tmp/out" "
                12
-
 " "claim ex: f:entry fired 3 + 4 + 5 times over two execs"
 same "$tmp/c.out" "execer sum=15
 execer sum=30

@@ -17,7 +17,6 @@ check "fork storm: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "storm fork ok
 
               300
-
 " "fork storm: f fires once per round in the parent, never in a child"
 
 dtrace -q -c "$STORM threads 60 100" \
@@ -26,7 +25,6 @@ check "thread storm: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "storm threads ok
 
             48000
-
 " "thread storm: f fires in all 480 threads, 100 times each"
 
 dtrace -q -c "$STORM exec 30 50" \
@@ -35,7 +33,6 @@ check "exec storm: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "storm exec ok
 
              1550
-
 " "exec storm: f fires 50 times in each of 31 images"
 
 dtrace -Z -q -c "$STORM dl 200 10" \
@@ -45,7 +42,6 @@ check "dlopen loop: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "storm dl ok
 
              2000
-
 " "dlopen loop: cbrt fires 10 times after each of 200 loads"
 
 # -- a consumer SIGKILLed mid-storm: the target goes on unharmed.

@@ -76,7 +76,6 @@ check "raw dereference: two invalid address errors" [ "$(grep -c \
     "$tmp/err")" -eq 2 ]
 same "$tmp/out3" "
                 2
-
 " "raw dereference: tracing went on"
 
 # built-ins on a traced process: progenyof(), uregs[] with R_* names,

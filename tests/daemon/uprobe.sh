@@ -28,7 +28,6 @@ check "-c loop 1000: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "sum=1000000
 
              1000
-
 " "-c loop 1000: f:entry fires 1000 times"
 
 # arguments, return values, return-site offsets, cpu, timestamp
@@ -82,9 +81,7 @@ same "$tmp/out" "total=72000
                 6             2000
                 7             2000
                 8             2000
-
             72000
-
 " "threads: 8 x 2000 entries, 72000 returned"
 
 # offset probes: offset 0 shares the entry site
@@ -103,7 +100,6 @@ check "fork: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "child exited 3
 
               100
-
 " "fork: the parent's 100 calls only; the child unharmed"
 
 # exec and dlopen are followed after the fact (the process runs on): the

@@ -88,12 +88,9 @@ same "$tmp/names" "
               recurse\`down
               recurse\`down
                 3
-
   recurse\`main                                                      2
   recurse\`down                                                      6
-
   recurse                                                           4
-
 " "@[ustack(2)], @[usym()], @[umod()]: keys and counts"
 
 # printa(): %k prints a stack key, %A a usym() key

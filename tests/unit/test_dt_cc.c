@@ -424,7 +424,7 @@ test_aggs(void)
 	check_error("BEGIN { @q = sum(); }", "D_PROTO_LEN",
 	    "sum( ) prototype mismatch: 0 args passed, 1 expected");
 	check_error("BEGIN { x = count(); }", "D_AGG_FUNC", NULL);
-	check_error("BEGIN { trace(@c); }", "D_AGG_SCALAR", NULL);
+	check_error("BEGIN { trace(@c); }", "D_TRACE_DYN", NULL);
 	pgp = compile("BEGIN { @fresh = count(); @bad = lquantize(1, 0, 0); }",
 	    0, 0, NULL);
 	pgp = compile("BEGIN { @fresh = sum(1); }", 0, 0, NULL);
@@ -561,7 +561,8 @@ test_errors(void)
 	check_error("BEGIN { foo(); }", "D_IDENT_UNDEF", NULL);
 	check_error("BEGIN { trace(trace(1)); }", "D_ACT_EXPR", NULL);
 	check_error("BEGIN { printa(@a); }", "D_PRINTA_AGGBAD", NULL);
-	check_error("BEGIN { printf(1); }", "D_PRINTF_ARG_FMT", NULL);
+	check_error("BEGIN { printf(1); }", "D_PROTO_ARG", NULL);
+	check_error("BEGIN { printf(probefunc); }", "D_PRINTF_ARG_FMT", NULL);
 	check_error("BEGIN { printf(\"%d\\n\"); }", NULL, NULL);
 	check_error("BEGIN /\"x\"/ { }", "D_PRED_SCALAR", NULL);
 	check_error("a:b:c:d:e { }", "D_PDESC_INVAL", NULL);

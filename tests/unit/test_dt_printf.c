@@ -44,7 +44,7 @@ check_ok(dtrace_hdl_t *dtp, const char *fmt, int n, const dif_type_t *t)
 	const char *tag = NULL;
 	char msg[512] = "";
 
-	tap_ok(dt_printf_check(dtp, fmt, n, t, &tag, msg, sizeof(msg)) == 0,
+	tap_ok(dt_printf_check(dtp, fmt, n, t, NULL, &tag, msg, sizeof(msg)) == 0,
 	    "check \"%s\" with %d args accepted%s%s", esc(fmt), n, msg[0] ? ": " :
 	    "", msg);
 }
@@ -55,7 +55,7 @@ check_bad(dtrace_hdl_t *dtp, const char *fmt, int n, const dif_type_t *t,
 {
 	const char *tag = NULL;
 	char msg[512] = "";
-	int rv = dt_printf_check(dtp, fmt, n, t, &tag, msg, sizeof(msg));
+	int rv = dt_printf_check(dtp, fmt, n, t, NULL, &tag, msg, sizeof(msg));
 
 	tap_is(rv, -1, "check \"%s\" with %d args refused", esc(fmt), n);
 	tap_str(tag, wtag, "  tag");
@@ -165,7 +165,7 @@ main(void)
 	    "printf( ) prototype mismatch: conversion #2 (%d) is missing a "
 	    "corresponding value argument");
 	check_bad(dtp, "%d\n", 2, args, "D_PRINTF_ARG_EXTRA",
-	    "printf( ) prototype mismatch: only 2 arguments required by this "
+	    "printf( ) prototype mismatch: only 1 arguments required by this "
 	    "format string");
 	check_bad(dtp, "%s\n", 1, args, "D_PRINTF_ARG_TYPE",
 	    "printf( ) argument #2 is incompatible with conversion #1 "
@@ -197,7 +197,19 @@ main(void)
 	    "printf( ) format conversion #1 (%k) requires a kernel stack( ) "
 	    "argument: kernel stacks are not available in user-space "
 	    "tracing");
-	check_bad(dtp, "tail %", 0, args, "D_PRINTF_FMT", NULL);
+	check_bad(dtp, "tail %", 0, args, "D_SYNTAX",
+	    "format conversion #1 name expected before end of format string");
+	check_bad(dtp, "%1$d\n", 1, args, "D_SYNTAX",
+	    "format conversion #1 uses unsupported positional format (%n$)");
+	check_bad(dtp, "%d %*1$d\n", 2, args, "D_SYNTAX", NULL);
+	check_ok(dtp, "%?x %-?d\n", 2, (dif_type_t[]){ t_int, t_int });
+	check_bad(dtp, "%.*d\n", 2, (dif_type_t[]){ t_str, t_int },
+	    "D_PRINTF_DYN_TYPE", "printf( ) argument #2 is incompatible with "
+	    "conversion #1 prototype:\n\tconversion: % .* d\n\t prototype: "
+	    "int\n\t  argument: string");
+	check_bad(dtp, "%d %.*d\n", 1, args, "D_PRINTF_DYN_PROTO",
+	    "printf( ) prototype mismatch: conversion #2 (%d) is missing a "
+	    "corresponding \".*\" argument");
 
 	/* the consumer's formatting */
 	memcpy(data, &i32, 4);

@@ -1,0 +1,5 @@
+/* an aggregation no clause assigns is unknown */
+BEGIN
+{
+	@nowhere;
+}

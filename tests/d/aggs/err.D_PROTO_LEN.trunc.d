@@ -1,0 +1,2 @@
+/* trunc( ) needs at least its aggregation */
+BEGIN { @x = sum(1); trunc(); }

@@ -1,0 +1,5 @@
+/* a string, but not a constant: the format must be known when compiling */
+BEGIN
+{
+	printf(probefunc);
+}

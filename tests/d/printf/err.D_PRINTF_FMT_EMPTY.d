@@ -1,0 +1,5 @@
+/* an empty format prints nothing and is refused */
+BEGIN
+{
+	printf("");
+}

@@ -1,0 +1,2 @@
+/* system( ) takes a string format: an int is the wrong type */
+BEGIN { system(1); }
