@@ -227,6 +227,11 @@ dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
 		    ms->dm_regions[r].dr_size))
 			return 1;
 	}
+	/* a clause-local struct or array is written in place (this->s.m) */
+	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL &&
+	    dif_vm_within(addr, size, (uintptr_t)ms->dm_lstate->dl_data,
+	    (size_t)ms->dm_lstate->dl_nvars * ms->dm_lstate->dl_ssize))
+		return 1;
 	/* a global array or struct is written in place (a[i] = v) */
 	if ((vs = ms->dm_vstate) != NULL) {
 		for (i = 0; i < vs->dv_nglobals; i++) {

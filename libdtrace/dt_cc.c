@@ -1360,12 +1360,13 @@ dt_cc_act_setopt(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 
 /*
  * What a clause has done so far, for the rules of speculative tracing:
- * DT_CC_SPEC speculate(), DT_CC_COMM commit() or discard(), DT_CC_DREC
- * an action that recorded data in the principal buffer.
+ * DT_CC_SPEC speculate(), DT_CC_COMM commit(), DT_CC_DISC discard(),
+ * DT_CC_DREC an action that recorded data in the principal buffer.
  */
 #define DT_CC_SPEC	0x1
 #define DT_CC_COMM	0x2
 #define DT_CC_DREC	0x4
+#define DT_CC_DISC	0x8
 
 static int
 dt_cc_spec_flags(const dt_cc_clause_t *cc)
@@ -1377,8 +1378,10 @@ dt_cc_spec_flags(const dt_cc_clause_t *cc)
 		k = cc->cc_act[i].da_kind;
 		if (k == DTRACEACT_SPECULATE)
 			fl |= DT_CC_SPEC;
-		else if (k == DTRACEACT_COMMIT || k == DTRACEACT_DISCARD)
+		else if (k == DTRACEACT_COMMIT)
 			fl |= DT_CC_COMM;
+		else if (k == DTRACEACT_DISCARD)
+			fl |= DT_CC_DISC;
 		else if (!DTRACEACT_ISAGG(k) && (k != DTRACEACT_DIFEXPR ||
 		    cc->cc_act[i].da_size > 0))
 			fl |= DT_CC_DREC;
@@ -1391,8 +1394,10 @@ dt_cc_spec_flags(const dt_cc_clause_t *cc)
  * enforces it: a speculation takes the whole record of a clause, so
  * speculate() comes before any data and at most once, and neither
  * aggregations (not buffered), exit() nor destructive actions (not
- * undoable) may follow it; commit() and discard() record nothing else
- * and come once.
+ * undoable) may follow it; nothing recorded may follow commit() (its
+ * record would land among the committed data), while discard() drops
+ * only the speculative buffer: data may follow it.  commit() and
+ * discard() may be repeated, on one speculation or on several.
  */
 static void
 dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
@@ -1407,18 +1412,19 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 			dt_parser_error(pcb, dnp->dn_line, D_AGG_SPEC,
 			    "aggregating actions may not follow "
 			    "speculate( )");
+		if (fl & DT_CC_COMM)
+			dt_parser_error(pcb, dnp->dn_line, D_AGG_COMM,
+			    "aggregating actions may not follow commit( )");
 		return;
 	}
 	switch (idp->di_id) {
 	case DT_ACT_SPECULATE:
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_SPEC,
-			    "only one speculate( ) may be specified per "
-			    "enabling");
+			    "speculate( ) may not follow speculate( )");
 		if (fl & DT_CC_COMM)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_COMM,
-			    "speculate( ) may not follow commit( ) or "
-			    "discard( )");
+			    "speculate( ) may not follow commit( )");
 		if (fl & DT_CC_DREC)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_DREC,
 			    "speculate( ) may not follow data-recording "
@@ -1429,10 +1435,6 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_COMM,
 			    "%s( ) may not follow speculate( )", name);
-		if (fl & DT_CC_COMM)
-			dt_parser_error(pcb, dnp->dn_line, D_COMM_COMM,
-			    "commit( ) and discard( ) may only be specified "
-			    "once per enabling");
 		if (fl & DT_CC_DREC)
 			dt_parser_error(pcb, dnp->dn_line, D_COMM_DREC,
 			    "%s( ) may not follow data-recording actions",
@@ -1455,8 +1457,7 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	}
 	if (fl & DT_CC_COMM)
 		dt_parser_error(pcb, dnp->dn_line, D_DREC_COMM,
-		    "data-recording actions may not follow commit( ) or "
-		    "discard( )");
+		    "data-recording actions may not follow commit( )");
 }
 
 /* speculate(id), commit(id), discard(id): an integer id, no record. */
@@ -1502,6 +1503,15 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	}
 	if (dnp->dn_kind == DT_NODE_FUNC)
 		idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
+	/* the destructive subroutines and chill() cannot be undone either */
+	if (idp != NULL && ((idp->di_kind == DT_IDENT_FUNC &&
+	    (idp->di_id == DIF_SUBR_COPYOUT ||
+	    idp->di_id == DIF_SUBR_COPYOUTSTR)) ||
+	    (idp->di_kind == DT_IDENT_ACTFUNC &&
+	    strcmp(idp->di_name, "chill") == 0)) &&
+	    (dt_cc_spec_flags(cc) & DT_CC_SPEC))
+		dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
+		    "destructive actions may not follow speculate( )");
 	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
 	    (idp->di_flags & DT_IDFLG_UNSUP)) {
 		/* an expression evaluated for its effect: no record */

@@ -491,7 +491,7 @@ dt_decl_array(dt_pcb_t *pcb, const dt_type_t *base, uint64_t n, int line)
 	if (n == 0 || n > UINT32_MAX / (base->dt_size ? base->dt_size : 1))
 		dt_parser_error(pcb, line, n == 0 ? D_DECL_ARRSUB :
 		    D_DECL_ARRBIG, "array dimension %s", n == 0 ?
-		    "must be a positive integer constant" : "is too large");
+		    "must be a positive integer constant" : "too big");
 	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
 		if (t->dt_kind == DT_TK_ARRAY && t->dt_base == base &&
 		    t->dt_nelems == n)
@@ -623,7 +623,10 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
 			    "invalid type for bit-field: %s", name);
 		bits = dt_node_intconst(pcb, dd->dd_bits, "bit-field size",
 		    D_DECL_BFSIZE);
-		if (bits < 0 || bits > (int64_t)mt->dt_size * 8 ||
+		if (bits > (int64_t)mt->dt_size * 8)
+			dt_parser_error(pcb, dd->dd_line, D_DECL_BFSIZE,
+			    "bit-field too big for type: %s", name);
+		if (bits < 0 ||
 		    (bits == 0 && dd->dd_name != NULL))
 			dt_parser_error(pcb, dd->dd_line, D_DECL_BFSIZE,
 			    "bit-field %s cannot have size %lld: it must be "
@@ -729,11 +732,18 @@ dt_decl_enumerator(dt_pcb_t *pcb, char *name, dt_node_t *val, int line)
 	dt_member_t *m;
 	int64_t v = pcb->pcb_enumval;
 
-	if (val != NULL)
+	if (val != NULL) {
+		val = dt_node_cook(pcb, val);
+		if (val->dn_kind != DT_NODE_INT || !dt_node_is_int(val))
+			dt_parser_error(pcb, line, D_DECL_ENCONST,
+			    "enumerator '%s' must be assigned to an integral "
+			    "constant expression", name);
 		v = dt_node_intconst(pcb, val, "enumerator", D_DECL_ENCONST);
+	}
 	if (v < INT32_MIN || v > INT32_MAX)
 		dt_parser_error(pcb, line, D_DECL_ENOFLOW,
-		    "enumerator '%s' overflows INT_MAX (%d)", name, INT32_MAX);
+		    "enumerator '%s' value overflows INT_MAX (%d)", name,
+		    INT32_MAX);
 	if (dt_idhash_lookup(pcb->pcb_hdl->dt_globals, name) != NULL)
 		dt_parser_error(pcb, line, D_DECL_IDRED,
 		    "identifier redeclared: %s", name);
@@ -923,6 +933,13 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 		}
 	}
 	t = dt_decl_derive(pcb, base, dd);
+	/*
+	 * "extern int f(void);" declares a function of the traced program,
+	 * as C headers do: legal, and nothing D can call or read.
+	 */
+	if (t->dt_kind == DT_TK_FUNC && assoc == NULL &&
+	    scope == DIFV_SCOPE_GLOBAL)
+		return;
 	dt_decl_check_object(pcb, t, dd->dd_line, dd->dd_name);
 	if (dt_idhash_lookup(dtp->dt_globals, name) != NULL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
@@ -940,7 +957,8 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 	}
 	if (scope == DIFV_SCOPE_LOCAL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_LOCASSC,
-		    "associative arrays may not be clause-local: %s[ ]", name);
+		    "associative arrays may not be declared as local "
+		    "variables: %s", dd->dd_name);
 	if (dt_decl_is_byref(t) && t->dt_size > dt_decl_strsize(dtp))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_DYNOBJ,
 		    "%s[ ] of type %s is %u bytes: an associative array "

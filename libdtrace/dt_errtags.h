@@ -30,13 +30,14 @@
 	X(D_USTACK_STRSIZE)	/* ustack() strsize: not a constant >= 0 */ \
 	X(D_USTACK_PROTO)	/* ustack() with too many arguments */ \
 	X(D_AGG_SPEC)		/* aggregating action after speculate() */ \
+	X(D_AGG_COMM)		/* aggregating action after commit() */ \
 	X(D_EXIT_SPEC)		/* exit() after speculate() */ \
 	X(D_SPEC_SPEC)		/* speculate() after speculate() */ \
 	X(D_SPEC_COMM)		/* speculate() and commit()/discard() */ \
 	X(D_SPEC_DREC)		/* speculate() after data recording */ \
 	X(D_COMM_COMM)		/* commit()/discard() after another */ \
 	X(D_COMM_DREC)		/* commit()/discard() after data recording */ \
-	X(D_DREC_COMM)		/* data recording after commit()/discard() */ \
+	X(D_DREC_COMM)		/* data recording after commit() */ \
 	X(D_PROTO_LEN)		/* prototype length mismatch */ \
 	X(D_PROTO_ARG)		/* prototype argument mismatch */ \
 	X(D_OP_LVAL)		/* operator requires lvalue */ \

@@ -204,6 +204,8 @@ direct_declarator:
 	|	direct_declarator DT_TOK_LPAR parameter_list DT_TOK_COMMA
 		    DT_TOK_ELLIPSIS DT_TOK_RPAR
 			{ $$ = dt_grammar_func(pcb, $1, $3, 1); }
+	|	direct_declarator DT_TOK_LPAR DT_TOK_ELLIPSIS DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, NULL, 1); }
 	;
 
 /* a function's parameters: types, with or without names */

@@ -269,6 +269,13 @@ dt_node_intconst(dt_pcb_t *pcb, dt_node_t *dnp, const char *what, int tag)
 	int line = dnp->dn_line;
 
 	dnp = dt_node_cook(pcb, dnp);
+	/* an array dimension: a positive constant, in illumos's words */
+	if (tag == D_DECL_ARRSUB && (dnp->dn_kind != DT_NODE_INT ||
+	    !dt_node_is_int(dnp) || dnp->dn_value == 0 ||
+	    (dnp->dn_type->dt_signed && (int64_t)dnp->dn_value < 0)))
+		dt_parser_error(pcb, line, D_DECL_ARRSUB,
+		    "positive integral constant expression or tuple "
+		    "signature expected as array declaration subscript");
 	if (dnp->dn_kind != DT_NODE_INT || !dt_node_is_int(dnp))
 		dt_parser_error(pcb, line, (dt_errtag_t)tag,
 		    "%s must be an integer constant expression", what);
@@ -669,7 +676,7 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	}
 	if (st->dt_kind != DT_TK_STRUCT && st->dt_kind != DT_TK_UNION)
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SOU,
-		    "operator %s cannot be applied to type \"%s\": must be "
+		    "operator %s cannot be applied to type \"%s\"; must be "
 		    "applied to a struct or union", op, lp->dn_type->dt_name);
 	if (!st->dt_defined)
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SOU,
@@ -683,14 +690,16 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (m->dm_bits != 0)
 		dnp->dn_flags |= DT_NF_BITFIELD;
 	/*
-	 * s.m of a struct in a D variable: a global's storage is written in
-	 * place; a thread-local, clause-local or array element's value is a
-	 * copy, so a store there would be lost: refused.
+	 * s.m of a struct in a D variable: a global's or a clause-local's
+	 * storage is written in place (this->s.m = v, as illumos allows);
+	 * a thread-local or array element's value is a copy, so a store
+	 * there would be lost: refused.
 	 */
 	if (dnp->dn_op == DT_TOK_DOT && !(lp->dn_flags & DT_NF_WRITABLE &&
 	    lp->dn_flags & DT_NF_MEMORY) && !(lp->dn_kind == DT_NODE_VAR &&
 	    lp->dn_ident->di_kind == DT_IDENT_SCALAR &&
-	    lp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL))
+	    (lp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL ||
+	    lp->dn_ident->di_scope == DIFV_SCOPE_LOCAL)))
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
 }
@@ -1278,6 +1287,24 @@ dt_node_cook_asgn_lhs(dt_pcb_t *pcb, dt_node_t *lp, const dt_type_t *rt)
 	return dt_node_cook(pcb, lp);
 }
 
+/*
+ * self->v = 0 and a[k] = 0 free a dynamic variable whatever its type (a
+ * string, a struct): the idiom scripts use to release what a thread-local
+ * or an associative array element holds.
+ */
+static int
+dt_node_is_dvar_delete(const dt_node_t *lp, const dt_node_t *rp)
+{
+	const dt_ident_t *idp;
+
+	if (lp->dn_kind != DT_NODE_VAR || rp->dn_kind != DT_NODE_INT ||
+	    rp->dn_value != 0)
+		return 0;
+	idp = lp->dn_ident;
+	return idp->di_kind == DT_IDENT_ASSOC ||
+	    idp->di_scope == DIFV_SCOPE_THREAD;
+}
+
 /* What a store into memory (*p = v, p->m = v) may not do. */
 static void
 dt_node_check_memstore(dt_pcb_t *pcb, dt_node_t *lp, int op)
@@ -1447,7 +1474,7 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (!dt_node_is_scalar(cp) || cp->dn_type->dt_kind ==
 		    DT_TK_ARRAY)
 			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
-			    "operator %s requires an operand of scalar type",
+			    "operator %s requires operand of scalar type",
 			    dt_node_opname(op));
 		if (cp->dn_kind == DT_NODE_VAR)
 			cp->dn_ident->di_flags |= DT_IDFLG_MOD;
@@ -1480,7 +1507,8 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
 		    rp->dn_type);
 		dt_node_check_lvalue(pcb, lp, op);
-		if (!dt_node_asgn_compat(lp->dn_type, rp))
+		if (!dt_node_asgn_compat(lp->dn_type, rp) &&
+		    !dt_node_is_dvar_delete(lp, rp))
 			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
 			    "operands have incompatible types: \"%s\" = \"%s\"",
 			    lp->dn_type->dt_name, rp->dn_type->dt_name);
