@@ -1103,12 +1103,17 @@ dispatch:
 			}
 			lim = g->dg_size < ms->dm_strsize ? g->dg_size :
 			    ms->dm_strsize;
-			if (!dif_vm_strload(ms, dp, src, lim - 1, &len)) {
+			/* s = NULL: the empty string, as SCMP reads NULL */
+			len = 0;
+			if (src != 0 && !dif_vm_strload(ms, dp, src, lim - 1,
+			    &len)) {
 				fault = DIF_FLT_BADADDR;
 				illval = src;
 				goto out;
 			}
-			memmove(g->dg_data, (const void *)(uintptr_t)src, len);
+			if (len != 0)
+				memmove(g->dg_data,
+				    (const void *)(uintptr_t)src, len);
 			g->dg_data[len] = '\0';
 		} else {
 			g->dg_value = DIF_VM_RD;

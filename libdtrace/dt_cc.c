@@ -1633,15 +1633,65 @@ dt_cc_stmt_fill(dtp_stmt_t *sp, const dt_cc_clause_t *cc)
 	return 0;
 }
 
+/*
+ * Does an uncooked tree read a variable nothing has declared yet?  (Not
+ * counting thread-locals, which a predicate declares itself, nor what
+ * "=", "+=" or "++" declare: /++n == 100/.)
+ */
+static int
+dt_cc_has_undef(dtrace_hdl_t *dtp, const dt_node_t *dnp)
+{
+	const dt_node_t *ap;
+
+	if (dnp == NULL)
+		return 0;
+	if (dnp->dn_kind == DT_NODE_IDENT && dnp->dn_string != NULL &&
+	    !(dnp->dn_op == DT_TOK_PTR &&
+	    dnp->dn_value == DIFV_SCOPE_THREAD) &&
+	    dt_idhash_lookup(dtp->dt_globals, dnp->dn_string) == NULL)
+		return 1;
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list) {
+		if (dt_cc_has_undef(dtp, ap))
+			return 1;
+	}
+	if (dnp->dn_left != NULL && dnp->dn_left->dn_kind == DT_NODE_IDENT &&
+	    ((dnp->dn_kind == DT_NODE_OP1 && (dnp->dn_op == DT_TOK_PREINC ||
+	    dnp->dn_op == DT_TOK_POSTINC || dnp->dn_op == DT_TOK_PREDEC ||
+	    dnp->dn_op == DT_TOK_POSTDEC)) || (dnp->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_op >= DT_TOK_ASGN && dnp->dn_op <= DT_TOK_RSH_EQ)))
+		return dt_cc_has_undef(dtp, dnp->dn_right);
+	return dt_cc_has_undef(dtp, dnp->dn_left) ||
+	    dt_cc_has_undef(dtp, dnp->dn_right) ||
+	    dt_cc_has_undef(dtp, dnp->dn_expr);
+}
+
+static void
+dt_cc_clause_pred(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
+{
+	dt_node_t *pred;
+	dif_type_t rt;
+
+	pcb->pcb_inpred = 1;
+	pred = cnp->dn_expr = dt_node_cook(pcb, cnp->dn_expr);
+	pcb->pcb_inpred = 0;
+	/* as illumos: at the line where the clause ends */
+	if (!dt_node_is_scalar(pred))
+		dt_parser_error(pcb, cnp->dn_value != 0 ?
+		    (int)cnp->dn_value : pred->dn_line, D_PRED_SCALAR,
+		    "predicate result must be of scalar type");
+	dt_decl_rtype(pcb->pcb_hdl, pred->dn_type, &rt);
+	cc->cc_pred = dt_cc_difo(pcb, pred, &rt);
+}
+
 static void
 dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
-	dt_node_t *dnp, *pred;
+	dt_node_t *dnp;
 	uint32_t off = 0, i, cap;
-	dif_type_t rt;
 	dtp_stmt_t *sp;
+	int pred_last;
 
 	/* descriptions first: their errors come before the body's */
 	for (dnp = cnp->dn_args; dnp != NULL; dnp = dnp->dn_list) {
@@ -1657,16 +1707,19 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		sp->ds_desc = pd;
 	}
 
-	if (cnp->dn_expr != NULL) {
-		pred = cnp->dn_expr = dt_node_cook(pcb, cnp->dn_expr);
-		if (!dt_node_is_scalar(pred))
-			dt_parser_error(pcb, pred->dn_line, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
-		dt_decl_rtype(dtp, pred->dn_type, &rt);
-		cc->cc_pred = dt_cc_difo(pcb, pred, &rt);
-	}
+	/*
+	 * The predicate first, unless it names a variable not declared yet:
+	 * then the actions, which may declare it (/x == 0/ { x++; }), as
+	 * illumos retries a predicate after its clause's actions.
+	 */
+	pred_last = cnp->dn_expr != NULL &&
+	    dt_cc_has_undef(dtp, cnp->dn_expr);
+	if (cnp->dn_expr != NULL && !pred_last)
+		dt_cc_clause_pred(pcb, cnp, cc);
 	for (dnp = cnp->dn_acts; dnp != NULL; dnp = dnp->dn_list)
 		dt_cc_statement(pcb, cc, dnp);
+	if (pred_last)
+		dt_cc_clause_pred(pcb, cnp, cc);
 
 	/* record layout: each recording action at its aligned offset */
 	for (i = 0; i < cc->cc_nact; i++) {

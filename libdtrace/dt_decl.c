@@ -133,6 +133,9 @@ dt_decl_type(const dt_typespec_t *ts, const char **whyp)
 		return ts->ts_unsigned ? &dt_type_ulong : &dt_type_long;
 	if (ts->ts_int || sign)
 		return ts->ts_unsigned ? &dt_type_uint : &dt_type_int;
+	/* "self x;", "this x;": a storage class alone means int, as in C */
+	if (ts->ts_class > DT_DCLASS_TYPEDEF)
+		return &dt_type_int;
 	return NULL;
 }
 

@@ -367,6 +367,7 @@ dt_node_clause(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred,
 	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_CLAUSE);
 
 	dnp->dn_line = pdescs->dn_line;
+	dnp->dn_value = (uint64_t)dt_lex_lineno(pcb);	/* where it ends */
 	dnp->dn_args = pdescs;
 	dnp->dn_expr = pred;
 	dnp->dn_acts = acts;
@@ -478,6 +479,10 @@ dt_node_is_strcompat(const dt_node_t *dnp)
 	const dt_type_t *b;
 
 	if (dt_node_is_string(dnp))
+		return 1;
+	/* NULL is the string that is not there: s = NULL, s == NULL */
+	if (dnp->dn_kind == DT_NODE_INT && dnp->dn_value == 0 &&
+	    dt_node_is_ptr(dnp))
 		return 1;
 	if (!dt_node_is_ptr(dnp) || (b = dnp->dn_type->dt_base) == NULL)
 		return 0;
@@ -1063,7 +1068,16 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dt_ident_t *idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
 
-	/* as illumos: self-> and this-> must be assigned before a read */
+	/*
+	 * A predicate may test a thread-local no clause has assigned yet
+	 * (/self->ts/ before the clause that sets it): it is an int, 0
+	 * until assigned.  Elsewhere, as illumos: self-> and this-> must
+	 * be assigned before a read.
+	 */
+	if (idp == NULL && dnp->dn_op == DT_TOK_PTR && pcb->pcb_inpred &&
+	    dnp->dn_value == DIFV_SCOPE_THREAD)
+		idp = dt_node_declare(pcb, dnp->dn_line, dnp->dn_string,
+		    DT_IDENT_SCALAR, DIFV_SCOPE_THREAD, &dt_type_int);
 	if (idp == NULL && dnp->dn_op == DT_TOK_PTR)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNDEF,
 		    "%s has not yet been declared or assigned",
