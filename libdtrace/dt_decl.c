@@ -615,11 +615,13 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
 	/* a string member is a char array of strsize bytes, as in illumos */
 	msize = mt->dt_kind == DT_TK_STRING ? dt_decl_strsize(pcb->pcb_hdl) :
 	    mt->dt_size;
-	dt_decl_check_object(pcb, mt, dd->dd_line, name);
-	if (mt == sou)
+	/* a member of a type not defined yet: illumos's words */
+	if (mt == sou || ((mt->dt_kind == DT_TK_STRUCT ||
+	    mt->dt_kind == DT_TK_UNION || mt->dt_kind == DT_TK_ENUM) &&
+	    !mt->dt_defined))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_INCOMPLETE,
-		    "declaration of %s is of incomplete type %s", name,
-		    mt->dt_name);
+		    "incomplete struct/union/enum %s: %s", mt->dt_name, name);
+	dt_decl_check_object(pcb, mt, dd->dd_line, name);
 	if (dd->dd_bits != NULL) {
 		if (!dt_decl_is_integral(mt))
 			dt_parser_error(pcb, dd->dd_line, D_DECL_BFTYPE,
@@ -747,6 +749,11 @@ dt_decl_enumerator(dt_pcb_t *pcb, char *name, dt_node_t *val, int line)
 		dt_parser_error(pcb, line, D_DECL_ENOFLOW,
 		    "enumerator '%s' value overflows INT_MAX (%d)", name,
 		    INT32_MAX);
+	/* twice in one enum: illumos's type library refuses the member */
+	if (dt_decl_member_lookup(t, name) != NULL)
+		dt_parser_error(pcb, line, D_UNKNOWN,
+		    "failed to define enumerator '%s': Duplicate member or "
+		    "variable name", name);
 	if (dt_idhash_lookup(pcb->pcb_hdl->dt_globals, name) != NULL)
 		dt_parser_error(pcb, line, D_DECL_IDRED,
 		    "identifier redeclared: %s", name);

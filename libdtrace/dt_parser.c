@@ -883,14 +883,15 @@ dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
 	dt_xlator_t *dx;
 	dt_node_t *mp, *np;
 
+	/* as illumos, these two at the line where the declaration ends */
 	if ((t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION) ||
 	    !t->dt_defined)
-		dt_parser_error(pcb, to->dn_line, D_XLATE_SOU,
-		    "translator output type must be a struct or union: %s",
-		    t->dt_name);
+		dt_parser_error(pcb, dt_lex_lineno(pcb), D_XLATE_SOU,
+		    "translator output type must be a struct or union");
 	for (dx = pcb->pcb_xlators; dx != NULL; dx = dx->dx_next) {
 		if (dx->dx_to == t && dx->dx_from == from->dn_type)
-			dt_parser_error(pcb, to->dn_line, D_XLATE_REDECL,
+			dt_parser_error(pcb, dt_lex_lineno(pcb),
+			    D_XLATE_REDECL,
 			    "translator from %s to %s has already been "
 			    "declared", from->dn_type->dt_name, t->dt_name);
 	}
@@ -1362,7 +1363,7 @@ dt_node_cook_sizeof(dt_pcb_t *pcb, dt_node_t *dnp)
 	t = cp->dn_type;
 	if (t == NULL || t->dt_kind == DT_TK_VOID)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
-		    "cannot apply sizeof to an expression of type void");
+		    "cannot apply sizeof to an operand of unknown size");
 	if (cp->dn_flags & DT_NF_BITFIELD)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_BITFIELD,
 		    "cannot apply sizeof to a bit-field");
