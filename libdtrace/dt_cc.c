@@ -1634,35 +1634,56 @@ dt_cc_stmt_fill(dtp_stmt_t *sp, const dt_cc_clause_t *cc)
 }
 
 /*
- * Does an uncooked tree read a variable nothing has declared yet?  (Not
+ * Does an uncooked tree read a variable nothing has declared yet?  Not
  * counting thread-locals, which a predicate declares itself, nor what
- * "=", "+=" or "++" declare: /++n == 100/.)
+ * "=", "+=" or "++" declare before the read, in evaluation order
+ * (/++n == 100/, /c ? v = 1 : v/): dc_name[] holds those names.
  */
+#define DT_CC_NDECL	16
+
+typedef struct dt_cc_decls {
+	const char	*dc_name[DT_CC_NDECL];
+	int		dc_n;		/* past DT_CC_NDECL: assume declared */
+} dt_cc_decls_t;
+
 static int
-dt_cc_has_undef(dtrace_hdl_t *dtp, const dt_node_t *dnp)
+dt_cc_has_undef(dtrace_hdl_t *dtp, const dt_node_t *dnp, dt_cc_decls_t *dc)
 {
-	const dt_node_t *ap;
+	const dt_node_t *ap, *lp;
+	int i;
 
 	if (dnp == NULL)
 		return 0;
 	if (dnp->dn_kind == DT_NODE_IDENT && dnp->dn_string != NULL &&
 	    !(dnp->dn_op == DT_TOK_PTR &&
 	    dnp->dn_value == DIFV_SCOPE_THREAD) &&
-	    dt_idhash_lookup(dtp->dt_globals, dnp->dn_string) == NULL)
-		return 1;
+	    dt_idhash_lookup(dtp->dt_globals, dnp->dn_string) == NULL) {
+		for (i = 0; i < dc->dc_n && i < DT_CC_NDECL; i++) {
+			if (strcmp(dc->dc_name[i], dnp->dn_string) == 0)
+				return 0;
+		}
+		return dc->dc_n <= DT_CC_NDECL;
+	}
 	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list) {
-		if (dt_cc_has_undef(dtp, ap))
+		if (dt_cc_has_undef(dtp, ap, dc))
 			return 1;
 	}
-	if (dnp->dn_left != NULL && dnp->dn_left->dn_kind == DT_NODE_IDENT &&
+	lp = dnp->dn_left;
+	if (lp != NULL && lp->dn_kind == DT_NODE_IDENT &&
 	    ((dnp->dn_kind == DT_NODE_OP1 && (dnp->dn_op == DT_TOK_PREINC ||
 	    dnp->dn_op == DT_TOK_POSTINC || dnp->dn_op == DT_TOK_PREDEC ||
 	    dnp->dn_op == DT_TOK_POSTDEC)) || (dnp->dn_kind == DT_NODE_OP2 &&
-	    dnp->dn_op >= DT_TOK_ASGN && dnp->dn_op <= DT_TOK_RSH_EQ)))
-		return dt_cc_has_undef(dtp, dnp->dn_right);
-	return dt_cc_has_undef(dtp, dnp->dn_left) ||
-	    dt_cc_has_undef(dtp, dnp->dn_right) ||
-	    dt_cc_has_undef(dtp, dnp->dn_expr);
+	    dnp->dn_op >= DT_TOK_ASGN && dnp->dn_op <= DT_TOK_RSH_EQ))) {
+		if (dt_cc_has_undef(dtp, dnp->dn_right, dc))
+			return 1;
+		if (dc->dc_n < DT_CC_NDECL)
+			dc->dc_name[dc->dc_n] = lp->dn_string;
+		dc->dc_n++;
+		return 0;
+	}
+	return dt_cc_has_undef(dtp, dnp->dn_expr, dc) ||
+	    dt_cc_has_undef(dtp, lp, dc) ||
+	    dt_cc_has_undef(dtp, dnp->dn_right, dc);
 }
 
 static void
@@ -1691,6 +1712,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	dt_node_t *dnp;
 	uint32_t off = 0, i, cap;
 	dtp_stmt_t *sp;
+	dt_cc_decls_t dc;
 	int pred_last;
 
 	/* descriptions first: their errors come before the body's */
@@ -1712,8 +1734,9 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	 * then the actions, which may declare it (/x == 0/ { x++; }), as
 	 * illumos retries a predicate after its clause's actions.
 	 */
+	dc.dc_n = 0;
 	pred_last = cnp->dn_expr != NULL &&
-	    dt_cc_has_undef(dtp, cnp->dn_expr);
+	    dt_cc_has_undef(dtp, cnp->dn_expr, &dc);
 	if (cnp->dn_expr != NULL && !pred_last)
 		dt_cc_clause_pred(pcb, cnp, cc);
 	for (dnp = cnp->dn_acts; dnp != NULL; dnp = dnp->dn_list)
