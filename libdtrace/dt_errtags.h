@@ -43,6 +43,7 @@
 	X(D_OP_LVAL)		/* operator requires lvalue */ \
 	X(D_OP_WRITE)		/* operator requires writable variable */ \
 	X(D_OP_INT)		/* operator requires integral operands */ \
+	X(D_OP_ACT)		/* action in a conditional expression */ \
 	X(D_OP_ARITH)		/* operator requires arithmetic operands */ \
 	X(D_OP_SCALAR)		/* operator requires scalar operands */ \
 	X(D_OP_INCOMPAT)	/* operand types are incompatible */ \

@@ -1401,6 +1401,32 @@ dt_node_cook_offsetof(dt_pcb_t *pcb, dt_node_t *dnp)
 	return dt_node_setint(dnp, m->dm_off, dt_decl_lookup("size_t"));
 }
 
+/*
+ * An action called where a value is wanted, as illumos sees it: a
+ * function of type void, whose arguments are still checked.  Returns the
+ * action's identifier, or NULL when dnp is not an action call.
+ */
+static const dt_ident_t *
+dt_node_actcall(dt_pcb_t *pcb, const dt_node_t *dnp)
+{
+	const dt_ident_t *idp;
+	const dt_node_t *ap;
+	int n = 0;
+
+	if (dnp->dn_kind != DT_NODE_FUNC || (idp = dt_idhash_lookup(
+	    pcb->pcb_hdl->dt_globals, dnp->dn_string)) == NULL ||
+	    idp->di_kind != DT_IDENT_ACTFUNC ||
+	    (idp->di_flags & DT_IDFLG_UNSUP))
+		return NULL;
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		n++;
+	if (idp->di_nargs >= 0 && n != idp->di_nargs)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+		    idp->di_name, n, n == 1 ? "" : "s", idp->di_nargs);
+	return idp;
+}
+
 static dt_node_t *
 dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -1417,6 +1443,12 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (op == DT_TOK_PREINC || op == DT_TOK_PREDEC ||
 	    op == DT_TOK_POSTINC || op == DT_TOK_POSTDEC)
 		cp = dt_node_cook_asgn_lhs(pcb, dnp->dn_left, &dt_type_int);
+	else if ((op == DT_TOK_IPOS || op == DT_TOK_INEG ||
+	    op == DT_TOK_BNEG) && dt_node_actcall(pcb, dnp->dn_left) != NULL)
+		dt_parser_error(pcb, dnp->dn_line, op == DT_TOK_BNEG ?
+		    D_OP_INT : D_OP_ARITH, "operator %s requires an operand "
+		    "of %s type", dt_node_opname(op), op == DT_TOK_BNEG ?
+		    "integral" : "arithmetic");
 	else
 		cp = dt_node_cook(pcb, dnp->dn_left);
 	dnp->dn_left = cp;
@@ -1575,7 +1607,12 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (!(lp->dn_type->dt_kind == DT_TK_PTR &&
 		    (bop == DT_TOK_ADD || bop == DT_TOK_SUB)))
 			dt_node_check_int(pcb, lp, bop, 1);
-		dt_node_check_int(pcb, rp, bop, 1);
+		/* an integer variable and a value of another kind: illumos */
+		if (!dt_node_is_int(rp))
+			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+			    "operands have incompatible types: \"%s\" %s \"%s\"",
+			    lp->dn_type->dt_name, dt_node_opname(op),
+			    rp->dn_type->dt_name);
 		dt_node_check_memstore(pcb, lp, op);
 		if ((bop == DT_TOK_DIV || bop == DT_TOK_MOD) &&
 		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
@@ -1701,8 +1738,14 @@ static dt_node_t *
 dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
 {
 	dt_node_t *cp, *lp, *rp;
+	int lact, ract;
 
 	cp = dnp->dn_expr = dt_node_cook(pcb, dnp->dn_expr);
+	lact = dt_node_actcall(pcb, dnp->dn_left) != NULL;
+	ract = dt_node_actcall(pcb, dnp->dn_right) != NULL;
+	if (lact || ract)
+		dt_parser_error(pcb, dnp->dn_line, D_OP_ACT,
+		    "action cannot be used in a conditional context");
 	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
 	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 	if (!dt_node_is_scalar(cp))
