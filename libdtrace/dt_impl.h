@@ -619,6 +619,7 @@ typedef struct dt_pcb {
 	int		pcb_braces;	/* lexer: { depth inside a clause */
 	int		pcb_eof;	/* lexer: reached end of input */
 	int		pcb_inpred;	/* cooking a clause's predicate */
+	int		pcb_parens;	/* lexer: ( not yet closed */
 	dt_node_t	*pcb_root;	/* clause list */
 	dt_node_t	*pcb_nodes;	/* all nodes (dn_link) */
 	void		*pcb_mem;	/* other allocations */

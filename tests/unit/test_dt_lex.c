@@ -704,10 +704,15 @@ check_file_err(const char *src, const char *tag, const char *msg)
 static void
 test_invalid(void)
 {
+	/* as illumos: the line after the newline that ends the literal */
 	check_file_err("BEGIN\n{\n/* x\n*/\ttrace(\"abc\n\");\n}\n",
-	    "D_STR_NL", "line 4: newline encountered in string literal");
+	    "D_STR_NL", "line 5: newline encountered in string literal");
 	check_file_err("BEGIN\n{\n\ttrace('ab\n');\n}\n", "D_CHR_NL",
-	    "line 3: newline encountered in character constant");
+	    "line 4: newline encountered in character constant");
+	check_file_err("BEGIN\n{\n\ttrace(epid));\n}\n", "D_SYNTAX",
+	    "line 3: extra ) in input stream");
+	check_file_err("BEGIN\n/(epid > 0/\n{\n}\n", "D_SYNTAX",
+	    "line 2: closing ) expected in predicate before /");
 	check_file_err("BEGIN\n{\n\ttrace(\"a\");\n\ttrace(09);\n}\n",
 	    "D_INT_DIGIT", "line 4: constant 09 contains invalid digit 9");
 	check_file_err("BEGIN\n{\n/*\n\n", "D_SYNTAX",
