@@ -1575,6 +1575,11 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		lp = dnp->dn_left;
 		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 		t = lp->dn_type;
+		/* to its own type (a struct too): the value, not an lvalue */
+		if (t == rp->dn_type && !dt_decl_is_scalar(t)) {
+			rp->dn_flags &= ~(DT_NF_LVALUE | DT_NF_WRITABLE);
+			return rp;
+		}
 		if ((!dt_decl_is_scalar(t) && t->dt_kind != DT_TK_VOID) ||
 		    (!dt_node_is_scalar(rp) && !dt_node_is_ptr(rp)) ||
 		    (t->dt_kind == DT_TK_VOID && rp->dn_kind == DT_NODE_INT))
