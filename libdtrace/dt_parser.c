@@ -1443,6 +1443,9 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (op == DT_TOK_PREINC || op == DT_TOK_PREDEC ||
 	    op == DT_TOK_POSTINC || op == DT_TOK_POSTDEC)
 		cp = dt_node_cook_asgn_lhs(pcb, dnp->dn_left, &dt_type_int);
+	else if (op == DT_TOK_ADDROF && dnp->dn_left->dn_kind == DT_NODE_AGG)
+		dt_parser_error(pcb, dnp->dn_line, D_ADDROF_VAR,
+		    "cannot take address of dynamic variable");
 	else if ((op == DT_TOK_IPOS || op == DT_TOK_INEG ||
 	    op == DT_TOK_BNEG) && dt_node_actcall(pcb, dnp->dn_left) != NULL)
 		dt_parser_error(pcb, dnp->dn_line, op == DT_TOK_BNEG ?
@@ -1493,10 +1496,8 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (cp->dn_flags & DT_NF_BITFIELD)
 			dt_parser_error(pcb, dnp->dn_line, D_ADDROF_BITFIELD,
 			    "cannot take address of bit-field");
-		if (cp->dn_kind == DT_NODE_VAR &&
-		    !(dt_decl_is_byref(cp->dn_type) &&
-		    cp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL &&
-		    cp->dn_ident->di_kind == DT_IDENT_SCALAR))
+		/* as illumos: no D variable has an address, a struct's neither */
+		if (cp->dn_kind == DT_NODE_VAR)
 			dt_parser_error(pcb, dnp->dn_line, D_ADDROF_VAR,
 			    "cannot take address of dynamic variable");
 		if (!(cp->dn_flags & DT_NF_MEMORY) && cp->dn_kind != DT_NODE_VAR)
