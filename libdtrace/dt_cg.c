@@ -257,6 +257,13 @@ dt_cg_keys(dt_pcb_t *pcb, dt_node_t *dnp)
 			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR,
 			    DIF_TYPE_STRING, sreg, kp->dn_reg), DT_LBL_NONE);
 			dt_regset_free(pcb, sreg);
+		} else if (dt_decl_is_sou_key(kp->dn_type)) {
+			/* a struct or union: its bytes, at its address */
+			sreg = dt_regset_alloc(pcb);
+			dt_cg_setx(pcb, sreg, kp->dn_type->dt_size);
+			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR,
+			    DIF_TYPE_CTF, sreg, kp->dn_reg), DT_LBL_NONE);
+			dt_regset_free(pcb, sreg);
 		} else {
 			dt_cg_typecast(pcb, kp->dn_reg, kp->dn_type,
 			    idp->di_keys[i]);

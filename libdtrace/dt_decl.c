@@ -461,6 +461,17 @@ dt_decl_ptr(dt_pcb_t *pcb, const dt_type_t *base)
 	return t;
 }
 
+/*
+ * A struct or union may be an associative array's key, as in illumos: its
+ * bytes are the key (at most strsize of them, as a by-ref value).
+ */
+int
+dt_decl_is_sou_key(const dt_type_t *t)
+{
+	return (t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION) &&
+	    t->dt_defined && t->dt_size > 0;
+}
+
 /* Can an object of type t be declared (a member, an element, a variable)? */
 static void
 dt_decl_check_object(dt_pcb_t *pcb, const dt_type_t *t, int line,
@@ -985,7 +996,8 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 	for (kp = assoc->do_keys, i = 0; kp != NULL; kp = kp->dn_list, i++) {
 		keys[i] = kp->dn_type;
 		if (!dt_decl_is_scalar(keys[i]) &&
-		    keys[i]->dt_kind != DT_TK_STRING) {
+		    keys[i]->dt_kind != DT_TK_STRING &&
+		    !dt_decl_is_sou_key(keys[i])) {
 			free(keys);
 			dt_parser_error(pcb, dd->dd_line, D_KEY_TYPE,
 			    "%s expression may not be used as an associative "

@@ -438,6 +438,7 @@ const dt_member_t *dt_decl_member_lookup(const dt_type_t *, const char *);
 int		dt_decl_is_scalar(const dt_type_t *);
 int		dt_decl_is_integral(const dt_type_t *);
 int		dt_decl_is_byref(const dt_type_t *);
+int		dt_decl_is_sou_key(const dt_type_t *);
 int		dt_decl_ptrcompat(const dt_type_t *, const dt_type_t *);
 uint32_t	dt_decl_pointee_size(const dt_type_t *);
 void		dt_decl_rollback(dtrace_hdl_t *, unsigned int);

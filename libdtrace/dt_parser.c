@@ -1228,7 +1228,8 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 			    "key #%d of %s[ ] cannot be cooked", n + 1,
 			    bp->dn_string);
 		n++;
-		if (!dt_node_is_scalar(kp) && !dt_node_is_string(kp))
+		if (!dt_node_is_scalar(kp) && !dt_node_is_string(kp) &&
+		    !dt_decl_is_sou_key(kp->dn_type))
 			dt_parser_error(pcb, kp->dn_line, D_KEY_TYPE,
 			    "%s expression may not be used as an associative "
 			    "array index: key #%d", kp->dn_type != NULL ?
@@ -1263,11 +1264,14 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 			    idp->di_nargs);
 		for (kp = dnp->dn_right, i = 0; kp != NULL;
 		    kp = kp->dn_list, i++) {
-			if (kp->dn_type->dt_kind == idp->di_keys[i]->dt_kind)
+			/* a struct or union key: that very type */
+			if (kp->dn_type->dt_kind == idp->di_keys[i]->dt_kind &&
+			    (!dt_decl_is_sou_key(kp->dn_type) ||
+			    kp->dn_type == idp->di_keys[i]))
 				continue;
 			dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
-			    "%s[ ] argument #%d is incompatible with "
-			    "prototype:\n\tprototype: %s\n\t argument: %s",
+			    "%s[ ] key #%d is incompatible with "
+			    "prototype:\n\tprototype: %s\n\t      key: %s",
 			    idp->di_name, i + 1, idp->di_keys[i]->dt_name,
 			    kp->dn_type->dt_name);
 		}
