@@ -91,7 +91,7 @@ dt_decl_lookup(const char *name)
  * return NULL with *whyp naming what is wrong.
  */
 const dt_type_t *
-dt_decl_type(const dt_typespec_t *ts, const char **whyp)
+dt_decl_type(const dt_typespec_t *ts, const char **whyp, int *tagp)
 {
 	int nbase = ts->ts_char + ts->ts_short + ts->ts_int + ts->ts_void +
 	    ts->ts_string + ts->ts_float + ts->ts_double +
@@ -99,8 +99,31 @@ dt_decl_type(const dt_typespec_t *ts, const char **whyp)
 	int sign = ts->ts_signed + ts->ts_unsigned;
 
 	*whyp = "invalid type combination";
+	*tagp = D_DECL_COMBO;
 	if (sign > 1 || ts->ts_long > 2 || ts->ts_class < 0)
 		return NULL;
+	/* the combinations illumos names */
+	if (nbase - ts->ts_short == 1 && ts->ts_char &&
+	    (ts->ts_short || ts->ts_long)) {
+		*whyp = "invalid type declaration: short and long may not be "
+		    "used with char type";
+		*tagp = D_DECL_CHARATTR;
+		return NULL;
+	}
+	if (nbase - ts->ts_short == 1 && ts->ts_void && (ts->ts_short ||
+	    ts->ts_long || sign)) {
+		*whyp = "invalid type declaration: attributes may not be used "
+		    "with void type";
+		*tagp = D_DECL_VOIDATTR;
+		return NULL;
+	}
+	if (nbase == 1 && ts->ts_long && (ts->ts_name != NULL ||
+	    ts->ts_string)) {
+		*whyp = "invalid type declaration: long and long long may "
+		    "only be used with integer or floating-point type";
+		*tagp = D_DECL_LONGINT;
+		return NULL;
+	}
 	if (ts->ts_float || ts->ts_double) {
 		if (nbase > 1 || sign || ts->ts_long > ts->ts_double)
 			return NULL;
@@ -797,9 +820,10 @@ dt_decl_spec(dt_pcb_t *pcb, const dt_typespec_t *ts, int line)
 {
 	const dt_type_t *t;
 	const char *why;
+	int tag;
 
-	if ((t = dt_decl_type(ts, &why)) == NULL)
-		dt_parser_error(pcb, line, D_DECL_COMBO, "%s", why);
+	if ((t = dt_decl_type(ts, &why, &tag)) == NULL)
+		dt_parser_error(pcb, line, (dt_errtag_t)tag, "%s", why);
 	return t;
 }
 

@@ -50,6 +50,9 @@
 	X(D_DIV_ZERO)		/* division by zero in constant expression */ \
 	X(D_CAST_INVAL)		/* invalid cast expression */ \
 	X(D_DECL_COMBO)		/* invalid type specifier combination */ \
+	X(D_DECL_CHARATTR)	/* short or long with char */ \
+	X(D_DECL_VOIDATTR)	/* short, long or a sign with void */ \
+	X(D_DECL_LONGINT)	/* long with a non-arithmetic type */ \
 	X(D_DECL_VOIDOBJ)	/* object of type void */ \
 	X(D_DECL_FUNC)		/* object of function type */ \
 	X(D_DECL_FUNCRET)	/* function returning array or function */ \

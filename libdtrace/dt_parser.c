@@ -219,9 +219,11 @@ dt_node_type(dt_pcb_t *pcb, const dt_typespec_t *ts)
 {
 	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_TYPE);
 	const char *why;
+	int tag;
 
-	if ((dnp->dn_type = dt_decl_type(ts, &why)) == NULL)
-		dt_parser_error(pcb, dnp->dn_line, D_DECL_COMBO, "%s", why);
+	if ((dnp->dn_type = dt_decl_type(ts, &why, &tag)) == NULL)
+		dt_parser_error(pcb, dnp->dn_line, (dt_errtag_t)tag, "%s",
+		    why);
 	return dnp;
 }
 
