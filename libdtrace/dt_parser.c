@@ -839,8 +839,30 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 		dt_parser_error(pcb, dd->dd_line, D_DECL_CLASS,
 		    "inline %s may not have a storage class", dd->dd_name);
 	t = dt_decl_derive(pcb, dt_decl_spec(pcb, ts, dd->dd_line), dd);
-	if (dt_idhash_lookup(dtp->dt_globals, dd->dd_name) != NULL ||
-	    dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
+	if ((idp = dt_idhash_lookup(dtp->dt_globals, dd->dd_name)) != NULL) {
+		/* illumos's report: what the name was before */
+		static const char *const kinds[] = {
+			[DT_IDENT_SCALAR] = "scalar",
+			[DT_IDENT_ARRAY] = "array",
+			[DT_IDENT_ACTFUNC] = "tracing function",
+			[DT_IDENT_AGGFUNC] = "aggregating function",
+			[DT_IDENT_AGG] = "aggregation",
+			[DT_IDENT_ASSOC] = "associative array",
+			[DT_IDENT_FUNC] = "function",
+			[DT_IDENT_ENUMR] = "enumerator",
+			[DT_IDENT_INLINE] = "inline",
+		};
+		const char *kind = (unsigned)idp->di_kind <
+		    sizeof(kinds) / sizeof(kinds[0]) &&
+		    kinds[idp->di_kind] != NULL ? kinds[idp->di_kind] : "";
+
+		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
+		    "identifier redefined: %s\n\t current: inline "
+		    "definition\n\tprevious: %s %s", dd->dd_name, kind,
+		    idp->di_kind != DT_IDENT_FUNC && idp->di_type != NULL ?
+		    idp->di_type->dt_name : "");
+	}
+	if (dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
 		    "identifier redeclared: %s", dd->dd_name);
 	if (t->dt_kind == DT_TK_VOID || dt_decl_is_byref(t))
