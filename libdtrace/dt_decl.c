@@ -548,16 +548,19 @@ dt_decl_kindname(int kind)
 	    "union" : "enum";
 }
 
-/* A tagged struct, union or enum already known, or NULL. */
+/*
+ * A tagged struct, union or enum of that kind already known, or NULL.
+ * As in illumos (whose type names carry the kind), "struct r" and
+ * "union r" are two types.
+ */
 static dt_type_t *
-dt_decl_tag_lookup(dt_pcb_t *pcb, const char *tag)
+dt_decl_tag_lookup(dt_pcb_t *pcb, int kind, const char *tag)
 {
 	dt_type_t *t;
 	char name[256];
 
 	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
-		if (t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION &&
-		    t->dt_kind != DT_TK_ENUM)
+		if (t->dt_kind != kind)
 			continue;
 		snprintf(name, sizeof(name), "%s %s",
 		    dt_decl_kindname(t->dt_kind), tag);
@@ -579,14 +582,9 @@ dt_decl_tag(dt_pcb_t *pcb, int kind, const char *tag, int line)
 		    dt_decl_kindname(kind));
 		return dt_decl_new(pcb, kind, name);
 	}
-	if ((t = dt_decl_tag_lookup(pcb, tag)) != NULL) {
-		if (t->dt_kind != kind)
-			dt_parser_error(pcb, line, D_DECL_TYPERED,
-			    "%s %s redeclared as %s %s",
-			    dt_decl_kindname(t->dt_kind), tag,
-			    dt_decl_kindname(kind), tag);
+	if ((t = dt_decl_tag_lookup(pcb, kind, tag)) != NULL)
 		return t;
-	}
+	(void)line;
 	snprintf(name, sizeof(name), "%s %s", dt_decl_kindname(kind), tag);
 	return dt_decl_new(pcb, kind, name);
 }
