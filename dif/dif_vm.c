@@ -227,6 +227,11 @@ dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
 		    ms->dm_regions[r].dr_size))
 			return 1;
 	}
+	/* a clause-local struct or array is written in place (this->s.m) */
+	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL &&
+	    dif_vm_within(addr, size, (uintptr_t)ms->dm_lstate->dl_data,
+	    (size_t)ms->dm_lstate->dl_nvars * ms->dm_lstate->dl_ssize))
+		return 1;
 	/* a global array or struct is written in place (a[i] = v) */
 	if ((vs = ms->dm_vstate) != NULL) {
 		for (i = 0; i < vs->dv_nglobals; i++) {
@@ -1098,12 +1103,17 @@ dispatch:
 			}
 			lim = g->dg_size < ms->dm_strsize ? g->dg_size :
 			    ms->dm_strsize;
-			if (!dif_vm_strload(ms, dp, src, lim - 1, &len)) {
+			/* s = NULL: the empty string, as SCMP reads NULL */
+			len = 0;
+			if (src != 0 && !dif_vm_strload(ms, dp, src, lim - 1,
+			    &len)) {
 				fault = DIF_FLT_BADADDR;
 				illval = src;
 				goto out;
 			}
-			memmove(g->dg_data, (const void *)(uintptr_t)src, len);
+			if (len != 0)
+				memmove(g->dg_data,
+				    (const void *)(uintptr_t)src, len);
 			g->dg_data[len] = '\0';
 		} else {
 			g->dg_value = DIF_VM_RD;

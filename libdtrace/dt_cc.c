@@ -1420,12 +1420,13 @@ dt_cc_act_setopt(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 
 /*
  * What a clause has done so far, for the rules of speculative tracing:
- * DT_CC_SPEC speculate(), DT_CC_COMM commit() or discard(), DT_CC_DREC
- * an action that recorded data in the principal buffer.
+ * DT_CC_SPEC speculate(), DT_CC_COMM commit(), DT_CC_DISC discard(),
+ * DT_CC_DREC an action that recorded data in the principal buffer.
  */
 #define DT_CC_SPEC	0x1
 #define DT_CC_COMM	0x2
 #define DT_CC_DREC	0x4
+#define DT_CC_DISC	0x8
 
 static int
 dt_cc_spec_flags(const dt_cc_clause_t *cc)
@@ -1437,8 +1438,10 @@ dt_cc_spec_flags(const dt_cc_clause_t *cc)
 		k = cc->cc_act[i].da_kind;
 		if (k == DTRACEACT_SPECULATE)
 			fl |= DT_CC_SPEC;
-		else if (k == DTRACEACT_COMMIT || k == DTRACEACT_DISCARD)
+		else if (k == DTRACEACT_COMMIT)
 			fl |= DT_CC_COMM;
+		else if (k == DTRACEACT_DISCARD)
+			fl |= DT_CC_DISC;
 		else if (!DTRACEACT_ISAGG(k) && (k != DTRACEACT_DIFEXPR ||
 		    cc->cc_act[i].da_size > 0))
 			fl |= DT_CC_DREC;
@@ -1451,8 +1454,10 @@ dt_cc_spec_flags(const dt_cc_clause_t *cc)
  * enforces it: a speculation takes the whole record of a clause, so
  * speculate() comes before any data and at most once, and neither
  * aggregations (not buffered), exit() nor destructive actions (not
- * undoable) may follow it; commit() and discard() record nothing else
- * and come once.
+ * undoable) may follow it; nothing recorded may follow commit() (its
+ * record would land among the committed data), while discard() drops
+ * only the speculative buffer: data may follow it.  commit() and
+ * discard() may be repeated, on one speculation or on several.
  */
 static void
 dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
@@ -1467,18 +1472,19 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 			dt_parser_error(pcb, dnp->dn_line, D_AGG_SPEC,
 			    "aggregating actions may not follow "
 			    "speculate( )");
+		if (fl & DT_CC_COMM)
+			dt_parser_error(pcb, dnp->dn_line, D_AGG_COMM,
+			    "aggregating actions may not follow commit( )");
 		return;
 	}
 	switch (idp->di_id) {
 	case DT_ACT_SPECULATE:
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_SPEC,
-			    "only one speculate( ) may be specified per "
-			    "enabling");
+			    "speculate( ) may not follow speculate( )");
 		if (fl & DT_CC_COMM)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_COMM,
-			    "speculate( ) may not follow commit( ) or "
-			    "discard( )");
+			    "speculate( ) may not follow commit( )");
 		if (fl & DT_CC_DREC)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_DREC,
 			    "speculate( ) may not follow data-recording "
@@ -1489,10 +1495,6 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_SPEC_COMM,
 			    "%s( ) may not follow speculate( )", name);
-		if (fl & DT_CC_COMM)
-			dt_parser_error(pcb, dnp->dn_line, D_COMM_COMM,
-			    "commit( ) and discard( ) may only be specified "
-			    "once per enabling");
 		if (fl & DT_CC_DREC)
 			dt_parser_error(pcb, dnp->dn_line, D_COMM_DREC,
 			    "%s( ) may not follow data-recording actions",
@@ -1516,8 +1518,7 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	}
 	if (fl & DT_CC_COMM)
 		dt_parser_error(pcb, dnp->dn_line, D_DREC_COMM,
-		    "data-recording actions may not follow commit( ) or "
-		    "discard( )");
+		    "data-recording actions may not follow commit( )");
 }
 
 /* speculate(id), commit(id), discard(id): an integer id, no record. */
@@ -1573,6 +1574,15 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	}
 	if (dnp->dn_kind == DT_NODE_FUNC)
 		idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
+	/* the destructive subroutines and chill() cannot be undone either */
+	if (idp != NULL && ((idp->di_kind == DT_IDENT_FUNC &&
+	    (idp->di_id == DIF_SUBR_COPYOUT ||
+	    idp->di_id == DIF_SUBR_COPYOUTSTR)) ||
+	    (idp->di_kind == DT_IDENT_ACTFUNC &&
+	    strcmp(idp->di_name, "chill") == 0)) &&
+	    (dt_cc_spec_flags(cc) & DT_CC_SPEC))
+		dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
+		    "destructive actions may not follow speculate( )");
 	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
 	    (idp->di_flags & DT_IDFLG_UNSUP)) {
 		/* an expression evaluated for its effect: no record */
@@ -1707,15 +1717,87 @@ dt_cc_stmt_fill(dtp_stmt_t *sp, const dt_cc_clause_t *cc)
 	return 0;
 }
 
+/*
+ * Does an uncooked tree read a variable nothing has declared yet?  Not
+ * counting thread-locals, which a predicate declares itself, nor what
+ * "=", "+=" or "++" declare before the read, in evaluation order
+ * (/++n == 100/, /c ? v = 1 : v/): dc_name[] holds those names.
+ */
+#define DT_CC_NDECL	16
+
+typedef struct dt_cc_decls {
+	const char	*dc_name[DT_CC_NDECL];
+	int		dc_n;		/* past DT_CC_NDECL: assume declared */
+} dt_cc_decls_t;
+
+static int
+dt_cc_has_undef(dtrace_hdl_t *dtp, const dt_node_t *dnp, dt_cc_decls_t *dc)
+{
+	const dt_node_t *ap, *lp;
+	int i;
+
+	if (dnp == NULL)
+		return 0;
+	if (dnp->dn_kind == DT_NODE_IDENT && dnp->dn_string != NULL &&
+	    !(dnp->dn_op == DT_TOK_PTR &&
+	    dnp->dn_value == DIFV_SCOPE_THREAD) &&
+	    dt_idhash_lookup(dtp->dt_globals, dnp->dn_string) == NULL) {
+		for (i = 0; i < dc->dc_n && i < DT_CC_NDECL; i++) {
+			if (strcmp(dc->dc_name[i], dnp->dn_string) == 0)
+				return 0;
+		}
+		return dc->dc_n <= DT_CC_NDECL;
+	}
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list) {
+		if (dt_cc_has_undef(dtp, ap, dc))
+			return 1;
+	}
+	lp = dnp->dn_left;
+	if (lp != NULL && lp->dn_kind == DT_NODE_IDENT &&
+	    ((dnp->dn_kind == DT_NODE_OP1 && (dnp->dn_op == DT_TOK_PREINC ||
+	    dnp->dn_op == DT_TOK_POSTINC || dnp->dn_op == DT_TOK_PREDEC ||
+	    dnp->dn_op == DT_TOK_POSTDEC)) || (dnp->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_op >= DT_TOK_ASGN && dnp->dn_op <= DT_TOK_RSH_EQ))) {
+		if (dt_cc_has_undef(dtp, dnp->dn_right, dc))
+			return 1;
+		if (dc->dc_n < DT_CC_NDECL)
+			dc->dc_name[dc->dc_n] = lp->dn_string;
+		dc->dc_n++;
+		return 0;
+	}
+	return dt_cc_has_undef(dtp, dnp->dn_expr, dc) ||
+	    dt_cc_has_undef(dtp, lp, dc) ||
+	    dt_cc_has_undef(dtp, dnp->dn_right, dc);
+}
+
+static void
+dt_cc_clause_pred(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
+{
+	dt_node_t *pred;
+	dif_type_t rt;
+
+	pcb->pcb_inpred = 1;
+	pred = cnp->dn_expr = dt_node_cook(pcb, cnp->dn_expr);
+	pcb->pcb_inpred = 0;
+	/* as illumos: at the line where the clause ends */
+	if (!dt_node_is_scalar(pred))
+		dt_parser_error(pcb, cnp->dn_value != 0 ?
+		    (int)cnp->dn_value : pred->dn_line, D_PRED_SCALAR,
+		    "predicate result must be of scalar type");
+	dt_decl_rtype(pcb->pcb_hdl, pred->dn_type, &rt);
+	cc->cc_pred = dt_cc_difo(pcb, pred, &rt);
+}
+
 static void
 dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
-	dt_node_t *dnp, *pred;
+	dt_node_t *dnp;
 	uint32_t off = 0, i, cap;
-	dif_type_t rt;
 	dtp_stmt_t *sp;
+	dt_cc_decls_t dc;
+	int pred_last;
 
 	/* descriptions first: their errors come before the body's */
 	for (dnp = cnp->dn_args; dnp != NULL; dnp = dnp->dn_list) {
@@ -1731,16 +1813,20 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		sp->ds_desc = pd;
 	}
 
-	if (cnp->dn_expr != NULL) {
-		pred = cnp->dn_expr = dt_node_cook(pcb, cnp->dn_expr);
-		if (!dt_node_is_scalar(pred))
-			dt_parser_error(pcb, pred->dn_line, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
-		dt_decl_rtype(dtp, pred->dn_type, &rt);
-		cc->cc_pred = dt_cc_difo(pcb, pred, &rt);
-	}
+	/*
+	 * The predicate first, unless it names a variable not declared yet:
+	 * then the actions, which may declare it (/x == 0/ { x++; }), as
+	 * illumos retries a predicate after its clause's actions.
+	 */
+	dc.dc_n = 0;
+	pred_last = cnp->dn_expr != NULL &&
+	    dt_cc_has_undef(dtp, cnp->dn_expr, &dc);
+	if (cnp->dn_expr != NULL && !pred_last)
+		dt_cc_clause_pred(pcb, cnp, cc);
 	for (dnp = cnp->dn_acts; dnp != NULL; dnp = dnp->dn_list)
 		dt_cc_statement(pcb, cc, dnp);
+	if (pred_last)
+		dt_cc_clause_pred(pcb, cnp, cc);
 
 	/* record layout: each recording action at its aligned offset */
 	for (i = 0; i < cc->cc_nact; i++) {

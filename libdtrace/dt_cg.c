@@ -257,6 +257,13 @@ dt_cg_keys(dt_pcb_t *pcb, dt_node_t *dnp)
 			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR,
 			    DIF_TYPE_STRING, sreg, kp->dn_reg), DT_LBL_NONE);
 			dt_regset_free(pcb, sreg);
+		} else if (dt_decl_is_sou_key(kp->dn_type)) {
+			/* a struct or union: its bytes, at its address */
+			sreg = dt_regset_alloc(pcb);
+			dt_cg_setx(pcb, sreg, kp->dn_type->dt_size);
+			dt_as_emit(pcb, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR,
+			    DIF_TYPE_CTF, sreg, kp->dn_reg), DT_LBL_NONE);
+			dt_regset_free(pcb, sreg);
 		} else {
 			dt_cg_typecast(pcb, kp->dn_reg, kp->dn_type,
 			    idp->di_keys[i]);
@@ -525,7 +532,7 @@ dt_cg_asgn_op(dt_pcb_t *pcb, dt_node_t *dnp, int op)
 	dt_as_emit(pcb, DIF_INSTR_FMT(dt_cg_arith_op(op, t), reg, rp->dn_reg,
 	    reg), DT_LBL_NONE);
 	dt_regset_free(pcb, rp->dn_reg);
-	dt_cg_typecast(pcb, reg, t, lp->dn_type);
+	dt_cg_normalize(pcb, reg, lp->dn_type);	/* as "=" does */
 	dt_cg_lval_store(pcb, lp, reg, areg);
 	dnp->dn_reg = reg;
 }
@@ -585,7 +592,13 @@ dt_cg_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	switch (dnp->dn_op) {
 	case DT_TOK_ASGN:
 		dt_cg_node(pcb, rp);
-		dt_cg_typecast(pcb, rp->dn_reg, rp->dn_type, lp->dn_type);
+		/*
+		 * An integer narrower than 64 bits holds what its type can,
+		 * whatever the register had (an int's product overflows it):
+		 * as illumos, the variable keeps the converted value.
+		 */
+		if (dt_decl_is_scalar(rp->dn_type))
+			dt_cg_normalize(pcb, rp->dn_reg, lp->dn_type);
 		if (lp->dn_flags & DT_NF_MEMORY) {
 			dt_cg_addr(pcb, lp);
 			dt_cg_lval_store(pcb, lp, rp->dn_reg, lp->dn_reg);

@@ -91,7 +91,7 @@ dt_decl_lookup(const char *name)
  * return NULL with *whyp naming what is wrong.
  */
 const dt_type_t *
-dt_decl_type(const dt_typespec_t *ts, const char **whyp)
+dt_decl_type(const dt_typespec_t *ts, const char **whyp, int *tagp)
 {
 	int nbase = ts->ts_char + ts->ts_short + ts->ts_int + ts->ts_void +
 	    ts->ts_string + ts->ts_float + ts->ts_double +
@@ -99,8 +99,31 @@ dt_decl_type(const dt_typespec_t *ts, const char **whyp)
 	int sign = ts->ts_signed + ts->ts_unsigned;
 
 	*whyp = "invalid type combination";
+	*tagp = D_DECL_COMBO;
 	if (sign > 1 || ts->ts_long > 2 || ts->ts_class < 0)
 		return NULL;
+	/* the combinations illumos names */
+	if (nbase - ts->ts_short == 1 && ts->ts_char &&
+	    (ts->ts_short || ts->ts_long)) {
+		*whyp = "invalid type declaration: short and long may not be "
+		    "used with char type";
+		*tagp = D_DECL_CHARATTR;
+		return NULL;
+	}
+	if (nbase - ts->ts_short == 1 && ts->ts_void && (ts->ts_short ||
+	    ts->ts_long || sign)) {
+		*whyp = "invalid type declaration: attributes may not be used "
+		    "with void type";
+		*tagp = D_DECL_VOIDATTR;
+		return NULL;
+	}
+	if (nbase == 1 && ts->ts_long && (ts->ts_name != NULL ||
+	    ts->ts_string)) {
+		*whyp = "invalid type declaration: long and long long may "
+		    "only be used with integer or floating-point type";
+		*tagp = D_DECL_LONGINT;
+		return NULL;
+	}
 	if (ts->ts_float || ts->ts_double) {
 		if (nbase > 1 || sign || ts->ts_long > ts->ts_double)
 			return NULL;
@@ -133,6 +156,9 @@ dt_decl_type(const dt_typespec_t *ts, const char **whyp)
 		return ts->ts_unsigned ? &dt_type_ulong : &dt_type_long;
 	if (ts->ts_int || sign)
 		return ts->ts_unsigned ? &dt_type_uint : &dt_type_int;
+	/* "self x;", "this x;": a storage class alone means int, as in C */
+	if (ts->ts_class > DT_DCLASS_TYPEDEF)
+		return &dt_type_int;
 	return NULL;
 }
 
@@ -458,6 +484,17 @@ dt_decl_ptr(dt_pcb_t *pcb, const dt_type_t *base)
 	return t;
 }
 
+/*
+ * A struct or union may be an associative array's key, as in illumos: its
+ * bytes are the key (at most strsize of them, as a by-ref value).
+ */
+int
+dt_decl_is_sou_key(const dt_type_t *t)
+{
+	return (t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION) &&
+	    t->dt_defined && t->dt_size > 0;
+}
+
 /* Can an object of type t be declared (a member, an element, a variable)? */
 static void
 dt_decl_check_object(dt_pcb_t *pcb, const dt_type_t *t, int line,
@@ -491,7 +528,7 @@ dt_decl_array(dt_pcb_t *pcb, const dt_type_t *base, uint64_t n, int line)
 	if (n == 0 || n > UINT32_MAX / (base->dt_size ? base->dt_size : 1))
 		dt_parser_error(pcb, line, n == 0 ? D_DECL_ARRSUB :
 		    D_DECL_ARRBIG, "array dimension %s", n == 0 ?
-		    "must be a positive integer constant" : "is too large");
+		    "must be a positive integer constant" : "too big");
 	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
 		if (t->dt_kind == DT_TK_ARRAY && t->dt_base == base &&
 		    t->dt_nelems == n)
@@ -511,16 +548,19 @@ dt_decl_kindname(int kind)
 	    "union" : "enum";
 }
 
-/* A tagged struct, union or enum already known, or NULL. */
+/*
+ * A tagged struct, union or enum of that kind already known, or NULL.
+ * As in illumos (whose type names carry the kind), "struct r" and
+ * "union r" are two types.
+ */
 static dt_type_t *
-dt_decl_tag_lookup(dt_pcb_t *pcb, const char *tag)
+dt_decl_tag_lookup(dt_pcb_t *pcb, int kind, const char *tag)
 {
 	dt_type_t *t;
 	char name[256];
 
 	for (t = pcb->pcb_hdl->dt_types; t != NULL; t = t->dt_next) {
-		if (t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION &&
-		    t->dt_kind != DT_TK_ENUM)
+		if (t->dt_kind != kind)
 			continue;
 		snprintf(name, sizeof(name), "%s %s",
 		    dt_decl_kindname(t->dt_kind), tag);
@@ -542,14 +582,9 @@ dt_decl_tag(dt_pcb_t *pcb, int kind, const char *tag, int line)
 		    dt_decl_kindname(kind));
 		return dt_decl_new(pcb, kind, name);
 	}
-	if ((t = dt_decl_tag_lookup(pcb, tag)) != NULL) {
-		if (t->dt_kind != kind)
-			dt_parser_error(pcb, line, D_DECL_TYPERED,
-			    "%s %s redeclared as %s %s",
-			    dt_decl_kindname(t->dt_kind), tag,
-			    dt_decl_kindname(kind), tag);
+	if ((t = dt_decl_tag_lookup(pcb, kind, tag)) != NULL)
 		return t;
-	}
+	(void)line;
 	snprintf(name, sizeof(name), "%s %s", dt_decl_kindname(kind), tag);
 	return dt_decl_new(pcb, kind, name);
 }
@@ -612,18 +647,23 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
 	/* a string member is a char array of strsize bytes, as in illumos */
 	msize = mt->dt_kind == DT_TK_STRING ? dt_decl_strsize(pcb->pcb_hdl) :
 	    mt->dt_size;
-	dt_decl_check_object(pcb, mt, dd->dd_line, name);
-	if (mt == sou)
+	/* a member of a type not defined yet: illumos's words */
+	if (mt == sou || ((mt->dt_kind == DT_TK_STRUCT ||
+	    mt->dt_kind == DT_TK_UNION || mt->dt_kind == DT_TK_ENUM) &&
+	    !mt->dt_defined))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_INCOMPLETE,
-		    "declaration of %s is of incomplete type %s", name,
-		    mt->dt_name);
+		    "incomplete struct/union/enum %s: %s", mt->dt_name, name);
+	dt_decl_check_object(pcb, mt, dd->dd_line, name);
 	if (dd->dd_bits != NULL) {
 		if (!dt_decl_is_integral(mt))
 			dt_parser_error(pcb, dd->dd_line, D_DECL_BFTYPE,
 			    "invalid type for bit-field: %s", name);
 		bits = dt_node_intconst(pcb, dd->dd_bits, "bit-field size",
 		    D_DECL_BFSIZE);
-		if (bits < 0 || bits > (int64_t)mt->dt_size * 8 ||
+		if (bits > (int64_t)mt->dt_size * 8)
+			dt_parser_error(pcb, dd->dd_line, D_DECL_BFSIZE,
+			    "bit-field too big for type: %s", name);
+		if (bits < 0 ||
 		    (bits == 0 && dd->dd_name != NULL))
 			dt_parser_error(pcb, dd->dd_line, D_DECL_BFSIZE,
 			    "bit-field %s cannot have size %lld: it must be "
@@ -729,11 +769,23 @@ dt_decl_enumerator(dt_pcb_t *pcb, char *name, dt_node_t *val, int line)
 	dt_member_t *m;
 	int64_t v = pcb->pcb_enumval;
 
-	if (val != NULL)
+	if (val != NULL) {
+		val = dt_node_cook(pcb, val);
+		if (val->dn_kind != DT_NODE_INT || !dt_node_is_int(val))
+			dt_parser_error(pcb, line, D_DECL_ENCONST,
+			    "enumerator '%s' must be assigned to an integral "
+			    "constant expression", name);
 		v = dt_node_intconst(pcb, val, "enumerator", D_DECL_ENCONST);
+	}
 	if (v < INT32_MIN || v > INT32_MAX)
 		dt_parser_error(pcb, line, D_DECL_ENOFLOW,
-		    "enumerator '%s' overflows INT_MAX (%d)", name, INT32_MAX);
+		    "enumerator '%s' value overflows INT_MAX (%d)", name,
+		    INT32_MAX);
+	/* twice in one enum: illumos's type library refuses the member */
+	if (dt_decl_member_lookup(t, name) != NULL)
+		dt_parser_error(pcb, line, D_UNKNOWN,
+		    "failed to define enumerator '%s': Duplicate member or "
+		    "variable name", name);
 	if (dt_idhash_lookup(pcb->pcb_hdl->dt_globals, name) != NULL)
 		dt_parser_error(pcb, line, D_DECL_IDRED,
 		    "identifier redeclared: %s", name);
@@ -766,9 +818,10 @@ dt_decl_spec(dt_pcb_t *pcb, const dt_typespec_t *ts, int line)
 {
 	const dt_type_t *t;
 	const char *why;
+	int tag;
 
-	if ((t = dt_decl_type(ts, &why)) == NULL)
-		dt_parser_error(pcb, line, D_DECL_COMBO, "%s", why);
+	if ((t = dt_decl_type(ts, &why, &tag)) == NULL)
+		dt_parser_error(pcb, line, (dt_errtag_t)tag, "%s", why);
 	return t;
 }
 
@@ -923,6 +976,13 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 		}
 	}
 	t = dt_decl_derive(pcb, base, dd);
+	/*
+	 * "extern int f(void);" declares a function of the traced program,
+	 * as C headers do: legal, and nothing D can call or read.
+	 */
+	if (t->dt_kind == DT_TK_FUNC && assoc == NULL &&
+	    scope == DIFV_SCOPE_GLOBAL)
+		return;
 	dt_decl_check_object(pcb, t, dd->dd_line, dd->dd_name);
 	if (dt_idhash_lookup(dtp->dt_globals, name) != NULL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
@@ -940,7 +1000,8 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 	}
 	if (scope == DIFV_SCOPE_LOCAL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_LOCASSC,
-		    "associative arrays may not be clause-local: %s[ ]", name);
+		    "associative arrays may not be declared as local "
+		    "variables: %s", dd->dd_name);
 	if (dt_decl_is_byref(t) && t->dt_size > dt_decl_strsize(dtp))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_DYNOBJ,
 		    "%s[ ] of type %s is %u bytes: an associative array "
@@ -957,7 +1018,8 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 	for (kp = assoc->do_keys, i = 0; kp != NULL; kp = kp->dn_list, i++) {
 		keys[i] = kp->dn_type;
 		if (!dt_decl_is_scalar(keys[i]) &&
-		    keys[i]->dt_kind != DT_TK_STRING) {
+		    keys[i]->dt_kind != DT_TK_STRING &&
+		    !dt_decl_is_sou_key(keys[i])) {
 			free(keys);
 			dt_parser_error(pcb, dd->dd_line, D_KEY_TYPE,
 			    "%s expression may not be used as an associative "

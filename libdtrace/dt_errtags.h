@@ -30,24 +30,29 @@
 	X(D_USTACK_STRSIZE)	/* ustack() strsize: not a constant >= 0 */ \
 	X(D_USTACK_PROTO)	/* ustack() with too many arguments */ \
 	X(D_AGG_SPEC)		/* aggregating action after speculate() */ \
+	X(D_AGG_COMM)		/* aggregating action after commit() */ \
 	X(D_EXIT_SPEC)		/* exit() after speculate() */ \
 	X(D_SPEC_SPEC)		/* speculate() after speculate() */ \
 	X(D_SPEC_COMM)		/* speculate() and commit()/discard() */ \
 	X(D_SPEC_DREC)		/* speculate() after data recording */ \
 	X(D_COMM_COMM)		/* commit()/discard() after another */ \
 	X(D_COMM_DREC)		/* commit()/discard() after data recording */ \
-	X(D_DREC_COMM)		/* data recording after commit()/discard() */ \
+	X(D_DREC_COMM)		/* data recording after commit() */ \
 	X(D_PROTO_LEN)		/* prototype length mismatch */ \
 	X(D_PROTO_ARG)		/* prototype argument mismatch */ \
 	X(D_OP_LVAL)		/* operator requires lvalue */ \
 	X(D_OP_WRITE)		/* operator requires writable variable */ \
 	X(D_OP_INT)		/* operator requires integral operands */ \
+	X(D_OP_ACT)		/* action in a conditional expression */ \
 	X(D_OP_ARITH)		/* operator requires arithmetic operands */ \
 	X(D_OP_SCALAR)		/* operator requires scalar operands */ \
 	X(D_OP_INCOMPAT)	/* operand types are incompatible */ \
 	X(D_DIV_ZERO)		/* division by zero in constant expression */ \
 	X(D_CAST_INVAL)		/* invalid cast expression */ \
 	X(D_DECL_COMBO)		/* invalid type specifier combination */ \
+	X(D_DECL_CHARATTR)	/* short or long with char */ \
+	X(D_DECL_VOIDATTR)	/* short, long or a sign with void */ \
+	X(D_DECL_LONGINT)	/* long with a non-arithmetic type */ \
 	X(D_DECL_VOIDOBJ)	/* object of type void */ \
 	X(D_DECL_FUNC)		/* object of function type */ \
 	X(D_DECL_FUNCRET)	/* function returning array or function */ \

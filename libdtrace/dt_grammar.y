@@ -204,6 +204,8 @@ direct_declarator:
 	|	direct_declarator DT_TOK_LPAR parameter_list DT_TOK_COMMA
 		    DT_TOK_ELLIPSIS DT_TOK_RPAR
 			{ $$ = dt_grammar_func(pcb, $1, $3, 1); }
+	|	direct_declarator DT_TOK_LPAR DT_TOK_ELLIPSIS DT_TOK_RPAR
+			{ $$ = dt_grammar_func(pcb, $1, NULL, 1); }
 	;
 
 /* a function's parameters: types, with or without names */
@@ -384,7 +386,19 @@ enumerator:
 
 clause:
 		pdesc_list
-			{ $$ = dt_node_clause(pcb, $1, NULL, NULL); }
+			{
+				/*
+				 * As illumos: in a file a description needs a
+				 * predicate or actions (what follows may have
+				 * been taken for part of it); -n BEGIN may not.
+				 */
+				if (pcb->pcb_fileptr != NULL)
+					dt_parser_error(pcb, $1->dn_line,
+					    D_SYNTAX, "expected predicate "
+					    "and/or actions following probe "
+					    "description");
+				$$ = dt_node_clause(pcb, $1, NULL, NULL);
+			}
 	|	pdesc_list predicate
 			{ $$ = dt_node_clause(pcb, $1, $2, NULL); }
 	|	pdesc_list DT_TOK_LBRACE statement_list DT_TOK_RBRACE

@@ -413,7 +413,7 @@ extern const dt_type_t dt_type_void, dt_type_char, dt_type_schar,
 struct dt_pcb;
 const dt_type_t	*dt_decl_lookup(const char *);
 const dt_type_t	*dt_decl_lookup_any(dtrace_hdl_t *, const char *);
-const dt_type_t	*dt_decl_type(const dt_typespec_t *, const char **);
+const dt_type_t	*dt_decl_type(const dt_typespec_t *, const char **, int *);
 const dt_type_t	*dt_decl_promote(const dt_type_t *);
 const dt_type_t	*dt_decl_arith(const dt_type_t *, const dt_type_t *);
 void		dt_decl_rtype(dtrace_hdl_t *, const dt_type_t *, dif_type_t *);
@@ -440,6 +440,7 @@ const dt_member_t *dt_decl_member_lookup(const dt_type_t *, const char *);
 int		dt_decl_is_scalar(const dt_type_t *);
 int		dt_decl_is_integral(const dt_type_t *);
 int		dt_decl_is_byref(const dt_type_t *);
+int		dt_decl_is_sou_key(const dt_type_t *);
 int		dt_decl_ptrcompat(const dt_type_t *, const dt_type_t *);
 uint32_t	dt_decl_pointee_size(const dt_type_t *);
 void		dt_decl_rollback(dtrace_hdl_t *, unsigned int);
@@ -622,6 +623,8 @@ typedef struct dt_pcb {
 	jmp_buf		pcb_jmpbuf;	/* compile errors longjmp here */
 	int		pcb_braces;	/* lexer: { depth inside a clause */
 	int		pcb_eof;	/* lexer: reached end of input */
+	int		pcb_inpred;	/* cooking a clause's predicate */
+	int		pcb_parens;	/* lexer: ( not yet closed */
 	dt_node_t	*pcb_root;	/* clause list */
 	dt_node_t	*pcb_nodes;	/* all nodes (dn_link) */
 	void		*pcb_mem;	/* other allocations */

@@ -219,9 +219,11 @@ dt_node_type(dt_pcb_t *pcb, const dt_typespec_t *ts)
 {
 	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_TYPE);
 	const char *why;
+	int tag;
 
-	if ((dnp->dn_type = dt_decl_type(ts, &why)) == NULL)
-		dt_parser_error(pcb, dnp->dn_line, D_DECL_COMBO, "%s", why);
+	if ((dnp->dn_type = dt_decl_type(ts, &why, &tag)) == NULL)
+		dt_parser_error(pcb, dnp->dn_line, (dt_errtag_t)tag, "%s",
+		    why);
 	return dnp;
 }
 
@@ -269,6 +271,13 @@ dt_node_intconst(dt_pcb_t *pcb, dt_node_t *dnp, const char *what, int tag)
 	int line = dnp->dn_line;
 
 	dnp = dt_node_cook(pcb, dnp);
+	/* an array dimension: a positive constant, in illumos's words */
+	if (tag == D_DECL_ARRSUB && (dnp->dn_kind != DT_NODE_INT ||
+	    !dt_node_is_int(dnp) || dnp->dn_value == 0 ||
+	    (dnp->dn_type->dt_signed && (int64_t)dnp->dn_value < 0)))
+		dt_parser_error(pcb, line, D_DECL_ARRSUB,
+		    "positive integral constant expression or tuple "
+		    "signature expected as array declaration subscript");
 	if (dnp->dn_kind != DT_NODE_INT || !dt_node_is_int(dnp))
 		dt_parser_error(pcb, line, (dt_errtag_t)tag,
 		    "%s must be an integer constant expression", what);
@@ -360,6 +369,7 @@ dt_node_clause(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred,
 	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_CLAUSE);
 
 	dnp->dn_line = pdescs->dn_line;
+	dnp->dn_value = (uint64_t)dt_lex_lineno(pcb);	/* where it ends */
 	dnp->dn_args = pdescs;
 	dnp->dn_expr = pred;
 	dnp->dn_acts = acts;
@@ -471,6 +481,10 @@ dt_node_is_strcompat(const dt_node_t *dnp)
 	const dt_type_t *b;
 
 	if (dt_node_is_string(dnp))
+		return 1;
+	/* NULL is the string that is not there: s = NULL, s == NULL */
+	if (dnp->dn_kind == DT_NODE_INT && dnp->dn_value == 0 &&
+	    dt_node_is_ptr(dnp))
 		return 1;
 	if (!dt_node_is_ptr(dnp) || (b = dnp->dn_type->dt_base) == NULL)
 		return 0;
@@ -669,7 +683,7 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	}
 	if (st->dt_kind != DT_TK_STRUCT && st->dt_kind != DT_TK_UNION)
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SOU,
-		    "operator %s cannot be applied to type \"%s\": must be "
+		    "operator %s cannot be applied to type \"%s\"; must be "
 		    "applied to a struct or union", op, lp->dn_type->dt_name);
 	if (!st->dt_defined)
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SOU,
@@ -683,14 +697,16 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (m->dm_bits != 0)
 		dnp->dn_flags |= DT_NF_BITFIELD;
 	/*
-	 * s.m of a struct in a D variable: a global's storage is written in
-	 * place; a thread-local, clause-local or array element's value is a
-	 * copy, so a store there would be lost: refused.
+	 * s.m of a struct in a D variable: a global's or a clause-local's
+	 * storage is written in place (this->s.m = v, as illumos allows);
+	 * a thread-local or array element's value is a copy, so a store
+	 * there would be lost: refused.
 	 */
 	if (dnp->dn_op == DT_TOK_DOT && !(lp->dn_flags & DT_NF_WRITABLE &&
 	    lp->dn_flags & DT_NF_MEMORY) && !(lp->dn_kind == DT_NODE_VAR &&
 	    lp->dn_ident->di_kind == DT_IDENT_SCALAR &&
-	    lp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL))
+	    (lp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL ||
+	    lp->dn_ident->di_scope == DIFV_SCOPE_LOCAL)))
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
 }
@@ -823,8 +839,30 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 		dt_parser_error(pcb, dd->dd_line, D_DECL_CLASS,
 		    "inline %s may not have a storage class", dd->dd_name);
 	t = dt_decl_derive(pcb, dt_decl_spec(pcb, ts, dd->dd_line), dd);
-	if (dt_idhash_lookup(dtp->dt_globals, dd->dd_name) != NULL ||
-	    dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
+	if ((idp = dt_idhash_lookup(dtp->dt_globals, dd->dd_name)) != NULL) {
+		/* illumos's report: what the name was before */
+		static const char *const kinds[] = {
+			[DT_IDENT_SCALAR] = "scalar",
+			[DT_IDENT_ARRAY] = "array",
+			[DT_IDENT_ACTFUNC] = "tracing function",
+			[DT_IDENT_AGGFUNC] = "aggregating function",
+			[DT_IDENT_AGG] = "aggregation",
+			[DT_IDENT_ASSOC] = "associative array",
+			[DT_IDENT_FUNC] = "function",
+			[DT_IDENT_ENUMR] = "enumerator",
+			[DT_IDENT_INLINE] = "inline",
+		};
+		const char *kind = (unsigned)idp->di_kind <
+		    sizeof(kinds) / sizeof(kinds[0]) &&
+		    kinds[idp->di_kind] != NULL ? kinds[idp->di_kind] : "";
+
+		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
+		    "identifier redefined: %s\n\t current: inline "
+		    "definition\n\tprevious: %s %s", dd->dd_name, kind,
+		    idp->di_kind != DT_IDENT_FUNC && idp->di_type != NULL ?
+		    idp->di_type->dt_name : "");
+	}
+	if (dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
 		    "identifier redeclared: %s", dd->dd_name);
 	if (t->dt_kind == DT_TK_VOID || dt_decl_is_byref(t))
@@ -869,14 +907,15 @@ dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
 	dt_xlator_t *dx;
 	dt_node_t *mp, *np;
 
+	/* as illumos, these two at the line where the declaration ends */
 	if ((t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION) ||
 	    !t->dt_defined)
-		dt_parser_error(pcb, to->dn_line, D_XLATE_SOU,
-		    "translator output type must be a struct or union: %s",
-		    t->dt_name);
+		dt_parser_error(pcb, dt_lex_lineno(pcb), D_XLATE_SOU,
+		    "translator output type must be a struct or union");
 	for (dx = pcb->pcb_xlators; dx != NULL; dx = dx->dx_next) {
 		if (dx->dx_to == t && dx->dx_from == from->dn_type)
-			dt_parser_error(pcb, to->dn_line, D_XLATE_REDECL,
+			dt_parser_error(pcb, dt_lex_lineno(pcb),
+			    D_XLATE_REDECL,
 			    "translator from %s to %s has already been "
 			    "declared", from->dn_type->dt_name, t->dt_name);
 	}
@@ -1054,7 +1093,16 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dt_ident_t *idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
 
-	/* as illumos: self-> and this-> must be assigned before a read */
+	/*
+	 * A predicate may test a thread-local no clause has assigned yet
+	 * (/self->ts/ before the clause that sets it): it is an int, 0
+	 * until assigned.  Elsewhere, as illumos: self-> and this-> must
+	 * be assigned before a read.
+	 */
+	if (idp == NULL && dnp->dn_op == DT_TOK_PTR && pcb->pcb_inpred &&
+	    dnp->dn_value == DIFV_SCOPE_THREAD)
+		idp = dt_node_declare(pcb, dnp->dn_line, dnp->dn_string,
+		    DT_IDENT_SCALAR, DIFV_SCOPE_THREAD, &dt_type_int);
 	if (idp == NULL && dnp->dn_op == DT_TOK_PTR)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNDEF,
 		    "%s has not yet been declared or assigned",
@@ -1204,7 +1252,8 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 			    "key #%d of %s[ ] cannot be cooked", n + 1,
 			    bp->dn_string);
 		n++;
-		if (!dt_node_is_scalar(kp) && !dt_node_is_string(kp))
+		if (!dt_node_is_scalar(kp) && !dt_node_is_string(kp) &&
+		    !dt_decl_is_sou_key(kp->dn_type))
 			dt_parser_error(pcb, kp->dn_line, D_KEY_TYPE,
 			    "%s expression may not be used as an associative "
 			    "array index: key #%d", kp->dn_type != NULL ?
@@ -1239,11 +1288,14 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 			    idp->di_nargs);
 		for (kp = dnp->dn_right, i = 0; kp != NULL;
 		    kp = kp->dn_list, i++) {
-			if (kp->dn_type->dt_kind == idp->di_keys[i]->dt_kind)
+			/* a struct or union key: that very type */
+			if (kp->dn_type->dt_kind == idp->di_keys[i]->dt_kind &&
+			    (!dt_decl_is_sou_key(kp->dn_type) ||
+			    kp->dn_type == idp->di_keys[i]))
 				continue;
 			dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
-			    "%s[ ] argument #%d is incompatible with "
-			    "prototype:\n\tprototype: %s\n\t argument: %s",
+			    "%s[ ] key #%d is incompatible with "
+			    "prototype:\n\tprototype: %s\n\t      key: %s",
 			    idp->di_name, i + 1, idp->di_keys[i]->dt_name,
 			    kp->dn_type->dt_name);
 		}
@@ -1276,6 +1328,24 @@ dt_node_cook_asgn_lhs(dt_pcb_t *pcb, dt_node_t *lp, const dt_type_t *rt)
 		    DT_IDENT_SCALAR, lp->dn_op == DT_TOK_PTR ?
 		    (int)lp->dn_value : DIFV_SCOPE_GLOBAL, rt);
 	return dt_node_cook(pcb, lp);
+}
+
+/*
+ * self->v = 0 and a[k] = 0 free a dynamic variable whatever its type (a
+ * string, a struct): the idiom scripts use to release what a thread-local
+ * or an associative array element holds.
+ */
+static int
+dt_node_is_dvar_delete(const dt_node_t *lp, const dt_node_t *rp)
+{
+	const dt_ident_t *idp;
+
+	if (lp->dn_kind != DT_NODE_VAR || rp->dn_kind != DT_NODE_INT ||
+	    rp->dn_value != 0)
+		return 0;
+	idp = lp->dn_ident;
+	return idp->di_kind == DT_IDENT_ASSOC ||
+	    idp->di_scope == DIFV_SCOPE_THREAD;
 }
 
 /* What a store into memory (*p = v, p->m = v) may not do. */
@@ -1321,7 +1391,7 @@ dt_node_cook_sizeof(dt_pcb_t *pcb, dt_node_t *dnp)
 	t = cp->dn_type;
 	if (t == NULL || t->dt_kind == DT_TK_VOID)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_TYPE,
-		    "cannot apply sizeof to an expression of type void");
+		    "cannot apply sizeof to an operand of unknown size");
 	if (cp->dn_flags & DT_NF_BITFIELD)
 		dt_parser_error(pcb, dnp->dn_line, D_SIZEOF_BITFIELD,
 		    "cannot apply sizeof to a bit-field");
@@ -1359,6 +1429,32 @@ dt_node_cook_offsetof(dt_pcb_t *pcb, dt_node_t *dnp)
 	return dt_node_setint(dnp, m->dm_off, dt_decl_lookup("size_t"));
 }
 
+/*
+ * An action called where a value is wanted, as illumos sees it: a
+ * function of type void, whose arguments are still checked.  Returns the
+ * action's identifier, or NULL when dnp is not an action call.
+ */
+static const dt_ident_t *
+dt_node_actcall(dt_pcb_t *pcb, const dt_node_t *dnp)
+{
+	const dt_ident_t *idp;
+	const dt_node_t *ap;
+	int n = 0;
+
+	if (dnp->dn_kind != DT_NODE_FUNC || (idp = dt_idhash_lookup(
+	    pcb->pcb_hdl->dt_globals, dnp->dn_string)) == NULL ||
+	    idp->di_kind != DT_IDENT_ACTFUNC ||
+	    (idp->di_flags & DT_IDFLG_UNSUP))
+		return NULL;
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		n++;
+	if (idp->di_nargs >= 0 && n != idp->di_nargs)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+		    idp->di_name, n, n == 1 ? "" : "s", idp->di_nargs);
+	return idp;
+}
+
 static dt_node_t *
 dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -1375,6 +1471,15 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (op == DT_TOK_PREINC || op == DT_TOK_PREDEC ||
 	    op == DT_TOK_POSTINC || op == DT_TOK_POSTDEC)
 		cp = dt_node_cook_asgn_lhs(pcb, dnp->dn_left, &dt_type_int);
+	else if (op == DT_TOK_ADDROF && dnp->dn_left->dn_kind == DT_NODE_AGG)
+		dt_parser_error(pcb, dnp->dn_line, D_ADDROF_VAR,
+		    "cannot take address of dynamic variable");
+	else if ((op == DT_TOK_IPOS || op == DT_TOK_INEG ||
+	    op == DT_TOK_BNEG) && dt_node_actcall(pcb, dnp->dn_left) != NULL)
+		dt_parser_error(pcb, dnp->dn_line, op == DT_TOK_BNEG ?
+		    D_OP_INT : D_OP_ARITH, "operator %s requires an operand "
+		    "of %s type", dt_node_opname(op), op == DT_TOK_BNEG ?
+		    "integral" : "arithmetic");
 	else
 		cp = dt_node_cook(pcb, dnp->dn_left);
 	dnp->dn_left = cp;
@@ -1419,10 +1524,8 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (cp->dn_flags & DT_NF_BITFIELD)
 			dt_parser_error(pcb, dnp->dn_line, D_ADDROF_BITFIELD,
 			    "cannot take address of bit-field");
-		if (cp->dn_kind == DT_NODE_VAR &&
-		    !(dt_decl_is_byref(cp->dn_type) &&
-		    cp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL &&
-		    cp->dn_ident->di_kind == DT_IDENT_SCALAR))
+		/* as illumos: no D variable has an address, a struct's neither */
+		if (cp->dn_kind == DT_NODE_VAR)
 			dt_parser_error(pcb, dnp->dn_line, D_ADDROF_VAR,
 			    "cannot take address of dynamic variable");
 		if (!(cp->dn_flags & DT_NF_MEMORY) && cp->dn_kind != DT_NODE_VAR)
@@ -1447,7 +1550,7 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (!dt_node_is_scalar(cp) || cp->dn_type->dt_kind ==
 		    DT_TK_ARRAY)
 			dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
-			    "operator %s requires an operand of scalar type",
+			    "operator %s requires operand of scalar type",
 			    dt_node_opname(op));
 		if (cp->dn_kind == DT_NODE_VAR)
 			cp->dn_ident->di_flags |= DT_IDFLG_MOD;
@@ -1480,7 +1583,8 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
 		    rp->dn_type);
 		dt_node_check_lvalue(pcb, lp, op);
-		if (!dt_node_asgn_compat(lp->dn_type, rp))
+		if (!dt_node_asgn_compat(lp->dn_type, rp) &&
+		    !dt_node_is_dvar_delete(lp, rp))
 			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
 			    "operands have incompatible types: \"%s\" = \"%s\"",
 			    lp->dn_type->dt_name, rp->dn_type->dt_name);
@@ -1500,6 +1604,11 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		lp = dnp->dn_left;
 		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 		t = lp->dn_type;
+		/* to its own type (a struct too): the value, not an lvalue */
+		if (t == rp->dn_type && !dt_decl_is_scalar(t)) {
+			rp->dn_flags &= ~(DT_NF_LVALUE | DT_NF_WRITABLE);
+			return rp;
+		}
 		if ((!dt_decl_is_scalar(t) && t->dt_kind != DT_TK_VOID) ||
 		    (!dt_node_is_scalar(rp) && !dt_node_is_ptr(rp)) ||
 		    (t->dt_kind == DT_TK_VOID && rp->dn_kind == DT_NODE_INT))
@@ -1532,7 +1641,12 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (!(lp->dn_type->dt_kind == DT_TK_PTR &&
 		    (bop == DT_TOK_ADD || bop == DT_TOK_SUB)))
 			dt_node_check_int(pcb, lp, bop, 1);
-		dt_node_check_int(pcb, rp, bop, 1);
+		/* an integer variable and a value of another kind: illumos */
+		if (!dt_node_is_int(rp))
+			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+			    "operands have incompatible types: \"%s\" %s \"%s\"",
+			    lp->dn_type->dt_name, dt_node_opname(op),
+			    rp->dn_type->dt_name);
 		dt_node_check_memstore(pcb, lp, op);
 		if ((bop == DT_TOK_DIV || bop == DT_TOK_MOD) &&
 		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
@@ -1658,8 +1772,14 @@ static dt_node_t *
 dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
 {
 	dt_node_t *cp, *lp, *rp;
+	int lact, ract;
 
 	cp = dnp->dn_expr = dt_node_cook(pcb, dnp->dn_expr);
+	lact = dt_node_actcall(pcb, dnp->dn_left) != NULL;
+	ract = dt_node_actcall(pcb, dnp->dn_right) != NULL;
+	if (lact || ract)
+		dt_parser_error(pcb, dnp->dn_line, D_OP_ACT,
+		    "action cannot be used in a conditional context");
 	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
 	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 	if (!dt_node_is_scalar(cp))

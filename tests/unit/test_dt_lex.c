@@ -317,10 +317,11 @@ test_chars(void)
 	check_int("'\\f'", '\f', "int");
 	check_int("'\\v'", '\v', "int");
 	check_int("'\\\\'", '\\', "int");
-	check_int("'\\''", '\'', "int");
+	/* as illumos: \' and \? are no escapes, the backslash stays */
+	check_int("'\\''", 0x5c27, "int");
 	check_int("'\\\"'", '"', "int");
 	check_int("'\"'", '"', "int");
-	check_int("'\\?'", '?', "int");
+	check_int("'\\?'", 0x5c3f, "int");
 	check_int("'\\0'", 0, "int");
 	check_int("'\\x41'", 'A', "int");
 	check_int("'\\101'", 'A', "int");
@@ -353,7 +354,7 @@ test_strings(void)
 	check_str("\"\"", "", 0);
 	check_str("\"abc\"", "abc", 3);
 	check_str("\"a\\nb\\tc\"", "a\nb\tc", 5);
-	check_str("\"\\\\\\\"\\'\"", "\\\"'", 3);
+	check_str("\"\\\\\\\"\\'\"", "\\\"\\'", 4);
 	check_str("\"\\x41\\101\\60\"", "AA0", 3);
 	/* three octal digits at most; a NUL ends a D string */
 	check_str("\"\\1012\"", "A2", 2);
@@ -704,10 +705,15 @@ check_file_err(const char *src, const char *tag, const char *msg)
 static void
 test_invalid(void)
 {
+	/* as illumos: the line after the newline that ends the literal */
 	check_file_err("BEGIN\n{\n/* x\n*/\ttrace(\"abc\n\");\n}\n",
-	    "D_STR_NL", "line 4: newline encountered in string literal");
+	    "D_STR_NL", "line 5: newline encountered in string literal");
 	check_file_err("BEGIN\n{\n\ttrace('ab\n');\n}\n", "D_CHR_NL",
-	    "line 3: newline encountered in character constant");
+	    "line 4: newline encountered in character constant");
+	check_file_err("BEGIN\n{\n\ttrace(epid));\n}\n", "D_SYNTAX",
+	    "line 3: extra ) in input stream");
+	check_file_err("BEGIN\n/(epid > 0/\n{\n}\n", "D_SYNTAX",
+	    "line 2: closing ) expected in predicate before /");
 	check_file_err("BEGIN\n{\n\ttrace(\"a\");\n\ttrace(09);\n}\n",
 	    "D_INT_DIGIT", "line 4: constant 09 contains invalid digit 9");
 	check_file_err("BEGIN\n{\n/*\n\n", "D_SYNTAX",

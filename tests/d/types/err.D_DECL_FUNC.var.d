@@ -1,3 +1,3 @@
-/* a variable may not have a function type: a pointer may */
-int f(int);
+/* a thread-local may not have a function type: a pointer may */
+self int f(int);
 BEGIN { exit(0); }

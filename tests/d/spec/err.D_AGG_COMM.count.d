@@ -1,0 +1,2 @@
+/* an aggregation may not follow commit() in its clause either */
+BEGIN { commit(1); @n = count(); }

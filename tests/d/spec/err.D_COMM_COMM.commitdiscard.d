@@ -1,1 +1,0 @@
-BEGIN { commit(1); discard(1); }

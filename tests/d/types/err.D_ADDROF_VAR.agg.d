@@ -1,0 +1,2 @@
+/* nor has an aggregation */
+BEGIN { @n = count(); trace(&@n); }

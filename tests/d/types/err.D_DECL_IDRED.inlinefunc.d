@@ -1,0 +1,3 @@
+/* an inline may not take the name of a subroutine */
+inline int strlen = 3;
+BEGIN { exit(0); }

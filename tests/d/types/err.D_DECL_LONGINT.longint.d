@@ -1,0 +1,2 @@
+/* illumos names this type specifier combination */
+long string s;
