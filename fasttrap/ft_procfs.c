@@ -5,16 +5,18 @@
  * anything), and the files the process has mapped, opened as the
  * process has them.
  *
- * A path in /proc/PID/maps is only what the file was called when it was
- * mapped: the user may have renamed another file over it since, made it
- * a symbolic link to a file only root may read, or it may name a file in
- * a mount namespace the daemon does not share.  So a root daemon never
- * opens it: it opens /proc/PID/map_files/LO-HI, the very file of that
- * mapping (which takes CAP_SYS_ADMIN).  A daemon without it (a private
- * one run by a user) opens the path, through /proc/PID/root, without
- * following a FIFO's or device's open protocol, and keeps the file only
- * if its device and inode are those /proc/PID/maps gives for the
- * mapping; a file that is not is refused, and the reason is logged
+ * A path in /proc/PID/maps names the mapped file only while nothing
+ * changes: the user may have renamed another file over it (the line
+ * then ends in " (deleted)"), mounted another file over it, or swapped a
+ * directory or a symbolic link on the way between our read of the line
+ * and our open; and it may name a file in a mount namespace the daemon
+ * does not share.  So a root daemon never opens it: it opens
+ * /proc/PID/map_files/LO-HI, the very file of that mapping (which takes
+ * CAP_SYS_ADMIN, or CAP_CHECKPOINT_RESTORE).  A daemon without either (a
+ * private one run by a user) opens the path, through /proc/PID/root,
+ * without following a FIFO's or device's open protocol, and keeps the
+ * file only if its device and inode are those /proc/PID/maps gives for
+ * the mapping; a file that is not is refused, and the reason is logged
  * (ft_procfs_setwarn).  Every part of fasttrap that reads a traced
  * process's files (symbols, build-ids, load bias, the unwinder's CFI,
  * uprobe links) comes through here.

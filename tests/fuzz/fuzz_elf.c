@@ -5,7 +5,10 @@
  * run the load-bias reader (ft_elf_bias), the symbol table, note and
  * build-id reader (ft_elf_fdopen) and every lookup the pid provider
  * makes of it (by name, by address, the bytes of each function, the
- * dynamic section), and the unwinder's use of libdw: the module
+ * dynamic section), the decoding of each function's bytes into probe
+ * sites (ft_isa_function, as ft_proc_func_sites does) and of
+ * __errno_location's into errno's TLS offset (ft_isa_tlsoff, as
+ * ft_proc_errno_mod does), and the unwinder's use of libdw: the module
  * reported from the descriptor, as ft_unwind.c's find_elf gives it, and
  * the call frame information (.eh_frame and .debug_frame) looked up at
  * each function.  Any input must end in a clean refusal or a clean
@@ -117,6 +120,45 @@ fuzz_elf_cfi(int fd, const ft_elf_t *fe)
 	dwfl_end(d);
 }
 
+/* ft_proc_func_sites: the function's bytes, from the file, decoded. */
+static void
+fuzz_elf_sites(const ft_elf_t *fe, const ft_sym_t *s)
+{
+	uint8_t *buf;
+	ft_fn_t ff;
+	uint32_t off;
+
+	/* the daemon's bound is 16 MB; no input here is bigger than this */
+	if (s->fs_size == 0 || s->fs_size > 65536 ||
+	    (buf = malloc(s->fs_size)) == NULL)
+		return;
+	if (ft_elf_read(fe, s->fs_addr, buf, s->fs_size) == 0 &&
+	    ft_isa_function(buf, s->fs_size, s->fs_addr, &ff) == 0) {
+		for (off = 0; off < s->fs_size; off++)
+			(void)ft_isa_is_insn(&ff, off);
+		ft_isa_function_free(&ff);
+	}
+	free(buf);
+}
+
+/* ft_proc_errno_mod: errno's offset from __errno_location's code. */
+static void
+fuzz_elf_errno(const ft_elf_t *fe)
+{
+	const ft_sym_t *s;
+	uint8_t code[32];
+	uint64_t slot;
+	int64_t off;
+	size_t n;
+
+	if ((s = ft_elf_lookup(fe, "__errno_location")) == NULL)
+		return;
+	n = s->fs_size != 0 && s->fs_size < sizeof(code) ? s->fs_size :
+	    sizeof(code);
+	if (ft_elf_read(fe, s->fs_addr, code, n) == 0)
+		(void)ft_isa_tlsoff(code, n, s->fs_addr, &slot, &off);
+}
+
 static void
 fuzz_elf_syms(const ft_elf_t *fe)
 {
@@ -138,7 +180,9 @@ fuzz_elf_syms(const ft_elf_t *fe)
 		    sizeof(buf);
 		(void)ft_elf_read(fe, s->fs_addr, buf, len ? len : 1);
 		(void)ft_elf_addr(fe, s->fs_addr + s->fs_size);
+		fuzz_elf_sites(fe, s);
 	}
+	fuzz_elf_errno(fe);
 	n = ft_elf_naliases(fe);
 	for (i = 0; i < n && i < FUZZ_ELF_MAXSYMS; i++) {
 		a = ft_elf_alias(fe, i);

@@ -13,8 +13,9 @@ FUZZ_CC_SRCS = $(FUZZ_PROTO_SRCS) \
 	$(filter %.c,$(libdtrace_libdtrace_a_SOURCES)) \
 	libdtrace/dt_grammar.c libdtrace/dt_lex.c
 # fuzz_elf and fuzz_procfs: what the daemon reads of a traced process's
-# files and of /proc (fasttrap/ft_elf.c, ft_procfs.c; libdw's CFI).
-FUZZ_ELF_SRCS = fasttrap/ft_elf.c fasttrap/ft_procfs.c
+# files and of /proc (fasttrap/ft_elf.c, ft_procfs.c, the decoding in
+# ft_isa_x86.c; libdw's CFI).
+FUZZ_ELF_SRCS = fasttrap/ft_elf.c fasttrap/ft_procfs.c fasttrap/ft_isa_x86.c
 FUZZ_PROCFS_SRCS = fasttrap/ft_procfs.c
 FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc \
 	tests/fuzz/fuzz_elf tests/fuzz/fuzz_procfs
@@ -42,7 +43,7 @@ tests/fuzz/fuzz_cc: tests/fuzz/fuzz_cc.c $(FUZZ_CC_SRCS) \
 	$(FUZZ_BUILD)
 tests/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c $(FUZZ_ELF_SRCS) fasttrap/ft.h
 	@$(MKDIR_P) tests/fuzz
-	$(FUZZ_BUILD)
+	$(FUZZ_BUILD) $(ZYDIS_LIBS)
 tests/fuzz/fuzz_procfs: tests/fuzz/fuzz_procfs.c $(FUZZ_PROCFS_SRCS) \
     fasttrap/ft.h
 	@$(MKDIR_P) tests/fuzz
