@@ -115,7 +115,7 @@ typedef struct dtd_pidproc {
 	int			pp_exited;	/* atomic: gone */
 	int			pp_status;	/* wait status, once exited */
 	int			pp_running;	/* ft_proc_run() done */
-	int			pp_letgo;	/* atomic: let go at an exec */
+	int			pp_letgo;	/* atomic: let go at exec */
 	char			pp_comm[32];
 	pid_t			pp_ppid;
 	uid_t			pp_uid;
@@ -502,9 +502,10 @@ dtd_prov_pid_execok(void *arg, ft_proc_t *proc)
 		if (fatal)
 			fatalx("%s: cannot take back our credentials",
 			    __func__);
+		/* gone counts as no: a dead process runs nothing */
 		if (fd >= 0)
 			close(fd);
-		else if (errno != ESRCH)
+		else
 			ok = 0;
 	}
 	if (!ok)
@@ -1048,9 +1049,9 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 
 			dtd_prov_pid_abandon(pp);
 			/* one let go at an exec runs on: not ours */
-			if (pp->pp_created &&
-			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE) &&
-			    !__atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE))
+			if (pp->pp_created && !__atomic_load_n(&pp->pp_exited,
+			    __ATOMIC_ACQUIRE) && !__atomic_load_n(&pp->pp_letgo,
+			    __ATOMIC_ACQUIRE))
 				ft_proc_kill(pp->pp_proc);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			ft_proc_release(pp->pp_proc);
