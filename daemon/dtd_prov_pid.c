@@ -61,12 +61,17 @@
  * any instruction of the new image ran for us.  Between execs nothing
  * else can raise a qualifying process's privilege: all its uids are the
  * client's and it has no capabilities, so it cannot set-uid to anyone
- * else.  A process that no longer qualifies for one of its non-root
- * consumers is let go for all of them (the backend detaches, or its
- * links go at release), and each is told (DT_PROC_LOST); it runs on
- * with its privilege, untraced.  Memory is read only through a
- * descriptor bound to the image being traced (ft_proc_read), so a hit
- * of the old image, handled late, reads nothing of the new one.
+ * else.  A consumer for whom a process no longer qualifies loses it
+ * (DT_PROC_LOST): its ECBs no longer fire there (pp_allow lists the
+ * others, each hit fires for them alone), set in the exec event, before
+ * any site of the new image is in place (the tracer thread waits for
+ * it; the uprobe gate opens after it).  If none remains,
+ * the process is let go (the backend detaches, or its links go at
+ * release); it runs on with its privilege, untraced.  A consumer that
+ * lost it is not sent the new image's module map either.  Memory is
+ * read only through a descriptor bound to the image being traced
+ * (ft_proc_read), so a hit of the old image, handled late, reads
+ * nothing of the new one.
  *
  * uregs[]: the registers are those of struct user_regs_struct seen as
  * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
@@ -115,7 +120,7 @@ typedef struct dtd_pidproc {
 	int			pp_exited;	/* atomic: gone */
 	int			pp_status;	/* wait status, once exited */
 	int			pp_running;	/* ft_proc_run() done */
-	int			pp_letgo;	/* atomic: let go at an exec */
+	int			pp_letgo;	/* atomic: let go at exec */
 	char			pp_comm[32];
 	pid_t			pp_ppid;
 	uid_t			pp_uid;
@@ -132,12 +137,22 @@ typedef struct dtd_pidproc {
 	pthread_cond_t		pp_evcv;
 	int			pp_evpend;	/* DTD_PIDEV_* */
 	int			pp_abandon;
-	/* the non-root consumers' credentials, for fo_execok: pp_evlock */
+	/*
+	 * pp_evlock: the non-root consumers' credentials, and whether the
+	 * last exec denied them (fo_execok); root consumers are counted.
+	 * Once a consumer lost the process (pp_excl), hits fire only for
+	 * the consumers in pp_allow.
+	 */
 	struct dtd_pidcred {
 		uid_t		pc_uid;
 		gid_t		pc_gid;
+		int		pc_denied;
 	}			*pp_creds;
 	int			pp_ncreds;
+	int			pp_nroot;
+	int			pp_excl;	/* atomic too */
+	dtd_consumer_t		**pp_allow;
+	int			pp_nallow;
 	uint64_t		pp_nlost;	/* atomic: lost samples */
 	uint64_t		pp_lost[DTD_PID_MAXCPU];	/* atomic */
 	struct dtd_pidproc	*pp_next;
@@ -152,6 +167,7 @@ typedef struct dtd_pidtgt {
 	int		pt_created;	/* this consumer created it (-c) */
 	int		pt_toldheld;	/* DT_MSG_PROC sent */
 	int		pt_toldexit;
+	int		pt_setid;	/* lost at an exec of set-id */
 	int		pt_backend;	/* DT_BACKEND_* + 1 once chosen */
 	int		pt_toldbackend;	/* DT_PROC_BACKEND sent */
 	uint64_t	pt_nlost;	/* lost samples reported so far */
@@ -379,6 +395,40 @@ dtd_prov_pid_cpu(const dtd_hit_t *h)
 	return ft_proc_cpu(h->dh_uarg, h->dh_tid);
 }
 
+/*
+ * Fire a hit of pp; once a consumer lost pp at an exec, for the others
+ * alone.  dh_consumer is only compared, never followed: a consumer gone
+ * since the copy is harmless.
+ */
+static void
+dtd_prov_pid_fire(dtd_pidproc_t *pp, dtd_hit_t *h)
+{
+	dtd_consumer_t *allow[16];
+	int i, n;
+
+	if (!__atomic_load_n(&pp->pp_excl, __ATOMIC_ACQUIRE)) {
+		dtd_ecb_fire(h);
+		return;
+	}
+	pthread_mutex_lock(&pp->pp_evlock);
+	if ((n = pp->pp_nallow) > 16) {
+		/* many: fire under the lock (the main thread waits) */
+		for (i = 0; i < n; i++) {
+			h->dh_consumer = pp->pp_allow[i];
+			dtd_ecb_fire(h);
+		}
+		n = 0;
+	} else {
+		memcpy(allow, pp->pp_allow, n * sizeof(allow[0]));
+	}
+	pthread_mutex_unlock(&pp->pp_evlock);
+	for (i = 0; i < n; i++) {
+		h->dh_consumer = allow[i];
+		dtd_ecb_fire(h);
+	}
+	h->dh_consumer = NULL;
+}
+
 /* Tracer thread: a thread of pp stopped on a site with users. */
 static void
 dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
@@ -433,7 +483,7 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 			h.dh_args[5] = r->r9;
 			h.dh_argsp = r->rsp + 8;
 		}
-		dtd_ecb_fire(&h);
+		dtd_prov_pid_fire(pp, &h);
 	}
 }
 
@@ -499,68 +549,139 @@ static int
 dtd_prov_pid_execok(void *arg, ft_proc_t *proc)
 {
 	dtd_pidproc_t *pp = arg;
-	int i, fd, fatal, ok = 1;
+	int i, fd, fatal, ok = 1, denied = 0;
 
 	(void)proc;
 	pthread_mutex_lock(&pp->pp_evlock);
-	for (i = 0; i < pp->pp_ncreds && ok; i++) {
+	for (i = 0; i < pp->pp_ncreds; i++) {
+		if (pp->pp_creds[i].pc_denied)
+			continue;	/* lost at an earlier exec */
 		fd = ft_proc_mayptrace(pp->pp_pid, pp->pp_creds[i].pc_uid,
 		    pp->pp_creds[i].pc_gid, &fatal);
 		if (fatal)
 			fatalx("%s: cannot take back our credentials",
 			    __func__);
-		if (fd >= 0)
+		/* gone counts as no: a dead process runs nothing */
+		if (fd >= 0) {
 			close(fd);
-		else if (errno != ESRCH)
-			ok = 0;
+			ok++;
+		} else {
+			pp->pp_creds[i].pc_denied = 1;
+			denied++;
+		}
 	}
-	if (!ok)
+	/* nobody left who may trace it (now or since an earlier exec) */
+	if (ok == 1 && pp->pp_nroot == 0) {
+		ok = 0;
 		__atomic_store_n(&pp->pp_letgo, 1, __ATOMIC_RELEASE);
+	}
 	pthread_mutex_unlock(&pp->pp_evlock);
-	if (ok)
+	if (denied == 0 && ok)
 		return 0;
-	log_info("%s: pid %d exec'd what uid %d may not trace: let go",
-	    __func__, (int)pp->pp_pid, (int)pp->pp_creds[i - 1].pc_uid);
+	log_info("%s: pid %d exec'd what %d of its consumers may not trace%s",
+	    __func__, (int)pp->pp_pid, denied, ok ? "" : ": let go");
 	dtd_client_wakeup();
-	return -1;
+	return ok ? 0 : -1;
+}
+
+/*
+ * Main thread, pp waiting in its exec event: the consumers fo_execok
+ * denied lose it (told by dtd_prov_pid_report); hits fire for the
+ * others alone from now on.
+ */
+static void
+dtd_prov_pid_exclude(dtd_pidproc_t *pp)
+{
+	dtd_consumer_t *c, **na;
+	dtd_pidtgt_t *t;
+	int i, lost, n = 0;
+
+	for (c = dtd_consumer_next(NULL); c != NULL;
+	    c = dtd_consumer_next(c)) {
+		if ((t = dtd_prov_pid_tgt(c, pp->pp_pid)) == NULL ||
+		    t->pt_proc != pp)
+			continue;
+		lost = t->pt_setid;
+		pthread_mutex_lock(&pp->pp_evlock);
+		for (i = 0; !lost && c->dc_uid != 0 && i < pp->pp_ncreds;
+		    i++)
+			if (pp->pp_creds[i].pc_uid == c->dc_uid &&
+			    pp->pp_creds[i].pc_gid == c->dc_gid)
+				lost = pp->pp_creds[i].pc_denied;
+		if (lost) {
+			t->pt_setid = 1;
+		} else if ((na = reallocarray(pp->pp_allow, n + 1,
+		    sizeof(*na))) != NULL) {
+			pp->pp_allow = na;
+			na[n++] = c;
+		}
+		pthread_mutex_unlock(&pp->pp_evlock);
+	}
+	pthread_mutex_lock(&pp->pp_evlock);
+	pp->pp_nallow = n;
+	__atomic_store_n(&pp->pp_excl, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pp->pp_evlock);
 }
 
 /* Main thread: consumer c holds pp, with its credentials. */
 static int
-dtd_prov_pid_credadd(dtd_pidproc_t *pp, const dtd_consumer_t *c)
+dtd_prov_pid_credadd(dtd_pidproc_t *pp, dtd_consumer_t *c)
 {
-	struct dtd_pidcred *n;
+	struct dtd_pidcred *n = NULL;
+	dtd_consumer_t **na = NULL;
+	int rc = 0;
 
-	if (c->dc_uid == 0)
-		return 0;
 	pthread_mutex_lock(&pp->pp_evlock);
-	n = reallocarray(pp->pp_creds, pp->pp_ncreds + 1, sizeof(*n));
-	if (n != NULL) {
-		pp->pp_creds = n;
-		n[pp->pp_ncreds].pc_uid = c->dc_uid;
-		n[pp->pp_ncreds].pc_gid = c->dc_gid;
-		pp->pp_ncreds++;
+	if (pp->pp_excl && (na = reallocarray(pp->pp_allow,
+	    pp->pp_nallow + 1, sizeof(*na))) == NULL)
+		rc = -1;
+	if (rc == 0 && c->dc_uid != 0 && (n = reallocarray(pp->pp_creds,
+	    pp->pp_ncreds + 1, sizeof(*n))) == NULL)
+		rc = -1;
+	if (rc == 0) {
+		if (na != NULL) {
+			pp->pp_allow = na;
+			na[pp->pp_nallow++] = c;
+		}
+		if (n != NULL) {
+			pp->pp_creds = n;
+			n[pp->pp_ncreds].pc_uid = c->dc_uid;
+			n[pp->pp_ncreds].pc_gid = c->dc_gid;
+			n[pp->pp_ncreds].pc_denied = 0;
+			pp->pp_ncreds++;
+		} else {
+			pp->pp_nroot++;
+		}
+	} else if (na != NULL) {
+		pp->pp_allow = na;
 	}
 	pthread_mutex_unlock(&pp->pp_evlock);
-	return n != NULL ? 0 : -1;
+	return rc;
 }
 
-/* Main thread: consumer c lets go of pp. */
+/* Main thread: consumer c (that lost pp at an exec: lost) lets go of pp. */
 static void
-dtd_prov_pid_creddel(dtd_pidproc_t *pp, const dtd_consumer_t *c)
+dtd_prov_pid_creddel(dtd_pidproc_t *pp, const dtd_consumer_t *c, int lost)
 {
 	int i;
 
-	if (c->dc_uid == 0)
-		return;
 	pthread_mutex_lock(&pp->pp_evlock);
-	for (i = 0; i < pp->pp_ncreds; i++) {
+	for (i = 0; i < pp->pp_nallow; i++) {
+		if (pp->pp_allow[i] == c) {
+			pp->pp_allow[i] = pp->pp_allow[--pp->pp_nallow];
+			break;
+		}
+	}
+	for (i = 0; c->dc_uid != 0 && i < pp->pp_ncreds; i++) {
 		if (pp->pp_creds[i].pc_uid == c->dc_uid &&
-		    pp->pp_creds[i].pc_gid == c->dc_gid) {
+		    pp->pp_creds[i].pc_gid == c->dc_gid &&
+		    pp->pp_creds[i].pc_denied == lost) {
 			pp->pp_creds[i] = pp->pp_creds[--pp->pp_ncreds];
 			break;
 		}
 	}
+	if (c->dc_uid == 0)
+		pp->pp_nroot--;
 	pthread_mutex_unlock(&pp->pp_evlock);
 }
 
@@ -1036,6 +1157,7 @@ dtd_prov_pid_free(dtd_pidproc_t *pp)
 {
 	dtd_prov_pid_forget(pp);
 	free(pp->pp_creds);
+	free(pp->pp_allow);
 	ft_unwind_destroy(pp->pp_unwind);
 	pthread_cond_destroy(&pp->pp_evcv);
 	pthread_mutex_destroy(&pp->pp_evlock);
@@ -1071,8 +1193,18 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 	for (i = 0; i < pc->pc_ntgt; i++) {
 		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
 
-		dtd_prov_pid_creddel(pp, c);
-		if (--pp->pp_refs > 0) {
+		dtd_prov_pid_creddel(pp, c, pc->pc_tgt[i].pt_setid);
+		if (--pp->pp_refs > 0 && pp->pp_proc != NULL &&
+		    __atomic_load_n(&pp->pp_excl, __ATOMIC_ACQUIRE) &&
+		    pp->pp_nallow == 0) {
+			/* those left lost it at an exec: nobody traces it */
+			__atomic_store_n(&pp->pp_letgo, 1, __ATOMIC_RELEASE);
+			dtd_prov_pid_abandon(pp);
+			ft_proc_release(pp->pp_proc);
+			pp->pp_proc = NULL;
+			continue;
+		}
+		if (pp->pp_refs > 0) {
 			/* its sites are gone: so are their uprobes */
 			dtd_prov_pid_sync(pp);
 			continue;
@@ -1083,9 +1215,9 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 
 			dtd_prov_pid_abandon(pp);
 			/* one let go at an exec runs on: not ours */
-			if (pp->pp_created &&
-			    !__atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE) &&
-			    !__atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE))
+			if (pp->pp_created && !__atomic_load_n(&pp->pp_exited,
+			    __ATOMIC_ACQUIRE) && !__atomic_load_n(&pp->pp_letgo,
+			    __ATOMIC_ACQUIRE))
 				ft_proc_kill(pp->pp_proc);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			ft_proc_release(pp->pp_proc);
@@ -1185,7 +1317,10 @@ dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 		dtd_pidproc_t *pp = t->pt_proc;
 
 		gen = __atomic_load_n(&pp->pp_modgen, __ATOMIC_ACQUIRE);
+		/* not even the map of an image it may not trace */
 		if (t->pt_toldmods == gen || pp->pp_proc == NULL ||
+		    t->pt_setid ||
+		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE) ||
 		    (pp->pp_created &&
 		    !__atomic_load_n(&pp->pp_held, __ATOMIC_ACQUIRE)))
 			continue;
@@ -1248,8 +1383,8 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 		if (t->pt_backend != 0 && !t->pt_toldbackend) {
 			ev = DT_PROC_BACKEND;
 			t->pt_toldbackend = 1;
-		} else if (!t->pt_toldexit &&
-		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE)) {
+		} else if (!t->pt_toldexit && (t->pt_setid ||
+		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE))) {
 			ev = DT_PROC_LOST;
 			t->pt_toldexit = t->pt_toldheld = 1;
 		} else if (!t->pt_toldexit &&
@@ -1263,7 +1398,8 @@ dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
 		}
 		if (ev == 0)
 			continue;
-		if ((ev == DT_PROC_EXITED || ev == DT_PROC_LOST) &&
+		if ((ev == DT_PROC_EXITED || (ev == DT_PROC_LOST &&
+		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE))) &&
 		    pp->pp_proc != NULL) {
 			/*
 			 * Sites of a dead process, or of an image gone at
@@ -1787,7 +1923,7 @@ static void
 dtd_prov_pid_events(void)
 {
 	dtd_pidproc_t *pp;
-	int ev;
+	int ev, i, lost;
 
 	for (pp = dtd_pid_procs; pp != NULL; pp = pp->pp_next) {
 		if (pp->pp_proc == NULL)
@@ -1797,6 +1933,16 @@ dtd_prov_pid_events(void)
 		pthread_mutex_unlock(&pp->pp_evlock);
 		if (ev == 0)
 			continue;
+		if (ev & DTD_PIDEV_EXEC) {
+			pthread_mutex_lock(&pp->pp_evlock);
+			for (i = 0; i < pp->pp_ncreds &&
+			    !pp->pp_creds[i].pc_denied; i++)
+				;
+			lost = i < pp->pp_ncreds;
+			pthread_mutex_unlock(&pp->pp_evlock);
+			if (lost)
+				dtd_prov_pid_exclude(pp);
+		}
 		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
 		dtd_prov_pid_rematch(pp);
 		__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
@@ -1879,7 +2025,7 @@ dtd_prov_pid_targets(const dtd_consumer_t *c, pid_t *pids, int *exited,
 	for (i = 0; i < pc->pc_ntgt && i < max; i++) {
 		pids[i] = pc->pc_tgt[i].pt_proc->pp_pid;
 		exited[i] = __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_exited,
-		    __ATOMIC_ACQUIRE) != 0 ||
+		    __ATOMIC_ACQUIRE) != 0 || pc->pc_tgt[i].pt_setid ||
 		    __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_letgo,
 		    __ATOMIC_ACQUIRE) != 0;
 	}

@@ -156,11 +156,11 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 		insn[n++] = ld[1];
 		EMIT(CALL(BPF_FUNC_map_lookup_elem));
 		jgate[i] = n;
-		EMIT(JEQI(R0, 0, 0));			/* patched: to shut */
+		EMIT(JEQI(R0, 0, 0));		/* patched: to shut */
 		EMIT(LDX64(i == 0 ? R7 : R1, R0, 0));
 	}
 	jgate[2] = n;
-	EMIT(JNER(R1, R7, 0));				/* patched: to shut */
+	EMIT(JNER(R1, R7, 0));			/* patched: to shut */
 	{
 		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
 
@@ -519,7 +519,7 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	insn[n++] = ldg[1];
 	EMIT(CALL(BPF_FUNC_map_lookup_elem));
 	jgate = n;
-	EMIT(JEQI(R0, 0, 0));				/* patched: to ring */
+	EMIT(JEQI(R0, 0, 0));			/* patched: to ring */
 	EMIT(MOV64I(R1, 1));
 	EMIT(XADD64(R0, R1, 0));
 	insn[jgate].off = (int16_t)(n - jgate - 1);

@@ -8,7 +8,8 @@
 # exits with its own status.  Under both backends.  A set-uid program
 # that dropped its effective uid but kept the saved one is refused at
 # grab; one that dropped every id and is dumpable again is traced, and
-# counts exactly.  A root client of the same programs is unaffected.
+# counts exactly.  A root client of the same programs is unaffected,
+# even one that shares the process with the user's client.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/daemon/lib.sh"
 
 test_user
@@ -192,6 +193,46 @@ atoi 5
 touch "$w/end"
 wait $xpid
 check "root client: the program exits 7" [ $? -eq 7 ]
+
+# Two clients of one process, the user's and root's (ptrace, which
+# follows exec exactly): at the set-uid exec the user's loses it, the
+# process stays traced for root's, which sees every hit of the new image
+rm -f "$w/go" "$w/end" "$w/out" "$w/x.out" "$w/d.out" "$w/r.out"
+setpriv --reuid="$uid" --regid="$gid" --clear-groups "$TRIGGERS/execer" \
+    -w "$w/go" 3 "$w/suid" -e "$w/end" -o "$w/out" 5 "$w/secret-u" 7 \
+    >"$w/x.out" 2>&1 &
+xpid=$!
+waitline "$w/x.out" "execer waits for $w/go"
+udtrace -x backend=ptrace -q -p $xpid -n "$D" >"$w/d.out" 2>"$w/d.err" &
+upid=$!
+dtrace -x backend=ptrace -q -p $xpid -n "$D" \
+    -n 'pid$target::atoi:entry /++n == 5/ { exit(0); }' >"$w/r.out" \
+    2>"$w/r.err" &
+rpid=$!
+waitline "$w/d.out" ready
+waitline "$w/r.out" ready
+touch "$w/go"
+wait $upid
+check "two clients: the user's ends, exit 0" [ $? -eq 0 ]
+check "two clients: the user's is told" grep -qx \
+    "dtrace: pid $xpid: exec of set-id program; tracing stopped" "$w/d.err"
+same "$w/d.out" "ready
+
+" "two clients: the user's sees nothing of the new image"
+wait $rpid
+check "two clients: root's goes on, exit 0" [ $? -eq 0 ]
+same "$w/r.out" "ready
+[s3cr3t-uid]
+[s3cr3t-uid]
+[s3cr3t-uid]
+[s3cr3t-uid]
+[s3cr3t-uid]
+atoi 5
+
+" "two clients: root's sees every hit of the new image"
+touch "$w/end"
+wait $xpid
+check "two clients: the program exits 7" [ $? -eq 7 ]
 
 # Credentials that drop.  setid -d saved: the effective uid is the
 # user's, the saved one still root: it could take root back, so the

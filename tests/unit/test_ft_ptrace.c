@@ -349,7 +349,8 @@ test_exec(void)
 static void
 test_execletgo(void)
 {
-	char *argv[] = { NULL, "20", NULL, "30", "5", NULL }, out0[256], out[256];
+	char *argv[] = { NULL, "20", NULL, "30", "5", NULL };
+	char out0[256], out[256];
 	struct target t;
 	struct ctx c;
 	int st0, st;

@@ -36,7 +36,8 @@ touprobe(struct ctx *c)
 static void
 test_execletgo(void)
 {
-	char *argv[] = { NULL, "20", NULL, "30", "5", NULL }, out0[256], out[256];
+	char *argv[] = { NULL, "20", NULL, "30", "5", NULL };
+	char out0[256], out[256];
 	struct target t;
 	struct ctx c;
 	int st0, st, i;
