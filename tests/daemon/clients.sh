@@ -79,6 +79,15 @@ check "it was dropped, with the reason logged" logged 1 \
 check "it only read: rec still runs" \
     sh -c "! '$TRIGGERS/textcmp' $lpid >/dev/null 2>&1"
 
+# a client that asks for 40 snapshots at once and reads them late is
+# held back, not dropped, and gets every one
+timeout -k 10 60 "$TRIGGERS/sockpoke" "$sock" late rec 40 >"$tmp/out"
+check "a late reader: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "40
+" "a late reader: all 40 snapshots are answered"
+check "a late reader is not dropped" \
+    [ "$(grep -c "dropping client" "$tmp/dtraced.log")" -eq 1 ]
+
 # the same, claiming rec: dropped, its tracing stops with it
 timeout -k 10 60 "$TRIGGERS/sockpoke" "$sock" flood rec
 check "a claim that reads nothing: the daemon hangs up" [ $? -eq 0 ]
