@@ -60,6 +60,8 @@ typedef struct dtd_client {
 	struct event		*cl_stallev;	/* output-timeout */
 	int			cl_paused;	/* its requests wait: it has
 						   too much unread */
+	int			cl_backlog;	/* requests read before a
+						   pause, to take first */
 	size_t			cl_replied;	/* of the queue's head, the
 						   bytes that are replies */
 } dtd_client_t;
@@ -642,8 +644,10 @@ dtd_client_flush(dtd_client_t *cl)
 		cl->cl_paused = 0;
 		event_add(cl->cl_rev, NULL);
 		/* requests read before the pause: take them now */
-		if (cl->cl_peer.dp_inlen > 0)
+		if (cl->cl_peer.dp_inlen > 0) {
+			cl->cl_backlog = 1;
 			event_active(cl->cl_rev, EV_READ, 0);
+		}
 	}
 	return 0;
 }
@@ -695,7 +699,13 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 	ssize_t n;
 	int rv;
 
-	n = dt_peer_read(&cl->cl_peer);
+	/* the requests that waited first; the socket's news come after */
+	if (cl->cl_backlog) {
+		cl->cl_backlog = 0;
+		n = -1;
+		errno = EAGAIN;
+	} else
+		n = dt_peer_read(&cl->cl_peer);
 	if (n == 0) {
 		/* what it left unread is closed and freed with it */
 		if (cl->cl_peer.dp_inlen > 0 || cl->cl_peer.dp_ninfd > 0)

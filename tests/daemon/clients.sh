@@ -41,7 +41,7 @@ status()
 hard=$(ulimit -Hn)
 [ "$hard" != unlimited ] && [ "$hard" -gt 1024 ] && ulimit -Sn 1024
 n=$(getconf _NPROCESSORS_CONF)
-start_daemon -v -L user-connections=4,output=1m,output-timeout=3 ||
+start_daemon -v -L user-connections=4,output=1m,output-timeout=5 ||
     { not_ok "daemon starts"; done_testing; }
 chmod 666 "$sock"	# the test users are not in group dtrace
 
@@ -75,9 +75,18 @@ bound=$(((2 * n + 1 + 8) * 1024 + 256))
 check "its peak RSS grew by less than ${bound}k ($((hwm - rss0))k)" \
     [ $((hwm - rss0)) -lt $bound ]
 check "it was dropped, with the reason logged" logged 1 \
-    "dtd_client_stalled: pid [0-9]* uid 0: read nothing of its [0-9]* queued bytes in 3 seconds, dropping client"
+    "dtd_client_stalled: pid [0-9]* uid 0: read nothing of its [0-9]* queued bytes in 5 seconds, dropping client"
 check "it only read: rec still runs" \
     sh -c "! '$TRIGGERS/textcmp' $lpid >/dev/null 2>&1"
+
+# a client that asks for 40 snapshots at once and reads them late is
+# held back, not dropped, and gets every one
+timeout -k 10 60 "$TRIGGERS/sockpoke" "$sock" late rec 40 >"$tmp/out"
+check "a late reader: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "40
+" "a late reader: all 40 snapshots are answered"
+check "a late reader is not dropped" \
+    [ "$(grep -c "dropping client" "$tmp/dtraced.log")" -eq 1 ]
 
 # the same, claiming rec: dropped, its tracing stops with it
 timeout -k 10 60 "$TRIGGERS/sockpoke" "$sock" flood rec

@@ -18,6 +18,9 @@
  *					(or only read it), then ask for
  *					snapshot after snapshot and read
  *					none of them
+ *	sockpoke SOCKET late NAME N	only read NAME: ask for N snapshots
+ *					at once, sleep a second, then read;
+ *					print how many ended (SNAP_END)
  *
  * Exits 0 when the daemon closed the connection (or, for "half" and
  * "garbage", when it wrote everything), 1 otherwise.  The last three
@@ -136,6 +139,63 @@ flood(int fd, const char *name, int snapshot)
 	}
 }
 
+/* Read n bytes whole; -1 at end of file or on an error. */
+static int
+readall(int fd, uint8_t *buf, size_t n)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		if ((r = read(fd, buf, n)) <= 0)
+			return -1;
+		buf += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * A client that asks for many snapshots at once and reads them late:
+ * every one must be answered, none lost while the daemon waited.
+ */
+static int
+late(int fd, const char *name, int n)
+{
+	uint8_t buf[65536];
+	uint32_t len;
+	size_t l = strlen(name), k;
+	int i, ended = 0;
+
+	if (l > 256 || hello(fd) == -1)
+		return 1;
+	hdr(buf, 4 + l + 4, DT_MSG_CLAIM, DT_PROTO_VERSION);
+	put32(buf + 12, (uint32_t)l);
+	memcpy(buf + 16, name, l);
+	put32(buf + 16 + l, DT_CLAIM_SNAPSHOT);
+	k = 16 + l + 4;
+	for (i = 0; i < n && k + 16 <= sizeof(buf); i++, k += 16) {
+		hdr(buf + k, 4, DT_MSG_SNAP, DT_PROTO_VERSION);
+		put32(buf + k + 12, DT_SNAP_BUF | DT_SNAP_AGG);
+	}
+	if (write(fd, buf, k) != (ssize_t)k)
+		return 1;
+	sleep(1);
+	while (ended < i && readall(fd, buf, 12) == 0) {
+		len = buf[0] | buf[1] << 8 | buf[2] << 16 |
+		    (uint32_t)buf[3] << 24;
+		if ((buf[4] | buf[5] << 8) == DT_MSG_SNAP_END)
+			ended++;
+		while (len > 0) {
+			k = len < sizeof(buf) ? len : sizeof(buf);
+			if (readall(fd, buf, k) == -1)
+				return 1;
+			len -= (uint32_t)k;
+		}
+	}
+	printf("%d\n", ended);
+	return 0;
+}
+
 /* Hang up our end, then wait for the daemon to close its end. */
 static int
 hangup(int fd)
@@ -168,10 +228,11 @@ main(int argc, char *argv[])
 	int fd, i;
 
 	if (argc == 4 || argc == 5) {
-		if (strcmp(argv[2], "flood") != 0 ||
-		    (argc == 5 && strcmp(argv[4], "snapshot") != 0)) {
+		if ((strcmp(argv[2], "flood") != 0 ||
+		    (argc == 5 && strcmp(argv[4], "snapshot") != 0)) &&
+		    (strcmp(argv[2], "late") != 0 || argc != 5)) {
 			fprintf(stderr, "usage: sockpoke socket flood name "
-			    "[snapshot]\n");
+			    "[snapshot]\n       sockpoke socket late name n\n");
 			return 2;
 		}
 	} else if (argc != 3) {
@@ -233,6 +294,8 @@ main(int argc, char *argv[])
 		hdr(buf, 0, 202, 1);
 		write(fd, buf, 12);
 		return wait_closed(fd);
+	} else if (strcmp(argv[2], "late") == 0 && argc == 5) {
+		return late(fd, argv[3], atoi(argv[4]));
 	} else if (strcmp(argv[2], "flood") == 0 && argc >= 4) {
 		return flood(fd, argv[3], argc == 5);
 	} else if (strcmp(argv[2], "idle") == 0) {

@@ -214,6 +214,46 @@ test_framing(void)
 	tap_is(dt_peer_recv(&b, &r), 1, "second of two");
 	dt_msg_free(&r);
 
+	/*
+	 * A peer that stops answering: the wait ends after dp_timeout
+	 * (the client's socket is non-blocking), also in the middle of a
+	 * message, and the bytes read so far are kept.
+	 */
+	{
+		int fl = fcntl(sv[1], F_GETFL);
+
+		fcntl(sv[1], F_SETFL, fl | O_NONBLOCK);
+		b.dp_timeout = 50;
+		rv = dt_peer_recv(&b, &r);
+		tap_ok(rv == -1 && errno == ETIMEDOUT,
+		    "a silent peer: ETIMEDOUT after dp_timeout");
+		dt_msg_init(&m, DT_MSG_GO);
+		dt_peer_send(&a, &m);
+		dt_peer_flush(&a);
+		dt_msg_free(&m);
+		rv = dt_peer_recv(&b, &r);
+		tap_is(rv, 1, "then a message arrives: received");
+		dt_msg_free(&r);
+		{
+			/* a GO's header: half, a timeout, the rest */
+			uint8_t go[12] = { 0, 0, 0, 0, DT_MSG_GO & 0xff,
+			    DT_MSG_GO >> 8, DT_PROTO_VERSION & 0xff,
+			    DT_PROTO_VERSION >> 8, 0, 0, 0, 0 };
+
+			write(sv[0], go, 6);
+			rv = dt_peer_recv(&b, &r);
+			tap_ok(rv == -1 && errno == ETIMEDOUT,
+			    "half a header, then silence: ETIMEDOUT");
+			write(sv[0], go + 6, 6);
+		}
+		rv = dt_peer_recv(&b, &r);
+		tap_ok(rv == 1 && r.dm_type == DT_MSG_GO,
+		    "the rest of it: the whole message");
+		dt_msg_free(&r);
+		b.dp_timeout = 0;
+		fcntl(sv[1], F_SETFL, fl);
+	}
+
 	/* A wrong version drops the peer. */
 	{
 		uint8_t bad[12] = { 4, 0, 0, 0, 100, 0, 99, 0, 0, 0, 0, 0 };
