@@ -490,7 +490,9 @@ dtd_consumer_verify(const dif_difo_t *d, const char *what, uint32_t si,
  * As in illumos: a clause with no actions records the bare header (the
  * default action); otherwise only if some action records something.
  * printf() and exit() always do; a statement that is only evaluated
- * (x = 1, a zero-size DIFEXPR) and aggregations do not.
+ * (x = 1, a zero-size DIFEXPR), aggregations, and speculate(), commit()
+ * and discard() store no data of their own, so a clause of only those
+ * prints no line (the committed records print theirs).
  */
 static int
 dtd_consumer_records(const dtp_stmt_t *s)
@@ -513,9 +515,6 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_UADDR:
 		case DTRACEACT_SYSTEM:
 		case DTRACEACT_FREOPEN:
-		case DTRACEACT_SPECULATE:	/* its record, speculatively */
-		case DTRACEACT_COMMIT:		/* a record comes before */
-		case DTRACEACT_DISCARD:
 			return 1;
 		case DTRACEACT_DIFEXPR:
 			if (s->ds_act[i].da_size > 0)
