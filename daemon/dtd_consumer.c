@@ -490,9 +490,10 @@ dtd_consumer_verify(const dif_difo_t *d, const char *what, uint32_t si,
  * As in illumos: a clause with no actions records the bare header (the
  * default action); otherwise only if some action records something.
  * printf() and exit() always do; a statement that is only evaluated
- * (x = 1, a zero-size DIFEXPR), aggregations, and speculate(), commit()
- * and discard() store no data of their own, so a clause of only those
- * prints no line (the committed records print theirs).
+ * (x = 1, a zero-size DIFEXPR), aggregations, commit() and discard()
+ * store no data, so a clause of only those prints no line (the
+ * committed records print theirs).  speculate() is sized all the same,
+ * as illumos sizes it: a clause of only it has a speculative record.
  */
 static int
 dtd_consumer_records(const dtp_stmt_t *s)
@@ -515,6 +516,7 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_UADDR:
 		case DTRACEACT_SYSTEM:
 		case DTRACEACT_FREOPEN:
+		case DTRACEACT_SPECULATE:	/* its record, speculatively */
 			return 1;
 		case DTRACEACT_DIFEXPR:
 			if (s->ds_act[i].da_size > 0)
