@@ -1554,8 +1554,10 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			if (strcmp(c->dc_progs[i]->dp_stmt[j].ds_desc.dpd_name,
 			    "ERROR") == 0)
 				continue;
-			if (c->dc_progs[i]->dp_stmt[j].ds_size +
-			    DTRACE_RECHDR_SIZE + 7ull > c->dc_opts.do_bufsize) {
+			/* the record as written: rounded up to 8 bytes */
+			if (((c->dc_progs[i]->dp_stmt[j].ds_size +
+			    DTRACE_RECHDR_SIZE + 7ull) & ~7ull) >
+			    c->dc_opts.do_bufsize) {
 				dtd_consumer_err(err, errlen, "Enabling exceeds "
 				    "size of buffer");
 				return -1;
