@@ -490,7 +490,10 @@ dtd_consumer_verify(const dif_difo_t *d, const char *what, uint32_t si,
  * As in illumos: a clause with no actions records the bare header (the
  * default action); otherwise only if some action records something.
  * printf() and exit() always do; a statement that is only evaluated
- * (x = 1, a zero-size DIFEXPR) and aggregations do not.
+ * (x = 1, a zero-size DIFEXPR), aggregations, commit() and discard()
+ * store no data, so a clause of only those prints no line (the
+ * committed records print theirs).  speculate() is sized all the same,
+ * as illumos sizes it: a clause of only it has a speculative record.
  */
 static int
 dtd_consumer_records(const dtp_stmt_t *s)
@@ -514,8 +517,6 @@ dtd_consumer_records(const dtp_stmt_t *s)
 		case DTRACEACT_SYSTEM:
 		case DTRACEACT_FREOPEN:
 		case DTRACEACT_SPECULATE:	/* its record, speculatively */
-		case DTRACEACT_COMMIT:		/* a record comes before */
-		case DTRACEACT_DISCARD:
 			return 1;
 		case DTRACEACT_DIFEXPR:
 			if (s->ds_act[i].da_size > 0)
@@ -1553,8 +1554,10 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			if (strcmp(c->dc_progs[i]->dp_stmt[j].ds_desc.dpd_name,
 			    "ERROR") == 0)
 				continue;
-			if (c->dc_progs[i]->dp_stmt[j].ds_size +
-			    DTRACE_RECHDR_SIZE + 7ull > c->dc_opts.do_bufsize) {
+			/* the record as written: rounded up to 8 bytes */
+			if (((c->dc_progs[i]->dp_stmt[j].ds_size +
+			    DTRACE_RECHDR_SIZE + 7ull) & ~7ull) >
+			    c->dc_opts.do_bufsize) {
 				dtd_consumer_err(err, errlen, "Enabling exceeds "
 				    "size of buffer");
 				return -1;

@@ -1658,6 +1658,24 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dnp;
 	}
 
+	/*
+	 * An aggregation in a sum, a difference or a comparison: illumos
+	 * gives it no type a value can have, so its operands mismatch.
+	 */
+	if ((dnp->dn_left->dn_kind == DT_NODE_AGG) !=
+	    (dnp->dn_right->dn_kind == DT_NODE_AGG) && (op == DT_TOK_ADD ||
+	    op == DT_TOK_SUB || op == DT_TOK_EQU || op == DT_TOK_NEQ ||
+	    op == DT_TOK_LT || op == DT_TOK_LE || op == DT_TOK_GT ||
+	    op == DT_TOK_GE)) {
+		int agl = dnp->dn_left->dn_kind == DT_NODE_AGG;
+		const char *other = dt_node_cook(pcb, agl ? dnp->dn_right :
+		    dnp->dn_left)->dn_type->dt_name;
+
+		dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+		    "operands have incompatible types: \"%s\" %s \"%s\"",
+		    agl ? "aggregation" : other, dt_node_opname(op),
+		    agl ? other : "aggregation");
+	}
 	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left);
 	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 

@@ -1,4 +1,7 @@
-/* without -q the commit clause's own line comes before the committed data */
+/*
+ * Without -q a commit( ) clause stores no data, so it prints no line of
+ * its own: only the committed record's line and exit( )'s.
+ */
 BEGIN { s = speculation(); }
 BEGIN { speculate(s); trace(42); }
 BEGIN { commit(s); }
