@@ -43,7 +43,7 @@ static void	dtraced_pidfile_remove(void);
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: dtraced [-dv] [-D confdir] [-f fd] "
+	fprintf(stderr, "usage: dtraced [-dVv] [-D confdir] [-f fd] "
 	    "[-L limit=value] [-l logfile]\n"
 	    "               [-p pidfile] [-s socket]\n");
 	exit(2);
@@ -300,7 +300,7 @@ main(int argc, char *argv[])
 	int systemd = 0, daemonize;
 	char err[256], lim[256], alllim[256];
 
-	while ((ch = getopt(argc, argv, "dD:f:L:l:p:s:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:L:l:p:s:Vv")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
@@ -327,6 +327,11 @@ main(int argc, char *argv[])
 		case 's':
 			sarg = optarg;
 			break;
+		case 'V':
+			/* what an operator asks of an installed daemon */
+			printf("dtraced %s (protocol %d)\n", PACKAGE_VERSION,
+			    DT_PROTO_VERSION);
+			return 0;
 		case 'v':
 			verbose++;
 			break;

@@ -130,6 +130,14 @@ same "$tmp/err" "dtraced: log file /nonexistent/dir/log: No such file or directo
 " "a log file that cannot be opened: says why"
 "$DTRACED" -d -s "$sock" -p 2>/dev/null
 check "-p without a file: usage, exit 2" [ $? -eq 2 ]
+# -V: the version, and the protocol's from the header both sides use
+proto=$(sed -n 's/^#define[[:space:]]*DT_PROTO_VERSION[[:space:]]*\([0-9]*\).*/\1/p' \
+    "$srcdir/libdtrace/dt_proto.h")
+"$DTRACED" -V >"$tmp/v" 2>&1
+check "-V: exit 0" [ $? -eq 0 ]
+check "-V: dtraced VERSION (protocol $proto)" \
+    grep -qx "dtraced [0-9][0-9.]* (protocol $proto)" "$tmp/v" ||
+    sed 's/^/# /' "$tmp/v"
 
 # the systemd units, with ExecStart naming the dtraced under test
 if command -v systemd-analyze >/dev/null 2>&1; then
