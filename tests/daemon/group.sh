@@ -78,7 +78,7 @@ unit()
 	sed -n "s/^$2=//p" "$srcdir/contrib/systemd/$1" | tail -n 1
 }
 dmode=$(unit dtraced.socket DirectoryMode)
-rmode=$(unit dtraced.service RuntimeDirectoryMode)
+rmode=$(unit dtraced.service.in RuntimeDirectoryMode)
 smode=$(unit dtraced.socket SocketMode)
 check "the units agree on the directory's mode ($dmode, $rmode)" \
     [ -n "$dmode" ] && [ "$dmode" = "$rmode" ]
