@@ -17,6 +17,9 @@
 	X(D_CHR_OFLOW)		/* character constant is too long */ \
 	X(D_IDENT_UNDEF)	/* undefined identifier */ \
 	X(D_IDENT_BADREF)	/* identifier of wrong kind */ \
+	X(D_ARR_BADREF)		/* a D variable indexed as an assoc */ \
+	X(D_ARR_BOUNDS)		/* constant index out of bounds */ \
+	X(D_OP_ARRFUN)		/* assignment to an array or function */ \
 	X(D_VAR_UNSUP)		/* variable not available here */ \
 	X(D_VAR_UNDEF)		/* variable used before declaration */ \
 	X(D_KEY_TYPE)		/* invalid associative array key type */ \
