@@ -1745,8 +1745,11 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		if ((dt_node_is_ptr(lp) && dt_node_pointee(lp)->dt_kind ==
 		    DT_TK_VOID) || (dt_node_is_ptr(rp) &&
 		    dt_node_pointee(rp)->dt_kind == DT_TK_VOID))
-			dt_node_check_int(pcb, dt_node_is_ptr(lp) ? lp : rp,
-			    op, 1);	/* no arithmetic on void * */
+			/* no arithmetic on void *: illumos's words */
+			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+			    "operands have incompatible types: \"%s\" %s "
+			    "\"%s\"", lp->dn_type->dt_name, dt_node_opname(op),
+			    rp->dn_type->dt_name);
 		if (dt_node_is_ptr(lp) && dt_node_is_int(rp)) {
 			dnp->dn_type = lp->dn_type->dt_kind == DT_TK_ARRAY ?
 			    dt_decl_ptr(pcb, lp->dn_type->dt_base) :
