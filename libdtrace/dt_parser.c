@@ -923,7 +923,7 @@ dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
 {
 	const dt_type_t *t = to->dn_type;
 	dt_xlator_t *dx;
-	dt_node_t *mp, *np;
+	dt_node_t *mp;
 
 	/* as illumos, these two at the line where the declaration ends */
 	if ((t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION) ||
@@ -942,12 +942,7 @@ dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
 			dt_parser_error(pcb, mp->dn_line, D_XLATE_MEMB,
 			    "translator member %s is not a member of %s",
 			    mp->dn_string, t->dt_name);
-		for (np = mp->dn_list; np != NULL; np = np->dn_list) {
-			if (strcmp(np->dn_string, mp->dn_string) == 0)
-				dt_parser_error(pcb, np->dn_line,
-				    D_XLATE_REDECL, "translator member %s is "
-				    "defined twice", np->dn_string);
-		}
+		/* as illumos, a member defined twice is not refused */
 	}
 	dx = dt_parser_alloc(pcb, sizeof(*dx));
 	dx->dx_to = t;
