@@ -156,6 +156,7 @@
 	X(D_MACRO_UNDEF)	/* macro variable is not defined */ \
 	X(D_MACRO_UNUSED)	/* macro argument is not referenced */ \
 	X(D_MACRO_INVAL)	/* macro argument is not a number or identifier */ \
+	X(D_MACRO_OFLOW)	/* macro argument overflows 64 bits */ \
 	X(D_PDESC_INVAL)	/* invalid probe description */ \
 	X(D_PDESC_ZERO)		/* probe description matches no probes */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
