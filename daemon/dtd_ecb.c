@@ -468,8 +468,12 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 	dif_mstate_init(&ms, &dtd_host, &f, &c->dc_vstate, dtd_ecb_scratch,
 	    scratch, c->dc_opts.do_strsize);
 	dtd_host_init(&f, h, e, &ms);
-	/* self-> is keyed by the hitting thread; tick has none */
-	ms.dm_tkey = h->dh_nothread ? 0 : (uint64_t)(uint32_t)h->dh_tid;
+	/*
+	 * self-> is keyed by the hitting thread: for tick, as illumos's
+	 * tick has the thread it interrupts, the daemon's timer thread
+	 * that fires it; an idle CPU's profile sample has none.
+	 */
+	ms.dm_tkey = (uint64_t)(uint32_t)h->dh_tid;
 	ms.dm_lstate = ls;
 
 	if (s->ds_pred != NULL) {

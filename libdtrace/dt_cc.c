@@ -113,6 +113,11 @@ dt_cc_macro(dt_pcb_t *pcb, int line, const char *name, int want,
 			*valp = v;
 			return DT_MACRO_INT;
 		}
+		/* a number too big for 64 bits: illumos's words */
+		if (**strp != '\0' && *end == '\0' && errno == ERANGE)
+			dt_parser_error(pcb, line, D_MACRO_OFLOW,
+			    "macro argument %s%s constant %s results in "
+			    "integer overflow", dollar, name, *strp);
 		return DT_MACRO_STR;
 	}
 

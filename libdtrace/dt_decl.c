@@ -975,6 +975,12 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 			break;
 		}
 	}
+	/* "extern int a[];": an array of the traced program, likewise */
+	for (op = dd->dd_ops; ts->ts_class == DT_DCLASS_EXTERN && op != NULL;
+	    op = op->do_next) {
+		if (op->do_kind == DT_DOP_ARRAY && op->do_n == 0)
+			return;
+	}
 	t = dt_decl_derive(pcb, base, dd);
 	/*
 	 * "extern int f(void);" declares a function of the traced program,

@@ -17,6 +17,9 @@
 	X(D_CHR_OFLOW)		/* character constant is too long */ \
 	X(D_IDENT_UNDEF)	/* undefined identifier */ \
 	X(D_IDENT_BADREF)	/* identifier of wrong kind */ \
+	X(D_ARR_BADREF)		/* a D variable indexed as an assoc */ \
+	X(D_ARR_BOUNDS)		/* constant index out of bounds */ \
+	X(D_OP_ARRFUN)		/* assignment to an array or function */ \
 	X(D_VAR_UNSUP)		/* variable not available here */ \
 	X(D_VAR_UNDEF)		/* variable used before declaration */ \
 	X(D_KEY_TYPE)		/* invalid associative array key type */ \
@@ -156,6 +159,7 @@
 	X(D_MACRO_UNDEF)	/* macro variable is not defined */ \
 	X(D_MACRO_UNUSED)	/* macro argument is not referenced */ \
 	X(D_MACRO_INVAL)	/* macro argument is not a number or identifier */ \
+	X(D_MACRO_OFLOW)	/* macro argument overflows 64 bits */ \
 	X(D_PDESC_INVAL)	/* invalid probe description */ \
 	X(D_PDESC_ZERO)		/* probe description matches no probes */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \

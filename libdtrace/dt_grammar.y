@@ -197,6 +197,8 @@ direct_declarator:
 			}
 	|	direct_declarator DT_TOK_LBRAC param_type_list DT_TOK_RBRAC
 			{ $$ = dt_grammar_dop(pcb, $1, DT_DOP_ASSOC, 0, $3); }
+	|	direct_declarator DT_TOK_LBRAC DT_TOK_RBRAC
+			{ $$ = dt_grammar_dop(pcb, $1, DT_DOP_ARRAY, 0, NULL); }
 	|	direct_declarator DT_TOK_LPAR DT_TOK_RPAR
 			{ $$ = dt_grammar_func(pcb, $1, NULL, 0); }
 	|	direct_declarator DT_TOK_LPAR parameter_list DT_TOK_RPAR

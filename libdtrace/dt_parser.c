@@ -636,6 +636,12 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
 		    "operator [ ] may not be applied to operand of type "
 		    "\"%s\"", bp->dn_type->dt_name);
+	/* x[1, 2] on a D variable that is no associative array */
+	if (bp->dn_kind == DT_NODE_VAR && dnp->dn_right != NULL &&
+	    dnp->dn_right->dn_list != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_ARR_BADREF,
+		    "cannot access scalar %s as an associative array",
+		    bp->dn_ident->di_name);
 	if (dnp->dn_right == NULL || dnp->dn_right->dn_list != NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
 		    "operator [ ] on a pointer or array takes one index");
@@ -643,6 +649,14 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (!dt_node_is_int(ip))
 		dt_parser_error(pcb, dnp->dn_line, D_OP_INT,
 		    "operator [ ] requires an index of integral type");
+	/* a constant index of an array: within its bounds, as illumos */
+	if (bp->dn_type->dt_kind == DT_TK_ARRAY && ip->dn_kind == DT_NODE_INT &&
+	    (ip->dn_value >= bp->dn_type->dt_nelems ||
+	    (ip->dn_type->dt_signed && (int64_t)ip->dn_value < 0)))
+		dt_parser_error(pcb, dnp->dn_line, D_ARR_BOUNDS,
+		    "index outside array bounds: %lld, max is %llu",
+		    (long long)ip->dn_value,
+		    (unsigned long long)bp->dn_type->dt_nelems);
 	if (dt_node_pointee(bp)->dt_kind == DT_TK_VOID)
 		dt_parser_error(pcb, dnp->dn_line, D_DEREF_VOID,
 		    "cannot dereference pointer to void");
@@ -652,9 +666,13 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 		    bp->dn_type->dt_name);
 	dt_node_complete(pcb, dnp, dt_node_pointee(bp));
 	dt_node_setmem(dnp, dt_node_pointee(bp));
-	/* an element of a D variable (a global array) is written in place */
+	/*
+	 * an element of a D variable (a global or clause-local array) is
+	 * written in place
+	 */
 	if (bp->dn_kind == DT_NODE_VAR && bp->dn_type->dt_kind ==
-	    DT_TK_ARRAY && bp->dn_ident->di_scope != DIFV_SCOPE_GLOBAL)
+	    DT_TK_ARRAY && bp->dn_ident->di_scope != DIFV_SCOPE_GLOBAL &&
+	    bp->dn_ident->di_scope != DIFV_SCOPE_LOCAL)
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
 }
@@ -905,7 +923,7 @@ dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
 {
 	const dt_type_t *t = to->dn_type;
 	dt_xlator_t *dx;
-	dt_node_t *mp, *np;
+	dt_node_t *mp;
 
 	/* as illumos, these two at the line where the declaration ends */
 	if ((t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION) ||
@@ -924,12 +942,7 @@ dt_node_xlator_decl(dt_pcb_t *pcb, dt_node_t *to, dt_node_t *from,
 			dt_parser_error(pcb, mp->dn_line, D_XLATE_MEMB,
 			    "translator member %s is not a member of %s",
 			    mp->dn_string, t->dt_name);
-		for (np = mp->dn_list; np != NULL; np = np->dn_list) {
-			if (strcmp(np->dn_string, mp->dn_string) == 0)
-				dt_parser_error(pcb, np->dn_line,
-				    D_XLATE_REDECL, "translator member %s is "
-				    "defined twice", np->dn_string);
-		}
+		/* as illumos, a member defined twice is not refused */
 	}
 	dx = dt_parser_alloc(pcb, sizeof(*dx));
 	dx->dx_to = t;
@@ -1582,6 +1595,13 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			    "cannot assign a void expression");
 		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
 		    rp->dn_type);
+		/* an array is not assigned whole, as in C */
+		if (lp->dn_type->dt_kind == DT_TK_ARRAY ||
+		    lp->dn_type->dt_kind == DT_TK_FUNC)
+			dt_parser_error(pcb, dnp->dn_line, D_OP_ARRFUN,
+			    "operator %s may not be applied to operand of "
+			    "type \"%s\"", dt_node_opname(op),
+			    lp->dn_type->dt_name);
 		dt_node_check_lvalue(pcb, lp, op);
 		if (!dt_node_asgn_compat(lp->dn_type, rp) &&
 		    !dt_node_is_dvar_delete(lp, rp))
@@ -1738,8 +1758,11 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		if ((dt_node_is_ptr(lp) && dt_node_pointee(lp)->dt_kind ==
 		    DT_TK_VOID) || (dt_node_is_ptr(rp) &&
 		    dt_node_pointee(rp)->dt_kind == DT_TK_VOID))
-			dt_node_check_int(pcb, dt_node_is_ptr(lp) ? lp : rp,
-			    op, 1);	/* no arithmetic on void * */
+			/* no arithmetic on void *: illumos's words */
+			dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+			    "operands have incompatible types: \"%s\" %s "
+			    "\"%s\"", lp->dn_type->dt_name, dt_node_opname(op),
+			    rp->dn_type->dt_name);
 		if (dt_node_is_ptr(lp) && dt_node_is_int(rp)) {
 			dnp->dn_type = lp->dn_type->dt_kind == DT_TK_ARRAY ?
 			    dt_decl_ptr(pcb, lp->dn_type->dt_base) :

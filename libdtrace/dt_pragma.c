@@ -147,7 +147,11 @@ dt_pragma_depends(dt_pcb_t *pcb, int line, char **tokv, int tokc)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "program requires provider %s", tokv[1]);
 	}
-	if (strcmp(tokv[0], "module") == 0 || strcmp(tokv[0], "library") == 0)
+	/* as illumos: only a D library may name another (a program, no) */
+	if (strcmp(tokv[0], "library") == 0)
+		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
+		    "main program may not explicitly depend on a library");
+	if (strcmp(tokv[0], "module") == 0)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "program requires %s %s", tokv[0], tokv[1]);
 	dt_parser_error(pcb, line, D_PRAGMA_INVAL,

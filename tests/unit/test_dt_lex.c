@@ -712,8 +712,11 @@ test_invalid(void)
 	    "line 4: newline encountered in character constant");
 	check_file_err("BEGIN\n{\n\ttrace(epid));\n}\n", "D_SYNTAX",
 	    "line 3: extra ) in input stream");
+	/* as illumos: read with the blanks after it, at the "{" line */
 	check_file_err("BEGIN\n/(epid > 0/\n{\n}\n", "D_SYNTAX",
-	    "line 2: closing ) expected in predicate before /");
+	    "line 3: closing ) expected in predicate before /");
+	check_file_err("BEGIN\n{\n}\n#pragma D option quiet", "D_SYNTAX",
+	    "line 4: end-of-file encountered before end of control line");
 	check_file_err("BEGIN\n{\n\ttrace(\"a\");\n\ttrace(09);\n}\n",
 	    "D_INT_DIGIT", "line 4: constant 09 contains invalid digit 9");
 	check_file_err("BEGIN\n{\n/*\n\n", "D_SYNTAX",

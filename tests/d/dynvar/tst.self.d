@@ -2,8 +2,9 @@
 
 /*
  * self-> variables: shared by the clauses of one probe, kept across
- * firings of the same thread (BEGIN and END run in dtrace(1)'s thread),
- * and empty where a probe has no thread (tick).  Everything is printed
+ * firings of the same thread (BEGIN and END run in dtrace(1)'s thread,
+ * tick in the daemon's timer thread, whose self-> is its own: the tick
+ * sees 5 each time, and none of BEGIN's string).  Everything is printed
  * from END: records of different firings may sit on different CPUs.
  */
 BEGIN

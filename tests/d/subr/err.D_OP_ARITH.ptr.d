@@ -1,2 +1,0 @@
-/* no arithmetic on void * */
-BEGIN { trace(alloca(8) + 1); }
