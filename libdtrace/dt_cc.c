@@ -496,10 +496,25 @@ dt_cc_act_tracemem(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	ap->da_align = 1;
 }
 
+/* Argument #i of stack() or ustack(), cooked: an integer (uint32_t). */
+static dt_node_t *
+dt_cc_stack_arg(dt_pcb_t *pcb, dt_node_t *ap, const char *name, int i)
+{
+	ap = dt_node_cook(pcb, ap);
+	if (!dt_node_is_int(ap))
+		dt_parser_error(pcb, ap->dn_line, D_PROTO_ARG,
+		    "%s( ) argument #%d is incompatible with prototype:\n"
+		    "\tprototype: uint32_t\n\t argument: %s", name, i,
+		    ap->dn_type != NULL ? ap->dn_type->dt_name : "void");
+	return ap;
+}
+
 /*
  * ustack([nframes [, strsize]]): both integer constants; nframes
  * defaults to the ustackframes option.  Its record: the pid, nframes
- * program counters, strsize bytes of (helper) strings.
+ * program counters, strsize bytes of (helper) strings.  The checks are
+ * illumos's, in its order: the count, then each argument's type
+ * against the prototype (uint32_t), then its value.
  */
 static void
 dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
@@ -509,34 +524,64 @@ dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
 	dtrace_optval_t nf = dtp->dt_options[DTRACEOPT_USTACKFRAMES];
 	dt_node_t *a0 = dnp->dn_args, *a1 = NULL;
 	int64_t ss = 0;
+	int n = dt_cc_nargs(dnp->dn_args);
 
 	if (nf == DTRACEOPT_UNSET || nf <= 0)
 		nf = 20;
-	if (a0 != NULL && (a1 = a0->dn_list) != NULL && a1->dn_list != NULL)
-		dt_parser_error(pcb, dnp->dn_line, D_USTACK_PROTO,
-		    "ustack( ) prototype mismatch: too many arguments");
+	if (n > 2)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "ustack( ) prototype mismatch: %d args passed, at most 2 "
+		    "expected", n);
+	if (a0 != NULL)
+		a1 = a0->dn_list;
 	if (a0 != NULL) {
-		a0 = dt_node_cook(pcb, a0);
+		a0 = dt_cc_stack_arg(pcb, a0, "ustack", 1);
 		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0 ||
 		    a0->dn_value > DTRACE_USTACK_MAXFRAMES)
 			dt_parser_error(pcb, dnp->dn_line, D_USTACK_FRAMES,
 			    "ustack( ) argument #1 must be a non-zero positive "
-			    "integral constant expression");
+			    "integer constant");
 		nf = (dtrace_optval_t)a0->dn_value;
 	}
 	if (a1 != NULL) {
-		a1 = dt_node_cook(pcb, a1);
+		a1 = dt_cc_stack_arg(pcb, a1, "ustack", 2);
 		if (a1->dn_kind != DT_NODE_INT || (int64_t)a1->dn_value < 0 ||
 		    a1->dn_value > 65536)
 			dt_parser_error(pcb, dnp->dn_line, D_USTACK_STRSIZE,
-			    "ustack( ) argument #2 must be a positive integral "
-			    "constant expression");
+			    "ustack( ) argument #2 must be a positive integer "
+			    "constant");
 		ss = (int64_t)a1->dn_value;
 	}
 	if (nf > DTRACE_USTACK_MAXFRAMES)
 		nf = DTRACE_USTACK_MAXFRAMES;
 	*nfp = (uint32_t)nf;
 	*ssp = (uint32_t)ss;
+}
+
+/*
+ * stack([nframes]): the kernel's stack, which no user-space provider
+ * has; its arguments are checked as illumos checks them before it is
+ * refused.
+ */
+static void
+dt_cc_act_stack(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *a0 = dnp->dn_args;
+	int n = dt_cc_nargs(dnp->dn_args);
+
+	if (n > 1)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "stack( ) prototype mismatch: %d args passed, at most 1 "
+		    "expected", n);
+	if (a0 != NULL) {
+		a0 = dt_cc_stack_arg(pcb, a0, "stack", 1);
+		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0)
+			dt_parser_error(pcb, dnp->dn_line, D_STACK_SIZE,
+			    "stack( ) argument #1 must be a non-zero positive "
+			    "integer constant");
+	}
+	dt_parser_error(pcb, dnp->dn_line, D_FUNC_UNSUP,
+	    "stack( ) is not supported yet: no kernel stack is traced");
 }
 
 static void
@@ -1502,6 +1547,11 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	}
 	if (dnp->dn_kind == DT_NODE_FUNC)
 		idp = dt_idhash_lookup(dtp->dt_globals, dnp->dn_string);
+	if (idp != NULL && idp->di_kind == DT_IDENT_ACTFUNC &&
+	    idp->di_id == DT_ACT_STACK) {
+		dt_cc_act_stack(pcb, dnp);
+		return;
+	}
 	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
 	    (idp->di_flags & DT_IDFLG_UNSUP)) {
 		/* an expression evaluated for its effect: no record */

@@ -134,7 +134,7 @@ dt_cpp_run(dtrace_hdl_t *dtp, const char *str, FILE *fp)
 	int argc = 0, status, err;
 	pid_t pid;
 
-	if ((argv = calloc(ndefs + dtp->dt_cpp_argc + 4, sizeof(char *))) ==
+	if ((argv = calloc(ndefs + dtp->dt_cpp_argc + 7, sizeof(char *))) ==
 	    NULL) {
 		dt_set_errno(dtp, EDT_NOMEM);
 		return NULL;
@@ -147,6 +147,17 @@ dt_cpp_run(dtrace_hdl_t *dtp, const char *str, FILE *fp)
 		argv[argc++] = dtp->dt_cpp_argv[i];
 	if (dtp->dt_copts & DT_COPT_CPPHDRS)
 		argv[argc++] = "-H";
+	/*
+	 * cpp's messages name the program as dtrace(1)'s do,
+	 * "/dev/stdin:17: error: ...": by the file cpp reads, with no
+	 * column nor source line (GNU cpp's defaults add them; another
+	 * cpp is left alone).
+	 */
+	if (dtp->dt_cpp_path == NULL) {
+		argv[argc++] = "-fno-show-column";
+		argv[argc++] = "-fno-diagnostics-show-caret";
+	}
+	argv[argc++] = "/dev/stdin";
 	argv[argc] = NULL;
 
 	if ((in = dt_cpp_input(str, fp)) == NULL ||

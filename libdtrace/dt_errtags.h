@@ -28,7 +28,7 @@
 	X(D_ACT_SPEC)		/* destructive action after speculate() */ \
 	X(D_USTACK_FRAMES)	/* ustack() frames: not a constant > 0 */ \
 	X(D_USTACK_STRSIZE)	/* ustack() strsize: not a constant >= 0 */ \
-	X(D_USTACK_PROTO)	/* ustack() with too many arguments */ \
+	X(D_STACK_SIZE)		/* stack() frames: not a constant > 0 */ \
 	X(D_AGG_SPEC)		/* aggregating action after speculate() */ \
 	X(D_EXIT_SPEC)		/* exit() after speculate() */ \
 	X(D_SPEC_SPEC)		/* speculate() after speculate() */ \

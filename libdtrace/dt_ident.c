@@ -150,7 +150,10 @@ typedef struct dt_ident_builtin {
 #define BI_KVAR(n, id)		{ n, DT_IDENT_SCALAR, \
 	DT_IDFLG_BUILTIN | DT_IDFLG_KERNEL, id, NULL, 0 }
 #define BI_ACT(n, id, na)	{ n, DT_IDENT_ACTFUNC, 0, id, NULL, na }
-#define BI_UNACT(n)		{ n, DT_IDENT_ACTFUNC, DT_IDFLG_UNSUP, 0, NULL, 0 }
+#define BI_UNACT(n)		{ n, DT_IDENT_ACTFUNC, DT_IDFLG_UNSUP, 0, NULL, -1 }
+/* refused, after illumos's check of the number of arguments */
+#define BI_UNACTN(n, id, na)	{ n, DT_IDENT_ACTFUNC, DT_IDFLG_UNSUP, id, \
+	NULL, na }
 #define BI_AGG(n, id, na)	{ n, DT_IDENT_AGGFUNC, 0, id, NULL, na }
 #define BI_UNAGG(n, id)		{ n, DT_IDENT_AGGFUNC, DT_IDFLG_UNSUP, id, NULL, 0 }
 
@@ -204,15 +207,16 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("exit", DT_ACT_EXIT, 1),
 	BI_ACT("printa", DT_ACT_PRINTA, -1),
 	BI_UNACT("print"), BI_ACT("tracemem", DT_ACT_TRACEMEM, -1),
-	BI_UNACT("stack"), BI_ACT("ustack", DT_ACT_USTACK, -1),
+	BI_UNACTN("stack", DT_ACT_STACK, -1),
+	BI_ACT("ustack", DT_ACT_USTACK, -1),
 	BI_UNACT("jstack"),
 	BI_ACT("usym", DT_ACT_USYM, 1), BI_ACT("ufunc", DT_ACT_UFUNC, 1),
 	BI_ACT("umod", DT_ACT_UMOD, 1), BI_ACT("uaddr", DT_ACT_UADDR, 1),
 	BI_UNACT("sym"), BI_UNACT("func"),
 	BI_UNACT("mod"), BI_ACT("stop", DT_ACT_STOP, 0),
 	BI_ACT("raise", DT_ACT_RAISE, 1), BI_ACT("system", DT_ACT_SYSTEM, -1),
-	BI_UNACT("freopen"), BI_UNACT("ftruncate"), BI_UNACT("chill"),
-	BI_UNACT("breakpoint"), BI_UNACT("panic"),
+	BI_UNACT("freopen"), BI_UNACT("ftruncate"), BI_UNACTN("chill", 0, 1),
+	BI_UNACTN("breakpoint", 0, 0), BI_UNACTN("panic", 0, 0),
 	BI_ACT("speculate", DT_ACT_SPECULATE, 1),
 	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),
 	BI_ACT("clear", DT_ACT_CLEAR, 1), BI_ACT("trunc", DT_ACT_TRUNC, -1),

@@ -480,6 +480,7 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_ACT_UFUNC		32
 #define DT_ACT_UMOD		33
 #define DT_ACT_UADDR		34
+#define DT_ACT_STACK		35	/* checked, then refused */
 #define DT_ACT_STOP		40	/* destructive: dt_cc.c */
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42

@@ -36,6 +36,14 @@ check "-S lists the variable table" grep -q "^x  *500 " "$tmp/err"
 check "-V: exit 0" [ $? -eq 0 ]
 check "-V prints the D version" grep -q "^dtrace: Sun D 1\." "$tmp/out"
 
+# cpp's own messages name the program /dev/stdin, with no column
+printf 'BEGIN\n{\n#endif\n}\n' >"$tmp/cpp.d"
+"$DTRACE" -C -s "$tmp/cpp.d" >"$tmp/out" 2>"$tmp/err"
+check "-C: cpp failure: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "/dev/stdin:3: error: #endif without #if
+dtrace: failed to compile script $tmp/cpp.d: Preprocessor failed to process input program
+" "-C: cpp's message as dtrace(1) shows it"
+
 check "daemon starts" start_daemon
 dtrace -l >"$tmp/out" 2>"$tmp/err"
 check "-l: exit 0" [ $? -eq 0 ]
