@@ -891,6 +891,13 @@ main(int argc, char *argv[])
 				return usage(stderr);
 			}
 		}
+		/* after "--" every word is an operand, "-e" included */
+		if (optind > 1 && optind <= argc &&
+		    strcmp(argv[optind - 1], "--") == 0) {
+			while (optind < argc)
+				g_argv[g_argc++] = argv[optind++];
+			break;
+		}
 		if (optind < argc)
 			g_argv[g_argc++] = argv[optind];
 	}

@@ -196,6 +196,29 @@ dt_cc_pdesc_expand(dt_pcb_t *pcb, dt_node_t *dnp)
 	return out;
 }
 
+/* Mark the $N of a clause's probe descriptions referenced. */
+static void
+dt_cc_pdesc_argref(dt_pcb_t *pcb, const dt_node_t *cnp)
+{
+	const dt_node_t *dnp;
+	const char *s;
+	long n;
+
+	for (dnp = cnp->dn_args; dnp != NULL; dnp = dnp->dn_list) {
+		if (dnp->dn_string == NULL)
+			continue;
+		for (s = strchr(dnp->dn_string, '$'); s != NULL;
+		    s = strchr(s, '$')) {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				continue;
+			n = strtol(s, NULL, 10);
+			if (n >= 0 && n < pcb->pcb_argc)
+				pcb->pcb_argref[n] = 1;
+		}
+	}
+}
+
 /*
  * A probe description "p:m:f:n" with 1 to 4 fields; a shorter one names
  * the rightmost fields counting from the compile's probe spec (the name
@@ -1820,9 +1843,14 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	if (pcb.pcb_root == NULL && !(cflags & DTRACE_C_EMPTY))
 		dt_parser_error(&pcb, dt_lex_lineno(&pcb), D_EMPTY,
 		    "empty D program translation unit");
-	for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
-		dt_cc_clause(&pcb, cnp, &cc);
+	/*
+	 * As illumos, an argument no $N names is refused before any probe
+	 * is matched: "dtrace -n read '{...}'" is a missing -n, not a
+	 * probe "read" that matches nothing.
+	 */
 	if (!(cflags & DTRACE_C_ARGREF)) {
+		for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
+			dt_cc_pdesc_argref(&pcb, cnp);
 		for (i = 1; i < pcb.pcb_argc; i++) {
 			if (!pcb.pcb_argref[i])
 				dt_parser_error(&pcb, 0, D_MACRO_UNUSED,
@@ -1830,6 +1858,8 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 				    "referenced)", argv[i], i);
 		}
 	}
+	for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
+		dt_cc_clause(&pcb, cnp, &cc);
 
 	/* inlines are parse trees of this compile: they go with it */
 	dt_idhash_drop_kind(dtp->dt_globals, DT_IDENT_INLINE);

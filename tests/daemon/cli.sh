@@ -106,6 +106,23 @@ two
 
 " "-o appends to the file"
 check "-o: nothing on stdout" [ ! -s "$tmp/out" ]
+# Macro arguments: after "--" every word is one, "-e" included; one
+# that is neither a number nor an identifier is a string, $0 the script
+printf 'BEGIN { printf("%%s|%%s|%%s|%%d\\n", $0, $1, $2, $3); exit(0); }\n' \
+    >"$tmp/args.d"
+dtrace -q -s "$tmp/args.d" -- -e '"two words"' 12 >"$tmp/out" 2>"$tmp/err"
+check "-s prog -- -e ...: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$tmp/args.d|-e|two words|12
+
+" "-- operands are \$1 \$2 \$3; \$0 is the script's path"
+"$DTRACE" -q -e -s "$tmp/args.d" -- -e -e 3 4 >"$tmp/out" 2>"$tmp/err"
+check "an unreferenced operand: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to compile script $tmp/args.d: extraneous argument '4' (\$4 is not referenced)
+" "an unreferenced operand: illumos's message"
+"$DTRACE" -e -n nosuchfunc '{ exit(0); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: invalid probe specifier nosuchfunc: extraneous argument '{ exit(0); }' (\$1 is not referenced)
+" "an operand that should have been -n: refused before matching"
+
 stop_daemon TERM
 
 # No daemon answers: dtrace starts a private one and stops it after.
