@@ -170,7 +170,7 @@ dt_opt_strsize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
 	dtrace_optval_t val;
 
-	if (dt_options_parse_size(arg, &val) != 0 || val < 8 ||
+	if (dt_options_parse_size(arg, &val) != 0 || val < 2 ||
 	    val > DIF_MAXSTRSIZE)
 		return dt_set_errno(dtp, EDT_BADOPTVAL);
 	dtp->dt_options[option] = val;

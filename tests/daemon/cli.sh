@@ -106,6 +106,30 @@ two
 
 " "-o appends to the file"
 check "-o: nothing on stdout" [ ! -s "$tmp/out" ]
+# -b: a buffer too small for the enabling fails at go, in illumos's
+# words; one larger than can be had is lowered under bufresize=auto
+dtrace -b 40 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "-b 40: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
+dtrace: could not enable tracing: Enabling exceeds size of buffer
+" "-b 40: Enabling exceeds size of buffer, after the match"
+dtrace -q -b 64t -n 'BEGIN { printf("ran\n"); exit(0); }' >"$tmp/out" \
+    2>"$tmp/err"
+check "-b 64t: exit 0" [ $? -eq 0 ]
+check "-b 64t: lowered" grep -q "^dtrace: buffer size lowered to " "$tmp/err"
+dtrace -q -b 64t -x bufresize=manual -n 'BEGIN { exit(0); }' >"$tmp/out" \
+    2>"$tmp/err"
+check "-b 64t, bufresize=manual: refused" [ $? -eq 1 ]
+# strsize: two bytes at least (a string's record holds strsize bytes)
+dtrace -q -x strsize=2 -n 'BEGIN { printf("%s|\n", "xyz"); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "xy|
+
+" "strsize=2: a string traced in two bytes"
+"$DTRACE" -x strsize=1 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: failed to set -x strsize: Invalid value for specified option
+" "strsize=1 is refused"
+
 # Macro arguments: after "--" every word is one, "-e" included; one
 # that is neither a number nor an identifier is a string, $0 the script
 printf 'BEGIN { printf("%%s|%%s|%%s|%%d\\n", $0, $1, $2, $3); exit(0); }\n' \
