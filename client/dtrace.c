@@ -877,8 +877,10 @@ main(int argc, char *argv[])
 			case 'U':
 				set_opt("undef", optarg, "-U", optarg);
 				break;
-			case 'A': case 'B': case 'G': case 'h': case 'L':
 			case 'X':
+				set_opt("stdc", optarg, "-X", optarg);
+				break;
+			case 'A': case 'B': case 'G': case 'h': case 'L':
 				unsupported(c);
 			default:
 				if (strchr(DTRACE_OPTSTR, optopt) != NULL)

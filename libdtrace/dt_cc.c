@@ -1848,7 +1848,8 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	 * is matched: "dtrace -n read '{...}'" is a missing -n, not a
 	 * probe "read" that matches nothing.
 	 */
-	if (!(cflags & DTRACE_C_ARGREF)) {
+	if (!(cflags & DTRACE_C_ARGREF) &&
+	    !(dtp->dt_copts & DT_COPT_ARGREF)) {
 		for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
 			dt_cc_pdesc_argref(&pcb, cnp);
 		for (i = 1; i < pcb.pcb_argc; i++) {

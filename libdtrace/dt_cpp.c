@@ -134,7 +134,7 @@ dt_cpp_run(dtrace_hdl_t *dtp, const char *str, FILE *fp)
 	int argc = 0, status, err;
 	pid_t pid;
 
-	if ((argv = calloc(ndefs + dtp->dt_cpp_argc + 7, sizeof(char *))) ==
+	if ((argv = calloc(ndefs + dtp->dt_cpp_argc + 8, sizeof(char *))) ==
 	    NULL) {
 		dt_set_errno(dtp, EDT_NOMEM);
 		return NULL;
@@ -147,6 +147,8 @@ dt_cpp_run(dtrace_hdl_t *dtp, const char *str, FILE *fp)
 		argv[argc++] = dtp->dt_cpp_argv[i];
 	if (dtp->dt_copts & DT_COPT_CPPHDRS)
 		argv[argc++] = "-H";
+	if (dtp->dt_stdc == 's')
+		argv[argc++] = "-traditional-cpp";
 	/*
 	 * cpp's messages name the program as dtrace(1)'s do,
 	 * "/dev/stdin:17: error: ...": by the file cpp reads, with no

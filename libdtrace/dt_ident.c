@@ -7,6 +7,8 @@
  * Each compile stamps what it creates with a generation so that a
  * failed compile can take its identifiers back.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,6 +404,117 @@ dt_ident_aggfunc_name(uint32_t kind)
 	return "?";
 }
 
+/*
+ * D language versions (illumos's, up to the one dtrace -V reports) and
+ * the built-in identifiers added after D 1.0: a program that asks for
+ * an older version (-x version) does not see them, and may use their
+ * names for its own variables.
+ */
+#define DT_VERS(M, m, u)	((uint32_t)(M) << 24 | (uint32_t)(m) << 12 | (u))
+static const uint32_t dt_ident_versions[] = {
+	DT_VERS(1, 0, 0), DT_VERS(1, 1, 0), DT_VERS(1, 2, 0),
+	DT_VERS(1, 2, 1), DT_VERS(1, 2, 2), DT_VERS(1, 3, 0),
+	DT_VERS(1, 4, 0), DT_VERS(1, 4, 1), DT_VERS(1, 5, 0),
+	DT_VERS(1, 6, 0), DT_VERS(1, 6, 1), DT_VERS(1, 6, 2),
+	DT_VERS(1, 6, 3), DT_VERS(1, 7, 0), DT_VERS(1, 7, 1),
+	DT_VERS(1, 8, 0), DT_VERS(1, 8, 1), DT_VERS(1, 9, 0),
+	DT_VERS(1, 9, 1), DT_VERS(1, 10, 0), DT_VERS(1, 11, 0),
+	DT_VERS(1, 12, 0), DT_VERS(1, 12, 1), DT_VERS(1, 13, 0),
+};
+
+static const struct {
+	const char	*dv_name;
+	uint32_t	dv_vers;
+} dt_ident_vers[] = {
+	{ "strstr", DT_VERS(1, 1, 0) }, { "strchr", DT_VERS(1, 1, 0) },
+	{ "strrchr", DT_VERS(1, 1, 0) }, { "strtok", DT_VERS(1, 1, 0) },
+	{ "substr", DT_VERS(1, 1, 0) }, { "index", DT_VERS(1, 1, 0) },
+	{ "rindex", DT_VERS(1, 1, 0) }, { "freopen", DT_VERS(1, 1, 0) },
+	{ "usym", DT_VERS(1, 2, 0) }, { "ufunc", DT_VERS(1, 2, 0) },
+	{ "umod", DT_VERS(1, 2, 0) }, { "uaddr", DT_VERS(1, 2, 0) },
+	{ "sym", DT_VERS(1, 2, 0) }, { "func", DT_VERS(1, 2, 0) },
+	{ "mod", DT_VERS(1, 2, 0) }, { "setopt", DT_VERS(1, 2, 0) },
+	{ "htons", DT_VERS(1, 3, 0) }, { "htonl", DT_VERS(1, 3, 0) },
+	{ "htonll", DT_VERS(1, 3, 0) }, { "ntohs", DT_VERS(1, 3, 0) },
+	{ "ntohl", DT_VERS(1, 3, 0) }, { "ntohll", DT_VERS(1, 3, 0) },
+	{ "inet_ntoa", DT_VERS(1, 5, 0) }, { "inet_ntoa6", DT_VERS(1, 5, 0) },
+	{ "inet_ntop", DT_VERS(1, 5, 0) },
+};
+
+/* Hide the identifiers newer than the handle's -x version. */
+static void
+dt_ident_reduce(dtrace_hdl_t *dtp)
+{
+	dt_idhash_t *dhp = dtp->dt_globals;
+	dt_ident_t **pp, *idp;
+	size_t i;
+
+	if (dhp == NULL || dtp->dt_vmax == 0)
+		return;
+	for (i = 0; i < sizeof(dt_ident_vers) / sizeof(dt_ident_vers[0]);
+	    i++) {
+		if (dt_ident_vers[i].dv_vers <= dtp->dt_vmax)
+			continue;
+		pp = &dhp->dh_hash[dt_idhash_hashstr(dt_ident_vers[i].dv_name) %
+		    dhp->dh_nbuckets];
+		for (; (idp = *pp) != NULL; pp = &idp->di_next) {
+			if (strcmp(idp->di_name, dt_ident_vers[i].dv_name) ==
+			    0 && (idp->di_kind == DT_IDENT_FUNC ||
+			    idp->di_kind == DT_IDENT_ACTFUNC)) {
+				*pp = idp->di_next;
+				dt_ident_free(idp);
+				dhp->dh_nelems--;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * -x version=M.m[.u]: compile for that D version, one of illumos's; a
+ * version can only be lowered (the identifiers it hides are gone).
+ */
+int
+dt_ident_version(dtrace_hdl_t *dtp, const char *arg)
+{
+	unsigned long f[3] = { 0, 0, 0 };
+	const char *p = arg;
+	char *end;
+	uint32_t v;
+	size_t i;
+	int n = 0;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_VERSINVAL);
+	for (;;) {
+		if (!isdigit((unsigned char)*p))
+			return dt_set_errno(dtp, EDT_VERSINVAL);
+		errno = 0;
+		f[n++] = strtoul(p, &end, 10);
+		if (errno != 0 || f[n - 1] > (n == 1 ? 0xff : 0xfff))
+			return dt_set_errno(dtp, EDT_VERSINVAL);
+		if (*end == '\0')
+			break;
+		if (*end != '.' || n == 3)
+			return dt_set_errno(dtp, EDT_VERSINVAL);
+		p = end + 1;
+	}
+	if (n < 2)
+		return dt_set_errno(dtp, EDT_VERSINVAL);
+	v = DT_VERS(f[0], f[1], f[2]);
+	for (i = 0; i < sizeof(dt_ident_versions) / sizeof(uint32_t); i++) {
+		if (dt_ident_versions[i] == v)
+			break;
+	}
+	if (i == sizeof(dt_ident_versions) / sizeof(uint32_t))
+		return dt_set_errno(dtp, EDT_VERSUNDEF);
+	if (dtp->dt_vmax != 0 && v > dtp->dt_vmax)
+		return dt_set_errno(dtp, EDT_VERSREDUCED);
+	dtp->dt_vmax = v;
+	dt_ident_reduce(dtp);
+	return 0;
+}
+
 /* Create the handle's identifier tables on first use. */
 int
 dt_ident_init(dtrace_hdl_t *dtp)
@@ -464,5 +577,6 @@ dt_ident_init(dtrace_hdl_t *dtp)
 		if (dt_ident_proto(idp, dt_ident_subrs[i].ds_proto) != 0)
 			return dt_set_errno(dtp, EDT_HARDWIRE);
 	}
+	dt_ident_reduce(dtp);
 	return 0;
 }

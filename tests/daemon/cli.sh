@@ -44,6 +44,18 @@ same "$tmp/err" "/dev/stdin:3: error: #endif without #if
 dtrace: failed to compile script $tmp/cpp.d: Preprocessor failed to process input program
 " "-C: cpp's message as dtrace(1) shows it"
 
+# -X and the compile-time options of illumos that change nothing here
+"$DTRACE" -X q -e -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "-X q: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to set -X q: Invalid value for specified option
+" "-X q: refused in dtrace(1)'s words"
+"$DTRACE" -x version=1.0.7 -e -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: failed to set -x version: Requested version is not supported by compiler
+" "-x version=1.0.7: no such D version"
+"$DTRACE" -x linkmode=static -x linktype=dof -x nolibs -x version=1.13 -Xa \
+    -e -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "linkmode, linktype, nolibs, version, -Xa: accepted" [ $? -eq 0 ]
+
 check "daemon starts" start_daemon
 dtrace -l >"$tmp/out" 2>"$tmp/err"
 check "-l: exit 0" [ $? -eq 0 ]
