@@ -1908,6 +1908,35 @@ dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned int cflags,
 	    argc, argv);
 }
 
+/*
+ * Call func with the probe description of each of the program's
+ * statements, in order (dtrace -l -s lists what they match).
+ */
+int
+dtrace_program_desc_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    int (*func)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
+    void *arg)
+{
+	const dtp_prog_t *pp = &pgp->dp_prog;
+	dtrace_probedesc_t pd;
+	uint32_t i;
+	int rv;
+
+	for (i = 0; i < pp->dp_nstmt; i++) {
+		const dtp_probedesc_t *dp = &pp->dp_stmt[i].ds_desc;
+
+		memset(&pd, 0, sizeof(pd));
+		memcpy(pd.dtpd_provider, dp->dpd_provider,
+		    sizeof(pd.dtpd_provider));
+		memcpy(pd.dtpd_mod, dp->dpd_mod, sizeof(pd.dtpd_mod));
+		memcpy(pd.dtpd_func, dp->dpd_func, sizeof(pd.dtpd_func));
+		memcpy(pd.dtpd_name, dp->dpd_name, sizeof(pd.dtpd_name));
+		if ((rv = func(dtp, &pd, arg)) != 0)
+			return rv;
+	}
+	return 0;
+}
+
 void
 dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip)

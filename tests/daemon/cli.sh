@@ -7,6 +7,8 @@
 check "no arguments: exit 2" [ $? -eq 2 ]
 check "no arguments: usage on stderr" grep -q "^Usage: dtrace" "$tmp/err"
 check "no arguments: nothing on stdout" [ ! -s "$tmp/out" ]
+check "usage lists no refused flag" \
+    sh -c "! grep -Eq -- '-32|-A |-G |-h |-L ' '$tmp/err'"
 
 "$DTRACE" -J >"$tmp/out" 2>"$tmp/err"
 check "bad flag: exit 2" [ $? -eq 2 ]
@@ -141,6 +143,32 @@ same "$tmp/out" "xy|
 "$DTRACE" -x strsize=1 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 same "$tmp/err" "dtrace: failed to set -x strsize: Invalid value for specified option
 " "strsize=1 is refused"
+
+# -l -s: the probes each clause of the script matches, in order
+printf 'END, BEGIN { x = 1; }\nBEGIN /x/ { exit(0); }\n' >"$tmp/list.d"
+dtrace -l -s "$tmp/list.d" >"$tmp/out" 2>"$tmp/err"
+check "-l -s: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
+printf '%5d %10s %17s %33s %s\n' 2 dtrace '' '' END 1 dtrace '' '' BEGIN \
+    1 dtrace '' '' BEGIN)
+" "-l -s lists each clause's probes"
+printf 'BEGIN { x = ; }\n' >"$tmp/listbad.d"
+dtrace -l -s "$tmp/listbad.d" >"$tmp/out" 2>"$tmp/err"
+check "-l -s with a compile error: exit 1, no heading" \
+    sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ]"
+# -i enables probes by their IDs (BEGIN is 1, END 2)
+dtrace -q -i '2 { printf("%s\n", probename); }' -i 1,2 -n 'BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "-i 2 { ... }: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "END
+
+" "-i ID with an action enables that probe"
+dtrace -i 1,2 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "-i 1,2: both probes" grep -q "^dtrace: description '1,2' matched 2 probes" "$tmp/err"
+dtrace -i 4000 >"$tmp/out" 2>"$tmp/err"
+check "-i of no probe: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: invalid probe specifier 4000: invalid probe identifier 4000: Unknown probe identifier
+" "-i of no probe: message"
 
 # Macro arguments: after "--" every word is one, "-e" included; one
 # that is neither a number nor an identifier is a string, $0 the script
