@@ -331,6 +331,80 @@ compile_file(dtrace_cmd_t *dcp)
 }
 
 static void
+attr_min(dtrace_attribute_t *a, const dtrace_attribute_t *b)
+{
+	if (b->dtat_name < a->dtat_name)
+		a->dtat_name = b->dtat_name;
+	if (b->dtat_data < a->dtat_data)
+		a->dtat_data = b->dtat_data;
+	if (b->dtat_class < a->dtat_class)
+		a->dtat_class = b->dtat_class;
+}
+
+static int
+stab_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	dtrace_probeinfo_t p;
+
+	if (dtrace_probe_info(dtp, pd, &p) == 0)
+		attr_min(arg, &p.dtp_attr);
+	return 0;
+}
+
+/*
+ * A description's attributes: those of the probes it matches, and no
+ * better than Unstable when it leaves a field to match anything (what
+ * it names may change as providers do).
+ */
+static int
+stab_desc(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	static const dtrace_attribute_t open = { DTRACE_STABILITY_UNSTABLE,
+	    DTRACE_STABILITY_UNSTABLE, DTRACE_CLASS_COMMON };
+	const char *f[4] = { pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+	    pd->dtpd_name };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (f[i][0] == '\0' || strpbrk(f[i], "*?[") != NULL)
+			attr_min(arg, &open);
+	}
+	(void)dtrace_probe_iter(dtp, pd, stab_probe, arg);
+	return 0;
+}
+
+static void
+stab_print(const char *what, const dtrace_attribute_t *a)
+{
+	oprintf("\n\t%s\n", what);
+	oprintf("\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(a->dtat_name));
+	oprintf("\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(a->dtat_data));
+	oprintf("\t\tDependency Class: %s\n", dtrace_class_name(a->dtat_class));
+}
+
+/*
+ * -v with a program: illumos's stability report.  The statements use
+ * D's own identifiers and actions, all Stable; the descriptions are as
+ * stable as what they match.
+ */
+static void
+stab_report(const dtrace_cmd_t *dcp)
+{
+	dtrace_attribute_t desc = { DTRACE_STABILITY_MAX,
+	    DTRACE_STABILITY_MAX, DTRACE_CLASS_MAX };
+	static const dtrace_attribute_t stmt = { DTRACE_STABILITY_STABLE,
+	    DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON };
+
+	(void)dtrace_program_desc_iter(g_dtp, dcp->dc_prog, stab_desc, &desc);
+	oprintf("\nStability attributes for %s %s:\n", dcp->dc_desc,
+	    dcp->dc_name);
+	stab_print("Minimum Probe Description Attributes", &desc);
+	stab_print("Minimum Statement Attributes", &stmt);
+}
+
+static void
 exec_prog(const dtrace_cmd_t *dcp)
 {
 	dtrace_proginfo_t dpi;
@@ -338,6 +412,8 @@ exec_prog(const dtrace_cmd_t *dcp)
 
 	if (!g_exec) {
 		dtrace_program_info(g_dtp, dcp->dc_prog, &dpi);
+		if (g_verbose)
+			stab_report(dcp);
 		return;
 	}
 	if (dtrace_program_exec(g_dtp, dcp->dc_prog, &dpi) == -1) {
@@ -348,6 +424,8 @@ exec_prog(const dtrace_cmd_t *dcp)
 	}
 	notice("%s '%s' matched %u probe%s\n", dcp->dc_desc, dcp->dc_name,
 	    dpi.dpi_matches, dpi.dpi_matches == 1 ? "" : "s");
+	if (g_verbose)
+		stab_report(dcp);
 	/* -v: how the daemon traces each target, once it has said */
 	for (i = 0; g_verbose && i < g_targc; i++) {
 		const char *b;
@@ -1041,6 +1119,8 @@ main(int argc, char *argv[])
 	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_quiet = 1;
 	if (!g_exec) {
+		for (i = 0; g_verbose && i < g_cmdc; i++)
+			exec_prog(&g_cmdv[i]);
 		dtrace_close(g_dtp);
 		return E_SUCCESS;
 	}

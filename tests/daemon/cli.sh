@@ -156,6 +156,27 @@ printf 'BEGIN { x = ; }\n' >"$tmp/listbad.d"
 dtrace -l -s "$tmp/listbad.d" >"$tmp/out" 2>"$tmp/err"
 check "-l -s with a compile error: exit 1, no heading" \
     sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ]"
+# -v with a program: the stability report, on stdout, after the match
+printf 'BEGIN\n{\n\texit(0);\n}\n' >"$tmp/stab.d"
+dtrace -v -s "$tmp/stab.d" >"$tmp/out" 2>"$tmp/err"
+check "-v -s: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "
+Stability attributes for script $tmp/stab.d:
+
+	Minimum Probe Description Attributes
+		Identifier Names: Unstable
+		Data Semantics:   Unstable
+		Dependency Class: Common
+
+	Minimum Statement Attributes
+		Identifier Names: Stable
+		Data Semantics:   Stable
+		Dependency Class: Common
+$(printf '%32s' FUNCTION:NAME)
+$(printf '%32s ' :BEGIN)
+
+" "-v: illumos's stability report of a script"
+
 # -i enables probes by their IDs (BEGIN is 1, END 2)
 dtrace -q -i '2 { printf("%s\n", probename); }' -i 1,2 -n 'BEGIN { exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
