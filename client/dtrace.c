@@ -559,12 +559,15 @@ list_stmt(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
 	return 0;
 }
 
+/* List a command's probes; with check, only parse its descriptions. */
 static void
-list_cmd(dtrace_cmd_t *dcp)
+list_cmd(dtrace_cmd_t *dcp, int check)
 {
 	dtrace_probedesc_t pd;
 	char *text, *tok, *save, *p;
 
+	if (dcp->dc_script && check)
+		return;
 	if (dcp->dc_script) {
 		/* compiled (before the heading): what its clauses match */
 		(void)dtrace_program_desc_iter(g_dtp, dcp->dc_prog,
@@ -577,6 +580,8 @@ list_cmd(dtrace_cmd_t *dcp)
 
 		if (*end != '\0' || id == 0 || id > UINT32_MAX)
 			fatal("invalid probe identifier %s\n", dcp->dc_arg);
+		if (check)
+			return;
 		memset(&pd, 0, sizeof(pd));
 		pd.dtpd_id = (uint32_t)id;
 		list_desc(&pd);
@@ -598,9 +603,12 @@ list_cmd(dtrace_cmd_t *dcp)
 			*--end = '\0';
 		if (parse_desc(tok, dcp->dc_spec, &pd) != 0) {
 			fprintf(stderr, "%s: invalid probe specifier %s: "
-			    "Overspecified probe description\n", g_pname, tok);
+			    "invalid probe description \"%s\": Overspecified "
+			    "probe description\n", g_pname, dcp->dc_arg, tok);
 			exit(E_ERROR);
 		}
+		if (check)
+			continue;
 		list_target(pd.dtpd_provider, sizeof(pd.dtpd_provider));
 		list_desc(&pd);
 	}
@@ -1089,11 +1097,13 @@ main(int argc, char *argv[])
 		for (i = 0; i < g_cmdc; i++) {
 			if (g_cmdv[i].dc_script)
 				compile_file(&g_cmdv[i]);
+			else
+				list_cmd(&g_cmdv[i], 1);
 		}
 		oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
 		    "FUNCTION", "NAME");
 		for (i = 0; i < g_cmdc; i++)
-			list_cmd(&g_cmdv[i]);
+			list_cmd(&g_cmdv[i], 0);
 		if (g_cmdc == 0 &&
 		    dtrace_probe_iter(g_dtp, NULL, list_probe, NULL) != 0 &&
 		    dtrace_errno(g_dtp) != DTRACE_ENOPROBE)

@@ -177,6 +177,13 @@ $(printf '%32s ' :BEGIN)
 
 " "-v: illumos's stability report of a script"
 
+# -l: a description with too many fields for its flag, before the heading
+dtrace -l -m prov:mod:func >"$tmp/out" 2>"$tmp/err"
+check "-l -m p:m:f: exit 1, no heading" \
+    sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ]"
+same "$tmp/err" "dtrace: invalid probe specifier prov:mod:func: invalid probe description \"prov:mod:func\": Overspecified probe description
+" "-l -m p:m:f: illumos's message"
+
 # -i enables probes by their IDs (BEGIN is 1, END 2)
 dtrace -q -i '2 { printf("%s\n", probename); }' -i 1,2 -n 'BEGIN { exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
