@@ -715,10 +715,11 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			}
 			break;
 		case DTRACEACT_RAISE:
+		case DTRACEACT_CHILL:
 			if (a->da_ndifo != 1 || a->da_size != 0 ||
 			    dtd_consumer_isref(a->da_difo[0])) {
 				dtd_consumer_err(err, errlen, "statement %u: "
-				    "raise() needs one integer", si);
+				    "raise() and chill() need one integer", si);
 				return -1;
 			}
 			break;

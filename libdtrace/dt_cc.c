@@ -1514,6 +1514,7 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	case DT_ACT_STOP:
 	case DT_ACT_RAISE:
 	case DT_ACT_SYSTEM:
+	case DT_ACT_CHILL:
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
 			    "destructive actions may not follow speculate( )");
@@ -1617,6 +1618,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		break;
 	case DT_ACT_RAISE:
 		(void)dt_cc_act_int(pcb, cc, dnp, "raise", DTRACEACT_RAISE);
+		break;
+	case DT_ACT_CHILL:
+		(void)dt_cc_act_int(pcb, cc, dnp, "chill", DTRACEACT_CHILL);
 		break;
 	case DT_ACT_TRACEMEM:
 		dt_cc_act_tracemem(pcb, cc, dnp);

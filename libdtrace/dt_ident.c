@@ -217,7 +217,7 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_UNACT("sym"), BI_UNACT("func"),
 	BI_UNACT("mod"), BI_ACT("stop", DT_ACT_STOP, 0),
 	BI_ACT("raise", DT_ACT_RAISE, 1), BI_ACT("system", DT_ACT_SYSTEM, -1),
-	BI_UNACT("freopen"), BI_UNACT("ftruncate"), BI_UNACTN("chill", 0, 1),
+	BI_UNACT("freopen"), BI_UNACT("ftruncate"), BI_ACT("chill", DT_ACT_CHILL, 1),
 	BI_UNACTN("breakpoint", 0, 0), BI_UNACTN("panic", 0, 0),
 	BI_ACT("speculate", DT_ACT_SPECULATE, 1),
 	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),

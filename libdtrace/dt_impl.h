@@ -488,6 +488,7 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_ACT_STOP		40	/* destructive: dt_cc.c */
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42
+#define DT_ACT_CHILL		43
 
 typedef struct dt_ident {
 	char		*di_name;
