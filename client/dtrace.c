@@ -402,6 +402,7 @@ stab_report(const dtrace_cmd_t *dcp)
 	    dcp->dc_name);
 	stab_print("Minimum Probe Description Attributes", &desc);
 	stab_print("Minimum Statement Attributes", &stmt);
+	oprintf("\n");
 }
 
 static void

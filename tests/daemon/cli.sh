@@ -172,6 +172,7 @@ Stability attributes for script $tmp/stab.d:
 		Identifier Names: Stable
 		Data Semantics:   Stable
 		Dependency Class: Common
+
 $(printf '%32s' FUNCTION:NAME)
 $(printf '%32s ' :BEGIN)
 
