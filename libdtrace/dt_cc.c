@@ -272,6 +272,40 @@ dt_cc_pdesc_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
 }
 
 /*
+ * The checks illumos makes of a pid provider's description before it
+ * looks for the process: "pidN" with N a valid pid, and for the function
+ * "-" (an absolute address as the name) only the a.out module and one
+ * address.
+ */
+static void
+dt_cc_pdesc_pid(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
+{
+	const char *p = pd->dpd_provider + 3;
+	char *end;
+	unsigned long pid;
+
+	if (strncmp(pd->dpd_provider, "pid", 3) != 0 ||
+	    !isdigit((unsigned char)*p))
+		return;
+	errno = 0;
+	pid = strtoul(p, &end, 10);
+	if (*end != '\0')
+		return;		/* another provider's name */
+	if (errno != 0 || pid == 0 || pid > INT32_MAX)
+		dt_parser_error(pcb, dnp->dn_line, D_PROC_BADPID,
+		    "'%s' does not contain a valid pid", pd->dpd_provider);
+	if (strcmp(pd->dpd_func, "-") != 0)
+		return;
+	if (pd->dpd_mod[0] != '\0' && strcmp(pd->dpd_mod, "a.out") != 0)
+		dt_parser_error(pcb, dnp->dn_line, D_PROC_LIB,
+		    "only the a.out module is valid with the '-' function");
+	if (strpbrk(pd->dpd_name, "*?[") != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_PROC_NAME,
+		    "only individual addresses may be specified with the "
+		    "'-' function");
+}
+
+/*
  * A description must name some probe unless -Z (zdefs) allows it: ask
  * the daemon, whose providers also create probes named on demand.
  */
@@ -282,6 +316,7 @@ dt_cc_pdesc_match(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
 	dtrace_probedesc_t d;
 	uint32_t n = 0;
 
+	dt_cc_pdesc_pid(pcb, dnp, pd);
 	/* the handle's flag too: a #pragma D option zdefs sets it mid-compile */
 	if ((pcb->pcb_cflags & DTRACE_C_ZDEFS) ||
 	    (dtp->dt_copts & DT_COPT_ZDEFS))
