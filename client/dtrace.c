@@ -36,7 +36,7 @@ typedef struct dtrace_cmd {
 	dtrace_probespec_t dc_spec;
 	char		*dc_arg;	/* the argument as given */
 	char		*dc_name;	/* what "matched" messages call it */
-	char		*dc_idtext;	/* -i: the text on the descriptions */
+	char		*dc_idtext;	/* -i: the program on descriptions */
 	const char	*dc_desc;	/* "description" or "script" */
 	dtrace_prog_t	*dc_prog;
 } dtrace_cmd_t;

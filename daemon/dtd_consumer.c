@@ -1318,7 +1318,8 @@ dtd_consumer_bufalloc(dtd_consumer_t *c, int nunit, uint64_t budget,
 
 	need = dtd_consumer_maxrec(c);
 	if (size < DTD_MIN_BUFSIZE) {
-		dtd_consumer_err(err, errlen, "Enabling exceeds size of buffer");
+		dtd_consumer_err(err, errlen,
+		    "Enabling exceeds size of buffer");
 		return -1;
 	}
 	if (o->do_bufpolicy == DTD_BUFPOLICY_FILL) {

@@ -466,7 +466,8 @@ dt_cpp_run(dtrace_hdl_t *dtp, const char *str, FILE *fp)
 	}
 	rewind(out);
 	/* skip what D cannot take of the system's headers */
-	if ((filtered = tmpfile()) == NULL || dt_cpp_filter(out, filtered) != 0) {
+	if ((filtered = tmpfile()) == NULL ||
+	    dt_cpp_filter(out, filtered) != 0) {
 		if (filtered != NULL)
 			fclose(filtered);
 		fclose(out);

@@ -151,7 +151,7 @@
 	X(D_PDESC_INVAL)	/* invalid probe description */ \
 	X(D_PDESC_ZERO)		/* probe description matches no probes */ \
 	X(D_PROC_BADPID)	/* pid provider: not a valid pid */ \
-	X(D_PROC_LIB)		/* pid provider: module with function "-" */ \
+	X(D_PROC_LIB)		/* pid: a library with function "-" */ \
 	X(D_PROC_NAME)		/* pid provider: glob with function "-" */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \

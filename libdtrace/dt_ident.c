@@ -217,7 +217,8 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_UNACT("sym"), BI_UNACT("func"),
 	BI_UNACT("mod"), BI_ACT("stop", DT_ACT_STOP, 0),
 	BI_ACT("raise", DT_ACT_RAISE, 1), BI_ACT("system", DT_ACT_SYSTEM, -1),
-	BI_UNACT("freopen"), BI_UNACT("ftruncate"), BI_ACT("chill", DT_ACT_CHILL, 1),
+	BI_UNACT("freopen"), BI_UNACT("ftruncate"),
+	BI_ACT("chill", DT_ACT_CHILL, 1),
 	BI_UNACTN("breakpoint", 0, 0), BI_UNACTN("panic", 0, 0),
 	/* illumos's kernel subroutines: their arguments counted, refused */
 	BI_UNACTN("mutex_owned", 0, 1), BI_UNACTN("mutex_owner", 0, 1),
@@ -418,7 +419,8 @@ dt_ident_aggfunc_name(uint32_t kind)
  * an older version (-x version) does not see them, and may use their
  * names for its own variables.
  */
-#define DT_VERS(M, m, u)	((uint32_t)(M) << 24 | (uint32_t)(m) << 12 | (u))
+#define DT_VERS(M, m, u)	\
+	((uint32_t)(M) << 24 | (uint32_t)(m) << 12 | (u))
 static const uint32_t dt_ident_versions[] = {
 	DT_VERS(1, 0, 0), DT_VERS(1, 1, 0), DT_VERS(1, 2, 0),
 	DT_VERS(1, 2, 1), DT_VERS(1, 2, 2), DT_VERS(1, 3, 0),

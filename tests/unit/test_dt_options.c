@@ -152,8 +152,10 @@ main(void)
 	tap_is(dtrace_setopt(dtp, "version", "1.3"), -1,
 	    "a version is not raised again");
 	tap_is(dtrace_errno(dtp), EDT_VERSREDUCED, "  EDT_VERSREDUCED");
-	tap_is(dtrace_setopt(dtp, "linkmode", "dynamic"), 0, "linkmode=dynamic");
-	tap_is(dtrace_setopt(dtp, "linkmode", "elf"), -1, "linkmode=elf refused");
+	tap_is(dtrace_setopt(dtp, "linkmode", "dynamic"), 0,
+	    "linkmode=dynamic");
+	tap_is(dtrace_setopt(dtp, "linkmode", "elf"), -1,
+	    "linkmode=elf refused");
 	tap_is(dtrace_setopt(dtp, "linktype", "dof"), 0, "linktype=dof");
 	tap_is(dtrace_setopt(dtp, "stdc", "s"), 0, "stdc=s");
 	tap_is(dtrace_setopt(dtp, "stdc", "x"), -1, "stdc=x refused");
