@@ -36,6 +36,7 @@ typedef struct dtrace_cmd {
 	dtrace_probespec_t dc_spec;
 	char		*dc_arg;	/* the argument as given */
 	char		*dc_name;	/* what "matched" messages call it */
+	char		*dc_idtext;	/* -i: the program on descriptions */
 	const char	*dc_desc;	/* "description" or "script" */
 	dtrace_prog_t	*dc_prog;
 } dtrace_cmd_t;
@@ -76,8 +77,9 @@ usage(FILE *fp)
 {
 	static const char predact[] = "[[ predicate ] action ]";
 
-	fprintf(fp, "Usage: %s [-32|-64] [-aACeFGhHlqSvVwZ] "
-	    "[-b bufsz] [-c cmd] [-D name[=def]]\n\t[-I path] [-L path] "
+	/* what works: -32, -A, -G, -h and -L are refused, so not here */
+	fprintf(fp, "Usage: %s [-64] [-aCeFHlqSvVwZ] "
+	    "[-b bufsz] [-c cmd] [-D name[=def]]\n\t[-I path] "
 	    "[-o output] [-p pid] [-s script] [-U name]\n\t"
 	    "[-x opt[=val]] [-X a|c|s|t]\n\n", g_pname);
 	fprintf(fp, "\t[-P provider %s]\n", predact);
@@ -89,10 +91,8 @@ usage(FILE *fp)
 	fprintf(fp, "\tpredicate -> '/' D-expression '/'\n");
 	fprintf(fp, "\t   action -> '{' D-statements '}'\n");
 	fprintf(fp, "\n"
-	    "\t-32 generate 32-bit D programs and ELF files\n"
-	    "\t-64 generate 64-bit D programs and ELF files\n\n"
-	    "\t-a  claim anonymous tracing state\n"
-	    "\t-A  generate driver.conf(4) directives for anonymous tracing\n"
+	    "\t-64 generate 64-bit D programs\n\n"
+	    "\t-a  claim a retained program (anonymous tracing state)\n"
 	    "\t-b  set trace buffer size\n"
 	    "\t-c  run specified command and exit upon its completion\n"
 	    "\t-C  run cpp(1) preprocessor on script files\n"
@@ -100,13 +100,10 @@ usage(FILE *fp)
 	    "\t-e  exit after compiling request but prior to enabling probes\n"
 	    "\t-f  enable or list probes matching the specified function name\n"
 	    "\t-F  coalesce trace output by function\n"
-	    "\t-G  generate an ELF file containing embedded dtrace program\n"
-	    "\t-h  generate a header file with definitions for static probes\n"
 	    "\t-H  print included files when invoking preprocessor\n"
 	    "\t-i  enable or list probes matching the specified probe id\n"
 	    "\t-I  add include directory to preprocessor search path\n"
 	    "\t-l  list probes matching specified criteria\n"
-	    "\t-L  add library directory to library search path\n"
 	    "\t-m  enable or list probes matching the specified module name\n"
 	    "\t-n  enable or list probes matching the specified probe name\n"
 	    "\t-o  set output file\n"
@@ -241,7 +238,8 @@ compile_str(dtrace_cmd_t *dcp)
 {
 	char *p;
 
-	if ((dcp->dc_prog = dtrace_program_strcompile(g_dtp, dcp->dc_arg,
+	if ((dcp->dc_prog = dtrace_program_strcompile(g_dtp,
+	    dcp->dc_idtext != NULL ? dcp->dc_idtext : dcp->dc_arg,
 	    dcp->dc_spec, g_cflags | DTRACE_C_PSPEC, g_argc, g_argv)) == NULL)
 		dfatal("invalid probe specifier %s", dcp->dc_arg);
 	if ((dcp->dc_name = strdup(dcp->dc_arg)) == NULL)
@@ -249,6 +247,69 @@ compile_str(dtrace_cmd_t *dcp)
 	if ((p = strpbrk(dcp->dc_name, "{/;")) != NULL)
 		*p = '\0';	/* crop the name for reporting */
 	dcp->dc_desc = "description";
+}
+
+static int
+id_found(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	(void)dtp;
+	*(dtrace_probedesc_t *)arg = *pd;
+	return 0;
+}
+
+/*
+ * -i ID[,ID...] [[predicate] action]: the probes by their IDs, as a
+ * program on their full descriptions.  The text stays the name of the
+ * enabling ("description '5' matched 1 probe").
+ */
+static void
+id_to_desc(dtrace_cmd_t *dcp)
+{
+	const char *p = dcp->dc_arg, *rest;
+	char *text = NULL, *end;
+	size_t len = 0;
+	unsigned long id;
+	dtrace_probedesc_t pd;
+
+	rest = p + strcspn(p, " \t\n/{");
+	while (p < rest) {
+		errno = 0;
+		id = strtoul(p, &end, 10);
+		if (end == p || errno != 0 || id > UINT32_MAX ||
+		    (end < rest && *end != ',')) {
+			fprintf(stderr, "%s: invalid probe specifier %s: "
+			    "invalid probe identifier %.*s\n", g_pname,
+			    dcp->dc_arg, (int)(rest - p), p);
+			exit(E_ERROR);
+		}
+		memset(&pd, 0, sizeof(pd));
+		pd.dtpd_id = (uint32_t)id;
+		/* (ID 0 is no probe's, and to the iterator any probe) */
+		if (id == 0 ||
+		    dtrace_probe_iter(g_dtp, &pd, id_found, &pd) != 0) {
+			fprintf(stderr, "%s: invalid probe specifier %s: "
+			    "invalid probe identifier %lu: Unknown probe "
+			    "identifier\n", g_pname, dcp->dc_arg, id);
+			exit(E_ERROR);
+		}
+		if ((text = realloc(text, len + strlen(pd.dtpd_provider) +
+		    strlen(pd.dtpd_mod) + strlen(pd.dtpd_func) +
+		    strlen(pd.dtpd_name) + 5)) == NULL)
+			fatal("failed to allocate memory");
+		len += sprintf(text + len, "%s%s:%s:%s:%s", len ? "," : "",
+		    pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name);
+		p = end < rest ? end + 1 : end;
+	}
+	if (text == NULL) {
+		fprintf(stderr, "%s: invalid probe specifier %s: invalid "
+		    "probe identifier\n", g_pname, dcp->dc_arg);
+		exit(E_ERROR);
+	}
+	if ((text = realloc(text, len + strlen(rest) + 2)) == NULL)
+		fatal("failed to allocate memory");
+	sprintf(text + len, " %s", rest);
+	dcp->dc_idtext = text;
+	dcp->dc_spec = DTRACE_PROBESPEC_NAME;
 }
 
 static void
@@ -270,6 +331,81 @@ compile_file(dtrace_cmd_t *dcp)
 }
 
 static void
+attr_min(dtrace_attribute_t *a, const dtrace_attribute_t *b)
+{
+	if (b->dtat_name < a->dtat_name)
+		a->dtat_name = b->dtat_name;
+	if (b->dtat_data < a->dtat_data)
+		a->dtat_data = b->dtat_data;
+	if (b->dtat_class < a->dtat_class)
+		a->dtat_class = b->dtat_class;
+}
+
+static int
+stab_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	dtrace_probeinfo_t p;
+
+	if (dtrace_probe_info(dtp, pd, &p) == 0)
+		attr_min(arg, &p.dtp_attr);
+	return 0;
+}
+
+/*
+ * A description's attributes: those of the probes it matches, and no
+ * better than Unstable when it leaves a field to match anything (what
+ * it names may change as providers do).
+ */
+static int
+stab_desc(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	static const dtrace_attribute_t open = { DTRACE_STABILITY_UNSTABLE,
+	    DTRACE_STABILITY_UNSTABLE, DTRACE_CLASS_COMMON };
+	const char *f[4] = { pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+	    pd->dtpd_name };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (f[i][0] == '\0' || strpbrk(f[i], "*?[") != NULL)
+			attr_min(arg, &open);
+	}
+	(void)dtrace_probe_iter(dtp, pd, stab_probe, arg);
+	return 0;
+}
+
+static void
+stab_print(const char *what, const dtrace_attribute_t *a)
+{
+	oprintf("\n\t%s\n", what);
+	oprintf("\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(a->dtat_name));
+	oprintf("\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(a->dtat_data));
+	oprintf("\t\tDependency Class: %s\n", dtrace_class_name(a->dtat_class));
+}
+
+/*
+ * -v with a program: illumos's stability report.  The statements use
+ * D's own identifiers and actions, all Stable; the descriptions are as
+ * stable as what they match.
+ */
+static void
+stab_report(const dtrace_cmd_t *dcp)
+{
+	dtrace_attribute_t desc = { DTRACE_STABILITY_MAX,
+	    DTRACE_STABILITY_MAX, DTRACE_CLASS_MAX };
+	static const dtrace_attribute_t stmt = { DTRACE_STABILITY_STABLE,
+	    DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON };
+
+	(void)dtrace_program_desc_iter(g_dtp, dcp->dc_prog, stab_desc, &desc);
+	oprintf("\nStability attributes for %s %s:\n", dcp->dc_desc,
+	    dcp->dc_name);
+	stab_print("Minimum Probe Description Attributes", &desc);
+	stab_print("Minimum Statement Attributes", &stmt);
+	oprintf("\n");
+}
+
+static void
 exec_prog(const dtrace_cmd_t *dcp)
 {
 	dtrace_proginfo_t dpi;
@@ -277,6 +413,8 @@ exec_prog(const dtrace_cmd_t *dcp)
 
 	if (!g_exec) {
 		dtrace_program_info(g_dtp, dcp->dc_prog, &dpi);
+		if (g_verbose)
+			stab_report(dcp);
 		return;
 	}
 	if (dtrace_program_exec(g_dtp, dcp->dc_prog, &dpi) == -1) {
@@ -287,6 +425,8 @@ exec_prog(const dtrace_cmd_t *dcp)
 	}
 	notice("%s '%s' matched %u probe%s\n", dcp->dc_desc, dcp->dc_name,
 	    dpi.dpi_matches, dpi.dpi_matches == 1 ? "" : "s");
+	if (g_verbose)
+		stab_report(dcp);
 	/* -v: how the daemon traces each target, once it has said */
 	for (i = 0; g_verbose && i < g_targc; i++) {
 		const char *b;
@@ -411,16 +551,29 @@ list_target(char *prov, size_t size)
 		memcpy(prov, buf, strlen(buf) + 1);
 }
 
+static int
+list_stmt(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	(void)dtp;
+	(void)arg;
+	list_desc(pd);
+	return 0;
+}
+
+/* List a command's probes; with check, only parse its descriptions. */
 static void
-list_cmd(dtrace_cmd_t *dcp)
+list_cmd(dtrace_cmd_t *dcp, int check)
 {
 	dtrace_probedesc_t pd;
 	char *text, *tok, *save, *p;
 
+	if (dcp->dc_script && check)
+		return;
 	if (dcp->dc_script) {
-		fprintf(stderr, "%s: -l with -s is not yet supported\n",
-		    g_pname);
-		exit(E_USAGE);
+		/* compiled (before the heading): what its clauses match */
+		(void)dtrace_program_desc_iter(g_dtp, dcp->dc_prog,
+		    list_stmt, NULL);
+		return;
 	}
 	if (dcp->dc_spec == DTRACE_PROBESPEC_NONE) {	/* -i id */
 		char *end;
@@ -428,6 +581,8 @@ list_cmd(dtrace_cmd_t *dcp)
 
 		if (*end != '\0' || id == 0 || id > UINT32_MAX)
 			fatal("invalid probe identifier %s\n", dcp->dc_arg);
+		if (check)
+			return;
 		memset(&pd, 0, sizeof(pd));
 		pd.dtpd_id = (uint32_t)id;
 		list_desc(&pd);
@@ -449,9 +604,12 @@ list_cmd(dtrace_cmd_t *dcp)
 			*--end = '\0';
 		if (parse_desc(tok, dcp->dc_spec, &pd) != 0) {
 			fprintf(stderr, "%s: invalid probe specifier %s: "
-			    "Overspecified probe description\n", g_pname, tok);
+			    "invalid probe description \"%s\": Overspecified "
+			    "probe description\n", g_pname, dcp->dc_arg, tok);
 			exit(E_ERROR);
 		}
+		if (check)
+			continue;
 		list_target(pd.dtpd_provider, sizeof(pd.dtpd_provider));
 		list_desc(&pd);
 	}
@@ -880,8 +1038,10 @@ main(int argc, char *argv[])
 			case 'U':
 				set_opt("undef", optarg, "-U", optarg);
 				break;
-			case 'A': case 'B': case 'G': case 'h': case 'L':
 			case 'X':
+				set_opt("stdc", optarg, "-X", optarg);
+				break;
+			case 'A': case 'B': case 'G': case 'h': case 'L':
 				unsupported(c);
 			default:
 				if (strchr(DTRACE_OPTSTR, optopt) != NULL)
@@ -893,6 +1053,13 @@ main(int argc, char *argv[])
 				dtrace_close(g_dtp);
 				return usage(stderr);
 			}
+		}
+		/* after "--" every word is an operand, "-e" included */
+		if (optind > 1 && optind <= argc &&
+		    strcmp(argv[optind - 1], "--") == 0) {
+			while (optind < argc)
+				g_argv[g_argc++] = argv[optind++];
+			break;
 		}
 		if (optind < argc)
 			g_argv[g_argc++] = argv[optind];
@@ -929,10 +1096,18 @@ main(int argc, char *argv[])
 		targets_start();
 
 	if (g_list) {
+		/* as illumos: a script's errors come before the heading */
+		g_cflags |= DTRACE_C_ZDEFS;
+		for (i = 0; i < g_cmdc; i++) {
+			if (g_cmdv[i].dc_script)
+				compile_file(&g_cmdv[i]);
+			else
+				list_cmd(&g_cmdv[i], 1);
+		}
 		oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
 		    "FUNCTION", "NAME");
 		for (i = 0; i < g_cmdc; i++)
-			list_cmd(&g_cmdv[i]);
+			list_cmd(&g_cmdv[i], 0);
 		if (g_cmdc == 0 &&
 		    dtrace_probe_iter(g_dtp, NULL, list_probe, NULL) != 0 &&
 		    dtrace_errno(g_dtp) != DTRACE_ENOPROBE)
@@ -948,11 +1123,8 @@ main(int argc, char *argv[])
 	}
 	for (i = 0; i < g_cmdc; i++) {
 		if (g_cmdv[i].dc_spec == DTRACE_PROBESPEC_NONE &&
-		    !g_cmdv[i].dc_script) {
-			fprintf(stderr, "%s: -i is not yet supported without "
-			    "-l\n", g_pname);
-			return E_USAGE;
-		}
+		    !g_cmdv[i].dc_script)
+			id_to_desc(&g_cmdv[i]);
 		if (g_cmdv[i].dc_script)
 			compile_file(&g_cmdv[i]);
 		else
@@ -961,6 +1133,8 @@ main(int argc, char *argv[])
 	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_quiet = 1;
 	if (!g_exec) {
+		for (i = 0; g_verbose && i < g_cmdc; i++)
+			exec_prog(&g_cmdv[i]);
 		dtrace_close(g_dtp);
 		return E_SUCCESS;
 	}

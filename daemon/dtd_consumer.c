@@ -209,13 +209,19 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
     char *err, size_t errlen)
 {
 	if (strcmp(name, "bufsize") == 0) {
-		if (v < DTD_MIN_BUFSIZE || v > DTD_MAX_BUFSIZE) {
-			dtd_consumer_err(err, errlen, "invalid bufsize %" PRIu64
-			    ": must be %u to %llu bytes", v, DTD_MIN_BUFSIZE,
-			    DTD_MAX_BUFSIZE);
+		/*
+		 * As illumos: a buffer too small for the enabling fails at
+		 * go ("Enabling exceeds size of buffer"), and one larger
+		 * than can be had is lowered there under bufresize=auto.
+		 */
+		if (v == 0) {
+			dtd_consumer_err(err, errlen, "invalid bufsize 0");
 			return -1;
 		}
-		c->dc_opts.do_bufsize = v & ~(uint64_t)7;
+		if (v > DTD_MAX_BUFSIZE)
+			v = DTD_MAX_BUFSIZE;
+		c->dc_opts.do_bufsize = v < DTD_MIN_BUFSIZE ? v :
+		    v & ~(uint64_t)7;
 	} else if (strcmp(name, "aggsize") == 0) {
 		if (v < DTD_MIN_BUFSIZE || v > UINT32_MAX - 1) {
 			dtd_consumer_err(err, errlen, "invalid aggsize %" PRIu64
@@ -711,10 +717,11 @@ dtd_consumer_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			}
 			break;
 		case DTRACEACT_RAISE:
+		case DTRACEACT_CHILL:
 			if (a->da_ndifo != 1 || a->da_size != 0 ||
 			    dtd_consumer_isref(a->da_difo[0])) {
 				dtd_consumer_err(err, errlen, "statement %u: "
-				    "raise() needs one integer", si);
+				    "raise() and chill() need one integer", si);
 				return -1;
 			}
 			break;
@@ -1321,6 +1328,11 @@ dtd_consumer_bufalloc(dtd_consumer_t *c, int nunit, uint64_t budget,
 	int rv;
 
 	need = dtd_consumer_maxrec(c);
+	if (size < DTD_MIN_BUFSIZE) {
+		dtd_consumer_err(err, errlen,
+		    "Enabling exceeds size of buffer");
+		return -1;
+	}
 	if (o->do_bufpolicy == DTD_BUFPOLICY_FILL) {
 		reserve = dtd_consumer_endreserve(c);
 		if (reserve > size) {

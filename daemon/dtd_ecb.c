@@ -445,6 +445,52 @@ dtd_ecb_signal(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
 	return 0;
 }
 
+/*
+ * chill(ns): spin for ns nanoseconds while the thread that hit waits,
+ * bounded as illumos bounds it: at most 500 ms of chill in any second
+ * on one tracer thread (illumos: on one CPU); asking for more is an
+ * illegal operation and chills nothing.  Only where the thread waits
+ * for us (a synchronous backend), under -w.
+ */
+#define DTD_ECB_CHILL_MAX	500000000ULL
+#define DTD_ECB_CHILL_INTERVAL	1000000000ULL
+
+static __thread uint64_t dtd_ecb_chillmark, dtd_ecb_chilled;
+
+static uint64_t
+dtd_ecb_chill_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int
+dtd_ecb_chill(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
+    uint64_t ns)
+{
+	uint64_t now, end;
+
+	if (!e->de_consumer->dc_allowdestr || h->dh_uwrite == NULL)
+		return 0;
+	now = dtd_ecb_chill_now();
+	if (now - dtd_ecb_chillmark > DTD_ECB_CHILL_INTERVAL) {
+		dtd_ecb_chillmark = now;
+		dtd_ecb_chilled = 0;
+	}
+	if (ns > DTD_ECB_CHILL_MAX || dtd_ecb_chilled + ns >
+	    DTD_ECB_CHILL_MAX) {
+		ms->dm_fault = DIF_FLT_ILLOP;
+		ms->dm_illval = ns;
+		return -1;
+	}
+	dtd_ecb_chilled += ns;
+	for (end = now + ns; dtd_ecb_chill_now() < end;)
+		;
+	return 0;
+}
+
 static void
 dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 {
@@ -524,6 +570,11 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		}
 		if (a->da_kind == DTRACEACT_RAISE) {
 			if (dtd_ecb_signal(e, h, &ms, a->da_kind, v) == -1)
+				goto fault;
+			continue;
+		}
+		if (a->da_kind == DTRACEACT_CHILL) {
+			if (dtd_ecb_chill(e, h, &ms, v) == -1)
 				goto fault;
 			continue;
 		}

@@ -201,6 +201,29 @@ dt_cc_pdesc_expand(dt_pcb_t *pcb, dt_node_t *dnp)
 	return out;
 }
 
+/* Mark the $N of a clause's probe descriptions referenced. */
+static void
+dt_cc_pdesc_argref(dt_pcb_t *pcb, const dt_node_t *cnp)
+{
+	const dt_node_t *dnp;
+	const char *s;
+	long n;
+
+	for (dnp = cnp->dn_args; dnp != NULL; dnp = dnp->dn_list) {
+		if (dnp->dn_string == NULL)
+			continue;
+		for (s = strchr(dnp->dn_string, '$'); s != NULL;
+		    s = strchr(s, '$')) {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				continue;
+			n = strtol(s, NULL, 10);
+			if (n >= 0 && n < pcb->pcb_argc)
+				pcb->pcb_argref[n] = 1;
+		}
+	}
+}
+
 /*
  * A probe description "p:m:f:n" with 1 to 4 fields; a shorter one names
  * the rightmost fields counting from the compile's probe spec (the name
@@ -254,6 +277,40 @@ dt_cc_pdesc_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
 }
 
 /*
+ * The checks illumos makes of a pid provider's description before it
+ * looks for the process: "pidN" with N a valid pid, and for the function
+ * "-" (an absolute address as the name) only the a.out module and one
+ * address.
+ */
+static void
+dt_cc_pdesc_pid(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
+{
+	const char *p = pd->dpd_provider + 3;
+	char *end;
+	unsigned long pid;
+
+	if (strncmp(pd->dpd_provider, "pid", 3) != 0 ||
+	    !isdigit((unsigned char)*p))
+		return;
+	errno = 0;
+	pid = strtoul(p, &end, 10);
+	if (*end != '\0')
+		return;		/* another provider's name */
+	if (errno != 0 || pid == 0 || pid > INT32_MAX)
+		dt_parser_error(pcb, dnp->dn_line, D_PROC_BADPID,
+		    "'%s' does not contain a valid pid", pd->dpd_provider);
+	if (strcmp(pd->dpd_func, "-") != 0)
+		return;
+	if (pd->dpd_mod[0] != '\0' && strcmp(pd->dpd_mod, "a.out") != 0)
+		dt_parser_error(pcb, dnp->dn_line, D_PROC_LIB,
+		    "only the a.out module is valid with the '-' function");
+	if (strpbrk(pd->dpd_name, "*?[") != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_PROC_NAME,
+		    "only individual addresses may be specified with the "
+		    "'-' function");
+}
+
+/*
  * A description must name some probe unless -Z (zdefs) allows it: ask
  * the daemon, whose providers also create probes named on demand.
  */
@@ -264,6 +321,7 @@ dt_cc_pdesc_match(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
 	dtrace_probedesc_t d;
 	uint32_t n = 0;
 
+	dt_cc_pdesc_pid(pcb, dnp, pd);
 	/* the handle's flag too: a #pragma D option zdefs sets it mid-compile */
 	if ((pcb->pcb_cflags & DTRACE_C_ZDEFS) ||
 	    (dtp->dt_copts & DT_COPT_ZDEFS))
@@ -544,10 +602,25 @@ dt_cc_act_tracemem(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	ap->da_align = 1;
 }
 
+/* Argument #i of stack() or ustack(), cooked: an integer (uint32_t). */
+static dt_node_t *
+dt_cc_stack_arg(dt_pcb_t *pcb, dt_node_t *ap, const char *name, int i)
+{
+	ap = dt_node_cook(pcb, ap);
+	if (!dt_node_is_int(ap))
+		dt_parser_error(pcb, ap->dn_line, D_PROTO_ARG,
+		    "%s( ) argument #%d is incompatible with prototype:\n"
+		    "\tprototype: uint32_t\n\t argument: %s", name, i,
+		    ap->dn_type != NULL ? ap->dn_type->dt_name : "void");
+	return ap;
+}
+
 /*
  * ustack([nframes [, strsize]]): both integer constants; nframes
  * defaults to the ustackframes option.  Its record: the pid, nframes
- * program counters, strsize bytes of (helper) strings.
+ * program counters, strsize bytes of (helper) strings.  The checks are
+ * illumos's, in its order: the count, then each argument's type
+ * against the prototype (uint32_t), then its value.
  */
 static void
 dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
@@ -557,34 +630,64 @@ dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
 	dtrace_optval_t nf = dtp->dt_options[DTRACEOPT_USTACKFRAMES];
 	dt_node_t *a0 = dnp->dn_args, *a1 = NULL;
 	int64_t ss = 0;
+	int n = dt_cc_nargs(dnp->dn_args);
 
 	if (nf == DTRACEOPT_UNSET || nf <= 0)
 		nf = 20;
-	if (a0 != NULL && (a1 = a0->dn_list) != NULL && a1->dn_list != NULL)
-		dt_parser_error(pcb, dnp->dn_line, D_USTACK_PROTO,
-		    "ustack( ) prototype mismatch: too many arguments");
+	if (n > 2)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "ustack( ) prototype mismatch: %d args passed, at most 2 "
+		    "expected", n);
+	if (a0 != NULL)
+		a1 = a0->dn_list;
 	if (a0 != NULL) {
-		a0 = dt_node_cook(pcb, a0);
+		a0 = dt_cc_stack_arg(pcb, a0, "ustack", 1);
 		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0 ||
 		    a0->dn_value > DTRACE_USTACK_MAXFRAMES)
 			dt_parser_error(pcb, dnp->dn_line, D_USTACK_FRAMES,
 			    "ustack( ) argument #1 must be a non-zero positive "
-			    "integral constant expression");
+			    "integer constant");
 		nf = (dtrace_optval_t)a0->dn_value;
 	}
 	if (a1 != NULL) {
-		a1 = dt_node_cook(pcb, a1);
+		a1 = dt_cc_stack_arg(pcb, a1, "ustack", 2);
 		if (a1->dn_kind != DT_NODE_INT || (int64_t)a1->dn_value < 0 ||
 		    a1->dn_value > 65536)
 			dt_parser_error(pcb, dnp->dn_line, D_USTACK_STRSIZE,
-			    "ustack( ) argument #2 must be a positive integral "
-			    "constant expression");
+			    "ustack( ) argument #2 must be a positive integer "
+			    "constant");
 		ss = (int64_t)a1->dn_value;
 	}
 	if (nf > DTRACE_USTACK_MAXFRAMES)
 		nf = DTRACE_USTACK_MAXFRAMES;
 	*nfp = (uint32_t)nf;
 	*ssp = (uint32_t)ss;
+}
+
+/*
+ * stack([nframes]): the kernel's stack, which no user-space provider
+ * has; its arguments are checked as illumos checks them before it is
+ * refused.
+ */
+static void
+dt_cc_act_stack(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *a0 = dnp->dn_args;
+	int n = dt_cc_nargs(dnp->dn_args);
+
+	if (n > 1)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "stack( ) prototype mismatch: %d args passed, at most 1 "
+		    "expected", n);
+	if (a0 != NULL) {
+		a0 = dt_cc_stack_arg(pcb, a0, "stack", 1);
+		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0)
+			dt_parser_error(pcb, dnp->dn_line, D_STACK_SIZE,
+			    "stack( ) argument #1 must be a non-zero positive "
+			    "integer constant");
+	}
+	dt_parser_error(pcb, dnp->dn_line, D_FUNC_UNSUP,
+	    "stack( ) is not supported yet: no kernel stack is traced");
 }
 
 static void
@@ -1514,6 +1617,7 @@ dt_cc_spec_order(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	case DT_ACT_RAISE:
 	case DT_ACT_SYSTEM:
 	case DT_ACT_FREOPEN:
+	case DT_ACT_CHILL:
 		if (fl & DT_CC_SPEC)
 			dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
 			    "destructive actions may not follow speculate( )");
@@ -1588,6 +1692,11 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	    (dt_cc_spec_flags(cc) & DT_CC_SPEC))
 		dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
 		    "destructive actions may not follow speculate( )");
+	if (idp != NULL && idp->di_kind == DT_IDENT_ACTFUNC &&
+	    idp->di_id == DT_ACT_STACK) {
+		dt_cc_act_stack(pcb, dnp);
+		return;
+	}
 	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
 	    (idp->di_flags & DT_IDFLG_UNSUP)) {
 		/* an expression evaluated for its effect: no record */
@@ -1643,6 +1752,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		break;
 	case DT_ACT_RAISE:
 		(void)dt_cc_act_int(pcb, cc, dnp, "raise", DTRACEACT_RAISE);
+		break;
+	case DT_ACT_CHILL:
+		(void)dt_cc_act_int(pcb, cc, dnp, "chill", DTRACEACT_CHILL);
 		break;
 	case DT_ACT_TRACEMEM:
 		dt_cc_act_tracemem(pcb, cc, dnp);
@@ -1945,9 +2057,15 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	if (pcb.pcb_root == NULL && !(cflags & DTRACE_C_EMPTY))
 		dt_parser_error(&pcb, dt_lex_lineno(&pcb), D_EMPTY,
 		    "empty D program translation unit");
-	for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
-		dt_cc_clause(&pcb, cnp, &cc);
-	if (!(cflags & DTRACE_C_ARGREF)) {
+	/*
+	 * As illumos, an argument no $N names is refused before any probe
+	 * is matched: "dtrace -n read '{...}'" is a missing -n, not a
+	 * probe "read" that matches nothing.
+	 */
+	if (!(cflags & DTRACE_C_ARGREF) &&
+	    !(dtp->dt_copts & DT_COPT_ARGREF)) {
+		for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
+			dt_cc_pdesc_argref(&pcb, cnp);
 		for (i = 1; i < pcb.pcb_argc; i++) {
 			if (!pcb.pcb_argref[i])
 				dt_parser_error(&pcb, 0, D_MACRO_UNUSED,
@@ -1955,6 +2073,8 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 				    "referenced)", argv[i], i);
 		}
 	}
+	for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
+		dt_cc_clause(&pcb, cnp, &cc);
 
 	/* inlines are parse trees of this compile: they go with it */
 	dt_idhash_drop_kind(dtp->dt_globals, DT_IDENT_INLINE);
@@ -2000,6 +2120,35 @@ dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned int cflags,
 {
 	return dt_cc_compile(dtp, NULL, fp, DTRACE_PROBESPEC_NAME, cflags,
 	    argc, argv);
+}
+
+/*
+ * Call func with the probe description of each of the program's
+ * statements, in order (dtrace -l -s lists what they match).
+ */
+int
+dtrace_program_desc_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    int (*func)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
+    void *arg)
+{
+	const dtp_prog_t *pp = &pgp->dp_prog;
+	dtrace_probedesc_t pd;
+	uint32_t i;
+	int rv;
+
+	for (i = 0; i < pp->dp_nstmt; i++) {
+		const dtp_probedesc_t *dp = &pp->dp_stmt[i].ds_desc;
+
+		memset(&pd, 0, sizeof(pd));
+		memcpy(pd.dtpd_provider, dp->dpd_provider,
+		    sizeof(pd.dtpd_provider));
+		memcpy(pd.dtpd_mod, dp->dpd_mod, sizeof(pd.dtpd_mod));
+		memcpy(pd.dtpd_func, dp->dpd_func, sizeof(pd.dtpd_func));
+		memcpy(pd.dtpd_name, dp->dpd_name, sizeof(pd.dtpd_name));
+		if ((rv = func(dtp, &pd, arg)) != 0)
+			return rv;
+	}
+	return 0;
 }
 
 void

@@ -697,6 +697,7 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	}
 	case DTRACEACT_STOP:
 	case DTRACEACT_RAISE:
+	case DTRACEACT_CHILL:
 	case DTRACEACT_SPECULATE:
 	case DTRACEACT_COMMIT:
 	case DTRACEACT_DISCARD:
@@ -964,6 +965,7 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 		case DTRACEACT_EXIT:
 		case DTRACEACT_STOP:		/* the daemon acted */
 		case DTRACEACT_RAISE:
+		case DTRACEACT_CHILL:
 		case DTRACEACT_SPECULATE:	/* ids: nothing to show */
 		case DTRACEACT_COMMIT:
 		case DTRACEACT_DISCARD:

@@ -57,6 +57,8 @@ static const dt_type_t dt_decl_typedefs[] = {
 	DT_INT("uint_t", 4, 0, 3), DT_INT("ulong_t", 8, 0, 4),
 	DT_INT("u_longlong_t", 8, 0, 5), DT_INT("longlong_t", 8, 1, 5),
 	DT_INT("processorid_t", 4, 1, 3), DT_INT("hrtime_t", 8, 1, 5),
+	/* inet_ntoa()'s argument points to one, in network order */
+	DT_INT("ipaddr_t", 4, 0, 3),
 };
 
 /* A typedef name, or NULL: a program's own, then a built-in one. */

@@ -31,7 +31,7 @@
 	X(D_ACT_SPEC)		/* destructive action after speculate() */ \
 	X(D_USTACK_FRAMES)	/* ustack() frames: not a constant > 0 */ \
 	X(D_USTACK_STRSIZE)	/* ustack() strsize: not a constant >= 0 */ \
-	X(D_USTACK_PROTO)	/* ustack() with too many arguments */ \
+	X(D_STACK_SIZE)		/* stack() frames: not a constant > 0 */ \
 	X(D_AGG_SPEC)		/* aggregating action after speculate() */ \
 	X(D_AGG_COMM)		/* aggregating action after commit() */ \
 	X(D_EXIT_SPEC)		/* exit() after speculate() */ \
@@ -162,6 +162,9 @@
 	X(D_MACRO_OFLOW)	/* macro argument overflows 64 bits */ \
 	X(D_PDESC_INVAL)	/* invalid probe description */ \
 	X(D_PDESC_ZERO)		/* probe description matches no probes */ \
+	X(D_PROC_BADPID)	/* pid provider: not a valid pid */ \
+	X(D_PROC_LIB)		/* pid: a library with function "-" */ \
+	X(D_PROC_NAME)		/* pid provider: glob with function "-" */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
 	X(D_PRAGMA_OPTSET)	/* #pragma D option failed */ \

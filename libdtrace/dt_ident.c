@@ -7,6 +7,8 @@
  * Each compile stamps what it creates with a generation so that a
  * failed compile can take its identifiers back.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,7 +152,10 @@ typedef struct dt_ident_builtin {
 #define BI_KVAR(n, id)		{ n, DT_IDENT_SCALAR, \
 	DT_IDFLG_BUILTIN | DT_IDFLG_KERNEL, id, NULL, 0 }
 #define BI_ACT(n, id, na)	{ n, DT_IDENT_ACTFUNC, 0, id, NULL, na }
-#define BI_UNACT(n)		{ n, DT_IDENT_ACTFUNC, DT_IDFLG_UNSUP, 0, NULL, 0 }
+#define BI_UNACT(n)		{ n, DT_IDENT_ACTFUNC, DT_IDFLG_UNSUP, 0, NULL, -1 }
+/* refused, after illumos's check of the number of arguments */
+#define BI_UNACTN(n, id, na)	{ n, DT_IDENT_ACTFUNC, DT_IDFLG_UNSUP, id, \
+	NULL, na }
 #define BI_AGG(n, id, na)	{ n, DT_IDENT_AGGFUNC, 0, id, NULL, na }
 #define BI_UNAGG(n, id)		{ n, DT_IDENT_AGGFUNC, DT_IDFLG_UNSUP, id, NULL, 0 }
 
@@ -204,7 +209,8 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("exit", DT_ACT_EXIT, 1),
 	BI_ACT("printa", DT_ACT_PRINTA, -1),
 	BI_UNACT("print"), BI_ACT("tracemem", DT_ACT_TRACEMEM, -1),
-	BI_UNACT("stack"), BI_ACT("ustack", DT_ACT_USTACK, -1),
+	BI_UNACTN("stack", DT_ACT_STACK, -1),
+	BI_ACT("ustack", DT_ACT_USTACK, -1),
 	BI_UNACT("jstack"),
 	BI_ACT("usym", DT_ACT_USYM, 1), BI_ACT("ufunc", DT_ACT_UFUNC, 1),
 	BI_ACT("umod", DT_ACT_UMOD, 1), BI_ACT("uaddr", DT_ACT_UADDR, 1),
@@ -212,8 +218,17 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_UNACT("mod"), BI_ACT("stop", DT_ACT_STOP, 0),
 	BI_ACT("raise", DT_ACT_RAISE, 1), BI_ACT("system", DT_ACT_SYSTEM, -1),
 	BI_ACT("freopen", DT_ACT_FREOPEN, -1),
-	BI_ACT("ftruncate", DT_ACT_FTRUNCATE, 0), BI_UNACT("chill"),
-	BI_UNACT("breakpoint"), BI_UNACT("panic"),
+	BI_ACT("ftruncate", DT_ACT_FTRUNCATE, 0),
+	BI_ACT("chill", DT_ACT_CHILL, 1),
+	BI_UNACTN("breakpoint", 0, 0), BI_UNACTN("panic", 0, 0),
+	/* illumos's kernel subroutines: their arguments counted, refused */
+	BI_UNACTN("mutex_owned", 0, 1), BI_UNACTN("mutex_owner", 0, 1),
+	BI_UNACTN("mutex_type_adaptive", 0, 1),
+	BI_UNACTN("mutex_type_spin", 0, 1), BI_UNACTN("rw_read_held", 0, 1),
+	BI_UNACTN("rw_write_held", 0, 1), BI_UNACTN("rw_iswriter", 0, 1),
+	BI_UNACTN("getmajor", 0, 1), BI_UNACTN("getminor", 0, 1),
+	BI_UNACTN("ddi_pathname", 0, 2), BI_UNACTN("msgsize", 0, 1),
+	BI_UNACTN("msgdsize", 0, 1),
 	BI_ACT("speculate", DT_ACT_SPECULATE, 1),
 	BI_ACT("commit", DT_ACT_COMMIT, 1), BI_ACT("discard", DT_ACT_DISCARD, 1),
 	BI_ACT("clear", DT_ACT_CLEAR, 1), BI_ACT("trunc", DT_ACT_TRUNC, -1),
@@ -399,6 +414,118 @@ dt_ident_aggfunc_name(uint32_t kind)
 	return "?";
 }
 
+/*
+ * D language versions (illumos's, up to the one dtrace -V reports) and
+ * the built-in identifiers added after D 1.0: a program that asks for
+ * an older version (-x version) does not see them, and may use their
+ * names for its own variables.
+ */
+#define DT_VERS(M, m, u)	\
+	((uint32_t)(M) << 24 | (uint32_t)(m) << 12 | (u))
+static const uint32_t dt_ident_versions[] = {
+	DT_VERS(1, 0, 0), DT_VERS(1, 1, 0), DT_VERS(1, 2, 0),
+	DT_VERS(1, 2, 1), DT_VERS(1, 2, 2), DT_VERS(1, 3, 0),
+	DT_VERS(1, 4, 0), DT_VERS(1, 4, 1), DT_VERS(1, 5, 0),
+	DT_VERS(1, 6, 0), DT_VERS(1, 6, 1), DT_VERS(1, 6, 2),
+	DT_VERS(1, 6, 3), DT_VERS(1, 7, 0), DT_VERS(1, 7, 1),
+	DT_VERS(1, 8, 0), DT_VERS(1, 8, 1), DT_VERS(1, 9, 0),
+	DT_VERS(1, 9, 1), DT_VERS(1, 10, 0), DT_VERS(1, 11, 0),
+	DT_VERS(1, 12, 0), DT_VERS(1, 12, 1), DT_VERS(1, 13, 0),
+};
+
+static const struct {
+	const char	*dv_name;
+	uint32_t	dv_vers;
+} dt_ident_vers[] = {
+	{ "strstr", DT_VERS(1, 1, 0) }, { "strchr", DT_VERS(1, 1, 0) },
+	{ "strrchr", DT_VERS(1, 1, 0) }, { "strtok", DT_VERS(1, 1, 0) },
+	{ "substr", DT_VERS(1, 1, 0) }, { "index", DT_VERS(1, 1, 0) },
+	{ "rindex", DT_VERS(1, 1, 0) }, { "freopen", DT_VERS(1, 1, 0) },
+	{ "usym", DT_VERS(1, 2, 0) }, { "ufunc", DT_VERS(1, 2, 0) },
+	{ "umod", DT_VERS(1, 2, 0) }, { "uaddr", DT_VERS(1, 2, 0) },
+	{ "sym", DT_VERS(1, 2, 0) }, { "func", DT_VERS(1, 2, 0) },
+	{ "mod", DT_VERS(1, 2, 0) }, { "setopt", DT_VERS(1, 2, 0) },
+	{ "htons", DT_VERS(1, 3, 0) }, { "htonl", DT_VERS(1, 3, 0) },
+	{ "htonll", DT_VERS(1, 3, 0) }, { "ntohs", DT_VERS(1, 3, 0) },
+	{ "ntohl", DT_VERS(1, 3, 0) }, { "ntohll", DT_VERS(1, 3, 0) },
+	{ "inet_ntoa", DT_VERS(1, 5, 0) }, { "inet_ntoa6", DT_VERS(1, 5, 0) },
+	{ "inet_ntop", DT_VERS(1, 5, 0) },
+};
+
+/* Hide the identifiers newer than the handle's -x version. */
+static void
+dt_ident_reduce(dtrace_hdl_t *dtp)
+{
+	dt_idhash_t *dhp = dtp->dt_globals;
+	dt_ident_t **pp, *idp;
+	size_t i;
+
+	if (dhp == NULL || dtp->dt_vmax == 0)
+		return;
+	for (i = 0; i < sizeof(dt_ident_vers) / sizeof(dt_ident_vers[0]);
+	    i++) {
+		if (dt_ident_vers[i].dv_vers <= dtp->dt_vmax)
+			continue;
+		pp = &dhp->dh_hash[dt_idhash_hashstr(dt_ident_vers[i].dv_name) %
+		    dhp->dh_nbuckets];
+		for (; (idp = *pp) != NULL; pp = &idp->di_next) {
+			if (strcmp(idp->di_name, dt_ident_vers[i].dv_name) ==
+			    0 && (idp->di_kind == DT_IDENT_FUNC ||
+			    idp->di_kind == DT_IDENT_ACTFUNC)) {
+				*pp = idp->di_next;
+				dt_ident_free(idp);
+				dhp->dh_nelems--;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * -x version=M.m[.u]: compile for that D version, one of illumos's; a
+ * version can only be lowered (the identifiers it hides are gone).
+ */
+int
+dt_ident_version(dtrace_hdl_t *dtp, const char *arg)
+{
+	unsigned long f[3] = { 0, 0, 0 };
+	const char *p = arg;
+	char *end;
+	uint32_t v;
+	size_t i;
+	int n = 0;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_VERSINVAL);
+	for (;;) {
+		if (!isdigit((unsigned char)*p))
+			return dt_set_errno(dtp, EDT_VERSINVAL);
+		errno = 0;
+		f[n++] = strtoul(p, &end, 10);
+		if (errno != 0 || f[n - 1] > (n == 1 ? 0xff : 0xfff))
+			return dt_set_errno(dtp, EDT_VERSINVAL);
+		if (*end == '\0')
+			break;
+		if (*end != '.' || n == 3)
+			return dt_set_errno(dtp, EDT_VERSINVAL);
+		p = end + 1;
+	}
+	if (n < 2)
+		return dt_set_errno(dtp, EDT_VERSINVAL);
+	v = DT_VERS(f[0], f[1], f[2]);
+	for (i = 0; i < sizeof(dt_ident_versions) / sizeof(uint32_t); i++) {
+		if (dt_ident_versions[i] == v)
+			break;
+	}
+	if (i == sizeof(dt_ident_versions) / sizeof(uint32_t))
+		return dt_set_errno(dtp, EDT_VERSUNDEF);
+	if (dtp->dt_vmax != 0 && v > dtp->dt_vmax)
+		return dt_set_errno(dtp, EDT_VERSREDUCED);
+	dtp->dt_vmax = v;
+	dt_ident_reduce(dtp);
+	return 0;
+}
+
 /* Create the handle's identifier tables on first use. */
 int
 dt_ident_init(dtrace_hdl_t *dtp)
@@ -461,5 +588,6 @@ dt_ident_init(dtrace_hdl_t *dtp)
 		if (dt_ident_proto(idp, dt_ident_subrs[i].ds_proto) != 0)
 			return dt_set_errno(dtp, EDT_HARDWIRE);
 	}
+	dt_ident_reduce(dtp);
 	return 0;
 }

@@ -152,6 +152,8 @@ enum {
 #define DT_COPT_DROPTAGS	0x8	/* drop messages carry [DTRACEDROP_*] */
 #define DT_COPT_CPP		0x10	/* -C: run cpp over programs */
 #define DT_COPT_CPPHDRS		0x20	/* -H: cpp lists included files */
+#define DT_COPT_NOLIBS		0x40	/* no D libraries (there are none) */
+#define DT_COPT_ARGREF		0x80	/* unreferenced $N allowed */
 
 struct dt_node;
 struct dt_idhash;
@@ -192,6 +194,8 @@ struct dtrace_hdl {
 	char		*dt_retain;	/* -x retain=NAME or NULL */
 	int		dt_grabsnap;	/* -x grab=snapshot */
 	uint32_t	dt_evaltime;	/* -x evaltime: DT_GRAB_EXEC.. or 0 */
+	uint32_t	dt_vmax;	/* -x version: D version, 0 latest */
+	int		dt_stdc;	/* -X, -x stdc: 'a' (default) c s t */
 
 	/* dt_conn.c: the daemon */
 	dt_peer_t	dt_peer;
@@ -483,11 +487,13 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_ACT_UFUNC		32
 #define DT_ACT_UMOD		33
 #define DT_ACT_UADDR		34
+#define DT_ACT_STACK		35	/* checked, then refused */
 #define DT_ACT_STOP		40	/* destructive: dt_cc.c */
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42
 #define DT_ACT_FREOPEN		43
 #define DT_ACT_FTRUNCATE	44
+#define DT_ACT_CHILL		45
 
 typedef struct dt_ident {
 	char		*di_name;
@@ -521,6 +527,7 @@ dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
 void		dt_idhash_drop_kind(dt_idhash_t *, int);
 int		dt_ident_init(dtrace_hdl_t *);
+int		dt_ident_version(dtrace_hdl_t *, const char *);
 const char	*dt_ident_aggfunc_name(uint32_t);
 
 /* dt_parser.c: the parse tree */

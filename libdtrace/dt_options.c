@@ -170,7 +170,7 @@ dt_opt_strsize(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
 	dtrace_optval_t val;
 
-	if (dt_options_parse_size(arg, &val) != 0 || val < 8 ||
+	if (dt_options_parse_size(arg, &val) != 0 || val < 2 ||
 	    val > DIF_MAXSTRSIZE)
 		return dt_set_errno(dtp, EDT_BADOPTVAL);
 	dtp->dt_options[option] = val;
@@ -390,6 +390,47 @@ dt_opt_cpppath(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 	return dt_cpp_set_path(dtp, arg);
 }
 
+/* -x version=M.m[.u]: the D version to compile for (dt_ident.c) */
+static int
+dt_opt_version(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	return dt_ident_version(dtp, arg);
+}
+
+/*
+ * -x linkmode=kernel|primary|dynamic|static and -x linktype=elf|dof:
+ * how dtrace -G links, accepted with illumos's values; there is no -G
+ * yet, so they change nothing.
+ */
+static int
+dt_opt_linkmode(dtrace_hdl_t *dtp, const char *arg, uintptr_t which)
+{
+	static const char *const kw[] = { "kernel", "primary", "dynamic",
+	    "static", "elf", "dof", NULL };
+	int i = which == 't' ? 4 : 0, end = which == 't' ? 6 : 4;
+
+	for (; arg != NULL && i < end; i++) {
+		if (strcmp(arg, kw[i]) == 0)
+			return 0;
+	}
+	return dt_set_errno(dtp, EDT_BADOPTVAL);
+}
+
+/*
+ * -X a|c|s|t, -x stdc: the ISO C mode of cpp.  GNU cpp always defines
+ * __STDC__ but in traditional (K&R) mode, which is what s asks for;
+ * a (the default), c and t need nothing more.
+ */
+static int
+dt_opt_stdc(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	if (arg == NULL || arg[0] == '\0' || arg[1] != '\0' ||
+	    strchr("acst", arg[0]) == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_stdc = arg[0];
+	return 0;
+}
+
 /* Compile-time options. */
 static const dt_option_t dt_options_ct[] = {
 	{ "cpp", dt_opt_cflag, DT_COPT_CPP },
@@ -406,6 +447,12 @@ static const dt_option_t dt_options_ct[] = {
 	{ "retain", dt_opt_retain, 0 },
 	{ "grab", dt_opt_grab, 0 },
 	{ "evaltime", dt_opt_evaltime, 0 },
+	{ "version", dt_opt_version, 0 },
+	{ "linkmode", dt_opt_linkmode, 'm' },
+	{ "linktype", dt_opt_linkmode, 't' },
+	{ "nolibs", dt_opt_cflag, DT_COPT_NOLIBS },
+	{ "argref", dt_opt_cflag, DT_COPT_ARGREF },
+	{ "stdc", dt_opt_stdc, 0 },
 	{ NULL, NULL, 0 }
 };
 

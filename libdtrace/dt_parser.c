@@ -1877,6 +1877,7 @@ static dt_node_t *
 dt_node_cook_subr(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 {
 	dt_node_t **app, *ap, *next;
+	dt_ident_t *aidp;
 	int n = 0, i;
 
 	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
@@ -1886,11 +1887,20 @@ dt_node_cook_subr(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 		    "%s( ) prototype mismatch: %d arg%s passed, %s%d expected",
 		    idp->di_name, n, n == 1 ? "" : "s",
 		    idp->di_minargs == idp->di_nargs ? "" :
-		    n < idp->di_minargs ? "at least " : "no more than ",
+		    n < idp->di_minargs ? "at least " : "at most ",
 		    n < idp->di_minargs ? idp->di_minargs : idp->di_nargs);
 	for (app = &dnp->dn_args, i = 0; *app != NULL;
 	    app = &(*app)->dn_list, i++) {
 		next = (*app)->dn_list;
+		/* an action as an argument: illumos's actions are void */
+		if ((*app)->dn_kind == DT_NODE_FUNC &&
+		    (aidp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals,
+		    (*app)->dn_string)) != NULL &&
+		    aidp->di_kind == DT_IDENT_ACTFUNC)
+			dt_parser_error(pcb, (*app)->dn_line, D_PROTO_ARG,
+			    "%s( ) argument #%d is incompatible with "
+			    "prototype:\n\tprototype: %s\n\t argument: void",
+			    idp->di_name, i + 1, idp->di_keys[i]->dt_name);
 		ap = *app = dt_node_cook(pcb, *app);
 		ap->dn_list = next;
 		if (!dt_node_argcompat(idp->di_keys[i], ap))
@@ -1914,6 +1924,7 @@ dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 {
 	dt_ident_t *idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals,
 	    dnp->dn_string);
+	dt_node_t *ap;
 
 	if (idp == NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
@@ -1926,6 +1937,18 @@ dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_FUNC_IDENT,
 		    "variable %s may not be referenced as a function",
 		    dnp->dn_string);
+	if ((idp->di_flags & DT_IDFLG_UNSUP) &&
+	    idp->di_kind == DT_IDENT_ACTFUNC && idp->di_nargs >= 0) {
+		int n = 0;
+
+		for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+			n++;
+		if (n != idp->di_nargs)
+			dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+			    "%s( ) prototype mismatch: %d arg%s passed, "
+			    "%d expected", idp->di_name, n, n == 1 ? "" : "s",
+			    idp->di_nargs);
+	}
 	if (idp->di_flags & DT_IDFLG_UNSUP)
 		dt_parser_error(pcb, dnp->dn_line,
 		    idp->di_kind == DT_IDENT_AGGFUNC ? D_AGG_FUNC :

@@ -189,6 +189,9 @@ dtrace_prog_t	*dtrace_program_fcompile(dtrace_hdl_t *, FILE *,
 		    unsigned int, int, char *const []);
 void		dtrace_program_info(dtrace_hdl_t *, dtrace_prog_t *,
 		    dtrace_proginfo_t *);
+int		dtrace_program_desc_iter(dtrace_hdl_t *, dtrace_prog_t *,
+		    int (*)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
+		    void *);
 
 /* Tracing */
 int		dtrace_program_exec(dtrace_hdl_t *, dtrace_prog_t *,

@@ -7,6 +7,8 @@
 check "no arguments: exit 2" [ $? -eq 2 ]
 check "no arguments: usage on stderr" grep -q "^Usage: dtrace" "$tmp/err"
 check "no arguments: nothing on stdout" [ ! -s "$tmp/out" ]
+check "usage lists no refused flag" \
+    sh -c "! grep -Eq -- '-32|-A |-G |-h |-L ' '$tmp/err'"
 
 "$DTRACE" -J >"$tmp/out" 2>"$tmp/err"
 check "bad flag: exit 2" [ $? -eq 2 ]
@@ -35,6 +37,26 @@ check "-S lists the variable table" grep -q "^x  *500 " "$tmp/err"
 "$DTRACE" -V >"$tmp/out" 2>&1
 check "-V: exit 0" [ $? -eq 0 ]
 check "-V prints the D version" grep -q "^dtrace: Sun D 1\." "$tmp/out"
+
+# cpp's own messages name the program /dev/stdin, with no column
+printf 'BEGIN\n{\n#endif\n}\n' >"$tmp/cpp.d"
+"$DTRACE" -C -s "$tmp/cpp.d" >"$tmp/out" 2>"$tmp/err"
+check "-C: cpp failure: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "/dev/stdin:3: error: #endif without #if
+dtrace: failed to compile script $tmp/cpp.d: Preprocessor failed to process input program
+" "-C: cpp's message as dtrace(1) shows it"
+
+# -X and the compile-time options of illumos that change nothing here
+"$DTRACE" -X q -e -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "-X q: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to set -X q: Invalid value for specified option
+" "-X q: refused in dtrace(1)'s words"
+"$DTRACE" -x version=1.0.7 -e -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: failed to set -x version: Requested version is not supported by compiler
+" "-x version=1.0.7: no such D version"
+"$DTRACE" -x linkmode=static -x linktype=dof -x nolibs -x version=1.13 -Xa \
+    -e -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "linkmode, linktype, nolibs, version, -Xa: accepted" [ $? -eq 0 ]
 
 check "daemon starts" start_daemon
 dtrace -l >"$tmp/out" 2>"$tmp/err"
@@ -98,6 +120,102 @@ two
 
 " "-o appends to the file"
 check "-o: nothing on stdout" [ ! -s "$tmp/out" ]
+# -b: a buffer too small for the enabling fails at go, in illumos's
+# words; one larger than can be had is lowered under bufresize=auto
+dtrace -b 40 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "-b 40: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
+dtrace: could not enable tracing: Enabling exceeds size of buffer
+" "-b 40: Enabling exceeds size of buffer, after the match"
+dtrace -q -b 64t -n 'BEGIN { printf("ran\n"); exit(0); }' >"$tmp/out" \
+    2>"$tmp/err"
+check "-b 64t: exit 0" [ $? -eq 0 ]
+check "-b 64t: lowered" grep -q "^dtrace: buffer size lowered to " "$tmp/err"
+dtrace -q -b 64t -x bufresize=manual -n 'BEGIN { exit(0); }' >"$tmp/out" \
+    2>"$tmp/err"
+check "-b 64t, bufresize=manual: refused" [ $? -eq 1 ]
+# strsize: two bytes at least (a string's record holds strsize bytes)
+dtrace -q -x strsize=2 -n 'BEGIN { printf("%s|\n", "xyz"); exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "xy|
+
+" "strsize=2: a string traced in two bytes"
+"$DTRACE" -x strsize=1 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: failed to set -x strsize: Invalid value for specified option
+" "strsize=1 is refused"
+
+# -l -s: the probes each clause of the script matches, in order
+printf 'END, BEGIN { x = 1; }\nBEGIN /x/ { exit(0); }\n' >"$tmp/list.d"
+dtrace -l -s "$tmp/list.d" >"$tmp/out" 2>"$tmp/err"
+check "-l -s: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
+printf '%5d %10s %17s %33s %s\n' 2 dtrace '' '' END 1 dtrace '' '' BEGIN \
+    1 dtrace '' '' BEGIN)
+" "-l -s lists each clause's probes"
+printf 'BEGIN { x = ; }\n' >"$tmp/listbad.d"
+dtrace -l -s "$tmp/listbad.d" >"$tmp/out" 2>"$tmp/err"
+check "-l -s with a compile error: exit 1, no heading" \
+    sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ]"
+# -v with a program: the stability report, on stdout, after the match
+printf 'BEGIN\n{\n\texit(0);\n}\n' >"$tmp/stab.d"
+dtrace -v -s "$tmp/stab.d" >"$tmp/out" 2>"$tmp/err"
+check "-v -s: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "
+Stability attributes for script $tmp/stab.d:
+
+	Minimum Probe Description Attributes
+		Identifier Names: Unstable
+		Data Semantics:   Unstable
+		Dependency Class: Common
+
+	Minimum Statement Attributes
+		Identifier Names: Stable
+		Data Semantics:   Stable
+		Dependency Class: Common
+
+$(printf '%32s' FUNCTION:NAME)
+$(printf '%32s ' :BEGIN)
+
+" "-v: illumos's stability report of a script"
+
+# -l: a description with too many fields for its flag, before the heading
+dtrace -l -m prov:mod:func >"$tmp/out" 2>"$tmp/err"
+check "-l -m p:m:f: exit 1, no heading" \
+    sh -c "[ $? -eq 1 ] && [ ! -s '$tmp/out' ]"
+same "$tmp/err" "dtrace: invalid probe specifier prov:mod:func: invalid probe description \"prov:mod:func\": Overspecified probe description
+" "-l -m p:m:f: illumos's message"
+
+# -i enables probes by their IDs (BEGIN is 1, END 2)
+dtrace -q -i '2 { printf("%s\n", probename); }' -i 1,2 -n 'BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "-i 2 { ... }: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "END
+
+" "-i ID with an action enables that probe"
+dtrace -i 1,2 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "-i 1,2: both probes" grep -q "^dtrace: description '1,2' matched 2 probes" "$tmp/err"
+dtrace -i 4000 >"$tmp/out" 2>"$tmp/err"
+check "-i of no probe: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: invalid probe specifier 4000: invalid probe identifier 4000: Unknown probe identifier
+" "-i of no probe: message"
+
+# Macro arguments: after "--" every word is one, "-e" included; one
+# that is neither a number nor an identifier is a string, $0 the script
+printf 'BEGIN { printf("%%s|%%s|%%s|%%d\\n", $0, $1, $2, $3); exit(0); }\n' \
+    >"$tmp/args.d"
+dtrace -q -s "$tmp/args.d" -- -e '"two words"' 12 >"$tmp/out" 2>"$tmp/err"
+check "-s prog -- -e ...: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$tmp/args.d|-e|two words|12
+
+" "-- operands are \$1 \$2 \$3; \$0 is the script's path"
+"$DTRACE" -q -e -s "$tmp/args.d" -- -e -e 3 4 >"$tmp/out" 2>"$tmp/err"
+check "an unreferenced operand: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to compile script $tmp/args.d: extraneous argument '4' (\$4 is not referenced)
+" "an unreferenced operand: illumos's message"
+"$DTRACE" -e -n nosuchfunc '{ exit(0); }' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: invalid probe specifier nosuchfunc: extraneous argument '{ exit(0); }' (\$1 is not referenced)
+" "an operand that should have been -n: refused before matching"
+
 stop_daemon TERM
 
 # No daemon answers: dtrace starts a private one and stops it after.

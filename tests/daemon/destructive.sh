@@ -11,7 +11,7 @@ T=$TRIGGERS/recurse
 check "daemon starts" start_daemon
 
 # without -w: refused when tracing would start; the -c child goes
-for act in 'stop();' 'raise(10);' 'system("true");' \
+for act in 'stop();' 'raise(10);' 'system("true");' 'chill(1);' \
     'copyoutstr("x", arg0, 2);'; do
 	dtrace -q -c "$T poke" -n "pid\$target:a.out:poke:entry { $act }" \
 	    >"$tmp/out" 2>"$tmp/err"
@@ -85,6 +85,24 @@ dtrace -w -q -c "$T sig 4" \
 check "raise(4096): illegal operation" \
     grep -q "illegal operation in action #1" "$tmp/err"
 check "raise(4096): the target is unharmed" grep -qx "signals 0" "$tmp/out"
+
+# chill(): the thread that hit waits that long (so its return comes at
+# least that much later), at most 500 ms in a second as illumos bounds it
+dtrace -w -q -c "$T sig 3" -n 'pid$target:a.out:leaf:entry { self->in = timestamp; }
+    pid$target:a.out:leaf:entry { chill(20000000); }
+    pid$target:a.out:leaf:return { @ = sum(timestamp - self->in >= 20000000); }
+    END { printa("chilled %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+check "chill: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "signals 0
+chilled 3
+
+" "chill(20ms): each of 3 calls returned at least 20 ms after its entry"
+dtrace -w -q -c "$T sig 2" \
+    -n 'pid$target:a.out:leaf:entry { chill(600000000); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "chill(600ms): illegal operation" \
+    grep -q "illegal operation in action #1" "$tmp/err"
+check "chill(600ms): the target is unharmed" grep -qx "signals 0" "$tmp/out"
 
 # system(): in the consumer, in order with the records around it
 dtrace -w -q -c "$T sig 3" -n 'pid$target:a.out:leaf:entry {

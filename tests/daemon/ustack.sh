@@ -199,9 +199,9 @@ cmp -s "$tmp/lvexp" "$tmp/lv" || diff -u "$tmp/lvexp" "$tmp/lv" | sed 's/^/# /'
 
 # the compiler's checks, in illumos's words
 dtrace -xerrtags -n 'BEGIN { ustack(0); }' >"$tmp/out" 2>"$tmp/err"
-check "ustack(0): D_USTACK_FRAMES" grep -q "\[D_USTACK_FRAMES\].*ustack( ) argument #1 must be a non-zero positive integral constant expression" "$tmp/err"
+check "ustack(0): D_USTACK_FRAMES" grep -q "\[D_USTACK_FRAMES\].*ustack( ) argument #1 must be a non-zero positive integer constant" "$tmp/err"
 dtrace -xerrtags -n 'BEGIN { ustack(1, 2, 3); }' >"$tmp/out" 2>"$tmp/err"
-check "ustack(1, 2, 3): D_USTACK_PROTO" grep -q "\[D_USTACK_PROTO\].*ustack( ) prototype mismatch: too many arguments" "$tmp/err"
+check "ustack(1, 2, 3): D_PROTO_LEN" grep -q "\[D_PROTO_LEN\].*ustack( ) prototype mismatch: 3 args passed, at most 2 expected" "$tmp/err"
 dtrace -xerrtags -n 'BEGIN { usym("x"); }' >"$tmp/out" 2>"$tmp/err"
 check "usym(string): D_PROTO_ARG" grep -q "\[D_PROTO_ARG\].*usym( ) argument #1 is incompatible with prototype" "$tmp/err"
 dtrace -xerrtags -n 'BEGIN { x = ustack(); }' >"$tmp/out" 2>"$tmp/err"

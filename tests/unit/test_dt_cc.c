@@ -823,14 +823,28 @@ test_stacks(void)
 	check_error("BEGIN { @stky[ustack()] = count(); }\n"
 	    "BEGIN { @stky[1] = count(); }", "D_AGG_MDIM", "key #1");
 	check_error("BEGIN { ustack(0); }", "D_USTACK_FRAMES",
-	    "ustack( ) argument #1 must be a non-zero positive integral "
-	    "constant expression");
+	    "ustack( ) argument #1 must be a non-zero positive integer "
+	    "constant");
 	check_error("BEGIN { ustack(arg0); }", "D_USTACK_FRAMES", NULL);
 	check_error("BEGIN { ustack(1, -1); }", "D_USTACK_STRSIZE",
-	    "ustack( ) argument #2 must be a positive integral constant "
-	    "expression");
-	check_error("BEGIN { ustack(1, 2, 3); }", "D_USTACK_PROTO",
-	    "ustack( ) prototype mismatch: too many arguments");
+	    "ustack( ) argument #2 must be a positive integer constant");
+	check_error("BEGIN { ustack(1, 2, 3); }", "D_PROTO_LEN",
+	    "ustack( ) prototype mismatch: 3 args passed, at most 2 "
+	    "expected");
+	check_error("BEGIN { ustack(1, \"x\"); }", "D_PROTO_ARG",
+	    "ustack( ) argument #2 is incompatible with prototype:\n"
+	    "\tprototype: uint32_t\n\t argument: string");
+	check_error("BEGIN { stack(0); }", "D_STACK_SIZE",
+	    "stack( ) argument #1 must be a non-zero positive integer "
+	    "constant");
+	check_error("BEGIN { stack(\"x\"); }", "D_PROTO_ARG",
+	    "stack( ) argument #1 is incompatible with prototype:\n"
+	    "\tprototype: uint32_t\n\t argument: string");
+	check_error("BEGIN { panic(1); }", "D_PROTO_LEN",
+	    "panic( ) prototype mismatch: 1 arg passed, 0 expected");
+	check_error("BEGIN { progenyof(trace(1)); }", "D_PROTO_ARG",
+	    "progenyof( ) argument #1 is incompatible with prototype:\n"
+	    "\tprototype: pid_t\n\t argument: void");
 	check_error("BEGIN { usym(); }", "D_PROTO_LEN",
 	    "usym( ) prototype mismatch: 0 args passed, 1 expected");
 	check_error("BEGIN { umod(\"x\"); }", "D_PROTO_ARG",

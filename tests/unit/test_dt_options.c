@@ -84,7 +84,8 @@ main(void)
 	set_bad(dtp, "bufsize", "4mb", EDT_BADOPTVAL);
 	set_bad(dtp, "bufsize", "-4m", EDT_BADOPTVAL);
 	set_bad(dtp, "bufsize", NULL, EDT_BADOPTVAL);
-	set_bad(dtp, "strsize", "4", EDT_BADOPTVAL);
+	set_bad(dtp, "strsize", "1", EDT_BADOPTVAL);
+	set_ok(dtp, "strsize", "2", 2);
 	set_bad(dtp, "strsize", "1m", EDT_BADOPTVAL);
 
 	/* rates, in ns; a bare number is hertz */
@@ -140,6 +141,25 @@ main(void)
 	    "getopt of an unknown option fails");
 	tap_str(dtrace_errmsg(dtp, EDT_BADOPT), "Invalid option name",
 	    "  EDT_BADOPT text");
+
+	/* illumos's compile-time options: version, linkmode, stdc ... */
+	tap_is(dtrace_setopt(dtp, "version", "1.x"), -1, "version=1.x refused");
+	tap_is(dtrace_errno(dtp), EDT_VERSINVAL, "  EDT_VERSINVAL");
+	tap_is(dtrace_setopt(dtp, "version", "1.14"), -1,
+	    "version=1.14 refused");
+	tap_is(dtrace_errno(dtp), EDT_VERSUNDEF, "  EDT_VERSUNDEF");
+	tap_is(dtrace_setopt(dtp, "version", "1.2.1"), 0, "version=1.2.1");
+	tap_is(dtrace_setopt(dtp, "version", "1.3"), -1,
+	    "a version is not raised again");
+	tap_is(dtrace_errno(dtp), EDT_VERSREDUCED, "  EDT_VERSREDUCED");
+	tap_is(dtrace_setopt(dtp, "linkmode", "dynamic"), 0,
+	    "linkmode=dynamic");
+	tap_is(dtrace_setopt(dtp, "linkmode", "elf"), -1,
+	    "linkmode=elf refused");
+	tap_is(dtrace_setopt(dtp, "linktype", "dof"), 0, "linktype=dof");
+	tap_is(dtrace_setopt(dtp, "stdc", "s"), 0, "stdc=s");
+	tap_is(dtrace_setopt(dtp, "stdc", "x"), -1, "stdc=x refused");
+	tap_is(dtrace_setopt(dtp, "nolibs", NULL), 0, "nolibs");
 
 	/* once a program is sent, only dynamic options may change */
 	dtp->dt_execd = 1;

@@ -1,2 +1,2 @@
-/* too many for optional arguments: "no more than" */
+/* too many for optional arguments: "at most" */
 BEGIN { trace(copyinstr(arg0, 1, 2)); }

@@ -1,0 +1,2 @@
+/* chill() takes the number of nanoseconds to spin */
+BEGIN { chill(); }
