@@ -162,7 +162,6 @@ if [ -z "$skipusers" ]; then
 	same "$tmp/out" "sum=1000000
 
              1000
-
 " "meanwhile root traces: f:entry fires 1000 times"
 	as "$other" "$ogid" timeout -k 10 60 "$DTRACE" -x socket="$sock" \
 	    -q -c "$TRIGGERS/loop 1000" \
@@ -172,7 +171,6 @@ if [ -z "$skipusers" ]; then
 	same "$tmp/out" "sum=1000000
 
              1000
-
 " "meanwhile uid $other traces: f:entry fires 1000 times"
 	same "$tmp/err" "" "meanwhile uid $other traces: nothing said"
 
