@@ -122,11 +122,12 @@ two
 check "-o: nothing on stdout" [ ! -s "$tmp/out" ]
 # -b: a buffer too small for the enabling fails at go, in illumos's
 # words; one larger than can be had is lowered under bufresize=auto
-dtrace -b 40 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
-check "-b 40: exit 1" [ $? -eq 1 ]
+dtrace -b 24 -n 'BEGIN { trace(1); trace(2); exit(0); }' >"$tmp/out" \
+    2>"$tmp/err"
+check "-b 24: exit 1" [ $? -eq 1 ]
 same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
 dtrace: could not enable tracing: Enabling exceeds size of buffer
-" "-b 40: Enabling exceeds size of buffer, after the match"
+" "-b 24: Enabling exceeds size of buffer, after the match"
 dtrace -q -b 64t -n 'BEGIN { printf("ran\n"); exit(0); }' >"$tmp/out" \
     2>"$tmp/err"
 check "-b 64t: exit 0" [ $? -eq 0 ]
