@@ -17,8 +17,12 @@
  * instruction; ft_uprobe_sync() compares the wanted sites with the
  * links in place, per file, and replaces the links of files whose set
  * changed: the new link is made before the old one is closed (from a
- * detached thread: a close waits for a grace period, 24-80 ms; at
- * release, the links are closed before it returns).  Cookies
+ * thread of its own: a close waits for a grace period, 24-80 ms).  At
+ * release every close, those still running from earlier syncs too, has
+ * returned before ft_uprobe_close() does: the kernel has then taken out
+ * every uprobe of ours, so that whoever traces the process next (this
+ * backend or ptrace) finds its text as the file has it, and no late
+ * removal of ours can take out an int3 of theirs.  Cookies
  * are the sites' runtime addresses.  An offset the kernel refuses makes
  * the whole link fail (errno 524): bisection finds it, and its site is
  * kept out of links (st_nolink).
@@ -101,6 +105,8 @@ struct ft_up {
 	int		up_letgo;	/* let go at an exec */
 	int64_t		up_tlsoff;	/* errno - %fs base, as the capture
 					   program has it; 0 unknown */
+	pthread_t	*up_closers;	/* closing replaced links */
+	int		up_nclosers;
 };
 
 /* An executable mapping of a file, from /proc/PID/maps. */
@@ -393,21 +399,48 @@ ft_uprobe_closer(void *arg)
 	return NULL;
 }
 
+/*
+ * Close fds (a count, then descriptors) on a thread of their own, which
+ * *tp (growing by *np) keeps to be joined; the ones that have finished
+ * are joined on the way.  With no thread, they are closed here.
+ */
 static void
-ft_uprobe_closelater(int *fds)
+ft_uprobe_closelater(int *fds, pthread_t **tp, int *np)
 {
-	pthread_attr_t a;
-	pthread_t t;
+	pthread_t t, *nt;
+	int i, j;
 
 	if (fds == NULL || fds[0] == 0) {
 		free(fds);
 		return;
 	}
-	pthread_attr_init(&a);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&t, &a, ft_uprobe_closer, fds) != 0)
+	for (i = j = 0; i < *np; i++) {
+		if (pthread_tryjoin_np((*tp)[i], NULL) != 0)
+			(*tp)[j++] = (*tp)[i];
+	}
+	*np = j;
+	if ((nt = reallocarray(*tp, (size_t)*np + 1, sizeof(*nt))) == NULL ||
+	    pthread_create(&t, NULL, ft_uprobe_closer, fds) != 0) {
+		if (nt != NULL)
+			*tp = nt;
 		ft_uprobe_closer(fds);
-	pthread_attr_destroy(&a);
+		return;
+	}
+	*tp = nt;
+	(*tp)[(*np)++] = t;
+}
+
+/* Join every closer of *tp: their closes have returned. */
+static void
+ft_uprobe_closejoin(pthread_t **tp, int *np)
+{
+	int i;
+
+	for (i = 0; i < *np; i++)
+		pthread_join((*tp)[i], NULL);
+	free(*tp);
+	*tp = NULL;
+	*np = 0;
 }
 
 static int
@@ -666,7 +699,7 @@ undo:
 		}
 	}
 out:
-	ft_uprobe_closelater(fds);
+	ft_uprobe_closelater(fds, &up->up_closers, &up->up_nclosers);
 	free(w);
 	free(maps);
 	pthread_mutex_unlock(&up->up_synclock);
@@ -1027,17 +1060,16 @@ ft_uprobe_run(ft_proc_t *p)
 
 /* What ft_uprobe_release() leaves for ft_uprobe_close(). */
 struct ft_upgone {
-	int		*ug_fds;	/* [0]: count */
-	uint64_t	*ug_addr;	/* every linked site */
-	size_t		ug_naddr;
-	pid_t		ug_pid;
+	pthread_t	*ug_closers;	/* closing our links */
+	int		ug_nclosers;
 };
 
 /*
  * Stop the drain thread (no hit runs after this) and free the backend.
- * Returns its links for ft_uprobe_close(), which the caller calls last,
- * so that once the text is the file's again nothing of the process is
- * left open.
+ * Its links start closing, each on a thread of its own (a close waits a
+ * grace period: side by side, the wait is one period, not one per
+ * file); ft_uprobe_close(), which the caller calls last, waits for
+ * them and for the closes of links replaced earlier.
  */
 ft_upgone_t *
 ft_uprobe_release(ft_proc_t *p)
@@ -1045,7 +1077,8 @@ ft_uprobe_release(ft_proc_t *p)
 	ft_up_t *up = p->pr_up;
 	ft_upgone_t *g;
 	ft_uplink_t *l;
-	uint64_t one = 1, *na;
+	uint64_t one = 1;
+	int *fds;
 
 	if (up == NULL)
 		return NULL;
@@ -1054,25 +1087,11 @@ ft_uprobe_release(ft_proc_t *p)
 		pthread_join(up->up_thread, NULL);
 		up->up_started = 0;
 	}
-	if ((g = calloc(1, sizeof(*g))) != NULL)
-		g->ug_pid = p->pr_pid;
 	while ((l = up->up_links) != NULL) {
 		up->up_links = l->ul_next;
-		if (g != NULL && (na = reallocarray(g->ug_addr, g->ug_naddr +
-		    l->ul_n, sizeof(uint64_t))) != NULL) {
-			memcpy(na + g->ug_naddr, l->ul_cookies,
-			    l->ul_n * sizeof(uint64_t));
-			g->ug_addr = na;
-			g->ug_naddr += l->ul_n;
-		}
-		if (g != NULL) {
-			ft_uprobe_linkfree(l, &g->ug_fds);
-		} else {
-			int *fds = NULL;
-
-			ft_uprobe_linkfree(l, &fds);
-			ft_uprobe_closer(fds);
-		}
+		fds = NULL;
+		ft_uprobe_linkfree(l, &fds);
+		ft_uprobe_closelater(fds, &up->up_closers, &up->up_nclosers);
 	}
 	ft_uprobe_purge(p);
 	ft_bpf_close(up->up_bpf);
@@ -1082,52 +1101,32 @@ ft_uprobe_release(ft_proc_t *p)
 	free(up->up_ubuf);
 	pthread_mutex_destroy(&up->up_hitlock);
 	pthread_mutex_destroy(&up->up_synclock);
+	if ((g = calloc(1, sizeof(*g))) != NULL) {
+		g->ug_closers = up->up_closers;
+		g->ug_nclosers = up->up_nclosers;
+	} else {
+		ft_uprobe_closejoin(&up->up_closers, &up->up_nclosers);
+	}
 	free(up);
 	p->pr_up = NULL;
 	return g;
 }
 
 /*
- * Close the links ft_uprobe_release() returned.  The kernel takes the
- * breakpoints out as a close begins, then waits for a grace period
- * (tens of ms): the closes run on threads of their own, and this waits
- * (a bounded time) only until none of the sites reads as int3 any more,
- * so that whoever traces the process next finds its text as the file
- * has it.
+ * Wait until the links ft_uprobe_release() let go are closed.  A link's
+ * close returns once the kernel has unregistered its uprobes (their
+ * int3s out of the text) and a grace period has passed: after this, no
+ * uprobe of ours is left in the process and none can be removed later.
+ * (Polling the text until no site read as int3, with a bound, gave up
+ * on a loaded machine while removals were still to come, and a process
+ * traced again at once then lost a probe or found a stray int3.)
  */
 void
 ft_uprobe_close(ft_upgone_t *g)
 {
-	struct timespec ts = { 0, 1000000 };
-	uint8_t b;
-	size_t i;
-	int k;
-
 	if (g == NULL)
 		return;
-	ft_uprobe_closelater(g->ug_fds);
-	for (k = 0; k < 1000; k++) {
-		int left = 0;
-
-		for (i = 0; i < g->ug_naddr; i++) {
-			struct iovec l = { &b, 1 };
-			struct iovec r = { (void *)(uintptr_t)g->ug_addr[i], 1 };
-
-			if (process_vm_readv(g->ug_pid, &l, 1, &r, 1, 0) != 1) {
-				if (errno == ESRCH)
-					break;		/* the process is gone */
-				continue;		/* unmapped since */
-			}
-			if (b == 0xcc) {
-				left = 1;
-				break;
-			}
-		}
-		if (!left)
-			break;
-		nanosleep(&ts, NULL);
-	}
-	free(g->ug_addr);
+	ft_uprobe_closejoin(&g->ug_closers, &g->ug_nclosers);
 	free(g);
 }
 

@@ -30,9 +30,17 @@ rss()
 {
 	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$dpid/status"
 }
+# the daemon's descriptors, the least of five looks 0.1 s apart: a
+# thread may hold one for an instant (a /proc file, a link being closed)
 nfds()
 {
-	ls "/proc/$dpid/fd" | wc -l
+	least=
+	for _ in 1 2 3 4 5; do
+		n=$(ls "/proc/$dpid/fd" | wc -l)
+		{ [ -z "$least" ] || [ "$n" -lt "$least" ]; } && least=$n
+		sleep 0.1
+	done
+	echo "$least"
 }
 nodrops()
 {

@@ -196,7 +196,7 @@ test_grab(void)
 	struct target t;
 	struct found fd;
 	struct ctx c;
-	int i, st, cycles = 0, enabled = 1;
+	int i, n, st, cycles = 0, enabled = 1;
 	long total = 0;
 
 	argv[0] = trigger("loop");
@@ -213,10 +213,21 @@ test_grab(void)
 			printf("# grab: %s\n", err);
 			break;
 		}
-		if (touprobe(&c) == -1 || probe(&c, "a.out", "f", 0, 0) != 1 ||
-		    probe(&c, "a.out", "f", 1, 1) < 1 ||
-		    ft_proc_sync(c.c_proc) != 0)
+		if (touprobe(&c) == -1)
 			enabled = 0;
+		else if ((n = probe(&c, "a.out", "f", 0, 0)) != 1) {
+			printf("# cycle %d: f:entry: %d (%s)\n", i, n,
+			    strerror(errno));
+			enabled = 0;
+		} else if ((n = probe(&c, "a.out", "f", 1, 1)) < 1) {
+			printf("# cycle %d: f:return: %d (%s)\n", i, n,
+			    strerror(errno));
+			enabled = 0;
+		} else if ((n = ft_proc_sync(c.c_proc)) != 0) {
+			printf("# cycle %d: sync: %d (%s)\n", i, n,
+			    strerror(errno));
+			enabled = 0;
+		}
 		while (c.c_hits[1] < 500 && !c.c_exited && enabled)
 			usleep(1000);
 		find(c.c_proc, "a.out", "f", &fd);
