@@ -224,7 +224,8 @@ check "consumer gone: target alive, text restored" restored
 
 # the daemon killed with SIGKILL: the kernel takes the uprobes away
 "$DTRACE" -x socket="$sock" -x backend=uprobe -q -p "$tpid" \
-    -n 'pid$target:a.out:f:entry { @ = count(); }' >/dev/null 2>&1 &
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >/dev/null \
+    2>"$tmp/again.err" &
 apid=$!
 i=0
 while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
@@ -232,7 +233,10 @@ while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
 	i=$((i + 1))
 done
 check "traced again: its text has the probes" \
-    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1" || {
+	sed 's/^/# consumer: /' "$tmp/again.err"
+	"$TRIGGERS/textcmp" "$tpid" 2>&1 | sed 's/^/# textcmp: /'
+}
 stop_daemon KILL
 check "daemon SIGKILL: target alive, text restored" restored
 wait "$apid" 2>/dev/null
