@@ -248,9 +248,10 @@ typedef struct dtd_hit {
 	/*
 	 * The hit shows a process no consumer chose (a profile sample of
 	 * whatever ran): it fires only for root consumers and those whose
-	 * uid is dh_uid.
+	 * uid is dh_uid and, where dh_visible is set, that it allows.
 	 */
 	int		dh_private;
+	int		(*dh_visible)(const struct dtd_hit *, uid_t, gid_t);
 	/*
 	 * The user stack at the hit: at most max program counters, the
 	 * hit's own first; returns how many.  NULL: no user context.

@@ -216,8 +216,10 @@ dtd_ecb_fire(const dtd_hit_t *h)
 			continue;
 		if (c->dc_opts.do_cpu != -1 && c->dc_opts.do_cpu != dtd_ecb_hitcpu(h))
 			continue;
-		if (h->dh_private && c->dc_uid != 0 && c->dc_uid != h->dh_uid)
-			continue;	/* someone else's process */
+		if (h->dh_private && c->dc_uid != 0 &&
+		    (c->dc_uid != h->dh_uid || (h->dh_visible != NULL &&
+		    !h->dh_visible(h, c->dc_uid, c->dc_gid))))
+			continue;	/* not a process it may trace */
 		/* a consumer's ECBs on a probe are adjacent: enabled at GO */
 		if (c != last) {
 			ls = dtd_ecb_lstate_begin(ls0, c);

@@ -13,7 +13,8 @@
  *    and the probe fires once per sample in the sampled thread's
  *    context: pid, tid, execname, uid, arg0 the kernel PC or 0, arg1 the
  *    user PC or 0, the sample's CPU and time.  A consumer that is not
- *    root sees only the samples of its own processes (dh_private).
+ *    root sees only the samples of processes it could ptrace itself,
+ *    as the kernel says at each sample (dh_private, dh_visible).
  *  - TASK (dtd_sample_open_task): a daemon without those rights (a
  *    private one) where perf_event_paranoid is 2 or less.  Each CPU
  *    samples the threads of the processes the consumers trace (-p, -c):
@@ -704,6 +705,31 @@ dtd_sample_proc_event(pid_t pid, int what)
 }
 
 /*
+ * May a consumer of uid and gid (not root; dh_uid, the real uid, is
+ * its already) see a sample of h's process?  Only while it could
+ * ptrace the process itself, as the kernel says (ft_proc_mayptrace, the
+ * pid provider's check): a set-id program a user started, one that
+ * gained capabilities or is not dumpable, is root's alone.  Asked at
+ * each sample, not cached: the exec that made it so may be heard of on
+ * another CPU's ring after this sample.  A process that drops its
+ * privilege after the sample and is dumpable again is shown, as the
+ * kernel's ptrace would show it then.
+ */
+static int
+dtd_sample_visible(const dtd_hit_t *h, uid_t uid, gid_t gid)
+{
+	int fd, fatal;
+
+	fd = ft_proc_mayptrace(h->dh_pid, uid, gid, &fatal);
+	if (fatal)
+		fatalx("%s: cannot take back our credentials", __func__);
+	if (fd == -1)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
  * Memory of a sampled process: the stack copied at the sample where the
  * range is in it, else the memory now (later than the sample), with the
  * copied bytes laid over what it overlaps.
@@ -835,6 +861,7 @@ dtd_sample_fire(dtd_sampler_t *s, const uint8_t *p, size_t len)
 		dtd_ecb_fire(&hit);
 		return;
 	}
+	hit.dh_visible = dtd_sample_visible;
 	/* no user context (a kernel thread): no entry, nothing to name */
 	if (user && (ps.ps_proc = dtd_sample_proc_hold(hit.dh_pid)) != NULL)
 		hit.dh_uid = ps.ps_proc->pp_uid;

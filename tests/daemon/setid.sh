@@ -285,4 +285,35 @@ atoi 5
 	wait $xpid
 	check "$what: the program exits 7" [ $? -eq 7 ]
 done
+
+# -- profile samples: a user sees its own programs, not the set-uid one
+# it started (its real uid is the user's, its effective uid root's)
+cp "$TRIGGERS/spin" "$w/suid-spin" && chown root:root "$w/suid-spin" &&
+    chmod 4755 "$w/suid-spin"
+cp "$TRIGGERS/spin" "$w/spin" && chmod 755 "$w/spin"
+# not through a function: $! must be the program, not a subshell
+setpriv --reuid="$uid" --regid="$gid" --clear-groups "$w/suid-spin" &
+spid=$!
+setpriv --reuid="$uid" --regid="$gid" --clear-groups "$w/spin" &
+ppid_=$!
+P='profile-997 /pid == $1/ { @["setuid"] = count(); }
+profile-997 /pid == $2/ { @["plain"] = count(); }
+tick-2s { printa("%s\n", @); exit(0); }'
+# nosamples FILE: FILE names no sample of the set-uid program
+nosamples()
+{
+	! grep -q setuid "$1"
+}
+udtrace -q -n "$P" $spid $ppid_ >"$w/p.out" 2>"$w/p.err"
+check "profile, user: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$w/p.err"
+check "profile, user: samples of its own program" grep -qx plain "$w/p.out" ||
+    sed 's/^/# /' "$w/p.out" "$w/p.err"
+check "profile, user: none of the set-uid one" nosamples "$w/p.out"
+timeout -k 10 60 "$DTRACE" -x socket="$sock" -q -n "$P" $spid $ppid_ \
+    >"$w/r.out" 2>"$w/r.err"
+check "profile, root: samples of both" \
+    [ "$(grep -cx 'setuid\|plain' "$w/r.out")" -eq 2 ] ||
+    sed 's/^/# /' "$w/r.out" "$w/r.err"
+kill -TERM $spid $ppid_ 2>/dev/null
+wait $spid $ppid_ 2>/dev/null
 done_testing
