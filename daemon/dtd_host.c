@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "dtd.h"
+#include "ft.h"
 
 static int	dtd_host_builtin(void *, uint32_t, uint64_t, uint64_t *);
 static int	dtd_host_uread(void *, uint64_t, void *, size_t);
@@ -325,30 +326,16 @@ int
 dtd_host_status(pid_t pid, const char *key, long *vp, long *v2p)
 {
 	char path[64], line[256];
-	size_t klen = strlen(key);
 	FILE *fp;
-	int rc = -1;
+	int rc = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			long a = 0, b = 0, x = 0, y = 0;
-
-			if (sscanf(line + klen + 1, "%ld %ld %ld %ld", &a, &b,
-			    &x, &y) >= 1) {
-				*vp = a;
-				if (v2p != NULL)
-					*v2p = b != x || b != y || a != b ?
-					    -1 : b;
-				rc = 0;
-			}
-			break;
-		}
-	}
+	while (rc == 0 && fgets(line, sizeof(line), fp) != NULL)
+		rc = ft_procfs_statusline(line, key, vp, v2p);
 	fclose(fp);
-	return rc;
+	return rc == 1 ? 0 : -1;
 }
 
 /* The parent of process pid from /proc, or -1. */

@@ -123,6 +123,8 @@ int		ft_procfs_mapopen(pid_t, const ft_mapent_t *, char *,
 int		ft_procfs_mapfind(pid_t, uint64_t, ft_mapent_t *, char *,
 		    size_t);
 int		ft_procfs_stat(const char *, int, uint64_t *);
+int		ft_procfs_statusline(const char *, const char *, long *,
+		    long *);
 
 /* Instruction classes that matter to probes. */
 enum ft_itype {

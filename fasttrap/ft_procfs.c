@@ -280,3 +280,27 @@ ft_procfs_stat(const char *buf, int field, uint64_t *vp)
 	*vp = strtoull(s + 1, NULL, 10);
 	return 0;
 }
+
+/*
+ * One line of a /proc/PID/status file: if it is key's ("Uid:\t1000
+ * 1000 1000 1000"), its first number into *vp and, with v2p, its second
+ * if the rest of the line (the real, effective, saved and file-system
+ * ids) all equal it, else -1.  1: key's line, read; 0: another line;
+ * -1: key's line, but no number.
+ */
+int
+ft_procfs_statusline(const char *line, const char *key, long *vp,
+    long *v2p)
+{
+	size_t klen = strlen(key);
+	long a = 0, b = 0, x = 0, y = 0;
+
+	if (strncmp(line, key, klen) != 0 || line[klen] != ':')
+		return 0;
+	if (sscanf(line + klen + 1, "%ld %ld %ld %ld", &a, &b, &x, &y) < 1)
+		return -1;
+	*vp = a;
+	if (v2p != NULL)
+		*v2p = b != x || b != y || a != b ? -1 : b;
+	return 1;
+}

@@ -59,6 +59,31 @@ test_mapline(void)
 }
 
 static void
+test_status(void)
+{
+	long a, b;
+
+	tap_is(ft_procfs_statusline("Uid:\t1000\t1000\t1000\t1000\n", "Uid",
+	    &a, &b), 1, "status: a Uid line");
+	tap_ok(a == 1000 && b == 1000, "status: all four ids 1000");
+	tap_is(ft_procfs_statusline("Uid:\t1000\t0\t0\t0\n", "Uid", &a, &b),
+	    1, "status: a set-uid process's Uid line");
+	tap_ok(a == 1000 && b == -1, "status: real 1000, the others not: -1");
+	tap_is(ft_procfs_statusline("Uid:\t7\t7\t7\t8\n", "Uid", &a, &b), 1,
+	    "status: fs uid differs");
+	tap_is(b, -1, "status: fs uid differs: -1");
+	tap_is(ft_procfs_statusline("PPid:\t42\n", "PPid", &a, NULL), 1,
+	    "status: PPid");
+	tap_is(a, 42, "status: PPid 42");
+	tap_is(ft_procfs_statusline("PPid:\t42\n", "Pid", &a, NULL), 0,
+	    "status: Pid is not PPid");
+	tap_is(ft_procfs_statusline("Uidx:\t1\n", "Uid", &a, NULL), 0,
+	    "status: a longer key is another line");
+	tap_is(ft_procfs_statusline("Uid:\tnone\n", "Uid", &a, NULL), -1,
+	    "status: the key's line without a number");
+}
+
+static void
 test_stat(void)
 {
 	const char *s = "4242 (a) b (c) S 17 4242 4242 0 -1 4194560";
@@ -109,6 +134,7 @@ main(void)
 {
 	test_mapline();
 	test_stat();
+	test_status();
 	test_mapopen();
 	return tap_done();
 }
