@@ -217,14 +217,51 @@ dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
 }
 
 /*
- * A JSON string of up to n bytes, ending at a NUL.  Bytes outside
- * printable ASCII are \u00XX escapes (each byte one code point), so any
- * data, even invalid UTF-8, makes valid JSON.
+ * The length of the well-formed UTF-8 sequence of two to four bytes at
+ * s (at most n, no NUL), or 0: no overlong form, no surrogate, nothing
+ * past U+10FFFF.
+ */
+static size_t
+dt_consume_utf8(const unsigned char *s, size_t n)
+{
+	uint32_t cp;
+	size_t len, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * A JSON string of up to n bytes, ending at a NUL.  Well-formed UTF-8
+ * goes as it is (JSON's own encoding); control characters, DEL and each
+ * byte of anything else are \u00XX escapes (the byte as a code point),
+ * so any data, even invalid UTF-8, makes valid JSON.
  */
 int
 dt_consume_json_str(FILE *fp, const char *s, size_t n)
 {
-	size_t i;
+	size_t i, u;
 
 	fputc('"', fp);
 	for (i = 0; i < n && s[i] != '\0'; i++) {
@@ -244,10 +281,16 @@ dt_consume_json_str(FILE *fp, const char *s, size_t n)
 			fputs("\\t", fp);
 			break;
 		default:
-			if (c < 0x20 || c > 0x7e)
+			if (c >= 0x80 && (u = dt_consume_utf8(
+			    (const unsigned char *)s + i,
+			    strnlen(s + i, n - i))) != 0) {
+				fwrite(s + i, 1, u, fp);
+				i += u - 1;
+			} else if (c < 0x20 || c > 0x7e) {
 				fprintf(fp, "\\u%04x", c);
-			else
+			} else {
 				fputc(c, fp);
+			}
 			break;
 		}
 	}

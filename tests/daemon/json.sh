@@ -112,6 +112,15 @@ dtrace -x oformat=text -q -n 'BEGIN { trace(2); exit(0); }' >"$tmp/out" \
     2>"$tmp/err"
 same "$tmp/out" "2
 " "oformat=text: dtrace's own output"
+# strings: well-formed UTF-8 as it is, a byte that is not UTF-8 (and
+# control characters) as \u00XX
+dtrace -x oformat=json -q -n 'BEGIN {
+	printf("%s|%s|%s|%s", "caf\303\251", "a\377b", "\346\227\245", "\300\257");
+	exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "json strings: exit 0" [ $? -eq 0 ]
+check "json strings: UTF-8 as it is, other bytes escaped" \
+    grep -qF '"value":"café|a\u00ffb|日|\u00c0\u00af"' "$tmp/out" ||
+    sed 's/^/# /' "$tmp/out" "$tmp/err"
 dtrace -x oformat=xml -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "oformat=xml: refused" [ $? -ne 0 ]
 same "$tmp/err" "dtrace: failed to set -x oformat: Invalid value for specified option
