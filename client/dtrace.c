@@ -181,6 +181,13 @@ dfatal(const char *fmt, ...)
 
 	fflush(stdout);
 	fprintf(stderr, "%s: ", g_pname);
+	/*
+	 * No daemon could be reached or started: whatever we were doing,
+	 * dtrace could not initialize, as illumos says when it cannot open
+	 * its device.
+	 */
+	if (g_dtp != NULL && dtrace_errno(g_dtp) == DTRACE_ENODAEMON)
+		fmt = "failed to initialize dtrace";
 	if (fmt != NULL) {
 		va_start(ap, fmt);
 		vfprintf(stderr, fmt, ap);

@@ -472,7 +472,11 @@ dt_conn_hello(dtrace_hdl_t *dtp)
 	return 0;
 }
 
-/* Connect (once) and shake hands. */
+/*
+ * Connect (once) and shake hands.  Any failure here is EDT_NODAEMON:
+ * dtrace(1) says it could not initialize, as illumos does when it cannot
+ * open its device, rather than blame what it was compiling.
+ */
 int
 dt_conn_open(dtrace_hdl_t *dtp)
 {
@@ -497,38 +501,38 @@ dt_conn_open(dtrace_hdl_t *dtp)
 	if ((fd = dt_conn_connect(path, &err)) == -1) {
 		/* a daemon is there but does not accept: no private one */
 		if (err == EAGAIN)
-			return dt_conn_error(dtp, EDT_DAEMON,
+			return dt_conn_error(dtp, EDT_NODAEMON,
 			    "failed to connect to dtraced at %s: it accepted "
 			    "nothing in %d seconds", path, DT_CONN_REPLYWAIT);
 		if (named)
-			return dt_conn_error(dtp, EDT_DAEMON,
+			return dt_conn_error(dtp, EDT_NODAEMON,
 			    "failed to connect to dtraced at %s: %s", path,
 			    strerror(err));
-		if ((fd = dt_conn_spawn(dtp)) == -1)
+		if ((fd = dt_conn_spawn(dtp)) == -1) {
+			dtp->dt_errno = EDT_NODAEMON;
 			return -1;
+		}
 	}
 	/* every wait on the daemon is a poll with a bound (dp_timeout) */
 	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
 	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1) {
 		err = errno;
 		close(fd);
-		return dt_conn_error(dtp, EDT_DAEMON,
+		return dt_conn_error(dtp, EDT_NODAEMON,
 		    "failed to set up the connection to dtraced: %s",
 		    strerror(err));
 	}
 	if (dt_peer_init(&dtp->dt_peer, fd, DT_MSG_MAXDAEMON) != 0) {
 		err = errno;
 		dt_peer_close(&dtp->dt_peer);
-		return dt_conn_error(dtp, EDT_DAEMON,
+		return dt_conn_error(dtp, EDT_NODAEMON,
 		    "failed to set up the connection to dtraced: %s",
 		    strerror(err));
 	}
 	dtp->dt_connected = 1;
 	if (dt_conn_hello(dtp) != 0) {
-		int e = dtp->dt_errno;
-
 		dt_conn_close(dtp);
-		dtp->dt_errno = e;
+		dtp->dt_errno = EDT_NODAEMON;
 		return -1;
 	}
 	return 0;

@@ -71,6 +71,7 @@ static const char *const dt_errtab[EDT_MAX - EDT_BASE] = {
 	[EDT_DAEMON - EDT_BASE] = "Cannot reach or start dtraced",
 	[EDT_PROTO - EDT_BASE] = "Malformed or unexpected message from dtraced",
 	[EDT_REMOTE - EDT_BASE] = "dtraced refused the request",
+	[EDT_NODAEMON - EDT_BASE] = "Cannot reach or start dtraced",
 };
 
 int
@@ -115,7 +116,8 @@ dtrace_errmsg(dtrace_hdl_t *dtp, int err)
 {
 	/* errors that carry their own text (dt_set_errmsg, dt_conn_error) */
 	if (dtp != NULL && (err == EDT_COMPILER || err == EDT_REMOTE ||
-	    err == EDT_DAEMON || err == EDT_PROTO || err == EDT_NOPROBE) &&
+	    err == EDT_DAEMON || err == EDT_NODAEMON || err == EDT_PROTO ||
+	    err == EDT_NOPROBE) &&
 	    dtp->dt_errmsg[0] != '\0')
 		return dtp->dt_errmsg;
 	if (err >= EDT_BASE && err < EDT_MAX && dt_errtab[err - EDT_BASE])

@@ -88,6 +88,7 @@ enum {
 	EDT_DAEMON,		/* cannot reach or start dtraced */
 	EDT_PROTO,		/* malformed or unexpected message */
 	EDT_REMOTE,		/* the daemon refused; text in dt_errmsg */
+	EDT_NODAEMON,		/* no connection to dtraced could be made */
 	EDT_MAX
 };
 

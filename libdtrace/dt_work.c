@@ -23,6 +23,8 @@
 
 _Static_assert(EDT_NOPROBE == DTRACE_ENOPROBE, "dtrace.h and dt_impl.h disagree");
 _Static_assert(EDT_DAEMON == DTRACE_EDAEMON, "dtrace.h and dt_impl.h disagree");
+_Static_assert(EDT_NODAEMON == DTRACE_ENODAEMON,
+    "dtrace.h and dt_impl.h disagree");
 
 #define DT_WORK_MAXEPID		(1u << 20)
 #define DT_WORK_MAXAGGID	(1u << 20)

@@ -28,7 +28,8 @@ typedef int64_t dtrace_optval_t;
  * daemon cannot be reached, or went away.
  */
 #define DTRACE_ENOPROBE	1012	/* EDT_NOPROBE (dt_impl.h) */
-#define DTRACE_EDAEMON	1059	/* EDT_DAEMON */
+#define DTRACE_EDAEMON	1059	/* EDT_DAEMON: the connection was lost */
+#define DTRACE_ENODAEMON 1062	/* EDT_NODAEMON: none could be made */
 
 /* dtrace_open() flags */
 #define DTRACE_O_NODEV	0x01	/* do not contact the daemon (e.g. -e, -S only) */

@@ -122,6 +122,17 @@ two
 check "-o: nothing on stdout" [ ! -s "$tmp/out" ]
 # -b: a buffer too small for the enabling fails at go, in illumos's
 # words; one larger than can be had is lowered under bufresize=auto
+# no daemon to reach: dtrace could not initialize, whatever it was doing
+timeout -k 10 60 "$DTRACE" -x socket="$tmp/none" -n 'BEGIN { exit(0); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "no daemon: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to initialize dtrace: failed to connect to dtraced at $tmp/none: No such file or directory
+" "no daemon: failed to initialize dtrace"
+DTRACED=$tmp/no/dtraced timeout -k 10 60 "$DTRACE" -l -n 'BEGIN' \
+    >"$tmp/out" 2>"$tmp/err"
+check "no daemon to start, -l: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to initialize dtrace: failed to start $tmp/no/dtraced: No such file or directory
+" "no daemon to start, -l: failed to initialize dtrace"
 dtrace -b 24 -n 'BEGIN { trace(1); trace(2); exit(0); }' >"$tmp/out" \
     2>"$tmp/err"
 check "-b 24: exit 1" [ $? -eq 1 ]
