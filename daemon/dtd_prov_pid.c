@@ -990,7 +990,7 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 	dtd_pidcons_t *pc = c->dc_pidstate;
 	char ferr[256];
 	uint32_t i;
-	int sync, want, cur;
+	int sync, want, cur, rc;
 
 	if (pc == NULL || pc->pc_ntgt == 0)
 		return 0;
@@ -1048,9 +1048,20 @@ needptrace:
 			return -1;
 		}
 		ferr[0] = '\0';
-		if (ft_proc_uprobe(pp->pp_proc, pc->pc_ringsize != 0 ?
-		    pc->pc_ringsize : DTD_PID_RINGSIZE, ferr,
-		    sizeof(ferr)) == -1) {
+		/*
+		 * The ptrace tracer thread ends in ft_proc_uprobe(), and we
+		 * wait for it there: it must not wait for us meanwhile in an
+		 * event (a library loaded, an exec).  The event stays
+		 * pending, for dtd_prov_pid_events() to handle under the new
+		 * backend.
+		 */
+		dtd_prov_pid_abandon(pp);
+		rc = ft_proc_uprobe(pp->pp_proc, pc->pc_ringsize != 0 ?
+		    pc->pc_ringsize : DTD_PID_RINGSIZE, ferr, sizeof(ferr));
+		pthread_mutex_lock(&pp->pp_evlock);
+		pp->pp_abandon = 0;
+		pthread_mutex_unlock(&pp->pp_evlock);
+		if (rc == -1) {
 			if (pc->pc_backend == DTD_PID_BACKEND_UPROBE) {
 				snprintf(err, errlen, "pid %d: cannot use the "
 				    "uprobe backend: %s", (int)pp->pp_pid,

@@ -93,9 +93,26 @@ start_daemon()
 }
 
 # Stop the daemon with a signal and collect its exit status in $dstatus.
+# A daemon that has not ended 60 s later is hung: it is killed (status
+# 137, which no test takes for success) and its threads' stacks are
+# logged, so that a hang fails the test instead of the whole run.
 stop_daemon()
 {
 	kill -"${1:-TERM}" "$dpid"
+	i=0
+	while kill -0 "$dpid" 2>/dev/null && [ $i -lt 1200 ]; do
+		[ "$(cut -d' ' -f3 "/proc/$dpid/stat" 2>/dev/null)" = Z ] && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	if [ $i -ge 1200 ]; then
+		echo "# dtraced $dpid did not end 60 s after SIG${1:-TERM}"
+		if command -v gdb >/dev/null 2>&1; then
+			gdb -p "$dpid" -batch -ex 'thread apply all bt' 2>&1 |
+			    grep '^#' | sed 's/^/# /' | head -60
+		fi
+		kill -KILL "$dpid" 2>/dev/null
+	fi
 	wait "$dpid"
 	dstatus=$?
 	dpid=
