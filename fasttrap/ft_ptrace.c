@@ -723,8 +723,33 @@ ft_ptrace_ours(ft_proc_t *p, pid_t tid)
 }
 
 /*
+ * Is thread tid of p traced by this thread already?  A thread that a
+ * seized one creates while we walk /proc/PID/task is ours at once
+ * (PTRACE_O_TRACECLONE) before its clone event is read: seizing it
+ * again fails with EPERM.
+ */
+static int
+ft_ptrace_seized(const ft_proc_t *p, pid_t tid)
+{
+	char path[80], line[256];
+	long tracer = -1;
+	FILE *fp;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
+	    (int)p->pr_pid, (int)tid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return 0;
+	while (rc == 0 && fgets(line, sizeof(line), fp) != NULL)
+		rc = ft_procfs_statusline(line, "TracerPid", &tracer, NULL);
+	fclose(fp);
+	return rc == 1 && tracer == (long)syscall(SYS_gettid);
+}
+
+/*
  * Seize every thread.  Threads may be created while we walk
- * /proc/PID/task, so walk it until a pass finds nothing new.
+ * /proc/PID/task, so walk it until a pass finds nothing new; one that a
+ * seized thread made is ours already, and its clone event adds it.
  */
 static int
 ft_ptrace_attach(ft_proc_t *p)
@@ -753,6 +778,8 @@ ft_ptrace_attach(ft_proc_t *p)
 			    (void *)FT_PTRACE_OPTS) == -1) {
 				if (errno == ESRCH)
 					continue;	/* it just exited */
+				if (errno == EPERM && ft_ptrace_seized(p, tid))
+					continue;	/* a clone of ours */
 				snprintf(p->pr_err, sizeof(p->pr_err), "%s",
 				    strerror(errno));
 				closedir(d);
