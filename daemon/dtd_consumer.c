@@ -1731,6 +1731,50 @@ dtd_consumer_filled(dtd_consumer_t *c)
 	dtd_consumer_drain(c, DT_REASON_FILL, 0);
 }
 
+/* One unit's records as a DT_MSG_BUF.  -1 if send fails. */
+static int
+dtd_consumer_sendbuf(const dtd_bufsnap_t *bs, int (*send)(void *,
+    dt_msg_t *), void *arg)
+{
+	dt_msg_t m;
+	int rv;
+
+	dt_msg_init(&m, DT_MSG_BUF);
+	dt_msg_put_u32(&m, (uint32_t)bs->dbs_cpu);
+	dt_msg_put_u64(&m, bs->dbs_drops);
+	dt_msg_put_u32(&m, bs->dbs_flags);
+	if (bs->dbs_flags & DT_BUFF_THREAD)
+		dt_msg_put_u32(&m, (uint32_t)bs->dbs_tid);
+	dt_msg_put_bytes(&m, bs->dbs_data, bs->dbs_len);
+	rv = send(arg, &m);
+	dt_msg_free(&m);
+	return rv;
+}
+
+/* The bytes of BEGIN's records at the start of a unit's snapshot. */
+static size_t
+dtd_consumer_beginlen(const dtd_consumer_t *c, const dtd_bufsnap_t *bs)
+{
+	size_t off = 0;
+	uint32_t epid, size, k;
+
+	while (off + DTRACE_RECHDR_SIZE <= bs->dbs_len) {
+		memcpy(&epid, bs->dbs_data + off, sizeof(epid));
+		memcpy(&size, bs->dbs_data + off + 4, sizeof(size));
+		if (epid == DTRACE_EPIDNONE || size < DTRACE_RECHDR_SIZE ||
+		    size > bs->dbs_len - off)
+			break;
+		for (k = 0; k < c->dc_necb; k++)
+			if (c->dc_ecbs[k]->de_epid == epid)
+				break;
+		if (k == c->dc_necb ||
+		    c->dc_ecbs[k]->de_probe->dpr_id != DTD_PROBE_BEGIN)
+			break;
+		off += size;
+	}
+	return off;
+}
+
 /*
  * Snapshot: DT_MSG_BUF per unit (CPU or thread) with records or drops,
  * DT_MSG_AGG per CPU with entries or drops, then DT_MSG_SNAP_END.  Fill
@@ -1756,12 +1800,16 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 	    (c->dc_buf.db_policy == DTD_BUFPOLICY_SWITCH || peek ||
 	    dtd_consumer_activity(c) == DT_ACT_STOPPED)) {
 		int i, u, nunit = dtd_buf_nunits(&c->dc_buf), first = -1,
-		    last = -1;
+		    last = -1, split = 0;
+		dtd_bufsnap_t rest;
+		char *restdata = NULL;
 
 		/*
 		 * illumos's order: the unit BEGIN ran on first (the first
 		 * time), the one END ran on last, so a printa() or clear()
-		 * in END comes after every other record.
+		 * in END comes after every other record.  When they are
+		 * one unit, BEGIN's records (at its start) go first and
+		 * the rest of it last.
 		 */
 		if (dtd_consumer_activity(c) == DT_ACT_STOPPED)
 			last = dtd_buf_unitof(&c->dc_buf, c->dc_endcpu,
@@ -1771,10 +1819,11 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 			    c->dc_pid);
 			c->dc_begunread = 1;
 		}
-		if (first == last)
-			first = -1;
+		if (first == last && first != -1)
+			split = 1;
 		for (i = -1; i <= nunit; i++) {
 			dtd_bufsnap_t bs;
+			size_t pre;
 
 			if (i == -1)
 				u = first;
@@ -1785,6 +1834,18 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 			if (u < 0 || (i >= 0 && i < nunit &&
 			    (u == first || u == last)))
 				continue;
+			if (split && i == nunit) {
+				/* the rest of the unit BEGIN and END shared */
+				if (restdata == NULL)
+					continue;
+				rest.dbs_data = restdata;
+				if (dtd_consumer_sendbuf(&rest, send, arg) == -1) {
+					free(restdata);
+					return -1;
+				}
+				free(restdata);
+				continue;
+			}
 
 			if ((peek ? dtd_buf_peek(&c->dc_buf, u, &bs) :
 			    dtd_buf_snap(&c->dc_buf, u, &bs)) == -1) {
@@ -1794,17 +1855,25 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 			}
 			if (bs.dbs_len == 0 && bs.dbs_drops == 0)
 				continue;
-			dt_msg_init(&m, DT_MSG_BUF);
-			dt_msg_put_u32(&m, (uint32_t)bs.dbs_cpu);
-			dt_msg_put_u64(&m, bs.dbs_drops);
-			dt_msg_put_u32(&m, bs.dbs_flags);
-			if (bs.dbs_flags & DT_BUFF_THREAD)
-				dt_msg_put_u32(&m, (uint32_t)bs.dbs_tid);
-			dt_msg_put_bytes(&m, bs.dbs_data, bs.dbs_len);
-			rv = send(arg, &m);
-			dt_msg_free(&m);
-			if (rv == -1)
+			if (split && i == -1 &&
+			    (pre = dtd_consumer_beginlen(c, &bs)) < bs.dbs_len) {
+				rest = bs;
+				rest.dbs_len = bs.dbs_len - pre;
+				if ((restdata = malloc(rest.dbs_len)) == NULL) {
+					log_warn("%s: malloc", __func__);
+				} else {
+					memcpy(restdata, bs.dbs_data + pre,
+					    rest.dbs_len);
+					/* its drops and state go with the rest */
+					bs.dbs_len = pre;
+					bs.dbs_drops = 0;
+					bs.dbs_flags &= DT_BUFF_THREAD;
+				}
+			}
+			if (dtd_consumer_sendbuf(&bs, send, arg) == -1) {
+				free(restdata);
 				return -1;
+			}
 		}
 	}
 	if ((what & DT_SNAP_AGG) && c->dc_hasagg) {

@@ -156,10 +156,8 @@ for be in ${SETID_BACKENDS:-ptrace uprobe}; do
 	    -n 'pid$target::atoi:entry /++n == 5/ { exit(0); }' \
 	    >"$w/d.out" 2>"$w/d.err"
 	check "$what: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$w/d.err"
-	# sorted: when BEGIN and END ran on one CPU and the hits on the
-	# other, "ready" prints after the hits (that CPU is read last, a
-	# known difference from illumos); the hits and the secret are
-	# what this checks
+	# sorted: the order across CPUs is order.sh's to check; the hits
+	# and the secret are what this checks
 	LC_ALL=C sort "$w/d.out" >"$w/d.sorted"
 	same "$w/d.sorted" "
 [s3cr3t-uid]
