@@ -1870,6 +1870,9 @@ dtd_consumer_snap(dtd_consumer_t *c, uint32_t what,
 					bs.dbs_flags &= DT_BUFF_THREAD;
 				}
 			}
+			/* no BEGIN record in it: all of it goes last */
+			if (split && i == -1 && restdata != NULL && bs.dbs_len == 0)
+				continue;
 			if (dtd_consumer_sendbuf(&bs, send, arg) == -1) {
 				free(restdata);
 				return -1;

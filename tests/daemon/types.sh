@@ -36,7 +36,10 @@ pid$target:a.out:visit:entry
 	printf("%s %d\n", stringof(this->t->name), this->t->count);
 }
 D
-dtrace -q -o "$tmp/out" -c "$TRIGGERS/structarg 2" -s "$tmp/rec.d" \
+# on one CPU (the command inherits dtrace's): two hits on two CPUs
+# would print in CPU order, not in the order they came
+taskset -c 0 timeout -k 10 60 "$DTRACE" -x socket="$sock" -q \
+    -o "$tmp/out" -c "$TRIGGERS/structarg 2" -s "$tmp/rec.d" \
     >"$tmp/tout" 2>"$tmp/err"
 check "struct: exit 0" [ $? -eq 0 ]
 same "$tmp/tout" "sum=33
