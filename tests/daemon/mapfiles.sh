@@ -20,24 +20,11 @@ if [ "$(id -u)" -eq 0 ] && [ -z "$MAPFILES_NS" ] &&
 fi
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/daemon/lib.sh"
 
-user=dtracetest
 if [ "$(id -u)" -ne 0 ] || [ -z "$MAPFILES_NS" ]; then
 	echo "1..0 # SKIP needs root and unshare -m (for bind mounts)"
 	exit 0
 fi
-for c in useradd setpriv; do
-	if ! command -v $c >/dev/null 2>&1; then
-		echo "1..0 # SKIP $c not found"
-		exit 0
-	fi
-done
-if ! id -u $user >/dev/null 2>&1 &&
-    ! useradd -M -r -s /usr/sbin/nologin $user >/dev/null 2>&1; then
-	echo "1..0 # SKIP useradd $user failed"
-	exit 0
-fi
-uid=$(id -u $user)
-gid=$(id -g $user)
+test_user
 # (a command, not a function: in the background, $! is then the process)
 as="setpriv --reuid=$uid --regid=$gid --clear-groups"
 
