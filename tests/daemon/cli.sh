@@ -38,6 +38,12 @@ check "-S lists the variable table" grep -q "^x  *500 " "$tmp/err"
 check "-V: exit 0" [ $? -eq 0 ]
 check "-V prints the D version" grep -q "^dtrace: Sun D 1\." "$tmp/out"
 
+# a script that cannot be read (found by fuzz_cli): an error, not flex's
+dtrace -e -s / >"$tmp/out" 2>"$tmp/err"
+check "-s of a directory: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: failed to compile script /: failed to read the program: Is a directory
+" "-s of a directory: why"
+
 # cpp's own messages name the program /dev/stdin, with no column
 printf 'BEGIN\n{\n#endif\n}\n' >"$tmp/cpp.d"
 "$DTRACE" -C -s "$tmp/cpp.d" >"$tmp/out" 2>"$tmp/err"

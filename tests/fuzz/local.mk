@@ -18,12 +18,13 @@ FUZZ_CC_SRCS = $(FUZZ_PROTO_SRCS) \
 FUZZ_ELF_SRCS = fasttrap/ft_elf.c fasttrap/ft_procfs.c fasttrap/ft_isa_x86.c
 FUZZ_PROCFS_SRCS = fasttrap/ft_procfs.c
 FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc \
-	tests/fuzz/fuzz_elf tests/fuzz/fuzz_procfs
+	tests/fuzz/fuzz_elf tests/fuzz/fuzz_procfs tests/fuzz/fuzz_cli
 FUZZ_BUILD = $(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(AM_CPPFLAGS) \
 	-o $@ $(filter %.c,$^) $(LIBDW_LIBS)
 
 EXTRA_DIST += tests/fuzz/fuzz_proto.c tests/fuzz/fuzz_dif.c \
 	tests/fuzz/fuzz_cc.c tests/fuzz/fuzz_elf.c tests/fuzz/fuzz_procfs.c \
+	tests/fuzz/fuzz_cli.c \
 	tests/fuzz/mkcorpus.c tests/fuzz/run.sh tests/fuzz/corpus
 TESTS += tests/fuzz/run.sh
 CLEANFILES += $(FUZZ_TARGETS)
@@ -41,6 +42,13 @@ tests/fuzz/fuzz_cc: tests/fuzz/fuzz_cc.c $(FUZZ_CC_SRCS) \
     libdtrace/dt_grammar.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD)
+# fuzz_cli: dtrace(1)'s main() itself (fuzz_cli.c includes dtrace.c),
+# over the compiler's sources
+tests/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c client/dtrace.c $(FUZZ_CC_SRCS) \
+    libdtrace/dt_grammar.h
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(AM_CPPFLAGS) -o $@ \
+	    $(filter-out %client/dtrace.c,$(filter %.c,$^)) $(LIBDW_LIBS)
 tests/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c $(FUZZ_ELF_SRCS) fasttrap/ft.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) $(ZYDIS_LIBS)
