@@ -150,15 +150,9 @@ check "stop() after speculate(): D_ACT_SPEC" grep -q \
     "$tmp/err"
 
 # a client that is not root: refused even with -w
-user=dtracetest
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
-    command -v useradd >/dev/null 2>&1 &&
-    { id -u $user >/dev/null 2>&1 ||
-    useradd -M -r -s /usr/sbin/nologin $user >/dev/null 2>&1; }; then
-	chmod 711 "$tmp"
+if find_test_user; then
 	chmod 666 "$sock"
-	setpriv --reuid="$(id -u $user)" --regid="$(id -g $user)" \
-	    --clear-groups "$DTRACE" -x socket="$sock" -w -q -c "$T poke" \
+	udtrace -w -q -c "$T poke" \
 	    -n 'pid$target:a.out:poke:entry { stop(); }' \
 	    >"$tmp/out" 2>"$tmp/err"
 	check "not root, -w: exit 1" [ $? -eq 1 ]
@@ -166,7 +160,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	    "dtrace: could not enable tracing: Destructive actions not allowed" \
 	    "$tmp/err"
 else
-	ok "# SKIP not root, or no setpriv/useradd: the non-root client"
+	ok "# SKIP the non-root client: $why"
 fi
 
 check "daemon stops cleanly" stop_daemon

@@ -29,17 +29,13 @@ if ! getent group dtrace >/dev/null 2>&1; then
 	fi
 	made=1
 fi
-if ! id -u $user >/dev/null 2>&1 &&
-    ! useradd -M -r -s /usr/sbin/nologin $user >/dev/null 2>&1; then
+if ! find_test_user; then
 	[ -n "$made" ] && groupdel dtrace
-	echo "1..0 # SKIP useradd $user failed"
+	echo "1..0 # SKIP $why"
 	exit 0
 fi
-uid=$(id -u $user)
-gid=$(id -g $user)
 dgid=$(getent group dtrace | cut -d: -f3)
 
-chmod 711 "$tmp"
 sock=$tmp/run/sock
 check "daemon starts, creating its runtime directory" start_daemon
 check "the runtime directory is mode 0750" \

@@ -126,33 +126,41 @@ dtrace()
 	timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
 }
 
-# test_user: the unprivileged user dtracetest, created if need be (the
-# suite runs as root).  Sets $uid and $gid, and makes $tmp reachable
-# by that user; `as CMD...' runs a command with its real, effective and
-# saved ids and no supplementary groups, `udtrace ARGS' our dtrace as
-# that user on the test's daemon.  Skips the whole script (exit 0)
-# unless root with useradd and setpriv.
-test_user()
+# find_test_user: the unprivileged user dtracetest, created if need be
+# (the suite runs as root).  Sets $uid and $gid, and makes $tmp
+# reachable by that user; `as CMD...' runs a command with its real,
+# effective and saved ids and no supplementary groups, `udtrace ARGS'
+# our dtrace as that user on the test's daemon.  Returns 1, with the
+# reason in $why, unless root with useradd and setpriv.
+find_test_user()
 {
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "1..0 # SKIP needs root (to create the user dtracetest)"
-		exit 0
+		why="needs root (to create the user dtracetest)"
+		return 1
 	fi
 	for c in useradd setpriv; do
 		if ! command -v $c >/dev/null 2>&1; then
-			echo "1..0 # SKIP $c not found"
-			exit 0
+			why="$c not found"
+			return 1
 		fi
 	done
 	if ! id -u dtracetest >/dev/null 2>&1 &&
 	    ! useradd -M -r -s /usr/sbin/nologin dtracetest >/dev/null 2>&1
 	then
-		echo "1..0 # SKIP useradd dtracetest failed"
-		exit 0
+		why="useradd dtracetest failed"
+		return 1
 	fi
 	uid=$(id -u dtracetest)
 	gid=$(id -g dtracetest)
 	chmod 711 "$tmp"
+}
+
+# test_user: find_test_user, or skip the whole script (exit 0).
+test_user()
+{
+	find_test_user && return 0
+	echo "1..0 # SKIP $why"
+	exit 0
 }
 
 as()

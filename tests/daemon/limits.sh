@@ -11,26 +11,7 @@
 
 user=dtracetest
 if [ "$(id -u)" -eq 0 ]; then
-	for c in useradd setpriv; do
-		if ! command -v $c >/dev/null 2>&1; then
-			echo "1..0 # SKIP $c not found"
-			exit 0
-		fi
-	done
-	if ! id -u $user >/dev/null 2>&1 &&
-	    ! useradd -M -r -s /usr/sbin/nologin $user >/dev/null 2>&1; then
-		echo "1..0 # SKIP useradd $user failed"
-		exit 0
-	fi
-	uid=$(id -u $user)
-	gid=$(id -g $user)
-	# udtrace ARGS: dtrace as the limited user
-	udtrace()
-	{
-		setpriv --reuid="$uid" --regid="$gid" --clear-groups \
-		    timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
-	}
-	chmod 711 "$tmp"
+	test_user
 else
 	uid=$(id -u)
 	udtrace()

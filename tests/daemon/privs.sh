@@ -5,38 +5,10 @@
 # exit 1).  Skipped unless root with useradd and setpriv.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/daemon/lib.sh"
 
+test_user
 user=dtracetest
-if [ "$(id -u)" -ne 0 ]; then
-	echo "1..0 # SKIP needs root (to create the user $user)"
-	exit 0
-fi
-for c in useradd setpriv; do
-	if ! command -v $c >/dev/null 2>&1; then
-		echo "1..0 # SKIP $c not found"
-		exit 0
-	fi
-done
-if ! id -u $user >/dev/null 2>&1 &&
-    ! useradd -M -r -s /usr/sbin/nologin $user >/dev/null 2>&1; then
-	echo "1..0 # SKIP useradd $user failed"
-	exit 0
-fi
-uid=$(id -u $user)
-gid=$(id -g $user)
 other=nobody
 ouid=$(id -u $other 2>/dev/null) || ouid=65534
-
-# as USER: run a command with that user's real, effective and saved ids
-as()
-{
-	u=$1
-	g=$2
-	shift 2
-	setpriv --reuid="$u" --regid="$g" --clear-groups "$@"
-}
-
-# The user must reach the binaries, the triggers and the socket.
-chmod 711 "$tmp"
 start_daemon || { not_ok "daemon starts"; done_testing; }
 check "the socket is mode 0660" [ "$(stat -c %a "$sock")" = 660 ]
 chmod 666 "$sock"	# the test user is not in group dtrace
@@ -59,10 +31,6 @@ spinning()
 	return 1
 }
 
-udtrace()
-{
-	as "$uid" "$gid" timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
-}
 prog='pid$target:a.out:f:entry { @ = count(); } tick-200ms { exit(0); }'
 
 # A root process.

@@ -71,14 +71,9 @@ END { printa("samples %@d\n", @n); printa("%a\n", @f); }' >"$tmp/out" 2>"$tmp/er
 	check "profile-997: its user PCs are in loop's main or f" \
 	    grep -q '^loop`\(main\|f\)$' "$tmp/out"
 	# a user other than root sees only its own processes' samples
-	if command -v setpriv >/dev/null 2>&1 &&
-	    { id -u dtracetest >/dev/null 2>&1 ||
-	    useradd -M -r -s /usr/sbin/nologin dtracetest >/dev/null 2>&1; }; then
-		chmod 711 "$tmp"
+	if find_test_user; then
 		chmod 666 "$sock"
-		setpriv --reuid="$(id -u dtracetest)" \
-		    --regid="$(id -g dtracetest)" --clear-groups \
-		    timeout -k 10 60 "$DTRACE" -x socket="$sock" -q -n '
+		udtrace -q -n '
 profile-997 { @[uid] = count(); }
 tick-1s { exit(0); }
 END { printa("uid %d\n", @); }' >"$tmp/out" 2>"$tmp/err"
@@ -252,10 +247,9 @@ check "daemon exits 0" [ "$dstatus" -eq 0 ]
 # rest of each interval fires from its timers, in the daemon's context.
 # As the test user, with its own daemon and its own processes.
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
-if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -le 2 ] &&
-    command -v setpriv >/dev/null 2>&1 && id -u dtracetest >/dev/null 2>&1; then
-	# (not a function: "$AS prog &" must leave prog's own pid in $!)
-	AS="setpriv --reuid=$(id -u dtracetest) --regid=$(id -g dtracetest) --clear-groups"
+if [ "$paranoid" -le 2 ] && find_test_user; then
+	# (not `as': "$AS prog &" must leave prog's own pid in $!)
+	AS="setpriv --reuid=$uid --regid=$gid --clear-groups"
 	psock=$tmp/psock
 	chmod 777 "$tmp"
 	$AS "$DTRACED" -d -s "$psock" 2>>"$tmp/dtraced.log" &

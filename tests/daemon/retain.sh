@@ -240,45 +240,35 @@ fi
 
 # --- another user: sees nothing of root's, has its own, and a limit
 user=dtracetest
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
-    { id -u $user >/dev/null 2>&1 ||
-    useradd -M -r -s /usr/sbin/nologin $user >/dev/null 2>&1; }; then
-	uid=$(id -u $user)
-	gid=$(id -g $user)
-	chmod 711 "$tmp"
+if find_test_user; then
 	chmod 666 "$sock"
-	as()
-	{
-		setpriv --reuid="$uid" --regid="$gid" --clear-groups \
-		    timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
-	}
-	as -a -l >"$tmp/out" 2>"$tmp/err"
+	udtrace -a -l >"$tmp/out" 2>"$tmp/err"
 	same "$tmp/out" "NAME                    UID STATE    POLICY BUFSIZE AGGSIZE      DROPS TARGETS
 " "$user lists none of root's programs"
-	as -a t1 >"$tmp/out" 2>"$tmp/err"
+	udtrace -a t1 >"$tmp/out" 2>"$tmp/err"
 	same "$tmp/err" "dtrace: failed to claim retained program t1: no retained program named t1
 " "$user cannot claim root's t1"
-	as -a -x grab=snapshot t1 >"$tmp/out" 2>"$tmp/err"
+	udtrace -a -x grab=snapshot t1 >"$tmp/out" 2>"$tmp/err"
 	check "$user cannot take a snapshot of root's t1" [ $? -eq 1 ]
 	n=1
 	while [ $n -le 8 ]; do
-		as -q -x retain=u$n -n 'tick-1s { }' >/dev/null 2>&1 || break
+		udtrace -q -x retain=u$n -n 'tick-1s { }' >/dev/null 2>&1 || break
 		n=$((n + 1))
 	done
 	check "$user retains 8 programs" [ $n -eq 9 ]
-	as -q -x retain=u9 -n 'tick-1s { }' >"$tmp/out" 2>"$tmp/err"
+	udtrace -q -x retain=u9 -n 'tick-1s { }' >"$tmp/out" 2>"$tmp/err"
 	same "$tmp/err" "dtrace: could not enable tracing: too many retained programs for uid $uid (at most 8)
 " "$user: the ninth is refused"
 	set -- $(listed u1)
 	check "root sees $user's u1, owned by uid $uid" [ "$2" = "$uid" ]
-	as -a u1 >/dev/null 2>&1
+	udtrace -a u1 >/dev/null 2>&1
 	check "$user claims its own u1" [ $? -eq 0 ]
 	dtrace -a u2 >/dev/null 2>&1
 	check "root may claim $user's u2" [ $? -eq 0 ]
 	check "$user's claimed programs are gone" \
 	    [ -z "$(listed u1)" ] && [ -z "$(listed u2)" ]
 else
-	ok "# SKIP another user: needs root, setpriv and user $user"
+	ok "# SKIP another user: $why"
 fi
 
 # --- SIGTERM: every retained probe comes out
