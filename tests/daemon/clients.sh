@@ -14,18 +14,6 @@
 # The per-user part needs root, useradd and setpriv (skipped otherwise).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/daemon/lib.sh"
 
-# waitfor COMMAND...: true once the command is (within 10 s)
-waitfor()
-{
-	i=0
-	while [ $i -lt 200 ]; do
-		"$@" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # logged N REGEX: the daemon's log has at least N lines matching REGEX
 logged()
 {

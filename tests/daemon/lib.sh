@@ -126,6 +126,31 @@ dtrace()
 	timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
 }
 
+# waitfor CMD...: until CMD succeeds, at most 10 s (a bound on a hang)
+waitfor()
+{
+	i=0
+	while [ $i -lt 200 ]; do
+		"$@" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# spinning PID: the process catches SIGTERM (it has exec'd a trigger and
+# set its handler), so that its "exit 0 on SIGTERM" later says it was not
+# harmed, not that it was killed before it could answer
+spinning()
+{
+	m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	# SIGTERM (15) is bit 14: the 4th hex digit from the right
+	case $m in
+	*[4567cdefCDEF][0-9a-fA-F][0-9a-fA-F][0-9a-fA-F]) return 0 ;;
+	esac
+	return 1
+}
+
 # find_test_user: the unprivileged user dtracetest, created if need be
 # (the suite runs as root).  Sets $uid and $gid, and makes $tmp
 # reachable by that user; `as CMD...' runs a command with its real,

@@ -4,17 +4,6 @@
 # died, and exits 1; a traced target lives on with its text restored.
 . "$(dirname "$0")/lib.sh"
 
-# wait FILE PATTERN: a line of FILE matches within 10 s
-waitfor()
-{
-	i=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		[ $i -ge 200 ] && return 1
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
-
 # waitexe PID FILE: PID runs FILE within 10 s (it has exec'd)
 waitexe()
 {
@@ -48,7 +37,7 @@ pid$target:a.out:f:entry /!seen/ { seen = 1; printf("in f\n"); }
 tick-20ms /seen/ { printa("tick %@d\n", @b); }' >"$tmp/c.out" 2>"$tmp/c.err" &
 	cpid=$!
 	check "$sig: the consumer has records and aggregations" \
-	    waitfor "$tmp/c.out" '^tick 42$'
+	    waitfor grep -q '^tick 42$' "$tmp/c.out"
 	kill -"$sig" "$dpid"
 	wait "$dpid"
 	dpid=

@@ -28,21 +28,6 @@ test_user
 # (a command, not a function: in the background, $! is then the process)
 as="setpriv --reuid=$uid --regid=$gid --clear-groups"
 
-# wait until PID has exec'd and catches SIGTERM (privs.sh explains)
-spinning()
-{
-	i=0
-	while [ $i -lt 100 ]; do
-		m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
-		case $m in
-		*[4567cdefCDEF][0-9a-fA-F][0-9a-fA-F][0-9a-fA-F]) return 0 ;;
-		esac
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # the functions of a.out that dtrace -l lists for pid $1, one a line
 funcs()
 {
@@ -65,7 +50,7 @@ check "daemon starts" start_daemon
 # The reference: what an untouched copy of loop lists.
 "$tmp/ref" spin >/dev/null &
 pid=$!
-spinning $pid
+waitfor spinning $pid
 funcs dtrace >"$tmp/ref.funcs"
 check "reference: loop's a.out lists f" grep -qx f "$tmp/ref.funcs"
 dtrace -q -p $pid -n "$depth" >"$tmp/out" 2>"$tmp/err"
@@ -78,7 +63,7 @@ wait $pid
 # 1. Replaced by rename: maps says "prog (deleted)".
 "$tmp/d/prog" spin >/dev/null &
 pid=$!
-spinning $pid
+waitfor spinning $pid
 cp "$TRIGGERS/recurse" "$tmp/d/new"
 mv -f "$tmp/d/new" "$tmp/d/prog"
 check "renamed over: maps names the deleted file" \
@@ -115,7 +100,7 @@ check "renamed over: the target was not harmed (exit 0)" [ $? -eq 0 ]
 cp "$TRIGGERS/loop" "$tmp/d/prog2"
 "$tmp/d/prog2" spin >/dev/null &
 pid=$!
-spinning $pid
+waitfor spinning $pid
 mount --bind "$tmp/other" "$tmp/d/prog2"
 check "mounted over: maps names the path, not deleted" \
     grep -q "$tmp/d/prog2\$" "/proc/$pid/maps"
@@ -144,7 +129,7 @@ mkdir "$tmp/lib"
 cp "$libc" "$tmp/lib/libc.so.6"
 LD_LIBRARY_PATH=$tmp/lib "$TRIGGERS/loop" spin >/dev/null &
 pid=$!
-spinning $pid
+waitfor spinning $pid
 mount --bind "$tmp/other" "$tmp/lib/libc.so.6"
 check "library mounted over: maps names the copy" \
     grep -q "$tmp/lib/libc.so.6\$" "/proc/$pid/maps"
@@ -184,7 +169,7 @@ udtrace()
 
 $as "$tmp/u/prog" spin >/dev/null &
 pid=$!
-spinning $pid
+waitfor spinning $pid
 udtrace -q -p $pid -n "$count" >"$tmp/out" 2>"$tmp/err"
 check "user daemon, untouched file: f:entry counts 1000 (by path)" \
     [ "$(grep -v '^$' "$tmp/out")" = 1000 ] || sed 's/^/# /' "$tmp/err"
@@ -194,7 +179,7 @@ check "user daemon, untouched file: the target was not harmed" [ $? -eq 0 ]
 
 $as "$tmp/u/prog2" spin >/dev/null &
 pid=$!
-spinning $pid
+waitfor spinning $pid
 mount --bind "$tmp/other" "$tmp/u/prog2"
 funcs udtrace >"$tmp/out"
 check "user daemon, mounted over: neither loop's f nor the other's leaf" \

@@ -13,30 +13,13 @@ start_daemon || { not_ok "daemon starts"; done_testing; }
 check "the socket is mode 0660" [ "$(stat -c %a "$sock")" = 660 ]
 chmod 666 "$sock"	# the test user is not in group dtrace
 
-# spinning PID: wait until the target catches SIGTERM (it has exec'd and
-# set its handler), so that "exit 0 on SIGTERM" says it was not harmed,
-# not that it was killed before it could answer
-spinning()
-{
-	i=0
-	while [ $i -lt 100 ]; do
-		m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
-		# SIGTERM (15) is bit 14: the 4th hex digit from the right
-		case $m in
-		*[4567cdefCDEF][0-9a-fA-F][0-9a-fA-F][0-9a-fA-F]) return 0 ;;
-		esac
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
 
 prog='pid$target:a.out:f:entry { @ = count(); } tick-200ms { exit(0); }'
 
 # A root process.
 "$TRIGGERS/loop" spin >/dev/null &
 rpid=$!
-spinning $rpid
+waitfor spinning $rpid
 udtrace -q -p $rpid -n "$prog" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "user cannot -p a root process: exit 1" [ $rc -eq 1 ]
@@ -51,7 +34,7 @@ check "the root process was not harmed (exit 0)" [ $? -eq 0 ]
 # (setpriv itself in the background: $! is then the traced process)
 setpriv --reuid="$ouid" --regid="$ouid" --clear-groups "$TRIGGERS/loop" spin >/dev/null &
 opid=$!
-spinning $opid
+waitfor spinning $opid
 udtrace -q -p $opid -n "$prog" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "user cannot -p another user's process: exit 1" [ $rc -eq 1 ]
@@ -65,7 +48,7 @@ check "the other user's process was not harmed (exit 0)" [ $? -eq 0 ]
 # own ptrace, so the daemon refuses too.
 setpriv --reuid="$uid" --regid="$gid" --clear-groups "$TRIGGERS/loop" undumpable >/dev/null &
 npid=$!
-spinning $npid
+waitfor spinning $npid
 udtrace -q -p $npid -n "$prog" >"$tmp/out" 2>"$tmp/err"
 check "user cannot -p its own undumpable process: exit 1" [ $? -eq 1 ]
 check "user cannot -p its own undumpable process: error says so" \
@@ -77,7 +60,7 @@ check "the undumpable process was not harmed (exit 0)" [ $? -eq 0 ]
 # Its own process, by -p and by -c.
 setpriv --reuid="$uid" --regid="$gid" --clear-groups "$TRIGGERS/loop" spin >/dev/null &
 mpid=$!
-spinning $mpid
+waitfor spinning $mpid
 udtrace -q -p $mpid -n 'pid$target:a.out:f:entry { @ = count(); }
     pid$target:a.out:f:entry /++n == 100/ { exit(0); }
     END { printf("fired\n"); }' >"$tmp/out" 2>"$tmp/err"

@@ -68,21 +68,21 @@ rss()
 {
 	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$dpid/status"
 }
-i=0
-bad=0
-while [ $i -lt 20 ]; do
-	session || bad=$((bad + 1))
-	i=$((i + 1))
-done
+# sessions N: N sessions; $bad says how many went wrong
+sessions()
+{
+	i=0
+	bad=0
+	while [ $i -lt "$1" ]; do
+		session || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+}
+sessions 20
 check "20 sessions to warm up: each counts f 3 times" [ "$bad" -eq 0 ] ||
     sed 's/^/# /' "$tmp/s.out" "$tmp/s.err"
 rss0=$(rss)
-i=0
-bad=0
-while [ $i -lt 200 ]; do
-	session || bad=$((bad + 1))
-	i=$((i + 1))
-done
+sessions 200
 check "200 more sessions: each counts f 3 times" [ "$bad" -eq 0 ] ||
     sed 's/^/# /' "$tmp/s.out" "$tmp/s.err"
 rss1=$(rss)

@@ -37,31 +37,9 @@ listed()
 	dtrace -a -l 2>/dev/null | awk -v n="$1" '$1 == n'
 }
 
-# waitfor CMD...: until CMD succeeds, at most 10s
-waitfor()
-{
-	i=0
-	while [ $i -lt 200 ]; do
-		"$@" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
 stopped_boot()
 {
 	listed boot | grep -q ' stopped '
-}
-
-# spinning PID: the trigger has set its SIGTERM handler (it runs)
-spinning()
-{
-	m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
-	case $m in
-	*[4567cdefCDEF][0-9a-fA-F][0-9a-fA-F][0-9a-fA-F]) return 0 ;;
-	esac
-	return 1
 }
 
 # --- programs of the configuration directory, retained at start
