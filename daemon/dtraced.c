@@ -67,6 +67,34 @@ dtraced_signal(evutil_socket_t sig, short ev, void *arg)
 }
 
 /*
+ * SIGTERM or SIGINT before the event loop handles signals (the socket
+ * and the pid file exist from early on, and a service manager may stop
+ * us at any moment after them): kept here, acted on once it does, so
+ * that the daemon still shuts down cleanly and removes what it made.
+ */
+static volatile sig_atomic_t dtraced_early_sig;
+
+static void
+dtraced_early(int sig)
+{
+	if (sig != SIGHUP)	/* (the logs are not open to reopen yet) */
+		dtraced_early_sig = sig;
+}
+
+static void
+dtraced_early_handlers(const int *sigs, size_t n)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = dtraced_early;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < n; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
  * A crash must not kill the processes we trace: put their original
  * bytes back (async-signal-safe), then die of the same signal.
  */
@@ -346,6 +374,7 @@ main(int argc, char *argv[])
 	if (larg != NULL && log_file(larg) == -1)
 		fatal("log file %s", larg);
 	signal(SIGPIPE, SIG_IGN);
+	dtraced_early_handlers(sigs, 3);
 	dtraced_fatal_handlers();
 	dtraced_nofile();
 	if (dtd_probe_init() == -1)
@@ -396,6 +425,8 @@ main(int argc, char *argv[])
 		    NULL)) == NULL || evsignal_add(sigev[i], NULL) == -1)
 			fatalx("cannot handle signal %d", sigs[i]);
 	}
+	if (dtraced_early_sig != 0)
+		dtraced_signal(dtraced_early_sig, EV_SIGNAL, NULL);
 
 	if (cfd != -1)
 		dtd_client_create(cfd, 1);

@@ -123,6 +123,31 @@ check "NOTIFY_SOCKET: the daemon stays in the foreground" \
 stop_daemon TERM
 check "NOTIFY_SOCKET: exit 0 on SIGTERM" [ "$dstatus" -eq 0 ]
 
+# stopped as soon as its socket exists (a service manager may): SIGTERM
+# before the event loop runs is a clean shutdown too, 20 times
+i=0
+bad=
+while [ $i -lt 20 ]; do
+	NOTIFY_SOCKET=$tmp/notify "$DTRACED" -s "$sock" -p "$pidf" \
+	    2>>"$tmp/dtraced.log" &
+	dpid=$!
+	j=0
+	while [ ! -S "$sock" ] && [ $j -lt 1000 ]; do
+		sleep 0.01
+		j=$((j + 1))
+	done
+	kill -TERM $dpid
+	wait $dpid
+	rc=$?
+	[ $rc -ne 0 ] && bad="$bad $rc"
+	[ -e "$sock" ] && bad="$bad socket"
+	[ -e "$pidf" ] && bad="$bad pidfile"
+	rm -f "$sock" "$pidf"
+	i=$((i + 1))
+done
+check "SIGTERM as soon as the socket exists: exit 0, nothing left (20 times)" \
+    [ -z "$bad" ] || echo "# exit statuses and leftovers:$bad"
+
 "$DTRACED" -d -s "$sock" -l /nonexistent/dir/log 2>"$tmp/err"
 rc=$?
 check "a log file that cannot be opened: exit 1" [ $rc -eq 1 ]
