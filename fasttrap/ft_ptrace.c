@@ -464,9 +464,10 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 	}
 	sp = ft_ptrace_site_slot(p, addr);
 	if ((s = *sp) != NULL) {
-		if (rbrk)
+		if (rbrk) {
 			s->st_rbrk = 1;
-		else if (ft_ptrace_site_adduser(s, user) == -1)
+			p->pr_rbrk = addr;
+		} else if (ft_ptrace_site_adduser(s, user) == -1)
 			err = ENOMEM;
 		goto out;
 	}
@@ -509,6 +510,13 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 	s->st_serial = ++p->pr_serial;
 	*sp = s;
 	p->pr_nsites++;
+	/*
+	 * The hook is known as such in the same breath as it is counted:
+	 * ft_proc_uprobe() may ask from another thread, at once after the
+	 * grab, whether any site but the hook is in.
+	 */
+	if (rbrk)
+		p->pr_rbrk = addr;
 	ft_ptrace_patched_add(p, addr);
 out:
 	pthread_mutex_unlock(&p->pr_lock);
@@ -1315,10 +1323,8 @@ ft_ptrace_hook(ft_proc_t *p)
 
 	if (ft_proc_rdebug(p, &rdebug, &rbrk) == -1 || rbrk == 0)
 		return;
-	if (ft_ptrace_site_add(p, rbrk, NULL, 1) == 0) {
-		p->pr_rdebug = rdebug;
-		p->pr_rbrk = rbrk;
-	}
+	if (ft_ptrace_site_add(p, rbrk, NULL, 1) == 0)
+		p->pr_rdebug = rdebug;	/* (pr_rbrk is set there) */
 }
 
 /*
