@@ -1917,6 +1917,8 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	int pred_last;
 
 	/* descriptions first: their errors come before the body's */
+	pcb->pcb_cstmt = pp->dp_nstmt;
+	pcb->pcb_ncstmt = 0;
 	for (dnp = cnp->dn_args; dnp != NULL; dnp = dnp->dn_list) {
 		dtp_probedesc_t pd;
 
@@ -1928,6 +1930,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		sp = &pp->dp_stmt[pp->dp_nstmt++];
 		memset(sp, 0, sizeof(*sp));
 		sp->ds_desc = pd;
+		pcb->pcb_ncstmt++;	/* args[] types: dt_dwarf_argtype */
 	}
 
 	/*

@@ -1,0 +1,112 @@
+#!/bin/sh
+# The traced program's own types, read from its DWARF (dt_dwarf.c): typed
+# args[] at pid entry and return probes, its structs, typedefs, enums and
+# unions by name and by cast, sizeof, offsetof, enumerators, bit-fields,
+# an anonymous union, a flexible array; the module scoping with a
+# backquote; the errors for what has no type; and the same values with
+# the debug information split out (.gnu_debuglink, .build-id).
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+cat >"$tmp/typed.d" <<'D'
+pid$target:a.out:handle:entry
+{
+	printf("%d %d %s %d %d %d %d\n", args[0]->hdr.len, args[1],
+	    stringof(args[2]), args[0]->hdr.prio, args[0]->hdr.delta,
+	    args[0]->hdr.urgent, args[0]->state);
+	printf("%s %s %d %d %d\n", stringof(args[0]->name),
+	    stringof(args[0]->next->name), args[0]->next->hdr.len,
+	    args[0]->vals[2], args[0]->ival);
+	printf("%d %d %d %d %d %s\n", sizeof (struct request),
+	    sizeof (request_t), offsetof(struct request, next),
+	    sizeof (args[0]->hdr), ST_DONE, stringof(args[0]->tag));
+	printf("%d %d %d %d\n", ((struct request *)arg0)->hdr.kind,
+	    args[0]->big == BIG_HIGH, sizeof (enum big),
+	    ((`a.out`struct request *)arg0)->next->state);
+	this->r = (struct request *)copyin(arg0, sizeof (struct request));
+	printf("%d %s\n", this->r->hdr.len, stringof(this->r->tag));
+}
+pid$target:a.out:answer:return
+{
+	printf("ret %d %d %d %d\n", args[1]->code, args[1]->data[3],
+	    args[1]->nbytes, sizeof (struct reply));
+}
+D
+expected="100 1 me 6 -4 1 5
+head tail 7 30 -42
+72 72 40 8 9 hd
+3 1 8 9
+100 hd
+ret 5 1003 8 16
+101 2 me 6 -4 1 5
+head tail 7 30 -42
+72 72 40 8 9 hd
+3 1 8 9
+101 hd
+ret 5 1003 8 16
+
+"
+dtrace -q -o "$tmp/out" -c "$TRIGGERS/dwtypes 2" -s "$tmp/typed.d" \
+    >"$tmp/tout" 2>"$tmp/err"
+check "typed: exit 0" [ $? -eq 0 ]
+same "$tmp/tout" "len=103 code=5
+" "typed: the target ran undisturbed"
+same "$tmp/out" "$expected" \
+    "typed args[], casts, sizeof, offsetof, enumerators: exact values"
+check "typed: no error reported" [ ! -s "$tmp/err" ]
+
+# errors: a member of an argument with no type, a member that is not
+# there, a scoped type a module has not, an argument D cannot locate
+dtrace -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:a.out:handle:entry { trace(args[0]->nosuch); }' \
+    >/dev/null 2>"$tmp/err"
+check "error: no such member" grep -q \
+    "nosuch is not a member of struct request" "$tmp/err"
+dtrace -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:libc.so.6:malloc:entry { trace(args[0]->x); }' \
+    >/dev/null 2>"$tmp/err"
+check "error: args[] of a function with no debug information" grep -q \
+    "operator -> cannot be applied to args\[0\]: it has no C type" \
+    "$tmp/err"
+dtrace -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:a.out:main:entry { trace(sizeof (`a.out`nosuch_t)); }' \
+    >/dev/null 2>"$tmp/err"
+check "error: a scoped type the module has not" grep -q \
+    "no type or enumerator nosuch_t in module a.out" "$tmp/err"
+dtrace -q -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:a.out:handle:return { printf("%d %s\n", args[1]->hdr.len,
+    stringof(args[1]->name)); }' >"$tmp/ret" 2>"$tmp/err"
+same "$tmp/ret" "len=101 code=5
+7 tail
+
+" "return: args[1] is the returned pointer, typed"
+
+# the debug information split out: next to the file (.gnu_debuglink),
+# then under /usr/lib/debug/.build-id, where Debian's -dbgsym go
+mkdir -p "$tmp/split"
+objcopy --only-keep-debug "$TRIGGERS/dwtypes" "$tmp/split/dwtypes.debug"
+objcopy --strip-debug --add-gnu-debuglink="$tmp/split/dwtypes.debug" \
+    "$TRIGGERS/dwtypes" "$tmp/split/dwtypes"
+check "split: no DWARF left in the program" sh -c \
+    "! readelf -S '$tmp/split/dwtypes' | grep -q debug_info"
+dtrace -q -o "$tmp/out2" -c "$tmp/split/dwtypes 2" -s "$tmp/typed.d" \
+    >"$tmp/tout" 2>"$tmp/err"
+same "$tmp/out2" "$expected" "split (.gnu_debuglink): exact values"
+id=$(readelf -n "$tmp/split/dwtypes" | sed -n 's/.*Build ID: //p')
+if [ -n "$id" ] && mkdir -p /usr/lib/debug/.build-id 2>/dev/null &&
+    [ -w /usr/lib/debug/.build-id ]; then
+	dir=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)
+	mkdir -p "$dir"
+	bid="$dir/$(echo "$id" | cut -c3-).debug"
+	mv "$tmp/split/dwtypes.debug" "$bid"
+	dtrace -q -o "$tmp/out3" -c "$tmp/split/dwtypes 2" -s "$tmp/typed.d" \
+	    >"$tmp/tout" 2>"$tmp/err"
+	rm -f "$bid"
+	rmdir "$dir" 2>/dev/null
+	same "$tmp/out3" "$expected" "split (.build-id): exact values"
+else
+	ok "split (.build-id): skipped, /usr/lib/debug not writable"
+fi
+
+done_testing
