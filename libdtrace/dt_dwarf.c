@@ -90,6 +90,8 @@ struct dt_dwarf {
 	dt_dwarf_file_t	*dd_files;
 	dt_type_t	*dd_uptrs;	/* pointers into the target to D's types
 					   and to casts' (dt_dwarf_userptr) */
+	const dt_type_t	**dd_ptypes;	/* what print()s show, by number */
+	uint32_t	dd_nptypes;
 	dt_dwarf_path_t	*dd_paths;
 	char		dd_err[512];
 };
@@ -1367,6 +1369,254 @@ dt_dwarf_userptr(dtrace_hdl_t *dtp, const dt_type_t *base)
 	return t;
 }
 
+/* print(): a number for the type it shows, in the record (dt_cc.c) */
+int
+dt_dwarf_ptype(dtrace_hdl_t *dtp, const dt_type_t *t, uint32_t *idp)
+{
+	struct dt_dwarf *dd = dt_dwarf_state(dtp);
+	const dt_type_t **nt;
+	uint32_t i;
+
+	if (dd == NULL)
+		return -1;
+	for (i = 0; i < dd->dd_nptypes; i++) {
+		if (dd->dd_ptypes[i] == t) {
+			*idp = i;
+			return 0;
+		}
+	}
+	if ((nt = reallocarray(dd->dd_ptypes, dd->dd_nptypes + 1,
+	    sizeof(*nt))) == NULL)
+		return -1;
+	dd->dd_ptypes = nt;
+	nt[dd->dd_nptypes] = t;
+	*idp = dd->dd_nptypes++;
+	return 0;
+}
+
+/* Are the n bytes at p all zero?  (print() leaves such members out) */
+static int
+dt_dwarf_iszero(const unsigned char *p, size_t n)
+{
+	while (n-- > 0) {
+		if (*p++ != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static uint64_t
+dt_dwarf_getu(const unsigned char *p, uint32_t size)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64 = 0;
+
+	switch (size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return u32;
+	default:
+		memcpy(&u64, p, size < 8 ? size : 8);
+		return u64;
+	}
+}
+
+static int64_t
+dt_dwarf_gets(const unsigned char *p, uint32_t size)
+{
+	uint64_t u = dt_dwarf_getu(p, size);
+	int sh = size < 8 ? 64 - (int)size * 8 : 0;
+
+	return (int64_t)(u << sh) >> sh;
+}
+
+static void dt_dwarf_pvalue(FILE *, const dt_type_t *, const unsigned char *,
+    size_t, int);
+
+/* A line of print()'s output: the left margin, then depth spaces */
+static void
+dt_dwarf_pindent(FILE *fp, int depth)
+{
+	fprintf(fp, "%*s", 44 + depth, "");
+}
+
+static void
+dt_dwarf_pint(FILE *fp, const dt_type_t *t, const unsigned char *p)
+{
+	if (t->dt_signed)
+		fprintf(fp, "%lld", (long long)dt_dwarf_gets(p, t->dt_size));
+	else
+		fprintf(fp, "%llu", (unsigned long long)dt_dwarf_getu(p,
+		    t->dt_size));
+}
+
+/*
+ * A value, after its "(type)": an integer in decimal, a bit-field in
+ * hex, an enum by its enumerator's name, a pointer in hex, a char array
+ * as a string, other arrays and structs one element or member a line,
+ * members that are all zero left out, as dtrace-utils shows them.
+ */
+static void
+dt_dwarf_pvalue(FILE *fp, const dt_type_t *t, const unsigned char *p,
+    size_t avail, int depth)
+{
+	const dt_member_t *m;
+	uint32_t i, esz;
+	double d;
+	float f;
+
+	if (t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION &&
+	    t->dt_size > avail) {
+		fprintf(fp, "?");
+		return;
+	}
+	switch (t->dt_kind) {
+	case DT_TK_INT:
+		dt_dwarf_pint(fp, t, p);
+		break;
+	case DT_TK_ENUM: {
+		int64_t v = t->dt_signed ? dt_dwarf_gets(p, t->dt_size) :
+		    (int64_t)dt_dwarf_getu(p, t->dt_size);
+
+		for (m = t->dt_members; m != NULL; m = m->dm_next) {
+			if (m->dm_value == v)
+				break;
+		}
+		if (m != NULL && m->dm_name != NULL)
+			fprintf(fp, "%s", m->dm_name);
+		else
+			fprintf(fp, "%lld", (long long)v);
+		break;
+	}
+	case DT_TK_PTR:
+		fprintf(fp, "0x%llx", (unsigned long long)dt_dwarf_getu(p, 8));
+		break;
+	case DT_TK_FLOAT:
+		if (t->dt_size == 4) {
+			memcpy(&f, p, 4);
+			fprintf(fp, "%f", (double)f);
+		} else if (t->dt_size == 8) {
+			memcpy(&d, p, 8);
+			fprintf(fp, "%f", d);
+		} else
+			fprintf(fp, "?");
+		break;
+	case DT_TK_ARRAY:
+		esz = t->dt_base->dt_size;
+		if (t->dt_base->dt_kind == DT_TK_INT && esz == 1) {
+			fputc('"', fp);
+			for (i = 0; i < t->dt_nelems && p[i] != '\0'; i++) {
+				if (p[i] == '"' || p[i] == '\\')
+					fprintf(fp, "\\%c", p[i]);
+				else if (p[i] >= 0x20 && p[i] < 0x7f)
+					fputc(p[i], fp);
+				else
+					fprintf(fp, "\\%03o", p[i]);
+			}
+			fputc('"', fp);
+			break;
+		}
+		fprintf(fp, "[\n");
+		for (i = 0; i < t->dt_nelems && esz != 0; i++) {
+			dt_dwarf_pindent(fp, depth + 1);
+			dt_dwarf_pvalue(fp, t->dt_base, p + (size_t)i * esz,
+			    avail - (size_t)i * esz, depth + 1);
+			fprintf(fp, ",\n");
+		}
+		dt_dwarf_pindent(fp, depth);
+		fprintf(fp, "]");
+		break;
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+		fprintf(fp, "{\n");
+		for (m = t->dt_members; m != NULL; m = m->dm_next) {
+			const dt_type_t *mt = m->dm_type;
+			size_t msz = mt->dt_size;
+
+			/* an anonymous member's members show under it */
+			if (m->dm_flags & DT_MF_ANON)
+				continue;
+			if (m->dm_off > avail || msz > avail - m->dm_off)
+				continue;
+			if (m->dm_bits != 0) {
+				uint64_t u = dt_dwarf_getu(p + m->dm_off,
+				    mt->dt_size);
+
+				u = (u >> m->dm_bitoff) & (m->dm_bits >= 64 ?
+				    ~0ULL : (1ULL << m->dm_bits) - 1);
+				if (u == 0)
+					continue;
+				dt_dwarf_pindent(fp, depth + 1);
+				fprintf(fp, ".%s = (%s)0x%llx,\n", m->dm_name,
+				    mt->dt_name, (unsigned long long)u);
+				continue;
+			}
+			if (dt_dwarf_iszero(p + m->dm_off, msz))
+				continue;
+			dt_dwarf_pindent(fp, depth + 1);
+			if (m->dm_name != NULL)
+				fprintf(fp, ".%s = ", m->dm_name);
+			/* an anonymous struct or union: "(union)" */
+			fprintf(fp, "(%.*s)%s", (int)(strlen(mt->dt_name) -
+			    (strstr(mt->dt_name, " <anon>") != NULL ? 7 : 0)),
+			    mt->dt_name, mt->dt_kind ==
+			    DT_TK_STRUCT || mt->dt_kind == DT_TK_UNION ||
+			    (mt->dt_kind == DT_TK_ARRAY && !(mt->dt_base->dt_kind ==
+			    DT_TK_INT && mt->dt_base->dt_size == 1)) ? " " : "");
+			if (mt->dt_kind == DT_TK_OPAQUE)
+				fprintf(fp, "?");
+			else
+				dt_dwarf_pvalue(fp, mt, p + m->dm_off,
+				    avail - m->dm_off, depth + 1);
+			fprintf(fp, ",\n");
+		}
+		dt_dwarf_pindent(fp, depth);
+		fprintf(fp, "}");
+		break;
+	default:
+		fprintf(fp, "?");
+		break;
+	}
+}
+
+/*
+ * A print() record: "0xaddr = *", then the object it points to, each
+ * line at a margin of 44 columns, as dtrace-utils prints it.
+ */
+int
+dt_dwarf_print(dtrace_hdl_t *dtp, FILE *fp, uint32_t id, const char *addr,
+    const char *data, size_t size)
+{
+	struct dt_dwarf *dd = dtp->dt_dwarf;
+	const dt_type_t *t;
+	uint64_t a;
+
+	if (dd == NULL || id >= dd->dd_nptypes) {
+		errno = EINVAL;
+		return -1;
+	}
+	t = dd->dd_ptypes[id];
+	memcpy(&a, addr, sizeof(a));
+	fprintf(fp, "0x%llx = *\n", (unsigned long long)a);
+	dt_dwarf_pindent(fp, 0);
+	fprintf(fp, "(%s)%s", t->dt_name, t->dt_kind == DT_TK_STRUCT ||
+	    t->dt_kind == DT_TK_UNION || (t->dt_kind == DT_TK_ARRAY &&
+	    !(t->dt_base->dt_kind == DT_TK_INT && t->dt_base->dt_size == 1)) ?
+	    " " : "");
+	dt_dwarf_pvalue(fp, t, (const unsigned char *)data, size, 0);
+	if (fprintf(fp, "\n") < 0)
+		return -1;
+	return 0;
+}
+
 void
 dt_dwarf_fini(dtrace_hdl_t *dtp)
 {
@@ -1380,6 +1630,7 @@ dt_dwarf_fini(dtrace_hdl_t *dtp)
 
 	if (dd == NULL)
 		return;
+	free(dd->dd_ptypes);
 	while ((t = dd->dd_uptrs) != NULL) {
 		dd->dd_uptrs = t->dt_next;
 		free((char *)t->dt_name);

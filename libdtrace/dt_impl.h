@@ -486,6 +486,15 @@ void		dt_dwarf_check(struct dt_pcb *, int, const dt_type_t *,
 		    const char *);
 const dt_type_t	*dt_dwarf_argtype(struct dt_pcb *, int, char *, size_t);
 const dt_type_t	*dt_dwarf_userptr(dtrace_hdl_t *, const dt_type_t *);
+/*
+ * print(): its first record, the address, has this in the high word of
+ * dtrd_arg and the printed type's number in the low one; the object's
+ * bytes are the next record.
+ */
+#define DT_PRINT_MAGIC	0x7072696eu
+int		dt_dwarf_ptype(dtrace_hdl_t *, const dt_type_t *, uint32_t *);
+int		dt_dwarf_print(dtrace_hdl_t *, FILE *, uint32_t, const char *,
+		    const char *, size_t);
 void		dt_dwarf_fini(dtrace_hdl_t *);
 
 /* dt_ident.c: identifiers in hash tables hanging off the handle */
@@ -511,6 +520,7 @@ void		dt_dwarf_fini(dtrace_hdl_t *);
 #define DT_ACT_PRINTF		2
 #define DT_ACT_EXIT		3
 #define DT_ACT_TRACEMEM		4
+#define DT_ACT_PRINT		5	/* print(): dt_cc.c, dt_dwarf.c */
 #define DT_ACT_SPECULATE	10	/* speculations: dt_cc.c */
 #define DT_ACT_COMMIT		11
 #define DT_ACT_DISCARD		12
@@ -739,6 +749,7 @@ dt_node_t	*dt_node_xlator_member(dt_pcb_t *, char *, dt_node_t *);
 void		dt_node_xlator_decl(dt_pcb_t *, dt_node_t *, dt_node_t *,
 		    char *, dt_node_t *);
 int		dt_node_is_ptr(const dt_node_t *);
+dt_node_t	*dt_node_print_obj(dt_pcb_t *, dt_node_t *);
 void		dt_node_stringof(dt_pcb_t *, dt_node_t *);
 const char	*dt_node_opname(int);
 int		dt_node_is_int(const dt_node_t *);

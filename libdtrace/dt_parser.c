@@ -790,6 +790,19 @@ dt_node_user_deref(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *bp,
 	return dt_node_become(dnp, dt_node_cook(pcb, e));
 }
 
+/*
+ * print(p): the object p points to, as a value of its own (a copy of
+ * the cooked p, dereferenced: copied in if p points into the target).
+ */
+dt_node_t *
+dt_node_print_obj(dt_pcb_t *pcb, dt_node_t *p)
+{
+	dt_node_t *cp = dt_node_copy(pcb, p);
+
+	cp->dn_flags |= DT_NF_DONE;
+	return dt_node_cook(pcb, dt_node_op1(pcb, DT_TOK_DEREF, cp));
+}
+
 /* p->m and s.m */
 static dt_node_t *dt_node_cook_xlate(dt_pcb_t *, dt_node_t *);
 
@@ -1623,6 +1636,27 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dt_node_cook_sizeof(pcb, dnp);
 	if (op == DT_TOK_OFFSETOF)
 		return dt_node_cook_offsetof(pcb, dnp);
+	/* &p->m, p into the target: the member's address there */
+	if (op == DT_TOK_ADDROF && dnp->dn_left->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_left->dn_op == DT_TOK_PTR &&
+	    !(dnp->dn_left->dn_left->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_left->dn_left->dn_op == DT_TOK_XLATE)) {
+		dt_node_t *lp = dt_node_cook(pcb, dnp->dn_left->dn_left);
+		const dt_member_t *m;
+
+		dnp->dn_left->dn_left = lp;
+		if (dt_node_is_userptr(lp) && lp->dn_type->dt_base != NULL &&
+		    (m = dt_decl_member_lookup(lp->dn_type->dt_base,
+		    dnp->dn_left->dn_string)) != NULL && m->dm_bits == 0) {
+			lp->dn_flags |= DT_NF_DONE;
+			return dt_node_become(dnp, dt_node_cook(pcb,
+			    dt_node_op2(pcb, DT_TOK_CAST, dt_node_typename(pcb,
+			    dt_dwarf_userptr(pcb->pcb_hdl, m->dm_type)),
+			    dt_node_op2(pcb, DT_TOK_ADD,
+			    dt_node_user_uintptr(pcb, lp),
+			    dt_node_int(pcb, m->dm_off, 0)))));
+		}
+	}
 
 	/* ++ and -- declare a new global as "=" does: an int starting at 0 */
 	if (op == DT_TOK_PREINC || op == DT_TOK_PREDEC ||

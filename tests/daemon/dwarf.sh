@@ -3,8 +3,9 @@
 # args[] at pid entry and return probes, its structs, typedefs, enums and
 # unions by name and by cast, sizeof, offsetof, enumerators, bit-fields,
 # an anonymous union, a flexible array; the module scoping with a
-# backquote; the errors for what has no type; and the same values with
-# the debug information split out (.gnu_debuglink, .build-id).
+# backquote; the errors for what has no type; print(); and the same
+# values with the debug information split out (.gnu_debuglink,
+# .build-id).
 . "$(dirname "$0")/lib.sh"
 
 check "daemon starts" start_daemon
@@ -81,6 +82,111 @@ same "$tmp/ret" "len=101 code=5
 7 tail
 
 " "return: args[1] is the returned pointer, typed"
+
+# print(): the target's struct through a typed argument, nested, with
+# its pointers (whose values the clause prints first), a member's
+# address, and a D struct in scratch memory
+dtrace -q -o "$tmp/pr" -c "$TRIGGERS/dwtypes 1" -n '
+pid$target:a.out:handle:entry
+{
+	printf("%x %x %x\n", arg0, (uintptr_t)args[0]->name,
+	    (uintptr_t)args[0]->next);
+	print(args[0]);
+	print(&args[0]->next->hdr);
+}
+pid$target:a.out:answer:entry
+{
+	print(args[0]);
+}' >"$tmp/tout" 2>"$tmp/err"
+check "print: exit 0" [ $? -eq 0 ]
+set -- $(head -1 "$tmp/pr")
+m="                                            "
+same "$tmp/pr" "$1 $2 $3
+0x$1 = *
+$m(struct request) {
+$m .hdr = (struct hdr) {
+$m  .len = (uint32_t)100,
+$m  .kind = (uint16_t)3,
+$m  .urgent = (unsigned int)0x1,
+$m  .prio = (unsigned int)0x6,
+$m  .delta = (int)0x1c,
+$m },
+$m .name = (char *)0x$2,
+$m .state = (enum state)ST_BUSY,
+$m .big = (enum big)BIG_HIGH,
+$m (union) {
+$m  .ival = (int64_t)-42,
+$m  .dval = (double)-nan,
+$m },
+$m .next = (struct request *)0x$3,
+$m .vals = (int [3]) [
+$m  10,
+$m  20,
+$m  30,
+$m ],
+$m .tag = (char [8])\"hd\",
+$m}
+0x$3 = *
+$m(struct hdr) {
+$m .len = (uint32_t)7,
+$m}
+0x$(sed -n 's/^0x\([0-9a-f]*\) = \*$/\1/p' "$tmp/pr" | sed -n 3p) = *
+$m(struct reply) {
+$m .nbytes = (size_t)8,
+$m}
+
+" "print: nested members, zeros left out, exact values"
+check "print: no error reported" [ ! -s "$tmp/err" ]
+
+dtrace -q -s /dev/stdin >"$tmp/pd" 2>"$tmp/err" <<'D'
+enum color { RED, GREEN = 4 };
+struct inner {
+	int		a;
+	unsigned int	flag:2;
+	unsigned int	mode:4;
+};
+struct outer {
+	struct inner	in;
+	enum color	c;
+	char		name[6];
+	short		arr[3];
+	long		zero;
+	void		*p;
+};
+BEGIN
+{
+	o = (struct outer *)alloca(sizeof (struct outer));
+	o->in.a = -7;
+	o->in.mode = 9;
+	o->c = GREEN;
+	o->name[0] = 'h';
+	o->name[1] = 'i';
+	o->arr[0] = 1;
+	o->arr[2] = -3;
+	o->p = (void *)0x1234;
+	print(o);
+	exit(0);
+}
+D
+check "print (D's struct): exit 0" [ $? -eq 0 ]
+sed -i 's/^0x[0-9a-f]* = \*$/ADDR = */' "$tmp/pd"
+same "$tmp/pd" "ADDR = *
+$m(struct outer) {
+$m .in = (struct inner) {
+$m  .a = (int)-7,
+$m  .mode = (unsigned int)0x9,
+$m },
+$m .c = (enum color)GREEN,
+$m .name = (char [6])\"hi\",
+$m .arr = (short [3]) [
+$m  1,
+$m  0,
+$m  -3,
+$m ],
+$m .p = (void *)0x1234,
+$m}
+
+" "print (D's struct): nested, bit-field, enum, arrays"
 
 # the debug information split out: next to the file (.gnu_debuglink),
 # then under /usr/lib/debug/.build-id, where Debian's -dbgsym go
