@@ -487,6 +487,7 @@ dt_dwarf_new(dt_dwarf_file_t *df, int kind, const char *name)
 }
 
 static const dt_type_t *dt_dwarf_conv(dt_dwarf_file_t *, Dwarf_Die *, int);
+static int dt_dwarf_isanon(const dt_type_t *);
 
 /* The type a DIE's DW_AT_type names; void if none. */
 static const dt_type_t *
@@ -769,6 +770,18 @@ dt_dwarf_conv(dt_dwarf_file_t *df, Dwarf_Die *die, int depth)
 			t = nt;
 		} else
 			t = bt;
+		/* typedef struct { ... } foo_t: the struct is foo_t */
+		if ((bt->dt_kind == DT_TK_STRUCT || bt->dt_kind ==
+		    DT_TK_UNION || bt->dt_kind == DT_TK_ENUM) &&
+		    bt->dt_user == DT_TU_TYPE && name != NULL &&
+		    dt_dwarf_isanon(bt)) {
+			char *nn = strdup(name);
+
+			if (nn != NULL) {
+				free((char *)bt->dt_name);
+				((dt_type_t *)(uintptr_t)bt)->dt_name = nn;
+			}
+		}
 		break;
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
@@ -1156,6 +1169,74 @@ dt_dwarf_intclass(const dt_type_t *t)
 	    t->dt_kind == DT_TK_PTR) && t->dt_size <= 8;
 }
 
+/* The address of function func in the ELF file at path, or 0. */
+static uint64_t
+dt_dwarf_symaddr(const char *path, const char *func)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *n;
+	uint64_t addr = 0;
+	size_t i, len = strlen(func);
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while (addr == 0 && (scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || (sh.sh_type !=
+		    SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    sh.sh_entsize == 0 || (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			if (gelf_getsym(d, (int)i, &sym) == NULL ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF ||
+			    (n = elf_strptr(e, sh.sh_link, sym.st_name)) ==
+			    NULL)
+				continue;
+			/* fclose, or fclose@@GLIBC_2.2.5 */
+			if (strncmp(n, func, len) == 0 && (n[len] == '\0' ||
+			    n[len] == '@')) {
+				addr = sym.st_value;
+				break;
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return addr;
+}
+
+/*
+ * The subprogram DIE that starts at addr: a function known by another
+ * name in its DWARF (glibc's fclose is _IO_new_fclose).
+ */
+static int
+dt_dwarf_funcat(dt_dwarf_file_t *df, uint64_t addr, Dwarf_Die *die)
+{
+	Dwarf_Die cu, c;
+
+	if (addr == 0 || dwarf_addrdie(df->df_dw, addr, &cu) == NULL ||
+	    dwarf_child(&cu, &c) != 0)
+		return -1;
+	/* its code may be in ranges (a cold part elsewhere) */
+	do {
+		if (dwarf_tag(&c) == DW_TAG_subprogram &&
+		    dwarf_haspc(&c, addr) == 1) {
+			*die = c;
+			return 0;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return -1;
+}
+
 /* The function DIE of mod`func in pid, or -1 with no DWARF for it. */
 static int
 dt_dwarf_func(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
@@ -1169,8 +1250,16 @@ dt_dwarf_func(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
 	dt_dwarf_modules(dtp, pid, &ml, mod[0] != '\0' ? mod : NULL);
 	for (i = 0; i < ml.ml_n; i++) {
 		if ((e = dt_dwarf_find(ml.ml_files[i], func, DT_DWARF_NS_FUNC,
-		    0)) == NULL)
+		    0)) == NULL) {
+			if (ml.ml_files[i]->df_dw != NULL &&
+			    dt_dwarf_funcat(ml.ml_files[i],
+			    dt_dwarf_symaddr(ml.ml_files[i]->df_path, func),
+			    die) == 0) {
+				*dfp = ml.ml_files[i];
+				return 0;
+			}
 			continue;
+		}
 		dw = e->de_alt ? ml.ml_files[i]->df_alt :
 		    ml.ml_files[i]->df_dw;
 		if (dw == NULL || dwarf_offdie(dw, e->de_off, die) == NULL)
@@ -1441,6 +1530,15 @@ dt_dwarf_gets(const unsigned char *p, uint32_t size)
 static void dt_dwarf_pvalue(FILE *, const dt_type_t *, const unsigned char *,
     size_t, int);
 
+/* "struct <anon>": a struct with no tag, and no typedef for it */
+static int
+dt_dwarf_isanon(const dt_type_t *t)
+{
+	size_t n = strlen(t->dt_name);
+
+	return n > 7 && strcmp(t->dt_name + n - 7, " <anon>") == 0;
+}
+
 /* A line of print()'s output: the left margin, then depth spaces */
 static void
 dt_dwarf_pindent(FILE *fp, int depth)
@@ -1566,7 +1664,7 @@ dt_dwarf_pvalue(FILE *fp, const dt_type_t *t, const unsigned char *p,
 				fprintf(fp, ".%s = ", m->dm_name);
 			/* an anonymous struct or union: "(union)" */
 			fprintf(fp, "(%.*s)%s", (int)(strlen(mt->dt_name) -
-			    (strstr(mt->dt_name, " <anon>") != NULL ? 7 : 0)),
+			    (dt_dwarf_isanon(mt) ? 7 : 0)),
 			    mt->dt_name, mt->dt_kind ==
 			    DT_TK_STRUCT || mt->dt_kind == DT_TK_UNION ||
 			    (mt->dt_kind == DT_TK_ARRAY && !(mt->dt_base->dt_kind ==

@@ -64,12 +64,18 @@ dtrace -c "$TRIGGERS/dwtypes 1" -n \
     >/dev/null 2>"$tmp/err"
 check "error: no such member" grep -q \
     "nosuch is not a member of struct request" "$tmp/err"
-dtrace -c "$TRIGGERS/dwtypes 1" -n \
-    'pid$target:libc.so.6:malloc:entry { trace(args[0]->x); }' \
+objcopy --strip-debug "$TRIGGERS/dwtypes" "$tmp/nodebug"
+dtrace -c "$tmp/nodebug 1" -n \
+    'pid$target:a.out:handle:entry { trace(args[0]->hdr.len); }' \
     >/dev/null 2>"$tmp/err"
 check "error: args[] of a function with no debug information" grep -q \
-    "operator -> cannot be applied to args\[0\]: it has no C type" \
+    "operator -> cannot be applied to args\[0\]: it has no C type (pid[0-9]*:a.out:handle:entry has no argument types (no debug information for handle))" \
     "$tmp/err"
+dtrace -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:a.out:answer:entry { trace(args[1]->x); }' \
+    >/dev/null 2>"$tmp/err"
+check "error: a member of an enum argument" grep -q \
+    "operator -> must be applied to a pointer" "$tmp/err"
 dtrace -c "$TRIGGERS/dwtypes 1" -n \
     'pid$target:a.out:main:entry { trace(sizeof (`a.out`nosuch_t)); }' \
     >/dev/null 2>"$tmp/err"
