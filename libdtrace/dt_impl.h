@@ -696,6 +696,7 @@ typedef struct dt_pcb {
 	int64_t		pcb_enumval;	/* value of its next enumerator */
 	dt_xlator_t	*pcb_xlators;	/* translators (dt_parser.c) */
 	int		pcb_lasttok;	/* lexer: the token returned last */
+	int		pcb_prevtok;	/* and the one before it */
 	uint32_t	pcb_cstmt;	/* the clause's first statement */
 	uint32_t	pcb_ncstmt;	/* and how many (its descriptions) */
 } dt_pcb_t;
