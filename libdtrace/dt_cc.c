@@ -1987,6 +1987,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		dt_cc_statement(pcb, cc, dnp);
 	if (pred_last)
 		dt_cc_clause_pred(pcb, cnp, cc);
+	pcb->pcb_ncstmt = 0;	/* args[] outside a clause: untyped */
 
 	/* record layout: each recording action at its aligned offset */
 	for (i = 0; i < cc->cc_nact; i++) {

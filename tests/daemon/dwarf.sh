@@ -77,6 +77,23 @@ dtrace -c "$TRIGGERS/dwtypes 1" -n \
 check "error: a member of an enum argument" grep -q \
     "operator -> must be applied to a pointer" "$tmp/err"
 dtrace -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:a.out:scale:entry { trace(args[1]); }' \
+    >/dev/null 2>"$tmp/err"
+check "error: a parameter after a double cannot be located" grep -q \
+    "args\[1\] has type double (parameter 0 of scale, passed otherwise than in a general register), which D cannot represent" \
+    "$tmp/err"
+dtrace -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:a.out:handle:entry,pid$target:a.out:answer:entry
+    { trace(args[0]->code); }' >/dev/null 2>"$tmp/err"
+check "error: probes whose args[0] differ" grep -q \
+    "args\[0\]: it has no C type (the probes of the clause give it different types)" \
+    "$tmp/err"
+dtrace -q -o "$tmp/glob" -c "$TRIGGERS/dwtypes 1" -n \
+    'pid$target:a.out:hand*:entry { trace(args[0]->hdr.len); }' \
+    >"$tmp/tout" 2>"$tmp/err"
+same "$tmp/glob" "100
+" "a globbed description: typed from the probes it matches"
+dtrace -c "$TRIGGERS/dwtypes 1" -n \
     'pid$target:a.out:main:entry { trace(sizeof (`a.out`nosuch_t)); }' \
     >/dev/null 2>"$tmp/err"
 check "error: a scoped type the module has not" grep -q \

@@ -44,6 +44,7 @@ struct reply {
 
 request_t	*handle(request_t *, int, const char *);
 struct reply	*answer(struct reply *, enum state);
+long		scale(double, long);
 
 __attribute__((noipa)) request_t *
 handle(request_t *r, int n, const char *who)
@@ -57,6 +58,13 @@ answer(struct reply *rp, enum state s)
 {
 	rp->code = (int)s;
 	return rp;
+}
+
+/* its long comes in %rdi, after a double in %xmm0: args[1] is not arg1 */
+__attribute__((noipa)) long
+scale(double f, long n)
+{
+	return (long)(f * (double)n);
 }
 
 int
@@ -92,6 +100,7 @@ main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		(void)handle(&head, i + 1, "me");
 		(void)answer(rp, ST_BUSY);
+		(void)scale(0.5, 4);
 	}
 	printf("len=%u code=%d\n", head.hdr.len, rp->code);
 	free(rp);
