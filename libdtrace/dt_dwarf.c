@@ -50,7 +50,7 @@
 
 typedef struct dt_dwarf_ent {
 	const char	*de_name;	/* in the DWARF's string data */
-	Dwarf_Off	de_off;		/* the DIE (an enumerator: its enum) */
+	Dwarf_Off	de_off;		/* the DIE (enumerator: its enum) */
 	int64_t		de_value;
 	uint8_t		de_ns;
 	uint8_t		de_alt;		/* in the dwz alt file */
@@ -67,7 +67,7 @@ typedef struct dt_dwarf_tcache {
 typedef struct dt_dwarf_file {
 	char		*df_key;
 	char		*df_path;
-	int		df_fd;		/* of the file holding the DWARF */
+	int		df_fd;		/* the file holding the DWARF */
 	Dwarf		*df_dw;		/* NULL: none found */
 	Dwarf		*df_alt;
 	int		df_indexed;
@@ -75,7 +75,7 @@ typedef struct dt_dwarf_file {
 	uint32_t	df_nhash;
 	dt_dwarf_tcache_t *df_tc;	/* DIE -> type, open addressing */
 	uint32_t	df_ntc, df_captc;
-	dt_type_t	*df_types;	/* every type made: freed at the end */
+	dt_type_t	*df_types;	/* every type made, to free */
 	struct dt_dwarf_file *df_next;
 } dt_dwarf_file_t;
 
@@ -88,9 +88,9 @@ typedef struct dt_dwarf_path {
 
 struct dt_dwarf {
 	dt_dwarf_file_t	*dd_files;
-	dt_type_t	*dd_uptrs;	/* pointers into the target to D's types
-					   and to casts' (dt_dwarf_userptr) */
-	const dt_type_t	**dd_ptypes;	/* what print()s show, by number */
+	dt_type_t	*dd_uptrs;	/* pointers into the target made
+					   by casts (dt_dwarf_userptr) */
+	const dt_type_t	**dd_ptypes;	/* what print()s show */
 	uint32_t	dd_nptypes;
 	dt_dwarf_path_t	*dd_paths;
 	char		dd_err[512];
@@ -731,10 +731,9 @@ dt_dwarf_conv(dt_dwarf_file_t *df, Dwarf_Die *die, int depth)
 	dt_type_t *nt;
 	Dwarf_Word size = 0, n;
 	Dwarf_Die c, sub[16];
-	Dwarf_Attribute a;
 	const char *name;
 	char buf[512];
-	int tag, ns, i;
+	int tag, i;
 
 	if ((t = dt_dwarf_tc_get(df, key)) != NULL)
 		return t;
@@ -945,8 +944,6 @@ dt_dwarf_conv(dt_dwarf_file_t *df, Dwarf_Die *die, int depth)
 		t = dt_dwarf_opaque(df, buf, (uint32_t)size);
 		break;
 	}
-	(void)ns;
-	(void)a;
 	if (t != NULL)
 		dt_dwarf_tc_put(df, key, t);
 	return t;
@@ -967,7 +964,7 @@ dt_dwarf_entype(dt_dwarf_file_t *df, const dt_dwarf_ent_t *e)
 
 typedef struct dt_dwarf_modlist {
 	struct dt_dwarf	*ml_dd;
-	const char	*ml_scope;	/* a module name, or NULL: every one */
+	const char	*ml_scope;	/* a module, or NULL: all */
 	dt_dwarf_file_t	*ml_files[256];
 	int		ml_n;
 	int		ml_found;	/* a module of that name exists */
@@ -1539,6 +1536,15 @@ dt_dwarf_isanon(const dt_type_t *t)
 	return n > 7 && strcmp(t->dt_name + n - 7, " <anon>") == 0;
 }
 
+/* Is t shown on lines of its own: a struct, a union, an array not of char? */
+static int
+dt_dwarf_isblock(const dt_type_t *t)
+{
+	return t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
+	    (t->dt_kind == DT_TK_ARRAY && !(t->dt_base->dt_kind == DT_TK_INT &&
+	    t->dt_base->dt_size == 1));
+}
+
 /* A line of print()'s output: the left margin, then depth spaces */
 static void
 dt_dwarf_pindent(FILE *fp, int depth)
@@ -1664,11 +1670,8 @@ dt_dwarf_pvalue(FILE *fp, const dt_type_t *t, const unsigned char *p,
 				fprintf(fp, ".%s = ", m->dm_name);
 			/* an anonymous struct or union: "(union)" */
 			fprintf(fp, "(%.*s)%s", (int)(strlen(mt->dt_name) -
-			    (dt_dwarf_isanon(mt) ? 7 : 0)),
-			    mt->dt_name, mt->dt_kind ==
-			    DT_TK_STRUCT || mt->dt_kind == DT_TK_UNION ||
-			    (mt->dt_kind == DT_TK_ARRAY && !(mt->dt_base->dt_kind ==
-			    DT_TK_INT && mt->dt_base->dt_size == 1)) ? " " : "");
+			    (dt_dwarf_isanon(mt) ? 7 : 0)), mt->dt_name,
+			    dt_dwarf_isblock(mt) ? " " : "");
 			if (mt->dt_kind == DT_TK_OPAQUE)
 				fprintf(fp, "?");
 			else
@@ -1705,10 +1708,7 @@ dt_dwarf_print(dtrace_hdl_t *dtp, FILE *fp, uint32_t id, const char *addr,
 	memcpy(&a, addr, sizeof(a));
 	fprintf(fp, "0x%llx = *\n", (unsigned long long)a);
 	dt_dwarf_pindent(fp, 0);
-	fprintf(fp, "(%s)%s", t->dt_name, t->dt_kind == DT_TK_STRUCT ||
-	    t->dt_kind == DT_TK_UNION || (t->dt_kind == DT_TK_ARRAY &&
-	    !(t->dt_base->dt_kind == DT_TK_INT && t->dt_base->dt_size == 1)) ?
-	    " " : "");
+	fprintf(fp, "(%s)%s", t->dt_name, dt_dwarf_isblock(t) ? " " : "");
 	dt_dwarf_pvalue(fp, t, (const unsigned char *)data, size, 0);
 	if (fprintf(fp, "\n") < 0)
 		return -1;

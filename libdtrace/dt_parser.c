@@ -716,7 +716,8 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
  * *p and p[i] become *(T *)copyin((uintptr_t)(p + i), sizeof (T)), and
  * stringof(p) copyinstr(p).
  */
-#define DT_CAST_DMEM	1	/* dn_value of a cast to a pointer: D's memory */
+/* dn_value of a cast to a pointer: to D's memory, whatever it points to */
+#define DT_CAST_DMEM	1
 
 static int
 dt_node_is_userptr(const dt_node_t *dnp)
