@@ -64,6 +64,19 @@ same "$tmp/out" "$expected" \
     "typed args[], casts, sizeof, offsetof, enumerators: exact values"
 check "typed: no error reported" [ ! -s "$tmp/err" ]
 
+# the module scoping: a.out or the file's name, before the tag or the
+# whole name, for types and for an enumerator
+dtrace -q -o "$tmp/scope" -c "$TRIGGERS/dwtypes 1" -n '
+pid$target:a.out:handle:entry
+{
+	printf("%d %d %d %d %d\n", `a.out`ST_DONE, sizeof (struct a.out`request),
+	    sizeof (`a.out`request_t), ((struct a.out`hdr *)arg0)->len,
+	    sizeof (`dwtypes`struct reply));
+}' >"$tmp/tout" 2>"$tmp/err"
+same "$tmp/scope" "9 72 72 100 16
+
+" "scoped names: exact values"
+
 # errors: a member of an argument with no type, a member that is not
 # there, a scoped type a module has not, an argument D cannot locate
 dtrace -c "$TRIGGERS/dwtypes 1" -n \
