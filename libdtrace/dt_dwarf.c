@@ -41,6 +41,8 @@
 #include "dt_impl.h"
 
 #define DT_DWARF_DEBUGDIR	"/usr/lib/debug"
+/* deeper than this, a pointer's pointee waits (dt_dwarf_pend_t) */
+#define DT_DWARF_MAXDEPTH	8
 
 /* name spaces of the index, as C has them */
 #define DT_DWARF_NS_ORD		0	/* typedefs, base types */
@@ -63,6 +65,17 @@ typedef struct dt_dwarf_tcache {
 	const dt_type_t	*tc_type;
 } dt_dwarf_tcache_t;
 
+/*
+ * A pointer made deep in a conversion: its pointee is converted after,
+ * from the top (dt_dwarf_top), so that a long chain of structs linked by
+ * pointers does not recurse as deep as it is long.
+ */
+typedef struct dt_dwarf_pend {
+	dt_type_t	*pe_ptr;
+	Dwarf_Die	pe_die;		/* the pointer's DIE */
+	struct dt_dwarf_pend *pe_next;
+} dt_dwarf_pend_t;
+
 /* One object file's debug information, by build-id (else path). */
 typedef struct dt_dwarf_file {
 	char		*df_key;
@@ -76,12 +89,14 @@ typedef struct dt_dwarf_file {
 	dt_dwarf_tcache_t *df_tc;	/* DIE -> type, open addressing */
 	uint32_t	df_ntc, df_captc;
 	dt_type_t	*df_types;	/* every type made, to free */
+	struct dt_dwarf_pend *df_pend;	/* pointers whose pointee waits */
 	struct dt_dwarf_file *df_next;
 } dt_dwarf_file_t;
 
 /* A path already resolved to its file (several targets, one libc). */
 typedef struct dt_dwarf_path {
 	char		*dp_path;
+	int		dp_opened;	/* dp_file is known (maybe NULL) */
 	dt_dwarf_file_t	*dp_file;
 	struct dt_dwarf_path *dp_next;
 } dt_dwarf_path_t;
@@ -251,23 +266,33 @@ dt_dwarf_open(struct dt_dwarf *dd, const char *path)
 	return df;
 }
 
-static dt_dwarf_file_t *
-dt_dwarf_file(struct dt_dwarf *dd, const char *path)
+/* A module's path, remembered; its file is opened on first use. */
+static dt_dwarf_path_t *
+dt_dwarf_path(struct dt_dwarf *dd, const char *path)
 {
 	dt_dwarf_path_t *dp;
 
 	for (dp = dd->dd_paths; dp != NULL; dp = dp->dp_next) {
 		if (strcmp(dp->dp_path, path) == 0)
-			return dp->dp_file;
+			return dp;
 	}
 	if ((dp = calloc(1, sizeof(*dp))) == NULL ||
 	    (dp->dp_path = strdup(path)) == NULL) {
 		free(dp);
 		return NULL;
 	}
-	dp->dp_file = dt_dwarf_open(dd, path);
 	dp->dp_next = dd->dd_paths;
 	dd->dd_paths = dp;
+	return dp;
+}
+
+static dt_dwarf_file_t *
+dt_dwarf_file(struct dt_dwarf *dd, dt_dwarf_path_t *dp)
+{
+	if (!dp->dp_opened) {
+		dp->dp_opened = 1;
+		dp->dp_file = dt_dwarf_open(dd, dp->dp_path);
+	}
 	return dp->dp_file;
 }
 
@@ -791,6 +816,18 @@ dt_dwarf_conv(dt_dwarf_file_t *df, Dwarf_Die *die, int depth)
 		nt->dt_rank = 4;
 		/* in the cache first: struct s { struct s *next; } */
 		dt_dwarf_tc_put(df, key, nt);
+		if (depth > DT_DWARF_MAXDEPTH) {
+			dt_dwarf_pend_t *pe = malloc(sizeof(*pe));
+
+			nt->dt_base = &dt_type_void;
+			if (pe == NULL)
+				return nt;
+			pe->pe_ptr = nt;
+			pe->pe_die = *die;
+			pe->pe_next = df->df_pend;
+			df->df_pend = pe;
+			return nt;
+		}
 		nt->dt_base = dt_dwarf_reftype(df, die, depth);
 		if (nt->dt_base == NULL)
 			nt->dt_base = &dt_type_void;
@@ -949,6 +986,47 @@ dt_dwarf_conv(dt_dwarf_file_t *df, Dwarf_Die *die, int depth)
 	return t;
 }
 
+/*
+ * Finish a conversion begun from the top: the pointees left waiting,
+ * each from the top in turn, then the names of the pointers, arrays and
+ * functions made since mark, which spell their pointees' names.
+ */
+static void
+dt_dwarf_finish(dt_dwarf_file_t *df, const dt_type_t *mark)
+{
+	dt_dwarf_pend_t *pe;
+	const dt_type_t *bt;
+	dt_type_t *t;
+	char *cn;
+
+	while ((pe = df->df_pend) != NULL) {
+		df->df_pend = pe->pe_next;
+		bt = dt_dwarf_reftype(df, &pe->pe_die, 0);
+		pe->pe_ptr->dt_base = bt != NULL ? bt : &dt_type_void;
+		free(pe);
+	}
+	for (t = df->df_types; t != NULL && t != mark; t = t->dt_next) {
+		if (t->dt_kind != DT_TK_PTR && t->dt_kind != DT_TK_ARRAY &&
+		    t->dt_kind != DT_TK_FUNC)
+			continue;
+		if ((cn = dt_decl_cname(t, "")) != NULL) {
+			free((char *)t->dt_name);
+			t->dt_name = cn;
+		}
+	}
+}
+
+/* The type of a DIE, or of what a DIE's DW_AT_type names (ref), whole. */
+static const dt_type_t *
+dt_dwarf_top(dt_dwarf_file_t *df, Dwarf_Die *die, int ref)
+{
+	const dt_type_t *mark = df->df_types, *t;
+
+	t = ref ? dt_dwarf_reftype(df, die, 0) : dt_dwarf_conv(df, die, 0);
+	dt_dwarf_finish(df, mark);
+	return t;
+}
+
 static const dt_type_t *
 dt_dwarf_entype(dt_dwarf_file_t *df, const dt_dwarf_ent_t *e)
 {
@@ -957,7 +1035,7 @@ dt_dwarf_entype(dt_dwarf_file_t *df, const dt_dwarf_ent_t *e)
 
 	if (dw == NULL || dwarf_offdie(dw, e->de_off, &die) == NULL)
 		return NULL;
-	return dt_dwarf_conv(df, &die, 0);
+	return dt_dwarf_top(df, &die, 0);
 }
 
 /* Modules: the target's objects, in map order, the executable first. */
@@ -965,7 +1043,7 @@ dt_dwarf_entype(dt_dwarf_file_t *df, const dt_dwarf_ent_t *e)
 typedef struct dt_dwarf_modlist {
 	struct dt_dwarf	*ml_dd;
 	const char	*ml_scope;	/* a module, or NULL: all */
-	dt_dwarf_file_t	*ml_files[256];
+	dt_dwarf_path_t	*ml_paths[256];	/* opened as the lookup reaches them */
 	int		ml_n;
 	int		ml_found;	/* a module of that name exists */
 } dt_dwarf_modlist_t;
@@ -975,19 +1053,26 @@ dt_dwarf_modone(const char *path, int isexec, void *arg)
 {
 	dt_dwarf_modlist_t *ml = arg;
 	const char *base = strrchr(path, '/');
-	dt_dwarf_file_t *df;
+	dt_dwarf_path_t *dp;
 
 	base = base != NULL ? base + 1 : path;
 	if (ml->ml_scope != NULL && strcmp(ml->ml_scope, base) != 0 &&
 	    !(isexec && strcmp(ml->ml_scope, "a.out") == 0))
 		return 0;
 	ml->ml_found = 1;
-	if (ml->ml_n == (int)(sizeof(ml->ml_files) /
-	    sizeof(ml->ml_files[0])))
+	if (ml->ml_n == (int)(sizeof(ml->ml_paths) /
+	    sizeof(ml->ml_paths[0])))
 		return 1;
-	if ((df = dt_dwarf_file(ml->ml_dd, path)) != NULL)
-		ml->ml_files[ml->ml_n++] = df;
+	if ((dp = dt_dwarf_path(ml->ml_dd, path)) != NULL)
+		ml->ml_paths[ml->ml_n++] = dp;
 	return 0;
+}
+
+/* The file of the list's module i, opened now if need be, or NULL. */
+static dt_dwarf_file_t *
+dt_dwarf_mlfile(dt_dwarf_modlist_t *ml, int i)
+{
+	return dt_dwarf_file(ml->ml_dd, ml->ml_paths[i]);
 }
 
 static void
@@ -1083,14 +1168,16 @@ dt_dwarf_lookup(dtrace_hdl_t *dtp, const char *s, int kind)
 	dt_dwarf_modules(dtp, dt_usym_target(dtp), &ml, mod);
 	tag = dt_dwarf_kindtag(kind);
 	for (i = 0; i < ml.ml_n; i++) {
-		e = dt_dwarf_find(ml.ml_files[i], name, kind != 0 ?
+		dt_dwarf_file_t *df = dt_dwarf_mlfile(&ml, i);
+
+		e = dt_dwarf_find(df, name, kind != 0 ?
 		    DT_DWARF_NS_TAG : DT_DWARF_NS_ORD, tag);
 		/* C++: a class is a struct */
 		if (e == NULL && kind == DT_TK_STRUCT)
-			e = dt_dwarf_find(ml.ml_files[i], name,
-			    DT_DWARF_NS_TAG, DW_TAG_class_type);
+			e = dt_dwarf_find(df, name, DT_DWARF_NS_TAG,
+			    DW_TAG_class_type);
 		if (e != NULL)
-			return dt_dwarf_entype(ml.ml_files[i], e);
+			return dt_dwarf_entype(df, e);
 	}
 	return NULL;
 }
@@ -1122,11 +1209,13 @@ dt_dwarf_enumerator(dtrace_hdl_t *dtp, const char *s, int64_t *vp,
 		return -1;
 	dt_dwarf_modules(dtp, dt_usym_target(dtp), &ml, mod);
 	for (i = 0; i < ml.ml_n; i++) {
-		if ((e = dt_dwarf_find(ml.ml_files[i], name,
-		    DT_DWARF_NS_ENUMR, 0)) == NULL)
+		dt_dwarf_file_t *df = dt_dwarf_mlfile(&ml, i);
+
+		if ((e = dt_dwarf_find(df, name, DT_DWARF_NS_ENUMR, 0)) ==
+		    NULL)
 			continue;
 		*vp = e->de_value;
-		*tp = dt_dwarf_entype(ml.ml_files[i], e);
+		*tp = dt_dwarf_entype(df, e);
 		return *tp != NULL ? 0 : -1;
 	}
 	return -1;
@@ -1246,22 +1335,23 @@ dt_dwarf_func(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
 
 	dt_dwarf_modules(dtp, pid, &ml, mod[0] != '\0' ? mod : NULL);
 	for (i = 0; i < ml.ml_n; i++) {
-		if ((e = dt_dwarf_find(ml.ml_files[i], func, DT_DWARF_NS_FUNC,
-		    0)) == NULL) {
-			if (ml.ml_files[i]->df_dw != NULL &&
-			    dt_dwarf_funcat(ml.ml_files[i],
-			    dt_dwarf_symaddr(ml.ml_files[i]->df_path, func),
-			    die) == 0) {
-				*dfp = ml.ml_files[i];
+		dt_dwarf_file_t *df = dt_dwarf_mlfile(&ml, i);
+
+		if (df == NULL || df->df_dw == NULL)
+			continue;
+		if ((e = dt_dwarf_find(df, func, DT_DWARF_NS_FUNC, 0)) ==
+		    NULL) {
+			if (dt_dwarf_funcat(df, dt_dwarf_symaddr(df->df_path,
+			    func), die) == 0) {
+				*dfp = df;
 				return 0;
 			}
 			continue;
 		}
-		dw = e->de_alt ? ml.ml_files[i]->df_alt :
-		    ml.ml_files[i]->df_dw;
+		dw = e->de_alt ? df->df_alt : df->df_dw;
 		if (dw == NULL || dwarf_offdie(dw, e->de_off, die) == NULL)
 			return -1;
-		*dfp = ml.ml_files[i];
+		*dfp = df;
 		return 0;
 	}
 	return -1;
@@ -1295,7 +1385,7 @@ dt_dwarf_argone(dtrace_hdl_t *dtp, const char *prov, const char *mod,
 		if (aq->aq_argno == 0)
 			t = &dt_type_long;
 		else if (aq->aq_argno == 1) {
-			t = dt_dwarf_reftype(df, &fn, 0);
+			t = dt_dwarf_top(df, &fn, 1);
 			if (t != NULL && t->dt_kind == DT_TK_VOID) {
 				aq->aq_untyped = 1;
 				snprintf(aq->aq_why, sizeof(aq->aq_why),
@@ -1314,7 +1404,7 @@ dt_dwarf_argone(dtrace_hdl_t *dtp, const char *prov, const char *mod,
 		do {
 			if (dwarf_tag(&c) != DW_TAG_formal_parameter)
 				continue;
-			if ((pt = dt_dwarf_reftype(df, &c, 0)) == NULL)
+			if ((pt = dt_dwarf_top(df, &c, 1)) == NULL)
 				break;
 			if (!dt_dwarf_intclass(pt)) {
 				/* it and every later one: registers shift */
