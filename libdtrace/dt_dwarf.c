@@ -1323,7 +1323,10 @@ dt_dwarf_funcat(dt_dwarf_file_t *df, uint64_t addr, Dwarf_Die *die)
 	return -1;
 }
 
-/* The function DIE of mod`func in pid, or -1 with no DWARF for it. */
+/*
+ * The function DIE of mod`func in pid, or -1 with no DWARF for it, -2
+ * if mod is not mapped there.
+ */
 static int
 dt_dwarf_func(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
     const char *func, dt_dwarf_file_t **dfp, Dwarf_Die *die)
@@ -1354,7 +1357,7 @@ dt_dwarf_func(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
 		*dfp = df;
 		return 0;
 	}
-	return -1;
+	return mod[0] != '\0' && !ml.ml_found ? -2 : -1;
 }
 
 /* The type of args[argno] at one probe, into the query. */
@@ -1367,17 +1370,23 @@ dt_dwarf_argone(dtrace_hdl_t *dtp, const char *prov, const char *mod,
 	const dt_type_t *t = NULL, *pt;
 	char *end;
 	long pid;
-	int n = 0, isret = strcmp(pname, "return") == 0;
+	int n = 0, rv = 0, isret = strcmp(pname, "return") == 0;
 
 	aq->aq_n++;
 	pid = strtol(prov + 3, &end, 10);
 	if (strncmp(prov, "pid", 3) != 0 || *end != '\0' || pid <= 0 ||
 	    (!isret && strcmp(pname, "entry") != 0) ||
-	    dt_dwarf_func(dtp, (pid_t)pid, mod, func, &df, &fn) != 0) {
+	    (rv = dt_dwarf_func(dtp, (pid_t)pid, mod, func, &df, &fn)) !=
+	    0) {
 		aq->aq_untyped = 1;
-		snprintf(aq->aq_why, sizeof(aq->aq_why), "%s:%s:%s:%s has no "
-		    "argument types (no debug information for %s)", prov,
-		    mod, func, pname, func);
+		if (rv == -2)
+			snprintf(aq->aq_why, sizeof(aq->aq_why), "%s:%s:%s:%s "
+			    "has no argument types (%s is not mapped in the "
+			    "process yet)", prov, mod, func, pname, mod);
+		else
+			snprintf(aq->aq_why, sizeof(aq->aq_why), "%s:%s:%s:%s "
+			    "has no argument types (no debug information for "
+			    "%s)", prov, mod, func, pname, func);
 		return;
 	}
 	if (isret) {

@@ -231,13 +231,13 @@ $m}
 " "print (D's struct): nested, bit-field, enum, arrays"
 
 # a Debian package's debug information: libc6-dbg's for libc, where
-# glibc's fclose is _IO_new_fclose; with -c, the libraries' types are
-# known once they are loaded (-x evaltime=main)
+# glibc's fclose is _IO_new_fclose (with -c, the command is held where
+# its libraries are mapped)
 libc=$(ldd "$TRIGGERS/dwtypes" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
 id=$(readelf -n "$libc" 2>/dev/null | sed -n 's/.*Build ID: //p')
 if [ -n "$id" ] && [ -r "/usr/lib/debug/.build-id/$(echo "$id" |
     cut -c1-2)/$(echo "$id" | cut -c3-).debug" ]; then
-	dtrace -q -o "$tmp/libc" -x evaltime=main -c "$TRIGGERS/dwtypes 1" -n '
+	dtrace -q -o "$tmp/libc" -c "$TRIGGERS/dwtypes 1" -n '
 	pid$target:libc.so.6:fclose:entry
 	{
 		printf("%x %d\n", args[0]->_flags & 0xffff0000,
@@ -246,8 +246,15 @@ if [ -n "$id" ] && [ -r "/usr/lib/debug/.build-id/$(echo "$id" |
 	same "$tmp/libc" "fbad0000 1
 
 " "libc6-dbg: struct _IO_FILE through fclose's typed args[0] and FILE"
+	# held before the dynamic linker ran: libc is not there yet
+	dtrace -x evaltime=exec -Z -c "$TRIGGERS/dwtypes 1" -n \
+	    'pid$target:libc.so.6:fclose:entry { trace(args[0]->_fileno); }' \
+	    >/dev/null 2>"$tmp/err"
+	check "evaltime=exec: a library not mapped yet is said so" grep -q \
+	    "(libc.so.6 is not mapped in the process yet)" "$tmp/err"
 else
 	ok "libc6-dbg: skipped, not installed"
+	ok "evaltime=exec: skipped"
 fi
 
 # the debug information split out: next to the file (.gnu_debuglink),
