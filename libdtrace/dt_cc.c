@@ -411,6 +411,43 @@ dt_cc_difexpr(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	    (rt.dt_flags & DIF_TF_BYREF) ? 1 : rt.dt_size;
 }
 
+/*
+ * print(p), as dtrace-utils has it: p's value, marked for the consumer
+ * with the type it points to, then the object (dt_dwarf_print).
+ */
+static void
+dt_cc_act_print(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dt_node_t *arg = dt_node_cook(pcb, dnp->dn_args), *obj;
+	const dt_type_t *t;
+	uint32_t id;
+
+	if (arg->dn_type->dt_kind != DT_TK_PTR)
+		dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
+		    "print( ) argument #1 is incompatible with prototype:\n"
+		    "\tprototype: void *\n\t argument: %s",
+		    arg->dn_type->dt_name);
+	t = arg->dn_type->dt_base != NULL ? arg->dn_type->dt_base :
+	    &dt_type_void;
+	if (t->dt_kind == DT_TK_VOID || t->dt_kind == DT_TK_FUNC ||
+	    t->dt_kind == DT_TK_STRING || t->dt_size == 0 ||
+	    ((t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION) &&
+	    !t->dt_defined))
+		dt_parser_error(pcb, arg->dn_line, D_PRINT_SIZE,
+		    "print( ) argument #1 reference has type '%s' with size "
+		    "0; cannot print( ) it.", t->dt_name);
+	dt_dwarf_check(pcb, arg->dn_line, t, "print( ) argument #1");
+	if (dt_dwarf_ptype(pcb->pcb_hdl, t, &id) != 0) {
+		dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	obj = dt_node_print_obj(pcb, arg);
+	dt_cc_difexpr(pcb, cc, arg, "print", 1);
+	cc->cc_act[cc->cc_nact - 1].da_arg = (uint64_t)DT_PRINT_MAGIC << 32 |
+	    id;
+	dt_cc_difexpr(pcb, cc, obj, "print", 1);
+}
+
 /* "ret %r0": the value of printf() without arguments. */
 static dif_difo_t *
 dt_cc_difo_zero(dt_pcb_t *pcb)
@@ -1733,6 +1770,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	case DT_ACT_PRINTF:
 		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_PRINTF);
 		break;
+	case DT_ACT_PRINT:
+		dt_cc_act_print(pcb, cc, dnp);
+		break;
 	case DT_ACT_SYSTEM:
 		dt_cc_act_printf(pcb, cc, dnp, DTRACEACT_SYSTEM);
 		break;
@@ -1917,6 +1957,8 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	int pred_last;
 
 	/* descriptions first: their errors come before the body's */
+	pcb->pcb_cstmt = pp->dp_nstmt;
+	pcb->pcb_ncstmt = 0;
 	for (dnp = cnp->dn_args; dnp != NULL; dnp = dnp->dn_list) {
 		dtp_probedesc_t pd;
 
@@ -1928,6 +1970,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		sp = &pp->dp_stmt[pp->dp_nstmt++];
 		memset(sp, 0, sizeof(*sp));
 		sp->ds_desc = pd;
+		pcb->pcb_ncstmt++;	/* args[] types: dt_dwarf_argtype */
 	}
 
 	/*
@@ -1944,6 +1987,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		dt_cc_statement(pcb, cc, dnp);
 	if (pred_last)
 		dt_cc_clause_pred(pcb, cnp, cc);
+	pcb->pcb_ncstmt = 0;	/* args[] outside a clause: untyped */
 
 	/* record layout: each recording action at its aligned offset */
 	for (i = 0; i < cc->cc_nact; i++) {

@@ -1044,6 +1044,17 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 			/* a statement evaluated for its effect records nothing */
 			if (rp->dtrd_size == 0)
 				break;
+			/* print(): the address, then the object (dt_dwarf.c) */
+			if ((uint32_t)(rp->dtrd_arg >> 32) == DT_PRINT_MAGIC &&
+			    i + 1 < ed->dtepd_nrecs) {
+				if (dt_dwarf_print(dtp, fp,
+				    (uint32_t)rp->dtrd_arg, pd.dtpda_data,
+				    data + rp[1].dtrd_offset,
+				    rp[1].dtrd_size) != 0)
+					return dt_set_errno(dtp, errno);
+				i++;
+				break;
+			}
 			if (dt_consume_datum(dtp, fp, rp, pd.dtpda_data,
 			    quiet) != 0)
 				return -1;

@@ -168,6 +168,9 @@ dt_decl_type(const dt_typespec_t *ts, const char **whyp, int *tagp)
 const dt_type_t *
 dt_decl_promote(const dt_type_t *t)
 {
+	/* an enum of 8 bytes (a target's) is its long */
+	if (t->dt_kind == DT_TK_ENUM && t->dt_size == 8)
+		return t->dt_signed ? &dt_type_long : &dt_type_ulong;
 	if ((t->dt_kind == DT_TK_INT && t->dt_size < 4) ||
 	    t->dt_kind == DT_TK_ENUM)
 		return &dt_type_int;
@@ -231,10 +234,11 @@ dt_decl_rtype(dtrace_hdl_t *dtp, const dt_type_t *t, dif_type_t *dt)
 		dt->dt_size = t->dt_size;
 		break;
 	case DT_TK_ENUM:
+		/* a target's enum may be 1 to 8 bytes, and unsigned */
 		dt->dt_kind = DIF_TYPE_CTF;
 		dt->dt_ckind = DIF_CKIND_INTEGER;
-		dt->dt_flags = DIF_TF_SIGNED;
-		dt->dt_size = 4;
+		dt->dt_flags = t->dt_signed ? DIF_TF_SIGNED : 0;
+		dt->dt_size = t->dt_size != 0 ? t->dt_size : 4;
 		break;
 	case DT_TK_PTR:
 		/* an address, by value: 64 bits in the LP64 model */
@@ -390,7 +394,7 @@ dt_decl_new(dt_pcb_t *pcb, int kind, const char *name)
  * (pointer to an array), "int (*)(int, char *)" (pointer to function).
  * Returns a malloc'd string, or NULL.
  */
-static char *
+char *
 dt_decl_cname(const dt_type_t *t, const char *inner)
 {
 	const dt_member_t *m;
@@ -591,11 +595,44 @@ dt_decl_tag(dt_pcb_t *pcb, int kind, const char *tag, int line)
 	return dt_decl_new(pcb, kind, name);
 }
 
-/* "struct foo" used without a body. */
+/*
+ * "struct foo" used without a body: D's own, else the target's (from
+ * its DWARF, dt_dwarf.c), else a new incomplete one.  "struct mod`foo"
+ * is the target's module mod's, or an error.
+ */
 const dt_type_t *
 dt_decl_sou_ref(dt_pcb_t *pcb, int kind, const char *tag, int line)
 {
+	const dt_type_t *t;
+	char name[512];
+
+	if (strchr(tag, '`') != NULL) {
+		snprintf(name, sizeof(name), "%s %s", dt_decl_kindname(kind),
+		    tag);
+		if ((t = dt_dwarf_lookup(pcb->pcb_hdl, name, kind)) == NULL)
+			dt_parser_error(pcb, line, D_TYPE_ERR, "no %s in the "
+			    "target (or no debug information for it)", name);
+		return t;
+	}
+	if ((t = dt_decl_tag_lookup(pcb, kind, tag)) != NULL)
+		return t;
+	snprintf(name, sizeof(name), "%s %s", dt_decl_kindname(kind), tag);
+	if ((t = dt_dwarf_lookup(pcb->pcb_hdl, name, kind)) != NULL)
+		return t;
 	return dt_decl_tag(pcb, kind, tag, line);
+}
+
+/* A type name the lexer found (DT_TOK_TNAME): D's own, else the target's. */
+const dt_type_t *
+dt_decl_tname(dt_pcb_t *pcb, const char *name)
+{
+	const dt_type_t *t = dt_decl_lookup_any(pcb->pcb_hdl, name);
+
+	if (t == NULL && (t = dt_dwarf_lookup(pcb->pcb_hdl, name, 0)) == NULL)
+		dt_parser_error(pcb, dt_lex_lineno(pcb), D_TYPE_ERR,
+		    "unknown type name %s", name);
+	dt_dwarf_check(pcb, dt_lex_lineno(pcb), t, name);
+	return t;
 }
 
 /* "struct foo {": the members follow (dt_decl_member), then "}". */

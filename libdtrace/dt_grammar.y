@@ -663,8 +663,7 @@ type_specifier:
 	|	DT_TOK_TNAME
 			{
 				memset(&$$, 0, sizeof($$));
-				$$.ts_name = dt_decl_lookup_any(pcb->pcb_hdl,
-				    $1);
+				$$.ts_name = dt_decl_tname(pcb, $1);
 			}
 	|	sou_specifier
 	|	enum_specifier

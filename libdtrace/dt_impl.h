@@ -262,6 +262,8 @@ struct dtrace_hdl {
 	int		dt_freopen_fd;	/* freopen(): the output it replaced */
 	/* dt_usym.c: targets' module maps, for naming user addresses */
 	struct dt_usym_proc *dt_usyms;
+	/* dt_dwarf.c: the targets' own types, per build-id */
+	struct dt_dwarf	*dt_dwarf;
 	/* dt_retain.c: a claimed retained program */
 	char		dt_claimed[DT_RETAIN_NAMELEN];	/* its name, or "" */
 	int		dt_snapshot;	/* only read: never stopped */
@@ -299,6 +301,8 @@ uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
 int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
 		    const char *, char (*)[128], int);
 pid_t		dt_usym_target(const dtrace_hdl_t *);
+int		dt_usym_modpaths(dtrace_hdl_t *, pid_t,
+		    int (*)(const char *, int, void *), void *);
 void		dt_usym_fini(dtrace_hdl_t *);
 void		dt_work_proc_fini(dtrace_hdl_t *);
 
@@ -328,6 +332,9 @@ void		dt_work_proc_fini(dtrace_hdl_t *);
 #define DT_TK_FUNC	9	/* returns dt_base; dt_members are the
 				   parameters (dm_type), dt_nelems of them,
 				   dt_signed: varargs; size 0 */
+#define DT_TK_OPAQUE	10	/* a target's type D cannot represent
+				   (dt_dwarf.c): dt_name says what; any
+				   use of its value is an error */
 
 struct dt_type;
 
@@ -340,8 +347,13 @@ typedef struct dt_member {
 	uint8_t		dm_bitoff;	/* bit-field: bits above dm_off */
 	uint8_t		dm_bits;	/* bit-field width; 0 if none */
 	int64_t		dm_value;	/* enumerator value */
+	uint8_t		dm_flags;	/* DT_MF_* */
 	struct dt_member *dm_next;
 } dt_member_t;
+
+#define DT_MF_ANON	0x1	/* a member of an anonymous struct or union
+				   member, reachable through the outer one
+				   (C11); print() shows it where it is */
 
 typedef struct dt_type {
 	const char	*dt_name;	/* "int", "struct foo *", "char [16]" */
@@ -352,12 +364,21 @@ typedef struct dt_type {
 	uint32_t	dt_align;	/* alignment; 0: dt_size (scalars) */
 	const struct dt_type *dt_base;	/* pointer: pointee; array: element */
 	uint32_t	dt_nelems;	/* array: elements */
+	uint8_t		dt_user;	/* DT_TU_*: the traced program's */
 	dt_member_t	*dt_members;	/* struct, union, enum */
 	int		dt_defined;	/* struct, union, enum: body seen */
 	uint64_t	dt_bitpos;	/* struct being declared: next bit */
 	unsigned int	dt_gen;		/* compile that created it */
 	struct dt_type	*dt_next;	/* handle's list (dt_types) */
 } dt_type_t;
+
+/*
+ * dt_user: a type of the traced program (dt_dwarf.c); a pointer of it
+ * points into the traced process, and what it points to is copied in
+ * where D reads it (dt_parser.c, dt_node_user_*).
+ */
+#define DT_TU_TYPE	1	/* a target's type */
+#define DT_TU_PTR	2	/* a pointer into the target */
 
 /* A typedef the program declared (built-in ones are in dt_decl.c). */
 typedef struct dt_tdef {
@@ -450,6 +471,31 @@ int		dt_decl_ptrcompat(const dt_type_t *, const dt_type_t *);
 uint32_t	dt_decl_pointee_size(const dt_type_t *);
 void		dt_decl_rollback(dtrace_hdl_t *, unsigned int);
 void		dt_decl_destroy(dtrace_hdl_t *);
+char		*dt_decl_cname(const dt_type_t *, const char *);
+const dt_type_t	*dt_decl_tname(struct dt_pcb *, const char *);
+
+/*
+ * dt_dwarf.c: the traced program's types from its DWARF (lookups by
+ * name, enumerators, args[] of pid probes); dt_dwarf_print for print().
+ */
+const dt_type_t	*dt_dwarf_lookup(dtrace_hdl_t *, const char *, int);
+int		dt_dwarf_hasmod(dtrace_hdl_t *, const char *);
+int		dt_dwarf_enumerator(dtrace_hdl_t *, const char *, int64_t *,
+		    const dt_type_t **);
+void		dt_dwarf_check(struct dt_pcb *, int, const dt_type_t *,
+		    const char *);
+const dt_type_t	*dt_dwarf_argtype(struct dt_pcb *, int, char *, size_t);
+const dt_type_t	*dt_dwarf_userptr(dtrace_hdl_t *, const dt_type_t *);
+/*
+ * print(): its first record, the address, has this in the high word of
+ * dtrd_arg and the printed type's number in the low one; the object's
+ * bytes are the next record.
+ */
+#define DT_PRINT_MAGIC	0x7072696eu
+int		dt_dwarf_ptype(dtrace_hdl_t *, const dt_type_t *, uint32_t *);
+int		dt_dwarf_print(dtrace_hdl_t *, FILE *, uint32_t, const char *,
+		    const char *, size_t);
+void		dt_dwarf_fini(dtrace_hdl_t *);
 
 /* dt_ident.c: identifiers in hash tables hanging off the handle */
 #define DT_IDENT_SCALAR		0	/* scalar variable */
@@ -474,6 +520,7 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_ACT_PRINTF		2
 #define DT_ACT_EXIT		3
 #define DT_ACT_TRACEMEM		4
+#define DT_ACT_PRINT		5	/* print(): dt_cc.c, dt_dwarf.c */
 #define DT_ACT_SPECULATE	10	/* speculations: dt_cc.c */
 #define DT_ACT_COMMIT		11
 #define DT_ACT_DISCARD		12
@@ -557,6 +604,8 @@ const char	*dt_ident_aggfunc_name(uint32_t);
 #define DT_NF_COOKED	0x4
 #define DT_NF_MEMORY	0x8	/* lvalue in memory: *p, p[i], p->m, s.m */
 #define DT_NF_BITFIELD	0x10	/* a bit-field member (dn_member) */
+#define DT_NF_DONE	0x20	/* cooked, and put under a rewrite: cooking
+				   it again leaves it (dt_node_user_*) */
 
 typedef struct dt_node {
 	int		dn_kind;	/* DT_NODE_* */
@@ -646,6 +695,10 @@ typedef struct dt_pcb {
 	dt_type_t	*pcb_enum;	/* enum body being declared */
 	int64_t		pcb_enumval;	/* value of its next enumerator */
 	dt_xlator_t	*pcb_xlators;	/* translators (dt_parser.c) */
+	int		pcb_lasttok;	/* lexer: the token returned last */
+	int		pcb_prevtok;	/* and the one before it */
+	uint32_t	pcb_cstmt;	/* the clause's first statement */
+	uint32_t	pcb_ncstmt;	/* and how many (its descriptions) */
 } dt_pcb_t;
 
 /* dt_lex.l */
@@ -697,6 +750,7 @@ dt_node_t	*dt_node_xlator_member(dt_pcb_t *, char *, dt_node_t *);
 void		dt_node_xlator_decl(dt_pcb_t *, dt_node_t *, dt_node_t *,
 		    char *, dt_node_t *);
 int		dt_node_is_ptr(const dt_node_t *);
+dt_node_t	*dt_node_print_obj(dt_pcb_t *, dt_node_t *);
 void		dt_node_stringof(dt_pcb_t *, dt_node_t *);
 const char	*dt_node_opname(int);
 int		dt_node_is_int(const dt_node_t *);

@@ -582,6 +582,7 @@ dt_node_complete(dt_pcb_t *pcb, const dt_node_t *dnp, const dt_type_t *t)
 		dt_parser_error(pcb, dnp->dn_line, D_DECL_INCOMPLETE,
 		    "cannot dereference pointer to incomplete type %s",
 		    t->dt_name);
+	dt_dwarf_check(pcb, dnp->dn_line, t, "the object pointed to");
 }
 
 /* *p, p[i], p->m and s.m are lvalues in memory, writable as illumos has it. */
@@ -592,6 +593,12 @@ dt_node_setmem(dt_node_t *dnp, const dt_type_t *t)
 	dnp->dn_flags |= DT_NF_LVALUE | DT_NF_WRITABLE | DT_NF_MEMORY;
 	return dnp;
 }
+
+static dt_node_t *dt_node_copy(dt_pcb_t *, const dt_node_t *);
+static dt_node_t *dt_node_become(dt_node_t *, const dt_node_t *);
+static int dt_node_is_userptr(const dt_node_t *);
+static dt_node_t *dt_node_user_deref(dt_pcb_t *, dt_node_t *, dt_node_t *,
+    dt_node_t *);
 
 /* args[i] and uregs[i]: a built-in array, loaded by the host */
 static dt_node_t *
@@ -622,6 +629,25 @@ dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 	dnp->dn_type = idp->di_type;
 	dnp->dn_flags |= DT_NF_LVALUE;
 	idp->di_flags |= DT_IDFLG_REF;
+	/*
+	 * args[N] of pid probes whose function has DWARF: the value as its
+	 * parameter's C type (the return value's, args[1] of a return
+	 * probe), as a cast of the register makes it (dt_dwarf.c).
+	 */
+	if (idp->di_id == DIF_VAR_ARGS && kp->dn_kind == DT_NODE_INT) {
+		const dt_type_t *t;
+		char why[256], what[32];
+
+		if ((t = dt_dwarf_argtype(pcb, (int)kp->dn_value, why,
+		    sizeof(why))) != NULL) {
+			snprintf(what, sizeof(what), "args[%d]",
+			    (int)kp->dn_value);
+			dt_dwarf_check(pcb, dnp->dn_line, t, what);
+			dt_node_become(dnp, dt_node_cook(pcb, dt_node_op2(pcb,
+			    DT_TOK_CAST, dt_node_typename(pcb, t),
+			    dt_node_copy(pcb, dnp))));
+		}
+	}
 	return dnp;
 }
 
@@ -651,7 +677,8 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 		    "operator [ ] requires an index of integral type");
 	/* a constant index of an array: within its bounds, as illumos */
 	if (bp->dn_type->dt_kind == DT_TK_ARRAY && ip->dn_kind == DT_NODE_INT &&
-	    (ip->dn_value >= bp->dn_type->dt_nelems ||
+	    ((bp->dn_type->dt_nelems != 0 &&	/* 0: a flexible array */
+	    ip->dn_value >= bp->dn_type->dt_nelems) ||
 	    (ip->dn_type->dt_signed && (int64_t)ip->dn_value < 0)))
 		dt_parser_error(pcb, dnp->dn_line, D_ARR_BOUNDS,
 		    "index outside array bounds: %lld, max is %llu",
@@ -665,6 +692,8 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 		    "cannot dereference pointer to function: %s",
 		    bp->dn_type->dt_name);
 	dt_node_complete(pcb, dnp, dt_node_pointee(bp));
+	if (dt_node_is_userptr(bp))
+		return dt_node_user_deref(pcb, dnp, bp, ip);
 	dt_node_setmem(dnp, dt_node_pointee(bp));
 	/*
 	 * an element of a D variable (a global or clause-local array) is
@@ -675,6 +704,104 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 	    bp->dn_ident->di_scope != DIFV_SCOPE_LOCAL)
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
+}
+
+
+/*
+ * Pointers into the traced process (DT_TU_PTR: the target's types,
+ * dt_dwarf.c).  D reads what they point to by copying it in, as a
+ * program would write it by hand: p->m becomes
+ * ((S *)((uintptr_t)copyin((uintptr_t)p + off, sizeof (m)) - off))->m,
+ * so that only the member is copied and bit-fields stay as they are;
+ * *p and p[i] become *(T *)copyin((uintptr_t)(p + i), sizeof (T)), and
+ * stringof(p) copyinstr(p).
+ */
+/* dn_value of a cast to a pointer: to D's memory, whatever it points to */
+#define DT_CAST_DMEM	1
+
+static int
+dt_node_is_userptr(const dt_node_t *dnp)
+{
+	return dnp->dn_type != NULL && dnp->dn_type->dt_kind == DT_TK_PTR &&
+	    dnp->dn_type->dt_user == DT_TU_PTR;
+}
+
+static dt_node_t *
+dt_node_user_uintptr(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	return dt_node_op2(pcb, DT_TOK_CAST, dt_node_typename(pcb,
+	    dt_decl_lookup("uintptr_t")), dnp);
+}
+
+static dt_node_t *
+dt_node_user_copyin(dt_pcb_t *pcb, dt_node_t *addr, uint32_t size)
+{
+	return dt_node_func(pcb, dt_node_ident(pcb,
+	    dt_parser_strdup(pcb, "copyin")), dt_node_link(addr,
+	    dt_node_int(pcb, size, 0)));
+}
+
+/* p->m, p a pointer into the target */
+static dt_node_t *
+dt_node_user_member(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *lp,
+    const dt_type_t *st, const dt_member_t *m)
+{
+	const dt_type_t *mt = m->dm_type;
+	dt_node_t *e;
+
+	lp->dn_flags |= DT_NF_DONE;
+	e = dt_node_op2(pcb, DT_TOK_ADD, dt_node_user_uintptr(pcb, lp),
+	    dt_node_int(pcb, m->dm_off, 0));
+	if (mt->dt_kind == DT_TK_ARRAY && mt->dt_nelems == 0) {
+		/* a flexible array: a pointer into the target */
+		e = dt_node_op2(pcb, DT_TOK_CAST, dt_node_typename(pcb,
+		    dt_dwarf_userptr(pcb->pcb_hdl, mt->dt_base)), e);
+		return dt_node_become(dnp, dt_node_cook(pcb, e));
+	}
+	e = dt_node_user_copyin(pcb, e, mt->dt_size);
+	e = dt_node_op2(pcb, DT_TOK_SUB, dt_node_op2(pcb, DT_TOK_CAST,
+	    dt_node_typename(pcb, dt_decl_lookup("uintptr_t")), e),
+	    dt_node_int(pcb, m->dm_off, 0));
+	e = dt_node_op2(pcb, DT_TOK_CAST, dt_node_typename(pcb,
+	    dt_decl_ptr(pcb, st)), e);
+	e->dn_value = DT_CAST_DMEM;
+	e = dt_node_member(pcb, DT_TOK_PTR, e, m->dm_name);
+	return dt_node_become(dnp, dt_node_cook(pcb, e));
+}
+
+/* *p (ip NULL) and p[i], p a pointer into the target */
+static dt_node_t *
+dt_node_user_deref(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *bp,
+    dt_node_t *ip)
+{
+	const dt_type_t *t = dt_node_pointee(bp);
+	dt_node_t *e = bp;
+
+	bp->dn_flags |= DT_NF_DONE;
+	if (ip != NULL) {
+		ip->dn_flags |= DT_NF_DONE;
+		e = dt_node_op2(pcb, DT_TOK_ADD, bp, ip);
+	}
+	e = dt_node_user_copyin(pcb, dt_node_user_uintptr(pcb, e),
+	    t->dt_size);
+	e = dt_node_op2(pcb, DT_TOK_CAST, dt_node_typename(pcb,
+	    dt_decl_ptr(pcb, t)), e);
+	e->dn_value = DT_CAST_DMEM;
+	e = dt_node_op1(pcb, DT_TOK_DEREF, e);
+	return dt_node_become(dnp, dt_node_cook(pcb, e));
+}
+
+/*
+ * print(p): the object p points to, as a value of its own (a copy of
+ * the cooked p, dereferenced: copied in if p points into the target).
+ */
+dt_node_t *
+dt_node_print_obj(dt_pcb_t *pcb, dt_node_t *p)
+{
+	dt_node_t *cp = dt_node_copy(pcb, p);
+
+	cp->dn_flags |= DT_NF_DONE;
+	return dt_node_cook(pcb, dt_node_op1(pcb, DT_TOK_DEREF, cp));
 }
 
 /* p->m and s.m */
@@ -694,11 +821,26 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	const dt_member_t *m;
 
 	if (dnp->dn_op == DT_TOK_PTR) {
+		if (!dt_node_is_ptr(lp) && lp->dn_kind == DT_NODE_VAR &&
+		    lp->dn_ident->di_id == DIF_VAR_ARGS &&
+		    lp->dn_args != NULL && lp->dn_args->dn_kind ==
+		    DT_NODE_INT) {
+			char why[256];
+
+			(void)dt_dwarf_argtype(pcb, (int)lp->dn_args->dn_value,
+			    why, sizeof(why));
+			dt_parser_error(pcb, dnp->dn_line, D_OP_PTR,
+			    "operator %s cannot be applied to args[%d]: it "
+			    "has no C type (%s); cast argN to a pointer type "
+			    "instead", op, (int)lp->dn_args->dn_value, why);
+		}
 		if (!dt_node_is_ptr(lp))
 			dt_parser_error(pcb, dnp->dn_line, D_OP_PTR,
 			    "operator %s must be applied to a pointer", op);
 		st = dt_node_pointee(lp);
 	}
+	if (st->dt_kind == DT_TK_OPAQUE)
+		dt_dwarf_check(pcb, dnp->dn_line, st, lp->dn_type->dt_name);
 	if (st->dt_kind != DT_TK_STRUCT && st->dt_kind != DT_TK_UNION)
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SOU,
 		    "operator %s cannot be applied to type \"%s\"; must be "
@@ -710,6 +852,15 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	if ((m = dt_decl_member_lookup(st, dnp->dn_string)) == NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_TYPE_MEMBER,
 		    "%s is not a member of %s", dnp->dn_string, st->dt_name);
+	if (m->dm_type->dt_kind == DT_TK_OPAQUE) {
+		char what[512];
+
+		snprintf(what, sizeof(what), "member %s of %s", m->dm_name,
+		    st->dt_name);
+		dt_dwarf_check(pcb, dnp->dn_line, m->dm_type, what);
+	}
+	if (dnp->dn_op == DT_TOK_PTR && dt_node_is_userptr(lp))
+		return dt_node_user_member(pcb, dnp, lp, st, m);
 	dnp->dn_member = m;
 	dt_node_setmem(dnp, m->dm_type);
 	if (m->dm_bits != 0)
@@ -1120,10 +1271,17 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_VAR_UNDEF,
 		    "%s has not yet been declared or assigned",
 		    dnp->dn_string);
-	if (idp == NULL)
+	if (idp == NULL) {
+		const dt_type_t *et;
+		int64_t v;
+
+		/* an enumerator of the target's (dt_dwarf.c) */
+		if (dt_dwarf_enumerator(dtp, dnp->dn_string, &v, &et) == 0)
+			return dt_node_setint(dnp, (uint64_t)v, et);
 		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
 		    "failed to resolve %s: Unknown variable name",
 		    dnp->dn_string);
+	}
 	if (idp->di_kind == DT_IDENT_ENUMR) {
 		idp->di_flags |= DT_IDFLG_REF;
 		return dt_node_setint(dnp, (uint64_t)idp->di_value,
@@ -1479,6 +1637,27 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dt_node_cook_sizeof(pcb, dnp);
 	if (op == DT_TOK_OFFSETOF)
 		return dt_node_cook_offsetof(pcb, dnp);
+	/* &p->m, p into the target: the member's address there */
+	if (op == DT_TOK_ADDROF && dnp->dn_left->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_left->dn_op == DT_TOK_PTR &&
+	    !(dnp->dn_left->dn_left->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_left->dn_left->dn_op == DT_TOK_XLATE)) {
+		dt_node_t *lp = dt_node_cook(pcb, dnp->dn_left->dn_left);
+		const dt_member_t *m;
+
+		dnp->dn_left->dn_left = lp;
+		if (dt_node_is_userptr(lp) && lp->dn_type->dt_base != NULL &&
+		    (m = dt_decl_member_lookup(lp->dn_type->dt_base,
+		    dnp->dn_left->dn_string)) != NULL && m->dm_bits == 0) {
+			lp->dn_flags |= DT_NF_DONE;
+			return dt_node_become(dnp, dt_node_cook(pcb,
+			    dt_node_op2(pcb, DT_TOK_CAST, dt_node_typename(pcb,
+			    dt_dwarf_userptr(pcb->pcb_hdl, m->dm_type)),
+			    dt_node_op2(pcb, DT_TOK_ADD,
+			    dt_node_user_uintptr(pcb, lp),
+			    dt_node_int(pcb, m->dm_off, 0)))));
+		}
+	}
 
 	/* ++ and -- declare a new global as "=" does: an int starting at 0 */
 	if (op == DT_TOK_PREINC || op == DT_TOK_PREDEC ||
@@ -1531,6 +1710,8 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 			    "cannot dereference pointer to function: %s",
 			    cp->dn_type->dt_name);
 		dt_node_complete(pcb, dnp, dt_node_pointee(cp));
+		if (dt_node_is_userptr(cp))
+			return dt_node_user_deref(pcb, dnp, cp, NULL);
 		dt_node_setmem(dnp, dt_node_pointee(cp));
 		break;
 	case DT_TOK_ADDROF:
@@ -1553,6 +1734,11 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 			    "stringof( ) operand must be a string, a pointer, "
 			    "an array or an integer: not \"%s\"",
 			    cp->dn_type->dt_name);
+		if (dt_node_is_userptr(cp) && (cp->dn_flags |= DT_NF_DONE))
+			return dt_node_become(dnp, dt_node_cook(pcb,
+			    dt_node_func(pcb, dt_node_ident(pcb,
+			    dt_parser_strdup(pcb, "copyinstr")),
+			    dt_node_user_uintptr(pcb, cp))));
 		dnp->dn_type = &dt_type_string;
 		break;
 	case DT_TOK_PREINC:
@@ -1635,6 +1821,20 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			dt_parser_error(pcb, dnp->dn_line, D_CAST_INVAL,
 			    "invalid cast expression: \"%s\" to \"%s\"",
 			    rp->dn_type->dt_name, t->dt_name);
+		/*
+		 * (struct req *)arg0, a target's type: a pointer into the
+		 * target, unless it converts what copyin() or alloca()
+		 * returned, which is D's memory already
+		 */
+		if (t->dt_kind == DT_TK_PTR && t->dt_user != DT_TU_PTR &&
+		    dnp->dn_value != DT_CAST_DMEM &&
+		    t->dt_base != NULL && t->dt_base->dt_user == DT_TU_TYPE &&
+		    !(rp->dn_kind == DT_NODE_FUNC && rp->dn_string != NULL &&
+		    (strcmp(rp->dn_string, "copyin") == 0 ||
+		    strcmp(rp->dn_string, "alloca") == 0)) &&
+		    !(rp->dn_type->dt_kind == DT_TK_PTR &&
+		    rp->dn_type->dt_user != DT_TU_PTR && !dt_node_is_int(rp)))
+			t = dt_dwarf_userptr(pcb->pcb_hdl, t->dt_base);
 		if (rp->dn_kind == DT_NODE_INT && t->dt_kind != DT_TK_VOID)
 			return dt_node_setint(dnp, rp->dn_value, t);
 		dnp->dn_type = t;
@@ -1965,6 +2165,8 @@ dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 dt_node_t *
 dt_node_cook(dt_pcb_t *pcb, dt_node_t *dnp)
 {
+	if (dnp->dn_flags & DT_NF_DONE)
+		return dnp;
 	switch (dnp->dn_kind) {
 	case DT_NODE_INT:
 	case DT_NODE_STRING:

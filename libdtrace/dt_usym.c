@@ -801,6 +801,62 @@ dt_usym_argtypes(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
 	return n;
 }
 
+/*
+ * Call cb with the file of each object mapped in pid, the executable
+ * first (its int argument set), then in map order: from the map the
+ * daemon sent, else from /proc while the process lives.  For the types
+ * of dt_dwarf.c.  Stops when cb returns non-zero.
+ */
+int
+dt_usym_modpaths(dtrace_hdl_t *dtp, pid_t pid,
+    int (*cb)(const char *, int, void *), void *arg)
+{
+	struct dt_usym_proc *up = dt_usym_proc(dtp, pid, 0);
+	char path[64], exe[PATH_MAX], line[PATH_MAX + 128], last[PATH_MAX];
+	const char *p;
+	uint32_t i;
+	ssize_t n;
+	FILE *f;
+	int pass;
+
+	if (up != NULL && up->up_hasmap) {
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 0; i < up->up_nmods; i++) {
+				const dt_usym_mod_t *um = &up->up_mods[i];
+				int isexec = (um->um_flags &
+				    DT_MODMAP_EXEC) != 0;
+
+				if (isexec != (pass == 0))
+					continue;
+				if (cb(um->um_path, isexec, arg) != 0)
+					return 0;
+			}
+		}
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if ((n = readlink(path, exe, sizeof(exe) - 1)) <= 0)
+		return -1;
+	exe[n] = '\0';
+	if (cb(exe, 1, arg) != 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	last[0] = '\0';
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((p = strchr(line, '/')) == NULL || strcmp(p, exe) == 0 ||
+		    strcmp(p, last) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", p);
+		if (cb(p, 0, arg) != 0)
+			break;
+	}
+	fclose(f);
+	return 0;
+}
+
 /* The pid $target names: the first target, or 0. */
 pid_t
 dt_usym_target(const dtrace_hdl_t *dtp)

@@ -60,6 +60,13 @@ tests_triggers_structarg_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_structarg_LDFLAGS =
 TESTS += tests/daemon/types.sh
 EXTRA_DIST += tests/daemon/types.sh
+# the target's own types from its DWARF: the trigger is built with -g
+check_PROGRAMS += tests/triggers/dwtypes
+tests_triggers_dwtypes_SOURCES = tests/triggers/dwtypes.c
+tests_triggers_dwtypes_CFLAGS = $(TRIGGER_CFLAGS) -g -O0
+tests_triggers_dwtypes_LDFLAGS = -Wl,--build-id
+TESTS += tests/daemon/dwarf.sh
+EXTRA_DIST += tests/daemon/dwarf.sh
 check_PROGRAMS += tests/triggers/oncpu
 tests_triggers_oncpu_SOURCES = tests/triggers/oncpu.c
 tests_triggers_oncpu_CFLAGS = $(TRIGGER_CFLAGS)
