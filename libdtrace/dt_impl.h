@@ -282,6 +282,19 @@ void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
 void		dt_work_ecbs(dtrace_hdl_t *, dt_msg_t *);
 
 /* dt_usym.c */
+/*
+ * A function's name, for its preferred one: one per address, sorted by
+ * address (dt_usym_alias_cmp); the name is libdwfl's string.
+ */
+typedef struct dt_usym_alias {
+	const char	*al_name;
+	uint64_t	al_addr;
+	uint64_t	al_size;
+	uint8_t		al_bind;	/* STB_* */
+	uint8_t		al_hidden;	/* a hidden (compat) symbol version */
+} dt_usym_alias_t;
+
+int		dt_usym_alias_cmp(const void *, const void *);
 #define DT_USYM_ADDR	0	/* mod`func+0xoff: ustack(), uaddr(), %A */
 #define DT_USYM_FUNC	1	/* mod`func: usym(), ufunc() */
 #define DT_USYM_MOD	2	/* mod: umod() */
