@@ -12,9 +12,9 @@
  * so that a daemon that stopped answering is reported, not waited for
  * without end; a DT_MSG_NOTIFY can arrive between any
  * two replies and only records the daemon's new tracing state, and so
- * can a DT_MSG_PROC (a target held or gone: dt_work_proc_event) and a
+ * can a DT_MSG_PROC (a target held or gone: dt_proc_event) and a
  * DT_MSG_MODMAP (a target's modules: dt_usym_modmap) and a DT_MSG_ECBS
- * (ECBs made while tracing: dt_work_ecbs).
+ * (ECBs made while tracing: dt_program_ecbs).
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -256,7 +256,7 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			continue;
 		}
 		if (m->dm_type == DT_MSG_PROC) {
-			dt_work_proc_event(dtp, m);
+			dt_proc_event(dtp, m);
 			dt_msg_free(m);
 			continue;
 		}
@@ -266,7 +266,7 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			continue;
 		}
 		if (m->dm_type == DT_MSG_ECBS) {
-			dt_work_ecbs(dtp, m);
+			dt_program_ecbs(dtp, m);
 			dt_msg_free(m);
 			continue;
 		}
@@ -412,7 +412,7 @@ dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
 	}
 	while ((rv = dt_peer_get(p, &m)) == 1) {
 		if (m.dm_type == DT_MSG_PROC) {
-			dt_work_proc_event(dtp, &m);
+			dt_proc_event(dtp, &m);
 			dt_msg_free(&m);
 			got = 1;
 			continue;
@@ -423,7 +423,7 @@ dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
 			continue;
 		}
 		if (m.dm_type == DT_MSG_ECBS) {
-			dt_work_ecbs(dtp, &m);
+			dt_program_ecbs(dtp, &m);
 			dt_msg_free(&m);
 			continue;
 		}

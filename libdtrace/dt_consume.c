@@ -429,7 +429,7 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	offset = (int)dt_consume_u64(&r[2], data);
 	fault = (int)dt_consume_u64(&r[3], data);
 	addr = dt_consume_u64(&r[4], data);
-	if ((fep = dt_work_epid(dtp, epid)) == NULL)
+	if ((fep = dt_program_epid(dtp, epid)) == NULL)
 		return dt_set_errno(dtp, EDT_BADERROR);
 	pd = &fep->de_pdesc;
 
@@ -552,7 +552,7 @@ dt_consume_flow(dtrace_hdl_t *dtp, const dt_epid_t *ep,
 	    dtp->dt_flowprobe == ep->de_pdesc.dtpd_id)
 		flow = DTRACEFLOW_NONE;
 	if (flow == DTRACEFLOW_RETURN && next != DTRACE_EPIDNONE &&
-	    next != epid && (nep = dt_work_epid(dtp, next)) != NULL &&
+	    next != epid && (nep = dt_program_epid(dtp, next)) != NULL &&
 	    nep->de_pdesc.dtpd_id == ep->de_pdesc.dtpd_id)
 		flow = DTRACEFLOW_NONE;
 	if (flow == DTRACEFLOW_RETURN && dtp->dt_indent >= 2)
@@ -1092,7 +1092,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 		memcpy(&ts, buf + off + 8, sizeof(ts));
 		if (epid == DTRACE_EPIDNONE)
 			break;
-		if ((ep = dt_work_epid(dtp, epid)) == NULL)
+		if ((ep = dt_program_epid(dtp, epid)) == NULL)
 			return dt_conn_error(dtp, EDT_PROTO,
 			    "record for unknown enabled probe ID %u from "
 			    "dtraced", epid);
