@@ -279,6 +279,33 @@ typedef struct dt_proc {
 	int		dpr_backend;	/* DT_BACKEND_* + 1, 0 not told yet */
 } dt_proc_t;
 
+/* dt_json.c: -x oformat=json's one writer */
+#define DT_JSON_MAXDEPTH	16
+typedef struct dt_json {
+	FILE		*dj_fp;
+	int		dj_depth;
+	int		dj_key;		/* a key was written: its value next */
+	uint8_t		dj_more[DT_JSON_MAXDEPTH]; /* written at this depth */
+} dt_json_t;
+
+void		dt_json_init(dt_json_t *, FILE *);
+void		dt_json_object_begin(dt_json_t *);
+void		dt_json_object_end(dt_json_t *);
+void		dt_json_array_begin(dt_json_t *);
+void		dt_json_array_end(dt_json_t *);
+void		dt_json_newline(dt_json_t *);
+void		dt_json_key(dt_json_t *, const char *);
+void		dt_json_string(dt_json_t *, const char *, size_t);
+void		dt_json_int(dt_json_t *, int64_t);
+void		dt_json_uint(dt_json_t *, uint64_t);
+void		dt_json_double(dt_json_t *, double);
+void		dt_json_bytes(dt_json_t *, const unsigned char *, size_t);
+void		dt_json_values(dt_json_t *, const char *, size_t);
+void		dt_json_kstring(dt_json_t *, const char *, const char *);
+void		dt_json_kint(dt_json_t *, const char *, int64_t);
+void		dt_json_kuint(dt_json_t *, const char *, uint64_t);
+int		dt_json_error(const dt_json_t *);
+
 /* dt_proc.c */
 void		dt_proc_event(dtrace_hdl_t *, dt_msg_t *);
 void		dt_proc_fini(dtrace_hdl_t *);
@@ -308,7 +335,7 @@ int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
 int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
 void		dt_usym_recname(dtrace_hdl_t *, const char *, int, char *,
 		    size_t);
-void		dt_usym_json_stack(dtrace_hdl_t *, FILE *, const char *,
+void		dt_usym_json_stack(dtrace_hdl_t *, dt_json_t *, const char *,
 		    uint32_t);
 uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
 int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
@@ -810,8 +837,6 @@ int		dt_consume_bytes(dtrace_hdl_t *, FILE *,
 		    const unsigned char *, size_t, int, int);
 void		dt_consume_drops(dtrace_hdl_t *, int, uint64_t, int);
 void		dt_consume_thrdrops(dtrace_hdl_t *, int, uint64_t);
-int		dt_consume_json_str(FILE *, const char *, size_t);
-int		dt_consume_json_bytes(FILE *, const unsigned char *, size_t);
 void		dt_consume_json_drop(dtrace_hdl_t *, const char *,
 		    const char *, const char *, int64_t, uint64_t,
 		    const char *);
@@ -842,9 +867,9 @@ int		dt_aggregate_printa(dtrace_hdl_t *, FILE *, const char *,
 int		dt_aggregate_libact(dtrace_hdl_t *, uint32_t, uint32_t,
 		    int64_t);
 void		dt_aggregate_fini(dtrace_hdl_t *);
-int		dt_aggregate_json(dtrace_hdl_t *, FILE *, uint32_t);
-int		dt_aggregate_printa_json(dtrace_hdl_t *, FILE *, const char *,
-		    const uint32_t *, int);
+int		dt_aggregate_json(dtrace_hdl_t *, dt_json_t *, uint32_t);
+int		dt_aggregate_printa_json(dtrace_hdl_t *, dt_json_t *,
+		    const char *, const uint32_t *, int);
 
 /* dt_error.c */
 int		dt_set_errno(dtrace_hdl_t *, int);

@@ -579,7 +579,7 @@ dt_usym_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *data, int how)
 
 /* oformat=json: a stack as an array of frame names. */
 void
-dt_usym_json_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
+dt_usym_json_stack(dtrace_hdl_t *dtp, dt_json_t *j, const char *data,
     uint32_t nframes)
 {
 	char name[1024];
@@ -587,18 +587,16 @@ dt_usym_json_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
 	uint32_t i;
 
 	memcpy(&pid, data, sizeof(pid));
-	fputc('[', fp);
+	dt_json_array_begin(j);
 	for (i = 0; i < nframes; i++) {
 		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
 		if (pc == 0)
 			break;
 		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
 		    sizeof(name));
-		if (i > 0)
-			fputc(',', fp);
-		dt_consume_json_str(fp, name, strlen(name));
+		dt_json_string(j, name, sizeof(name));
 	}
-	fputc(']', fp);
+	dt_json_array_end(j);
 }
 
 /* snprintf, for names that may be cut short at len */

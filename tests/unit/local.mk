@@ -155,3 +155,11 @@ tests_unit_test_dt_usym_SOURCES = tests/unit/test_dt_usym.c tests/unit/tap.h
 tests_unit_test_dt_usym_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_test_dt_usym_LDADD = libdtrace/libdtrace.a proto/libdtproto.a \
 	dif/libdif.a $(LIBEVENT_LIBS)
+
+# libdtrace/dt_json.c: the JSON writer, byte for byte.
+check_PROGRAMS += tests/unit/test_dt_json
+TESTS += tests/unit/test_dt_json
+tests_unit_test_dt_json_SOURCES = tests/unit/test_dt_json.c tests/unit/tap.h
+tests_unit_test_dt_json_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_test_dt_json_LDADD = libdtrace/libdtrace.a proto/libdtproto.a \
+	dif/libdif.a $(LIBEVENT_LIBS)
