@@ -284,8 +284,8 @@ typedef struct dt_proc {
 typedef struct dt_json {
 	FILE		*dj_fp;
 	int		dj_depth;
-	int		dj_key;		/* a key was written: its value next */
-	uint8_t		dj_more[DT_JSON_MAXDEPTH]; /* written at this depth */
+	int		dj_key;		/* a key was just written */
+	uint8_t		dj_more[DT_JSON_MAXDEPTH]; /* something at depth */
 } dt_json_t;
 
 void		dt_json_init(dt_json_t *, FILE *);
@@ -320,7 +320,7 @@ typedef struct dt_usym_alias {
 	uint64_t	al_addr;
 	uint64_t	al_size;
 	uint8_t		al_bind;	/* STB_* */
-	uint8_t		al_hidden;	/* a hidden (compat) symbol version */
+	uint8_t		al_hidden;	/* a hidden (compat) version */
 } dt_usym_alias_t;
 
 int		dt_usym_alias_cmp(const void *, const void *);
@@ -335,8 +335,8 @@ int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
 int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
 void		dt_usym_recname(dtrace_hdl_t *, const char *, int, char *,
 		    size_t);
-void		dt_usym_json_stack(dtrace_hdl_t *, dt_json_t *, const char *,
-		    uint32_t);
+void		dt_usym_json_stack(dtrace_hdl_t *, dt_json_t *,
+		    const char *, uint32_t);
 uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
 int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
 		    const char *, char (*)[128], int);
@@ -816,7 +816,8 @@ dt_epid_t	*dt_program_epid(dtrace_hdl_t *, uint32_t);
 void		dt_program_fini(dtrace_hdl_t *);
 dt_epid_t	*dt_program_epid_create(struct dtrace_prog *, uint32_t);
 void		dt_program_epid_free(dt_epid_t *);
-int		dt_program_epid_insert(dtrace_hdl_t *, uint32_t, dt_epid_t *);
+int		dt_program_epid_insert(dtrace_hdl_t *, uint32_t,
+		    dt_epid_t *);
 int		dt_program_aggs(dtrace_hdl_t *, struct dtrace_prog *);
 void		dt_program_ecbs(dtrace_hdl_t *, dt_msg_t *);
 int		dt_program_errhandler(dtrace_hdl_t *);

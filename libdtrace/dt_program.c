@@ -77,7 +77,8 @@ dt_program_ecbs(dtrace_hdl_t *dtp, dt_msg_t *m)
 		stmt = dt_msg_get_u32(m);
 		dt_probe_decode(m, &pd);
 		if (m->dm_err || epid == DTRACE_EPIDNONE ||
-		    epid >= DT_PROGRAM_MAXEPID || dt_program_epid(dtp, epid) != NULL)
+		    epid >= DT_PROGRAM_MAXEPID ||
+		    dt_program_epid(dtp, epid) != NULL)
 			continue;
 		for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
 			if (pgp->dp_exec && pgp->dp_seq == prog)

@@ -5,7 +5,7 @@
 #	proto/			dif/
 #	libdtrace/		proto/, dif/
 #	daemon/			proto/, dif/, fasttrap/
-#	client/			libdtrace/dtrace.h, the public header, only
+#	client/			libdtrace/dtrace.h (the public header) only
 #
 # Two checks.  Every #include of the product folders, read as text and
 # named by the folder that owns the header; and the build's own include
@@ -39,6 +39,9 @@ owner()
 	done
 }
 
+# the header an #include line names, quoted or bracketed
+INCLUDE_RE='s/^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]\([^">]*\)[">].*/\1/p'
+
 # violations ROOT: one line per include of ours that its folder may not
 # use, "file: header (folder)"; quoted or bracketed alike
 violations()
@@ -48,8 +51,7 @@ violations()
 		ok_list=$(allowed "$f")
 		for src in "$1/$f"/*.[chly]; do
 			[ -f "$src" ] || continue
-			sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]\([^">]*\)[">].*/\1/p' \
-			    "$src" | while read -r h; do
+			sed -n "$INCLUDE_RE" "$src" | while read -r h; do
 				o=$(owner "$1" "$h")
 				[ -n "$o" ] && [ "$o" != "$f" ] || continue
 				case " $ok_list " in

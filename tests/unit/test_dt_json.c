@@ -81,7 +81,8 @@ main(void)
 
 	start(&j);
 	dt_json_string(&j, "q\"b\\s\nt\tc\001d\177", SIZE_MAX);
-	dt_json_string(&j, "caf\303\251|a\377b|\300\257|\355\240\200", SIZE_MAX);
+	dt_json_string(&j, "caf\303\251|a\377b|\300\257|\355\240\200",
+	    SIZE_MAX);
 	dt_json_string(&j, "abcdef", 3);
 	dt_json_string(&j, "ab\0cd", 5);
 	dt_json_string(&j, "\303\251", 1);
