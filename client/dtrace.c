@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "dtrace.h"
-#include "dt_proto.h"	/* DTRACEACT_* record kinds */
 
 #define E_SUCCESS	0
 #define E_ERROR		1

@@ -1,4 +1,6 @@
 # client/: the dtrace(1) command.
 bin_PROGRAMS += client/dtrace
 client_dtrace_SOURCES = client/dtrace.c
-client_dtrace_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a dif/libdif.a
+# libdtrace's public dtrace.h only: nothing of proto/ or dif/ is on its path
+client_dtrace_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libdtrace
+client_dtrace_LDADD = libdtrace/libdtrace.a proto/libdtproto.a dif/libdif.a

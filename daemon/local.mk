@@ -8,10 +8,13 @@ daemon_libdtd_a_SOURCES = daemon/dtd.h daemon/dtd_log.c \
 	daemon/dtd_buf.c daemon/dtd_agg.c daemon/dtd_prov_pid.c \
 	daemon/dtd_spec.c daemon/dtd_retain.c daemon/dtd_limit.c \
 	daemon/dtd_sample.c
-daemon_libdtd_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBEVENT_CFLAGS)
+# on proto/, dif/ and fasttrap/; never libdtrace/
+DTD_CPPFLAGS = -I$(top_srcdir)/proto -I$(top_srcdir)/dif \
+	-I$(top_srcdir)/fasttrap
+daemon_libdtd_a_CPPFLAGS = $(AM_CPPFLAGS) $(DTD_CPPFLAGS) $(LIBEVENT_CFLAGS)
 
 sbin_PROGRAMS += daemon/dtraced
 daemon_dtraced_SOURCES = daemon/dtd.h daemon/dtraced.c
-daemon_dtraced_CPPFLAGS = $(AM_CPPFLAGS) $(LIBEVENT_CFLAGS)
-daemon_dtraced_LDADD = daemon/libdtd.a libdtrace/libdtproto.a dif/libdif.a \
+daemon_dtraced_CPPFLAGS = $(AM_CPPFLAGS) $(DTD_CPPFLAGS) $(LIBEVENT_CFLAGS)
+daemon_dtraced_LDADD = daemon/libdtd.a proto/libdtproto.a dif/libdif.a \
 	$(FT_LIBS) $(LIBEVENT_LIBS) $(PTHREAD_LIBS)

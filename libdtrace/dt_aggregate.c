@@ -994,24 +994,22 @@ dt_aggregate_print_ent(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 
 /* oformat=json: an aggregation's keys as a JSON array. */
 static void
-dt_aggregate_json_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
+dt_aggregate_json_keys(dtrace_hdl_t *dtp, dt_json_t *j, const dtp_agg_t *d,
     const char *key)
 {
 	size_t off = 0;
 	uint32_t i;
 
-	fputc('[', fp);
+	dt_json_array_begin(j);
 	for (i = 0; i < d->dg_nkeys; i++) {
 		const dtp_aggkey_t *k = &d->dg_keys[i];
 		const char *p = key + off;
 		uint64_t v = 0;
 
-		if (i > 0)
-			fputc(',', fp);
 		if (k->dk_kind == DTP_KEY_STRING) {
-			dt_consume_json_str(fp, p, k->dk_size);
+			dt_json_string(j, p, k->dk_size);
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
-			dt_usym_json_stack(dtp, fp, p, k->dk_size / 8 - 1);
+			dt_usym_json_stack(dtp, j, p, k->dk_size / 8 - 1);
 		} else if (k->dk_kind == DTP_KEY_USYM ||
 		    k->dk_kind == DTP_KEY_UMOD || k->dk_kind == DTP_KEY_UADDR) {
 			char name[1024];
@@ -1020,40 +1018,41 @@ dt_aggregate_json_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
 			    k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
 			    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD :
 			    DT_USYM_ADDR, name, sizeof(name));
-			dt_consume_json_str(fp, name, strlen(name));
+			dt_json_string(j, name, sizeof(name));
 		} else {
 			/* as the text shows them: by size */
 			memcpy(&v, p, k->dk_size < 8 ? k->dk_size : 8);
 			switch (k->dk_size) {
 			case 1:
-				fprintf(fp, "%u", (unsigned)(uint8_t)v);
+				dt_json_uint(j, (uint8_t)v);
 				break;
 			case 2:
-				fprintf(fp, "%u", (unsigned)(uint16_t)v);
+				dt_json_uint(j, (uint16_t)v);
 				break;
 			case 4:
-				fprintf(fp, "%d", (int32_t)(uint32_t)v);
+				dt_json_int(j, (int32_t)(uint32_t)v);
 				break;
 			default:
-				fprintf(fp, "%lld", (long long)v);
+				dt_json_int(j, (int64_t)v);
 				break;
 			}
 		}
 		off += DT_AGG_ROUND8(k->dk_size);
 	}
-	fputc(']', fp);
+	dt_json_array_end(j);
 }
 
 static void
-dt_aggregate_json_bucket(FILE *fp, int *first, int64_t min, int64_t max,
+dt_aggregate_json_bucket(dt_json_t *j, int64_t min, int64_t max,
     int64_t val, uint64_t normal)
 {
 	if (val == 0)
 		return;
-	fprintf(fp, "%s{\"min\":%lld,\"max\":%lld,\"count\":%lld}",
-	    *first ? "" : ",", (long long)min, (long long)max,
-	    (long long)((unsigned long long)val / normal));
-	*first = 0;
+	dt_json_object_begin(j);
+	dt_json_kint(j, "min", min);
+	dt_json_kint(j, "max", max);
+	dt_json_kint(j, "count", (int64_t)((uint64_t)val / normal));
+	dt_json_object_end(j);
 }
 
 /*
@@ -1062,15 +1061,15 @@ dt_aggregate_json_bucket(FILE *fp, int *first, int64_t min, int64_t max,
  * INT64_MAX).
  */
 static void
-dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
+dt_aggregate_json_hist(dt_json_t *j, const dtp_agg_t *d, const uint64_t *uv,
     uint32_t nval, uint64_t normal)
 {
 	const int64_t *v = (const int64_t *)uv;
-	int n = (int)nval, i, bin, first = 1;
+	int n = (int)nval, i, bin;
 	dt_aggregate_llq_t q;
 	int64_t min, max;
 
-	fputc('[', fp);
+	dt_json_array_begin(j);
 	if (d->dg_kind == DTRACEAGG_QUANTIZE) {
 		for (i = 0; i < n; i++) {
 			if (i < DT_AGG_QZERO) {
@@ -1084,7 +1083,7 @@ dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 				max = i == n - 1 ? INT64_MAX :
 				    dt_aggregate_qvalue(i + 1) - 1;
 			}
-			dt_aggregate_json_bucket(fp, &first, min, max, v[i],
+			dt_aggregate_json_bucket(j, min, max, v[i],
 			    normal);
 		}
 	} else if (d->dg_kind == DTRACEAGG_LQUANTIZE) {
@@ -1102,14 +1101,14 @@ dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 				min = base + (i - 1) * lstep;
 				max = min + lstep - 1;
 			}
-			dt_aggregate_json_bucket(fp, &first, min, max, v[i],
+			dt_aggregate_json_bucket(j, min, max, v[i],
 			    normal);
 		}
 	} else {
 		/* llquantize: the text printer's walk of the magnitudes */
 		dt_aggregate_llq_init(&q, d);
 		if (n > 0)
-			dt_aggregate_json_bucket(fp, &first, INT64_MIN,
+			dt_aggregate_json_bucket(j, INT64_MIN,
 			    q.lq_value - 1, v[0], normal);
 		for (bin = 1; bin < n; bin++) {
 			int64_t lo = q.lq_value, top = q.lq_this;
@@ -1117,7 +1116,7 @@ dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 			if (q.lq_step < top - lo)
 				top = lo + q.lq_step;
 			if (!q.lq_empty)
-				dt_aggregate_json_bucket(fp, &first, lo,
+				dt_aggregate_json_bucket(j, lo,
 				    top - 1, v[bin], normal);
 			if (!dt_aggregate_llq_next(&q)) {
 				bin++;
@@ -1125,10 +1124,10 @@ dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 			}
 		}
 		if (bin < n)
-			dt_aggregate_json_bucket(fp, &first, q.lq_value,
+			dt_aggregate_json_bucket(j, q.lq_value,
 			    INT64_MAX, v[bin], normal);
 	}
-	fputc(']', fp);
+	dt_json_array_end(j);
 }
 
 /*
@@ -1138,7 +1137,7 @@ dt_aggregate_json_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
  * { "keys": [...], "buckets": [{ "min", "max", "count" }...] }.
  */
 int
-dt_aggregate_json(dtrace_hdl_t *dtp, FILE *fp, uint32_t id)
+dt_aggregate_json(dtrace_hdl_t *dtp, dt_json_t *j, uint32_t id)
 {
 	const dtp_agg_t *d = dt_aggregate_desc(dtp, id);
 	dt_aggent_t **v;
@@ -1148,42 +1147,44 @@ dt_aggregate_json(dtrace_hdl_t *dtp, FILE *fp, uint32_t id)
 		return dt_set_errno(dtp, EDT_BADAGGVAR);
 	if ((v = dt_aggregate_sorted(dtp, id, &n)) == NULL)
 		return -1;
-	fprintf(fp, "\"name\":");
-	dt_consume_json_str(fp, d->dg_name, strlen(d->dg_name));
-	fprintf(fp, ",\"function\":\"%s\",\"data\":[",
-	    dt_ident_aggfunc_name(d->dg_kind));
+	dt_json_kstring(j, "name", d->dg_name);
+	dt_json_kstring(j, "function", dt_ident_aggfunc_name(d->dg_kind));
+	dt_json_key(j, "data");
+	dt_json_array_begin(j);
 	for (i = 0; i < n; i++) {
 		const dt_aggent_t *e = v[i];
 		const uint64_t *val = e->ae_val;
 		uint64_t normal = e->ae_normal;
 
-		fprintf(fp, "%s{\"keys\":", i > 0 ? "," : "");
-		dt_aggregate_json_keys(dtp, fp, d, e->ae_key);
+		dt_json_object_begin(j);
+		dt_json_key(j, "keys");
+		dt_aggregate_json_keys(dtp, j, d, e->ae_key);
 		switch (d->dg_kind) {
 		case DTRACEAGG_AVG:
-			fprintf(fp, ",\"value\":%lld", val[0] ?
-			    (long long)((int64_t)val[1] / (int64_t)normal /
-			    (int64_t)val[0]) : 0);
+			dt_json_kint(j, "value", val[0] ?
+			    (int64_t)val[1] / (int64_t)normal /
+			    (int64_t)val[0] : 0);
 			break;
 		case DTRACEAGG_STDDEV:
-			fprintf(fp, ",\"value\":%llu", (unsigned long long)
+			dt_json_kuint(j, "value",
 			    dt_aggregate_stddev(val, normal));
 			break;
 		case DTRACEAGG_QUANTIZE:
 		case DTRACEAGG_LQUANTIZE:
 		case DTRACEAGG_LLQUANTIZE:
-			fprintf(fp, ",\"buckets\":");
-			dt_aggregate_json_hist(fp, d, val, e->ae_nval, normal);
+			dt_json_key(j, "buckets");
+			dt_aggregate_json_hist(j, d, val, e->ae_nval, normal);
 			break;
 		default:
-			fprintf(fp, ",\"value\":%lld",
-			    (long long)((unsigned long long)val[0] / normal));
+			dt_json_kint(j, "value",
+			    (int64_t)(val[0] / normal));
 			break;
 		}
-		fputc('}', fp);
+		dt_json_object_end(j);
 	}
 	free(v);
-	if (fprintf(fp, "]") < 0)
+	dt_json_array_end(j);
+	if (dt_json_error(j) != 0)
 		return dt_set_errno(dtp, errno);
 	return 0;
 }
@@ -1194,18 +1195,23 @@ dt_aggregate_print_json(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_aggent_t **v;
 	size_t i, n;
+	dt_json_t j;
 
 	if ((v = dt_aggregate_sorted(dtp, UINT32_MAX, &n)) == NULL)
 		return -1;
+	dt_json_init(&j, fp);
 	for (i = 0; i < n; i++) {
 		if (i > 0 && v[i]->ae_aggid == v[i - 1]->ae_aggid)
 			continue;
-		fprintf(fp, "{\"type\":\"aggregation\",");
-		if (dt_aggregate_json(dtp, fp, v[i]->ae_aggid) != 0) {
+		dt_json_object_begin(&j);
+		dt_json_kstring(&j, "type", "aggregation");
+		if (dt_aggregate_json(dtp, &j, v[i]->ae_aggid) != 0) {
 			free(v);
 			return -1;
 		}
-		if (fprintf(fp, "}\n") < 0) {
+		dt_json_object_end(&j);
+		dt_json_newline(&j);
+		if (dt_json_error(&j) != 0) {
 			free(v);
 			return dt_set_errno(dtp, errno);
 		}
@@ -1430,7 +1436,7 @@ dt_aggregate_printa(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
  * data and, for a format, the text it prints.
  */
 int
-dt_aggregate_printa_json(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+dt_aggregate_printa_json(dtrace_hdl_t *dtp, dt_json_t *j, const char *fmt,
     const uint32_t *ids, int naggs)
 {
 	char *buf = NULL;
@@ -1440,13 +1446,16 @@ dt_aggregate_printa_json(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 
 	if (dt_aggregate_get(dtp) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	fprintf(fp, "{\"action\":\"printa\",\"aggregations\":[");
+	dt_json_object_begin(j);
+	dt_json_kstring(j, "action", "printa");
+	dt_json_key(j, "aggregations");
+	dt_json_array_begin(j);
 	for (i = 0; rv == 0 && i < naggs; i++) {
-		fprintf(fp, "%s{", i > 0 ? "," : "");
-		rv = dt_aggregate_json(dtp, fp, ids[i]);
-		fputc('}', fp);
+		dt_json_object_begin(j);
+		rv = dt_aggregate_json(dtp, j, ids[i]);
+		dt_json_object_end(j);
 	}
-	fputc(']', fp);
+	dt_json_array_end(j);
 	if (rv == 0 && fmt != NULL) {
 		/* the formatted text, made by the text printer */
 		if ((mf = open_memstream(&buf, &len)) == NULL)
@@ -1455,12 +1464,12 @@ dt_aggregate_printa_json(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 		if (fclose(mf) != 0 && rv == 0)
 			rv = dt_set_errno(dtp, EDT_NOMEM);
 		if (rv == 0) {
-			fprintf(fp, ",\"value\":");
-			dt_consume_json_str(fp, buf, len);
+			dt_json_key(j, "value");
+			dt_json_string(j, buf, len);
 		}
 		free(buf);
 	}
-	fputc('}', fp);
+	dt_json_object_end(j);
 	for (i = 0; rv == 0 && i < naggs; i++)
 		rv = dt_aggregate_setprinted(dtp, ids[i]);
 	return rv;

@@ -10,11 +10,9 @@
  *
  * Requests are answered in order, each within a bound (dt_conn_patience)
  * so that a daemon that stopped answering is reported, not waited for
- * without end; a DT_MSG_NOTIFY can arrive between any
- * two replies and only records the daemon's new tracing state, and so
- * can a DT_MSG_PROC (a target held or gone: dt_work_proc_event) and a
- * DT_MSG_MODMAP (a target's modules: dt_usym_modmap) and a DT_MSG_ECBS
- * (ECBs made while tracing: dt_work_ecbs).
+ * without end.  Between any two replies the daemon may send what no
+ * request asked for; dt_conn_unsolicited lists those messages and who
+ * takes each in.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -231,7 +229,47 @@ dt_conn_notify(dtrace_hdl_t *dtp, dt_msg_t *m)
 		dtp->dt_activity = (int)act;
 }
 
-/* Read one message, not a NOTIFY.  DT_MSG_ERROR becomes EDT_REMOTE. */
+/*
+ * The messages the daemon sends unasked, whichever read meets them: the
+ * new tracing state (NOTIFY), a target held or gone (PROC), a target's
+ * modules (MODMAP), ECBs made while tracing (ECBS).  Those that wake a
+ * consumer waiting in dt_conn_wait say so.
+ */
+static const struct dt_conn_unsol {
+	uint16_t	cu_type;
+	void		(*cu_take)(dtrace_hdl_t *, dt_msg_t *);
+	int		cu_wakes;
+} dt_conn_unsols[] = {
+	{ DT_MSG_NOTIFY,	dt_conn_notify,		1 },
+	{ DT_MSG_PROC,		dt_proc_event,		1 },
+	{ DT_MSG_MODMAP,	dt_usym_modmap,		0 },
+	{ DT_MSG_ECBS,		dt_program_ecbs,	0 },
+};
+
+/*
+ * Take m in (and free it) if the daemon sends it unasked: its entry,
+ * else NULL and m is the caller's.
+ */
+static const struct dt_conn_unsol *
+dt_conn_unsolicited(dtrace_hdl_t *dtp, dt_msg_t *m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dt_conn_unsols) / sizeof(dt_conn_unsols[0]);
+	    i++) {
+		if (dt_conn_unsols[i].cu_type == m->dm_type) {
+			dt_conn_unsols[i].cu_take(dtp, m);
+			dt_msg_free(m);
+			return &dt_conn_unsols[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Read one message the caller asked for, taking in the unasked ones.
+ * DT_MSG_ERROR becomes EDT_REMOTE.
+ */
 int
 dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 {
@@ -250,26 +288,8 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			return dt_conn_error(dtp, errno == EPROTO ? EDT_PROTO :
 			    EDT_DAEMON, "failed to read from dtraced: %s",
 			    strerror(errno));
-		if (m->dm_type == DT_MSG_NOTIFY) {
-			dt_conn_notify(dtp, m);
-			dt_msg_free(m);
+		if (dt_conn_unsolicited(dtp, m) != NULL)
 			continue;
-		}
-		if (m->dm_type == DT_MSG_PROC) {
-			dt_work_proc_event(dtp, m);
-			dt_msg_free(m);
-			continue;
-		}
-		if (m->dm_type == DT_MSG_MODMAP) {
-			dt_usym_modmap(dtp, m);
-			dt_msg_free(m);
-			continue;
-		}
-		if (m->dm_type == DT_MSG_ECBS) {
-			dt_work_ecbs(dtp, m);
-			dt_msg_free(m);
-			continue;
-		}
 		if (m->dm_type == DT_MSG_ERROR) {
 			uint32_t code = dt_msg_get_u32(m);
 			char text[1024];
@@ -375,10 +395,12 @@ dt_conn_request(dtrace_hdl_t *dtp, dt_msg_t *req, uint16_t ok,
 }
 
 /*
- * Wait up to timeout ms for the daemon to say something; NOTIFYs are
- * taken in.  Returns 1 if one came, 0 on timeout or a signal, -1 on
- * error.  -1 waits for something the daemon owes us (a target held or
- * gone): for DT_CONN_WORKWAIT at most, then it is an error.
+ * Wait up to timeout ms for the daemon to say something; what it sends
+ * unasked is taken in (dt_conn_unsolicited).  Returns 1 if a message
+ * that wakes a consumer came (NOTIFY, PROC), 0 on timeout or a signal,
+ * -1 on error.  A timeout of -1 waits for something the daemon owes us
+ * (a target held or gone): for DT_CONN_WORKWAIT at most, then it is an
+ * error.
  */
 int
 dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
@@ -411,33 +433,16 @@ dt_conn_wait(dtrace_hdl_t *dtp, int timeout)
 			    strerror(errno));
 	}
 	while ((rv = dt_peer_get(p, &m)) == 1) {
-		if (m.dm_type == DT_MSG_PROC) {
-			dt_work_proc_event(dtp, &m);
-			dt_msg_free(&m);
-			got = 1;
-			continue;
-		}
-		if (m.dm_type == DT_MSG_MODMAP) {
-			dt_usym_modmap(dtp, &m);
-			dt_msg_free(&m);
-			continue;
-		}
-		if (m.dm_type == DT_MSG_ECBS) {
-			dt_work_ecbs(dtp, &m);
-			dt_msg_free(&m);
-			continue;
-		}
-		if (m.dm_type != DT_MSG_NOTIFY) {
-			uint16_t type = m.dm_type;
+		const struct dt_conn_unsol *cu;
+		uint16_t type = m.dm_type;
 
+		if ((cu = dt_conn_unsolicited(dtp, &m)) == NULL) {
 			dt_msg_free(&m);
 			return dt_conn_error(dtp, EDT_PROTO,
 			    "unexpected %s from dtraced",
 			    dt_msg_type_name(type));
 		}
-		dt_conn_notify(dtp, &m);
-		dt_msg_free(&m);
-		got = 1;
+		got |= cu->cu_wakes;
 	}
 	if (rv < 0)
 		return dt_conn_error(dtp, EDT_PROTO,

@@ -217,99 +217,6 @@ dt_consume_datum(dtrace_hdl_t *dtp, FILE *fp, const dtrace_recdesc_t *rp,
 }
 
 /*
- * The length of the well-formed UTF-8 sequence of two to four bytes at
- * s (at most n, no NUL), or 0: no overlong form, no surrogate, nothing
- * past U+10FFFF.
- */
-static size_t
-dt_consume_utf8(const unsigned char *s, size_t n)
-{
-	uint32_t cp;
-	size_t len, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/*
- * A JSON string of up to n bytes, ending at a NUL.  Well-formed UTF-8
- * goes as it is (JSON's own encoding); control characters, DEL and each
- * byte of anything else are \u00XX escapes (the byte as a code point),
- * so any data, even invalid UTF-8, makes valid JSON.
- */
-int
-dt_consume_json_str(FILE *fp, const char *s, size_t n)
-{
-	size_t i, u;
-
-	fputc('"', fp);
-	for (i = 0; i < n && s[i] != '\0'; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", fp);
-			break;
-		case '\\':
-			fputs("\\\\", fp);
-			break;
-		case '\n':
-			fputs("\\n", fp);
-			break;
-		case '\t':
-			fputs("\\t", fp);
-			break;
-		default:
-			if (c >= 0x80 && (u = dt_consume_utf8(
-			    (const unsigned char *)s + i,
-			    strnlen(s + i, n - i))) != 0) {
-				fwrite(s + i, 1, u, fp);
-				i += u - 1;
-			} else if (c < 0x20 || c > 0x7e) {
-				fprintf(fp, "\\u%04x", c);
-			} else {
-				fputc(c, fp);
-			}
-			break;
-		}
-	}
-	return fputc('"', fp) == EOF ? -1 : 0;
-}
-
-/* Raw bytes as a JSON array of numbers. */
-int
-dt_consume_json_bytes(FILE *fp, const unsigned char *c, size_t n)
-{
-	size_t i;
-
-	fputc('[', fp);
-	for (i = 0; i < n; i++)
-		fprintf(fp, "%s%u", i > 0 ? "," : "", c[i]);
-	return fputc(']', fp) == EOF ? -1 : 0;
-}
-
-/*
  * A drop report as a JSON line on the output stream, so that a program
  * reading it sees drops in order with the records they concern.  where
  * ("cpu", "thread" or NULL) names what unit counts.  msg is dtrace's
@@ -319,15 +226,19 @@ void
 dt_consume_json_drop(dtrace_hdl_t *dtp, const char *kind, const char *tag,
     const char *where, int64_t unit, uint64_t n, const char *msg)
 {
-	FILE *fp = dtp->dt_ofp != NULL ? dtp->dt_ofp : stdout;
+	dt_json_t j;
 
-	fprintf(fp, "{\"type\":\"drop\",\"kind\":\"%s\",\"tag\":\"%s\"",
-	    kind, tag);
+	dt_json_init(&j, dtp->dt_ofp != NULL ? dtp->dt_ofp : stdout);
+	dt_json_object_begin(&j);
+	dt_json_kstring(&j, "type", "drop");
+	dt_json_kstring(&j, "kind", kind);
+	dt_json_kstring(&j, "tag", tag);
 	if (where != NULL)
-		fprintf(fp, ",\"%s\":%lld", where, (long long)unit);
-	fprintf(fp, ",\"count\":%llu,\"message\":", (unsigned long long)n);
-	dt_consume_json_str(fp, msg, strlen(msg));
-	fprintf(fp, "}\n");
+		dt_json_kint(&j, where, unit);
+	dt_json_kuint(&j, "count", n);
+	dt_json_kstring(&j, "message", msg);
+	dt_json_object_end(&j);
+	dt_json_newline(&j);
 }
 
 void
@@ -391,18 +302,18 @@ dt_consume_u64(const dtrace_recdesc_t *rp, const char *data)
 	return v;
 }
 
-/* A probe's description as JSON members, after others. */
+/* A probe's description as JSON members. */
 static void
-dt_consume_json_pdesc(FILE *fp, const dtrace_probedesc_t *pd)
+dt_consume_json_pdesc(dt_json_t *j, const dtrace_probedesc_t *pd)
 {
-	fprintf(fp, ",\"provider\":");
-	dt_consume_json_str(fp, pd->dtpd_provider, sizeof(pd->dtpd_provider));
-	fprintf(fp, ",\"module\":");
-	dt_consume_json_str(fp, pd->dtpd_mod, sizeof(pd->dtpd_mod));
-	fprintf(fp, ",\"function\":");
-	dt_consume_json_str(fp, pd->dtpd_func, sizeof(pd->dtpd_func));
-	fprintf(fp, ",\"name\":");
-	dt_consume_json_str(fp, pd->dtpd_name, sizeof(pd->dtpd_name));
+	dt_json_key(j, "provider");
+	dt_json_string(j, pd->dtpd_provider, sizeof(pd->dtpd_provider));
+	dt_json_key(j, "module");
+	dt_json_string(j, pd->dtpd_mod, sizeof(pd->dtpd_mod));
+	dt_json_key(j, "function");
+	dt_json_string(j, pd->dtpd_func, sizeof(pd->dtpd_func));
+	dt_json_key(j, "name");
+	dt_json_string(j, pd->dtpd_name, sizeof(pd->dtpd_name));
 }
 
 /*
@@ -429,7 +340,7 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	offset = (int)dt_consume_u64(&r[2], data);
 	fault = (int)dt_consume_u64(&r[3], data);
 	addr = dt_consume_u64(&r[4], data);
-	if ((fep = dt_work_epid(dtp, epid)) == NULL)
+	if ((fep = dt_program_epid(dtp, epid)) == NULL)
 		return dt_set_errno(dtp, EDT_BADERROR);
 	pd = &fep->de_pdesc;
 
@@ -454,21 +365,26 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	dtp->dt_errors++;
 	if (DT_JSON(dtp)) {
 		char msg[1024];
+		dt_json_t j;
 
 		snprintf(msg, sizeof(msg), "error on enabled probe ID %u (ID "
 		    "%u: %s:%s:%s:%s): %s%s in %s%s", epid, pd->dtpd_id,
 		    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
 		    pd->dtpd_name, dif_fault_name(fault), details, where,
 		    offinfo);
-		fprintf(fp, "{\"type\":\"error\",\"epid\":%u,\"id\":%u",
-		    epid, pd->dtpd_id);
-		dt_consume_json_pdesc(fp, pd);
-		fprintf(fp, ",\"fault\":");
-		dt_consume_json_str(fp, dif_fault_name(fault), SIZE_MAX);
-		fprintf(fp, ",\"action\":%d,\"offset\":%d,\"address\":%llu,"
-		    "\"message\":", action, offset, (unsigned long long)addr);
-		dt_consume_json_str(fp, msg, sizeof(msg));
-		fprintf(fp, "}\n");
+		dt_json_init(&j, fp);
+		dt_json_object_begin(&j);
+		dt_json_kstring(&j, "type", "error");
+		dt_json_kuint(&j, "epid", epid);
+		dt_json_kuint(&j, "id", pd->dtpd_id);
+		dt_consume_json_pdesc(&j, pd);
+		dt_json_kstring(&j, "fault", dif_fault_name(fault));
+		dt_json_kint(&j, "action", action);
+		dt_json_kint(&j, "offset", offset);
+		dt_json_kuint(&j, "address", addr);
+		dt_json_kstring(&j, "message", msg);
+		dt_json_object_end(&j);
+		dt_json_newline(&j);
 		return 0;
 	}
 	fprintf(stderr, "dtrace: error on enabled probe ID %u (ID %u: "
@@ -552,7 +468,7 @@ dt_consume_flow(dtrace_hdl_t *dtp, const dt_epid_t *ep,
 	    dtp->dt_flowprobe == ep->de_pdesc.dtpd_id)
 		flow = DTRACEFLOW_NONE;
 	if (flow == DTRACEFLOW_RETURN && next != DTRACE_EPIDNONE &&
-	    next != epid && (nep = dt_work_epid(dtp, next)) != NULL &&
+	    next != epid && (nep = dt_program_epid(dtp, next)) != NULL &&
 	    nep->de_pdesc.dtpd_id == ep->de_pdesc.dtpd_id)
 		flow = DTRACEFLOW_NONE;
 	if (flow == DTRACEFLOW_RETURN && dtp->dt_indent >= 2)
@@ -568,51 +484,43 @@ dt_consume_flow(dtrace_hdl_t *dtp, const dt_epid_t *ep,
 }
 
 /* One trace() datum as a JSON value, by size as the text is printed. */
-static int
-dt_consume_json_datum(FILE *fp, const dtrace_recdesc_t *rp, const char *addr)
+static void
+dt_consume_json_datum(dt_json_t *j, const dtrace_recdesc_t *rp,
+    const char *addr)
 {
-	if (rp->dtrd_type == DTRACE_REC_STRING)
-		return dt_consume_json_str(fp, addr, rp->dtrd_size);
-	if (rp->dtrd_type == DTRACE_REC_BYTES)
-		return dt_consume_json_bytes(fp, (const unsigned char *)addr,
-		    rp->dtrd_size);
-	if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 8) {
+	if (rp->dtrd_type == DTRACE_REC_STRING) {
+		dt_json_string(j, addr, rp->dtrd_size);
+	} else if (rp->dtrd_type == DTRACE_REC_BYTES) {
+		dt_json_bytes(j, (const unsigned char *)addr, rp->dtrd_size);
+	} else if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 8) {
 		double d;
 
 		memcpy(&d, addr, 8);
-		return fprintf(fp, "%f", d) < 0 ? -1 : 0;
-	}
-	if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 4) {
+		dt_json_double(j, d);
+	} else if (rp->dtrd_type == DTRACE_REC_FLOAT && rp->dtrd_size == 4) {
 		float f;
 
 		memcpy(&f, addr, 4);
-		return fprintf(fp, "%f", (double)f) < 0 ? -1 : 0;
-	}
-	switch (rp->dtrd_size) {
-	case 8: {
+		dt_json_double(j, (double)f);
+	} else if (rp->dtrd_size == 8) {
 		int64_t v;
 
 		memcpy(&v, addr, 8);
-		return fprintf(fp, "%lld", (long long)v) < 0 ? -1 : 0;
-	}
-	case 4: {
+		dt_json_int(j, v);
+	} else if (rp->dtrd_size == 4) {
 		int32_t v;
 
 		memcpy(&v, addr, 4);
-		return fprintf(fp, "%d", v) < 0 ? -1 : 0;
-	}
-	case 2: {
+		dt_json_int(j, v);
+	} else if (rp->dtrd_size == 2) {
 		uint16_t v;
 
 		memcpy(&v, addr, 2);
-		return fprintf(fp, "%u", v) < 0 ? -1 : 0;
-	}
-	case 1:
-		return fprintf(fp, "%u", *(const unsigned char *)addr) < 0 ?
-		    -1 : 0;
-	default:
-		return dt_consume_json_bytes(fp, (const unsigned char *)addr,
-		    rp->dtrd_size);
+		dt_json_uint(j, v);
+	} else if (rp->dtrd_size == 1) {
+		dt_json_uint(j, *(const unsigned char *)addr);
+	} else {
+		dt_json_bytes(j, (const unsigned char *)addr, rp->dtrd_size);
 	}
 }
 
@@ -621,7 +529,7 @@ dt_consume_json_datum(FILE *fp, const dtrace_recdesc_t *rp, const char *addr)
  * into memory.
  */
 static int
-dt_consume_json_printf(dtrace_hdl_t *dtp, FILE *jf, const char *fmt,
+dt_consume_json_printf(dtrace_hdl_t *dtp, dt_json_t *j, const char *fmt,
     const dtrace_recdesc_t *rp, int nargs, const char *data)
 {
 	char *buf = NULL;
@@ -635,9 +543,11 @@ dt_consume_json_printf(dtrace_hdl_t *dtp, FILE *jf, const char *fmt,
 	if (fclose(mf) != 0 && rv == 0)
 		rv = dt_set_errno(dtp, EDT_NOMEM);
 	if (rv == 0) {
-		fprintf(jf, "{\"action\":\"printf\",\"value\":");
-		dt_consume_json_str(jf, buf, len);
-		fprintf(jf, "}");
+		dt_json_object_begin(j);
+		dt_json_kstring(j, "action", "printf");
+		dt_json_key(j, "value");
+		dt_json_string(j, buf, len);
+		dt_json_object_end(j);
 	}
 	free(buf);
 	return rv;
@@ -651,14 +561,23 @@ static int
 dt_consume_json_probe(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
     int cpu, uint64_t ts, const char *rbuf, size_t rlen)
 {
-	fprintf(fp, "{\"type\":\"probe\",\"timestamp\":%llu,\"cpu\":%d,"
-	    "\"epid\":%u,\"id\":%u", (unsigned long long)ts, cpu,
-	    ep->de_edesc.dtepd_epid, ep->de_pdesc.dtpd_id);
-	dt_consume_json_pdesc(fp, &ep->de_pdesc);
-	fprintf(fp, ",\"records\":[");
-	if (rlen > 0 && fwrite(rbuf, 1, rlen, fp) != rlen)
-		return dt_set_errno(dtp, errno);
-	if (fprintf(fp, "]}\n") < 0)
+	dt_json_t j;
+
+	dt_json_init(&j, fp);
+	dt_json_object_begin(&j);
+	dt_json_kstring(&j, "type", "probe");
+	dt_json_kuint(&j, "timestamp", ts);
+	dt_json_kint(&j, "cpu", cpu);
+	dt_json_kuint(&j, "epid", ep->de_edesc.dtepd_epid);
+	dt_json_kuint(&j, "id", ep->de_pdesc.dtpd_id);
+	dt_consume_json_pdesc(&j, &ep->de_pdesc);
+	dt_json_key(&j, "records");
+	dt_json_array_begin(&j);
+	dt_json_values(&j, rbuf, rlen);
+	dt_json_array_end(&j);
+	dt_json_object_end(&j);
+	dt_json_newline(&j);
+	if (dt_json_error(&j) != 0)
 		return dt_set_errno(dtp, errno);
 	return 0;
 }
@@ -695,8 +614,8 @@ dt_consume_printa_ids(dtrace_hdl_t *dtp, const dtrace_eprobedesc_t *ed,
 }
 
 static int
-dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
-    uint32_t i, const char *data, int *njrec, uint64_t *memsizep)
+dt_consume_json_rec(dtrace_hdl_t *dtp, dt_json_t *j, const dt_epid_t *ep,
+    uint32_t i, const char *data, uint64_t *memsizep)
 {
 	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
 	const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
@@ -704,7 +623,6 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	uint32_t nargs = ep->de_nargs[i];
 	uint32_t more = nargs > 0 ? nargs - 1 : 0;
 	const char *addr = data + rp->dtrd_offset;
-	const char *sep = *njrec > 0 ? "," : "";
 	uint64_t memsize;
 
 	switch (rp->dtrd_action) {
@@ -713,8 +631,7 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 
 		if (dt_consume_printa_ids(dtp, ed, pp, i, nargs, ids) != 0)
 			return -1;
-		fprintf(fp, "%s", sep);
-		if (dt_aggregate_printa_json(dtp, fp, rp->dtrd_format == 0 ?
+		if (dt_aggregate_printa_json(dtp, j, rp->dtrd_format == 0 ?
 		    NULL : pp->dp_fmt[rp->dtrd_format - 1], ids,
 		    (int)nargs) != 0)
 			return -1;
@@ -724,8 +641,7 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		if (rp->dtrd_format == 0 || rp->dtrd_format > pp->dp_nfmt ||
 		    more > ed->dtepd_nrecs - i - 1)
 			return dt_set_errno(dtp, EDT_BADCONV);
-		fprintf(fp, "%s", sep);
-		if (dt_consume_json_printf(dtp, fp,
+		if (dt_consume_json_printf(dtp, j,
 		    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs,
 		    data) != 0)
 			return -1;
@@ -734,8 +650,10 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		int32_t status = 0;
 
 		memcpy(&status, addr, rp->dtrd_size < 4 ? rp->dtrd_size : 4);
-		fprintf(fp, "%s{\"action\":\"exit\",\"value\":%d}", sep,
-		    status);
+		dt_json_object_begin(j);
+		dt_json_kstring(j, "action", "exit");
+		dt_json_kint(j, "value", status);
+		dt_json_object_end(j);
 		break;
 	}
 	case DTRACEACT_STOP:
@@ -757,7 +675,7 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		if (rp->dtrd_format == 0 || rp->dtrd_format > pp->dp_nfmt ||
 		    more > ed->dtepd_nrecs - i - 1)
 			return dt_set_errno(dtp, EDT_BADCONV);
-		return dt_consume_freopen(dtp, fp, ep,
+		return dt_consume_freopen(dtp, j->dj_fp, ep,
 		    pp->dp_fmt[rp->dtrd_format - 1], rp, (int)nargs, data);
 	case DTRACEACT_TRACEMEM_DYNSIZE:
 		*memsizep = dt_consume_u64(rp, data);
@@ -767,16 +685,19 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		if (memsize == 0 || memsize > rp->dtrd_size)
 			memsize = rp->dtrd_size;
 		*memsizep = 0;
-		fprintf(fp, "%s{\"action\":\"tracemem\",\"value\":", sep);
-		dt_consume_json_bytes(fp, (const unsigned char *)addr,
-		    (size_t)memsize);
-		fprintf(fp, "}");
+		dt_json_object_begin(j);
+		dt_json_kstring(j, "action", "tracemem");
+		dt_json_key(j, "value");
+		dt_json_bytes(j, (const unsigned char *)addr, (size_t)memsize);
+		dt_json_object_end(j);
 		break;
 	case DTRACEACT_USTACK:
-		fprintf(fp, "%s{\"action\":\"ustack\",\"value\":", sep);
-		dt_usym_json_stack(dtp, fp, addr,
+		dt_json_object_begin(j);
+		dt_json_kstring(j, "action", "ustack");
+		dt_json_key(j, "value");
+		dt_usym_json_stack(dtp, j, addr,
 		    DTRACE_USTACK_NFRAMES(rp->dtrd_arg));
-		fprintf(fp, "}");
+		dt_json_object_end(j);
 		break;
 	case DTRACEACT_USYM:
 	case DTRACEACT_UMOD:
@@ -787,32 +708,34 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
 		    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
 		    DT_USYM_ADDR, name, sizeof(name));
-		fprintf(fp, "%s{\"action\":\"%s\",\"value\":", sep,
+		dt_json_object_begin(j);
+		dt_json_kstring(j, "action",
 		    rp->dtrd_action == DTRACEACT_USYM ? "usym" :
 		    rp->dtrd_action == DTRACEACT_UMOD ? "umod" : "uaddr");
-		dt_consume_json_str(fp, name, strlen(name));
-		fprintf(fp, "}");
+		dt_json_kstring(j, "value", name);
+		dt_json_object_end(j);
 		break;
 	}
 	case DTRACEACT_DIFEXPR:
 		if (rp->dtrd_size == 0)
 			return 0;
-		fprintf(fp, "%s{\"action\":\"trace\",\"value\":", sep);
-		dt_consume_json_datum(fp, rp, addr);
-		fprintf(fp, "}");
+		dt_json_object_begin(j);
+		dt_json_kstring(j, "action", "trace");
+		dt_json_key(j, "value");
+		dt_consume_json_datum(j, rp, addr);
+		dt_json_object_end(j);
 		break;
 	default:
 		return dt_conn_error(dtp, EDT_BADRVAL,
 		    "cannot print records of action %u yet", rp->dtrd_action);
 	}
-	(*njrec)++;
-	if (ferror(fp))
+	if (dt_json_error(j) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	return 0;
 }
 
-static int	dt_consume_recs(dtrace_hdl_t *, FILE *, int, const dt_epid_t *,
-		    const char *, const dtrace_probedata_t *, int *,
+static int	dt_consume_recs(dtrace_hdl_t *, FILE *, dt_json_t *,
+		    const dt_epid_t *, const char *, const dtrace_probedata_t *,
 		    dtrace_consume_rec_f *, void *);
 
 /* One probe firing's records. */
@@ -829,7 +752,7 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 	FILE *jf = NULL, *out = fp;
 	char *jbuf = NULL;
 	size_t jlen = 0;
-	int njrec = 0;
+	dt_json_t jw;
 
 	/*
 	 * A clause of only commit() and discard() (and statements that
@@ -867,8 +790,9 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 		if ((jf = open_memstream(&jbuf, &jlen)) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		out = jf;
+		dt_json_init(&jw, jf);
 	}
-	rv = dt_consume_recs(dtp, out, jf != NULL, ep, data, &pd, &njrec,
+	rv = dt_consume_recs(dtp, out, jf != NULL ? &jw : NULL, ep, data, &pd,
 	    rfunc, arg);
 	if (jf != NULL) {
 		if (fclose(jf) != 0 && rv == 0)
@@ -890,12 +814,12 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 }
 
 /*
- * The records of one firing, printed to fp; with json set, fp gathers
- * them as the comma-separated JSON objects of the probe's records array.
+ * The records of one firing, printed to fp; with a JSON writer jw (on
+ * fp), as the comma-separated objects of the probe's records array.
  */
 static int
-dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
-    const char *data, const dtrace_probedata_t *pdp, int *njrec,
+dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, dt_json_t *jw,
+    const dt_epid_t *ep, const char *data, const dtrace_probedata_t *pdp,
     dtrace_consume_rec_f *rfunc, void *arg)
 {
 	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
@@ -957,8 +881,8 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, int json, const dt_epid_t *ep,
 		}
 		if (rv != DTRACE_CONSUME_THIS)
 			return dt_consume_rval(dtp, rv);
-		if (json) {
-			if (dt_consume_json_rec(dtp, fp, ep, i, data, njrec,
+		if (jw != NULL) {
+			if (dt_consume_json_rec(dtp, jw, ep, i, data,
 			    &memsize) != 0)
 				return -1;
 			i += more;
@@ -1103,7 +1027,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 		memcpy(&ts, buf + off + 8, sizeof(ts));
 		if (epid == DTRACE_EPIDNONE)
 			break;
-		if ((ep = dt_work_epid(dtp, epid)) == NULL)
+		if ((ep = dt_program_epid(dtp, epid)) == NULL)
 			return dt_conn_error(dtp, EDT_PROTO,
 			    "record for unknown enabled probe ID %u from "
 			    "dtraced", epid);

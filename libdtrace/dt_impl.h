@@ -6,9 +6,10 @@
  * Sections are owned by concern: the compiler (dt_cpp.c, dt_lex.l,
  * dt_grammar.y, dt_parser.c, dt_decl.c, dt_ident.c, dt_cc.c, dt_cg.c,
  * dt_as.c, ...) and the runtime (dt_open.c, dt_options.c, dt_conn.c,
- * dt_work.c, dt_retain.c, dt_consume.c, dt_printf.c, dt_aggregate.c,
- * dt_error.c, dt_usym.c for user symbols, dt_probe.c for what dtrace -lv
- * shows).
+ * dt_program.c for sending programs, dt_work.c for go, stop and the
+ * work loop, dt_proc.c for target processes, dt_retain.c, dt_consume.c,
+ * dt_printf.c, dt_aggregate.c, dt_error.c, dt_usym.c for user symbols,
+ * dt_probe.c for listing probes and what dtrace -lv shows).
  */
 #ifndef DT_IMPL_H
 #define DT_IMPL_H
@@ -171,7 +172,7 @@ struct dtrace_prog {
 	struct dtrace_prog *dp_next;	/* handle's list of programs */
 };
 
-/* An enabled probe as the daemon reported it (dt_work.c). */
+/* An enabled probe as the daemon reported it (dt_program.c). */
 typedef struct dt_epid {
 	dtrace_eprobedesc_t	de_edesc;
 	dtrace_probedesc_t	de_pdesc;
@@ -219,7 +220,7 @@ struct dtrace_hdl {
 	int		dt_cpp_argc;
 	char		*dt_cpp_path;	/* -x cpppath, or NULL: "cpp" */
 
-	/* runtime (dt_work.c, dt_consume.c, dt_aggregate.c) */
+	/* runtime (dt_program.c, dt_work.c, dt_consume.c, dt_aggregate.c) */
 	dt_epid_t	**dt_epids;	/* indexed by epid */
 	uint32_t	dt_nepid;
 	dtp_agg_t	**dt_aggdesc;	/* indexed by aggregation id */
@@ -252,7 +253,7 @@ struct dtrace_hdl {
 	uint64_t	dt_dyndrops;	/* dynamic variable drops reported */
 	uint64_t	dt_specdrops[3]; /* speculative drops, failures busy,
 					    unavailable: reported */
-	/* dt_work.c: traced processes (-c, -p); the first is $target */
+	/* dt_proc.c: traced processes (-c, -p); the first is $target */
 	struct dt_proc	*dt_procs;
 	int		dt_nprocs;
 	dtrace_handle_proc_f *dt_prochdlr;
@@ -280,10 +281,51 @@ typedef struct dt_proc {
 	int		dpr_backend;	/* DT_BACKEND_* + 1, 0 not told yet */
 } dt_proc_t;
 
-void		dt_work_proc_event(dtrace_hdl_t *, dt_msg_t *);
-void		dt_work_ecbs(dtrace_hdl_t *, dt_msg_t *);
+/* dt_json.c: -x oformat=json's one writer */
+#define DT_JSON_MAXDEPTH	16
+typedef struct dt_json {
+	FILE		*dj_fp;
+	int		dj_depth;
+	int		dj_key;		/* a key was just written */
+	uint8_t		dj_more[DT_JSON_MAXDEPTH]; /* something at depth */
+} dt_json_t;
+
+void		dt_json_init(dt_json_t *, FILE *);
+void		dt_json_object_begin(dt_json_t *);
+void		dt_json_object_end(dt_json_t *);
+void		dt_json_array_begin(dt_json_t *);
+void		dt_json_array_end(dt_json_t *);
+void		dt_json_newline(dt_json_t *);
+void		dt_json_key(dt_json_t *, const char *);
+void		dt_json_string(dt_json_t *, const char *, size_t);
+void		dt_json_int(dt_json_t *, int64_t);
+void		dt_json_uint(dt_json_t *, uint64_t);
+void		dt_json_double(dt_json_t *, double);
+void		dt_json_bytes(dt_json_t *, const unsigned char *, size_t);
+void		dt_json_values(dt_json_t *, const char *, size_t);
+void		dt_json_kstring(dt_json_t *, const char *, const char *);
+void		dt_json_kint(dt_json_t *, const char *, int64_t);
+void		dt_json_kuint(dt_json_t *, const char *, uint64_t);
+int		dt_json_error(const dt_json_t *);
+
+/* dt_proc.c */
+void		dt_proc_event(dtrace_hdl_t *, dt_msg_t *);
+void		dt_proc_fini(dtrace_hdl_t *);
 
 /* dt_usym.c */
+/*
+ * A function's name, for its preferred one: one per address, sorted by
+ * address (dt_usym_alias_cmp); the name is libdwfl's string.
+ */
+typedef struct dt_usym_alias {
+	const char	*al_name;
+	uint64_t	al_addr;
+	uint64_t	al_size;
+	uint8_t		al_bind;	/* STB_* */
+	uint8_t		al_hidden;	/* a hidden (compat) version */
+} dt_usym_alias_t;
+
+int		dt_usym_alias_cmp(const void *, const void *);
 #define DT_USYM_ADDR	0	/* mod`func+0xoff: ustack(), uaddr(), %A */
 #define DT_USYM_FUNC	1	/* mod`func: usym(), ufunc() */
 #define DT_USYM_MOD	2	/* mod: umod() */
@@ -295,8 +337,8 @@ int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
 int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
 void		dt_usym_recname(dtrace_hdl_t *, const char *, int, char *,
 		    size_t);
-void		dt_usym_json_stack(dtrace_hdl_t *, FILE *, const char *,
-		    uint32_t);
+void		dt_usym_json_stack(dtrace_hdl_t *, dt_json_t *,
+		    const char *, uint32_t);
 uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
 int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
 		    const char *, char (*)[128], int);
@@ -304,7 +346,6 @@ pid_t		dt_usym_target(const dtrace_hdl_t *);
 int		dt_usym_modpaths(dtrace_hdl_t *, pid_t,
 		    int (*)(const char *, int, void *), void *);
 void		dt_usym_fini(dtrace_hdl_t *);
-void		dt_work_proc_fini(dtrace_hdl_t *);
 
 /*
  * compiler: lexer, grammar, parse tree, identifiers, code generator and
@@ -824,14 +865,19 @@ int		dt_conn_wait(dtrace_hdl_t *, int);
 int		dt_conn_error(dtrace_hdl_t *, int, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 
-/* dt_work.c */
-dt_epid_t	*dt_work_epid(dtrace_hdl_t *, uint32_t);
-void		dt_work_fini(dtrace_hdl_t *);
-dt_epid_t	*dt_work_epid_create(struct dtrace_prog *, uint32_t);
-void		dt_work_epid_free(dt_epid_t *);
-int		dt_work_epid_insert(dtrace_hdl_t *, uint32_t, dt_epid_t *);
-int		dt_work_aggs(dtrace_hdl_t *, struct dtrace_prog *);
-void		dt_work_probe_decode(dt_msg_t *, dtrace_probedesc_t *);
+/* dt_program.c */
+dt_epid_t	*dt_program_epid(dtrace_hdl_t *, uint32_t);
+void		dt_program_fini(dtrace_hdl_t *);
+dt_epid_t	*dt_program_epid_create(struct dtrace_prog *, uint32_t);
+void		dt_program_epid_free(dt_epid_t *);
+int		dt_program_epid_insert(dtrace_hdl_t *, uint32_t,
+		    dt_epid_t *);
+int		dt_program_aggs(dtrace_hdl_t *, struct dtrace_prog *);
+void		dt_program_ecbs(dtrace_hdl_t *, dt_msg_t *);
+int		dt_program_errhandler(dtrace_hdl_t *);
+
+/* dt_probe.c */
+void		dt_probe_decode(dt_msg_t *, dtrace_probedesc_t *);
 
 /* dt_retain.c */
 int		dt_retain_send(dtrace_hdl_t *);
@@ -846,8 +892,6 @@ int		dt_consume_bytes(dtrace_hdl_t *, FILE *,
 		    const unsigned char *, size_t, int, int);
 void		dt_consume_drops(dtrace_hdl_t *, int, uint64_t, int);
 void		dt_consume_thrdrops(dtrace_hdl_t *, int, uint64_t);
-int		dt_consume_json_str(FILE *, const char *, size_t);
-int		dt_consume_json_bytes(FILE *, const unsigned char *, size_t);
 void		dt_consume_json_drop(dtrace_hdl_t *, const char *,
 		    const char *, const char *, int64_t, uint64_t,
 		    const char *);
@@ -878,9 +922,9 @@ int		dt_aggregate_printa(dtrace_hdl_t *, FILE *, const char *,
 int		dt_aggregate_libact(dtrace_hdl_t *, uint32_t, uint32_t,
 		    int64_t);
 void		dt_aggregate_fini(dtrace_hdl_t *);
-int		dt_aggregate_json(dtrace_hdl_t *, FILE *, uint32_t);
-int		dt_aggregate_printa_json(dtrace_hdl_t *, FILE *, const char *,
-		    const uint32_t *, int);
+int		dt_aggregate_json(dtrace_hdl_t *, dt_json_t *, uint32_t);
+int		dt_aggregate_printa_json(dtrace_hdl_t *, dt_json_t *,
+		    const char *, const uint32_t *, int);
 
 /* dt_error.c */
 int		dt_set_errno(dtrace_hdl_t *, int);

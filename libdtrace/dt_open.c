@@ -88,7 +88,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 	if (dtp == NULL)
 		return;
 	dt_conn_close(dtp);
-	dt_work_fini(dtp);
+	dt_program_fini(dtp);
 	dt_aggregate_fini(dtp);
 	dt_cc_destroy(dtp);
 	for (pgp = dtp->dt_progs; pgp != NULL; pgp = next) {
@@ -96,7 +96,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 		dt_cc_prog_free(pgp);
 	}
 	dtp->dt_progs = NULL;
-	dt_work_proc_fini(dtp);
+	dt_proc_fini(dtp);
 	dt_usym_fini(dtp);
 	dt_dwarf_fini(dtp);
 	free(dtp->dt_socket);

@@ -1,7 +1,8 @@
 /*
- * dt_probe.c: what dtrace -lv says about a probe: the stability of its
- * description and of its arguments, as illumos's providers declare them,
- * and its argument types.
+ * dt_probe.c: the daemon's probes as the library sees them: listing
+ * them (dtrace_probe_iter, dtrace -l) and what dtrace -lv says about
+ * one: the stability of its description and of its arguments, as
+ * illumos's providers declare them, and its argument types.
  *
  * The attributes are the minimum over the parts of the description that
  * name something (an empty or globbed module or function does not), as
@@ -127,5 +128,59 @@ dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 	    (n = dt_usym_argtypes(dtp, pid, pdp->dtpd_mod, pdp->dtpd_func,
 	    pip->dtp_argv, DTRACE_PROBEINFO_MAXARGS)) > 0)
 		pip->dtp_argc = n;
+	return 0;
+}
+
+/* A probe's id and names, as PROGRAM_OK and LIST_OK carry them. */
+void
+dt_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
+{
+	memset(pd, 0, sizeof(*pd));
+	pd->dtpd_id = dt_msg_get_u32(m);
+	dt_msg_get_strbuf(m, pd->dtpd_provider, sizeof(pd->dtpd_provider));
+	dt_msg_get_strbuf(m, pd->dtpd_mod, sizeof(pd->dtpd_mod));
+	dt_msg_get_strbuf(m, pd->dtpd_func, sizeof(pd->dtpd_func));
+	dt_msg_get_strbuf(m, pd->dtpd_name, sizeof(pd->dtpd_name));
+}
+
+int
+dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
+    int (*func)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
+    void *arg)
+{
+	uint32_t n, i, matched = 0;
+	dt_msg_t req, rep;
+	int rv = 0;
+
+	dt_msg_init(&req, DT_MSG_LIST);
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_provider : "");
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_mod : "");
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_func : "");
+	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_name : "");
+	if (dt_conn_request(dtp, &req, DT_MSG_LIST_OK, &rep) != 0)
+		return -1;
+	n = dt_msg_get_u32(&rep);
+	for (i = 0; i < n && rep.dm_err == 0; i++) {
+		dtrace_probedesc_t pd;
+
+		dt_probe_decode(&rep, &pd);
+		if (rep.dm_err)
+			break;
+		if (pdp != NULL && pdp->dtpd_id != 0 &&
+		    pdp->dtpd_id != pd.dtpd_id)
+			continue;
+		matched++;
+		if (rv == 0 && (rv = func(dtp, &pd, arg)) != 0)
+			break;
+	}
+	if (rep.dm_err) {
+		dt_msg_free(&rep);
+		return dt_conn_error(dtp, EDT_PROTO,
+		    "malformed LIST_OK from dtraced");
+	}
+	dt_msg_free(&rep);
+	if (matched == 0)
+		return dt_conn_error(dtp, EDT_NOPROBE, "%s",
+		    "No probe matches description");
 	return 0;
 }

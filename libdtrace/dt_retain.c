@@ -175,7 +175,7 @@ dtrace_claim(dtrace_hdl_t *dtp, const char *name, int snapshot)
 		if ((progs[i] = dt_retain_prog(dtp, &rep)) == NULL)
 			goto out;
 		progs[i]->dp_seq = dtp->dt_nexec++;
-		if (dt_work_aggs(dtp, progs[i]) != 0)
+		if (dt_program_aggs(dtp, progs[i]) != 0)
 			goto out;
 	}
 	nepid = dt_msg_get_u32(&rep);
@@ -187,21 +187,21 @@ dtrace_claim(dtrace_hdl_t *dtp, const char *name, int snapshot)
 		epid = dt_msg_get_u32(&rep);
 		prog = dt_msg_get_u32(&rep);
 		stmt = dt_msg_get_u32(&rep);
-		dt_work_probe_decode(&rep, &pd);
+		dt_probe_decode(&rep, &pd);
 		if (rep.dm_err || epid == DTRACE_EPIDNONE ||
 		    epid >= (1u << 20) || prog >= nprog ||
 		    stmt >= progs[prog]->dp_prog.dp_nstmt ||
-		    dt_work_epid(dtp, epid) != NULL)
+		    dt_program_epid(dtp, epid) != NULL)
 			goto bad;
-		if ((ep = dt_work_epid_create(progs[prog], stmt)) == NULL) {
+		if ((ep = dt_program_epid_create(progs[prog], stmt)) == NULL) {
 			(void)dt_set_errno(dtp, EDT_NOMEM);
 			goto out;
 		}
 		ep->de_edesc.dtepd_epid = epid;
 		ep->de_edesc.dtepd_probeid = pd.dtpd_id;
 		ep->de_pdesc = pd;
-		if (dt_work_epid_insert(dtp, epid, ep) != 0) {
-			dt_work_epid_free(ep);
+		if (dt_program_epid_insert(dtp, epid, ep) != 0) {
+			dt_program_epid_free(ep);
 			(void)dt_set_errno(dtp, EDT_NOMEM);
 			goto out;
 		}

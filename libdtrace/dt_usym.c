@@ -19,11 +19,12 @@
  *
  * Several names for one function (malloc and __libc_malloc, free and
  * glibc's compat cfree@GLIBC_2.2.5, foo and foo.localalias) give the one
- * the daemon's ft_elf.c lists it under, by the same rule (ft_sym_cmp in
- * fasttrap's ft.h, the one piece of fasttrap the consumer uses), so that
- * -l, probefunc and ufunc() agree.  Each module's table of them
- * (dt_usym_alias_t, in the module's libdwfl userdata) is made on first
- * use.
+ * the daemon's fasttrap/ft_elf.c lists it under, by the same rule
+ * (dt_usym_alias_cmp here, ft_sym_cmp there: the consumer does not
+ * include fasttrap, and tests/unit/test_dt_usym checks that the two
+ * order every kind of name alike), so that -l, probefunc and ufunc()
+ * agree.  Each module's table of them (dt_usym_alias_t, in the module's
+ * libdwfl userdata) is made on first use.
  *
  * dtrace -lv: the C types of a function's parameters, from the DWARF in
  * the module's file where there is some (dt_usym_argtypes).
@@ -40,7 +41,6 @@
 #include <unistd.h>
 
 #include "dt_impl.h"
-#include "ft.h"
 
 #define DT_USYM_DEBUGDIR	"/usr/lib/debug"
 
@@ -60,12 +60,6 @@ typedef struct dt_usym_fnent {
 	char		*fe_name;
 	Dwarf_Off	fe_off;
 } dt_usym_fnent_t;
-
-/*
- * A function's preferred name: one per address, sorted by address; the
- * name is libdwfl's string.
- */
-typedef ft_sym_t dt_usym_alias_t;
 
 typedef struct dt_usym_aliases {
 	dt_usym_alias_t	*ua_tab;
@@ -300,11 +294,43 @@ dt_usym_dwfl(dtrace_hdl_t *dtp, pid_t pid)
 	return d;
 }
 
-/* Preferred first: fasttrap's rule, so that names agree (ft.h) */
-static int
+/*
+ * By address, and at one address the preferred name first: the name a
+ * function with several goes by, as illumos picks it (global or weak
+ * over local, fewer leading underscores, the smaller size), and two
+ * rules of ours (a default symbol version over a hidden compat one, a
+ * plain name over one with a compiler-made suffix such as
+ * `.localalias').  The daemon names probes by the same rule
+ * (fasttrap's ft_sym_cmp); test_dt_usym holds the two to it.
+ */
+int
 dt_usym_alias_cmp(const void *a, const void *b)
 {
-	return ft_sym_cmp(a, b);
+	const dt_usym_alias_t *x = a, *y = b;
+	const char *xn = x->al_name, *yn = y->al_name;
+	int xd, yd;
+
+	if (x->al_addr != y->al_addr)
+		return x->al_addr < y->al_addr ? -1 : 1;
+	if ((x->al_bind == STB_LOCAL) != (y->al_bind == STB_LOCAL))
+		return x->al_bind == STB_LOCAL ? 1 : -1;
+	if (x->al_hidden != y->al_hidden)
+		return x->al_hidden ? 1 : -1;
+	if ((xn[0] == '$') != (yn[0] == '$'))
+		return xn[0] == '$' ? 1 : -1;
+	while (*xn == '_' && *yn == '_') {
+		xn++;
+		yn++;
+	}
+	if ((*xn == '_') != (*yn == '_'))
+		return *xn == '_' ? 1 : -1;
+	xd = strchr(x->al_name, '.') != NULL;
+	yd = strchr(y->al_name, '.') != NULL;
+	if (xd != yd)
+		return xd ? 1 : -1;
+	if (x->al_size != y->al_size)
+		return x->al_size < y->al_size ? -1 : 1;
+	return strcmp(x->al_name, y->al_name);
 }
 
 /*
@@ -374,18 +400,18 @@ dt_usym_aliases(Dwfl_Module *mod)
 			velf = elf;
 			ver = dt_usym_versym(elf, n);
 		}
-		e->fs_addr = a;
-		e->fs_size = sym.st_size;
-		e->fs_name = name;
-		e->fs_bind = GELF_ST_BIND(sym.st_info);
-		e->fs_hidden = (ver != NULL && gelf_getversym(ver, i, &vs) !=
+		e->al_addr = a;
+		e->al_size = sym.st_size;
+		e->al_name = name;
+		e->al_bind = GELF_ST_BIND(sym.st_info);
+		e->al_hidden = (ver != NULL && gelf_getversym(ver, i, &vs) !=
 		    NULL && (vs & 0x8000) != 0) ||
 		    ((at = strchr(name, '@')) != NULL && at[1] != '@');
 		ua->ua_n++;
 	}
 	qsort(ua->ua_tab, ua->ua_n, sizeof(*ua->ua_tab), dt_usym_alias_cmp);
 	for (j = 0, k = 0; j < ua->ua_n; j++)
-		if (k == 0 || ua->ua_tab[k - 1].fs_addr != ua->ua_tab[j].fs_addr)
+		if (k == 0 || ua->ua_tab[k - 1].al_addr != ua->ua_tab[j].al_addr)
 			ua->ua_tab[k++] = ua->ua_tab[j];
 	ua->ua_n = k;
 	*udp = ua;
@@ -404,9 +430,9 @@ dt_usym_alias(Dwfl_Module *mod, uint64_t addr)
 	hi = ua->ua_n;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (ua->ua_tab[mid].fs_addr == addr)
-			return ua->ua_tab[mid].fs_name;
-		if (ua->ua_tab[mid].fs_addr < addr)
+		if (ua->ua_tab[mid].al_addr == addr)
+			return ua->ua_tab[mid].al_name;
+		if (ua->ua_tab[mid].al_addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -553,7 +579,7 @@ dt_usym_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *data, int how)
 
 /* oformat=json: a stack as an array of frame names. */
 void
-dt_usym_json_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
+dt_usym_json_stack(dtrace_hdl_t *dtp, dt_json_t *j, const char *data,
     uint32_t nframes)
 {
 	char name[1024];
@@ -561,18 +587,16 @@ dt_usym_json_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
 	uint32_t i;
 
 	memcpy(&pid, data, sizeof(pid));
-	fputc('[', fp);
+	dt_json_array_begin(j);
 	for (i = 0; i < nframes; i++) {
 		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
 		if (pc == 0)
 			break;
 		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
 		    sizeof(name));
-		if (i > 0)
-			fputc(',', fp);
-		dt_consume_json_str(fp, name, strlen(name));
+		dt_json_string(j, name, sizeof(name));
 	}
-	fputc(']', fp);
+	dt_json_array_end(j);
 }
 
 /* snprintf, for names that may be cut short at len */

@@ -107,6 +107,51 @@ typedef struct dtrace_probeinfo {
 	char		dtp_argv[DTRACE_PROBEINFO_MAXARGS][128];
 } dtrace_probeinfo_t;
 
+/*
+ * The action a record holds (dtrd_action), in illumos's numbering: the
+ * wire protocol's own list (proto/dt_proto.h), token for token, so that
+ * a consumer needs no header but this one.
+ */
+#define DTRACEACT_NONE			0
+#define DTRACEACT_DIFEXPR		1	/* trace(), and printf args */
+#define DTRACEACT_EXIT			2	/* exit(n): value is n */
+#define DTRACEACT_PRINTF		3	/* printf(): see dtp_action */
+#define DTRACEACT_PRINTA		4
+#define DTRACEACT_LIBACT		5
+#define DTRACEACT_TRACEMEM		6
+#define DTRACEACT_TRACEMEM_DYNSIZE	7
+#define DTRACEACT_PROC			0x0100
+#define DTRACEACT_USTACK		(DTRACEACT_PROC + 1)
+#define DTRACEACT_JSTACK		(DTRACEACT_PROC + 2)
+#define DTRACEACT_USYM			(DTRACEACT_PROC + 3)
+#define DTRACEACT_UMOD			(DTRACEACT_PROC + 4)
+#define DTRACEACT_UADDR			(DTRACEACT_PROC + 5)
+#define DTRACEACT_PROC_DESTRUCTIVE	0x0200
+#define DTRACEACT_STOP			(DTRACEACT_PROC_DESTRUCTIVE + 1)
+#define DTRACEACT_RAISE			(DTRACEACT_PROC_DESTRUCTIVE + 2)
+#define DTRACEACT_SYSTEM		(DTRACEACT_PROC_DESTRUCTIVE + 3)
+#define DTRACEACT_FREOPEN		(DTRACEACT_PROC_DESTRUCTIVE + 4)
+#define DTRACEACT_KERNEL		0x0400
+#define DTRACEACT_STACK			(DTRACEACT_KERNEL + 1)
+#define DTRACEACT_SYM			(DTRACEACT_KERNEL + 2)
+#define DTRACEACT_MOD			(DTRACEACT_KERNEL + 3)
+#define DTRACEACT_KERNEL_DESTRUCTIVE	0x0500
+#define DTRACEACT_CHILL			(DTRACEACT_KERNEL_DESTRUCTIVE + 3)
+#define DTRACEACT_SPECULATIVE		0x0600
+#define DTRACEACT_SPECULATE		(DTRACEACT_SPECULATIVE + 1)
+#define DTRACEACT_COMMIT		(DTRACEACT_SPECULATIVE + 2)
+#define DTRACEACT_DISCARD		(DTRACEACT_SPECULATIVE + 3)
+#define DTRACEACT_AGGREGATION		0x0700
+#define DTRACEAGG_COUNT			(DTRACEACT_AGGREGATION + 1)
+#define DTRACEAGG_MIN			(DTRACEACT_AGGREGATION + 2)
+#define DTRACEAGG_MAX			(DTRACEACT_AGGREGATION + 3)
+#define DTRACEAGG_AVG			(DTRACEACT_AGGREGATION + 4)
+#define DTRACEAGG_SUM			(DTRACEACT_AGGREGATION + 5)
+#define DTRACEAGG_STDDEV		(DTRACEACT_AGGREGATION + 6)
+#define DTRACEAGG_QUANTIZE		(DTRACEACT_AGGREGATION + 7)
+#define DTRACEAGG_LQUANTIZE		(DTRACEACT_AGGREGATION + 8)
+#define DTRACEAGG_LLQUANTIZE		(DTRACEACT_AGGREGATION + 9)
+
 /* One record description inside an enabled probe's data. */
 typedef struct dtrace_recdesc {
 	uint32_t	dtrd_action;	/* DTRACEACT_* */

@@ -1,10 +1,14 @@
 # tests/: unit tests (C, TAP), the D suite, daemon end-to-end scripts.
 # Every test prints TAP; the automake TAP driver collects the results.
+# A test program sits above what it tests and may include any layer's
+# headers (the product folders may not: see Makefile.am).
+TEST_CPPFLAGS = $(AM_CPPFLAGS) $(LIBDTRACE_CPPFLAGS) -I$(top_srcdir)/fasttrap
 include tests/unit/local.mk
 include tests/bench/local.mk
 
 check_PROGRAMS += tests/triggers/sockpoke
 tests_triggers_sockpoke_SOURCES = tests/triggers/sockpoke.c
+tests_triggers_sockpoke_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_triggers_sockpoke_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_sockpoke_LDFLAGS =
 
@@ -98,6 +102,8 @@ EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 TESTS += tests/man-d7.sh
 EXTRA_DIST += tests/man-d7.sh
+TESTS += tests/layers.sh
+EXTRA_DIST += tests/layers.sh
 TESTS += tests/daemon/buffering.sh
 EXTRA_DIST += tests/daemon/buffering.sh
 TESTS += tests/daemon/pid.sh

@@ -3,7 +3,7 @@
 # target, with the guardian (fasttrap/ft_guard.c) restoring the text.
 # Figures, not pass/fail (issue 6).  Run it from a build directory:
 #
-#	top_srcdir=/work/main top_builddir=. sh /work/main/tests/bench/guardbench.sh [TRIALS]
+#	top_srcdir=.. top_builddir=. sh ../tests/bench/guardbench.sh [TRIALS]
 #
 # For each pace (microseconds each of busy8's 8 threads sleeps between
 # two calls of f; 0 is a hot loop), TRIALS times: start a daemon, trace

@@ -10,7 +10,8 @@ tests_bench_rawuprobe_SOURCES = tests/bench/rawuprobe.c
 tests_bench_rawuprobe_CFLAGS = $(TRIGGER_CFLAGS)
 tests_bench_rawuprobe_LDFLAGS =
 tests_bench_difbench_SOURCES = tests/bench/difbench.c
-tests_bench_difbench_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
+tests_bench_difbench_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_bench_difbench_LDADD = libdtrace/libdtrace.a proto/libdtproto.a \
 	dif/libdif.a $(LIBEVENT_LIBS)
 EXTRA_DIST += tests/bench/pidbench.sh tests/bench/ustackbench.sh \
 	tests/bench/guardbench.sh tests/bench/typesbench.sh tests/bench/lib.sh

@@ -2,7 +2,7 @@
 # pidbench.sh: the cost of the pid provider, in figures and ratios, not
 # pass/fail (issue 4, "Measure").  Run it from a build directory:
 #
-#	top_srcdir=/work/main top_builddir=. sh /work/main/tests/bench/pidbench.sh [N]
+#	top_srcdir=.. top_builddir=. sh ../tests/bench/pidbench.sh [N]
 #
 # 1. Per-hit overhead of
 #	dtrace -q -c 'loop bench N' -n 'pid$target:a.out:g:entry { @ = count(); }'

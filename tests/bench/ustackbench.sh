@@ -2,7 +2,7 @@
 # ustackbench.sh: what ustack() costs per hit, in figures and ratios, not
 # pass/fail.  Run it from a build directory:
 #
-#	top_srcdir=/work/main top_builddir=. sh /work/main/tests/bench/ustackbench.sh [N]
+#	top_srcdir=.. top_builddir=. sh ../tests/bench/ustackbench.sh [N]
 #
 # On tests/triggers/recurse, which calls leaf() N times from main (a
 # five-frame stack: leaf, main, two libc frames, _start), each of

@@ -157,7 +157,7 @@ same "$tmp/err" "dtraced: log file /nonexistent/dir/log: No such file or directo
 check "-p without a file: usage, exit 2" [ $? -eq 2 ]
 # -V: the version, and the protocol's from the header both sides use
 proto=$(sed -n 's/^#define[[:space:]]*DT_PROTO_VERSION[[:space:]]*\([0-9]*\).*/\1/p' \
-    "$srcdir/libdtrace/dt_proto.h")
+    "$srcdir/proto/dt_proto.h")
 "$DTRACED" -V >"$tmp/v" 2>&1
 check "-V: exit 0" [ $? -eq 0 ]
 check "-V: dtraced VERSION (protocol $proto)" \

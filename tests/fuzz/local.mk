@@ -8,7 +8,7 @@ FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_DIF_SRCS = $(filter %.c,$(dif_libdif_a_SOURCES))
 FUZZ_PROTO_SRCS = $(FUZZ_DIF_SRCS) \
-	$(filter %.c,$(libdtrace_libdtproto_a_SOURCES))
+	$(filter %.c,$(proto_libdtproto_a_SOURCES))
 FUZZ_CC_SRCS = $(FUZZ_PROTO_SRCS) \
 	$(filter %.c,$(libdtrace_libdtrace_a_SOURCES)) \
 	libdtrace/dt_grammar.c libdtrace/dt_lex.c
@@ -19,7 +19,7 @@ FUZZ_ELF_SRCS = fasttrap/ft_elf.c fasttrap/ft_procfs.c fasttrap/ft_isa_x86.c
 FUZZ_PROCFS_SRCS = fasttrap/ft_procfs.c
 FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc \
 	tests/fuzz/fuzz_elf tests/fuzz/fuzz_procfs tests/fuzz/fuzz_cli
-FUZZ_BUILD = $(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(AM_CPPFLAGS) \
+FUZZ_BUILD = $(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(TEST_CPPFLAGS) \
 	-o $@ $(filter %.c,$^) $(LIBDW_LIBS)
 
 EXTRA_DIST += tests/fuzz/fuzz_proto.c tests/fuzz/fuzz_dif.c \
@@ -47,7 +47,7 @@ tests/fuzz/fuzz_cc: tests/fuzz/fuzz_cc.c $(FUZZ_CC_SRCS) \
 tests/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c client/dtrace.c $(FUZZ_CC_SRCS) \
     libdtrace/dt_grammar.h
 	@$(MKDIR_P) tests/fuzz
-	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(AM_CPPFLAGS) -o $@ \
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(TEST_CPPFLAGS) -o $@ \
 	    $(filter-out %client/dtrace.c,$(filter %.c,$^)) $(LIBDW_LIBS)
 tests/fuzz/fuzz_elf: tests/fuzz/fuzz_elf.c $(FUZZ_ELF_SRCS) fasttrap/ft.h
 	@$(MKDIR_P) tests/fuzz
@@ -66,7 +66,8 @@ endif
 # (maps and stat of a trigger, and odd lines) are kept as they are.
 EXTRA_PROGRAMS = tests/fuzz/mkcorpus
 tests_fuzz_mkcorpus_SOURCES = tests/fuzz/mkcorpus.c
-tests_fuzz_mkcorpus_LDADD = libdtrace/libdtrace.a libdtrace/libdtproto.a \
+tests_fuzz_mkcorpus_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_fuzz_mkcorpus_LDADD = libdtrace/libdtrace.a proto/libdtproto.a \
 	dif/libdif.a
 fuzz-corpus: tests/fuzz/mkcorpus
 	c=$(top_srcdir)/tests/fuzz/corpus && rm -rf $$c && \

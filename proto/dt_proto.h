@@ -207,7 +207,12 @@ enum dt_msgtype {
 #define DTRACE_EPIDNONE		0
 #define DTRACE_RECHDR_SIZE	16	/* u32 epid, u32 size, u64 timestamp */
 
-/* Action kinds (illumos DTRACEACT_* numbering). */
+/*
+ * Action kinds (illumos DTRACEACT_* numbering).  libdtrace's dtrace.h
+ * gives its consumers the same list, token for token (a C compiler
+ * accepts only an identical redefinition where both are included, and
+ * tests/unit/test_dt_acts compares the two).
+ */
 #define DTRACEACT_NONE			0
 #define DTRACEACT_DIFEXPR		1	/* trace(), and printf args */
 #define DTRACEACT_EXIT			2	/* exit(n): value is n */
@@ -444,6 +449,9 @@ char		*dt_msg_get_strdup(dt_msg_t *, size_t);
 int		dt_msg_get_strbuf(dt_msg_t *, char *, size_t);
 int		dt_msg_done(const dt_msg_t *);
 const char	*dt_msg_type_name(uint32_t);
+int		dt_msg_check(uint16_t, uint16_t, uint32_t, uint32_t, size_t);
+
+/* dt_peer.c */
 int		dt_peer_init(dt_peer_t *, int, size_t);
 void		dt_peer_close(dt_peer_t *);
 ssize_t		dt_peer_read(dt_peer_t *);
