@@ -348,29 +348,32 @@ static void
 dtd_metrics_labelnames(const dtp_agg_t *g, int hist,
     char (*names)[DT_PROTO_KEYNAMELEN + 16])
 {
+	char keyn[24];
 	uint32_t i, j;
-	int again;
+	size_t sz = DT_PROTO_KEYNAMELEN + 16;
 
 	for (i = 0; i < g->dg_nkeys; i++) {
 		const char *kn = g->dg_keys[i].dk_name;
 		char *nm = names[i];
-		size_t sz = DT_PROTO_KEYNAMELEN + 16;
 
+		snprintf(keyn, sizeof(keyn), "key%u", i);
 		if (kn == NULL || dtd_om_name(nm, sz, kn, NULL, NULL) == -1 ||
 		    strncmp(nm, "__", 2) == 0 ||
 		    (hist && strcmp(nm, "le") == 0))
-			snprintf(nm, sz, "key%u", i);
-		do {
-			again = 0;
-			for (j = 0; j < i; j++) {
-				if (strcmp(names[j], nm) == 0)
-					again = 1;
-			}
-			if (again && strlen(nm) + 1 < sz)
+			snprintf(nm, sz, "%s", keyn);
+		/* a name taken: keyN, and that taken (a key named so) keyN_ */
+		for (;;) {
+			for (j = 0; j < i && strcmp(names[j], nm) != 0; j++)
+				;
+			if (j == i)
+				break;
+			if (strncmp(nm, keyn, strlen(keyn)) != 0)
+				snprintf(nm, sz, "%s", keyn);
+			else if (strlen(nm) + 1 < sz)
 				strcat(nm, "_");
 			else
-				again = 0;
-		} while (again);
+				break;
+		}
 	}
 }
 
