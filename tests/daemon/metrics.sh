@@ -236,6 +236,19 @@ dtrace -a web-1.lat >/dev/null 2>&1
 scrape >"$tmp/prom3"
 check "claimed: web-1.lat is served no more" \
     sh -c "! grep -q web_1_lat '$tmp/prom3'"
+
+# label names: a repeated or reserved name becomes keyN
+dtrace -x retain=names -x export -q -n 'BEGIN {
+	this->key0 = 1; self->le = 3; this->__x = 4;
+	@d[this->key0, 2, this->key0, this->__x] = count();
+	@h[self->le] = quantize(1);
+}' 2>/dev/null
+scrape >"$tmp/names"
+check "a name repeated, none, a name repeated, a name reserved: key0 .. key3" \
+    grep -qx 'dtrace_names_d_total{key0="1",key1="2",key2="1",key3="4"} 1' \
+    "$tmp/names"
+check "a histogram's key named le is key0" \
+    grep -qx 'dtrace_names_h_bucket{key0="3",le="1"} 1' "$tmp/names"
 stop_daemon
 
 # --- a trigger's calls, scraped by Prometheus
