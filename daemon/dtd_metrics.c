@@ -27,7 +27,8 @@
  * consumers live: a scrape reads them with no lock of ours, and answers
  * with a buffer that libevent writes as the scraper reads it, so a slow
  * or stuck scraper holds nothing but its own connection (closed after
- * DTD_METRICS_TIMEOUT).  The hit path waits only while each program's
+ * DTD_METRICS_TIMEOUT without progress; at most DTD_METRICS_MAXCONN
+ * scraping at once).  The hit path waits only while each program's
  * arenas are copied.
  */
 #include <errno.h>
@@ -48,11 +49,19 @@
 #define DTD_METRICS_TIMEOUT	10	/* seconds a connection may idle */
 #define DTD_METRICS_MAXHDR	8192	/* bytes of request headers */
 #define DTD_METRICS_PATH	"/metrics"
+/*
+ * Connections that have asked for a scrape and are open: each may hold
+ * a whole scrape in its output while the scraper reads it, so that is
+ * what bounds the memory a scraper (any local user, by default) may make
+ * the daemon hold.  The next is answered 503.
+ */
+#define DTD_METRICS_MAXCONN	16
 
 static char		dtd_metrics_addr[128];
 static uint16_t		dtd_metrics_port;
 static int		dtd_metrics_on;
 static struct evhttp	*dtd_metrics_http;
+static struct evhttp_connection *dtd_metrics_conns[DTD_METRICS_MAXCONN];
 
 /* One scrape. */
 typedef struct dtd_metrics_prog {
@@ -697,6 +706,40 @@ dtd_metrics_write(dtd_om_t *om)
 }
 
 static void
+dtd_metrics_closed(struct evhttp_connection *evcon, void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < DTD_METRICS_MAXCONN; i++) {
+		if (dtd_metrics_conns[i] == evcon)
+			dtd_metrics_conns[i] = NULL;
+	}
+}
+
+/* Count req's connection among those that scrape; 0 if it is one too many. */
+static int
+dtd_metrics_admit(struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	int i, hole = -1;
+
+	if (evcon == NULL)
+		return 0;
+	for (i = 0; i < DTD_METRICS_MAXCONN; i++) {
+		if (dtd_metrics_conns[i] == evcon)
+			return 1;
+		if (dtd_metrics_conns[i] == NULL && hole == -1)
+			hole = i;
+	}
+	if (hole == -1)
+		return 0;
+	dtd_metrics_conns[hole] = evcon;
+	evhttp_connection_set_closecb(evcon, dtd_metrics_closed, NULL);
+	return 1;
+}
+
+static void
 dtd_metrics_notfound(struct evhttp_request *req, void *arg)
 {
 	(void)arg;
@@ -716,6 +759,12 @@ dtd_metrics_serve(struct evhttp_request *req, void *arg)
 	dtd_om_t om;
 
 	(void)arg;
+	if (!dtd_metrics_admit(req)) {
+		log_warnx("%s: %d scrapers connected already: one refused",
+		    __func__, DTD_METRICS_MAXCONN);
+		evhttp_send_error(req, HTTP_SERVUNAVAIL, NULL);
+		return;
+	}
 	accept = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Accept");
 	if ((buf = evbuffer_new()) == NULL) {
@@ -782,4 +831,5 @@ dtd_metrics_stop(void)
 	if (dtd_metrics_http != NULL)
 		evhttp_free(dtd_metrics_http);
 	dtd_metrics_http = NULL;
+	memset(dtd_metrics_conns, 0, sizeof(dtd_metrics_conns));
 }

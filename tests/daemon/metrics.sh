@@ -272,8 +272,9 @@ check "scraped: f's arguments 0 .. 999 in quantize's buckets" \
     grep -qx 'dtrace_calls_arg_bucket{probefunc="f",le="1023"} 1000' \
     "$tmp/calls"
 
-# a scraper that reads slowly (a 1 MB scrape at 1 kB/s) holds up
-# neither another scraper nor a dtrace client
+# scrapers that read slowly (a 1 MB scrape at 1 kB/s) hold up neither
+# another scraper nor a dtrace client; 16 may scrape at once, the next
+# is refused until one goes
 dtrace -x retain=wide -x export -q -c "$TRIGGERS/loop 20000" -n '
 pid$target:a.out:f:entry { @wide[arg0] = count(); }' >/dev/null 2>&1
 wexited()
@@ -281,8 +282,11 @@ wexited()
 	dtrace -a -l 2>/dev/null | awk '$1 == "wide"' | grep -q '(exited)'
 }
 check "wide: 20000 keys" waitfor wexited
-curl -s --limit-rate 1k -o /dev/null "http://127.0.0.1:$port/metrics" &
-slow=$!
+slow=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	curl -s --limit-rate 1k -o /dev/null "http://127.0.0.1:$port/metrics" &
+	slow="$slow $!"
+done
 sleep 1
 scrape >"$tmp/wide"
 check "while a scraper reads slowly, another scrape is whole" \
@@ -291,8 +295,20 @@ check "with 20000 series of wide" \
     [ "$(grep -c '^dtrace_wide_wide_total{arg0="' "$tmp/wide")" = 20000 ]
 check "and dtrace is served meanwhile" \
     sh -c "$DTRACE -x socket='$sock' -a -l | grep -q '^calls '"
-kill "$slow" 2>/dev/null
-wait "$slow" 2>/dev/null
+curl -s --limit-rate 1k -o /dev/null "http://127.0.0.1:$port/metrics" &
+slow="$slow $!"
+sleep 1
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")
+check "a 17th scraper at once: 503 ($code)" [ "$code" = 503 ]
+# shellcheck disable=SC2086
+kill $slow 2>/dev/null
+# shellcheck disable=SC2086
+wait $slow 2>/dev/null
+served()
+{
+	scrape >/dev/null
+}
+check "the slow scrapers gone, a scrape is served again" waitfor served
 dtrace -a wide >/dev/null 2>&1
 
 # Prometheus, on 127.0.0.1 only, its data in $tmp
