@@ -72,7 +72,7 @@ typedef struct dtd_metrics_prog {
 
 typedef struct dtd_metrics_scrape {
 	dtd_om_t	*ms_om;
-	char		(*ms_fam)[DTD_OM_NAMELEN];	/* families so far */
+	char		(*ms_fam)[DTD_OM_NAMELEN]; /* families so far */
 	uint32_t	ms_nfam, ms_famcap;
 	dtd_metrics_prog_t *ms_prog;
 	uint32_t	ms_nprog, ms_progcap;
@@ -554,7 +554,7 @@ dtd_metrics_family(dtd_metrics_scrape_t *ms, const char *prog,
 		size_t at = 0, ko = 0;
 
 		if (x->me_valsize != valsize)
-			break;		/* not this aggregation's layout */
+			break;	/* not this aggregation's layout */
 		memcpy(tot, x->me_val, valsize);
 		for (k = e + 1; k < nent && ents[k].me_keysize ==
 		    x->me_keysize && ents[k].me_valsize == valsize &&

@@ -322,7 +322,8 @@ main(int argc, char *argv[])
 			larg = optarg;
 			break;
 		case 'M':
-			if (dtd_metrics_listen(optarg, err, sizeof(err)) == -1) {
+			if (dtd_metrics_listen(optarg, err,
+			    sizeof(err)) == -1) {
 				fprintf(stderr, "dtraced: %s\n", err);
 				usage();
 			}
