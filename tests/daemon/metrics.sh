@@ -20,11 +20,11 @@ for c in curl promtool prometheus ss; do
 	fi
 done
 
-# waitfor CMD...: until CMD succeeds, at most 20 s
+# waitfor CMD...: until CMD succeeds, at most 20 s (WAIT_TICKS of 50 ms)
 waitfor()
 {
 	i=0
-	while [ $i -lt 400 ]; do
+	while [ $i -lt "${WAIT_TICKS:-400}" ]; do
 		"$@" && return 0
 		sleep 0.05
 		i=$((i + 1))
@@ -331,6 +331,8 @@ ready()
 {
 	curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1
 }
+# a loaded machine may take a while to start it and scrape: 90 s
+WAIT_TICKS=1800
 check "prometheus starts on 127.0.0.1:$pport" waitfor ready ||
     tail -5 "$tmp/prometheus.log" | sed 's/^/# /'
 check "prometheus listens on 127.0.0.1 only" \
