@@ -642,6 +642,8 @@ typedef struct dtd_om {
 	int		om_nlabel;	/* of the sample being written */
 	uint64_t	om_nsample;
 	int		om_err;		/* out of memory on the way */
+	size_t		om_len;		/* bytes in om_buf */
+	char		om_buf[16384];	/* gathered for om_out */
 } dtd_om_t;
 
 void		dtd_om_init(dtd_om_t *, struct evbuffer *, int);
@@ -654,6 +656,7 @@ void		dtd_om_value(dtd_om_t *, const char *);
 void		dtd_om_value_i64(dtd_om_t *, int64_t);
 void		dtd_om_value_u64(dtd_om_t *, uint64_t);
 void		dtd_om_end(dtd_om_t *);
+void		dtd_om_flush(dtd_om_t *);
 const char	*dtd_om_content_type(const dtd_om_t *);
 
 /*

@@ -755,7 +755,7 @@ dtd_metrics_serve(struct evhttp_request *req, void *arg)
 {
 	const char *accept;
 	struct evbuffer *buf;
-	struct timespec t0, t1;
+	struct timespec t0, t1, c0, c1;
 	dtd_om_t om;
 
 	(void)arg;
@@ -772,6 +772,7 @@ dtd_metrics_serve(struct evhttp_request *req, void *arg)
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	dtd_om_init(&om, buf, accept != NULL &&
 	    strstr(accept, "application/openmetrics-text") != NULL);
 	if (dtd_metrics_write(&om) == -1) {
@@ -781,10 +782,14 @@ dtd_metrics_serve(struct evhttp_request *req, void *arg)
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	log_debug("%s: %" PRIu64 " samples, %zu bytes in %ld us", __func__,
-	    om.om_nsample, evbuffer_get_length(buf),
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	/* the wall time, and the CPU time that a loaded machine does not */
+	log_debug("%s: %" PRIu64 " samples, %zu bytes in %ld us (%ld us "
+	    "of CPU)", __func__, om.om_nsample, evbuffer_get_length(buf),
 	    (long)((t1.tv_sec - t0.tv_sec) * 1000000 +
-	    (t1.tv_nsec - t0.tv_nsec) / 1000));
+	    (t1.tv_nsec - t0.tv_nsec) / 1000),
+	    (long)((c1.tv_sec - c0.tv_sec) * 1000000 +
+	    (c1.tv_nsec - c0.tv_nsec) / 1000));
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Content-Type", dtd_om_content_type(&om));
 	evhttp_send_reply(req, HTTP_OK, "OK", buf);

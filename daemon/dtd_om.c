@@ -27,11 +27,29 @@ dtd_om_init(dtd_om_t *om, struct evbuffer *out, int openmetrics)
 	om->om_openmetrics = openmetrics;
 }
 
+/* What is gathered goes to the evbuffer (one add per 16k, not per word). */
+void
+dtd_om_flush(dtd_om_t *om)
+{
+	if (om->om_len > 0 && evbuffer_add(om->om_out, om->om_buf,
+	    om->om_len) == -1)
+		om->om_err = 1;
+	om->om_len = 0;
+}
+
 static void
 dtd_om_add(dtd_om_t *om, const char *s, size_t len)
 {
-	if (len > 0 && evbuffer_add(om->om_out, s, len) == -1)
-		om->om_err = 1;
+	if (om->om_len + len > sizeof(om->om_buf)) {
+		dtd_om_flush(om);
+		if (len > sizeof(om->om_buf)) {
+			if (evbuffer_add(om->om_out, s, len) == -1)
+				om->om_err = 1;
+			return;
+		}
+	}
+	memcpy(om->om_buf + om->om_len, s, len);
+	om->om_len += len;
 }
 
 static void
@@ -242,12 +260,13 @@ dtd_om_value_u64(dtd_om_t *om, uint64_t v)
 	dtd_om_value(om, buf);
 }
 
-/* The end of the exposition: OpenMetrics says so. */
+/* The end of the exposition (OpenMetrics says so), all in the evbuffer. */
 void
 dtd_om_end(dtd_om_t *om)
 {
 	if (om->om_openmetrics)
 		dtd_om_puts(om, "# EOF\n");
+	dtd_om_flush(om);
 }
 
 const char *

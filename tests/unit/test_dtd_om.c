@@ -146,10 +146,46 @@ test_utf8(void)
 		dtd_om_sample(&om, "m", "");
 		dtd_om_label(&om, "k", t[i].in, strlen(t[i].in));
 		dtd_om_value_u64(&om, 1);
+		dtd_om_flush(&om);
 		snprintf(want, sizeof(want), "m{k=\"%s\"} 1\n", t[i].out);
 		tap_str(text(b), want, "%s", t[i].what);
 		evbuffer_free(b);
 	}
+}
+
+/* Text gathered past the writer's own buffer arrives whole, in order. */
+static void
+test_big(void)
+{
+	struct evbuffer *b = evbuffer_new();
+	char line[64], *want, big[40000];
+	size_t n = 0, i;
+	dtd_om_t om;
+
+	want = malloc(3000 * 64 + sizeof(big) + 16);
+	dtd_om_init(&om, b, 1);
+	for (i = 0; i < 3000; i++) {
+		dtd_om_sample(&om, "m", "_total");
+		snprintf(line, sizeof(line), "%zu", i);
+		dtd_om_label(&om, "k", line, strlen(line));
+		dtd_om_value_u64(&om, i * 7);
+		n += (size_t)sprintf(want + n, "m_total{k=\"%zu\"} %zu\n", i,
+		    i * 7);
+	}
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	dtd_om_sample(&om, "m", "");
+	dtd_om_label(&om, "k", big, strlen(big));
+	dtd_om_value_u64(&om, 1);
+	n += (size_t)sprintf(want + n, "m{k=\"%s\"} 1\n", big);
+	dtd_om_end(&om);
+	strcpy(want + n, "# EOF\n");
+	tap_is(evbuffer_get_length(b), n + 6, "3000 samples and a 40k label: "
+	    "every byte");
+	tap_ok(strcmp(text(b), want) == 0, "in order");
+	tap_is(om.om_err, 0, "no error");
+	free(want);
+	evbuffer_free(b);
 }
 
 static void
@@ -211,6 +247,7 @@ main(void)
 	test_prometheus();
 	test_openmetrics();
 	test_utf8();
+	test_big();
 	test_listen();
 	return tap_done();
 }
