@@ -314,8 +314,13 @@ dtd_metrics_bounds(const dtp_agg_t *g, uint32_t n, int64_t *le)
 		int64_t base = (int64_t)g->dg_params[0];
 		int64_t step = (int64_t)g->dg_params[2];
 
-		for (i = 0; i + 1 < n; i++)
-			le[i] = base + (int64_t)i * step - 1;
+		for (i = 0; i + 1 < n; i++) {
+			/* parameters a client sent: no overflow for them */
+			__int128 top = (__int128)base + (__int128)i * step - 1;
+
+			le[i] = top > INT64_MAX ? INT64_MAX :
+			    top < INT64_MIN ? INT64_MIN : (int64_t)top;
+		}
 		break;
 	}
 	default: {	/* llquantize */
@@ -335,8 +340,14 @@ dtd_metrics_bounds(const dtp_agg_t *g, uint32_t n, int64_t *le)
 			nb = this > nsteps ? nsteps : this;
 			width = this / nb;
 			for (j = 0; j < nb - nb / (int64_t)factor && i + 1 < n;
-			    j++)
-				le[i++] = last + (j + 1) * width - 1;
+			    j++) {
+				/* a magnitude cut at INT64_MAX ends there */
+				__int128 top = (__int128)last +
+				    (__int128)(j + 1) * width - 1;
+
+				le[i++] = top > INT64_MAX ? INT64_MAX :
+				    (int64_t)top;
+			}
 			last = this;
 		}
 		while (i + 1 < n) {	/* not reached: the layouts agree */
@@ -457,7 +468,8 @@ dtd_metrics_hist(dtd_om_t *om, const char *fam, const dtp_agg_t *g,
     const size_t *off, const size_t *len, const uint64_t *v, uint32_t n,
     const int64_t *le)
 {
-	int64_t cum = 0;
+	/* unsigned: increments may be anything; shown as dtrace would */
+	uint64_t cum = 0;
 	uint32_t i, first = n, last = 0;
 	char buf[32];
 
@@ -469,21 +481,21 @@ dtd_metrics_hist(dtd_om_t *om, const char *fam, const dtp_agg_t *g,
 		}
 	}
 	for (i = first; first < n && i <= last; i++) {
-		cum += (int64_t)v[i];
+		cum += v[i];
 		snprintf(buf, sizeof(buf), "%" PRId64, le[i]);
 		dtd_om_sample(om, fam, "_bucket");
 		dtd_metrics_labels(om, g, names, text, off, len, buf);
-		dtd_om_value_i64(om, cum);
+		dtd_om_value_i64(om, (int64_t)cum);
 	}
 	cum = 0;
 	for (i = 0; i < n; i++)
-		cum += (int64_t)v[i];
+		cum += v[i];
 	dtd_om_sample(om, fam, "_bucket");
 	dtd_metrics_labels(om, g, names, text, off, len, "+Inf");
-	dtd_om_value_i64(om, cum);
+	dtd_om_value_i64(om, (int64_t)cum);
 	dtd_om_sample(om, fam, "_count");
 	dtd_metrics_labels(om, g, names, text, off, len, NULL);
-	dtd_om_value_i64(om, cum);
+	dtd_om_value_i64(om, (int64_t)cum);
 }
 
 static const char *
