@@ -150,7 +150,7 @@ bad:
 int
 dtd_metrics_config(const char *confdir, char *err, size_t errlen)
 {
-	char path[PATH_MAX], line[512], *key, *val, *save;
+	char path[PATH_MAX], line[512], why[256], *key, *val, *save;
 	int lineno = 0, rv = 0;
 	FILE *fp;
 
@@ -173,8 +173,8 @@ dtd_metrics_config(const char *confdir, char *err, size_t errlen)
 			    "[address:]port\" or \"metrics off\"", path,
 			    lineno);
 			rv = -1;
-		} else if (dtd_metrics_listen(val, line, sizeof(line)) == -1) {
-			snprintf(err, errlen, "%s:%d: %s", path, lineno, line);
+		} else if (dtd_metrics_listen(val, why, sizeof(why)) == -1) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
 			rv = -1;
 		}
 	}

@@ -236,6 +236,11 @@ test_listen(void)
 	fclose(fp);
 	tap_is(dtd_metrics_config(dir, err, sizeof(err)), -1,
 	    "a bad port refused");
+	snprintf(path, sizeof(path), "%s/dtraced.conf:1: invalid metrics "
+	    "address \"99999\": use port, address:port, [address]:port or off",
+	    dir);
+	tap_str(err, path, "with its file, line and why");
+	snprintf(path, sizeof(path), "%s/%s", dir, DTD_METRICS_CONF);
 	unlink(path);
 	rmdir(dir);
 }
