@@ -462,6 +462,8 @@ void		dtd_retain_list(uid_t, dt_msg_t *);
 void		dtd_retain_tend(void);
 void		dtd_retain_shutdown(void);
 void		dtd_retain_load(const char *, const char *);
+void		dtd_retain_exported(void (*)(const char *, dtd_consumer_t *,
+		    void *), void *);
 
 /* dtd_consumer.c */
 dtd_consumer_t	*dtd_consumer_create(pid_t, uid_t, gid_t);
@@ -618,9 +620,57 @@ int		dtd_agg_lquantize_bucket(const dtp_agg_t *, int64_t);
 int		dtd_agg_llquantize_bucket(const dtp_agg_t *, int64_t);
 void		dtd_agg_snap(dtd_agg_t *, int, dtd_aggsnap_t *);
 void		dtd_agg_peek(dtd_agg_t *, int, dtd_aggsnap_t *);
+int		dtd_agg_copy(dtd_agg_t *, dtd_aggsnap_t *);
 uint64_t	dtd_agg_drops(dtd_agg_t *);
 int		dtd_agg_next(dtd_aggsnap_t *, uint32_t *, const void **,
 		    uint32_t *, const uint64_t **, uint32_t *);
+
+/*
+ * dtd_om.c: the text of a metrics scrape, OpenMetrics or the Prometheus
+ * text format.
+ */
+struct evbuffer;
+#define DTD_OM_COUNTER		1
+#define DTD_OM_GAUGE		2
+#define DTD_OM_HISTOGRAM	3
+#define DTD_OM_NAMELEN		256	/* a metric name, with the NUL */
+
+typedef struct dtd_om {
+	struct evbuffer	*om_out;
+	int		om_openmetrics;	/* else the Prometheus format */
+	int		om_type;	/* the family's DTD_OM_* */
+	int		om_nlabel;	/* of the sample being written */
+	uint64_t	om_nsample;
+	int		om_err;		/* out of memory on the way */
+	size_t		om_len;		/* bytes in om_buf */
+	char		om_buf[16384];	/* gathered for om_out */
+} dtd_om_t;
+
+void		dtd_om_init(dtd_om_t *, struct evbuffer *, int);
+int		dtd_om_name(char *, size_t, const char *, const char *,
+		    const char *);
+void		dtd_om_family(dtd_om_t *, const char *, int, const char *);
+void		dtd_om_sample(dtd_om_t *, const char *, const char *);
+void		dtd_om_label(dtd_om_t *, const char *, const char *, size_t);
+void		dtd_om_value(dtd_om_t *, const char *);
+void		dtd_om_value_i64(dtd_om_t *, int64_t);
+void		dtd_om_value_u64(dtd_om_t *, uint64_t);
+void		dtd_om_end(dtd_om_t *);
+void		dtd_om_flush(dtd_om_t *);
+const char	*dtd_om_content_type(const dtd_om_t *);
+
+/*
+ * dtd_metrics.c: the aggregations of retained programs that asked for
+ * export, served over HTTP to a metrics scraper (dtraced -M, or the
+ * metrics line of CONFDIR/dtraced.conf); off unless asked.
+ */
+#define DTD_METRICS_CONF	"dtraced.conf"
+#define DTD_METRICS_ADDR	"127.0.0.1"
+int		dtd_metrics_listen(const char *, char *, size_t);
+int		dtd_metrics_config(const char *, char *, size_t);
+int		dtd_metrics_start(struct event_base *, char *, size_t);
+void		dtd_metrics_stop(void);
+int		dtd_metrics_write(dtd_om_t *);
 
 /* dtd_spec.c: speculations, in illumos's states */
 #define DTD_SPEC_INACTIVE	0

@@ -355,6 +355,60 @@ dtd_agg_peek(dtd_agg_t *a, int cpu, dtd_aggsnap_t *s)
 	pthread_mutex_unlock(&c->dac_lock);
 }
 
+/*
+ * A consistent copy of every CPU's active arena, for a reader that must
+ * not consume (the metrics exporter): all the CPUs' locks are held at
+ * once, so the copy is one instant of the aggregations, with no update
+ * seen on one CPU and missed on another.  A hit waits at most for the
+ * copy.  The entries of every CPU follow one another in s->das_data
+ * (malloc'd: the caller frees it), for dtd_agg_next; the same key may
+ * appear once per CPU.  -1 (ENOMEM) when the copy cannot be had.
+ */
+int
+dtd_agg_copy(dtd_agg_t *a, dtd_aggsnap_t *s)
+{
+	size_t need = 0, have = 0, off;
+	char *buf = NULL, *nbuf;
+	int cpu;
+
+	memset(s, 0, sizeof(*s));
+	for (;;) {
+		for (cpu = 0; cpu < a->da_ncpu; cpu++)
+			pthread_mutex_lock(&a->da_cpu[cpu].dac_lock);
+		need = 0;
+		for (cpu = 0; cpu < a->da_ncpu; cpu++)
+			need += a->da_cpu[cpu].dac_off;
+		if (need <= have)
+			break;
+		for (cpu = a->da_ncpu - 1; cpu >= 0; cpu--)
+			pthread_mutex_unlock(&a->da_cpu[cpu].dac_lock);
+		/* outside the locks; room for what a hit adds meanwhile */
+		have = need + need / 8 + 4096;
+		if ((nbuf = realloc(buf, have)) == NULL) {
+			free(buf);
+			errno = ENOMEM;
+			return -1;
+		}
+		buf = nbuf;
+	}
+	off = 0;
+	for (cpu = 0; cpu < a->da_ncpu; cpu++) {
+		dtd_aggcpu_t *c = &a->da_cpu[cpu];
+
+		if (c->dac_off > 0)
+			memcpy(buf + off, c->dac_data[c->dac_active],
+			    c->dac_off);
+		off += c->dac_off;
+		s->das_nent += c->dac_nent;
+		s->das_drops += c->dac_drops;
+	}
+	for (cpu = a->da_ncpu - 1; cpu >= 0; cpu--)
+		pthread_mutex_unlock(&a->da_cpu[cpu].dac_lock);
+	s->das_data = buf;
+	s->das_len = off;
+	return 0;
+}
+
 /* Aggregation drops not yet handed out, on every CPU. */
 uint64_t
 dtd_agg_drops(dtd_agg_t *a)

@@ -52,6 +52,7 @@ struct dtd_retained {
 	dtd_consumer_t	*dr_consumer;	/* one reference is ours */
 	dtp_opt_t	*dr_opt;	/* the client's own options */
 	uint32_t	dr_nopt;
+	int		dr_export;	/* -x export: served as metrics */
 };
 
 static TAILQ_HEAD(, dtd_retained) dtd_retained =
@@ -216,6 +217,10 @@ dtd_retain_add(dtd_consumer_t *c, const char *name, dt_msg_t *m,
 		return -1;
 	}
 	snprintf(r->dr_name, sizeof(r->dr_name), "%s", name);
+	for (i = 0; i < r->dr_nopt; i++) {
+		if (strcmp(r->dr_opt[i].do_name, "export") == 0)
+			r->dr_export = 1;
+	}
 	r->dr_uid = c->dc_uid;
 	r->dr_consumer = c;
 	dtd_consumer_hold(c);
@@ -224,8 +229,9 @@ dtd_retain_add(dtd_consumer_t *c, const char *name, dt_msg_t *m,
 	dtd_prov_pid_keep(c);
 	TAILQ_INSERT_TAIL(&dtd_retained, r, dr_link);
 	dtd_retain_n++;
-	log_info("%s: pid %d uid %d: program retained as %s", __func__,
-	    (int)c->dc_pid, (int)c->dc_uid, name);
+	log_info("%s: pid %d uid %d: program retained as %s%s", __func__,
+	    (int)c->dc_pid, (int)c->dc_uid, name,
+	    r->dr_export ? ", its aggregations exported" : "");
 	return 0;
 }
 
@@ -402,6 +408,26 @@ dtd_retain_list(uid_t uid, dt_msg_t *reply)
 		np[1] = (n >> 8) & 0xff;
 		np[2] = (n >> 16) & 0xff;
 		np[3] = (n >> 24) & 0xff;
+	}
+}
+
+/*
+ * The metrics exporter (dtd_metrics.c), on the main thread: fn for each
+ * retained program that asked to be exported (-x export) and has
+ * started, in the order they were retained.  Its owner chose to show its
+ * aggregations to whoever may reach the endpoint; the others stay its
+ * owner's and root's.
+ */
+void
+dtd_retain_exported(void (*fn)(const char *, dtd_consumer_t *, void *),
+    void *arg)
+{
+	dtd_retained_t *r;
+
+	TAILQ_FOREACH(r, &dtd_retained, dr_link) {
+		if (r->dr_export && dtd_consumer_activity(r->dr_consumer) !=
+		    DT_ACT_INACTIVE)
+			fn(r->dr_name, r->dr_consumer, arg);
 	}
 }
 

@@ -45,7 +45,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: dtraced [-dVv] [-D confdir] [-f fd] "
 	    "[-L limit=value] [-l logfile]\n"
-	    "               [-p pidfile] [-s socket]\n");
+	    "               [-M [address:]port] [-p pidfile] [-s socket]\n");
 	exit(2);
 }
 
@@ -321,14 +321,14 @@ main(int argc, char *argv[])
 	struct event *sigev[3];
 	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
 	const char *path, *farg = NULL, *sarg = NULL, *sock;
-	const char *larg = NULL, *parg = NULL;
+	const char *larg = NULL, *parg = NULL, *marg = NULL;
 	const char *confdir = DTD_RETAIN_CONFDIR;
 	char confabs[PATH_MAX];
 	int ch, debug = 0, verbose = 0, lfd = -1, cfd = -1, i, limits = 0;
 	int systemd = 0, daemonize;
 	char err[256], lim[256], alllim[256];
 
-	while ((ch = getopt(argc, argv, "dD:f:L:l:p:s:Vv")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:L:l:M:p:s:Vv")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
@@ -348,6 +348,14 @@ main(int argc, char *argv[])
 			break;
 		case 'l':
 			larg = optarg;
+			break;
+		case 'M':
+			if (dtd_metrics_listen(optarg, err,
+			    sizeof(err)) == -1) {
+				fprintf(stderr, "dtraced: %s\n", err);
+				usage();
+			}
+			marg = optarg;
 			break;
 		case 'p':
 			parg = optarg;
@@ -406,6 +414,10 @@ main(int argc, char *argv[])
 	/* daemonizing goes to /: a relative -D must name the same place */
 	if (confdir[0] != '/' && realpath(confdir, confabs) != NULL)
 		confdir = confabs;
+	/* a shared daemon's metrics: -M, or else its configuration */
+	if (farg == NULL && marg == NULL &&
+	    dtd_metrics_config(confdir, err, sizeof(err)) == -1)
+		fatalx("%s", err);
 	if (daemonize) {
 		dtraced_daemonize();
 		log_init(0, verbose);
@@ -432,6 +444,8 @@ main(int argc, char *argv[])
 		dtd_client_create(cfd, 1);
 	else {
 		dtd_control_listen(lfd);
+		if (dtd_metrics_start(dtd_base, err, sizeof(err)) == -1)
+			fatalx("%s", err);
 		dtd_systemd_notify("READY=1");
 		/* the anonymous enablings of a boot: retained programs */
 		if ((sock = dtd_control_sockpath()) != NULL)
@@ -449,6 +463,7 @@ main(int argc, char *argv[])
 		event_base_dispatch(dtd_base);
 
 	dtd_systemd_notify("STOPPING=1");
+	dtd_metrics_stop();
 	dtd_client_shutdown();
 	dtd_retain_shutdown();		/* their probes come out too */
 	dtd_prov_pid_shutdown();	/* every target released, restored */

@@ -7,7 +7,7 @@ daemon_libdtd_a_SOURCES = daemon/dtd.h daemon/dtd_log.c \
 	daemon/dtd_prov_profile.c daemon/dtd_ecb.c daemon/dtd_host.c \
 	daemon/dtd_buf.c daemon/dtd_agg.c daemon/dtd_prov_pid.c \
 	daemon/dtd_spec.c daemon/dtd_retain.c daemon/dtd_limit.c \
-	daemon/dtd_sample.c
+	daemon/dtd_sample.c daemon/dtd_om.c daemon/dtd_metrics.c
 # on proto/, dif/ and fasttrap/; never libdtrace/
 DTD_CPPFLAGS = -I$(top_srcdir)/proto -I$(top_srcdir)/dif \
 	-I$(top_srcdir)/fasttrap
@@ -17,4 +17,4 @@ sbin_PROGRAMS += daemon/dtraced
 daemon_dtraced_SOURCES = daemon/dtd.h daemon/dtraced.c
 daemon_dtraced_CPPFLAGS = $(AM_CPPFLAGS) $(DTD_CPPFLAGS) $(LIBEVENT_CFLAGS)
 daemon_dtraced_LDADD = daemon/libdtd.a proto/libdtproto.a dif/libdif.a \
-	$(FT_LIBS) $(LIBEVENT_LIBS) $(PTHREAD_LIBS)
+	$(FT_LIBS) $(LIBEVENT_EXTRA_LIBS) $(LIBEVENT_LIBS) $(PTHREAD_LIBS)

@@ -864,6 +864,42 @@ dt_cc_keyact(dt_pcb_t *pcb, dt_node_t *k, dtp_aggkey_t *kp,
 }
 
 /*
+ * What key expression k names, for dtraced to label an exported metric
+ * with: a variable (self-> and this-> dropped), a function (ufunc,
+ * strjoin), a member; "" when it names nothing.  Read before cooking, so
+ * that it is the text the user wrote.
+ */
+static const char *
+dt_cc_keyname(const dt_node_t *k)
+{
+	const char *s = "";
+
+	switch (k->dn_kind) {
+	case DT_NODE_IDENT:
+		s = k->dn_string;
+		if (k->dn_op == DT_TOK_PTR && strstr(s, "->") != NULL)
+			s = strstr(s, "->") + 2;
+		break;
+	case DT_NODE_VAR:
+		s = k->dn_ident->di_name;
+		if (strstr(s, "->") != NULL)
+			s = strstr(s, "->") + 2;
+		break;
+	case DT_NODE_FUNC:
+		s = k->dn_string;
+		break;
+	case DT_NODE_OP2:
+		if ((k->dn_op == DT_TOK_PTR || k->dn_op == DT_TOK_DOT) &&
+		    k->dn_string != NULL)
+			s = k->dn_string;
+		break;
+	}
+	if (s == NULL || strlen(s) >= DT_PROTO_KEYNAMELEN)
+		return "";
+	return s;
+}
+
+/*
  * The description of aggregation id: in the program being compiled, or
  * in one compiled before on this handle.
  */
@@ -1068,6 +1104,7 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	int nkeys = dt_cc_nargs(ap_node->dn_args), nargs, i, argmax = 1;
 	const dt_type_t **keys;
 	dtp_aggkey_t *kacts;
+	const char **knames;
 	dt_node_t **kargs;
 	dt_ident_t *fidp, *aidp;
 	const dtp_agg_t *prev = NULL;
@@ -1114,6 +1151,9 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	kacts = dt_parser_alloc(pcb, (nkeys + 1) * sizeof(*kacts));
 	kargs = dt_parser_alloc(pcb, (nkeys + 1) * sizeof(*kargs));
 	memset(kacts, 0, (nkeys + 1) * sizeof(*kacts));
+	knames = dt_parser_alloc(pcb, (nkeys + 1) * sizeof(*knames));
+	for (k = ap_node->dn_args, i = 0; k != NULL; k = k->dn_list, i++)
+		knames[i] = dt_cc_keyname(k);
 	for (k = ap_node->dn_args, i = 0; k != NULL; k = k->dn_list, i++) {
 		if (dt_cc_keyact(pcb, k, &kacts[i], &keys[i], &kargs[i]))
 			continue;
@@ -1233,6 +1273,7 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 				gp->dg_keys[i] = kacts[i];
 			else
 				dt_cc_aggkey(dtp, keys[i], &gp->dg_keys[i]);
+			gp->dg_keys[i].dk_name = dt_cc_strdup(pcb, knames[i]);
 		}
 	}
 

@@ -127,6 +127,7 @@ enum {
 	DTRACEOPT_OFORMAT,	/* DTRACEOPT_OFORMAT_* (FreeBSD's name) */
 	DTRACEOPT_BACKEND,	/* DTRACEOPT_BACKEND_* (ours) */
 	DTRACEOPT_UPROBEBUFSIZE, /* the uprobe backend's ring (ours) */
+	DTRACEOPT_EXPORT,	/* a retained program's metrics (ours) */
 	DTRACEOPT_MAX
 };
 

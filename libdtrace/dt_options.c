@@ -8,7 +8,9 @@
  *
  * retain=NAME and grab=claim|snapshot are ours (retained programs,
  * dt_retain.c); dt_options_export/import carry a retaining consumer's
- * options to the one that claims its program.
+ * options to the one that claims its program.  export, also ours, is
+ * one of them: dtraced serves the aggregations of a retained program
+ * that set it to a metrics scraper.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -468,6 +470,7 @@ static const dt_option_t dt_options_rt[] = {
 	{ "cpu", dt_opt_cpu, DTRACEOPT_CPU },
 	{ "destructive", dt_opt_runtime, DTRACEOPT_DESTRUCTIVE },
 	{ "dynvarsize", dt_opt_size, DTRACEOPT_DYNVARSIZE },
+	{ "export", dt_opt_runtime, DTRACEOPT_EXPORT },
 	{ "grabanon", dt_opt_runtime, DTRACEOPT_GRABANON },
 	{ "jstackframes", dt_opt_number, DTRACEOPT_JSTACKFRAMES },
 	{ "jstackstrsize", dt_opt_size, DTRACEOPT_JSTACKSTRSIZE },

@@ -197,6 +197,8 @@ dt_proto_prog_encode(dt_msg_t *m, const dtp_prog_t *pp)
 		for (j = 0; j < ag->dg_nkeys; j++) {
 			dt_msg_put_u32(m, ag->dg_keys[j].dk_kind);
 			dt_msg_put_u32(m, ag->dg_keys[j].dk_size);
+			dt_msg_put_str(m, ag->dg_keys[j].dk_name != NULL ?
+			    ag->dg_keys[j].dk_name : "");
 		}
 		for (j = 0; j < 4; j++)
 			dt_msg_put_u64(m, ag->dg_params[j]);
@@ -364,7 +366,7 @@ dt_proto_prog_decode(dt_msg_t *m, char *err, size_t errlen)
 		ag->dg_kind = dt_msg_get_u32(m);
 		ag->dg_name = dt_msg_get_strdup(m, 256);
 		ag->dg_nkeys = dt_msg_get_u32(m);
-		if (!dt_proto_count_ok(m, ag->dg_nkeys, DT_PROTO_MAXKEYS, 8)) {
+		if (!dt_proto_count_ok(m, ag->dg_nkeys, DT_PROTO_MAXKEYS, 12)) {
 			ag->dg_nkeys = 0;
 			goto bad;
 		}
@@ -374,6 +376,8 @@ dt_proto_prog_decode(dt_msg_t *m, char *err, size_t errlen)
 		for (j = 0; j < ag->dg_nkeys; j++) {
 			ag->dg_keys[j].dk_kind = dt_msg_get_u32(m);
 			ag->dg_keys[j].dk_size = dt_msg_get_u32(m);
+			ag->dg_keys[j].dk_name = dt_msg_get_strdup(m,
+			    DT_PROTO_KEYNAMELEN - 1);
 		}
 		for (j = 0; j < 4; j++)
 			ag->dg_params[j] = dt_msg_get_u64(m);
@@ -429,6 +433,9 @@ dt_proto_prog_fini(dtp_prog_t *pp)
 	free(pp->dp_fmt);
 	for (i = 0; i < pp->dp_nagg; i++) {
 		free(pp->dp_agg[i].dg_name);
+		for (j = 0; pp->dp_agg[i].dg_keys != NULL &&
+		    j < pp->dp_agg[i].dg_nkeys; j++)
+			free(pp->dp_agg[i].dg_keys[j].dk_name);
 		free(pp->dp_agg[i].dg_keys);
 	}
 	free(pp->dp_agg);

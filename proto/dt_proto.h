@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	5
+#define DT_PROTO_VERSION	6
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -350,9 +350,16 @@ typedef struct dtp_stmt {
 #define DTP_KEY_UMOD	5	/* umod() */
 #define DTP_KEY_UADDR	6	/* uaddr() */
 
+/*
+ * dk_name: what the key expression names (execname, pid, ufunc, the
+ * member or variable), "" when it names nothing; dtraced labels the
+ * aggregation's exported metrics with it.
+ */
+#define DT_PROTO_KEYNAMELEN	64	/* with the NUL */
 typedef struct dtp_aggkey {
 	uint32_t	dk_kind;	/* DTP_KEY_* */
 	uint32_t	dk_size;
+	char		*dk_name;	/* or NULL: "" */
 } dtp_aggkey_t;
 
 /*

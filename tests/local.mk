@@ -156,6 +156,8 @@ TESTS += tests/daemon/profile.sh
 EXTRA_DIST += tests/daemon/profile.sh
 TESTS += tests/daemon/retain.sh
 EXTRA_DIST += tests/daemon/retain.sh
+TESTS += tests/daemon/metrics.sh
+EXTRA_DIST += tests/daemon/metrics.sh
 TESTS += tests/daemon/limits.sh tests/daemon/service.sh
 EXTRA_DIST += tests/daemon/limits.sh tests/daemon/service.sh
 

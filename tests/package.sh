@@ -3,7 +3,9 @@
 # DEB (dpkg -i), checks what it put where, starts the installed daemon
 # as its units would (the socket unit's ListenStream, the service's
 # ExecStart, socket activation through systemd-socket-activate, as PID 1
-# need not be systemd), traces with the installed dtrace, then purges
+# need not be systemd), traces with the installed dtrace, has it retain a
+# program of /etc/dtraced and serve its aggregation at the metrics
+# address of /etc/dtraced/dtraced.conf (scraped with curl), then purges
 # the package and checks that nothing of it is left.  Prints TAP.
 # Run by ./build.sh package-check; needs root and a machine where
 # dtraced is not installed already.
@@ -68,6 +70,14 @@ check "the units name a socket and a command" [ -n "$listen" ] && \
     [ -n "$exec" ]
 mkdir -p "/run/$rdir"
 chmod "${rmode:-0755}" "/run/$rdir"
+# a fleet's set-up: a program to retain and export, a metrics address
+mport=$((20000 + $$ % 30000))
+while [ -n "$(ss -Hltn "sport = :$mport" 2>/dev/null)" ]; do
+	mport=$((mport + 1))
+done
+printf 'metrics 127.0.0.1:%s\n' "$mport" >/etc/dtraced/dtraced.conf
+printf '%s\n' '#pragma D option export' 'tick-10ms { @ticks = count(); }' \
+    'tick-10ms /++i == 100/ { exit(0); }' >/etc/dtraced/fleet.d
 # shellcheck disable=SC2086
 systemd-socket-activate -l "$listen" $exec 2>"$tmp/daemon.log" &
 apid=$!
@@ -91,6 +101,24 @@ same "$tmp/out" "42
 " "the installed daemon runs the program"
 check "the socket-activated daemon is the installed one" \
     [ "$(readlink "/proc/$apid/exe")" = /usr/sbin/dtraced ]
+# fleet.d was retained when the daemon started, and stops at 100 ticks
+stopped()
+{
+	env -u DTRACED_SOCKET -u _DTRACE_TESTING timeout -k 10 60 \
+	    /usr/bin/dtrace -a -l 2>/dev/null | grep -q '^fleet .* stopped '
+}
+i=0
+until stopped || [ $i -ge 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "/etc/dtraced/fleet.d is retained, and stopped at 100 ticks" stopped
+timeout -k 10 30 curl -sf "http://127.0.0.1:$mport/metrics" >"$tmp/metrics"
+check "dtraced.conf's metrics address is served" [ $? -eq 0 ] ||
+    sed 's/^/# /' "$tmp/daemon.log"
+check "it serves fleet's aggregation: 100 ticks" \
+    grep -qx 'dtrace_fleet_ticks_total 100' "$tmp/metrics"
+rm -f /etc/dtraced/dtraced.conf /etc/dtraced/fleet.d
 kill -TERM "$apid"
 wait "$apid"
 check "the daemon exits 0 on SIGTERM" [ $? -eq 0 ]

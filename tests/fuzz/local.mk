@@ -70,7 +70,7 @@ tests_fuzz_mkcorpus_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_fuzz_mkcorpus_LDADD = libdtrace/libdtrace.a proto/libdtproto.a \
 	dif/libdif.a
 fuzz-corpus: tests/fuzz/mkcorpus
-	c=$(top_srcdir)/tests/fuzz/corpus && rm -rf $$c && \
+	c=$(top_srcdir)/tests/fuzz/corpus && rm -rf $$c/proto $$c/dif && \
 	    $(MKDIR_P) $$c/proto $$c/dif && \
 	    tests/fuzz/mkcorpus $$c $(top_srcdir)/tests/d/*/*.d && \
 	    for d in $$c/proto $$c/dif; do \

@@ -50,6 +50,12 @@ tests_unit_test_dtd_agg_LDADD = $(DTD_TEST_LDADD)
 tests_unit_test_dtd_probe_SOURCES = tests/unit/test_dtd_probe.c tests/unit/tap.h
 tests_unit_test_dtd_probe_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
 tests_unit_test_dtd_probe_LDADD = $(DTD_TEST_LDADD)
+# the metrics text and address (dtd_metrics.o needs libevent's HTTP)
+check_PROGRAMS += tests/unit/test_dtd_om
+TESTS += tests/unit/test_dtd_om
+tests_unit_test_dtd_om_SOURCES = tests/unit/test_dtd_om.c tests/unit/tap.h
+tests_unit_test_dtd_om_CPPFLAGS = $(DTD_TEST_CPPFLAGS)
+tests_unit_test_dtd_om_LDADD = $(DTD_TEST_LDADD) $(LIBEVENT_EXTRA_LIBS)
 check_PROGRAMS += tests/unit/test_dtd_limit
 TESTS += tests/unit/test_dtd_limit
 tests_unit_test_dtd_limit_SOURCES = tests/unit/test_dtd_limit.c tests/unit/tap.h

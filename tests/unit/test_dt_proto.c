@@ -64,6 +64,7 @@ mkprog(void)
 	pp->dp_agg[0].dg_keys = calloc(2, sizeof(dtp_aggkey_t));
 	pp->dp_agg[0].dg_keys[0].dk_kind = DTP_KEY_STRING;
 	pp->dp_agg[0].dg_keys[0].dk_size = 13;
+	pp->dp_agg[0].dg_keys[0].dk_name = strdup("execname");
 	pp->dp_agg[0].dg_keys[1].dk_kind = DTP_KEY_INT;
 	pp->dp_agg[0].dg_keys[1].dk_size = 8;
 	pp->dp_nstmt = 1;
@@ -104,6 +105,8 @@ test_roundtrip(void)
 	tap_str(qp->dp_fmt[0], "hello %d\n", "format");
 	tap_is(qp->dp_agg[0].dg_kind, DTRACEAGG_SUM, "aggregation kind");
 	tap_is(qp->dp_agg[0].dg_keys[0].dk_size, 13, "key size");
+	tap_str(qp->dp_agg[0].dg_keys[0].dk_name, "execname", "key name");
+	tap_str(qp->dp_agg[0].dg_keys[1].dk_name, "", "no key name: empty");
 	tap_is(dt_proto_agg_keysize(&qp->dp_agg[0]), 24, "key bytes 8-aligned");
 	tap_is(dt_proto_agg_valsize(&qp->dp_agg[0]), 8, "sum value bytes");
 	tap_str(qp->dp_stmt[0].ds_desc.dpd_name, "BEGIN", "probe name");

@@ -4,6 +4,7 @@
  * and illumos's bucket math for quantize, lquantize and llquantize.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dtd.h"
@@ -261,6 +262,52 @@ test_peek(void)
 	dtd_agg_fini(&a);
 }
 
+/*
+ * dtd_agg_copy: every CPU's active arena in one buffer, consuming
+ * nothing: a later snapshot of each CPU still has everything.
+ */
+static void
+test_copy(void)
+{
+	dtd_agg_t a;
+	dtd_aggsnap_t s;
+	const void *key;
+	const uint64_t *val;
+	uint32_t aggid, ks, vs;
+	char ka[8] = "a", kb[8] = "b";
+	uint64_t tot_a = 0, tot_b = 0;
+	int i, n = 0;
+
+	tap_is(dtd_agg_init(&a, 3, 4096), 0, "copy: init, 3 CPUs");
+	tap_is(dtd_agg_copy(&a, &s), 0, "copy of nothing");
+	tap_is(s.das_len, 0, "copy of nothing: empty");
+	free((void *)s.das_data);
+	for (i = 0; i < 5; i++)
+		dtd_agg_update(&a, 0, agg(1, DTRACEAGG_COUNT), ka, 8, 0, 1);
+	for (i = 0; i < 7; i++)
+		dtd_agg_update(&a, 2, agg(1, DTRACEAGG_COUNT), ka, 8, 0, 1);
+	dtd_agg_update(&a, 2, agg(1, DTRACEAGG_COUNT), kb, 8, 0, 1);
+	tap_is(dtd_agg_copy(&a, &s), 0, "copy");
+	tap_is(s.das_nent, 3, "copy: a on CPUs 0 and 2, b on 2");
+	while (dtd_agg_next(&s, &aggid, &key, &ks, &val, &vs)) {
+		n++;
+		if (memcmp(key, ka, 8) == 0)
+			tot_a += val[0];
+		else
+			tot_b += val[0];
+	}
+	tap_is(n, 3, "copy: 3 entries to walk");
+	tap_is(tot_a, 12, "copy: a counted 5 + 7");
+	tap_is(tot_b, 1, "copy: b counted 1");
+	free((void *)s.das_data);
+	tap_is(dtd_agg_copy(&a, &s), 0, "copy again");
+	tap_is(s.das_nent, 3, "copy again: consumed nothing");
+	free((void *)s.das_data);
+	dtd_agg_snap(&a, 2, &s);
+	tap_is(s.das_nent, 2, "a snapshot of CPU 2 after the copies: a and b");
+	dtd_agg_fini(&a);
+}
+
 int
 main(void)
 {
@@ -270,6 +317,7 @@ main(void)
 	int i;
 
 	test_peek();
+	test_copy();
 	tap_is(dtd_agg_init(&a, 2, 4096), 0, "init");
 	for (i = 0; i < 3; i++)
 		tap_is(dtd_agg_update(&a, 0, agg(1, DTRACEAGG_COUNT), ka, 8, 0, 1), 0,
