@@ -433,7 +433,6 @@ void		dtd_control_close(void);
 /* dtd_client.c */
 int		dtd_client_init(void);
 void		dtd_client_create(int, int);
-void		dtd_client_wakeup(void);
 void		dtd_client_shutdown(void);
 int		dtd_client_count(void);
 
@@ -474,8 +473,6 @@ int		dtd_consumer_go(dtd_consumer_t *, char *, size_t);
 int		dtd_consumer_stop(dtd_consumer_t *, char *, size_t);
 int		dtd_consumer_snap(dtd_consumer_t *, uint32_t,
 		    int (*)(void *, dt_msg_t *), void *);
-void		dtd_consumer_exit(dtd_consumer_t *, int);
-void		dtd_consumer_filled(dtd_consumer_t *);
 int		dtd_consumer_activity(const dtd_consumer_t *);
 dtd_consumer_t	*dtd_consumer_next(dtd_consumer_t *);
 void		dtd_consumer_rematch(dtd_consumer_t *, const char *);
@@ -564,6 +561,9 @@ int		dtd_prov_pid_modmaps(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
 
 /* dtd_ecb.c */
+void		dtd_ecb_onwake(void (*)(void));
+void		dtd_ecb_wakeup(void);
+void		dtd_ecb_drain(dtd_consumer_t *, int, int);
 uint64_t	dtd_ecb_now(void);
 int		dtd_ecb_cpu(void);
 int		dtd_ecb_hitcpu(const dtd_hit_t *);

@@ -83,6 +83,7 @@ static int	dtd_client_flush(dtd_client_t *);
 static int	dtd_client_sendcb(void *, dt_msg_t *);
 static int	dtd_client_noticed(dtd_client_t *);
 static void	dtd_client_stalled(evutil_socket_t, short, void *);
+static void	dtd_client_wakeup(void);
 
 static size_t
 dtd_client_queued(const dtd_client_t *cl)
@@ -154,11 +155,15 @@ dtd_client_init(void)
 	    EV_READ | EV_PERSIST, dtd_client_notify, NULL)) == NULL ||
 	    event_add(dtd_client_eev, NULL) == -1)
 		return -1;
+	dtd_ecb_onwake(dtd_client_wakeup);
 	return 0;
 }
 
-/* Any thread: wake the main loop to send pending NOTIFYs. */
-void
+/*
+ * Any thread (the wake-up hook of the firing path, dtd_ecb_onwake):
+ * wake the main loop to send pending notices.
+ */
+static void
 dtd_client_wakeup(void)
 {
 	uint64_t one = 1;

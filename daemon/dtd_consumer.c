@@ -1691,46 +1691,6 @@ dtd_consumer_stop(dtd_consumer_t *c, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Stop tracing from the firing path (any thread): exit() or a full fill
- * buffer.  The first reason wins, and it is in place before anyone can
- * see the consumer draining.
- */
-static void
-dtd_consumer_drain(dtd_consumer_t *c, int reason, int status)
-{
-	int none = DT_REASON_NONE, expect;
-
-	/* exit() in BEGIN drains too */
-	expect = __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
-	if (expect != DT_ACT_ACTIVE && expect != DTD_ACT_WARMUP)
-		return;
-	if (!__atomic_compare_exchange_n(&c->dc_reason, &none, reason, 0,
-	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return;
-	if (reason == DT_REASON_EXIT)
-		c->dc_exitstatus = status;
-	if (!__atomic_compare_exchange_n(&c->dc_activity, &expect,
-	    DT_ACT_DRAINING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return;
-	__atomic_store_n(&c->dc_notify, 1, __ATOMIC_RELEASE);
-	dtd_client_wakeup();
-}
-
-/* exit() from the firing path. */
-void
-dtd_consumer_exit(dtd_consumer_t *c, int status)
-{
-	dtd_consumer_drain(c, DT_REASON_EXIT, status);
-}
-
-/* A fill buffer is full: the client runs END and prints everything. */
-void
-dtd_consumer_filled(dtd_consumer_t *c)
-{
-	dtd_consumer_drain(c, DT_REASON_FILL, 0);
-}
-
 /* One unit's records as a DT_MSG_BUF.  -1 if send fails. */
 static int
 dtd_consumer_sendbuf(const dtd_bufsnap_t *bs, int (*send)(void *,

@@ -495,7 +495,7 @@ dtd_prov_pid_exited(void *arg, ft_proc_t *proc, int status)
 	(void)proc;
 	pp->pp_status = status;
 	__atomic_store_n(&pp->pp_exited, 1, __ATOMIC_RELEASE);
-	dtd_client_wakeup();
+	dtd_ecb_wakeup();
 }
 
 static void
@@ -508,7 +508,7 @@ dtd_prov_pid_held(void *arg, ft_proc_t *proc)
 	/* its modules are read again (at evaltime=exec: not all yet) */
 	__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
 	__atomic_store_n(&pp->pp_held, 1, __ATOMIC_RELEASE);
-	dtd_client_wakeup();
+	dtd_ecb_wakeup();
 }
 
 /*
@@ -522,7 +522,7 @@ dtd_prov_pid_event(dtd_pidproc_t *pp, int ev)
 {
 	pthread_mutex_lock(&pp->pp_evlock);
 	pp->pp_evpend |= ev;
-	dtd_client_wakeup();
+	dtd_ecb_wakeup();
 	while (pp->pp_evpend != 0 && !pp->pp_abandon)
 		pthread_cond_wait(&pp->pp_evcv, &pp->pp_evlock);
 	pthread_mutex_unlock(&pp->pp_evlock);
@@ -580,7 +580,7 @@ dtd_prov_pid_execok(void *arg, ft_proc_t *proc)
 		return 0;
 	log_info("%s: pid %d exec'd what %d of its consumers may not trace%s",
 	    __func__, (int)pp->pp_pid, denied, ok ? "" : ": let go");
-	dtd_client_wakeup();
+	dtd_ecb_wakeup();
 	return ok ? 0 : -1;
 }
 
@@ -714,7 +714,7 @@ dtd_prov_pid_lost(void *arg, ft_proc_t *proc, int cpu, uint64_t n)
 	__atomic_add_fetch(&pp->pp_lost[cpu % DTD_PID_MAXCPU], n,
 	    __ATOMIC_RELEASE);
 	__atomic_add_fetch(&pp->pp_nlost, n, __ATOMIC_RELEASE);
-	dtd_client_wakeup();
+	dtd_ecb_wakeup();
 }
 
 static const ft_ops_t dtd_prov_pid_ops = {
