@@ -106,7 +106,7 @@ dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 		if (cl->cl_consumer == NULL)
 			continue;
 		/* targets held or gone: DT_MSG_PROC, before any NOTIFY */
-		if (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
+		if (dtd_target_report(cl->cl_consumer, dtd_client_sendcb,
 		    cl) == -1) {
 			log_warn("%s: pid %d", __func__, (int)cl->cl_peer.dp_pid);
 			dtd_client_free(cl);
@@ -426,7 +426,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			return dtd_client_error(cl, EINVAL, err);
 		}
 		/* the targets' backends, chosen now: before the reply */
-		if (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
+		if (dtd_target_report(cl->cl_consumer, dtd_client_sendcb,
 		    cl) == -1) {
 			dt_msg_free(&r);
 			return -1;
@@ -471,7 +471,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (cl->cl_state != DTD_CL_READY)
 			return dtd_client_error(cl, EBUSY,
 			    "processes must be grabbed before GO");
-		if (dtd_prov_pid_grab(cl->cl_consumer, pid, m->dm_fd,
+		if (dtd_target_grab(cl->cl_consumer, pid, m->dm_fd,
 		    (flags & DT_GRAB_CREATE) != 0, (int)((flags &
 		    DT_GRAB_EVALMASK) >> DT_GRAB_EVALSHIFT), err,
 		    sizeof(err)) == -1)
@@ -481,7 +481,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (dtd_client_send(cl, &r) == -1)
 			return -1;
 		/* a grabbed target's modules, for -lv and symbols */
-		return dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
+		return dtd_target_modmaps(cl->cl_consumer, dtd_client_sendcb,
 		    cl);
 
 	case DT_MSG_GO:
@@ -527,8 +527,8 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			return dtd_client_error(cl, EINVAL,
 			    "unknown snapshot request");
 		/* symbols for the records: the targets' maps come first */
-		if (dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
-		    cl) == -1 || dtd_sample_modmaps(cl->cl_consumer,
+		if (dtd_target_modmaps(cl->cl_consumer, dtd_client_sendcb,
+		    cl) == -1 || dtd_target_obsmaps(cl->cl_consumer,
 		    dtd_client_sendcb, cl) == -1)
 			return -1;
 		/* and the ECBs made since the client last heard */
@@ -581,7 +581,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			return -1;
 		if (cl->cl_state != DTD_CL_READY ||
 		    cl->cl_consumer->dc_nprog != 0 ||
-		    cl->cl_consumer->dc_pidstate != NULL)
+		    cl->cl_consumer->dc_targets != NULL)
 			return dtd_client_error(cl, EBUSY, "a retained program "
 			    "is claimed instead of sending programs");
 		dt_msg_init(&r, DT_MSG_CLAIM_OK);

@@ -174,8 +174,8 @@ dtd_consumer_free(dtd_consumer_t *c)
 	TAILQ_REMOVE(&dtd_consumers, c, dc_link);
 	dtd_limit_uncharge(c);
 	dtd_consumer_disable(c);
-	dtd_prov_pid_drop(c);	/* after its sites are gone */
-	dtd_sample_drop(c);
+	dtd_target_drop(c);	/* after its sites are gone */
+	dtd_provider_drop(c);
 	dtd_consumer_ecbs_free(c, 0);
 	free(c->dc_ecbs);
 	for (i = 0; i < c->dc_nprog; i++)
@@ -289,15 +289,6 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 		c->dc_opts.do_nspec = (uint32_t)v;
 	} else if (strcmp(name, "destructive") == 0) {
 		c->dc_opts.do_destructive = v != 0;
-	} else if (strcmp(name, "zdefs") == 0) {
-		if (dtd_prov_pid_zdefs(c, v != 0) == -1) {
-			dtd_consumer_err(err, errlen, "out of memory");
-			return -1;
-		}
-	} else if (strcmp(name, "backend") == 0 ||
-	    strcmp(name, "uprobebufsize") == 0) {
-		if (dtd_prov_pid_option(c, name, v, err, errlen) == -1)
-			return -1;
 	} else if (strcmp(name, "cleanrate") == 0) {
 		/* an interval in ns; illumos clamps it rather than refuse */
 		if (v == 0) {
@@ -308,8 +299,15 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 		    DTD_MAX_CLEANRATE : v < DTD_MIN_CLEANRATE ?
 		    DTD_MIN_CLEANRATE : v;
 	} else {
-		dtd_consumer_err(err, errlen, "unknown option \"%s\"", name);
-		return -1;
+		/* a provider's (zdefs, backend, ...), or nobody's */
+		switch (dtd_provider_option(c, name, v, err, errlen)) {
+		case 1:
+			dtd_consumer_err(err, errlen, "unknown option \"%s\"",
+			    name);
+			return -1;
+		case -1:
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -1120,8 +1118,8 @@ dtd_consumer_program(dtd_consumer_t *c, dtp_prog_t *p, dt_msg_t *reply,
 	/* grown storage stays: it is only ever larger than needed */
 	if (dtd_consumer_globals(c, p, err, errlen) == -1)
 		goto restore;
-	/* each target's backend, before its probes are enabled */
-	if (dtd_prov_pid_backend(c, p, err, errlen) == -1)
+	/* the providers' part (pid: each target's backend), before ECBs */
+	if (dtd_provider_load(c, p, err, errlen) == -1)
 		goto restore;
 
 	mk.mk_c = c;
@@ -1644,7 +1642,7 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	dtd_limit_charge(c, 0, 0, c->dc_opts.do_dynvarsize + charged +
 	    aggmem + specmem);
 	/* uprobe sites go live in a batch, before BEGIN */
-	dtd_prov_pid_commit(c);
+	dtd_target_commit(c);
 	/* BEGIN first, alone; then every probe (unless BEGIN exit()ed) */
 	__atomic_store_n(&c->dc_activity, DTD_ACT_WARMUP, __ATOMIC_RELEASE);
 	log_info("%s: pid %d: tracing, %u ECBs", __func__, (int)c->dc_pid,
@@ -1656,7 +1654,7 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 	(void)__atomic_compare_exchange_n(&c->dc_activity, &warm,
 	    DT_ACT_ACTIVE, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	/* BEGIN has run: -c programs held at their entry point may go */
-	dtd_prov_pid_go(c);
+	dtd_target_run(c);
 	return 0;
 nospace:
 	/* a limit of dtraced's, not the machine, is what refused */
