@@ -531,6 +531,13 @@ int		dtd_consumer_announce(dtd_consumer_t *, uint32_t,
 int		dtd_consumer_option(dtd_consumer_t *, const char *, uint64_t,
 		    char *, size_t);
 
+/* dtd_validate.c */
+int		dtd_validate_program(const dtd_consumer_t *, const dtp_prog_t *,
+		    char *, size_t);
+const dtp_agg_t	*dtd_validate_findagg(const dtd_consumer_t *,
+		    const dtp_prog_t *, uint64_t);
+int		dtd_validate_records(const dtp_stmt_t *);
+
 /* dtd_probe.c */
 void		dtd_probe_encode(dt_msg_t *, const dtd_probe_t *);
 int		dtd_probe_init(void);
