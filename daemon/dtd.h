@@ -578,12 +578,7 @@ int		dtd_provider_observes(const dtd_consumer_t *);
 void		dtd_provider_retarget(dtd_target_t *, uint64_t, int);
 void		dtd_provider_release(dtd_target_t *);
 
-/* The providers: dtd_prov_<x>.c, each known by its table row alone. */
-extern const dtd_provider_t dtd_prov_dtrace;
-extern const dtd_provider_t dtd_prov_profile;
-extern const dtd_provider_t dtd_prov_pid;
-
-/* profile-N, tick-N: their names, for the unit tests too */
+/* profile-N, tick-N: their names (dtd_prov_profile.c), for unit tests */
 #define DTD_PROFILE_TICK	1
 #define DTD_PROFILE_PROFILE	2
 #define DTD_PROFILE_MIN_NS	200000ull	/* illumos: 200us */

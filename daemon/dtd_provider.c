@@ -8,6 +8,11 @@
 
 #include "dtd.h"
 
+/* Each defined in its dtd_prov_<x>.c, and named here alone. */
+extern const dtd_provider_t dtd_prov_dtrace;
+extern const dtd_provider_t dtd_prov_profile;
+extern const dtd_provider_t dtd_prov_pid;
+
 static const dtd_provider_t *const dtd_providers[] = {
 	&dtd_prov_dtrace,	/* first: BEGIN, END and ERROR have ids 1-3 */
 	&dtd_prov_profile,	/* then the default profile probes */
