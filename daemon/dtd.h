@@ -48,6 +48,9 @@ struct ft_proc;		/* fasttrap's process model (ft.h) */
  */
 #define DTD_MAX_CONSUMER_MEM	(1ull << 30)
 
+/* Providers at most (dtd_provider.c's table). */
+#define DTD_MAXPROVIDERS	8
+
 /* The probes of the dtrace provider have fixed ids. */
 #define DTD_PROBE_BEGIN		1
 #define DTD_PROBE_END		2
@@ -150,8 +153,22 @@ typedef struct dtd_ecb dtd_ecb_t;
 
 struct dtd_consumer;
 
+typedef struct dtd_target dtd_target_t;	/* a process (dtd_target.c) */
+struct dtd_hit;
+struct ft_hit;
+
+/*
+ * A provider: its probes and the hooks the generic code calls.  Every
+ * hook but dpv_name may be NULL (nothing to do); all run on the main
+ * thread but dpv_siteargs.  A provider keeps what it has per consumer
+ * in *dtd_provider_state(c, itself), which nothing else reads, and
+ * frees it in dpv_drop.  Adding one is a new dtd_prov_<x>.c and a row
+ * in dtd_provider.c's table.
+ */
 typedef struct dtd_provider {
 	const char	*dpv_name;
+	/* Make the fixed probes, at daemon start.  -1: the daemon fails. */
+	int		(*dpv_init)(void);
 	/*
 	 * Create the probes a description names (on-demand providers), for
 	 * the consumer that asks (NULL: the daemon itself).  -1 with err
@@ -169,6 +186,38 @@ typedef struct dtd_provider {
 	 */
 	int		(*dpv_match)(const dtp_probedesc_t *,
 			    const dtd_probe_t *, const struct dtd_consumer *);
+	/*
+	 * A program's -x option name=v: 1 not this provider's, 0 taken,
+	 * -1 refused with err.
+	 */
+	int		(*dpv_option)(struct dtd_consumer *, const char *,
+			    uint64_t, char *, size_t);
+	/* A program of c is loaded, before its ECBs: -1 refuses it. */
+	int		(*dpv_load)(struct dtd_consumer *, const dtp_prog_t *,
+			    char *, size_t);
+	/* c goes, its ECBs off their probes: free its state. */
+	void		(*dpv_drop)(struct dtd_consumer *);
+	/* The daemon exits: consumers and targets are gone. */
+	void		(*dpv_shutdown)(void);
+	/*
+	 * Does c's enabling fire in processes it did not grab (profile-N
+	 * samples)?  Then it is sent their module maps (dtd_target.c).
+	 */
+	int		(*dpv_observes)(const struct dtd_consumer *);
+	/*
+	 * Tracer thread: a thread of a target hit a site of probe
+	 * h->dh_probe, one of this provider's; h has the process's context
+	 * (dtd_target.c): fill in the probe's arguments.
+	 */
+	void		(*dpv_siteargs)(struct dtd_hit *, const struct ft_hit *);
+	/*
+	 * Target t's modules changed, its tracer thread waiting: exec (a
+	 * new image, generation oldgen was the old one's), or a library
+	 * came or went.  Resolve the probes made in it again.
+	 */
+	void		(*dpv_retarget)(dtd_target_t *, uint64_t, int);
+	/* t is released: forget what was made in it. */
+	void		(*dpv_release)(dtd_target_t *);
 } dtd_provider_t;
 
 struct dtd_probe {
@@ -329,8 +378,9 @@ typedef struct dtd_consumer {
 	uint64_t	dc_errors;	/* atomic; cumulative */
 	uint32_t	dc_nlocals;	/* this-> slots its programs use (GO) */
 	int		dc_notify;	/* atomic: NOTIFY the client */
-	void		*dc_pidstate;	/* dtd_prov_pid.c: its targets */
-	void		*dc_sampstate;	/* dtd_sample.c: maps told */
+	void		*dc_targets;	/* dtd_target.c: its processes */
+	void		*dc_provstate[DTD_MAXPROVIDERS]; /* each provider's,
+					   dtd_provider_state() */
 	TAILQ_ENTRY(dtd_consumer) dc_link;	/* every consumer (main thread) */
 	/*
 	 * Its programs have destructive actions (stop, raise, system,
@@ -433,7 +483,6 @@ void		dtd_control_close(void);
 /* dtd_client.c */
 int		dtd_client_init(void);
 void		dtd_client_create(int, int);
-void		dtd_client_wakeup(void);
 void		dtd_client_shutdown(void);
 int		dtd_client_count(void);
 
@@ -476,8 +525,6 @@ int		dtd_consumer_go(dtd_consumer_t *, char *, size_t);
 int		dtd_consumer_stop(dtd_consumer_t *, char *, size_t);
 int		dtd_consumer_snap(dtd_consumer_t *, uint32_t,
 		    int (*)(void *, dt_msg_t *), void *);
-void		dtd_consumer_exit(dtd_consumer_t *, int);
-void		dtd_consumer_filled(dtd_consumer_t *);
 int		dtd_consumer_activity(const dtd_consumer_t *);
 dtd_consumer_t	*dtd_consumer_next(dtd_consumer_t *);
 void		dtd_consumer_rematch(dtd_consumer_t *, const char *);
@@ -485,6 +532,13 @@ int		dtd_consumer_announce(dtd_consumer_t *, uint32_t,
 		    int (*)(void *, dt_msg_t *), void *);
 int		dtd_consumer_option(dtd_consumer_t *, const char *, uint64_t,
 		    char *, size_t);
+
+/* dtd_validate.c */
+int		dtd_validate_program(const dtd_consumer_t *, const dtp_prog_t *,
+		    char *, size_t);
+const dtp_agg_t	*dtd_validate_findagg(const dtd_consumer_t *,
+		    const dtp_prog_t *, uint64_t);
+int		dtd_validate_records(const dtp_stmt_t *);
 
 /* dtd_probe.c */
 void		dtd_probe_encode(dt_msg_t *, const dtd_probe_t *);
@@ -507,24 +561,35 @@ void		dtd_probe_destroy_prov(const dtd_provider_t *);
 void		dtd_probe_walk_prov(const dtd_provider_t *,
 		    void (*)(dtd_probe_t *, void *), void *);
 
-/* dtd_prov_dtrace.c */
-extern const dtd_provider_t dtd_prov_dtrace;
-int		dtd_prov_dtrace_init(void);
+/*
+ * dtd_provider.c: the providers' table, and the generic code's calls of
+ * their hooks.  The providers themselves (dtd_prov_<x>.c) are named
+ * only in the table.
+ */
+const dtd_provider_t *dtd_provider_nth(size_t);
+int		dtd_provider_init(void);
+void		**dtd_provider_state(struct dtd_consumer *,
+		    const dtd_provider_t *);
+int		dtd_provider_option(dtd_consumer_t *, const char *, uint64_t,
+		    char *, size_t);
+int		dtd_provider_load(dtd_consumer_t *, const dtp_prog_t *, char *,
+		    size_t);
+void		dtd_provider_drop(dtd_consumer_t *);
+void		dtd_provider_shutdown(void);
+int		dtd_provider_observes(const dtd_consumer_t *);
+void		dtd_provider_retarget(dtd_target_t *, uint64_t, int);
+void		dtd_provider_release(dtd_target_t *);
 
-/* dtd_prov_profile.c */
+/* profile-N, tick-N: their names (dtd_prov_profile.c), for unit tests */
 #define DTD_PROFILE_TICK	1
 #define DTD_PROFILE_PROFILE	2
 #define DTD_PROFILE_MIN_NS	200000ull	/* illumos: 200us */
-extern const dtd_provider_t dtd_prov_profile;
-int		dtd_prov_profile_init(void);
 int		dtd_prov_profile_parse(const char *, int *, uint64_t *);
-int		dtd_prov_profile_uses(const dtd_consumer_t *);
 
 /*
  * dtd_sample.c: perf sampling for profile-N.  The provider's timer
  * thread of each CPU owns a sampler (opened and closed on the main
- * thread; follow and drain on its own thread); the main thread also
- * sends consumers the sampled processes' module maps.
+ * thread; follow and drain on its own thread).
  */
 #define DTD_SAMPLE_CPU		1	/* every CPU's samples */
 #define DTD_SAMPLE_TASK		2	/* the samples of the targets */
@@ -539,33 +604,55 @@ void		dtd_sample_retarget(void);
 void		dtd_sample_start(int);
 void		dtd_sample_stop(int);
 uint64_t	dtd_sample_idlepc(void);
-int		dtd_sample_modmaps(dtd_consumer_t *,
-		    int (*)(void *, dt_msg_t *), void *);
-void		dtd_sample_drop(dtd_consumer_t *);
 
-/* dtd_prov_pid.c */
-extern const dtd_provider_t dtd_prov_pid;
-int		dtd_prov_pid_grab(dtd_consumer_t *, pid_t, int, int, int,
+/*
+ * dtd_target.c: the processes traced (targets, shared by the consumers
+ * that grabbed them) and observed (sampled, not traced); their
+ * privilege checks, exits, module maps and the DT_MSG_PROC notices.
+ */
+#define DTD_TARGET_SB_MODS	1	/* dtd_target_sideband() */
+#define DTD_TARGET_SB_EXEC	2
+#define DTD_TARGET_SB_EXIT	3
+int		dtd_target_grab(dtd_consumer_t *, pid_t, int, int, int,
 		    char *, size_t);
-void		dtd_prov_pid_go(dtd_consumer_t *);
-int		dtd_prov_pid_zdefs(dtd_consumer_t *, int);
-int		dtd_prov_pid_option(dtd_consumer_t *, const char *, uint64_t,
-		    char *, size_t);
-int		dtd_prov_pid_backend(dtd_consumer_t *, const dtp_prog_t *,
-		    char *, size_t);
-void		dtd_prov_pid_commit(dtd_consumer_t *);
-void		dtd_prov_pid_drop(dtd_consumer_t *);
-void		dtd_prov_pid_shutdown(void);
-void		dtd_prov_pid_keep(dtd_consumer_t *);
-uint32_t	dtd_prov_pid_targets(const dtd_consumer_t *, pid_t *, int *,
+void		dtd_target_commit(dtd_consumer_t *);
+void		dtd_target_run(dtd_consumer_t *);
+void		dtd_target_keep(dtd_consumer_t *);
+void		dtd_target_drop(dtd_consumer_t *);
+void		dtd_target_shutdown(void);
+uint32_t	dtd_target_list(const dtd_consumer_t *, pid_t *, int *,
 		    uint32_t);
-int		dtd_prov_pid_report(dtd_consumer_t *,
+int		dtd_target_report(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
-void		dtd_prov_pid_mapmsg(dt_msg_t *, struct ft_proc *, pid_t);
-int		dtd_prov_pid_modmaps(dtd_consumer_t *,
+int		dtd_target_modmaps(dtd_consumer_t *,
 		    int (*)(void *, dt_msg_t *), void *);
+int		dtd_target_obsmaps(dtd_consumer_t *,
+		    int (*)(void *, dt_msg_t *), void *);
+dtd_target_t	*dtd_target_iter(const dtd_consumer_t *, uint32_t *);
+dtd_target_t	*dtd_target_of(const dtd_consumer_t *, pid_t);
+pid_t		dtd_target_pid(const dtd_target_t *);
+uint64_t	dtd_target_gen(const dtd_target_t *);
+struct ft_proc	*dtd_target_proc(const dtd_target_t *);
+int		dtd_target_live(const dtd_target_t *);
+int		dtd_target_created(const dtd_target_t *);
+int		dtd_target_backend(const dtd_consumer_t *,
+		    const dtd_target_t *);
+void		dtd_target_setbackend(dtd_consumer_t *, dtd_target_t *, int);
+int		dtd_target_uprobe(dtd_target_t *, size_t, char *, size_t);
+dtd_target_t	*dtd_target_observe(pid_t);
+void		dtd_target_rele(dtd_target_t *);
+void		dtd_target_sideband(pid_t, int);
+void		dtd_target_gc(int);
+int		dtd_target_visible(const struct dtd_hit *, uid_t, gid_t);
+uid_t		dtd_target_uidof(pid_t);
+struct ft_unwind *dtd_target_unwind(const dtd_target_t *);
+uint64_t	dtd_target_modgen(const dtd_target_t *);
+uid_t		dtd_target_uid(const dtd_target_t *);
 
 /* dtd_ecb.c */
+void		dtd_ecb_onwake(void (*)(void));
+void		dtd_ecb_wakeup(void);
+void		dtd_ecb_drain(dtd_consumer_t *, int, int);
 uint64_t	dtd_ecb_now(void);
 int		dtd_ecb_cpu(void);
 int		dtd_ecb_hitcpu(const dtd_hit_t *);

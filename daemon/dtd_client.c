@@ -81,8 +81,10 @@ static void	dtd_client_write(evutil_socket_t, short, void *);
 static void	dtd_client_free(dtd_client_t *);
 static int	dtd_client_flush(dtd_client_t *);
 static int	dtd_client_sendcb(void *, dt_msg_t *);
+static int	dtd_client_send(dtd_client_t *, dt_msg_t *);
 static int	dtd_client_noticed(dtd_client_t *);
 static void	dtd_client_stalled(evutil_socket_t, short, void *);
+static void	dtd_client_wakeup(void);
 
 static size_t
 dtd_client_queued(const dtd_client_t *cl)
@@ -90,13 +92,98 @@ dtd_client_queued(const dtd_client_t *cl)
 	return dt_peer_queued(&cl->cl_peer);
 }
 
-/* Send the NOTIFYs the firing path asked for (exit(), full buffers). */
+/*
+ * The notices: what a client is sent without asking, at the moments its
+ * row names (DTD_NOTE_*), in the table's order: a module map before the
+ * records that need it and before the exit of its process, the new ECBs
+ * before a snapshot's records, a process's exit before the NOTIFY that
+ * may follow it.  Each returns -1 if sending failed.
+ */
+#define DTD_NOTE_WAKE		0x1	/* the main loop was woken */
+#define DTD_NOTE_PROGRAM	0x2	/* a program taken: before PROGRAM_OK */
+#define DTD_NOTE_GRAB		0x4	/* a process grabbed: after GRAB_OK */
+#define DTD_NOTE_SNAP		0x8	/* before a snapshot */
+
+/* DT_MSG_PROC (held, exited, lost, backend), and their maps first */
+static int
+dtd_client_note_targets(dtd_client_t *cl)
+{
+	return dtd_target_report(cl->cl_consumer, dtd_client_sendcb, cl);
+}
+
+/* DT_MSG_MODMAP of the targets whose modules changed */
+static int
+dtd_client_note_maps(dtd_client_t *cl)
+{
+	return dtd_target_modmaps(cl->cl_consumer, dtd_client_sendcb, cl);
+}
+
+/* DT_MSG_MODMAP of the processes its samples may show */
+static int
+dtd_client_note_observed(dtd_client_t *cl)
+{
+	return dtd_target_obsmaps(cl->cl_consumer, dtd_client_sendcb, cl);
+}
+
+/* DT_MSG_ECBS: the ECBs made since the client last heard */
+static int
+dtd_client_note_ecbs(dtd_client_t *cl)
+{
+	if (dtd_consumer_announce(cl->cl_consumer, cl->cl_announced,
+	    dtd_client_sendcb, cl) == -1)
+		return -1;
+	cl->cl_announced = cl->cl_consumer->dc_necb;
+	return 0;
+}
+
+/* DT_MSG_NOTIFY: the firing path drained it (exit(), a full buffer) */
+static int
+dtd_client_note_drain(dtd_client_t *cl)
+{
+	dt_msg_t m;
+
+	if (!__atomic_exchange_n(&cl->cl_consumer->dc_notify, 0,
+	    __ATOMIC_ACQ_REL))
+		return 0;
+	dt_msg_init(&m, DT_MSG_NOTIFY);
+	dt_msg_put_u32(&m, (uint32_t)dtd_consumer_activity(cl->cl_consumer));
+	dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(
+	    &cl->cl_consumer->dc_reason, __ATOMIC_ACQUIRE));
+	return dtd_client_send(cl, &m);
+}
+
+static const struct dtd_client_note {
+	uint32_t	cn_when;	/* DTD_NOTE_* */
+	int		(*cn_send)(dtd_client_t *);
+} dtd_client_notes[] = {
+	{ DTD_NOTE_WAKE | DTD_NOTE_PROGRAM, dtd_client_note_targets },
+	{ DTD_NOTE_GRAB | DTD_NOTE_SNAP, dtd_client_note_maps },
+	{ DTD_NOTE_SNAP, dtd_client_note_observed },
+	{ DTD_NOTE_SNAP, dtd_client_note_ecbs },
+	{ DTD_NOTE_WAKE, dtd_client_note_drain },
+};
+
+/* Send cl the notices of moment when; -1 if one could not be sent. */
+static int
+dtd_client_notices(dtd_client_t *cl, uint32_t when)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dtd_client_notes) /
+	    sizeof(dtd_client_notes[0]); i++) {
+		if ((dtd_client_notes[i].cn_when & when) != 0 &&
+		    dtd_client_notes[i].cn_send(cl) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Woken (dtd_ecb_wakeup): send every client its notices. */
 static void
 dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 {
 	dtd_client_t *cl, *next;
 	uint64_t n;
-	dt_msg_t m;
 
 	if (read(fd, &n, sizeof(n)) == -1 && errno != EAGAIN)
 		log_warn("%s: read", __func__);
@@ -104,28 +191,10 @@ dtd_client_notify(evutil_socket_t fd, short ev, void *arg)
 		next = TAILQ_NEXT(cl, cl_link);
 		if (cl->cl_consumer == NULL)
 			continue;
-		/* targets held or gone: DT_MSG_PROC, before any NOTIFY */
-		if (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
-		    cl) == -1) {
+		if (dtd_client_notices(cl, DTD_NOTE_WAKE) == -1) {
 			log_warn("%s: pid %d", __func__, (int)cl->cl_peer.dp_pid);
 			dtd_client_free(cl);
 			continue;
-		}
-		if (__atomic_exchange_n(&cl->cl_consumer->dc_notify, 0,
-		    __ATOMIC_ACQ_REL)) {
-			dt_msg_init(&m, DT_MSG_NOTIFY);
-			dt_msg_put_u32(&m, (uint32_t)dtd_consumer_activity(
-			    cl->cl_consumer));
-			dt_msg_put_u32(&m, (uint32_t)__atomic_load_n(
-			    &cl->cl_consumer->dc_reason, __ATOMIC_ACQUIRE));
-			if (dt_peer_send(&cl->cl_peer, &m) == -1) {
-				dt_msg_free(&m);
-				log_warn("%s: pid %d", __func__,
-				    (int)cl->cl_peer.dp_pid);
-				dtd_client_free(cl);
-				continue;
-			}
-			dt_msg_free(&m);
 		}
 		if (dtd_client_noticed(cl) == -1)
 			continue;
@@ -154,11 +223,15 @@ dtd_client_init(void)
 	    EV_READ | EV_PERSIST, dtd_client_notify, NULL)) == NULL ||
 	    event_add(dtd_client_eev, NULL) == -1)
 		return -1;
+	dtd_ecb_onwake(dtd_client_wakeup);
 	return 0;
 }
 
-/* Any thread: wake the main loop to send pending NOTIFYs. */
-void
+/*
+ * Any thread (the wake-up hook of the firing path, dtd_ecb_onwake):
+ * wake the main loop to send pending notices.
+ */
+static void
 dtd_client_wakeup(void)
 {
 	uint64_t one = 1;
@@ -421,8 +494,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			return dtd_client_error(cl, EINVAL, err);
 		}
 		/* the targets' backends, chosen now: before the reply */
-		if (dtd_prov_pid_report(cl->cl_consumer, dtd_client_sendcb,
-		    cl) == -1) {
+		if (dtd_client_notices(cl, DTD_NOTE_PROGRAM) == -1) {
 			dt_msg_free(&r);
 			return -1;
 		}
@@ -466,7 +538,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (cl->cl_state != DTD_CL_READY)
 			return dtd_client_error(cl, EBUSY,
 			    "processes must be grabbed before GO");
-		if (dtd_prov_pid_grab(cl->cl_consumer, pid, m->dm_fd,
+		if (dtd_target_grab(cl->cl_consumer, pid, m->dm_fd,
 		    (flags & DT_GRAB_CREATE) != 0, (int)((flags &
 		    DT_GRAB_EVALMASK) >> DT_GRAB_EVALSHIFT), err,
 		    sizeof(err)) == -1)
@@ -476,8 +548,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (dtd_client_send(cl, &r) == -1)
 			return -1;
 		/* a grabbed target's modules, for -lv and symbols */
-		return dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
-		    cl);
+		return dtd_client_notices(cl, DTD_NOTE_GRAB);
 
 	case DT_MSG_GO:
 		if (!dt_msg_done(m))
@@ -521,16 +592,9 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (what & ~(uint32_t)(DT_SNAP_BUF | DT_SNAP_AGG))
 			return dtd_client_error(cl, EINVAL,
 			    "unknown snapshot request");
-		/* symbols for the records: the targets' maps come first */
-		if (dtd_prov_pid_modmaps(cl->cl_consumer, dtd_client_sendcb,
-		    cl) == -1 || dtd_sample_modmaps(cl->cl_consumer,
-		    dtd_client_sendcb, cl) == -1)
+		/* what the records need: maps, then the ECBs made since */
+		if (dtd_client_notices(cl, DTD_NOTE_SNAP) == -1)
 			return -1;
-		/* and the ECBs made since the client last heard */
-		if (dtd_consumer_announce(cl->cl_consumer, cl->cl_announced,
-		    dtd_client_sendcb, cl) == -1)
-			return -1;
-		cl->cl_announced = cl->cl_consumer->dc_necb;
 		/* a snapshot of a retained program leaves it all there */
 		if (cl->cl_borrowed)
 			what |= DTD_SNAP_PEEK;
@@ -576,7 +640,7 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 			return -1;
 		if (cl->cl_state != DTD_CL_READY ||
 		    cl->cl_consumer->dc_nprog != 0 ||
-		    cl->cl_consumer->dc_pidstate != NULL)
+		    cl->cl_consumer->dc_targets != NULL)
 			return dtd_client_error(cl, EBUSY, "a retained program "
 			    "is claimed instead of sending programs");
 		dt_msg_init(&r, DT_MSG_CLAIM_OK);

@@ -11,6 +11,12 @@
  * counters the hit's dh_ustack gives (usym() and friends: the pid and
  * the address); stop() and raise() signal the thread that hit, for a
  * consumer allowed destructive actions, while it waits for us.
+ *
+ * What the firing path has to tell (exit(), a full fill buffer, a
+ * target's exit or exec seen on a tracer thread) it leaves as state in
+ * the consumer or the target and rings the wake-up hook
+ * (dtd_ecb_wakeup): the main thread, woken, reads the state and tells
+ * the clients.  Nothing here calls up into the consumer or the client.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -25,6 +31,9 @@
 #include <unistd.h>
 
 #include "dtd.h"
+
+/* Who wakes the main thread: set by the connection (dtd_client.c). */
+static void	(*dtd_ecb_wakefn)(void);
 
 /* Per-thread staging: scratch for DIF, the record, an aggregation key. */
 static __thread char	*dtd_ecb_scratch;
@@ -81,6 +90,50 @@ dtd_ecb_tls_register(void)
 	pthread_once(&dtd_ecb_tlsonce, dtd_ecb_tls_once);
 	if (pthread_setspecific(dtd_ecb_tlskey, &dtd_ecb_tlsset) == 0)
 		dtd_ecb_tlsset = 1;
+}
+
+/* Any thread: set the hook (once, at start) that wakes the main thread. */
+void
+dtd_ecb_onwake(void (*fn)(void))
+{
+	__atomic_store_n(&dtd_ecb_wakefn, fn, __ATOMIC_RELEASE);
+}
+
+/* Any thread: wake the main thread to look at what changed. */
+void
+dtd_ecb_wakeup(void)
+{
+	void (*fn)(void) = __atomic_load_n(&dtd_ecb_wakefn, __ATOMIC_ACQUIRE);
+
+	if (fn != NULL)
+		fn();
+}
+
+/*
+ * Stop tracing from the firing path (any thread): exit() or a full fill
+ * buffer (reason DT_REASON_*).  The first reason wins, and it is in
+ * place before anyone can see the consumer draining; the main thread,
+ * woken, sends the NOTIFY.
+ */
+void
+dtd_ecb_drain(dtd_consumer_t *c, int reason, int status)
+{
+	int none = DT_REASON_NONE, expect;
+
+	/* exit() in BEGIN drains too */
+	expect = __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
+	if (expect != DT_ACT_ACTIVE && expect != DTD_ACT_WARMUP)
+		return;
+	if (!__atomic_compare_exchange_n(&c->dc_reason, &none, reason, 0,
+	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	if (reason == DT_REASON_EXIT)
+		c->dc_exitstatus = status;
+	if (!__atomic_compare_exchange_n(&c->dc_activity, &expect,
+	    DT_ACT_DRAINING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_store_n(&c->dc_notify, 1, __ATOMIC_RELEASE);
+	dtd_ecb_wakeup();
 }
 
 uint64_t
@@ -402,11 +455,11 @@ dtd_ecb_spec(const dtd_ecb_t *e, const dtd_hit_t *h, dif_mstate_t *ms,
 	case DTRACEACT_COMMIT:
 		if (*recp != NULL && dtd_buf_write(&c->dc_buf, dtd_ecb_hitcpu(h),
 		    h->dh_tid, *recp, e->de_recsize) == DTD_BUF_FILLED)
-			dtd_consumer_filled(c);
+			dtd_ecb_drain(c, DT_REASON_FILL, 0);
 		*recp = NULL;
 		if (dtd_spec_commit(c->dc_spec, id, dtd_ecb_hitcpu(h), &c->dc_buf,
 		    h->dh_tid, h->dh_timestamp) == DTD_BUF_FILLED)
-			dtd_consumer_filled(c);
+			dtd_ecb_drain(c, DT_REASON_FILL, 0);
 		break;
 	case DTRACEACT_DISCARD:
 		dtd_spec_discard(c->dc_spec, id, dtd_ecb_hitcpu(h), h->dh_timestamp);
@@ -618,9 +671,9 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		    e->de_recsize);
 	else if (rec != NULL && dtd_buf_write(&c->dc_buf, dtd_ecb_hitcpu(h),
 	    h->dh_tid, rec, e->de_recsize) == DTD_BUF_FILLED)
-		dtd_consumer_filled(c);
+		dtd_ecb_drain(c, DT_REASON_FILL, 0);
 	if (exiting)
-		dtd_consumer_exit(c, status);
+		dtd_ecb_drain(c, DT_REASON_EXIT, status);
 	return;
 fault:
 	dtd_ecb_error(e, h, ndx, &ms);

@@ -46,12 +46,6 @@ static TAILQ_HEAD(, dtd_probegrp) dtd_probe_grps =
     TAILQ_HEAD_INITIALIZER(dtd_probe_grps);
 static uint32_t		dtd_probe_lastid;
 
-static const dtd_provider_t *dtd_providers[] = {
-	&dtd_prov_dtrace,
-	&dtd_prov_profile,
-	&dtd_prov_pid,
-};
-#define DTD_NPROVIDERS	(sizeof(dtd_providers) / sizeof(dtd_providers[0]))
 
 /* FNV-1a of the four names, each with its terminating NUL. */
 static uint32_t
@@ -180,9 +174,7 @@ dtd_probe_init(void)
 {
 	if (dtd_probe_lastid > 0)
 		return 0;
-	if (dtd_prov_dtrace_init() == -1)
-		return -1;
-	return dtd_prov_profile_init();
+	return dtd_provider_init();
 }
 
 void
@@ -403,8 +395,8 @@ dtd_probe_iter(const dtp_probedesc_t *d, dtd_consumer_t *c,
 
 	if (errlen > 0)
 		err[0] = '\0';
-	for (i0 = 0; i0 < DTD_NPROVIDERS; i0++) {
-		const dtd_provider_t *pv = dtd_providers[i0];
+	for (i0 = 0; dtd_provider_nth(i0) != NULL; i0++) {
+		const dtd_provider_t *pv = dtd_provider_nth(i0);
 
 		if (pv->dpv_provide != NULL &&
 		    pv->dpv_provide(d, c, err, errlen) == -1)

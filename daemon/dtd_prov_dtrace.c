@@ -7,11 +7,14 @@
 
 #include "dtd.h"
 
+static int	dtd_prov_dtrace_init(void);
+
 const dtd_provider_t dtd_prov_dtrace = {
 	.dpv_name = "dtrace",
+	.dpv_init = dtd_prov_dtrace_init,
 };
 
-int
+static int
 dtd_prov_dtrace_init(void)
 {
 	static const char *names[] = { "BEGIN", "END", "ERROR" };

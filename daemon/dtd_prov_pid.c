@@ -1,30 +1,25 @@
 /*
  * dtd_prov_pid.c: the pid provider, pid<PID>:<module>:<function>:<name>
  * with names entry, return and hex instruction offsets, over the
- * fasttrap library (fasttrap/ft.h).
- *
- * Targets.  A consumer names the processes it traces with DT_MSG_GRAB
- * (-p: grab a running process; -c: hold a child of the client that is
- * about to exec).  One process is traced once (ptrace has one tracer):
- * a dtd_pidproc_t is shared by every consumer that grabbed it, and is
- * released when the last of them goes.  A consumer sees, creates and
- * enables probes only in its own targets.
+ * fasttrap library (fasttrap/ft.h).  The processes are dtd_target.c's
+ * (grab, privilege, exits, module maps); this file makes, resolves and
+ * enables the probes in them.
  *
  * Probes.  Each traced pid gets its own provider, named "pid1234",
- * kept for the life of the daemon (probes are never freed before the
- * daemon exits, and they point at their provider).  A probe's argument
- * holds the runtime addresses of its sites and the generation of the
- * process it was resolved in: a new process that reuses the pid gets a
- * new generation, and stale probes neither match nor enable.
+ * made with its first probe and kept while a probe of it is (probes
+ * point at their provider).  A consumer sees, creates and enables
+ * probes only in its own targets.  A probe's argument holds the runtime
+ * addresses of its sites and the generation of the image it was
+ * resolved in (dtd_target_gen): a new process that reuses the pid, or
+ * an exec, gets a new generation, and stale probes neither match nor
+ * enable.  At an exec or a library change the target's tracer thread
+ * waits while dpv_retarget resolves the probes again.
  *
- * Threads.  Probe creation, enabling, disabling and releases happen on
- * the main thread.  The ft_ops_t callbacks run on the process's tracer
- * thread: fo_hit fires ECBs (the firing path is thread-safe), fo_held
- * and fo_exited only record what happened and wake the main thread,
- * which tells the clients (DT_MSG_PROC) and releases dead processes.
+ * Threads.  Probe creation, enabling, disabling and resolving happen on
+ * the main thread; dpv_siteargs runs on the tracer thread of a hit.
  *
  * Backends (fasttrap/ft.h).  A target is grabbed under ptrace; the first
- * program a consumer loads picks its backend (dtd_prov_pid_backend):
+ * program a consumer loads picks its backend (dtd_prov_pid_load):
  * -x backend=ptrace, uprobe, or auto (the default): uprobes when the
  * daemon may use them and no clause that can fire in a pid provider
  * needs the thread stopped or its memory as at the hit (destructive
@@ -32,50 +27,11 @@
  * and ustackdepth), for a running process (-p) without -Z: the uprobe
  * backend follows exec and dlopen only after the fact, and -c commands
  * and -Z expect them followed without a miss.  One backend per process:
- * a later consumer that needs ptrace on a process traced with uprobes is
- * refused, and so are destructive actions under -x backend=uprobe.  Under uprobes the sites are
- * put in place (ft_proc_sync) in a batch when a consumer's probes are
- * enabled (dtd_prov_pid_commit) and when a consumer goes; samples the
- * kernel ring had no room for are reported as drops to every consumer of
- * the process, on the CPU they were lost on.
- *
- * Stacks and symbols.  ustack() walks the stack at the hit with the
- * process's unwinder (fasttrap/ft_unwind.c) through the hit context's
- * dh_ustack.  The client symbolises the program counters itself, even
- * after the target is gone: each consumer is sent the target's module
- * map (DT_MSG_MODMAP) when it is grabbed and after every exec, dlopen
- * and dlclose (pp_modgen counts them), always before the records that
- * may need it.
- *
- * Who may trace what.  A client may trace a process only while it could
- * ptrace it itself, and the kernel says so, not us: ft_proc_mayptrace()
- * opens /proc/PID/mem with the client's uid and gid as file-system
- * credentials and no capabilities (a non-root client is taken to have
- * none), which the kernel allows only if ptrace would be: same real,
- * effective and saved uids and gids, dumpable, no capability the client
- * lacks, the LSMs.  Root clients may trace anything.  It is asked at the
- * grab (again once the process is seized: an exec between the first
- * answer and the seizure would otherwise be missed) and at every exec
- * (fo_execok: at the ptrace exec stop, or with the uprobe capture
- * program's gate shut), with the new credentials committed and before
- * any instruction of the new image ran for us.  Between execs nothing
- * else can raise a qualifying process's privilege: all its uids are the
- * client's and it has no capabilities, so it cannot set-uid to anyone
- * else.  A consumer for whom a process no longer qualifies loses it
- * (DT_PROC_LOST): its ECBs no longer fire there (pp_allow lists the
- * others, each hit fires for them alone), set in the exec event, before
- * any site of the new image is in place (the tracer thread waits for
- * it; the uprobe gate opens after it).  If none remains,
- * the process is let go (the backend detaches, or its links go at
- * release); it runs on with its privilege, untraced.  A consumer that
- * lost it is not sent the new image's module map either.  Memory is
- * read only through a descriptor bound to the image being traced
- * (ft_proc_read), so a hit of the old image, handled late, reads
- * nothing of the new one.
- *
- * uregs[]: the registers are those of struct user_regs_struct seen as
- * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
- * order the Linux kernel uses for ptrace; DTD_PID_NREGS of them.
+ * a later consumer that needs ptrace on a process traced with uprobes
+ * is refused, and so are destructive actions under -x backend=uprobe.
+ * Under uprobes the sites are put in place (ft_proc_sync, by
+ * dtd_target.c) in a batch when a consumer's probes are enabled and
+ * when a consumer goes.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -99,85 +55,15 @@
 #define DTD_PID_RETURN	1
 #define DTD_PID_OFFSET	2
 
-#define DTD_PID_NREGS	(sizeof(struct user_regs_struct) / sizeof(uint64_t))
-
 /* -x backend= */
 #define DTD_PID_BACKEND_AUTO	0
 #define DTD_PID_BACKEND_PTRACE	1
 #define DTD_PID_BACKEND_UPROBE	2
 
-#define DTD_PID_MAXCPU		256	/* lost samples: per CPU, folded */
 #define DTD_PID_RINGSIZE	(8UL << 20)	/* a uprobe ring, default */
 
-/* A traced process, shared by the consumers that grabbed it. */
-typedef struct dtd_pidproc {
-	pid_t			pp_pid;
-	uint64_t		pp_gen;
-	ft_proc_t		*pp_proc;	/* NULL once released */
-	int			pp_refs;	/* consumers holding it */
-	int			pp_created;	/* -c: killed when left running */
-	int			pp_held;	/* atomic: at its hold point */
-	int			pp_exited;	/* atomic: gone */
-	int			pp_status;	/* wait status, once exited */
-	int			pp_running;	/* ft_proc_run() done */
-	int			pp_letgo;	/* atomic: let go at exec */
-	char			pp_comm[32];
-	pid_t			pp_ppid;
-	uid_t			pp_uid;
-	gid_t			pp_gid;
-	dtd_provider_t		*pp_prov;
-	/*
-	 * exec and library events: the tracer thread sets pp_evpend and
-	 * waits, the target stopped, until the main thread has re-resolved
-	 * the probes (pp_evpend 0) or lets the process go (pp_abandon).
-	 */
-	ft_unwind_t		*pp_unwind;	/* its stacks */
-	uint64_t		pp_modgen;	/* atomic: module changes */
-	pthread_mutex_t		pp_evlock;
-	pthread_cond_t		pp_evcv;
-	int			pp_evpend;	/* DTD_PIDEV_* */
-	int			pp_abandon;
-	/*
-	 * pp_evlock: the non-root consumers' credentials, and whether the
-	 * last exec denied them (fo_execok); root consumers are counted.
-	 * Once a consumer lost the process (pp_excl), hits fire only for
-	 * the consumers in pp_allow.
-	 */
-	struct dtd_pidcred {
-		uid_t		pc_uid;
-		gid_t		pc_gid;
-		int		pc_denied;
-	}			*pp_creds;
-	int			pp_ncreds;
-	int			pp_nroot;
-	int			pp_excl;	/* atomic too */
-	dtd_consumer_t		**pp_allow;
-	int			pp_nallow;
-	uint64_t		pp_nlost;	/* atomic: lost samples */
-	uint64_t		pp_lost[DTD_PID_MAXCPU];	/* atomic */
-	struct dtd_pidproc	*pp_next;
-} dtd_pidproc_t;
-
-#define DTD_PIDEV_EXEC	0x1
-#define DTD_PIDEV_MODS	0x2
-
-/* One consumer's view of one of its targets. */
-typedef struct dtd_pidtgt {
-	dtd_pidproc_t	*pt_proc;
-	int		pt_created;	/* this consumer created it (-c) */
-	int		pt_toldheld;	/* DT_MSG_PROC sent */
-	int		pt_toldexit;
-	int		pt_setid;	/* lost at an exec of set-id */
-	int		pt_backend;	/* DT_BACKEND_* + 1 once chosen */
-	int		pt_toldbackend;	/* DT_PROC_BACKEND sent */
-	uint64_t	pt_nlost;	/* lost samples reported so far */
-	uint64_t	pt_lost[DTD_PID_MAXCPU];
-	uint64_t	pt_toldmods;	/* pp_modgen of the last MODMAP */
-} dtd_pidtgt_t;
-
+/* A consumer's options: *dtd_provider_state(c, &dtd_prov_pid). */
 typedef struct dtd_pidcons {
-	dtd_pidtgt_t	*pc_tgt;
-	uint32_t	pc_ntgt;
 	int		pc_zdefs;	/* -Z: name libraries not loaded yet */
 	int		pc_backend;	/* DTD_PID_BACKEND_* */
 	uint64_t	pc_ringsize;	/* -x uprobebufsize, 0: default */
@@ -186,7 +72,7 @@ typedef struct dtd_pidcons {
 /* A probe's argument: where its sites are. */
 typedef struct dtd_pidprobe {
 	pid_t		pb_pid;
-	uint64_t	pb_gen;
+	uint64_t	pb_gen;		/* the target's image (dtd_target.c) */
 	int		pb_kind;	/* DTD_PID_* */
 	ft_mod_t	*pb_mod;	/* resolved in; NULL: not (yet) there */
 	uint64_t	pb_func;	/* runtime start of the function */
@@ -202,9 +88,7 @@ typedef struct dtd_pidprov {
 	struct dtd_pidprov	*pv_next;
 } dtd_pidprov_t;
 
-static dtd_pidproc_t	*dtd_pid_procs;
 static dtd_pidprov_t	*dtd_pid_provs;
-static uint64_t		dtd_pid_gen;
 
 static int	dtd_prov_pid_provide(const dtp_probedesc_t *,
 		    dtd_consumer_t *, char *, size_t);
@@ -212,11 +96,16 @@ static int	dtd_prov_pid_enable(dtd_probe_t *);
 static void	dtd_prov_pid_disable(dtd_probe_t *);
 static int	dtd_prov_pid_match(const dtp_probedesc_t *,
 		    const dtd_probe_t *, const dtd_consumer_t *);
-static void	dtd_prov_pid_free(dtd_pidproc_t *);
-static void	dtd_prov_pid_unlink(dtd_pidproc_t *);
-static void	dtd_prov_pid_events(void);
-static ft_mod_t	*dtd_prov_pid_modlive(dtd_pidproc_t *, const char *);
-static int	dtd_prov_pid_pending(dtd_pidproc_t *,
+static int	dtd_prov_pid_option(dtd_consumer_t *, const char *, uint64_t,
+		    char *, size_t);
+static int	dtd_prov_pid_load(dtd_consumer_t *, const dtp_prog_t *,
+		    char *, size_t);
+static void	dtd_prov_pid_drop(dtd_consumer_t *);
+static void	dtd_prov_pid_siteargs(dtd_hit_t *, const ft_hit_t *);
+static void	dtd_prov_pid_retarget(dtd_target_t *, uint64_t, int);
+static void	dtd_prov_pid_release(dtd_target_t *);
+static ft_mod_t	*dtd_prov_pid_modlive(dtd_target_t *, const char *);
+static int	dtd_prov_pid_pending(dtd_target_t *, dtd_provider_t *,
 		    const dtp_probedesc_t *);
 
 /* The provider that creates probes; the probes hang on per-pid ones. */
@@ -226,10 +115,17 @@ const dtd_provider_t dtd_prov_pid = {
 	.dpv_enable = dtd_prov_pid_enable,
 	.dpv_disable = dtd_prov_pid_disable,
 	.dpv_match = dtd_prov_pid_match,
+	.dpv_option = dtd_prov_pid_option,
+	.dpv_load = dtd_prov_pid_load,
+	.dpv_drop = dtd_prov_pid_drop,
+	.dpv_siteargs = dtd_prov_pid_siteargs,
+	.dpv_retarget = dtd_prov_pid_retarget,
+	.dpv_release = dtd_prov_pid_release,
 };
 
+/* pid's provider; made if there is none and mk, else NULL. */
 static dtd_provider_t *
-dtd_prov_pid_prov(pid_t pid)
+dtd_prov_pid_prov(pid_t pid, int mk)
 {
 	dtd_pidprov_t *pv;
 
@@ -237,13 +133,16 @@ dtd_prov_pid_prov(pid_t pid)
 		if (pv->pv_pid == pid)
 			return &pv->pv_prov;
 	}
-	if ((pv = calloc(1, sizeof(*pv))) == NULL)
+	if (!mk || (pv = calloc(1, sizeof(*pv))) == NULL)
 		return NULL;
 	pv->pv_pid = pid;
 	snprintf(pv->pv_name, sizeof(pv->pv_name), "pid%d", (int)pid);
-	pv->pv_prov = dtd_prov_pid;
+	/* only the probe hooks: the table's row is dtd_prov_pid alone */
 	pv->pv_prov.dpv_name = pv->pv_name;
-	pv->pv_prov.dpv_provide = NULL;
+	pv->pv_prov.dpv_enable = dtd_prov_pid_enable;
+	pv->pv_prov.dpv_disable = dtd_prov_pid_disable;
+	pv->pv_prov.dpv_match = dtd_prov_pid_match;
+	pv->pv_prov.dpv_siteargs = dtd_prov_pid_siteargs;
 	pv->pv_next = dtd_pid_provs;
 	dtd_pid_provs = pv;
 	return &pv->pv_prov;
@@ -256,627 +155,59 @@ dtd_prov_pid_count(dtd_probe_t *p, void *arg)
 	(*(int *)arg)++;
 }
 
-static dtd_pidproc_t *
-dtd_prov_pid_find(pid_t pid)
-{
-	dtd_pidproc_t *pp;
-
-	for (pp = dtd_pid_procs; pp != NULL; pp = pp->pp_next) {
-		if (pp->pp_pid == pid)
-			return pp;
-	}
-	return NULL;
-}
-
 static dtd_pidcons_t *
 dtd_prov_pid_cons(dtd_consumer_t *c)
 {
-	if (c->dc_pidstate == NULL)
-		c->dc_pidstate = calloc(1, sizeof(dtd_pidcons_t));
-	return c->dc_pidstate;
-}
+	void **sp = dtd_provider_state(c, &dtd_prov_pid);
 
-static dtd_pidtgt_t *
-dtd_prov_pid_tgt(const dtd_consumer_t *c, pid_t pid)
-{
-	const dtd_pidcons_t *pc = c->dc_pidstate;
-	uint32_t i;
-
-	if (pc == NULL)
-		return NULL;
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		if (pc->pc_tgt[i].pt_proc->pp_pid == pid)
-			return &pc->pc_tgt[i];
-	}
-	return NULL;
-}
-
-static void
-dtd_prov_pid_procinfo(dtd_pidproc_t *pp)
-{
-	char path[64];
-	long v, v2;
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pp->pp_pid);
-	pp->pp_comm[0] = '\0';
-	if ((fp = fopen(path, "re")) != NULL) {
-		n = fread(pp->pp_comm, 1, sizeof(pp->pp_comm) - 1, fp);
-		pp->pp_comm[n] = '\0';
-		pp->pp_comm[strcspn(pp->pp_comm, "\n")] = '\0';
-		fclose(fp);
-	}
-	pp->pp_ppid = dtd_host_status(pp->pp_pid, "PPid", &v, NULL) == 0 ?
-	    (pid_t)v : -1;
-	pp->pp_uid = dtd_host_status(pp->pp_pid, "Uid", &v, NULL) == 0 ?
-	    (uid_t)v : (uid_t)-1;
-	pp->pp_gid = dtd_host_status(pp->pp_pid, "Gid", &v, NULL) == 0 ?
-	    (gid_t)v : (gid_t)-1;
-	(void)v2;
-}
-
-/* The pid a pidfd refers to (/proc/self/fdinfo), or -1. */
-static pid_t
-dtd_prov_pid_fdpid(int fd)
-{
-	char path[64], line[128];
-	pid_t pid = -1;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		if (strncmp(line, "Pid:", 4) == 0) {
-			pid = (pid_t)strtol(line + 4, NULL, 10);
-			break;
-		}
-	}
-	fclose(fp);
-	return pid;
-}
-
-static int
-dtd_prov_pid_uread(void *arg, uint64_t addr, void *buf, size_t len)
-{
-	/* the VM reports what we return: "invalid address (0x...)" */
-	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
-}
-
-/* The stack of the thread that hit, for ustack(), ustackdepth, ucaller. */
-static int
-dtd_prov_pid_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
-{
-	dtd_pidproc_t *pp = h->dh_ustackarg;
-
-	return ft_unwind_stack(pp->pp_unwind,
-	    __atomic_load_n(&pp->pp_modgen, __ATOMIC_ACQUIRE), h->dh_tid,
-	    (const struct user_regs_struct *)(const void *)h->dh_regs,
-	    h->dh_uread, h->dh_uarg, pcs, max);
+	if (*sp == NULL)
+		*sp = calloc(1, sizeof(dtd_pidcons_t));
+	return *sp;
 }
 
 /*
- * errno: the thread's C errno, at %fs base plus the offset fasttrap
- * finds in the image's __errno_location (under uprobes, the sample
- * serves the value the capture program read there at the hit).  Without
- * the thread pointer (a kernel without BTF) or a known C library, an
- * illegal operation fault, never a made-up value.
- */
-static int
-dtd_prov_pid_errno(const dtd_hit_t *h, uint64_t *valp)
-{
-	const struct user_regs_struct *r =
-	    (const struct user_regs_struct *)(const void *)h->dh_regs;
-	int64_t off;
-	int32_t e;
-	int rc;
-
-	if (r->fs_base == 0 || ft_proc_errno_off(h->dh_uarg, &off) == -1)
-		return DIF_FLT_ILLOP;
-	if ((rc = h->dh_uread(h->dh_uarg, r->fs_base + (uint64_t)off, &e,
-	    sizeof(e))) != 0)
-		return rc;
-	*valp = (uint64_t)(int64_t)e;
-	return 0;
-}
-
-/* copyout(): the thread is stopped; page protections are respected */
-static int
-dtd_prov_pid_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
-{
-	return ft_proc_write(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
-}
-
-/* The CPU of a hit whose backend did not read it (ptrace) */
-static int
-dtd_prov_pid_cpu(const dtd_hit_t *h)
-{
-	return ft_proc_cpu(h->dh_uarg, h->dh_tid);
-}
-
-/*
- * Fire a hit of pp; once a consumer lost pp at an exec, for the others
- * alone.  dh_consumer is only compared, never followed: a consumer gone
- * since the copy is harmless.
+ * Tracer thread: the arguments of a hit of probe h->dh_probe, from the
+ * registers the process's context holds.
  */
 static void
-dtd_prov_pid_fire(dtd_pidproc_t *pp, dtd_hit_t *h)
+dtd_prov_pid_siteargs(dtd_hit_t *h, const ft_hit_t *fh)
 {
-	dtd_consumer_t *allow[16];
-	int i, n;
-
-	if (!__atomic_load_n(&pp->pp_excl, __ATOMIC_ACQUIRE)) {
-		dtd_ecb_fire(h);
-		return;
-	}
-	pthread_mutex_lock(&pp->pp_evlock);
-	if ((n = pp->pp_nallow) > 16) {
-		/* many: fire under the lock (the main thread waits) */
-		for (i = 0; i < n; i++) {
-			h->dh_consumer = pp->pp_allow[i];
-			dtd_ecb_fire(h);
-		}
-		n = 0;
-	} else {
-		memcpy(allow, pp->pp_allow, n * sizeof(allow[0]));
-	}
-	pthread_mutex_unlock(&pp->pp_evlock);
-	for (i = 0; i < n; i++) {
-		h->dh_consumer = allow[i];
-		dtd_ecb_fire(h);
-	}
-	h->dh_consumer = NULL;
-}
-
-/* Tracer thread: a thread of pp stopped on a site with users. */
-static void
-dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
-    void *const *users, int nusers)
-{
-	dtd_pidproc_t *pp = arg;
+	const dtd_pidprobe_t *pb = h->dh_probe->dpr_arg;
 	const struct user_regs_struct *r = &fh->fh_regs;
-	int i;
-	dtd_hit_t h;
 
-	memset(&h, 0, sizeof(h));
-	h.dh_pid = fh->fh_pid;
-	h.dh_tid = fh->fh_tid;
-	h.dh_cpu = fh->fh_cpu;
-	if (h.dh_cpu < 0)
-		h.dh_getcpu = dtd_prov_pid_cpu;
-	h.dh_timestamp = fh->fh_time;
-	h.dh_regs = (const uint64_t *)(const void *)r;
-	h.dh_nregs = DTD_PID_NREGS;
-	h.dh_uread = dtd_prov_pid_uread;
-	h.dh_uwrite = dtd_prov_pid_uwrite;
-	h.dh_uarg = proc;
-	h.dh_errno = dtd_prov_pid_errno;
-	if (pp->pp_unwind != NULL) {
-		h.dh_ustack = dtd_prov_pid_ustack;
-		h.dh_ustackarg = pp;
-	}
-	h.dh_ppid = pp->pp_ppid;
-	h.dh_uid = pp->pp_uid;
-	h.dh_gid = pp->pp_gid;
-	h.dh_execname = pp->pp_comm[0] != '\0' ? pp->pp_comm : NULL;
-	for (i = 0; i < nusers; i++) {
-		dtd_probe_t *p = users[i];
-		const dtd_pidprobe_t *pb = p->dpr_arg;
-
-		h.dh_probe = p;
-		if (pb->pb_kind == DTD_PID_RETURN) {
-			memset(h.dh_args, 0, sizeof(h.dh_args));
-			h.dh_argsp = 0;
-			h.dh_args[0] = fh->fh_addr - pb->pb_func;
-			h.dh_args[1] = r->rax;
-		} else {
-			/*
-			 * SysV: six registers, then the stack above the
-			 * return address, read only if D asks (dh_argsp)
-			 */
-			h.dh_args[0] = r->rdi;
-			h.dh_args[1] = r->rsi;
-			h.dh_args[2] = r->rdx;
-			h.dh_args[3] = r->rcx;
-			h.dh_args[4] = r->r8;
-			h.dh_args[5] = r->r9;
-			h.dh_argsp = r->rsp + 8;
-		}
-		dtd_prov_pid_fire(pp, &h);
+	if (pb->pb_kind == DTD_PID_RETURN) {
+		memset(h->dh_args, 0, sizeof(h->dh_args));
+		h->dh_argsp = 0;
+		h->dh_args[0] = fh->fh_addr - pb->pb_func;
+		h->dh_args[1] = r->rax;
+	} else {
+		/*
+		 * SysV: six registers, then the stack above the return
+		 * address, read only if D asks (dh_argsp)
+		 */
+		h->dh_args[0] = r->rdi;
+		h->dh_args[1] = r->rsi;
+		h->dh_args[2] = r->rdx;
+		h->dh_args[3] = r->rcx;
+		h->dh_args[4] = r->r8;
+		h->dh_args[5] = r->r9;
+		h->dh_argsp = r->rsp + 8;
 	}
 }
 
-static void
-dtd_prov_pid_exited(void *arg, ft_proc_t *proc, int status)
-{
-	dtd_pidproc_t *pp = arg;
-
-	(void)proc;
-	pp->pp_status = status;
-	__atomic_store_n(&pp->pp_exited, 1, __ATOMIC_RELEASE);
-	dtd_client_wakeup();
-}
-
-static void
-dtd_prov_pid_held(void *arg, ft_proc_t *proc)
-{
-	dtd_pidproc_t *pp = arg;
-
-	(void)proc;
-	dtd_prov_pid_procinfo(pp);
-	/* its modules are read again (at evaltime=exec: not all yet) */
-	__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
-	__atomic_store_n(&pp->pp_held, 1, __ATOMIC_RELEASE);
-	dtd_client_wakeup();
-}
-
 /*
- * Tracer thread: an event that changes where probes are (exec, dlopen,
- * dlclose).  The thread that caused it stays stopped while the main
- * thread, which owns the probe table, re-resolves them: no call made
- * after a library appears or in a new image escapes its probes.
- */
-static void
-dtd_prov_pid_event(dtd_pidproc_t *pp, int ev)
-{
-	pthread_mutex_lock(&pp->pp_evlock);
-	pp->pp_evpend |= ev;
-	dtd_client_wakeup();
-	while (pp->pp_evpend != 0 && !pp->pp_abandon)
-		pthread_cond_wait(&pp->pp_evcv, &pp->pp_evlock);
-	pthread_mutex_unlock(&pp->pp_evlock);
-}
-
-static void
-dtd_prov_pid_exec(void *arg, ft_proc_t *proc)
-{
-	dtd_pidproc_t *pp = arg;
-
-	/* every site went with the old image: the new one is at its entry */
-	(void)proc;
-	dtd_prov_pid_procinfo(pp);
-	dtd_prov_pid_event(pp, DTD_PIDEV_EXEC);
-}
-
-/*
- * Tracer (or drain) thread: pp exec'd, its new credentials committed,
- * nothing of the new image run for us.  May every consumer still trace
- * it?  The kernel says, for each non-root one (see the top).  -1: let
- * it go; the main thread tells the consumers and releases it.
+ * -Z (zdefs: see dtd_prov_pid_pending), -x backend, -x uprobebufsize;
+ * 1 for the options of others.
  */
 static int
-dtd_prov_pid_execok(void *arg, ft_proc_t *proc)
-{
-	dtd_pidproc_t *pp = arg;
-	int i, fd, fatal, ok = 1, denied = 0;
-
-	(void)proc;
-	pthread_mutex_lock(&pp->pp_evlock);
-	for (i = 0; i < pp->pp_ncreds; i++) {
-		if (pp->pp_creds[i].pc_denied)
-			continue;	/* lost at an earlier exec */
-		fd = ft_proc_mayptrace(pp->pp_pid, pp->pp_creds[i].pc_uid,
-		    pp->pp_creds[i].pc_gid, &fatal);
-		if (fatal)
-			fatalx("%s: cannot take back our credentials",
-			    __func__);
-		/* gone counts as no: a dead process runs nothing */
-		if (fd >= 0) {
-			close(fd);
-			ok++;
-		} else {
-			pp->pp_creds[i].pc_denied = 1;
-			denied++;
-		}
-	}
-	/* nobody left who may trace it (now or since an earlier exec) */
-	if (ok == 1 && pp->pp_nroot == 0) {
-		ok = 0;
-		__atomic_store_n(&pp->pp_letgo, 1, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&pp->pp_evlock);
-	if (denied == 0 && ok)
-		return 0;
-	log_info("%s: pid %d exec'd what %d of its consumers may not trace%s",
-	    __func__, (int)pp->pp_pid, denied, ok ? "" : ": let go");
-	dtd_client_wakeup();
-	return ok ? 0 : -1;
-}
-
-/*
- * Main thread, pp waiting in its exec event: the consumers fo_execok
- * denied lose it (told by dtd_prov_pid_report); hits fire for the
- * others alone from now on.
- */
-static void
-dtd_prov_pid_exclude(dtd_pidproc_t *pp)
-{
-	dtd_consumer_t *c, **na;
-	dtd_pidtgt_t *t;
-	int i, lost, n = 0;
-
-	for (c = dtd_consumer_next(NULL); c != NULL;
-	    c = dtd_consumer_next(c)) {
-		if ((t = dtd_prov_pid_tgt(c, pp->pp_pid)) == NULL ||
-		    t->pt_proc != pp)
-			continue;
-		lost = t->pt_setid;
-		pthread_mutex_lock(&pp->pp_evlock);
-		for (i = 0; !lost && c->dc_uid != 0 && i < pp->pp_ncreds;
-		    i++)
-			if (pp->pp_creds[i].pc_uid == c->dc_uid &&
-			    pp->pp_creds[i].pc_gid == c->dc_gid)
-				lost = pp->pp_creds[i].pc_denied;
-		if (lost) {
-			t->pt_setid = 1;
-		} else if ((na = reallocarray(pp->pp_allow, n + 1,
-		    sizeof(*na))) != NULL) {
-			pp->pp_allow = na;
-			na[n++] = c;
-		}
-		pthread_mutex_unlock(&pp->pp_evlock);
-	}
-	pthread_mutex_lock(&pp->pp_evlock);
-	pp->pp_nallow = n;
-	__atomic_store_n(&pp->pp_excl, 1, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&pp->pp_evlock);
-}
-
-/* Main thread: consumer c holds pp, with its credentials. */
-static int
-dtd_prov_pid_credadd(dtd_pidproc_t *pp, dtd_consumer_t *c)
-{
-	struct dtd_pidcred *n = NULL;
-	dtd_consumer_t **na = NULL;
-	int rc = 0;
-
-	pthread_mutex_lock(&pp->pp_evlock);
-	if (pp->pp_excl && (na = reallocarray(pp->pp_allow,
-	    pp->pp_nallow + 1, sizeof(*na))) == NULL)
-		rc = -1;
-	if (rc == 0 && c->dc_uid != 0 && (n = reallocarray(pp->pp_creds,
-	    pp->pp_ncreds + 1, sizeof(*n))) == NULL)
-		rc = -1;
-	if (rc == 0) {
-		if (na != NULL) {
-			pp->pp_allow = na;
-			na[pp->pp_nallow++] = c;
-		}
-		if (n != NULL) {
-			pp->pp_creds = n;
-			n[pp->pp_ncreds].pc_uid = c->dc_uid;
-			n[pp->pp_ncreds].pc_gid = c->dc_gid;
-			n[pp->pp_ncreds].pc_denied = 0;
-			pp->pp_ncreds++;
-		} else {
-			pp->pp_nroot++;
-		}
-	} else if (na != NULL) {
-		pp->pp_allow = na;
-	}
-	pthread_mutex_unlock(&pp->pp_evlock);
-	return rc;
-}
-
-/* Main thread: consumer c (that lost pp at an exec: lost) lets go of pp. */
-static void
-dtd_prov_pid_creddel(dtd_pidproc_t *pp, const dtd_consumer_t *c, int lost)
-{
-	int i;
-
-	pthread_mutex_lock(&pp->pp_evlock);
-	for (i = 0; i < pp->pp_nallow; i++) {
-		if (pp->pp_allow[i] == c) {
-			pp->pp_allow[i] = pp->pp_allow[--pp->pp_nallow];
-			break;
-		}
-	}
-	for (i = 0; c->dc_uid != 0 && i < pp->pp_ncreds; i++) {
-		if (pp->pp_creds[i].pc_uid == c->dc_uid &&
-		    pp->pp_creds[i].pc_gid == c->dc_gid &&
-		    pp->pp_creds[i].pc_denied == lost) {
-			pp->pp_creds[i] = pp->pp_creds[--pp->pp_ncreds];
-			break;
-		}
-	}
-	if (c->dc_uid == 0)
-		pp->pp_nroot--;
-	pthread_mutex_unlock(&pp->pp_evlock);
-}
-
-static void
-dtd_prov_pid_modules(void *arg, ft_proc_t *proc)
-{
-	(void)proc;
-	dtd_prov_pid_event(arg, DTD_PIDEV_MODS);
-}
-
-/* Main thread: the tracer thread must not wait for us any more. */
-static void
-dtd_prov_pid_abandon(dtd_pidproc_t *pp)
-{
-	pthread_mutex_lock(&pp->pp_evlock);
-	pp->pp_abandon = 1;
-	pthread_cond_broadcast(&pp->pp_evcv);
-	pthread_mutex_unlock(&pp->pp_evlock);
-}
-
-/* Drain thread (uprobe backend): n samples lost on cpu. */
-static void
-dtd_prov_pid_lost(void *arg, ft_proc_t *proc, int cpu, uint64_t n)
-{
-	dtd_pidproc_t *pp = arg;
-
-	(void)proc;
-	if (cpu < 0)
-		cpu = 0;
-	__atomic_add_fetch(&pp->pp_lost[cpu % DTD_PID_MAXCPU], n,
-	    __ATOMIC_RELEASE);
-	__atomic_add_fetch(&pp->pp_nlost, n, __ATOMIC_RELEASE);
-	dtd_client_wakeup();
-}
-
-static const ft_ops_t dtd_prov_pid_ops = {
-	.fo_hit = dtd_prov_pid_hit,
-	.fo_exited = dtd_prov_pid_exited,
-	.fo_exec = dtd_prov_pid_exec,
-	.fo_execok = dtd_prov_pid_execok,
-	.fo_modules = dtd_prov_pid_modules,
-	.fo_held = dtd_prov_pid_held,
-	.fo_lost = dtd_prov_pid_lost,
-};
-
-/*
- * May client c trace pid?  Root may trace anything; others what they
- * could ptrace themselves, as the kernel says (see the top).  The text
- * in err is the reason alone: dtrace(1) prints "failed to grab pid N: "
- * before it.
- */
-static int
-dtd_prov_pid_allowed(const dtd_consumer_t *c, pid_t pid, char *err,
-    size_t errlen)
-{
-	int fd, fatal;
-
-	if (c->dc_uid == 0)
-		return 0;
-	fd = ft_proc_mayptrace(pid, c->dc_uid, c->dc_gid, &fatal);
-	if (fatal)
-		fatalx("%s: cannot take back our credentials", __func__);
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	snprintf(err, errlen, "%s", strerror(errno == ENOENT ||
-	    errno == ESRCH ? ESRCH : EPERM));
-	return -1;
-}
-
-/*
- * DT_MSG_GRAB: trace pid, named by the client's pidfd.  create: hold a
- * child of the client about to exec (-c), where evaltime says (0
- * postinit, 1 exec, 2 preinit, 3 main: DT_GRAB_EVALMASK's values).
- * Returns 0 or -1 with err.
- */
-int
-dtd_prov_pid_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
-    int evaltime, char *err, size_t errlen)
-{
-	static const int holdat[] = { FT_HOLD_POSTINIT, FT_HOLD_EXEC,
-	    FT_HOLD_PREINIT, FT_HOLD_MAIN };
-	char ferr[256];
-	dtd_pidcons_t *pc;
-	dtd_pidtgt_t *nt;
-	dtd_pidproc_t *pp;
-
-	if (pid <= 0 || pidfd < 0 || dtd_prov_pid_fdpid(pidfd) != pid) {
-		snprintf(err, errlen, "the descriptor does not name it");
-		return -1;
-	}
-	if (pid == getpid() || pid == c->dc_pid) {
-		snprintf(err, errlen, "cannot trace dtrace or dtraced");
-		return -1;
-	}
-	if (evaltime < 0 || evaltime > 3 || (evaltime != 0 && !create)) {
-		snprintf(err, errlen, "invalid evaltime");
-		return -1;
-	}
-	if (dtd_prov_pid_tgt(c, pid) != NULL) {
-		snprintf(err, errlen, "pid %d is already a target", (int)pid);
-		return -1;
-	}
-	if (dtd_prov_pid_allowed(c, pid, err, errlen) == -1)
-		return -1;
-	if ((pc = dtd_prov_pid_cons(c)) == NULL ||
-	    (nt = reallocarray(pc->pc_tgt, pc->pc_ntgt + 1,
-	    sizeof(*nt))) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	pc->pc_tgt = nt;
-	if ((pp = dtd_prov_pid_find(pid)) != NULL && (pp->pp_proc == NULL ||
-	    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE) || create)) {
-		snprintf(err, errlen, "%s", pp->pp_proc == NULL ||
-		    pp->pp_exited ? strerror(ESRCH) : strerror(EBUSY));
-		return -1;
-	}
-	if (pp == NULL) {
-		if ((pp = calloc(1, sizeof(*pp))) == NULL ||
-		    (pp->pp_prov = dtd_prov_pid_prov(pid)) == NULL) {
-			free(pp);
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		pp->pp_pid = pid;
-		pp->pp_gen = ++dtd_pid_gen;
-		pp->pp_modgen = 1;
-		pp->pp_unwind = ft_unwind_create(pid);
-		pthread_mutex_init(&pp->pp_evlock, NULL);
-		pthread_cond_init(&pp->pp_evcv, NULL);
-		pp->pp_created = create;
-		if (!create)
-			dtd_prov_pid_procinfo(pp);
-		ferr[0] = '\0';
-		pp->pp_proc = create ?
-		    ft_proc_hold(pid, pidfd, &dtd_prov_pid_ops, pp,
-		    holdat[evaltime], ferr, sizeof(ferr)) :
-		    ft_proc_grab(pid, pidfd, &dtd_prov_pid_ops, pp, ferr,
-		    sizeof(ferr));
-		if (pp->pp_proc == NULL) {
-			snprintf(err, errlen, "%s", ferr);
-			dtd_prov_pid_free(pp);
-			return -1;
-		}
-		if (!create)
-			pp->pp_running = 1;
-		pp->pp_next = dtd_pid_procs;
-		dtd_pid_procs = pp;
-	}
-	/*
-	 * Once more, now that it is seized: an exec from here on is seen
-	 * (fo_execok), one since the first answer would not be.
-	 */
-	if (dtd_prov_pid_allowed(c, pid, err, errlen) == -1 ||
-	    (dtd_prov_pid_credadd(pp, c) == -1 &&
-	    snprintf(err, errlen, "out of memory") >= 0)) {
-		if (pp->pp_refs == 0) {
-			dtd_prov_pid_unlink(pp);
-			dtd_prov_pid_abandon(pp);
-			ft_proc_release(pp->pp_proc);
-			dtd_prov_pid_free(pp);
-		}
-		return -1;
-	}
-	pp->pp_refs++;
-	memset(&pc->pc_tgt[pc->pc_ntgt], 0, sizeof(pc->pc_tgt[0]));
-	pc->pc_tgt[pc->pc_ntgt].pt_proc = pp;
-	pc->pc_tgt[pc->pc_ntgt].pt_created = create;
-	pc->pc_ntgt++;
-	log_info("%s: pid %d: %s pid %d", __func__, (int)c->dc_pid,
-	    create ? "holds" : "grabbed", (int)pid);
-	return 0;
-}
-
-/* A program's zdefs option (-Z): see dtd_prov_pid_pending. */
-int
-dtd_prov_pid_zdefs(dtd_consumer_t *c, int on)
-{
-	dtd_pidcons_t *pc;
-
-	if ((pc = dtd_prov_pid_cons(c)) == NULL)
-		return -1;
-	pc->pc_zdefs = on;
-	return 0;
-}
-
-/* -x backend, -x uprobebufsize */
-int
 dtd_prov_pid_option(dtd_consumer_t *c, const char *name, uint64_t v,
     char *err, size_t errlen)
 {
 	dtd_pidcons_t *pc;
 
+	if (strcmp(name, "zdefs") != 0 && strcmp(name, "backend") != 0 &&
+	    strcmp(name, "uprobebufsize") != 0)
+		return 1;
 	if (strcmp(name, "backend") == 0 && v > DTD_PID_BACKEND_UPROBE) {
 		snprintf(err, errlen, "invalid backend %" PRIu64, v);
 		return -1;
@@ -891,11 +222,23 @@ dtd_prov_pid_option(dtd_consumer_t *c, const char *name, uint64_t v,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (strcmp(name, "backend") == 0)
+	if (strcmp(name, "zdefs") == 0)
+		pc->pc_zdefs = v != 0;
+	else if (strcmp(name, "backend") == 0)
 		pc->pc_backend = (int)v;
 	else
 		pc->pc_ringsize = v;
 	return 0;
+}
+
+/* c goes: its options go too (its targets are dtd_target.c's). */
+static void
+dtd_prov_pid_drop(dtd_consumer_t *c)
+{
+	void **sp = dtd_provider_state(c, &dtd_prov_pid);
+
+	free(*sp);
+	*sp = NULL;
 }
 
 #define	DTD_PID_SYNC_MEM	1	/* reads memory that must be the hit's */
@@ -983,36 +326,36 @@ dtd_prov_pid_bname(int b)
  * traced by another consumer's choice already, before its probes are
  * enabled.  -1 with err if a target cannot have what c asks for.
  */
-int
-dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
+static int
+dtd_prov_pid_load(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
     size_t errlen)
 {
-	dtd_pidcons_t *pc = c->dc_pidstate;
+	static const dtd_pidcons_t none;
+	const dtd_pidcons_t *pc = *dtd_provider_state(c, &dtd_prov_pid);
+	dtd_target_t *tg;
+	ft_proc_t *proc;
 	char ferr[256];
-	uint32_t i;
+	uint32_t i = 0;
 	int sync, want, cur, rc;
 
-	if (pc == NULL || pc->pc_ntgt == 0)
-		return 0;
+	if (pc == NULL)
+		pc = &none;
 	sync = dtd_prov_pid_needsync(p);
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		dtd_pidtgt_t *t = &pc->pc_tgt[i];
-		dtd_pidproc_t *pp = t->pt_proc;
-
-		if (pp->pp_proc == NULL ||
-		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
+	while ((tg = dtd_target_iter(c, &i)) != NULL) {
+		if (!dtd_target_live(tg))
 			continue;
-		cur = ft_proc_backend(pp->pp_proc);
+		proc = dtd_target_proc(tg);
+		cur = ft_proc_backend(proc);
 		/* chosen at an earlier program of c: kept, if it can be */
-		if (t->pt_backend != 0) {
+		if (dtd_target_backend(c, tg) != 0) {
 			if (cur == FT_BACKEND_UPROBE && ((sync &
 			    DTD_PID_SYNC_STOP) || (sync &&
 			    pc->pc_backend != DTD_PID_BACKEND_UPROBE)))
 				goto needptrace;
 			continue;
 		}
-		t->pt_backend = (cur == FT_BACKEND_UPROBE ?
-		    DT_BACKEND_UPROBE : DT_BACKEND_PTRACE) + 1;
+		dtd_target_setbackend(c, tg, cur == FT_BACKEND_UPROBE ?
+		    DT_BACKEND_UPROBE : DT_BACKEND_PTRACE);
 		switch (pc->pc_backend) {
 		case DTD_PID_BACKEND_PTRACE:
 			want = FT_BACKEND_PTRACE;
@@ -1031,8 +374,8 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 			 * dlopen to stay exact: a command run from its start
 			 * (-c), libraries not loaded yet (-Z).
 			 */
-			want = sync || pp->pp_created || pc->pc_zdefs ||
-			    ft_proc_uprobe_ok(NULL, 0) == -1 ?
+			want = sync || dtd_target_created(tg) ||
+			    pc->pc_zdefs || ft_proc_uprobe_ok(NULL, 0) == -1 ?
 			    FT_BACKEND_PTRACE : FT_BACKEND_UPROBE;
 			break;
 		}
@@ -1042,221 +385,57 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 needptrace:
 			snprintf(err, errlen, "pid %d is traced with the uprobe "
 			    "backend, and this program needs ptrace%s",
-			    (int)pp->pp_pid, (sync & DTD_PID_SYNC_STOP) ?
+			    (int)dtd_target_pid(tg), (sync & DTD_PID_SYNC_STOP) ?
 			    " (destructive actions)" : sync ? " (copyin or "
 			    "stacks at the hit)" : "");
 			return -1;
 		}
 		ferr[0] = '\0';
-		/*
-		 * The ptrace tracer thread ends in ft_proc_uprobe(), and we
-		 * wait for it there: it must not wait for us meanwhile in an
-		 * event (a library loaded, an exec).  The event stays
-		 * pending, for dtd_prov_pid_events() to handle under the new
-		 * backend.
-		 */
-		dtd_prov_pid_abandon(pp);
-		rc = ft_proc_uprobe(pp->pp_proc, pc->pc_ringsize != 0 ?
+		rc = dtd_target_uprobe(tg, pc->pc_ringsize != 0 ?
 		    pc->pc_ringsize : DTD_PID_RINGSIZE, ferr, sizeof(ferr));
-		pthread_mutex_lock(&pp->pp_evlock);
-		pp->pp_abandon = 0;
-		pthread_mutex_unlock(&pp->pp_evlock);
 		if (rc == -1) {
 			if (pc->pc_backend == DTD_PID_BACKEND_UPROBE) {
 				snprintf(err, errlen, "pid %d: cannot use the "
-				    "uprobe backend: %s", (int)pp->pp_pid,
-				    ferr);
+				    "uprobe backend: %s",
+				    (int)dtd_target_pid(tg), ferr);
 				return -1;
 			}
 			log_info("%s: pid %d: uprobes refused (%s), ptrace "
-			    "stays", __func__, (int)pp->pp_pid, ferr);
+			    "stays", __func__, (int)dtd_target_pid(tg), ferr);
 			continue;
 		}
-		t->pt_backend = DT_BACKEND_UPROBE + 1;
-		log_info("%s: pid %d: %s backend", __func__, (int)pp->pp_pid,
-		    dtd_prov_pid_bname(ft_proc_backend(pp->pp_proc)));
+		dtd_target_setbackend(c, tg, DT_BACKEND_UPROBE);
+		log_info("%s: pid %d: %s backend", __func__,
+		    (int)dtd_target_pid(tg),
+		    dtd_prov_pid_bname(ft_proc_backend(proc)));
 	}
 	return 0;
 }
 
-/* Put pp's sites in place after a batch of changes (uprobe backend). */
-static void
-dtd_prov_pid_sync(dtd_pidproc_t *pp)
-{
-	struct timespec t0, t1;
-	int rc;
-
-	if (pp->pp_proc == NULL ||
-	    ft_proc_backend(pp->pp_proc) != FT_BACKEND_UPROBE)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if ((rc = ft_proc_sync(pp->pp_proc)) == -1)
-		log_warn("%s: pid %d", __func__, (int)pp->pp_pid);
-	else if (rc > 0)
-		log_warnx("%s: pid %d: %d sites the kernel cannot probe "
-		    "(skipped)", __func__, (int)pp->pp_pid, rc);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	log_info("%s: pid %d: %zu uprobe sites in place in %.1f ms", __func__,
-	    (int)pp->pp_pid, ft_proc_nsites(pp->pp_proc),
-	    (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
-}
-
-/* GO, c's probes enabled: their uprobe sites go live, before BEGIN. */
-void
-dtd_prov_pid_commit(dtd_consumer_t *c)
-{
-	dtd_pidcons_t *pc = c->dc_pidstate;
-	uint32_t i;
-
-	for (i = 0; pc != NULL && i < pc->pc_ntgt; i++) {
-		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
-
-		if (pp->pp_proc != NULL && !__atomic_load_n(&pp->pp_exited,
-		    __ATOMIC_ACQUIRE))
-			dtd_prov_pid_sync(pp);
-	}
-}
-
-/* GO: BEGIN has fired; held programs may run. */
-void
-dtd_prov_pid_go(dtd_consumer_t *c)
-{
-	dtd_pidcons_t *pc = c->dc_pidstate;
-	uint32_t i;
-
-	if (pc == NULL)
-		return;
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
-
-		if (pp->pp_proc != NULL && !pp->pp_running) {
-			pp->pp_running = 1;
-			ft_proc_run(pp->pp_proc);
-		}
-	}
-}
-
 /*
- * pp is let go by everyone: its probes go, and its provider with them
- * (a probe another consumer still enables keeps both), so that a daemon
- * that traced many processes carries nothing of them.
+ * Target pp is let go by everyone: its probes go, and its provider with
+ * them (a probe another consumer still enables keeps both), so that a
+ * daemon that traced many processes carries nothing of them.
  */
 static void
-dtd_prov_pid_forget(dtd_pidproc_t *pp)
+dtd_prov_pid_release(dtd_target_t *pp)
 {
 	dtd_pidprov_t **pvp, *pv;
+	dtd_provider_t *prov;
 	int left = 0;
 
-	if (pp->pp_prov == NULL)
+	if ((prov = dtd_prov_pid_prov(dtd_target_pid(pp), 0)) == NULL)
 		return;
-	dtd_probe_destroy_prov(pp->pp_prov);
-	dtd_probe_walk_prov(pp->pp_prov, dtd_prov_pid_count, &left);
+	dtd_probe_destroy_prov(prov);
+	dtd_probe_walk_prov(prov, dtd_prov_pid_count, &left);
 	if (left > 0)
 		return;
 	for (pvp = &dtd_pid_provs; (pv = *pvp) != NULL; pvp = &pv->pv_next) {
-		if (&pv->pv_prov == pp->pp_prov) {
+		if (&pv->pv_prov == prov) {
 			*pvp = pv->pv_next;
 			free(pv);
 			break;
 		}
-	}
-	pp->pp_prov = NULL;
-}
-
-static void
-dtd_prov_pid_free(dtd_pidproc_t *pp)
-{
-	dtd_prov_pid_forget(pp);
-	free(pp->pp_creds);
-	free(pp->pp_allow);
-	ft_unwind_destroy(pp->pp_unwind);
-	pthread_cond_destroy(&pp->pp_evcv);
-	pthread_mutex_destroy(&pp->pp_evlock);
-	free(pp);
-}
-
-static void
-dtd_prov_pid_unlink(dtd_pidproc_t *pp)
-{
-	dtd_pidproc_t **ppp;
-
-	for (ppp = &dtd_pid_procs; *ppp != NULL; ppp = &(*ppp)->pp_next) {
-		if (*ppp == pp) {
-			*ppp = pp->pp_next;
-			return;
-		}
-	}
-}
-
-/*
- * The consumer goes (its ECBs are already off their probes): let go of
- * its targets.  A process nobody holds any more is released: killed
- * first if it was created for -c and still runs, as illumos does.
- */
-void
-dtd_prov_pid_drop(dtd_consumer_t *c)
-{
-	dtd_pidcons_t *pc = c->dc_pidstate;
-	uint32_t i;
-
-	if (pc == NULL)
-		return;
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
-
-		dtd_prov_pid_creddel(pp, c, pc->pc_tgt[i].pt_setid);
-		if (--pp->pp_refs > 0 && pp->pp_proc != NULL &&
-		    __atomic_load_n(&pp->pp_excl, __ATOMIC_ACQUIRE) &&
-		    pp->pp_nallow == 0) {
-			/* those left lost it at an exec: nobody traces it */
-			__atomic_store_n(&pp->pp_letgo, 1, __ATOMIC_RELEASE);
-			dtd_prov_pid_abandon(pp);
-			ft_proc_release(pp->pp_proc);
-			pp->pp_proc = NULL;
-			continue;
-		}
-		if (pp->pp_refs > 0) {
-			/* its sites are gone: so are their uprobes */
-			dtd_prov_pid_sync(pp);
-			continue;
-		}
-		dtd_prov_pid_unlink(pp);
-		if (pp->pp_proc != NULL) {
-			struct timespec t0, t1;
-
-			dtd_prov_pid_abandon(pp);
-			/* one let go at an exec runs on: not ours */
-			if (pp->pp_created && !__atomic_load_n(&pp->pp_exited,
-			    __ATOMIC_ACQUIRE) && !__atomic_load_n(&pp->pp_letgo,
-			    __ATOMIC_ACQUIRE))
-				ft_proc_kill(pp->pp_proc);
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			ft_proc_release(pp->pp_proc);
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			log_info("%s: pid %d released in %.1f ms", __func__,
-			    (int)pp->pp_pid, (t1.tv_sec - t0.tv_sec) * 1e3 +
-			    (t1.tv_nsec - t0.tv_nsec) / 1e6);
-		}
-		dtd_prov_pid_free(pp);
-	}
-	free(pc->pc_tgt);
-	free(pc);
-	c->dc_pidstate = NULL;
-}
-
-/* The daemon exits: let every process go (consumers are gone already). */
-void
-dtd_prov_pid_shutdown(void)
-{
-	dtd_pidproc_t *pp;
-
-	while ((pp = dtd_pid_procs) != NULL) {
-		dtd_pid_procs = pp->pp_next;
-		if (pp->pp_proc != NULL) {
-			dtd_prov_pid_abandon(pp);
-			ft_proc_release(pp->pp_proc);
-		}
-		dtd_prov_pid_free(pp);
 	}
 }
 
@@ -1265,192 +444,14 @@ typedef struct dtd_pidmap {
 	uint32_t	pm_n;
 } dtd_pidmap_t;
 
-static int
-dtd_prov_pid_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
-{
-	dtd_pidmap_t *pm = arg;
-
-	(void)proc;
-	dt_msg_put_u64(pm->pm_msg, m->fm_lo);
-	dt_msg_put_u64(pm->pm_msg, m->fm_hi);
-	dt_msg_put_u64(pm->pm_msg, m->fm_bias);
-	dt_msg_put_u32(pm->pm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
-	dt_msg_put_str(pm->pm_msg, m->fm_path);
-	pm->pm_n++;
-	return 0;
-}
-
-/*
- * The module map of process p (pid) as a DT_MSG_MODMAP, in m, which the
- * caller sends and frees (dt_proto.h has the payload).  The sampler
- * sends its processes' maps with it too (dtd_sample.c).
- */
-void
-dtd_prov_pid_mapmsg(dt_msg_t *m, ft_proc_t *p, pid_t pid)
-{
-	dtd_pidmap_t pm;
-	size_t off;
-	int k;
-
-	dt_msg_init(m, DT_MSG_MODMAP);
-	dt_msg_put_u32(m, (uint32_t)pid);
-	off = m->dm_len;
-	dt_msg_put_u32(m, 0);		/* the count, once known */
-	pm.pm_msg = m;
-	pm.pm_n = 0;
-	(void)ft_proc_mod_iter(p, "*", dtd_prov_pid_mapone, &pm);
-	if (m->dm_err != 0)
-		return;
-	for (k = 0; k < 4; k++)		/* little-endian, as dt_msg puts */
-		m->dm_data[off + k] = (uint8_t)(pm.pm_n >> (8 * k));
-}
-
-/*
- * Main thread: send the client of c the module maps of its targets that
- * changed since it last heard (DT_MSG_MODMAP), so that it can name the
- * addresses in ustack() and usym() records.  Called before every
- * snapshot, so a map always comes before records that use it.
- */
-int
-dtd_prov_pid_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
-    void *arg)
-{
-	dtd_pidcons_t *pc = c->dc_pidstate;
-	uint64_t gen;
-	uint32_t i;
-	dt_msg_t m;
-	int rc;
-
-	if (pc == NULL)
-		return 0;
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		dtd_pidtgt_t *t = &pc->pc_tgt[i];
-		dtd_pidproc_t *pp = t->pt_proc;
-
-		gen = __atomic_load_n(&pp->pp_modgen, __ATOMIC_ACQUIRE);
-		/* not even the map of an image it may not trace */
-		if (t->pt_toldmods == gen || pp->pp_proc == NULL ||
-		    t->pt_setid ||
-		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE) ||
-		    (pp->pp_created &&
-		    !__atomic_load_n(&pp->pp_held, __ATOMIC_ACQUIRE)))
-			continue;
-		t->pt_toldmods = gen;
-		dtd_prov_pid_mapmsg(&m, pp->pp_proc, pp->pp_pid);
-		rc = send(arg, &m);
-		dt_msg_free(&m);
-		if (rc == -1)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Main thread: tell the client of c what happened to its targets (held
- * at their hold point, exited), one DT_MSG_PROC each, and release
- * processes that are gone.  Returns -1 if send failed.
- */
-int
-dtd_prov_pid_report(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
-    void *arg)
-{
-	dtd_pidcons_t *pc = c->dc_pidstate;
-	uint32_t i;
-	dt_msg_t m;
-	int rc;
-
-	dtd_prov_pid_events();
-	if (pc == NULL)
-		return 0;
-	/* maps first: a target that exits may have left records */
-	if (dtd_prov_pid_modmaps(c, send, arg) == -1)
-		return -1;
-	/* samples lost in a uprobe ring: drops, before any exit */
-	for (i = 0; i < pc->pc_ntgt && c->dc_hasbuf &&
-	    dtd_consumer_activity(c) != DT_ACT_INACTIVE; i++) {
-		dtd_pidtgt_t *t = &pc->pc_tgt[i];
-		dtd_pidproc_t *pp = t->pt_proc;
-		uint64_t v;
-		int cpu;
-
-		if (__atomic_load_n(&pp->pp_nlost, __ATOMIC_ACQUIRE) ==
-		    t->pt_nlost)
-			continue;
-		for (cpu = 0; cpu < DTD_PID_MAXCPU; cpu++) {
-			v = __atomic_load_n(&pp->pp_lost[cpu],
-			    __ATOMIC_ACQUIRE);
-			if (v == t->pt_lost[cpu])
-				continue;
-			dtd_buf_drop(&c->dc_buf, cpu, v - t->pt_lost[cpu]);
-			t->pt_nlost += v - t->pt_lost[cpu];
-			t->pt_lost[cpu] = v;
-		}
-	}
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		dtd_pidtgt_t *t = &pc->pc_tgt[i];
-		dtd_pidproc_t *pp = t->pt_proc;
-		int ev = 0;
-
-		if (t->pt_backend != 0 && !t->pt_toldbackend) {
-			ev = DT_PROC_BACKEND;
-			t->pt_toldbackend = 1;
-		} else if (!t->pt_toldexit && (t->pt_setid ||
-		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE))) {
-			ev = DT_PROC_LOST;
-			t->pt_toldexit = t->pt_toldheld = 1;
-		} else if (!t->pt_toldexit &&
-		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE)) {
-			ev = DT_PROC_EXITED;
-			t->pt_toldexit = t->pt_toldheld = 1;
-		} else if (!t->pt_toldheld &&
-		    __atomic_load_n(&pp->pp_held, __ATOMIC_ACQUIRE)) {
-			ev = DT_PROC_HELD;
-			t->pt_toldheld = 1;
-		}
-		if (ev == 0)
-			continue;
-		if ((ev == DT_PROC_EXITED || (ev == DT_PROC_LOST &&
-		    __atomic_load_n(&pp->pp_letgo, __ATOMIC_ACQUIRE))) &&
-		    pp->pp_proc != NULL) {
-			/*
-			 * Sites of a dead process, or of an image gone at
-			 * an exec: nothing to restore; uprobe links go
-			 */
-			dtd_prov_pid_abandon(pp);
-			ft_proc_release(pp->pp_proc);
-			pp->pp_proc = NULL;
-		}
-		dt_msg_init(&m, DT_MSG_PROC);
-		dt_msg_put_u32(&m, (uint32_t)pp->pp_pid);
-		dt_msg_put_u32(&m, (uint32_t)ev);
-		dt_msg_put_u32(&m, ev == DT_PROC_EXITED ?
-		    (uint32_t)pp->pp_status : ev == DT_PROC_BACKEND ?
-		    (uint32_t)(t->pt_backend - 1) : ev == DT_PROC_LOST ?
-		    DT_LOST_SETID : 0);
-		rc = send(arg, &m);
-		dt_msg_free(&m);
-		if (rc == -1)
-			return -1;
-		i--;	/* an exit may follow a hold or a backend */
-	}
-	return 0;
-}
-
 /* Is probe p one of consumer c's, resolved in the process it traces? */
-static dtd_pidproc_t *
+static dtd_target_t *
 dtd_prov_pid_live(const dtd_probe_t *p, const dtd_consumer_t *c)
 {
 	const dtd_pidprobe_t *pb = p->dpr_arg;
-	dtd_pidproc_t *pp;
+	dtd_target_t *pp = dtd_target_of(c, pb->pb_pid);
 
-	if (c != NULL) {
-		const dtd_pidtgt_t *t = dtd_prov_pid_tgt(c, pb->pb_pid);
-
-		pp = t != NULL ? t->pt_proc : NULL;
-	} else {
-		pp = dtd_prov_pid_find(pb->pb_pid);
-	}
-	if (pp == NULL || pp->pp_gen != pb->pb_gen)
+	if (pp == NULL || dtd_target_gen(pp) != pb->pb_gen)
 		return NULL;
 	return pp;
 }
@@ -1484,7 +485,8 @@ dtd_prov_pid_match(const dtp_probedesc_t *d, const dtd_probe_t *p,
 }
 
 typedef struct dtd_pidmk {
-	dtd_pidproc_t		*mk_pp;
+	dtd_target_t		*mk_pp;
+	dtd_provider_t		*mk_prov;	/* mk_pp's */
 	const dtp_probedesc_t	*mk_desc;
 	char			*mk_err;
 	size_t			mk_errlen;
@@ -1496,21 +498,21 @@ dtd_prov_pid_mkprobe(dtd_pidmk_t *mk, ft_mod_t *m, const ft_sym_t *s,
     const char *name, int kind, uint64_t func, const uint64_t *addr,
     size_t naddr)
 {
-	dtd_pidproc_t *pp = mk->mk_pp;
+	dtd_target_t *pp = mk->mk_pp;
 	dtd_pidprobe_t *pb, *old;
 	dtd_probe_t *p;
 
-	p = dtd_probe_find(pp->pp_prov->dpv_name, m->fm_name, s->fs_name,
+	p = dtd_probe_find(mk->mk_prov->dpv_name, m->fm_name, s->fs_name,
 	    name);
 	if (p != NULL) {
 		old = p->dpr_arg;
-		if (old->pb_gen == pp->pp_gen || p->dpr_necb > 0)
+		if (old->pb_gen == dtd_target_gen(pp) || p->dpr_necb > 0)
 			return 0;
 	}
 	if ((pb = malloc(sizeof(*pb) + naddr * sizeof(uint64_t))) == NULL)
 		goto nomem;
-	pb->pb_pid = pp->pp_pid;
-	pb->pb_gen = pp->pp_gen;
+	pb->pb_pid = dtd_target_pid(pp);
+	pb->pb_gen = dtd_target_gen(pp);
 	pb->pb_kind = kind;
 	pb->pb_mod = m;
 	pb->pb_func = func;
@@ -1522,7 +524,7 @@ dtd_prov_pid_mkprobe(dtd_pidmk_t *mk, ft_mod_t *m, const ft_sym_t *s,
 		p->dpr_arg = pb;
 		return 0;
 	}
-	if (dtd_probe_create(pp->pp_prov, m->fm_name, s->fs_name, name,
+	if (dtd_probe_create(mk->mk_prov, m->fm_name, s->fs_name, name,
 	    pb) == NULL) {
 		free(pb);
 		goto nomem;
@@ -1568,7 +570,7 @@ dtd_prov_pid_perfunc(void *arg, ft_mod_t *m, const ft_sym_t *s,
 		return -1;
 	if (dtd_probe_glob(name, "return") || (glob || dtd_prov_pid_ishex(
 	    name))) {
-		if (ft_proc_func_sites(mk->mk_pp->pp_proc, m, s, &ff) == -1) {
+		if (ft_proc_func_sites(dtd_target_proc(mk->mk_pp), m, s, &ff) == -1) {
 			/* undecodable: no return or offset probes, as illumos */
 			if (!glob && strcmp(name, "return") != 0) {
 				snprintf(mk->mk_err, mk->mk_errlen, "failed to "
@@ -1644,39 +646,45 @@ static int
 dtd_prov_pid_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
     char *err, size_t errlen)
 {
-	dtd_pidcons_t *pc;
+	const dtd_pidcons_t *pc;
+	dtd_target_t *pp;
 	dtd_pidmk_t mk;
 	char name[24];
-	uint32_t i;
+	uint32_t i = 0;
 
-	if (c == NULL || (pc = c->dc_pidstate) == NULL)
+	if (c == NULL)
 		return 0;
 	if (d->dpd_name[0] != '\0' && strpbrk(d->dpd_name, "*?[\\") == NULL &&
 	    strcmp(d->dpd_name, "entry") != 0 &&
 	    strcmp(d->dpd_name, "return") != 0 &&
 	    !dtd_prov_pid_ishex(d->dpd_name))
 		return 0;	/* matches nothing: D_PDESC_ZERO says so */
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		dtd_pidproc_t *pp = pc->pc_tgt[i].pt_proc;
-
-		snprintf(name, sizeof(name), "pid%d", (int)pp->pp_pid);
+	pc = *dtd_provider_state(c, &dtd_prov_pid);
+	while ((pp = dtd_target_iter(c, &i)) != NULL) {
+		snprintf(name, sizeof(name), "pid%d", (int)dtd_target_pid(pp));
 		if (!dtd_probe_glob(d->dpd_provider, name) ||
-		    pp->pp_proc == NULL ||
-		    __atomic_load_n(&pp->pp_exited, __ATOMIC_ACQUIRE))
+		    !dtd_target_live(pp))
 			continue;
 		mk.mk_pp = pp;
+		if ((mk.mk_prov = dtd_prov_pid_prov(dtd_target_pid(pp),
+		    1)) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		mk.mk_desc = d;
 		mk.mk_err = err;
 		mk.mk_errlen = errlen;
 		err[0] = '\0';
-		if (ft_proc_func_iter(pp->pp_proc, d->dpd_mod, d->dpd_func,
-		    dtd_prov_pid_perfunc, &mk) != 0) {
+		if (ft_proc_func_iter(dtd_target_proc(pp), d->dpd_mod,
+		    d->dpd_func, dtd_prov_pid_perfunc, &mk) != 0) {
 			if (err[0] == '\0')
 				snprintf(err, errlen, "failed to read the "
-				    "modules of pid %d", (int)pp->pp_pid);
+				    "modules of pid %d",
+				    (int)dtd_target_pid(pp));
 			return -1;
 		}
-		if (pc->pc_zdefs && dtd_prov_pid_pending(pp, d) == -1) {
+		if (pc != NULL && pc->pc_zdefs &&
+		    dtd_prov_pid_pending(pp, mk.mk_prov, d) == -1) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -1687,11 +695,12 @@ dtd_prov_pid_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
 /*
  * -Z: a description that names one function of a library not loaded
  * (yet) gets a probe without sites, so that it has an ECB; the probe
- * gets its sites when the library appears (dtd_prov_pid_reresolve).
+ * gets its sites when the library appears (dtd_prov_pid_retarget).
  * Globs cannot be resolved before the library is there: they are not.
  */
 static int
-dtd_prov_pid_pending(dtd_pidproc_t *pp, const dtp_probedesc_t *d)
+dtd_prov_pid_pending(dtd_target_t *pp, dtd_provider_t *prov,
+    const dtp_probedesc_t *d)
 {
 	dtd_pidprobe_t *pb;
 	int kind;
@@ -1710,15 +719,15 @@ dtd_prov_pid_pending(dtd_pidproc_t *pp, const dtp_probedesc_t *d)
 	else
 		return 0;
 	if (dtd_prov_pid_modlive(pp, d->dpd_mod) != NULL ||
-	    dtd_probe_find(pp->pp_prov->dpv_name, d->dpd_mod, d->dpd_func,
+	    dtd_probe_find(prov->dpv_name, d->dpd_mod, d->dpd_func,
 	    d->dpd_name) != NULL)
 		return 0;	/* the module is there: the probes are, or not */
 	if ((pb = calloc(1, sizeof(*pb))) == NULL)
 		return -1;
-	pb->pb_pid = pp->pp_pid;
-	pb->pb_gen = pp->pp_gen;
+	pb->pb_pid = dtd_target_pid(pp);
+	pb->pb_gen = dtd_target_gen(pp);
 	pb->pb_kind = kind;
-	if (dtd_probe_create(pp->pp_prov, d->dpd_mod, d->dpd_func,
+	if (dtd_probe_create(prov, d->dpd_mod, d->dpd_func,
 	    d->dpd_name, pb) == NULL) {
 		free(pb);
 		return -1;
@@ -1740,11 +749,11 @@ dtd_prov_pid_modfind(void *arg, ft_proc_t *proc, ft_mod_t *m)
 
 /* The loaded module a probe's module field names, or NULL. */
 static ft_mod_t *
-dtd_prov_pid_modlive(dtd_pidproc_t *pp, const char *mod)
+dtd_prov_pid_modlive(dtd_target_t *pp, const char *mod)
 {
 	ft_mod_t *m = NULL;
 
-	if (ft_proc_mod_iter(pp->pp_proc, mod, dtd_prov_pid_modfind, &m) < 0)
+	if (ft_proc_mod_iter(dtd_target_proc(pp), mod, dtd_prov_pid_modfind, &m) < 0)
 		return NULL;
 	return m;
 }
@@ -1821,7 +830,7 @@ dtd_prov_pid_hasaddr(const dtd_pidprobe_t *pb, uint64_t a)
  * where its function is now.  exec: every old site is gone already.
  */
 static void
-dtd_prov_pid_reresolve1(dtd_pidproc_t *pp, dtd_probe_t *p, int exec)
+dtd_prov_pid_reresolve1(dtd_target_t *pp, dtd_probe_t *p, int exec)
 {
 	dtd_pidprobe_t *old = p->dpr_arg, *pb;
 	dtd_pidres_t rs;
@@ -1830,35 +839,35 @@ dtd_prov_pid_reresolve1(dtd_pidproc_t *pp, dtd_probe_t *p, int exec)
 	memset(&rs, 0, sizeof(rs));
 	rs.rs_probe = p;
 	rs.rs_kind = old->pb_kind;
-	rs.rs_proc = pp->pp_proc;
+	rs.rs_proc = dtd_target_proc(pp);
 	if (dtd_prov_pid_modlive(pp, p->dpr_mod) != NULL)
-		(void)ft_proc_func_iter(pp->pp_proc, p->dpr_mod, p->dpr_func,
+		(void)ft_proc_func_iter(dtd_target_proc(pp), p->dpr_mod, p->dpr_func,
 		    dtd_prov_pid_resfunc, &rs);
 	if ((pb = rs.rs_pb) == NULL) {
 		if (rs.rs_nomem || (pb = calloc(1, sizeof(*pb))) == NULL) {
 			log_warnx("%s: %s:%s:%s:%s: out of memory", __func__,
-			    pp->pp_prov->dpv_name, p->dpr_mod, p->dpr_func,
+			    p->dpr_prov->dpv_name, p->dpr_mod, p->dpr_func,
 			    p->dpr_name);
 			return;
 		}
 	}
-	pb->pb_pid = pp->pp_pid;
-	pb->pb_gen = pp->pp_gen;
+	pb->pb_pid = dtd_target_pid(pp);
+	pb->pb_gen = dtd_target_gen(pp);
 	pb->pb_kind = old->pb_kind;
 	if (p->dpr_necb > 0) {
 		for (i = 0; !exec && i < old->pb_naddr; i++) {
 			/* a site of an unmapped library may be gone already */
 			if (!dtd_prov_pid_hasaddr(pb, old->pb_addr[i]))
-				(void)ft_proc_site_remove(pp->pp_proc,
+				(void)ft_proc_site_remove(dtd_target_proc(pp),
 				    old->pb_addr[i], p);
 		}
 		for (i = j = 0; i < pb->pb_naddr; i++) {
 			uint64_t a = pb->pb_addr[i];
 
 			if ((exec || !dtd_prov_pid_hasaddr(old, a)) &&
-			    ft_proc_site_add(pp->pp_proc, a, p) == -1) {
+			    ft_proc_site_add(dtd_target_proc(pp), a, p) == -1) {
 				log_warn("%s: %s:%s:%s:%s at 0x%" PRIx64,
-				    __func__, pp->pp_prov->dpv_name,
+				    __func__, p->dpr_prov->dpv_name,
 				    p->dpr_mod, p->dpr_func, p->dpr_name, a);
 				continue;
 			}
@@ -1872,7 +881,7 @@ dtd_prov_pid_reresolve1(dtd_pidproc_t *pp, dtd_probe_t *p, int exec)
 }
 
 typedef struct dtd_pidrr {
-	dtd_pidproc_t	*rr_pp;
+	dtd_target_t	*rr_pp;
 	uint64_t	rr_oldgen;
 	int		rr_exec;
 } dtd_pidrr_t;
@@ -1895,81 +904,37 @@ dtd_prov_pid_reresolve2(dtd_probe_t *p, void *arg)
 /*
  * Main thread: pp exec'd, or its libraries changed; its tracer thread
  * waits.  After exec the probes in use are resolved again in the new
- * image (a new generation: the others are stale); after dlopen and
- * dlclose the probes whose module appeared, went or moved are.
+ * image (dtd_target.c gave it a new generation: the others are stale);
+ * after dlopen and dlclose the probes whose module appeared, went or
+ * moved are.  Then the functions of its new image or libraries are
+ * probes the consumers tracing it may want (a glob that matched
+ * nothing, or less, before): their statements are matched again.
  */
 static void
-dtd_prov_pid_reresolve(dtd_pidproc_t *pp, int exec)
+dtd_prov_pid_retarget(dtd_target_t *pp, uint64_t oldgen, int exec)
 {
+	dtd_provider_t *prov;
+	dtd_consumer_t *c;
 	dtd_pidrr_t rr;
 
+	if ((prov = dtd_prov_pid_prov(dtd_target_pid(pp), 0)) == NULL)
+		return;		/* no probe made in it yet */
 	rr.rr_pp = pp;
-	rr.rr_oldgen = pp->pp_gen;
+	rr.rr_oldgen = oldgen;
 	rr.rr_exec = exec;
-	if (exec)
-		pp->pp_gen = ++dtd_pid_gen;
-	dtd_probe_walk_prov(pp->pp_prov, dtd_prov_pid_reresolve2, &rr);
+	dtd_probe_walk_prov(prov, dtd_prov_pid_reresolve2, &rr);
 	log_info("%s: pid %d: probes resolved again after %s", __func__,
-	    (int)pp->pp_pid, exec ? "exec" : "a library change");
-}
-
-/*
- * Main thread, pp waiting in an exec or library event: the functions of
- * its new image or libraries are probes the consumers tracing it may
- * want (a glob that matched nothing, or less, before): match their
- * statements again.
- */
-static void
-dtd_prov_pid_rematch(dtd_pidproc_t *pp)
-{
-	dtd_consumer_t *c;
-
+	    (int)dtd_target_pid(pp), exec ? "exec" : "a library change");
 	for (c = dtd_consumer_next(NULL); c != NULL; c = dtd_consumer_next(c))
-		if (dtd_prov_pid_tgt(c, pp->pp_pid) != NULL)
-			dtd_consumer_rematch(c, pp->pp_prov->dpv_name);
-}
-
-/* Main thread: handle the events tracer threads wait on. */
-static void
-dtd_prov_pid_events(void)
-{
-	dtd_pidproc_t *pp;
-	int ev, i, lost;
-
-	for (pp = dtd_pid_procs; pp != NULL; pp = pp->pp_next) {
-		if (pp->pp_proc == NULL)
-			continue;
-		pthread_mutex_lock(&pp->pp_evlock);
-		ev = pp->pp_evpend;
-		pthread_mutex_unlock(&pp->pp_evlock);
-		if (ev == 0)
-			continue;
-		if (ev & DTD_PIDEV_EXEC) {
-			pthread_mutex_lock(&pp->pp_evlock);
-			for (i = 0; i < pp->pp_ncreds &&
-			    !pp->pp_creds[i].pc_denied; i++)
-				;
-			lost = i < pp->pp_ncreds;
-			pthread_mutex_unlock(&pp->pp_evlock);
-			if (lost)
-				dtd_prov_pid_exclude(pp);
-		}
-		dtd_prov_pid_reresolve(pp, (ev & DTD_PIDEV_EXEC) != 0);
-		dtd_prov_pid_rematch(pp);
-		__atomic_add_fetch(&pp->pp_modgen, 1, __ATOMIC_ACQ_REL);
-		dtd_prov_pid_sync(pp);
-		pthread_mutex_lock(&pp->pp_evlock);
-		pp->pp_evpend = 0;
-		pthread_cond_broadcast(&pp->pp_evcv);
-		pthread_mutex_unlock(&pp->pp_evlock);
-	}
+		if (dtd_target_of(c, dtd_target_pid(pp)) != NULL)
+			dtd_consumer_rematch(c, prov->dpv_name);
 }
 
 /* Is the module a probe was resolved in no longer mapped? */
 static int
-dtd_prov_pid_unmapped(dtd_pidproc_t *pp, const dtd_pidprobe_t *pb)
+dtd_prov_pid_unmapped(dtd_target_t *pp, const dtd_pidprobe_t *pb)
 {
-	ft_proc_refresh(pp->pp_proc);
+	ft_proc_refresh(dtd_target_proc(pp));
 	return pb->pb_mod == NULL ||
 	    dtd_prov_pid_modlive(pp, pb->pb_mod->fm_name) != pb->pb_mod;
 }
@@ -1978,16 +943,16 @@ static int
 dtd_prov_pid_enable(dtd_probe_t *p)
 {
 	dtd_pidprobe_t *pb = p->dpr_arg;
-	dtd_pidproc_t *pp = dtd_prov_pid_live(p, NULL);
+	dtd_target_t *pp = dtd_prov_pid_live(p, NULL);
 	size_t i;
 	int e;
 
-	if (pp == NULL || pp->pp_proc == NULL) {
+	if (pp == NULL || dtd_target_proc(pp) == NULL) {
 		errno = ESRCH;
 		return -1;
 	}
 	for (i = 0; i < pb->pb_naddr; i++) {
-		if (ft_proc_site_add(pp->pp_proc, pb->pb_addr[i], p) == -1) {
+		if (ft_proc_site_add(dtd_target_proc(pp), pb->pb_addr[i], p) == -1) {
 			e = errno;
 			/*
 			 * Its library was unloaded since the probe was made
@@ -1998,7 +963,7 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 			if (e == EFAULT && dtd_prov_pid_unmapped(pp, pb))
 				continue;
 			while (i-- > 0)
-				ft_proc_site_remove(pp->pp_proc,
+				ft_proc_site_remove(dtd_target_proc(pp),
 				    pb->pb_addr[i], p);
 			errno = e;
 			return -1;
@@ -2011,53 +976,11 @@ static void
 dtd_prov_pid_disable(dtd_probe_t *p)
 {
 	dtd_pidprobe_t *pb = p->dpr_arg;
-	dtd_pidproc_t *pp = dtd_prov_pid_live(p, NULL);
+	dtd_target_t *pp = dtd_prov_pid_live(p, NULL);
 	size_t i;
 
-	if (pp == NULL || pp->pp_proc == NULL)
+	if (pp == NULL || dtd_target_proc(pp) == NULL)
 		return;
 	for (i = 0; i < pb->pb_naddr; i++)
-		ft_proc_site_remove(pp->pp_proc, pb->pb_addr[i], p);
-}
-
-/*
- * Consumer c's targets (at most max): their pids, and whether each has
- * exited.  Returns how many were stored.
- */
-uint32_t
-dtd_prov_pid_targets(const dtd_consumer_t *c, pid_t *pids, int *exited,
-    uint32_t max)
-{
-	const dtd_pidcons_t *pc = c->dc_pidstate;
-	uint32_t i;
-
-	if (pc == NULL)
-		return 0;
-	for (i = 0; i < pc->pc_ntgt && i < max; i++) {
-		pids[i] = pc->pc_tgt[i].pt_proc->pp_pid;
-		exited[i] = __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_exited,
-		    __ATOMIC_ACQUIRE) != 0 || pc->pc_tgt[i].pt_setid ||
-		    __atomic_load_n(&pc->pc_tgt[i].pt_proc->pp_letgo,
-		    __ATOMIC_ACQUIRE) != 0;
-	}
-	return i;
-}
-
-/*
- * Consumer c is retained (dtd_retain.c): the -c targets it created
- * outlive the dtrace that started them, and are let go, not killed,
- * when the program ends.
- */
-void
-dtd_prov_pid_keep(dtd_consumer_t *c)
-{
-	dtd_pidcons_t *pc = c->dc_pidstate;
-	uint32_t i;
-
-	if (pc == NULL)
-		return;
-	for (i = 0; i < pc->pc_ntgt; i++) {
-		pc->pc_tgt[i].pt_created = 0;
-		pc->pc_tgt[i].pt_proc->pp_created = 0;
-	}
+		ft_proc_site_remove(dtd_target_proc(pp), pb->pb_addr[i], p);
 }

@@ -112,12 +112,17 @@ static int	dtd_prov_profile_provide(const dtp_probedesc_t *,
 		    dtd_consumer_t *, char *, size_t);
 static int	dtd_prov_profile_enable(dtd_probe_t *);
 static void	dtd_prov_profile_disable(dtd_probe_t *);
+static int	dtd_prov_profile_init(void);
+static int	dtd_prov_profile_uses(const dtd_consumer_t *);
 
 const dtd_provider_t dtd_prov_profile = {
 	.dpv_name = "profile",
+	.dpv_init = dtd_prov_profile_init,
 	.dpv_provide = dtd_prov_profile_provide,
 	.dpv_enable = dtd_prov_profile_enable,
 	.dpv_disable = dtd_prov_profile_disable,
+	/* a sample shows whatever ran: its maps are sent */
+	.dpv_observes = dtd_prov_profile_uses,
 };
 
 static const struct {
@@ -543,7 +548,7 @@ static const char *const dtd_prov_profile_defaults[] = {
 };
 
 /* Create the default probes (dtd_probe_init: their ids are fixed). */
-int
+static int
 dtd_prov_profile_init(void)
 {
 	dtp_probedesc_t d;
@@ -567,7 +572,7 @@ dtd_prov_profile_init(void)
  * Has c an ECB on a profile-N probe?  (dtd_sample.c: the consumers
  * whose targets are sampled in task mode, who are sent module maps.)
  */
-int
+static int
 dtd_prov_profile_uses(const dtd_consumer_t *c)
 {
 	uint32_t i;

@@ -226,7 +226,7 @@ dtd_retain_add(dtd_consumer_t *c, const char *name, dt_msg_t *m,
 	dtd_consumer_hold(c);
 	c->dc_retained = r;
 	/* its -c targets outlive the dtrace that started them */
-	dtd_prov_pid_keep(c);
+	dtd_target_keep(c);
 	TAILQ_INSERT_TAIL(&dtd_retained, r, dr_link);
 	dtd_retain_n++;
 	log_info("%s: pid %d uid %d: program retained as %s%s", __func__,
@@ -394,7 +394,7 @@ dtd_retain_list(uid_t uid, dt_msg_t *reply)
 		dt_msg_put_u64(reply, drops);
 		dt_msg_put_u64(reply, __atomic_load_n(&c->dc_errors,
 		    __ATOMIC_RELAXED));
-		k = dtd_prov_pid_targets(c, pids, exited, 64);
+		k = dtd_target_list(c, pids, exited, 64);
 		dt_msg_put_u32(reply, k);
 		for (i = 0; i < k; i++) {
 			dt_msg_put_u32(reply, (uint32_t)pids[i]);
@@ -458,7 +458,7 @@ dtd_retain_tend(void)
 		/* a client holds it too: that client does all this */
 		if (c->dc_refs > 1)
 			continue;
-		(void)dtd_prov_pid_report(c, dtd_retain_discard, NULL);
+		(void)dtd_target_report(c, dtd_retain_discard, NULL);
 		if (dtd_consumer_activity(c) != DT_ACT_DRAINING)
 			continue;
 		__atomic_store_n(&c->dc_notify, 0, __ATOMIC_RELEASE);

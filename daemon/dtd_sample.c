@@ -1,9 +1,8 @@
 /*
- * dtd_sample.c: perf sampling for profile-N (dtd_prov_profile.c owns
+ * dtd_sample.c: perf sampling for profile-N (the profile provider owns
  * the probes, their timer threads and the intervals perf did not
- * sample): the cpu-clock events and their rings, the hits decoded from
- * the samples, the table of sampled processes and the module maps their
- * consumers are sent.
+ * sample): the cpu-clock events and their rings, and the hits decoded
+ * from the samples.  The sampled processes are dtd_target.c's.
  *
  * Samplers.  Each timer thread of a sampling profile-N probe has a
  * sampler (dtd_sampler_t) for its CPU, opened in the mode perf allows
@@ -29,7 +28,7 @@
  * fires once per sample and says how many samples there were, so that
  * the provider can fire for the intervals perf did not sample.  The
  * main thread counts the enabled sampling probes (dtd_sample_start,
- * dtd_sample_stop): when the last goes, so does the table below.
+ * dtd_sample_stop): when the last goes, so do the observed processes.
  *
  * User context of a sample.  Each sample carries the thread's user
  * registers (at kernel entry, for a sample taken in the kernel) and the
@@ -37,19 +36,9 @@
  * uregs[] and its memory accessor (the copy, else the process's memory
  * now, later than the sample), and ustack(), ustackdepth and ucaller
  * unwind them with fasttrap's unwinder (ft_unwind.c).  Each sampled
- * process has an entry (dtd_sampproc_t, made on its first sample): its
- * modules (ft_proc_observe: the process is not traced), read at once so
- * that they outlive it, and its unwinder.  The sampling events also
- * carry perf's side-band records: an executable mmap or an exec bumps
- * the entry's module generation, an exit marks it dead (and so does
- * the fork of a new process with its pid, should the exit be lost).
- * Every consumer with profile ECBs (dtd_prov_profile_uses) is sent the
- * module map (DT_MSG_MODMAP) of each sampled process it may see, before
- * each snapshot and again when it changed (dtd_sample_modmaps), so it
- * names the addresses of ustack(), usym() and ufunc() as it does a
- * target's.  A dead entry is freed once every such consumer has had a
- * snapshot since it died (dtd_sample_gc), or when the table is full; a
- * live one not sampled for DTD_SAMPLE_IDLE_NS likewise.
+ * process is observed (dtd_target_observe: its modules, its unwinder,
+ * the module maps its consumers are sent), and the side-band records
+ * of the sampling events are passed on to it (dtd_target_sideband).
  *
  * Idle samples.  A sample of pid 0 fires as the idle thread would
  * (execname "sched"), and its kernel PC is kept: dtd_sample_idlepc
@@ -103,46 +92,12 @@
 #define DTD_SAMPLE_NREGS	(sizeof(struct user_regs_struct) / 8)
 #define DTD_SAMPLE_RSP		19	/* in struct user_regs_struct */
 
-/*
- * Sampled processes the table keeps at most (each holds its modules'
- * files open), and how long one not sampled since stays, alive.
- */
-#define DTD_SAMPLE_MAXPROCS	1024
-#define DTD_SAMPLE_IDLE_NS	(10 * 1000000000ull)
-
 /* Kernel addresses on x86-64: the upper half. */
 #define DTD_SAMPLE_KERNEL(pc)	((pc) >= 0xffff800000000000ull)
 
-/* A sampled process (see above). */
-typedef struct dtd_sampproc {
-	pid_t			pp_pid;
-	uint64_t		pp_serial;	/* names it to consumers */
-	uid_t			pp_uid;
-	ft_proc_t		*pp_proc;	/* observed: modules, memory */
-	ft_unwind_t		*pp_unwind;	/* NULL once dead (gc) */
-	uint64_t		pp_gen;		/* atomic: module changes */
-	uint64_t		pp_dead;	/* when it exited, 0: alive */
-	uint64_t		pp_last;	/* its last sample (plock) */
-	int			pp_refs;	/* hits using it */
-	struct dtd_sampproc	*pp_next;
-} dtd_sampproc_t;
-
-/* What a consumer was told: sampled processes' module maps. */
-typedef struct dtd_samptold {
-	uint64_t		pt_serial;
-	uint64_t		pt_gen;
-} dtd_samptold_t;
-
-typedef struct dtd_sampcons {
-	uint64_t		pc_lastpass;	/* time of its last maps pass */
-	dtd_samptold_t		*pc_told;
-	size_t			pc_ntold;
-	size_t			pc_cap;
-} dtd_sampcons_t;
-
 /* One hit's sample: what its memory accessor and ustack() read. */
 typedef struct dtd_sampctx {
-	dtd_sampproc_t		*ps_proc;
+	dtd_target_t		*ps_proc;	/* observed (dtd_target.c) */
 	uint64_t		ps_pregs[DTD_SAMPLE_NPREGS];
 	uint64_t		ps_regs[DTD_SAMPLE_NREGS];
 	uint64_t		ps_sp;
@@ -150,10 +105,6 @@ typedef struct dtd_sampctx {
 	uint64_t		ps_stklen;
 } dtd_sampctx_t;
 
-static pthread_mutex_t	dtd_sample_plock = PTHREAD_MUTEX_INITIALIZER;
-static dtd_sampproc_t	*dtd_sample_procs;	/* dtd_sample_plock */
-static uint32_t		dtd_sample_nprocs;
-static uint64_t		dtd_sample_serial;
 static uint64_t		dtd_sample_idlepc_last;	/* atomic */
 static int		dtd_sample_nsampling;	/* main thread */
 
@@ -193,8 +144,6 @@ struct dtd_sampler {
 	uint32_t		dsm_ntasks;
 	uint64_t		dsm_wantgen;	/* of dtd_sample_want seen */
 };
-
-static void	dtd_sample_gc(int);
 
 /*
  * The attributes of a sampling event: cpu-clock every ns, with the user
@@ -506,9 +455,9 @@ dtd_sample_retarget(void)
 
 	for (c = dtd_consumer_next(NULL); c != NULL;
 	    c = dtd_consumer_next(c)) {
-		if (!dtd_prov_profile_uses(c))
+		if (!dtd_provider_observes(c))
 			continue;
-		n = dtd_prov_pid_targets(c, pids, exited, DTD_SAMPLE_MAXWANT);
+		n = dtd_target_list(c, pids, exited, DTD_SAMPLE_MAXWANT);
 		for (i = 0; i < n; i++) {
 			if (exited[i])
 				continue;
@@ -536,18 +485,6 @@ dtd_sample_retarget_cb(evutil_socket_t fd, short ev, void *arg)
 	dtd_sample_retarget();
 }
 
-/* The uid of process pid (0 for the idle task), or -1. */
-static uid_t
-dtd_sample_uid(pid_t pid)
-{
-	long v;
-
-	if (pid == 0)
-		return 0;
-	return dtd_host_status(pid, "Uid", &v, NULL) == 0 ? (uid_t)v :
-	    (uid_t)-1;
-}
-
 /* The address of kernel function name, or 0 (not there, or hidden). */
 static uint64_t
 dtd_sample_kallsym(const char *name)
@@ -570,164 +507,6 @@ dtd_sample_kallsym(const char *name)
 	return rv;
 }
 
-/*
- * The live entry of sampled process pid, held (dtd_sample_proc_rele),
- * made on its first sample; NULL if it is gone or the table is full.
- */
-static dtd_sampproc_t *
-dtd_sample_proc_hold(pid_t pid)
-{
-	dtd_sampproc_t *pp, *np, **ppp;
-	char err[128];
-
-	pthread_mutex_lock(&dtd_sample_plock);
-	for (ppp = &dtd_sample_procs; (pp = *ppp) != NULL;
-	    ppp = &pp->pp_next)
-		if (pp->pp_pid == pid && pp->pp_dead == 0)
-			break;
-	/* the busy ones first: a sampled process is found in a few steps */
-	if (pp != NULL && ppp != &dtd_sample_procs) {
-		*ppp = pp->pp_next;
-		pp->pp_next = dtd_sample_procs;
-		dtd_sample_procs = pp;
-	}
-	if (pp != NULL) {
-		pp->pp_refs++;
-		pp->pp_last = dtd_ecb_now();
-		pthread_mutex_unlock(&dtd_sample_plock);
-		return pp;
-	}
-	/*
-	 * Full (consumers that do not snapshot, a retained program no
-	 * client reads, keep the dead): the dead entry sampled longest ago
-	 * goes, told or not, for this live process.
-	 */
-	np = NULL;
-	if (dtd_sample_nprocs >= DTD_SAMPLE_MAXPROCS) {
-		dtd_sampproc_t **victim = NULL;
-
-		for (ppp = &dtd_sample_procs; (pp = *ppp) != NULL;
-		    ppp = &pp->pp_next)
-			if (pp->pp_dead != 0 && pp->pp_refs == 0)
-				victim = ppp;
-		if (victim == NULL) {
-			pthread_mutex_unlock(&dtd_sample_plock);
-			return NULL;
-		}
-		np = *victim;
-		*victim = np->pp_next;
-		dtd_sample_nprocs--;
-	}
-	pthread_mutex_unlock(&dtd_sample_plock);
-	if (np != NULL) {
-		ft_unwind_destroy(np->pp_unwind);
-		ft_proc_release(np->pp_proc);
-		free(np);
-	}
-
-	/* read its modules now, without the lock: they must outlive it */
-	if ((np = calloc(1, sizeof(*np))) == NULL)
-		return NULL;
-	np->pp_pid = pid;
-	np->pp_uid = dtd_sample_uid(pid);
-	if ((np->pp_proc = ft_proc_observe(pid, err, sizeof(err))) == NULL ||
-	    (np->pp_unwind = ft_unwind_create(pid)) == NULL) {
-		ft_proc_release(np->pp_proc);
-		free(np);
-		return NULL;
-	}
-	pthread_mutex_lock(&dtd_sample_plock);
-	for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next)
-		if (pp->pp_pid == pid && pp->pp_dead == 0)
-			break;
-	if (pp == NULL) {	/* no other CPU's thread made it meanwhile */
-		pp = np;
-		np = NULL;
-		pp->pp_serial = ++dtd_sample_serial;
-		pp->pp_next = dtd_sample_procs;
-		dtd_sample_procs = pp;
-		dtd_sample_nprocs++;
-	}
-	pp->pp_refs++;
-	pp->pp_last = dtd_ecb_now();
-	pthread_mutex_unlock(&dtd_sample_plock);
-	if (np != NULL) {
-		ft_unwind_destroy(np->pp_unwind);
-		ft_proc_release(np->pp_proc);
-		free(np);
-	}
-	return pp;
-}
-
-static void
-dtd_sample_proc_rele(dtd_sampproc_t *pp)
-{
-	if (pp == NULL)
-		return;
-	pthread_mutex_lock(&dtd_sample_plock);
-	pp->pp_refs--;
-	pthread_mutex_unlock(&dtd_sample_plock);
-}
-
-/*
- * A side-band record about pid: its modules changed (what), or it
- * exited.  Only processes already sampled are known.
- */
-#define DTD_SAMPLE_EV_MODS	1
-#define DTD_SAMPLE_EV_EXEC	2
-#define DTD_SAMPLE_EV_EXIT	3
-
-static void
-dtd_sample_proc_event(pid_t pid, int what)
-{
-	dtd_sampproc_t *pp;
-
-	pthread_mutex_lock(&dtd_sample_plock);
-	for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next) {
-		if (pp->pp_pid != pid || pp->pp_dead != 0)
-			continue;
-		if (what == DTD_SAMPLE_EV_EXIT) {
-			pp->pp_dead = dtd_ecb_now();
-			/* no hit holds it: its unwinder's files go now */
-			if (pp->pp_refs == 0) {
-				ft_unwind_destroy(pp->pp_unwind);
-				pp->pp_unwind = NULL;
-			}
-			break;
-		}
-		if (what == DTD_SAMPLE_EV_EXEC)
-			pp->pp_uid = dtd_sample_uid(pid);
-		ft_proc_refresh(pp->pp_proc);
-		__atomic_add_fetch(&pp->pp_gen, 1, __ATOMIC_ACQ_REL);
-		break;
-	}
-	pthread_mutex_unlock(&dtd_sample_plock);
-}
-
-/*
- * May a consumer of uid and gid (not root; dh_uid, the real uid, is
- * its already) see a sample of h's process?  Only while it could
- * ptrace the process itself, as the kernel says (ft_proc_mayptrace, the
- * pid provider's check): a set-id program a user started, one that
- * gained capabilities or is not dumpable, is root's alone.  Asked at
- * each sample, not cached: the exec that made it so may be heard of on
- * another CPU's ring after this sample.  A process that drops its
- * privilege after the sample and is dumpable again is shown, as the
- * kernel's ptrace would show it then.
- */
-static int
-dtd_sample_visible(const dtd_hit_t *h, uid_t uid, gid_t gid)
-{
-	int fd, fatal;
-
-	fd = ft_proc_mayptrace(h->dh_pid, uid, gid, &fatal);
-	if (fatal)
-		fatalx("%s: cannot take back our credentials", __func__);
-	if (fd == -1)
-		return 0;
-	close(fd);
-	return 1;
-}
 
 /*
  * Memory of a sampled process: the stack copied at the sample where the
@@ -744,7 +523,7 @@ dtd_sample_uread(void *arg, uint64_t addr, void *buf, size_t len)
 		memcpy(buf, ps->ps_stack + (addr - lo), len);
 		return 0;
 	}
-	if (ps->ps_proc == NULL || ft_proc_read(ps->ps_proc->pp_proc, addr,
+	if (ps->ps_proc == NULL || ft_proc_read(dtd_target_proc(ps->ps_proc), addr,
 	    buf, len) != 0)
 		return DIF_FLT_BADADDR;
 	a = addr > lo ? addr : lo;
@@ -760,10 +539,10 @@ static int
 dtd_sample_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 {
 	const dtd_sampctx_t *ps = h->dh_ustackarg;
-	dtd_sampproc_t *pp = ps->ps_proc;
+	dtd_target_t *tg = ps->ps_proc;
 
-	return ft_unwind_stack(pp->pp_unwind,
-	    __atomic_load_n(&pp->pp_gen, __ATOMIC_ACQUIRE), h->dh_tid,
+	return ft_unwind_stack(dtd_target_unwind(tg), dtd_target_modgen(tg),
+	    h->dh_tid,
 	    (const struct user_regs_struct *)(const void *)ps->ps_regs,
 	    h->dh_uread, h->dh_uarg, pcs, max);
 }
@@ -861,12 +640,12 @@ dtd_sample_fire(dtd_sampler_t *s, const uint8_t *p, size_t len)
 		dtd_ecb_fire(&hit);
 		return;
 	}
-	hit.dh_visible = dtd_sample_visible;
+	hit.dh_visible = dtd_target_visible;
 	/* no user context (a kernel thread): no entry, nothing to name */
-	if (user && (ps.ps_proc = dtd_sample_proc_hold(hit.dh_pid)) != NULL)
-		hit.dh_uid = ps.ps_proc->pp_uid;
+	if (user && (ps.ps_proc = dtd_target_observe(hit.dh_pid)) != NULL)
+		hit.dh_uid = dtd_target_uid(ps.ps_proc);
 	else
-		hit.dh_uid = dtd_sample_uid(hit.dh_pid);
+		hit.dh_uid = dtd_target_uidof(hit.dh_pid);
 	if (user) {
 		dtd_sample_regs(ps.ps_pregs, ps.ps_regs);
 		ps.ps_sp = ps.ps_regs[DTD_SAMPLE_RSP];
@@ -874,13 +653,14 @@ dtd_sample_fire(dtd_sampler_t *s, const uint8_t *p, size_t len)
 		hit.dh_nregs = DTD_SAMPLE_NREGS;
 		hit.dh_uread = dtd_sample_uread;
 		hit.dh_uarg = &ps;
-		if (ps.ps_proc != NULL && ps.ps_proc->pp_unwind != NULL) {
+		if (ps.ps_proc != NULL &&
+		    dtd_target_unwind(ps.ps_proc) != NULL) {
 			hit.dh_ustack = dtd_sample_ustack;
 			hit.dh_ustackarg = &ps;
 		}
 	}
 	dtd_ecb_fire(&hit);
-	dtd_sample_proc_rele(ps.ps_proc);
+	dtd_target_rele(ps.ps_proc);
 }
 
 /*
@@ -950,14 +730,14 @@ dtd_sample_drain(dtd_sampler_t *s)
 				 * exit was lost): that entry is done
 				 */
 				if (pid == tid)
-					dtd_sample_proc_event((pid_t)pid,
-					    DTD_SAMPLE_EV_EXIT);
+					dtd_target_sideband((pid_t)pid,
+					    DTD_TARGET_SB_EXIT);
 			} else if (hdr.type != PERF_RECORD_COMM)
-				dtd_sample_proc_event((pid_t)pid,
-				    DTD_SAMPLE_EV_MODS);
+				dtd_target_sideband((pid_t)pid,
+				    DTD_TARGET_SB_MODS);
 			else if (hdr.misc & PERF_RECORD_MISC_COMM_EXEC)
-				dtd_sample_proc_event((pid_t)pid,
-				    DTD_SAMPLE_EV_EXEC);
+				dtd_target_sideband((pid_t)pid,
+				    DTD_TARGET_SB_EXEC);
 			break;
 		}
 	}
@@ -1006,7 +786,7 @@ dtd_sample_stop(int mode)
 	}
 	/* the last sampler gone: so are its consumers' snapshots */
 	if (--dtd_sample_nsampling == 0)
-		dtd_sample_gc(1);
+		dtd_target_gc(1);
 }
 
 /*
@@ -1020,136 +800,3 @@ dtd_sample_idlepc(void)
 	return __atomic_load_n(&dtd_sample_idlepc_last, __ATOMIC_RELAXED);
 }
 
-/*
- * Free the entries of dead processes, and of live ones not sampled for
- * DTD_SAMPLE_IDLE_NS, that every consumer with profile ECBs has had a
- * snapshot since (all: every entry, nobody samples).  Main thread.
- */
-static void
-dtd_sample_gc(int all)
-{
-	dtd_sampproc_t *pp, **ppp, *dead = NULL;
-	dtd_consumer_t *c;
-	uint64_t oldest = UINT64_MAX, now;
-	dtd_sampcons_t *pc;
-
-	for (c = dtd_consumer_next(NULL); c != NULL && !all;
-	    c = dtd_consumer_next(c)) {
-		if (!dtd_prov_profile_uses(c))
-			continue;
-		pc = c->dc_sampstate;
-		if (pc == NULL || pc->pc_lastpass < oldest)
-			oldest = pc == NULL ? 0 : pc->pc_lastpass;
-	}
-	now = dtd_ecb_now();
-	pthread_mutex_lock(&dtd_sample_plock);
-	for (ppp = &dtd_sample_procs; (pp = *ppp) != NULL; ) {
-		if (pp->pp_refs == 0 && (all || (pp->pp_dead != 0 &&
-		    pp->pp_dead < oldest) || (pp->pp_last < oldest &&
-		    pp->pp_last + DTD_SAMPLE_IDLE_NS < now))) {
-			*ppp = pp->pp_next;
-			pp->pp_next = dead;
-			dead = pp;
-			dtd_sample_nprocs--;
-		} else
-			ppp = &pp->pp_next;
-	}
-	/* the dead that stay (to be told) need no unwinder: its files go */
-	for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next) {
-		if (pp->pp_dead != 0 && pp->pp_refs == 0 &&
-		    pp->pp_unwind != NULL) {
-			ft_unwind_destroy(pp->pp_unwind);
-			pp->pp_unwind = NULL;
-		}
-	}
-	pthread_mutex_unlock(&dtd_sample_plock);
-	while ((pp = dead) != NULL) {
-		dead = pp->pp_next;
-		ft_unwind_destroy(pp->pp_unwind);
-		ft_proc_release(pp->pp_proc);
-		free(pp);
-	}
-}
-
-
-/*
- * Main thread: send the client of c the module maps (DT_MSG_MODMAP) of
- * the sampled processes it may see that it has not heard of, or that
- * changed since, so that it can name their addresses.  Called before
- * every snapshot, so a map comes before the records that use it.
- */
-int
-dtd_sample_modmaps(dtd_consumer_t *c, int (*send)(void *, dt_msg_t *),
-    void *arg)
-{
-	dtd_sampcons_t *pc = c->dc_sampstate;
-	dtd_sampproc_t *pp;
-	dtd_samptold_t *told;
-	uint64_t gen, now;
-	size_t i;
-	dt_msg_t m;
-	int rc = 0;
-
-	if (!dtd_prov_profile_uses(c))
-		return 0;
-	if (pc == NULL) {
-		if ((pc = calloc(1, sizeof(*pc))) == NULL)
-			return 0;
-		c->dc_sampstate = pc;
-	}
-	now = dtd_ecb_now();
-	pthread_mutex_lock(&dtd_sample_plock);
-	for (pp = dtd_sample_procs; pp != NULL && rc == 0; pp = pp->pp_next) {
-		if (c->dc_uid != 0 && c->dc_uid != pp->pp_uid)
-			continue;
-		gen = __atomic_load_n(&pp->pp_gen, __ATOMIC_ACQUIRE);
-		for (i = 0; i < pc->pc_ntold; i++)
-			if (pc->pc_told[i].pt_serial == pp->pp_serial)
-				break;
-		if (i < pc->pc_ntold && pc->pc_told[i].pt_gen == gen)
-			continue;
-		if (i == pc->pc_ntold) {
-			if (pc->pc_ntold == pc->pc_cap) {
-				size_t ncap = pc->pc_cap ? 2 * pc->pc_cap : 16;
-
-				if ((told = reallocarray(pc->pc_told, ncap,
-				    sizeof(*told))) == NULL)
-					break;
-				pc->pc_told = told;
-				pc->pc_cap = ncap;
-			}
-			pc->pc_told[pc->pc_ntold++].pt_serial = pp->pp_serial;
-		}
-		pc->pc_told[i].pt_gen = gen;
-		dtd_prov_pid_mapmsg(&m, pp->pp_proc, pp->pp_pid);
-		rc = send(arg, &m);
-		dt_msg_free(&m);
-	}
-	/* forget what the table no longer has */
-	for (i = 0; i < pc->pc_ntold; ) {
-		for (pp = dtd_sample_procs; pp != NULL; pp = pp->pp_next)
-			if (pp->pp_serial == pc->pc_told[i].pt_serial)
-				break;
-		if (pp == NULL)
-			pc->pc_told[i] = pc->pc_told[--pc->pc_ntold];
-		else
-			i++;
-	}
-	pthread_mutex_unlock(&dtd_sample_plock);
-	pc->pc_lastpass = now;
-	dtd_sample_gc(0);
-	return rc;
-}
-
-/* Main thread: c is going; forget what it was told. */
-void
-dtd_sample_drop(dtd_consumer_t *c)
-{
-	dtd_sampcons_t *pc = c->dc_sampstate;
-
-	if (pc == NULL)
-		return;
-	free(pc->pc_told);
-	free(pc);
-	c->dc_sampstate = NULL;
-}

@@ -466,7 +466,8 @@ main(int argc, char *argv[])
 	dtd_metrics_stop();
 	dtd_client_shutdown();
 	dtd_retain_shutdown();		/* their probes come out too */
-	dtd_prov_pid_shutdown();	/* every target released, restored */
+	dtd_target_shutdown();		/* every target released, restored */
+	dtd_provider_shutdown();
 	dtd_control_close();
 	dtd_probe_fini();
 	for (i = 0; i < 3; i++)

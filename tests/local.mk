@@ -102,8 +102,8 @@ EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 TESTS += tests/man-d7.sh
 EXTRA_DIST += tests/man-d7.sh
-TESTS += tests/layers.sh
-EXTRA_DIST += tests/layers.sh
+TESTS += tests/layers.sh tests/calls.sh
+EXTRA_DIST += tests/layers.sh tests/calls.sh
 TESTS += tests/daemon/buffering.sh
 EXTRA_DIST += tests/daemon/buffering.sh
 TESTS += tests/daemon/pid.sh

@@ -82,7 +82,7 @@ check "a claim that reads nothing: the daemon hangs up" [ $? -eq 0 ]
 check "a claim that reads nothing: dropped, the reason logged" logged 2 \
     "dtd_client_stalled: pid [0-9]* uid 0: read nothing of its"
 check "its target is let go" waitfor logged 1 \
-    "dtd_prov_pid_drop: pid $lpid released"
+    "dtd_target_drop: pid $lpid released"
 check "its target has no tracer" [ "$(status TracerPid $lpid)" = 0 ]
 check "its target's text is restored" "$TRIGGERS/textcmp" $lpid
 kill -TERM $lpid
