@@ -69,9 +69,10 @@
  * the process is let go (the backend detaches, or its links go at
  * release); it runs on with its privilege, untraced.  A consumer that
  * lost it is not sent the new image's module map either.  Memory is
- * read only through a descriptor bound to the image being traced
- * (ft_proc_read), so a hit of the old image, handled late, reads
- * nothing of the new one.
+ * read only through the hit's own accessor (ft_hit_read: exact for a
+ * stopped thread, the sample first for a captured one) over a
+ * descriptor bound to the image being traced, so a hit of the old
+ * image, handled late, reads nothing of the new one.
  *
  * uregs[]: the registers are those of struct user_regs_struct seen as
  * an array of 64-bit words (r15 = 0 ... rip = 16 ... gs = 26), the
@@ -337,11 +338,18 @@ dtd_prov_pid_fdpid(int fd)
 	return pid;
 }
 
+/* dh_uarg is the ft_hit_t: it carries its memory accessor and process */
 static int
 dtd_prov_pid_uread(void *arg, uint64_t addr, void *buf, size_t len)
 {
 	/* the VM reports what we return: "invalid address (0x...)" */
-	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+	return ft_hit_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+}
+
+static ft_proc_t *
+dtd_prov_pid_hitproc(const dtd_hit_t *h)
+{
+	return ((const ft_hit_t *)h->dh_uarg)->fh_proc;
 }
 
 /* The stack of the thread that hit, for ustack(), ustackdepth, ucaller. */
@@ -372,7 +380,8 @@ dtd_prov_pid_errno(const dtd_hit_t *h, uint64_t *valp)
 	int32_t e;
 	int rc;
 
-	if (r->fs_base == 0 || ft_proc_errno_off(h->dh_uarg, &off) == -1)
+	if (r->fs_base == 0 ||
+	    ft_proc_errno_off(dtd_prov_pid_hitproc(h), &off) == -1)
 		return DIF_FLT_ILLOP;
 	if ((rc = h->dh_uread(h->dh_uarg, r->fs_base + (uint64_t)off, &e,
 	    sizeof(e))) != 0)
@@ -385,14 +394,15 @@ dtd_prov_pid_errno(const dtd_hit_t *h, uint64_t *valp)
 static int
 dtd_prov_pid_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
 {
-	return ft_proc_write(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+	return ft_proc_write(((const ft_hit_t *)arg)->fh_proc, addr, buf,
+	    len) == 0 ? 0 : DIF_FLT_BADADDR;
 }
 
 /* The CPU of a hit whose backend did not read it (ptrace) */
 static int
 dtd_prov_pid_cpu(const dtd_hit_t *h)
 {
-	return ft_proc_cpu(h->dh_uarg, h->dh_tid);
+	return ft_proc_cpu(dtd_prov_pid_hitproc(h), h->dh_tid);
 }
 
 /*
@@ -450,7 +460,7 @@ dtd_prov_pid_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 	h.dh_nregs = DTD_PID_NREGS;
 	h.dh_uread = dtd_prov_pid_uread;
 	h.dh_uwrite = dtd_prov_pid_uwrite;
-	h.dh_uarg = proc;
+	h.dh_uarg = (void *)(uintptr_t)fh;
 	h.dh_errno = dtd_prov_pid_errno;
 	if (pp->pp_unwind != NULL) {
 		h.dh_ustack = dtd_prov_pid_ustack;
@@ -1032,8 +1042,8 @@ dtd_prov_pid_backend(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 			 * (-c), libraries not loaded yet (-Z).
 			 */
 			want = sync || pp->pp_created || pc->pc_zdefs ||
-			    ft_proc_uprobe_ok(NULL, 0) == -1 ?
-			    FT_BACKEND_PTRACE : FT_BACKEND_UPROBE;
+			    ft_proc_backend_ok(FT_BACKEND_UPROBE, NULL,
+			    0) == -1 ? FT_BACKEND_PTRACE : FT_BACKEND_UPROBE;
 			break;
 		}
 		if (cur == want)
@@ -1049,15 +1059,16 @@ needptrace:
 		}
 		ferr[0] = '\0';
 		/*
-		 * The ptrace tracer thread ends in ft_proc_uprobe(), and we
+		 * The ptrace tracer thread ends in ft_proc_setbackend(), and we
 		 * wait for it there: it must not wait for us meanwhile in an
 		 * event (a library loaded, an exec).  The event stays
 		 * pending, for dtd_prov_pid_events() to handle under the new
 		 * backend.
 		 */
 		dtd_prov_pid_abandon(pp);
-		rc = ft_proc_uprobe(pp->pp_proc, pc->pc_ringsize != 0 ?
-		    pc->pc_ringsize : DTD_PID_RINGSIZE, ferr, sizeof(ferr));
+		rc = ft_proc_setbackend(pp->pp_proc, FT_BACKEND_UPROBE,
+		    pc->pc_ringsize != 0 ? pc->pc_ringsize : DTD_PID_RINGSIZE,
+		    ferr, sizeof(ferr));
 		pthread_mutex_lock(&pp->pp_evlock);
 		pp->pp_abandon = 0;
 		pthread_mutex_unlock(&pp->pp_evlock);
