@@ -547,7 +547,7 @@ typedef struct ft_backend {
 	int		(*fb_grab)(ft_proc_t *);
 	/* take p over from its grabbing backend, a ring of n bytes */
 	int		(*fb_attach)(ft_proc_t *, size_t, char *, size_t);
-	/* p runs on: a held one goes, an attached one starts its hits */
+	/* p runs on: a held one goes, an attached one starts (NULL: no-op) */
 	int		(*fb_run)(ft_proc_t *);
 	/* a new site, before it is in the table (no lock): may it be? */
 	int		(*fb_site_check)(ft_proc_t *, ft_site_t *);
@@ -558,9 +558,10 @@ typedef struct ft_backend {
 	/* FT_CAP_BATCH: put the table in place; -1, or refused sites */
 	int		(*fb_sync)(ft_proc_t *);
 	/*
-	 * Let p go: restore, detach, stop its threads; p is freed next.
-	 * What it returns is given to fb_close once p is freed (a wait
-	 * that must end before the process is traced again).
+	 * Let p go: restore, detach, stop its threads; p is freed next,
+	 * with any site still in the table (NULL: nothing to stop).  What
+	 * it returns is given to fb_close once p is freed (a wait that
+	 * must end before the process is traced again).
 	 */
 	void		*(*fb_release)(ft_proc_t *);
 	void		(*fb_close)(void *);

@@ -200,6 +200,12 @@ ft_proc_free(ft_proc_t *p)
 	ft_mod_t *m, *n;
 	int i;
 
+	/* what a backend left in its table (not restored: it let go) */
+	pthread_mutex_lock(&p->pr_lock);
+	for (i = 0; i < FT_NBACKENDS; i++)
+		if (p->pr_tab[i].sb_be != NULL)
+			(void)ft_site_purge(p, &p->pr_tab[i], 0, NULL, 0);
+	pthread_mutex_unlock(&p->pr_lock);
 	ft_guard_fatal_free(p);
 	for (i = 0; i < FT_NBACKENDS; i++)
 		ft_site_free(&p->pr_tab[i]);
@@ -444,7 +450,7 @@ ft_proc_setbackend(ft_proc_t *p, int id, size_t ringsize, char *err,
 	if (p->pr_holdreq && !p->pr_runreq)
 		return 0;
 	ft_proc_letgo(p);
-	if (be->fb_run(p) == -1) {
+	if (be->fb_run != NULL && be->fb_run(p) == -1) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
 	}
@@ -479,7 +485,7 @@ ft_proc_run(ft_proc_t *p)
 		 */
 		(void)ft_proc_sync(p);
 		ft_proc_letgo(p);
-		if (p->pr_be->fb_run(p) == -1)
+		if (p->pr_be->fb_run != NULL && p->pr_be->fb_run(p) == -1)
 			return -1;
 		(void)ft_proc_sync(p);
 		return 0;
@@ -515,10 +521,12 @@ ft_proc_release(ft_proc_t *p)
 	if (p == NULL)
 		return;
 	be = p->pr_be;
-	if (be != NULL && be != p->pr_grab)
-		gone = be->fb_release(p);
-	else
+	if (be != NULL && be != p->pr_grab) {
+		if (be->fb_release != NULL)
+			gone = be->fb_release(p);
+	} else {
 		be = NULL;
+	}
 	ft_proc_letgo(p);
 	ft_proc_free(p);
 	if (be != NULL && be->fb_close != NULL)
