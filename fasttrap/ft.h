@@ -20,8 +20,10 @@
  * from the kernel's BTF), ft_guard.c (crash-time restore: the guardian
  * process that restores every patched byte when the daemon dies of
  * SIGKILL, and the fatal table a signal handler restores from),
- * ft_unwind.c (user stacks with libdw, from a hit's registers and a
- * memory accessor, whatever the backend), ft_procfs.c (the parsers of
+ * ft_perf.c (perf sampling as a capture source: the rings, the samples
+ * and their registers and stack copy), ft_unwind.c (user stacks with
+ * libdw, from a hit's registers and a memory accessor, whatever the
+ * backend), ft_procfs.c (the parsers of
  * /proc/PID/maps and stat, and a mapped file opened as the process maps
  * it: every file of a target is read through it).
  */
@@ -492,6 +494,53 @@ int		ft_guard_add(pid_t, uint64_t, uint64_t, uint8_t);
 void		ft_guard_del(int);
 int		ft_guard_watch(void);
 void		ft_guard_unwatch(int);
+
+/*
+ * ft_perf.c: perf sampling as a capture source (cpu-clock samples of a
+ * CPU, or of chosen processes on it, with user registers and the top
+ * FT_PERF_STACK bytes of the user stack; and perf's side-band records).
+ * ft_perf_drain() hands each sample to po_sample (ph_stack is valid
+ * until it returns) and each record to po_event: a process's executable
+ * mappings changed (FT_PERF_MODS), it exec'd, or it exited.
+ * ft_perf_read() is a sample's memory accessor: the copy, then the
+ * process now.
+ */
+#ifndef FT_PERF_STACK
+#define	FT_PERF_STACK	16384	/* bytes of user stack a sample copies */
+#endif
+
+#define	FT_PERF_MODS	1
+#define	FT_PERF_EXEC	2
+#define	FT_PERF_EXIT	3
+
+typedef struct ft_perf ft_perf_t;
+
+typedef struct ft_perfhit {
+	pid_t		ph_pid;		/* 0: the idle thread */
+	pid_t		ph_tid;
+	int		ph_cpu;
+	uint64_t	ph_time;	/* CLOCK_MONOTONIC, ns */
+	uint64_t	ph_ip;		/* kernel or user PC */
+	int		ph_user;	/* ph_regs are the user registers */
+	struct user_regs_struct ph_regs;
+	uint64_t	ph_sp;		/* where ph_stack was copied from */
+	const uint8_t	*ph_stack;
+	uint64_t	ph_stklen;
+} ft_perfhit_t;
+
+typedef struct ft_perfops {
+	void	(*po_sample)(void *, const ft_perfhit_t *);
+	void	(*po_event)(void *, pid_t, int);
+} ft_perfops_t;
+
+ft_perf_t	*ft_perf_open_cpu(int, uint64_t);
+ft_perf_t	*ft_perf_open_task(int, uint64_t, int *);
+void		ft_perf_follow(ft_perf_t *, const pid_t *, uint32_t);
+void		ft_perf_close(ft_perf_t *);
+int		ft_perf_fd(const ft_perf_t *);
+uint64_t	ft_perf_drain(ft_perf_t *, const ft_perfops_t *, void *);
+int		ft_perf_read(const ft_perfhit_t *, ft_proc_t *, uint64_t,
+		    void *, size_t);
 
 /*
  * ft_unwind.c: a process's unwinder.  ft_unwind_stack() takes the
