@@ -664,7 +664,7 @@ ft_uprobe_rbrk(ft_proc_t *p)
 
 /*
  * Tell the capture program where the image's errno is, so that samples
- * carry errno as it was at the hit (ft_uprobe_snap serves it).
+ * carry errno as it was at the hit (ft_uprobe_hitread serves it).
  */
 static void
 ft_uprobe_tls(ft_proc_t *p, ft_up_t *up)
