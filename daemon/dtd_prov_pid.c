@@ -375,8 +375,8 @@ dtd_prov_pid_load(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 			 * (-c), libraries not loaded yet (-Z).
 			 */
 			want = sync || dtd_target_created(tg) ||
-			    pc->pc_zdefs || ft_proc_uprobe_ok(NULL, 0) == -1 ?
-			    FT_BACKEND_PTRACE : FT_BACKEND_UPROBE;
+			    pc->pc_zdefs || ft_proc_backend_ok(FT_BACKEND_UPROBE,
+			    NULL, 0) == -1 ? FT_BACKEND_PTRACE : FT_BACKEND_UPROBE;
 			break;
 		}
 		if (cur == want)

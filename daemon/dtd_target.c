@@ -47,9 +47,11 @@
  * it; the uprobe gate opens after it).  If none remains, the process is
  * let go (the backend detaches, or its links go at release); it runs on
  * with its privilege, untraced.  A consumer that lost it is not sent
- * the new image's module map either.  Memory is read only through a
- * descriptor bound to the image being traced (ft_proc_read), so a hit
- * of the old image, handled late, reads nothing of the new one.  The
+ * the new image's module map either.  Memory is read only through the
+ * hit's own accessor (ft_hit_read: exact for a stopped thread, the
+ * sample first for a captured one) over a descriptor bound to the image
+ * being traced, so a hit of the old image, handled late, reads nothing
+ * of the new one.  The
  * samples of processes nobody grabbed are shown by the same rule
  * (dtd_target_visible).
  *
@@ -292,11 +294,18 @@ dtd_target_fdpid(int fd)
 	return pid;
 }
 
+/* dh_uarg is the ft_hit_t: it carries its memory accessor and process */
 static int
 dtd_target_uread(void *arg, uint64_t addr, void *buf, size_t len)
 {
 	/* the VM reports what we return: "invalid address (0x...)" */
-	return ft_proc_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+	return ft_hit_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+}
+
+static ft_proc_t *
+dtd_target_hitproc(const dtd_hit_t *h)
+{
+	return ((const ft_hit_t *)h->dh_uarg)->fh_proc;
 }
 
 /* The stack of the thread that hit, for ustack(), ustackdepth, ucaller. */
@@ -327,7 +336,8 @@ dtd_target_errno(const dtd_hit_t *h, uint64_t *valp)
 	int32_t e;
 	int rc;
 
-	if (r->fs_base == 0 || ft_proc_errno_off(h->dh_uarg, &off) == -1)
+	if (r->fs_base == 0 ||
+	    ft_proc_errno_off(dtd_target_hitproc(h), &off) == -1)
 		return DIF_FLT_ILLOP;
 	if ((rc = h->dh_uread(h->dh_uarg, r->fs_base + (uint64_t)off, &e,
 	    sizeof(e))) != 0)
@@ -340,14 +350,15 @@ dtd_target_errno(const dtd_hit_t *h, uint64_t *valp)
 static int
 dtd_target_uwrite(void *arg, uint64_t addr, const void *buf, size_t len)
 {
-	return ft_proc_write(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
+	return ft_proc_write(((const ft_hit_t *)arg)->fh_proc, addr, buf,
+	    len) == 0 ? 0 : DIF_FLT_BADADDR;
 }
 
 /* The CPU of a hit whose backend did not read it (ptrace) */
 static int
 dtd_target_cpu(const dtd_hit_t *h)
 {
-	return ft_proc_cpu(h->dh_uarg, h->dh_tid);
+	return ft_proc_cpu(dtd_target_hitproc(h), h->dh_tid);
 }
 
 /*
@@ -405,7 +416,7 @@ dtd_target_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 	h.dh_nregs = DTD_TARGET_NREGS;
 	h.dh_uread = dtd_target_uread;
 	h.dh_uwrite = dtd_target_uwrite;
-	h.dh_uarg = proc;
+	h.dh_uarg = (void *)(uintptr_t)fh;
 	h.dh_errno = dtd_target_errno;
 	if (tg->tg_unwind != NULL) {
 		h.dh_ustack = dtd_target_ustack;
@@ -1283,8 +1294,8 @@ dtd_target_setbackend(dtd_consumer_t *c, dtd_target_t *tg, int b)
 
 /*
  * Move tg to the uprobe backend, its ring ringsize bytes.  The ptrace
- * tracer thread ends in ft_proc_uprobe(), and we wait for it there: it
- * must not wait for us meanwhile in an event (a library loaded, an
+ * tracer thread ends in ft_proc_setbackend(), and we wait for it there:
+ * it must not wait for us meanwhile in an event (a library loaded, an
  * exec).  The event stays pending, for dtd_target_events() to handle
  * under the new backend.
  */
@@ -1295,7 +1306,8 @@ dtd_target_uprobe(dtd_target_t *tg, size_t ringsize, char *err,
 	int rc;
 
 	dtd_target_abandon(tg);
-	rc = ft_proc_uprobe(tg->tg_proc, ringsize, err, errlen);
+	rc = ft_proc_setbackend(tg->tg_proc, FT_BACKEND_UPROBE, ringsize, err,
+	    errlen);
 	pthread_mutex_lock(&tg->tg_evlock);
 	tg->tg_abandon = 0;
 	pthread_mutex_unlock(&tg->tg_evlock);

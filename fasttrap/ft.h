@@ -8,17 +8,22 @@
  * instruction classes, branch targets, RIP-relative operands, the
  * entry/return/offset sites of a whole function, and how to resume after
  * a trap: emulate or run out of line; errno's thread-pointer offset from
- * __errno_location), ft_proc.c (a traced process: its modules, functions
- * and sites, where its threads' errno is; the public ft_proc_* API),
- * ft_ptrace.c (the ptrace backend: the tracer thread, int3 patching, the
- * hit path), ft_uprobe.c (the uprobe backend: sites as BPF uprobe_multi
- * links, the drain thread, the hit snapshot), ft_bpf.c (its kernel side:
- * the capture program, ring and links over raw bpf(2)), ft_btf.c (the
- * %fs base offset in a task, from the kernel's BTF), ft_guard.c (the
- * guardian process that restores every patched byte when the daemon
- * dies of SIGKILL),
- * ft_unwind.c (user stacks with libdw, from a hit's registers and a
- * memory accessor, whatever the backend), ft_procfs.c (the parsers of
+ * __errno_location), ft_proc.c (a traced process: its modules, functions,
+ * where its threads' errno is; the public ft_proc_* API over the table
+ * of backends, the exec step they share), ft_site.c (the site table of
+ * a backend, and a hit's copy of its users), ft_ptrace.c (the ptrace
+ * backend: the tracer thread, int3 patching, the hit path), ft_ool.c
+ * (its out-of-line steps: emulation, scratch slots), ft_uprobe.c (the
+ * uprobe backend: sites as BPF uprobe_multi links, the drain thread, the
+ * hit snapshot), ft_bpf.c (its kernel side: the capture program, ring
+ * and links over raw bpf(2)), ft_btf.c (the %fs base offset in a task,
+ * from the kernel's BTF), ft_guard.c (crash-time restore: the guardian
+ * process that restores every patched byte when the daemon dies of
+ * SIGKILL, and the fatal table a signal handler restores from),
+ * ft_perf.c (perf sampling as a capture source: the rings, the samples
+ * and their registers and stack copy), ft_unwind.c (user stacks with
+ * libdw, from a hit's registers and a memory accessor, whatever the
+ * backend), ft_procfs.c (the parsers of
  * /proc/PID/maps and stat, and a mapped file opened as the process maps
  * it: every file of a target is read through it).
  */
@@ -83,6 +88,7 @@ ft_sym_cmp(const ft_sym_t *x, const ft_sym_t *y)
 }
 
 typedef struct ft_elf ft_elf_t;
+typedef struct ft_proc ft_proc_t;
 
 /* ft_elf.c */
 ft_elf_t	*ft_elf_open(const char *, char *, size_t);
@@ -236,9 +242,10 @@ int		ft_isa_tlsoff(const uint8_t *, size_t, uint64_t, uint64_t *,
  *
  * Threads.  Each process has one tracer thread, started by grab/hold:
  * ptrace answers only the thread that attached.  Every ft_ops_t callback
- * runs on that tracer thread.  fo_hit runs with the hitting thread
- * stopped, so ft_proc_read() is exact; it must not block for long (the
- * thread waits).  All other ft_proc_* functions may be called from any
+ * runs on that tracer thread (or, under uprobes, on the drain thread).
+ * Under ptrace fo_hit runs with the hitting thread stopped, so
+ * ft_hit_read() is exact; it must not block for long (the thread
+ * waits).  All other ft_proc_* functions may be called from any
  * thread, including from inside a callback, except ft_proc_release(),
  * which joins the tracer thread and so must not be called from a
  * callback.  Site users (the void * given to ft_proc_site_add) must stay
@@ -266,9 +273,8 @@ int		ft_isa_tlsoff(const uint8_t *, size_t, uint64_t, uint64_t *,
  * ft_proc_fatal_restore() is async-signal-safe: from a fatal-signal
  * handler it writes back the original bytes of every site of every
  * traced process, with pwrite(2) on /proc/PID/mem descriptors opened
- * beforehand, and does nothing else.
+ * beforehand, and does nothing else (ft_guard.c keeps that table).
  */
-typedef struct ft_proc ft_proc_t;
 
 /* A loaded object of a traced process: the executable or a library. */
 typedef struct ft_mod {
@@ -286,7 +292,13 @@ typedef struct ft_mod {
 	struct ft_mod	*fm_next;
 } ft_mod_t;
 
-/* A probe hit, as the tracer thread sees it. */
+/*
+ * A probe hit, as the backend hands it to fo_hit.  It carries its memory
+ * accessor: ft_hit_read() reads the process as this hit sees it, exact
+ * for a thread the backend keeps stopped (ptrace), the bytes captured at
+ * the hit first and then the memory now for a thread that ran on
+ * (uprobes).  Valid only while fo_hit runs.
+ */
 typedef struct ft_hit {
 	pid_t		fh_pid;
 	pid_t		fh_tid;
@@ -295,6 +307,10 @@ typedef struct ft_hit {
 	int		fh_cpu;
 	uint64_t	fh_time;	/* CLOCK_MONOTONIC, ns */
 	struct user_regs_struct fh_regs;
+	ft_proc_t	*fh_proc;
+	int		(*fh_read)(const struct ft_hit *, uint64_t, void *,
+			    size_t);
+	const void	*fh_priv;	/* the backend's: what fh_read serves */
 } ft_hit_t;
 
 typedef struct ft_ops {
@@ -323,27 +339,32 @@ typedef struct ft_ops {
 } ft_ops_t;
 
 /*
- * Backends.  A process is grabbed (or held) under ptrace; before its
- * first site, ft_proc_uprobe() may move it to the uprobe backend (for
- * good: one backend per process).  A grabbed process is let go by ptrace
- * at once; a held one stays held under ptrace until ft_proc_run(),
- * which attaches the uprobes first, then detaches ptrace.
+ * Backends.  A backend is one row of a table (ft_backend_t, below): a
+ * process is grabbed (or held) by the backend that can seize one
+ * (FT_CAP_GRAB: ptrace); before its first site, ft_proc_setbackend() may
+ * move it to another (for good: one backend per process), which attaches
+ * while the grabbing one still holds it.  A grabbed process is let go by
+ * the grabbing backend at once; a held one stays held until
+ * ft_proc_run(), which puts the new backend's sites in place first, then
+ * lets the grabbing one go.  ft_proc_caps() says what the backend of a
+ * process can do (FT_CAP_*).
  *
- * Under uprobes, sites are not patched by ft_proc_site_add() but by
- * ft_proc_sync(), which puts the current set in place (one BPF
- * uprobe_multi link per file: new links first, then the old ones go);
- * the caller calls it after a batch of adds and removes (ptrace: a
- * no-op).  Hits are samples: fo_hit runs on the process's drain thread
- * after the fact, the thread does not wait; ft_proc_read() from fo_hit
- * serves the FT_BPF_STACK bytes at %rsp captured at the hit from the
- * sample, and reads anything else live, later than the hit.  The
- * kernel cannot probe some instructions (lock and segment prefixes, a
- * few opcodes): their sites are accepted but never hit; ft_proc_sync()
- * returns how many there are.  fo_lost reports samples the ring had no
- * room for.  fo_exec (a sched_process_exec raw tracepoint) and fo_modules
- * (a uprobe on the dynamic linker's hook) come after the fact, on the
- * drain thread, while the process runs on: calls made in the new image
- * or library before the caller's next ft_proc_sync() are missed.
+ * Under a batching backend (FT_CAP_BATCH: uprobes), sites are not put
+ * in place by ft_proc_site_add() but by ft_proc_sync(), which puts the
+ * current set in place (one BPF uprobe_multi link per file: new links
+ * first, then the old ones go); the caller calls it after a batch of
+ * adds and removes (elsewhere a no-op).  Without FT_CAP_SYNC hits are
+ * samples: fo_hit runs on the process's drain thread after the fact, the
+ * thread does not wait; ft_hit_read() serves the FT_BPF_STACK bytes at
+ * %rsp captured at the hit from the sample, and reads anything else
+ * live, later than the hit.  The kernel cannot probe some instructions
+ * (lock and segment prefixes, a few opcodes): their sites are accepted
+ * but never hit; ft_proc_sync() returns how many there are.  fo_lost
+ * reports samples the ring had no room for.  fo_exec (a
+ * sched_process_exec raw tracepoint) and fo_modules (a uprobe on the
+ * dynamic linker's hook) come after the fact, on the drain thread, while
+ * the process runs on: calls made in the new image or library before
+ * the caller's next ft_proc_sync() are missed.
  */
 /*
  * Where ft_proc_hold() holds the new image (dtrace's evaltime): at the
@@ -359,8 +380,18 @@ typedef struct ft_ops {
 #define	FT_HOLD_PREINIT		2
 #define	FT_HOLD_MAIN		3
 
+/* Backends: their rows in ft_proc.c's table */
 #define	FT_BACKEND_PTRACE	0
 #define	FT_BACKEND_UPROBE	1
+#define	FT_NBACKENDS		2
+
+/* What a backend can do */
+#define	FT_CAP_GRAB	0x01	/* seizes a process (grab, hold) */
+#define	FT_CAP_SYNC	0x02	/* fo_hit runs while the thread waits:
+				   its reads are exact, copyout is safe */
+#define	FT_CAP_STOP	0x04	/* may stop the thread (stop(), holds) */
+#define	FT_CAP_BATCH	0x08	/* sites go in place at ft_proc_sync() */
+#define	FT_CAP_PATCH	0x10	/* writes the text: memory opened rw */
 
 /* ft_proc.c */
 ft_proc_t	*ft_proc_grab(pid_t, int, const ft_ops_t *, void *, char *,
@@ -397,9 +428,12 @@ int		ft_proc_mayptrace(pid_t, uid_t, gid_t, int *);
 void		ft_proc_fatal_restore(void);
 void		ft_proc_fatal_detach(void);
 int		ft_proc_backend(const ft_proc_t *);
-int		ft_proc_uprobe(ft_proc_t *, size_t, char *, size_t);
+int		ft_proc_caps(const ft_proc_t *);
+const char	*ft_proc_backend_name(int);
+int		ft_proc_backend_ok(int, char *, size_t);
+int		ft_proc_setbackend(ft_proc_t *, int, size_t, char *, size_t);
 int		ft_proc_sync(ft_proc_t *);
-int		ft_proc_uprobe_ok(char *, size_t);
+int		ft_hit_read(const ft_hit_t *, uint64_t, void *, size_t);
 
 /*
  * ft_bpf.c: the kernel side of the uprobe backend.  A sample as the
@@ -462,6 +496,53 @@ int		ft_guard_watch(void);
 void		ft_guard_unwatch(int);
 
 /*
+ * ft_perf.c: perf sampling as a capture source (cpu-clock samples of a
+ * CPU, or of chosen processes on it, with user registers and the top
+ * FT_PERF_STACK bytes of the user stack; and perf's side-band records).
+ * ft_perf_drain() hands each sample to po_sample (ph_stack is valid
+ * until it returns) and each record to po_event: a process's executable
+ * mappings changed (FT_PERF_MODS), it exec'd, or it exited.
+ * ft_perf_read() is a sample's memory accessor: the copy, then the
+ * process now.
+ */
+#ifndef FT_PERF_STACK
+#define	FT_PERF_STACK	16384	/* bytes of user stack a sample copies */
+#endif
+
+#define	FT_PERF_MODS	1
+#define	FT_PERF_EXEC	2
+#define	FT_PERF_EXIT	3
+
+typedef struct ft_perf ft_perf_t;
+
+typedef struct ft_perfhit {
+	pid_t		ph_pid;		/* 0: the idle thread */
+	pid_t		ph_tid;
+	int		ph_cpu;
+	uint64_t	ph_time;	/* CLOCK_MONOTONIC, ns */
+	uint64_t	ph_ip;		/* kernel or user PC */
+	int		ph_user;	/* ph_regs are the user registers */
+	struct user_regs_struct ph_regs;
+	uint64_t	ph_sp;		/* where ph_stack was copied from */
+	const uint8_t	*ph_stack;
+	uint64_t	ph_stklen;
+} ft_perfhit_t;
+
+typedef struct ft_perfops {
+	void	(*po_sample)(void *, const ft_perfhit_t *);
+	void	(*po_event)(void *, pid_t, int);
+} ft_perfops_t;
+
+ft_perf_t	*ft_perf_open_cpu(int, uint64_t);
+ft_perf_t	*ft_perf_open_task(int, uint64_t, int *);
+void		ft_perf_follow(ft_perf_t *, const pid_t *, uint32_t);
+void		ft_perf_close(ft_perf_t *);
+int		ft_perf_fd(const ft_perf_t *);
+uint64_t	ft_perf_drain(ft_perf_t *, const ft_perfops_t *, void *);
+int		ft_perf_read(const ft_perfhit_t *, ft_proc_t *, uint64_t,
+		    void *, size_t);
+
+/*
  * ft_unwind.c: a process's unwinder.  ft_unwind_stack() takes the
  * registers at a hit and a memory accessor (0 or an error from it), so
  * it serves a stopped thread and a stack copy alike; gen is the caller's
@@ -478,7 +559,8 @@ int		ft_unwind_stack(ft_unwind_t *, uint64_t, pid_t,
 
 /*
  * Internal to fasttrap: the process, its threads and sites, shared by
- * ft_proc.c (modules, the API) and ft_ptrace.c (the backend).
+ * ft_proc.c (modules, the API), ft_site.c (the site table) and the
+ * backends.
  */
 #define	FT_SLOTSIZE	64	/* bytes of one thread's scratch slot */
 #define	FT_NSLOTS	1024	/* slots per scratch chunk: threads */
@@ -497,6 +579,71 @@ typedef struct ft_site {
 	int		st_cap;
 	struct ft_site	*st_next;
 } ft_site_t;
+
+/*
+ * A backend: one row of ft_proc.c's table, its functions in a file of
+ * its own.  Every function but fb_ok takes the process; those marked
+ * "pr_lock" are called with it held.  A NULL function is not needed by
+ * that backend (see each).
+ */
+typedef struct ft_backend {
+	int		fb_id;		/* FT_BACKEND_*: its row */
+	const char	*fb_name;
+	int		fb_caps;	/* FT_CAP_* */
+	/* may this daemon use it?  0, or -1 with the reason (NULL: yes) */
+	int		(*fb_ok)(char *, size_t);
+	/* FT_CAP_GRAB: seize p (held, if pr_hold); 0, or -1 with pr_err */
+	int		(*fb_grab)(ft_proc_t *);
+	/* take p over from its grabbing backend, a ring of n bytes */
+	int		(*fb_attach)(ft_proc_t *, size_t, char *, size_t);
+	/* p runs on: a held one goes, an attached one starts (NULL: no-op) */
+	int		(*fb_run)(ft_proc_t *);
+	/* a new site, before it is in the table (no lock): may it be? */
+	int		(*fb_site_check)(ft_proc_t *, ft_site_t *);
+	/* pr_lock: a new site goes in place (NULL: at fb_sync) */
+	int		(*fb_site_arm)(ft_proc_t *, ft_site_t *);
+	/* pr_lock: a site goes; restore its bytes if the flag says so */
+	void		(*fb_site_disarm)(ft_proc_t *, ft_site_t *, int);
+	/* FT_CAP_BATCH: put the table in place; -1, or refused sites */
+	int		(*fb_sync)(ft_proc_t *);
+	/*
+	 * Let p go: restore, detach, stop its threads; p is freed next,
+	 * with any site still in the table (NULL: nothing to stop).  What
+	 * it returns is given to fb_close once p is freed (a wait that
+	 * must end before the process is traced again).
+	 */
+	void		*(*fb_release)(ft_proc_t *);
+	void		(*fb_close)(void *);
+	/* the memory of the image being traced, now */
+	int		(*fb_read)(ft_proc_t *, uint64_t, void *, size_t);
+	int		(*fb_write)(ft_proc_t *, uint64_t, const void *,
+			    size_t);
+	/* the CPU of a thread stopped in fo_hit (NULL: fh_cpu has it) */
+	int		(*fb_cpu)(ft_proc_t *, pid_t);
+	/*
+	 * From a fatal-signal handler (async-signal-safe): let p go.  1
+	 * if another thread was asked to, and needs a moment.
+	 */
+	int		(*fb_fatal_detach)(ft_proc_t *);
+} ft_backend_t;
+
+extern const ft_backend_t ft_backend_ptrace;	/* ft_ptrace.c */
+extern const ft_backend_t ft_backend_uprobe;	/* ft_uprobe.c */
+
+/*
+ * The sites of one backend of a process (ft_site.c), keyed by address,
+ * under the process's pr_lock.  A held process has two for a while:
+ * the grabbing backend's (its hook on the dynamic linker) and the
+ * attached one's.
+ */
+typedef struct ft_sitetab {
+	const ft_backend_t *sb_be;
+	ft_site_t	*sb_hash[FT_NBUCKETS];
+	size_t		sb_n;
+	uint64_t	sb_serial;
+	void		**sb_ubuf;	/* users of the site being hit */
+	int		sb_ubufcap;
+} ft_sitetab_t;
 
 typedef struct ft_thread {
 	pid_t		th_tid;
@@ -519,12 +666,12 @@ typedef struct ft_fatal {
 	int		ff_guard;	/* the guardian's slot, or -1 */
 } ft_fatal_t;
 
-typedef struct ft_up ft_up_t;
-
 struct ft_proc {
 	pid_t		pr_pid;
-	int		pr_backend;	/* FT_BACKEND_* */
-	ft_up_t		*pr_up;		/* the uprobe backend's state */
+	const ft_backend_t *pr_be;	/* sites and hits; NULL: observed */
+	const ft_backend_t *pr_grab;	/* the one that seized it */
+	int		pr_grabgone;	/* ... and has let it go */
+	void		*pr_bdata;	/* an attached backend's state */
 	uint64_t	pr_start;	/* start time (ft_guard_starttime) */
 	int		pr_pidfd;	/* ours (dup), or -1 */
 	int		pr_memfd;	/* /proc/PID/mem, read-write */
@@ -534,7 +681,6 @@ struct ft_proc {
 	int		pr_holdreq;	/* ft_proc_hold() */
 	int		pr_holdat;	/* FT_HOLD_*: where it is held */
 	int		pr_runreq;	/* ft_proc_run() called */
-	int		pr_ptracegone;	/* the tracer thread has been joined */
 	int		pr_observe;	/* ft_proc_observe(): not traced */
 
 	/* modules: pr_modlock (recursive) */
@@ -547,9 +693,7 @@ struct ft_proc {
 
 	/* sites and the fatal table: pr_lock */
 	pthread_mutex_t	pr_lock;
-	ft_site_t	*pr_sites[FT_NBUCKETS];
-	size_t		pr_nsites;
-	uint64_t	pr_serial;
+	ft_sitetab_t	pr_tab[FT_NBACKENDS];	/* by fb_id */
 	ft_fatal_t	*volatile pr_fatal;
 	volatile size_t	pr_nfatal;
 	size_t		pr_fatalcap;
@@ -558,6 +702,8 @@ struct ft_proc {
 	uint64_t	*pr_patched;	/* every address that ever had our int3 */
 	size_t		pr_npatched;
 	size_t		pr_patchedcap;
+	volatile int	pr_incb;	/* hits running (ft_site_enter) */
+	volatile uint64_t pr_cbgen;	/* hits ended */
 
 	/* the tracer thread and its handshakes */
 	pthread_t	pr_thread;
@@ -567,8 +713,6 @@ struct ft_proc {
 	volatile int	pr_cmd;		/* FT_CMD_* bits, atomic */
 	volatile int	pr_dead;	/* the process is gone */
 	volatile int	pr_done;	/* the tracer thread has finished */
-	volatile int	pr_incb;	/* a hit callback is running */
-	volatile uint64_t pr_cbgen;
 
 	/* tracer-thread state */
 	ft_thread_t	*pr_threads;
@@ -583,8 +727,6 @@ struct ft_proc {
 	int		pr_held;	/* stopped at the entry point */
 	uint64_t	pr_rdebug;	/* struct r_debug, or 0 */
 	uint64_t	pr_rbrk;
-	void		**pr_ubuf;	/* users of the site being hit */
-	int		pr_ubufcap;
 	struct { pid_t o_pid; int o_status; } pr_orphan[8];
 	int		pr_norphans;
 	int		pr_regslot;	/* index in the fatal registry, or -1 */
@@ -597,32 +739,64 @@ struct ft_proc {
 #define	FT_CMD_RELEASE	0x1
 #define	FT_CMD_RUN	0x2
 
-/* ft_proc.c, for ft_ptrace.c */
+/* ft_proc.c, for the backends */
+ft_sitetab_t	*ft_proc_sites(ft_proc_t *, const ft_backend_t *);
+int		ft_proc_exec(ft_proc_t *, const ft_backend_t *);
+int		ft_proc_memread(ft_proc_t *, uint64_t, void *, size_t);
+int		ft_proc_memwrite(ft_proc_t *, uint64_t, const void *, size_t);
+int		ft_proc_hitlive(const ft_hit_t *, uint64_t, void *, size_t);
 int		ft_proc_rdebug(ft_proc_t *, uint64_t *, uint64_t *);
 int		ft_proc_main(ft_proc_t *, uint64_t *);
 
-/* ft_uprobe.c */
-int		ft_uprobe_start(ft_proc_t *, size_t, char *, size_t);
-int		ft_uprobe_site_add(ft_proc_t *, uint64_t, void *);
-int		ft_uprobe_site_remove(ft_proc_t *, uint64_t, void *);
-int		ft_uprobe_sync(ft_proc_t *);
-int		ft_uprobe_run(ft_proc_t *);
-typedef struct ft_upgone ft_upgone_t;
-ft_upgone_t	*ft_uprobe_release(ft_proc_t *);
-void		ft_uprobe_close(ft_upgone_t *);
-int		ft_uprobe_snap(ft_proc_t *, uint64_t, void *, size_t);
-size_t		ft_uprobe_nsites(ft_proc_t *);
-int		ft_uprobe_ok(char *, size_t);
+/*
+ * ft_site.c: a backend's site table.  A site has users (the void * of
+ * ft_proc_site_add); the dynamic linker's hook (rbrk) has none.
+ * ft_site_enter() starts a hit: it copies the site and its users out
+ * under the lock, and until ft_site_leave() a removal of a user from
+ * another thread waits for the hit to end.
+ */
+ft_site_t	**ft_site_slot(ft_sitetab_t *, uint64_t);
+int		ft_site_add(ft_proc_t *, ft_sitetab_t *, uint64_t, void *,
+		    int);
+int		ft_site_remove(ft_proc_t *, ft_sitetab_t *, uint64_t, void *);
+void		ft_site_drop(ft_proc_t *, ft_sitetab_t *, ft_site_t **, int);
+size_t		ft_site_purge(ft_proc_t *, ft_sitetab_t *, int, uint64_t *,
+		    size_t);
+void		ft_site_sweep(ft_proc_t *, ft_sitetab_t *,
+		    int (*)(ft_proc_t *, const ft_site_t *));
+void		ft_site_each(ft_sitetab_t *, void (*)(void *, ft_site_t *),
+		    void *);
+size_t		ft_site_count(ft_proc_t *, ft_sitetab_t *, int);
+int		ft_site_enter(ft_proc_t *, ft_sitetab_t *, uint64_t,
+		    ft_site_t *, void *const **);
+void		ft_site_leave(ft_proc_t *);
+void		ft_site_free(ft_sitetab_t *);
 
-/* ft_ptrace.c */
-int		ft_ptrace_start(ft_proc_t *);
-void		ft_ptrace_wake(ft_proc_t *);
-int		ft_ptrace_is_tracer(const ft_proc_t *);
-int		ft_ptrace_site_add(ft_proc_t *, uint64_t, void *, int);
-int		ft_ptrace_site_remove(ft_proc_t *, uint64_t, void *);
-void		ft_ptrace_fatal_one(ft_proc_t *);
-void		ft_ptrace_fatal_start(void);
-int		ft_ptrace_fatal_detach(ft_proc_t *);
-int		ft_ptrace_tidcpu(ft_proc_t *, pid_t);
+/* ft_guard.c: the fatal table of a process, for crash-time restore */
+void		ft_guard_register(ft_proc_t *);
+void		ft_guard_unregister(ft_proc_t *);
+void		ft_guard_fatal_add(ft_proc_t *, uint64_t, uint8_t);
+void		ft_guard_fatal_del(ft_proc_t *, uint64_t);
+void		ft_guard_fatal_clear(ft_proc_t *);
+void		ft_guard_fatal_free(ft_proc_t *);
+void		ft_guard_fatal_restore(void);
+void		ft_guard_fatal_detach(void);
+
+/* ft_ptrace.c, for ft_ool.c */
+int		ft_ptrace_peek(pid_t, uint64_t, uint64_t *);
+int		ft_ptrace_poke(pid_t, uint64_t, uint64_t);
+int		ft_ptrace_vmread(pid_t, uint64_t, void *, size_t);
+long		ft_ptrace_syscall(ft_proc_t *, ft_thread_t *, long, long, long,
+		    long, long, long, long);
+
+/*
+ * ft_ool.c: how a thread stopped on a ptrace int3 resumes: the displaced
+ * instruction emulated, or run out of line from the thread's slot in a
+ * scratch chunk mapped into the target.
+ */
+int		ft_ool_step(ft_proc_t *, ft_thread_t *,
+		    struct user_regs_struct *, const ft_site_t *);
+int		ft_ool_unslot(ft_proc_t *, pid_t, struct user_regs_struct *,
+		    uint64_t *);
 
 #endif /* FT_H */

@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ft.h"
@@ -401,4 +402,178 @@ ft_guard_del(int slot)
 	}
 	ft_guard_free[ft_guard_nfree++] = (uint32_t)slot;
 	pthread_mutex_unlock(&ft_guard_lock);
+}
+
+/*
+ * Crash-time restore inside the daemon.  The guardian covers SIGKILL; a
+ * fatal signal the daemon can catch is handled in its own process, at
+ * once, by ft_guard_fatal_restore() from the handler: it writes back,
+ * through each process's /proc/PID/mem descriptor, the original byte of
+ * every patched address in the process's fatal table.  That table (one
+ * (address, byte) per patched site, kept by the backends as they patch
+ * and restore, with the guardian's slot of each) is read from a signal
+ * handler at any moment: entries below pr_nfatal are always valid; a
+ * grown table is published before the count and the old one is kept
+ * until the process is freed.  Its functions are called with pr_lock
+ * held.  Every traced process is in a registry for the handler.
+ */
+#define	FT_GUARD_MAXREG	256
+static ft_proc_t *volatile ft_guard_reg[FT_GUARD_MAXREG];
+
+void
+ft_guard_register(ft_proc_t *p)
+{
+	int i;
+
+	p->pr_regslot = -1;
+	for (i = 0; i < FT_GUARD_MAXREG; i++) {
+		ft_proc_t *expect = NULL;
+
+		if (__atomic_compare_exchange_n(&ft_guard_reg[i], &expect, p, 0,
+		    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			p->pr_regslot = i;
+			return;
+		}
+	}
+}
+
+void
+ft_guard_unregister(ft_proc_t *p)
+{
+	if (p->pr_regslot >= 0)
+		__atomic_store_n(&ft_guard_reg[p->pr_regslot], NULL,
+		    __ATOMIC_RELEASE);
+	p->pr_regslot = -1;
+}
+
+void
+ft_guard_fatal_add(ft_proc_t *p, uint64_t addr, uint8_t byte)
+{
+	if (p->pr_nfatal == p->pr_fatalcap) {
+		size_t ncap = p->pr_fatalcap ? p->pr_fatalcap * 2 : 256;
+		ft_fatal_t *nt = calloc(ncap, sizeof(*nt));
+		void **nold;
+
+		if (nt == NULL)
+			return;	/* only the fatal path loses this site */
+		nold = realloc(p->pr_fatalold, (p->pr_nfatalold + 1) *
+		    sizeof(void *));
+		if (nold == NULL) {
+			free(nt);
+			return;
+		}
+		p->pr_fatalold = nold;
+		if (p->pr_fatal != NULL)
+			memcpy(nt, p->pr_fatal, p->pr_nfatal * sizeof(*nt));
+		p->pr_fatalold[p->pr_nfatalold++] = p->pr_fatal;
+		__atomic_store_n(&p->pr_fatal, nt, __ATOMIC_RELEASE);
+		p->pr_fatalcap = ncap;
+	}
+	if (p->pr_start == 0)
+		p->pr_start = ft_guard_starttime(p->pr_pid);
+	p->pr_fatal[p->pr_nfatal].ff_addr = addr;
+	p->pr_fatal[p->pr_nfatal].ff_byte = byte;
+	p->pr_fatal[p->pr_nfatal].ff_guard = ft_guard_add(p->pr_pid,
+	    p->pr_start, addr, byte);
+	__atomic_store_n(&p->pr_nfatal, p->pr_nfatal + 1, __ATOMIC_RELEASE);
+}
+
+void
+ft_guard_fatal_del(ft_proc_t *p, uint64_t addr)
+{
+	size_t i, n = p->pr_nfatal;
+
+	for (i = 0; i < n; i++) {
+		if (p->pr_fatal[i].ff_addr != addr)
+			continue;
+		/* a stale duplicate is harmless: it restores the same byte */
+		ft_guard_del(p->pr_fatal[i].ff_guard);
+		p->pr_fatal[i] = p->pr_fatal[n - 1];
+		__atomic_store_n(&p->pr_nfatal, n - 1, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
+/*
+ * Every site is gone or restored (exec, exit, release): empty the table
+ * and the guardian's copy of it.
+ */
+void
+ft_guard_fatal_clear(ft_proc_t *p)
+{
+	size_t i, n = p->pr_nfatal;
+
+	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
+	for (i = 0; i < n; i++)
+		ft_guard_del(p->pr_fatal[i].ff_guard);
+}
+
+/* The process is being freed: out of the registry, its tables freed. */
+void
+ft_guard_fatal_free(ft_proc_t *p)
+{
+	size_t i;
+
+	ft_guard_unregister(p);
+	for (i = 0; i < p->pr_nfatalold; i++)
+		free(p->pr_fatalold[i]);
+	free(p->pr_fatalold);
+	free(p->pr_fatal);
+	p->pr_fatalold = NULL;
+	p->pr_fatal = NULL;
+	p->pr_nfatalold = p->pr_fatalcap = 0;
+}
+
+/*
+ * From a fatal-signal handler: restore the original bytes of every site
+ * of every traced process.  Async-signal-safe: loads and pwrite(2).
+ */
+void
+ft_guard_fatal_restore(void)
+{
+	int i;
+
+	for (i = 0; i < FT_GUARD_MAXREG; i++) {
+		ft_proc_t *p = __atomic_load_n(&ft_guard_reg[i],
+		    __ATOMIC_ACQUIRE);
+		ft_fatal_t *t;
+		size_t j, n;
+
+		if (p == NULL || p->pr_memfd < 0)
+			continue;
+		t = __atomic_load_n(&p->pr_fatal, __ATOMIC_ACQUIRE);
+		n = __atomic_load_n(&p->pr_nfatal, __ATOMIC_ACQUIRE);
+		if (t == NULL)
+			continue;
+		for (j = 0; j < n; j++)
+			(void)!pwrite(p->pr_memfd, &t[j].ff_byte, 1,
+			    (off_t)t[j].ff_addr);
+	}
+}
+
+/*
+ * From a fatal-signal handler, after ft_guard_fatal_restore(): let every
+ * traced process go, each by the backend that seized it, so that no
+ * thread that had just hit a probe is left behind a removed int3 with a
+ * trap that would kill it.  A backend may have to ask another thread
+ * (ptrace answers only a process's tracer thread): then the handler
+ * waits a bounded time.  Async-signal-safe: system calls only.
+ */
+void
+ft_guard_fatal_detach(void)
+{
+	struct timespec ts = { 0, 20000000 };
+	int i, k, wait = 0;
+
+	for (i = 0; i < FT_GUARD_MAXREG; i++) {
+		ft_proc_t *p = __atomic_load_n(&ft_guard_reg[i],
+		    __ATOMIC_ACQUIRE);
+
+		if (p != NULL && p->pr_grab != NULL &&
+		    p->pr_grab->fb_fatal_detach != NULL)
+			wait |= p->pr_grab->fb_fatal_detach(p);
+	}
+	/* the other threads detach in their handlers: give them time */
+	for (k = 0; wait && k < 25; k++)
+		nanosleep(&ts, NULL);
 }

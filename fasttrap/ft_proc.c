@@ -1,7 +1,14 @@
 /*
  * ft_proc.c: a traced process as the pid provider sees it, and the
- * public ft_proc_* API over its backend: ptrace (ft_ptrace.c), or
- * uprobes (ft_uprobe.c) once ft_proc_uprobe() moved it there.
+ * public ft_proc_* API over its backend.  A backend is a row of the
+ * table below (ft_backend_t: what it can do, and its functions), its
+ * code in a file of its own: ptrace (ft_ptrace.c), which grabs and holds
+ * every traced process, and uprobes (ft_uprobe.c), which may take one
+ * over (ft_proc_setbackend).  This file calls backends only through
+ * their row, and keeps what they share: the exec step (ft_proc_exec),
+ * reads and writes through the image's descriptor, the hand-over from
+ * the grabbing backend to another at run or release.  Sites are
+ * ft_site.c's.
  *
  * The target model: the loaded objects of a process from /proc/PID/maps
  * (the main executable is module "a.out"; a library is matched by its
@@ -134,76 +141,55 @@ ft_proc_mayptrace(pid_t pid, uid_t uid, gid_t gid, int *fatal)
 	return fd;
 }
 
-/* Every live process, for ft_proc_fatal_restore(). */
-#define	FT_PROC_MAXREG	256
-static ft_proc_t *volatile ft_proc_reg[FT_PROC_MAXREG];
+/*
+ * The backends, by FT_BACKEND_*: each a file of its own (ft.h says what
+ * a row holds).  The first that can seize a process grabs and holds
+ * every traced one.
+ */
+static const ft_backend_t *const ft_backends[FT_NBACKENDS] = {
+	[FT_BACKEND_PTRACE] = &ft_backend_ptrace,
+	[FT_BACKEND_UPROBE] = &ft_backend_uprobe,
+};
 
-static void
-ft_proc_register(ft_proc_t *p)
+static const ft_backend_t *
+ft_proc_grabber(void)
 {
 	int i;
 
-	p->pr_regslot = -1;
-	for (i = 0; i < FT_PROC_MAXREG; i++) {
-		ft_proc_t *expect = NULL;
+	for (i = 0; i < FT_NBACKENDS; i++)
+		if (ft_backends[i]->fb_caps & FT_CAP_GRAB)
+			return ft_backends[i];
+	return NULL;
+}
 
-		if (__atomic_compare_exchange_n(&ft_proc_reg[i], &expect, p, 0,
-		    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			p->pr_regslot = i;
-			return;
-		}
-	}
+/* The site table of backend be in p. */
+ft_sitetab_t *
+ft_proc_sites(ft_proc_t *p, const ft_backend_t *be)
+{
+	return &p->pr_tab[be->fb_id];
 }
 
 /*
  * From a fatal-signal handler: restore the original bytes of every site
- * of every traced process.  Async-signal-safe: loads and pwrite(2).
+ * of every traced process (ft_guard.c).  Async-signal-safe.
  */
 void
 ft_proc_fatal_restore(void)
 {
-	int i;
-
-	for (i = 0; i < FT_PROC_MAXREG; i++) {
-		ft_proc_t *p = __atomic_load_n(&ft_proc_reg[i],
-		    __ATOMIC_ACQUIRE);
-
-		if (p != NULL)
-			ft_ptrace_fatal_one(p);
-	}
+	ft_guard_fatal_restore();
 }
 
 /*
  * From a fatal-signal handler, after ft_proc_fatal_restore(): let every
- * traced process go, so that no thread that had just hit a probe is left
- * behind a removed int3 with a SIGTRAP that would kill it.  ptrace
- * answers only a process's tracer thread: each is woken with FT_WAKESIG
- * and does it in its handler (or the calling thread, if it is one).
- * Waits a bounded time.  Async-signal-safe: system calls only.
+ * traced process go (ft_guard.c, through each one's backend), so that
+ * no thread that had just hit a probe is left behind a removed int3 with
+ * a SIGTRAP that would kill it.  Waits a bounded time.
+ * Async-signal-safe: system calls only.
  */
 void
 ft_proc_fatal_detach(void)
 {
-	pid_t self = (pid_t)syscall(SYS_gettid), me = getpid();
-	struct timespec ts = { 0, 20000000 };
-	int i, k;
-
-	ft_ptrace_fatal_start();
-	for (i = 0; i < FT_PROC_MAXREG; i++) {
-		ft_proc_t *p = __atomic_load_n(&ft_proc_reg[i],
-		    __ATOMIC_ACQUIRE);
-
-		if (p == NULL || p->pr_tracertid <= 0)
-			continue;
-		if (p->pr_tracertid == self)
-			(void)ft_ptrace_fatal_detach(p);
-		else
-			(void)syscall(SYS_tgkill, me, p->pr_tracertid,
-			    SIGRTMIN + 5);
-	}
-	/* the tracer threads detach in their handlers: give them time */
-	for (k = 0; k < 25; k++)
-		nanosleep(&ts, NULL);
+	ft_guard_fatal_detach();
 }
 
 static int	ft_proc_maps(ft_proc_t *);
@@ -212,11 +198,17 @@ static void
 ft_proc_free(ft_proc_t *p)
 {
 	ft_mod_t *m, *n;
-	size_t i;
+	int i;
 
-	if (p->pr_regslot >= 0)
-		__atomic_store_n(&ft_proc_reg[p->pr_regslot], NULL,
-		    __ATOMIC_RELEASE);
+	/* what a backend left in its table (not restored: it let go) */
+	pthread_mutex_lock(&p->pr_lock);
+	for (i = 0; i < FT_NBACKENDS; i++)
+		if (p->pr_tab[i].sb_be != NULL)
+			(void)ft_site_purge(p, &p->pr_tab[i], 0, NULL, 0);
+	pthread_mutex_unlock(&p->pr_lock);
+	ft_guard_fatal_free(p);
+	for (i = 0; i < FT_NBACKENDS; i++)
+		ft_site_free(&p->pr_tab[i]);
 	for (m = p->pr_mods; m != NULL; m = n) {
 		n = m->fm_next;
 		ft_elf_close(m->fm_elf);
@@ -227,16 +219,21 @@ ft_proc_free(ft_proc_t *p)
 		close(p->pr_memfd);
 	if (p->pr_pidfd >= 0)
 		close(p->pr_pidfd);
-	for (i = 0; i < p->pr_nfatalold; i++)
-		free(p->pr_fatalold[i]);
-	free(p->pr_fatalold);
 	free(p->pr_patched);
-	free(p->pr_fatal);
-	free(p->pr_ubuf);
 	pthread_mutex_destroy(&p->pr_lock);
 	pthread_mutex_destroy(&p->pr_modlock);
 	pthread_cond_destroy(&p->pr_cv);
 	free(p);
+}
+
+static void
+ft_proc_tabinit(ft_proc_t *p)
+{
+	int i;
+
+	p->pr_regslot = -1;
+	for (i = 0; i < FT_NBACKENDS; i++)
+		p->pr_tab[i].sb_be = ft_backends[i];
 }
 
 static ft_proc_t *
@@ -266,6 +263,8 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 	pthread_mutexattr_destroy(&ma);
 	pthread_mutex_init(&p->pr_lock, NULL);
 	pthread_cond_init(&p->pr_cv, NULL);
+	ft_proc_tabinit(p);
+	p->pr_be = p->pr_grab = ft_proc_grabber();
 	/* the process named by the pidfd must be the one we attach to */
 	if (pidfd >= 0 && syscall(SYS_pidfd_send_signal, pidfd, 0, NULL,
 	    0) == -1) {
@@ -273,12 +272,12 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 		ft_proc_free(p);
 		return NULL;
 	}
-	if (ft_ptrace_start(p) == -1) {
+	if (p->pr_grab->fb_grab(p) == -1) {
 		snprintf(err, errlen, "%s", p->pr_err);
 		ft_proc_free(p);
 		return NULL;
 	}
-	ft_proc_register(p);
+	ft_guard_register(p);
 	return p;
 }
 
@@ -301,7 +300,8 @@ ft_proc_observe(pid_t pid, char *err, size_t errlen)
 	p->pr_pidfd = -1;
 	p->pr_regslot = -1;
 	p->pr_observe = 1;
-	p->pr_ptracegone = 1;
+	p->pr_grabgone = 1;
+	ft_proc_tabinit(p);
 	p->pr_modsdirty = 1;
 	pthread_mutex_init(&p->pr_modlock, NULL);
 	pthread_mutex_init(&p->pr_lock, NULL);
@@ -344,59 +344,78 @@ ft_proc_hold(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg,
 }
 
 /*
- * Stop the ptrace tracer thread: it restores what it patched and
- * detaches (a held process runs).  The process may live on, traced by
- * another backend.
+ * The backend that seized p lets it go: it restores what it patched and
+ * lets the process run.  The process may live on, traced by another
+ * backend.
  */
 static void
-ft_proc_ptrace_stop(ft_proc_t *p)
+ft_proc_letgo(ft_proc_t *p)
 {
-	struct pollfd pfd;
-	struct timespec ts;
+	void *gone;
 
-	if (p->pr_ptracegone)
+	if (p->pr_grabgone)
 		return;
-	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RELEASE, __ATOMIC_ACQ_REL);
-	for (;;) {
-		ft_ptrace_wake(p);
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 2000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		if (pthread_timedjoin_np(p->pr_thread, NULL, &ts) == 0)
-			break;
-	}
-	p->pr_ptracegone = 1;
-	p->pr_tracertid = 0;
-	/* the thread says dead when it ends: is it? */
-	pfd.fd = p->pr_pidfd;
-	pfd.events = POLLIN;
-	pthread_mutex_lock(&p->pr_lock);
-	p->pr_dead = p->pr_pidfd < 0 ? kill(p->pr_pid, 0) == -1 :
-	    poll(&pfd, 1, 0) != 0;
-	pthread_mutex_unlock(&p->pr_lock);
+	gone = p->pr_grab->fb_release(p);
+	p->pr_grabgone = 1;
+	if (p->pr_grab->fb_close != NULL)
+		p->pr_grab->fb_close(gone);
 }
 
+/* The backend of p (FT_BACKEND_*), and what it can do (FT_CAP_*). */
 int
 ft_proc_backend(const ft_proc_t *p)
 {
-	return p->pr_backend;
+	return p->pr_be != NULL ? p->pr_be->fb_id : -1;
+}
+
+int
+ft_proc_caps(const ft_proc_t *p)
+{
+	return p->pr_be != NULL ? p->pr_be->fb_caps : 0;
+}
+
+const char *
+ft_proc_backend_name(int id)
+{
+	return id >= 0 && id < FT_NBACKENDS ? ft_backends[id]->fb_name : "?";
+}
+
+/* May this daemon use backend id?  -1 with the reason if not. */
+int
+ft_proc_backend_ok(int id, char *err, size_t errlen)
+{
+	const ft_backend_t *be;
+
+	if (id < 0 || id >= FT_NBACKENDS) {
+		if (err != NULL)
+			snprintf(err, errlen, "no such backend");
+		errno = EINVAL;
+		return -1;
+	}
+	be = ft_backends[id];
+	return be->fb_ok != NULL ? be->fb_ok(err, errlen) : 0;
 }
 
 /*
- * Trace p with uprobes from now on, with a ring of ringsize bytes.  Only
- * before its first site (one backend per process; already there: 0).
- * A grabbed process is let go by ptrace now; a held one at ft_proc_run().
- * -1 with err (errno EBUSY: it has ptrace sites in use).
+ * Trace p with backend id from now on (a ring of ringsize bytes, if it
+ * has one).  Only before its first site (one backend per process; already
+ * there: 0).  A grabbed process is let go by its grabbing backend now;
+ * a held one at ft_proc_run().  -1 with err (errno EBUSY: it has sites
+ * in use; ENOTSUP: the backend cannot take a process over).
  */
 int
-ft_proc_uprobe(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
+ft_proc_setbackend(ft_proc_t *p, int id, size_t ringsize, char *err,
+    size_t errlen)
 {
-	size_t n;
+	const ft_backend_t *be;
 
-	if (p->pr_backend == FT_BACKEND_UPROBE)
+	if (id < 0 || id >= FT_NBACKENDS) {
+		snprintf(err, errlen, "%s", strerror(EINVAL));
+		errno = EINVAL;
+		return -1;
+	}
+	be = ft_backends[id];
+	if (p->pr_be == be)
 		return 0;
 	if (p->pr_observe) {
 		snprintf(err, errlen, "%s", strerror(EPERM));
@@ -408,45 +427,46 @@ ft_proc_uprobe(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 		errno = ESRCH;
 		return -1;
 	}
-	/* the dynamic linker's hook is the only ptrace site of our own */
-	pthread_mutex_lock(&p->pr_lock);
-	n = p->pr_nsites - (p->pr_rbrk != 0);
-	pthread_mutex_unlock(&p->pr_lock);
-	if (n > 0) {
-		snprintf(err, errlen, "it is traced with the ptrace backend");
+	/* the dynamic linker's hook is a site of its own, without users */
+	if (p->pr_be != p->pr_grab ||
+	    ft_site_count(p, ft_proc_sites(p, p->pr_be), 1) > 0) {
+		snprintf(err, errlen, "it is traced with the %s backend",
+		    p->pr_be->fb_name);
 		errno = EBUSY;
 		return -1;
 	}
-	if (ft_uprobe_ok(err, errlen) == -1 ||
-	    ft_uprobe_start(p, ringsize, err, errlen) == -1) {
+	if (be->fb_attach == NULL) {
+		snprintf(err, errlen, "the %s backend cannot take over a "
+		    "process", be->fb_name);
 		errno = ENOTSUP;
 		return -1;
 	}
-	p->pr_backend = FT_BACKEND_UPROBE;
+	if ((be->fb_ok != NULL && be->fb_ok(err, errlen) == -1) ||
+	    be->fb_attach(p, ringsize, err, errlen) == -1) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	p->pr_be = be;
 	if (p->pr_holdreq && !p->pr_runreq)
 		return 0;
-	ft_proc_ptrace_stop(p);
-	if (ft_uprobe_run(p) == -1) {
+	ft_proc_letgo(p);
+	if (be->fb_run != NULL && be->fb_run(p) == -1) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-/* Put the sites in place after a batch of changes (uprobe backend). */
+/*
+ * Put the sites in place after a batch of changes (FT_CAP_BATCH; a
+ * no-op elsewhere).  -1, or how many sites the backend refused.
+ */
 int
 ft_proc_sync(ft_proc_t *p)
 {
-	if (p->pr_backend != FT_BACKEND_UPROBE)
+	if (p->pr_be == NULL || p->pr_be->fb_sync == NULL)
 		return 0;
-	return ft_uprobe_sync(p);
-}
-
-/* May this daemon use the uprobe backend?  -1 with the reason if not. */
-int
-ft_proc_uprobe_ok(char *err, size_t errlen)
-{
-	return ft_uprobe_ok(err, errlen);
+	return p->pr_be->fb_sync(p);
 }
 
 int
@@ -454,25 +474,24 @@ ft_proc_run(ft_proc_t *p)
 {
 	if (p->pr_observe)
 		return 0;
-	if (p->pr_backend == FT_BACKEND_UPROBE) {
+	if (p->pr_be != p->pr_grab) {
 		if (p->pr_runreq)
 			return 0;
 		p->pr_runreq = 1;
 		/*
-		 * The uprobes first; then ptrace lets it go (its hook on the
-		 * dynamic linker restored), then ours goes in.
+		 * The new backend's sites first; then the grabbing one lets
+		 * it go (its hook on the dynamic linker restored), then the
+		 * new one's hook goes in.
 		 */
-		(void)ft_uprobe_sync(p);
-		ft_proc_ptrace_stop(p);
-		if (ft_uprobe_run(p) == -1)
+		(void)ft_proc_sync(p);
+		ft_proc_letgo(p);
+		if (p->pr_be->fb_run != NULL && p->pr_be->fb_run(p) == -1)
 			return -1;
-		(void)ft_uprobe_sync(p);
+		(void)ft_proc_sync(p);
 		return 0;
 	}
 	p->pr_runreq = 1;
-	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RUN, __ATOMIC_ACQ_REL);
-	ft_ptrace_wake(p);
-	return 0;
+	return p->pr_be->fb_run(p);
 }
 
 /* Kill the target (e.g. when enabling a held program failed). */
@@ -488,23 +507,30 @@ ft_proc_kill(ft_proc_t *p)
 }
 
 /*
- * Restore, detach and free.  From any thread but the tracer (that is,
- * not from a callback).  The tracer thread may be blocked in waitpid():
- * the wake-up signal interrupts it; it is sent until the thread ends,
- * so one lost in the instant before waitpid() is called does no harm.
+ * Restore, detach and free.  From any thread but the backend's own (that
+ * is, not from a callback).  An attached backend goes first (no hit
+ * after that), then the grabbing one lets go; what the attached one
+ * still waits for (its uprobes leaving the text) ends last.
  */
 void
 ft_proc_release(ft_proc_t *p)
 {
-	ft_upgone_t *links = NULL;
+	const ft_backend_t *be;
+	void *gone = NULL;
 
 	if (p == NULL)
 		return;
-	if (p->pr_backend == FT_BACKEND_UPROBE)
-		links = ft_uprobe_release(p);
-	ft_proc_ptrace_stop(p);
+	be = p->pr_be;
+	if (be != NULL && be != p->pr_grab) {
+		if (be->fb_release != NULL)
+			gone = be->fb_release(p);
+	} else {
+		be = NULL;
+	}
+	ft_proc_letgo(p);
 	ft_proc_free(p);
-	ft_uprobe_close(links);	/* last: the uprobes go */
+	if (be != NULL && be->fb_close != NULL)
+		be->fb_close(gone);
 }
 
 pid_t
@@ -526,44 +552,72 @@ ft_proc_site_add(ft_proc_t *p, uint64_t addr, void *user)
 		errno = EPERM;
 		return -1;
 	}
-	if (p->pr_backend == FT_BACKEND_UPROBE)
-		return ft_uprobe_site_add(p, addr, user);
-	return ft_ptrace_site_add(p, addr, user, 0);
+	return ft_site_add(p, ft_proc_sites(p, p->pr_be), addr, user, 0);
 }
 
 int
 ft_proc_site_remove(ft_proc_t *p, uint64_t addr, void *user)
 {
-	if (p->pr_backend == FT_BACKEND_UPROBE)
-		return ft_uprobe_site_remove(p, addr, user);
-	return ft_ptrace_site_remove(p, addr, user);
+	if (p->pr_observe) {
+		errno = ENOENT;
+		return -1;
+	}
+	return ft_site_remove(p, ft_proc_sites(p, p->pr_be), addr, user);
 }
 
-/* Patched addresses, the dynamic linker's hook included. */
+/* Sites of the backend, the dynamic linker's hook included. */
 size_t
 ft_proc_nsites(ft_proc_t *p)
 {
-	size_t n;
-
-	if (p->pr_backend == FT_BACKEND_UPROBE)
-		return ft_uprobe_nsites(p);
-	pthread_mutex_lock(&p->pr_lock);
-	n = p->pr_nsites;
-	pthread_mutex_unlock(&p->pr_lock);
-	return n;
+	if (p->pr_observe)
+		return 0;
+	return ft_site_count(p, ft_proc_sites(p, p->pr_be), 0);
 }
 
 /*
- * Read target memory.  ptrace: exact while the thread that hit is
- * stopped (in fo_hit).  uprobes: in fo_hit, the stack copied at the hit
- * if the range is in it; otherwise the memory now.  Our int3s are not
- * hidden: callers read data, not text.
+ * The process exec'd, and backend be (the one that saw it, before
+ * anything of the new image ran for us) tells us: every site of be is
+ * gone with the old image (dropped, not restored).  May its users still
+ * trace the new image, credentials and all (fo_execok)?  If so, the
+ * memory descriptor is opened again, for the new image (reads of hits
+ * of the old one, handled late, went through the old descriptor, which
+ * reads nothing of the new); if not, p is let go: marked dead, as it is
+ * not ours any more.  0: traced on; -1: let go, the backend detaches.
+ */
+int
+ft_proc_exec(ft_proc_t *p, const ft_backend_t *be)
+{
+	char path[32];
+	int fd = -1, letgo;
+
+	letgo = p->pr_ops->fo_execok != NULL &&
+	    p->pr_ops->fo_execok(p->pr_arg, p) == -1;
+	if (!letgo) {
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
+		fd = open(path, ((be->fb_caps & FT_CAP_PATCH) ? O_RDWR :
+		    O_RDONLY) | O_CLOEXEC);
+	}
+	pthread_mutex_lock(&p->pr_lock);
+	(void)ft_site_purge(p, ft_proc_sites(p, be), 0, NULL, 0);
+	if (p->pr_memfd >= 0)
+		close(p->pr_memfd);
+	p->pr_memfd = fd;
+	if (letgo)
+		p->pr_dead = 1;		/* not ours any more */
+	pthread_mutex_unlock(&p->pr_lock);
+	return letgo ? -1 : 0;
+}
+
+/*
+ * Read target memory, now.  Our int3s are not hidden: callers read
+ * data, not text.  From fo_hit, ft_hit_read() reads it as the hit sees
+ * it.
  *
  * A traced process is read only through pr_memfd, a /proc/PID/mem
  * descriptor opened for the image being traced (at the grab, at each
- * exec its users may still trace; ft_uprobe.c swaps it in the order
- * of the records): it is bound to that image and reads nothing of a
- * later one, so a hit taken before an exec, run late or racing the
+ * exec its users may still trace: ft_proc_exec, in the order the
+ * backend sees events): it is bound to that image and reads nothing of
+ * a later one, so a hit taken before an exec, run late or racing the
  * exec, never reads the new image, set-id or not.  Never by pid: a
  * process_vm_readv by pid reads whatever image the pid has now, with
  * the daemon's rights.  An observed process (not traced) is read by
@@ -573,14 +627,21 @@ int
 ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+
+	if (!p->pr_observe)
+		return p->pr_be->fb_read(p, addr, buf, len);
+	if (process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) == (ssize_t)len)
+		return 0;
+	errno = EFAULT;
+	return -1;
+}
+
+/* A backend's fb_read: through the image's descriptor, under pr_lock. */
+int
+ft_proc_memread(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
+{
 	int rc = -1;
 
-	if (p->pr_backend == FT_BACKEND_UPROBE &&
-	    ft_uprobe_snap(p, addr, buf, len) == 0)
-		return 0;
-	if (p->pr_observe && process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0) ==
-	    (ssize_t)len)
-		return 0;
 	pthread_mutex_lock(&p->pr_lock);
 	if (p->pr_memfd >= 0 && pread(p->pr_memfd, buf, len, (off_t)addr) ==
 	    (ssize_t)len)
@@ -591,16 +652,30 @@ ft_proc_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 	return rc;
 }
 
+/* The memory as hit h sees it (its backend's accessor). */
+int
+ft_hit_read(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
+{
+	return h->fh_read(h, addr, buf, len);
+}
+
+/* A hit's accessor for a thread that waits in fo_hit: live is exact. */
+int
+ft_proc_hitlive(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
+{
+	return ft_proc_memread(h->fh_proc, addr, buf, len);
+}
+
 /*
- * The CPU that thread tid of p, stopped in fo_hit, last ran on (ptrace:
- * its rseq cpu_id, else /proc); -1 if unknown.  Tracer thread only.
+ * The CPU that thread tid of p, stopped in fo_hit, last ran on; -1 if
+ * unknown (a backend whose hits have it in fh_cpu).  From fo_hit only.
  */
 int
 ft_proc_cpu(ft_proc_t *p, pid_t tid)
 {
-	if (p->pr_backend == FT_BACKEND_UPROBE)
-		return -1;	/* the sample has it: fh_cpu */
-	return ft_ptrace_tidcpu(p, tid);
+	if (p->pr_be == NULL || p->pr_be->fb_cpu == NULL)
+		return -1;
+	return p->pr_be->fb_cpu(p, tid);
 }
 
 /*
@@ -609,6 +684,15 @@ ft_proc_cpu(ft_proc_t *p, pid_t tid)
  */
 int
 ft_proc_write(ft_proc_t *p, uint64_t addr, const void *buf, size_t len)
+{
+	if (p->pr_observe)
+		return ft_proc_memwrite(p, addr, buf, len);
+	return p->pr_be->fb_write(p, addr, buf, len);
+}
+
+/* A backend's fb_write: by pid, as the process could (copyout). */
+int
+ft_proc_memwrite(ft_proc_t *p, uint64_t addr, const void *buf, size_t len)
 {
 	struct iovec l = { (void *)(uintptr_t)buf, len };
 	struct iovec r = { (void *)(uintptr_t)addr, len };

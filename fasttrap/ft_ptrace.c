@@ -6,18 +6,16 @@
  * reads its registers, calls the user, and resumes it with one stop per
  * hit: the displaced instruction is emulated when that is simple, else it
  * runs out of line from the thread's slot in a scratch chunk mapped into
- * the target, relocated if it is %rip-relative, followed by a jump back.
+ * the target (ft_ool.c).
  *
- * A slot (FT_SLOTSIZE bytes) is laid out so that any tracer can tell
- * where a thread found inside it belongs, reading only target memory:
- *	+0	the original address of the displaced instruction (8 bytes)
- *	+8	its length (1 byte)
- *	+16	the instruction, relocated
- *	+16+len	jmp *0(%rip); .quad original address + len
- * A thread at +16 has not run the instruction (it goes back to the
- * original address); a thread at +16+len has (it goes to the next one).
+ * It is the ptrace row of the backend table (ft_backend_ptrace, at the
+ * end), the one that can seize a process (FT_CAP_GRAB): every traced
+ * process is grabbed or held here first, and another backend may take
+ * it over before its first site (ft_proc_setbackend).  Its sites are
+ * ft_site.c's table, whose entries it arms with an int3 (recorded first
+ * in the fatal table and the guardian's, ft_guard.c) and disarms.  Its
+ * hits carry the live accessor: the thread waits while fo_hit runs.
  */
-#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -27,6 +25,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,17 +38,12 @@
 #ifndef PTRACE_GET_RSEQ_CONFIGURATION
 #define	PTRACE_GET_RSEQ_CONFIGURATION	0x420f
 #endif
-#ifndef MAP_FIXED_NOREPLACE
-#define	MAP_FIXED_NOREPLACE	0x100000
-#endif
 #ifndef KCMP_VM
 #define	KCMP_VM		1
 #endif
 
 #define	FT_PTRACE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
 	PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)
-#define	FT_CHUNKSIZE	((uint64_t)FT_NSLOTS * FT_SLOTSIZE)
-#define	FT_SLOTHDR	16
 
 struct ft_ptrace_rseq {
 	uint64_t	rseq_abi_pointer;
@@ -58,9 +52,6 @@ struct ft_ptrace_rseq {
 	uint32_t	flags;
 	uint32_t	pad;
 };
-
-/* Registers as an array of words; ft_emul_t names them by index. */
-#define	FT_REG(r, i)	(((unsigned long long *)(void *)(r))[(i)])
 
 static pthread_once_t ft_ptrace_once = PTHREAD_ONCE_INIT;
 
@@ -72,6 +63,9 @@ static pthread_once_t ft_ptrace_once = PTHREAD_ONCE_INIT;
 static volatile int	ft_ptrace_dying;
 static __thread ft_proc_t *ft_ptrace_self;
 
+static int	ft_ptrace_fatal_detach(ft_proc_t *);
+static int	ft_ptrace_is_tracer(const ft_proc_t *);
+
 static void
 ft_ptrace_wakehandler(int sig)
 {
@@ -81,12 +75,6 @@ ft_ptrace_wakehandler(int sig)
 		for (;;)
 			pause();
 	}
-}
-
-void
-ft_ptrace_fatal_start(void)
-{
-	ft_ptrace_dying = 1;
 }
 
 /* A decimal number from a NUL-terminated name; -1 if it is not one. */
@@ -236,7 +224,7 @@ ft_ptrace_fatal_thread(ft_proc_t *p, pid_t tid)
  * Let every thread of p go, from a signal handler on p's tracer thread:
  * only system calls and plain memory.  Returns the threads seen.
  */
-int
+static int
 ft_ptrace_fatal_detach(ft_proc_t *p)
 {
 	char path[80], buf[4096];
@@ -302,7 +290,7 @@ ft_ptrace_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int
+int
 ft_ptrace_vmread(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
@@ -314,7 +302,7 @@ ft_ptrace_vmread(pid_t pid, uint64_t addr, void *buf, size_t len)
  * One word of a stopped tracee's memory.  On the hit path these beat
  * process_vm_readv/writev, which pin pages for a bigger copy.
  */
-static int
+int
 ft_ptrace_peek(pid_t tid, uint64_t addr, uint64_t *v)
 {
 	long w;
@@ -327,155 +315,34 @@ ft_ptrace_peek(pid_t tid, uint64_t addr, uint64_t *v)
 	return 0;
 }
 
-static int
+int
 ft_ptrace_poke(pid_t tid, uint64_t addr, uint64_t v)
 {
 	return (int)ptrace(PTRACE_POKEDATA, tid, (void *)(uintptr_t)addr,
 	    (void *)(uintptr_t)v);
 }
 
-/*
- * The fatal table: one (address, original byte) per patched site, read
- * by ft_proc_fatal_restore() from a signal handler at any moment.  Entries
- * below pr_nfatal are always valid; a grown table is published before the
- * count and the old one is kept until release.  Called with pr_lock held.
- */
-static void
-ft_ptrace_fatal_add(ft_proc_t *p, uint64_t addr, uint8_t byte)
-{
-	if (p->pr_nfatal == p->pr_fatalcap) {
-		size_t ncap = p->pr_fatalcap ? p->pr_fatalcap * 2 : 256;
-		ft_fatal_t *nt = calloc(ncap, sizeof(*nt));
-		void **nold;
-
-		if (nt == NULL)
-			return;	/* only the fatal path loses this site */
-		nold = realloc(p->pr_fatalold, (p->pr_nfatalold + 1) *
-		    sizeof(void *));
-		if (nold == NULL) {
-			free(nt);
-			return;
-		}
-		p->pr_fatalold = nold;
-		if (p->pr_fatal != NULL)
-			memcpy(nt, p->pr_fatal, p->pr_nfatal * sizeof(*nt));
-		p->pr_fatalold[p->pr_nfatalold++] = p->pr_fatal;
-		__atomic_store_n(&p->pr_fatal, nt, __ATOMIC_RELEASE);
-		p->pr_fatalcap = ncap;
-	}
-	if (p->pr_start == 0)
-		p->pr_start = ft_guard_starttime(p->pr_pid);
-	p->pr_fatal[p->pr_nfatal].ff_addr = addr;
-	p->pr_fatal[p->pr_nfatal].ff_byte = byte;
-	p->pr_fatal[p->pr_nfatal].ff_guard = ft_guard_add(p->pr_pid,
-	    p->pr_start, addr, byte);
-	__atomic_store_n(&p->pr_nfatal, p->pr_nfatal + 1, __ATOMIC_RELEASE);
-}
-
-static void
-ft_ptrace_fatal_del(ft_proc_t *p, uint64_t addr)
-{
-	size_t i, n = p->pr_nfatal;
-
-	for (i = 0; i < n; i++) {
-		if (p->pr_fatal[i].ff_addr != addr)
-			continue;
-		/* a stale duplicate is harmless: it restores the same byte */
-		ft_guard_del(p->pr_fatal[i].ff_guard);
-		p->pr_fatal[i] = p->pr_fatal[n - 1];
-		__atomic_store_n(&p->pr_nfatal, n - 1, __ATOMIC_RELEASE);
-		return;
-	}
-}
-
-/*
- * Every site is gone or restored (exec, exit, release): empty the table
- * and the guardian's copy of it.  pr_lock held.
- */
-static void
-ft_ptrace_fatal_clear(ft_proc_t *p)
-{
-	size_t i, n = p->pr_nfatal;
-
-	__atomic_store_n(&p->pr_nfatal, 0, __ATOMIC_RELEASE);
-	for (i = 0; i < n; i++)
-		ft_guard_del(p->pr_fatal[i].ff_guard);
-}
-
-/* From a fatal-signal handler: pwrite(2) only. */
-void
-ft_ptrace_fatal_one(ft_proc_t *p)
-{
-	ft_fatal_t *t = __atomic_load_n(&p->pr_fatal, __ATOMIC_ACQUIRE);
-	size_t i, n = __atomic_load_n(&p->pr_nfatal, __ATOMIC_ACQUIRE);
-	int fd = p->pr_memfd;
-
-	if (t == NULL || fd < 0)
-		return;
-	for (i = 0; i < n; i++)
-		(void)!pwrite(fd, &t[i].ff_byte, 1, (off_t)t[i].ff_addr);
-}
-
-/* Sites: a hash table keyed by address, under pr_lock. */
-static ft_site_t **
-ft_ptrace_site_slot(ft_proc_t *p, uint64_t addr)
-{
-	ft_site_t **sp = &p->pr_sites[(addr ^ (addr >> 10)) % FT_NBUCKETS];
-
-	while (*sp != NULL && (*sp)->st_addr != addr)
-		sp = &(*sp)->st_next;
-	return sp;
-}
-
-static int
-ft_ptrace_site_adduser(ft_site_t *s, void *user)
-{
-	if (s->st_nusers == s->st_cap) {
-		int ncap = s->st_cap ? s->st_cap * 2 : 2;
-		void **nu = realloc(s->st_users, ncap * sizeof(void *));
-
-		if (nu == NULL)
-			return -1;
-		s->st_users = nu;
-		s->st_cap = ncap;
-	}
-	s->st_users[s->st_nusers++] = user;
-	return 0;
-}
+/* The ptrace backend's sites (ft_site.c) */
+#define	FT_PTRACE_TAB(p)	(&(p)->pr_tab[FT_BACKEND_PTRACE])
 
 static void	ft_ptrace_patched_add(ft_proc_t *, uint64_t);
 
 /*
- * Add user at addr (rbrk: the dynamic linker's hook, which has no user).
- * The first user patches the int3.
+ * fb_site_arm: a new site's int3, patched through /proc/PID/mem once its
+ * original bytes are known and the instruction can be resumed from.
+ * pr_lock held.
  */
-int
-ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
+static int
+ft_ptrace_site_arm(ft_proc_t *p, ft_site_t *s)
 {
 	static const uint8_t int3 = 0xcc;
-	ft_site_t **sp, *s;
+	uint64_t addr = s->st_addr;
 	ssize_t got;
-	int err = 0;
 
-	pthread_mutex_lock(&p->pr_lock);
-	if (p->pr_dead || p->pr_memfd < 0) {
-		err = ESRCH;
-		goto out;
+	if (p->pr_memfd < 0) {
+		errno = ESRCH;
+		return -1;
 	}
-	sp = ft_ptrace_site_slot(p, addr);
-	if ((s = *sp) != NULL) {
-		if (rbrk) {
-			s->st_rbrk = 1;
-			p->pr_rbrk = addr;
-		} else if (ft_ptrace_site_adduser(s, user) == -1)
-			err = ENOMEM;
-		goto out;
-	}
-	if ((s = calloc(1, sizeof(*s))) == NULL) {
-		err = ENOMEM;
-		goto out;
-	}
-	s->st_addr = addr;
 	/* an instruction near the end of a mapping may be shorter than 16 */
 	got = pread(p->pr_memfd, s->st_orig, sizeof(s->st_orig), (off_t)addr);
 	if (got <= 0) {
@@ -485,46 +352,36 @@ ft_ptrace_site_add(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
 		    (off_t)addr);
 	}
 	if (got <= 0) {
-		err = EFAULT;
-	} else if (ft_isa_emul(s->st_orig, (size_t)got, addr,
-	    &s->st_emul) == -1) {
-		err = EINVAL;
-	} else if (s->st_emul.ee_kind == FT_E_REFUSE) {
-		err = s->st_emul.ee_insn.fi_type == FT_I_INT3 ? EBUSY : ENOTSUP;
-	} else if (!rbrk && ft_ptrace_site_adduser(s, user) == -1) {
-		err = ENOMEM;
-	} else {
-		/* the restorers know the byte before the int3 is there */
-		ft_ptrace_fatal_add(p, addr, s->st_orig[0]);
-		if (pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1) {
-			ft_ptrace_fatal_del(p, addr);
-			err = EFAULT;
-		}
-	}
-	if (err != 0) {
-		free(s->st_users);
-		free(s);
-		goto out;
-	}
-	s->st_rbrk = rbrk;
-	s->st_serial = ++p->pr_serial;
-	*sp = s;
-	p->pr_nsites++;
-	/*
-	 * The hook is known as such in the same breath as it is counted:
-	 * ft_proc_uprobe() may ask from another thread, at once after the
-	 * grab, whether any site but the hook is in.
-	 */
-	if (rbrk)
-		p->pr_rbrk = addr;
-	ft_ptrace_patched_add(p, addr);
-out:
-	pthread_mutex_unlock(&p->pr_lock);
-	if (err != 0) {
-		errno = err;
+		errno = EFAULT;
 		return -1;
 	}
+	if (ft_isa_emul(s->st_orig, (size_t)got, addr, &s->st_emul) == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (s->st_emul.ee_kind == FT_E_REFUSE) {
+		errno = s->st_emul.ee_insn.fi_type == FT_I_INT3 ? EBUSY :
+		    ENOTSUP;
+		return -1;
+	}
+	/* the restorers know the byte before the int3 is there */
+	ft_guard_fatal_add(p, addr, s->st_orig[0]);
+	if (pwrite(p->pr_memfd, &int3, 1, (off_t)addr) != 1) {
+		ft_guard_fatal_del(p, addr);
+		errno = EFAULT;
+		return -1;
+	}
+	ft_ptrace_patched_add(p, addr);
 	return 0;
+}
+
+/* fb_site_disarm: the original byte back (if restore).  pr_lock held. */
+static void
+ft_ptrace_site_disarm(ft_proc_t *p, ft_site_t *s, int restore)
+{
+	if (restore && p->pr_memfd >= 0)
+		(void)!pwrite(p->pr_memfd, s->st_orig, 1, (off_t)s->st_addr);
+	ft_guard_fatal_del(p, s->st_addr);
 }
 
 /*
@@ -584,63 +441,6 @@ ft_ptrace_oldtrap(ft_proc_t *p, pid_t tid, uint64_t rip)
 	    si.si_signo != SIGTRAP || si.si_code != SI_KERNEL)
 		return 0;
 	return ft_ptrace_waspatched(p, rip - 1);
-}
-
-/* Unpatch and free a site.  pr_lock held. */
-static void
-ft_ptrace_site_drop(ft_proc_t *p, ft_site_t **sp, int restore)
-{
-	ft_site_t *s = *sp;
-
-	if (restore && p->pr_memfd >= 0)
-		(void)!pwrite(p->pr_memfd, s->st_orig, 1, (off_t)s->st_addr);
-	ft_ptrace_fatal_del(p, s->st_addr);
-	*sp = s->st_next;
-	p->pr_nsites--;
-	free(s->st_users);
-	free(s);
-}
-
-int
-ft_ptrace_site_remove(ft_proc_t *p, uint64_t addr, void *user)
-{
-	ft_site_t **sp, *s;
-	uint64_t gen;
-	int i, found = 0;
-
-	pthread_mutex_lock(&p->pr_lock);
-	sp = ft_ptrace_site_slot(p, addr);
-	if ((s = *sp) != NULL) {
-		for (i = 0; i < s->st_nusers; i++) {
-			if (s->st_users[i] != user)
-				continue;
-			s->st_users[i] = s->st_users[--s->st_nusers];
-			found = 1;
-			break;
-		}
-		if (found && s->st_nusers == 0 && !s->st_rbrk)
-			ft_ptrace_site_drop(p, sp, 1);
-	}
-	pthread_mutex_unlock(&p->pr_lock);
-	if (!found) {
-		errno = ENOENT;
-		return -1;
-	}
-	/*
-	 * A hit that copied its users before we removed this one may still be
-	 * running with it: wait for that callback to end, so the caller may
-	 * free user when we return.
-	 */
-	if (!ft_ptrace_is_tracer(p)) {
-		gen = __atomic_load_n(&p->pr_cbgen, __ATOMIC_ACQUIRE);
-		while (__atomic_load_n(&p->pr_incb, __ATOMIC_ACQUIRE) &&
-		    __atomic_load_n(&p->pr_cbgen, __ATOMIC_ACQUIRE) == gen) {
-			struct timespec ts = { 0, 50000 };
-
-			nanosleep(&ts, NULL);
-		}
-	}
-	return 0;
 }
 
 /* Threads: the tracer's own list. */
@@ -836,8 +636,8 @@ ft_ptrace_cpu(ft_proc_t *p, ft_thread_t *t)
 	    (int)v : -1;
 }
 
-/* ft_proc_cpu(): tid is stopped in fo_hit, on the tracer thread */
-int
+/* fb_cpu: tid is stopped in fo_hit, on the tracer thread */
+static int
 ft_ptrace_tidcpu(ft_proc_t *p, pid_t tid)
 {
 	ft_thread_t *t;
@@ -922,7 +722,7 @@ ft_ptrace_syscall_undo(ft_thread_t *t, const struct user_regs_struct *save)
 	}
 }
 
-static long
+long
 ft_ptrace_syscall(ft_proc_t *p, ft_thread_t *t, long nr, long a1, long a2,
     long a3, long a4, long a5, long a6)
 {
@@ -975,161 +775,6 @@ ft_ptrace_syscall(ft_proc_t *p, ft_thread_t *t, long nr, long a1, long a2,
 }
 
 /*
- * A free address range of len bytes within 1 GiB of near, from
- * /proc/PID/maps, so that %rip-relative operands reach their data from
- * the slot.  0 if there is none.
- */
-static uint64_t
-ft_ptrace_gap(ft_proc_t *p, uint64_t near, uint64_t len)
-{
-	char path[64], line[512];
-	uint64_t prev = 0x10000, best = 0, bestd = UINT64_MAX;
-	const uint64_t range = 1ULL << 30;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pr_pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned long lo, hi;
-
-		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		if (lo > prev && lo - prev >= len) {
-			/* the end of the gap nearest to near */
-			uint64_t a = near < prev ? prev : (near + len > lo ?
-			    lo - len : near);
-			uint64_t d;
-
-			a &= ~(uint64_t)4095;
-			if (a < prev)
-				a = (prev + 4095) & ~(uint64_t)4095;
-			d = a > near ? a - near : near - a;
-			if (a + len <= lo && d < range && d < bestd) {
-				best = a;
-				bestd = d;
-			}
-		}
-		if (hi > prev)
-			prev = hi;
-	}
-	fclose(f);
-	return best;
-}
-
-/* Map a scratch chunk near addr.  Returns its index, or -1. */
-static int
-ft_ptrace_chunk_map(ft_proc_t *p, ft_thread_t *t, uint64_t near)
-{
-	uint64_t hint;
-	long r = -1;
-
-	if (p->pr_nchunks == FT_MAXCHUNKS)
-		return -1;
-	if ((hint = ft_ptrace_gap(p, near, FT_CHUNKSIZE)) != 0)
-		r = ft_ptrace_syscall(p, t, SYS_mmap, (long)hint,
-		    (long)FT_CHUNKSIZE, PROT_READ | PROT_EXEC,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (r < 0 && r > -4096)
-		r = ft_ptrace_syscall(p, t, SYS_mmap, 0, (long)FT_CHUNKSIZE,
-		    PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (r < 0 && r > -4096)
-		return -1;
-	p->pr_chunk[p->pr_nchunks] = (uint64_t)r;
-	return p->pr_nchunks++;
-}
-
-/*
- * Fill t's slot for the displaced instruction of site (copied in s) and
- * return the address to resume at, or 0.
- */
-static uint64_t
-ft_ptrace_slot(ft_proc_t *p, ft_thread_t *t, const ft_site_t *s)
-{
-	uint8_t buf[FT_SLOTSIZE];
-	const ft_insn_t *fi = &s->st_emul.ee_insn;
-	uint64_t slot = 0, back = s->st_addr + fi->fi_len;
-	int c, i, tries;
-
-	if (t->th_slot < 0) {
-		for (i = 0; i < FT_NSLOTS && p->pr_slotused[i]; i++)
-			;
-		if (i == FT_NSLOTS)
-			return 0;
-		p->pr_slotused[i] = 1;
-		t->th_slot = i;
-	}
-	memset(buf, 0xcc, sizeof(buf));
-	memcpy(buf, &s->st_addr, 8);
-	buf[8] = fi->fi_len;
-	for (tries = 0, c = 0; tries < 2; tries++) {
-		for (c = 0; c < p->pr_nchunks; c++) {
-			slot = p->pr_chunk[c] + (uint64_t)t->th_slot *
-			    FT_SLOTSIZE;
-			if (ft_isa_relocate(s->st_orig, fi, s->st_addr,
-			    slot + FT_SLOTHDR, buf + FT_SLOTHDR) == 0)
-				break;
-		}
-		if (c < p->pr_nchunks)
-			break;
-		if (ft_ptrace_chunk_map(p, t, s->st_addr) == -1)
-			return 0;
-	}
-	if (c == p->pr_nchunks)
-		return 0;
-	if (t->th_slotkey[c] != s->st_serial) {
-		uint8_t *j = buf + FT_SLOTHDR + fi->fi_len;
-
-		/* jmp *0(%rip); .quad back */
-		j[0] = 0xff;
-		j[1] = 0x25;
-		memset(j + 2, 0, 4);
-		memcpy(j + 6, &back, 8);
-		if (pwrite(p->pr_memfd, buf, FT_SLOTSIZE, (off_t)slot) !=
-		    FT_SLOTSIZE)
-			return 0;
-		t->th_slotkey[c] = s->st_serial;
-	}
-	return slot + FT_SLOTHDR;
-}
-
-/*
- * If r->rip is inside a scratch slot, move it to the original code: back
- * to the displaced instruction if it has not run (*skip then names it, so
- * that its probe does not fire twice), else on to the next one.  Reads
- * the slot header from the memory of pid (a fork child has a copy).
- */
-static int
-ft_ptrace_unslot(ft_proc_t *p, pid_t pid, struct user_regs_struct *r,
-    uint64_t *skip)
-{
-	uint64_t slot, orig;
-	uint8_t len;
-	int c;
-
-	for (c = 0; c < p->pr_nchunks; c++) {
-		if (r->rip < p->pr_chunk[c] || r->rip >= p->pr_chunk[c] +
-		    FT_CHUNKSIZE)
-			continue;
-		slot = r->rip - (r->rip - p->pr_chunk[c]) % FT_SLOTSIZE;
-		if (ft_ptrace_vmread(pid, slot, &orig, 8) == -1 ||
-		    ft_ptrace_vmread(pid, slot + 8, &len, 1) == -1)
-			return 0;
-		if (r->rip == slot + FT_SLOTHDR) {
-			r->rip = orig;
-			if (skip != NULL)
-				*skip = orig;
-			return 1;
-		}
-		if (r->rip == slot + FT_SLOTHDR + len) {
-			r->rip = orig + len;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
  * Set t's registers after its hit and let it go.  If the daemon dies of a
  * fatal signal meanwhile (ft_ptrace_fatal_thread, on this very thread),
  * pr_step says whether the new registers are in place: a thread whose
@@ -1146,147 +791,23 @@ ft_ptrace_setregs(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
 	p->pr_steptid = 0;
 }
 
-/*
- * Resume t after its hit at s->st_addr: emulate, or run out of line.
- * r holds the registers with rip at the site.
- */
-static void
-ft_ptrace_step(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r,
-    const ft_site_t *s)
+/* A site is ours while its byte still reads 0xcc. */
+static int
+ft_ptrace_mapped(ft_proc_t *p, const ft_site_t *s)
 {
-	const ft_emul_t *ee = &s->st_emul;
-	uint64_t pc = s->st_addr, next = pc + ee->ee_insn.fi_len, v, a;
-	pid_t tid = t->th_tid;
+	uint8_t b;
 
-	switch (ee->ee_kind) {
-	case FT_E_SKIP:
-		r->rip = next;
-		break;
-	case FT_E_PUSH:
-		v = FT_REG(r, ee->ee_reg);
-		if (ft_ptrace_poke(tid, r->rsp - 8, v) == -1)
-			goto fault;
-		r->rsp -= 8;
-		r->rip = next;
-		break;
-	case FT_E_JMP:
-		r->rip = ee->ee_insn.fi_target;
-		break;
-	case FT_E_CALL:
-		if (ft_ptrace_poke(tid, r->rsp - 8, next) == -1)
-			goto fault;
-		r->rsp -= 8;
-		r->rip = ee->ee_insn.fi_target;
-		break;
-	case FT_E_RET:
-		if (ft_ptrace_peek(tid, r->rsp, &v) == -1)
-			goto fault;
-		r->rsp += 8 + (uint64_t)ee->ee_imm;
-		r->rip = v;
-		break;
-	case FT_E_JCC:
-		r->rip = ft_isa_cond(ee, r->eflags, r->rcx) ?
-		    ee->ee_insn.fi_target : next;
-		break;
-	case FT_E_LOOP:
-		if (ee->ee_cc != FT_CC_JRCXZ && ee->ee_cc != FT_CC_JECXZ) {
-			if (ee->ee_ecx)
-				r->rcx = (uint32_t)(r->rcx - 1);
-			else
-				r->rcx--;
-		}
-		r->rip = ft_isa_cond(ee, r->eflags, r->rcx) ?
-		    ee->ee_insn.fi_target : next;
-		break;
-	case FT_E_ADDRSP:
-	case FT_E_SUBRSP:
-		r->eflags = ft_isa_addsub_flags(r->eflags, r->rsp,
-		    (uint64_t)ee->ee_imm, ee->ee_kind == FT_E_SUBRSP);
-		r->rsp = ee->ee_kind == FT_E_SUBRSP ? r->rsp -
-		    (uint64_t)ee->ee_imm : r->rsp + (uint64_t)ee->ee_imm;
-		r->rip = next;
-		break;
-	case FT_E_MOVRBP:
-		r->rbp = r->rsp;
-		r->rip = next;
-		break;
-	case FT_E_JMPIND:
-	case FT_E_CALLIND:
-		if (!ee->ee_mem) {
-			v = FT_REG(r, ee->ee_reg);
-		} else {
-			a = (uint64_t)ee->ee_disp;
-			if (ee->ee_base == FT_REG_RIP)
-				a += next;
-			else if (ee->ee_base >= 0)
-				a += FT_REG(r, ee->ee_base);
-			if (ee->ee_index >= 0)
-				a += FT_REG(r, ee->ee_index) * ee->ee_scale;
-			if (ee->ee_seg >= 0)
-				a += FT_REG(r, ee->ee_seg);
-			if (ft_ptrace_peek(tid, a, &v) == -1)
-				goto fault;
-		}
-		if (ee->ee_kind == FT_E_CALLIND) {
-			if (ft_ptrace_poke(tid, r->rsp - 8, next) == -1)
-				goto fault;
-			r->rsp -= 8;
-		}
-		r->rip = v;
-		break;
-	default:
-		if ((v = ft_ptrace_slot(p, t, s)) == 0) {
-			/*
-			 * No slot (no room for a chunk near the data, or too
-			 * many threads).  Never harm the target: give the
-			 * site up, so the original instruction runs.
-			 */
-			ft_site_t **sp;
-
-			pthread_mutex_lock(&p->pr_lock);
-			sp = ft_ptrace_site_slot(p, pc);
-			if (*sp != NULL)
-				ft_ptrace_site_drop(p, sp, 1);
-			pthread_mutex_unlock(&p->pr_lock);
-			break;
-		}
-		r->rip = v;
-		break;
-	}
-	ft_ptrace_setregs(p, t, r);
-	return;
-fault:
-	/* as the instruction itself would have: a SIGSEGV at the site */
-	r->rip = pc;
-	t->th_skip = pc;
-	t->th_sig = SIGSEGV;
-	ft_ptrace_setregs(p, t, r);
+	return pread(p->pr_memfd, &b, 1, (off_t)s->st_addr) == 1 && b == 0xcc;
 }
 
 /*
  * After a dlclose: drop the sites whose int3 is gone with their mapping,
- * without writing to what may be mapped there now.  A site is ours while
- * its byte still reads 0xcc.
+ * without writing to what may be mapped there now.
  */
 static void
 ft_ptrace_purge(ft_proc_t *p)
 {
-	ft_site_t **sp;
-	uint8_t b;
-	int i;
-
-	pthread_mutex_lock(&p->pr_lock);
-	for (i = 0; i < FT_NBUCKETS; i++) {
-		sp = &p->pr_sites[i];
-		while (*sp != NULL) {
-			if (pread(p->pr_memfd, &b, 1, (off_t)(*sp)->st_addr) ==
-			    1 && b == 0xcc)
-				sp = &(*sp)->st_next;
-			else
-				ft_ptrace_site_drop(p, sp, 0);
-		}
-	}
-	pthread_mutex_unlock(&p->pr_lock);
+	ft_site_sweep(p, FT_PTRACE_TAB(p), ft_ptrace_mapped);
 }
 
 /*
@@ -1323,8 +844,10 @@ ft_ptrace_hook(ft_proc_t *p)
 
 	if (ft_proc_rdebug(p, &rdebug, &rbrk) == -1 || rbrk == 0)
 		return;
-	if (ft_ptrace_site_add(p, rbrk, NULL, 1) == 0)
-		p->pr_rdebug = rdebug;	/* (pr_rbrk is set there) */
+	if (ft_site_add(p, FT_PTRACE_TAB(p), rbrk, NULL, 1) == 0) {
+		p->pr_rdebug = rdebug;
+		p->pr_rbrk = rbrk;
+	}
 }
 
 /*
@@ -1363,7 +886,7 @@ ft_ptrace_entry_set(ft_proc_t *p, uint64_t addr)
 		return -1;
 	p->pr_entry = addr;
 	pthread_mutex_lock(&p->pr_lock);
-	ft_ptrace_fatal_add(p, addr, p->pr_entryorig);
+	ft_guard_fatal_add(p, addr, p->pr_entryorig);
 	pthread_mutex_unlock(&p->pr_lock);
 	return 0;
 }
@@ -1375,7 +898,7 @@ ft_ptrace_entry_clear(ft_proc_t *p)
 		return;
 	(void)!pwrite(p->pr_memfd, &p->pr_entryorig, 1, (off_t)p->pr_entry);
 	pthread_mutex_lock(&p->pr_lock);
-	ft_ptrace_fatal_del(p, p->pr_entry);
+	ft_guard_fatal_del(p, p->pr_entry);
 	pthread_mutex_unlock(&p->pr_lock);
 	p->pr_entry = 0;
 	p->pr_atmain = 0;
@@ -1423,13 +946,20 @@ ft_ptrace_stray(ft_proc_t *p, ft_thread_t *t, struct user_regs_struct *r)
 	ft_ptrace_resume(t);
 }
 
+/*
+ * A thread stopped on an int3: the entry point's, a site's (fire its
+ * users, then resume it past the displaced instruction: ft_ool.c), or
+ * someone else's.
+ */
 static void
 ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
 {
+	ft_sitetab_t *tab = FT_PTRACE_TAB(p);
 	struct user_regs_struct r;
-	ft_site_t *s, copy;
+	void *const *users;
+	ft_site_t copy;
 	ft_hit_t hit;
-	int fire;
+	int fire, n;
 
 	if (ptrace(PTRACE_GETREGS, t->th_tid, 0, &r) == -1)
 		return;
@@ -1437,57 +967,64 @@ ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
 		ft_ptrace_entry(p, t, &r);
 		return;
 	}
-	pthread_mutex_lock(&p->pr_lock);
-	if ((s = *ft_ptrace_site_slot(p, r.rip - 1)) == NULL) {
-		pthread_mutex_unlock(&p->pr_lock);
+	if ((n = ft_site_enter(p, tab, r.rip - 1, &copy, &users)) == -1) {
 		ft_ptrace_stray(p, t, &r);
 		return;
 	}
-	copy = *s;
-	if (s->st_nusers > p->pr_ubufcap) {
-		void **nb = realloc(p->pr_ubuf, s->st_nusers * sizeof(void *));
-
-		if (nb != NULL) {
-			p->pr_ubuf = nb;
-			p->pr_ubufcap = s->st_nusers;
-		}
-	}
-	if (copy.st_nusers > p->pr_ubufcap)
-		copy.st_nusers = p->pr_ubufcap;
-	if (copy.st_nusers > 0)		/* the linker's hook has none */
-		memcpy(p->pr_ubuf, s->st_users,
-		    copy.st_nusers * sizeof(void *));
-	pthread_mutex_unlock(&p->pr_lock);
-
 	r.rip = copy.st_addr;
 	fire = t->th_skip != copy.st_addr && !t->th_foreign;
 	t->th_skip = 0;
-	if (fire && copy.st_rbrk && ft_ptrace_rbrk(p) && p->pr_hold &&
-	    p->pr_holdat == FT_HOLD_PREINIT) {
+	if (fire && copy.st_rbrk) {
 		/*
-		 * evaltime=preinit: the first consistent state.  Held on the
-		 * hook's int3, which it runs through later without firing.
+		 * The linker's hook: what it calls (fo_modules, fo_held) may
+		 * wait for a thread that removes sites, so it runs outside
+		 * the hit; a user of the same address fires after it.
 		 */
-		ft_ptrace_entry_clear(p);
-		t->th_skip = copy.st_addr;
-		ptrace(PTRACE_SETREGS, t->th_tid, 0, &r);
-		ft_ptrace_arrived(p, t);
-		return;
+		ft_site_leave(p);
+		if (ft_ptrace_rbrk(p) && p->pr_hold &&
+		    p->pr_holdat == FT_HOLD_PREINIT) {
+			/*
+			 * evaltime=preinit: the first consistent state.
+			 * Held on the hook's int3, which it runs through
+			 * later without firing.
+			 */
+			ft_ptrace_entry_clear(p);
+			t->th_skip = copy.st_addr;
+			ptrace(PTRACE_SETREGS, t->th_tid, 0, &r);
+			ft_ptrace_arrived(p, t);
+			return;
+		}
+		if ((n = ft_site_enter(p, tab, copy.st_addr, &copy,
+		    &users)) == -1) {
+			/* gone meanwhile, its byte restored: run it */
+			ft_ptrace_setregs(p, t, &r);
+			return;
+		}
 	}
-	if (fire && copy.st_nusers > 0 && p->pr_ops->fo_hit != NULL) {
+	if (fire && n > 0 && p->pr_ops->fo_hit != NULL) {
 		hit.fh_pid = p->pr_pid;
 		hit.fh_tid = t->th_tid;
 		hit.fh_addr = copy.st_addr;
 		hit.fh_time = ft_ptrace_now();
 		hit.fh_cpu = -1;	/* read only if needed: ft_proc_cpu */
 		hit.fh_regs = r;
-		__atomic_store_n(&p->pr_incb, 1, __ATOMIC_RELEASE);
-		p->pr_ops->fo_hit(p->pr_arg, p, &hit, p->pr_ubuf,
-		    copy.st_nusers);
-		__atomic_add_fetch(&p->pr_cbgen, 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&p->pr_incb, 0, __ATOMIC_RELEASE);
+		hit.fh_proc = p;
+		hit.fh_read = ft_proc_hitlive;	/* the thread waits */
+		hit.fh_priv = NULL;
+		p->pr_ops->fo_hit(p->pr_arg, p, &hit, users, n);
 	}
-	ft_ptrace_step(p, t, &r, &copy);
+	ft_site_leave(p);
+	if (ft_ool_step(p, t, &r, &copy) == -1) {
+		ft_site_t **sp;
+
+		/* no slot: the site goes, the original instruction runs */
+		pthread_mutex_lock(&p->pr_lock);
+		sp = ft_site_slot(tab, copy.st_addr);
+		if (*sp != NULL)
+			ft_site_drop(p, tab, sp, 1);
+		pthread_mutex_unlock(&p->pr_lock);
+	}
+	ft_ptrace_setregs(p, t, &r);
 }
 
 /* Wait for the first stop of a new tracee we expect (a fork child). */
@@ -1510,6 +1047,13 @@ ft_ptrace_waitnew(ft_proc_t *p, pid_t pid, int *st)
 	return 0;
 }
 
+/* A site's original byte into a fork child's copy of the text. */
+static void
+ft_ptrace_childsite(void *arg, ft_site_t *s)
+{
+	(void)!pwrite(*(int *)arg, s->st_orig, 1, (off_t)s->st_addr);
+}
+
 /*
  * A fork child: a copy of our patched text.  Put the original bytes
  * back in its copy, move it out of a slot, and let it go.  A vfork child
@@ -1522,8 +1066,7 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 	struct user_regs_struct r;
 	char path[64];
 	ft_thread_t *t;
-	int st, fd, b, shared;
-	ft_site_t *s;
+	int st, fd, shared;
 	size_t i;
 
 	if (ft_ptrace_waitnew(p, child, &st) == -1 || !WIFSTOPPED(st))
@@ -1550,15 +1093,12 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) != -1) {
 		pthread_mutex_lock(&p->pr_lock);
-		for (b = 0; b < FT_NBUCKETS; b++)
-			for (s = p->pr_sites[b]; s != NULL; s = s->st_next)
-				(void)!pwrite(fd, s->st_orig, 1,
-				    (off_t)s->st_addr);
+		ft_site_each(FT_PTRACE_TAB(p), ft_ptrace_childsite, &fd);
 		for (i = 0; i < p->pr_npatched; i++) {
 			uint64_t a = p->pr_patched[i];
 			uint8_t byte;
 
-			if (*ft_ptrace_site_slot(p, a) == NULL &&
+			if (*ft_site_slot(FT_PTRACE_TAB(p), a) == NULL &&
 			    pread(p->pr_memfd, &byte, 1, (off_t)a) == 1 &&
 			    byte != 0xcc)
 				(void)!pwrite(fd, &byte, 1, (off_t)a);
@@ -1570,7 +1110,7 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 		close(fd);
 	}
 	if (ptrace(PTRACE_GETREGS, child, 0, &r) == 0 &&
-	    ft_ptrace_unslot(p, child, &r, NULL))
+	    ft_ool_unslot(p, child, &r, NULL))
 		ptrace(PTRACE_SETREGS, child, 0, &r);
 	ptrace(PTRACE_DETACH, child, 0, 0);
 }
@@ -1582,7 +1122,7 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	ft_thread_t *n;
 	char path[64];
 	uint64_t av[2], entry = 0;
-	int fd, b, letgo;
+	int fd;
 
 	if (t->th_foreign) {
 		/* a vfork child leaves our memory: it is not ours */
@@ -1607,22 +1147,10 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	 * image: may its users still trace it?  If not, it goes now,
 	 * untraced; nothing of ours is in the new image.
 	 */
-	letgo = p->pr_ops->fo_execok != NULL &&
-	    p->pr_ops->fo_execok(p->pr_arg, p) == -1;
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
-	fd = letgo ? -1 : open(path, O_RDWR | O_CLOEXEC);
 	pthread_mutex_lock(&p->pr_lock);
-	ft_ptrace_fatal_clear(p);
-	for (b = 0; b < FT_NBUCKETS; b++)
-		while (p->pr_sites[b] != NULL)
-			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
-	if (p->pr_memfd >= 0)
-		close(p->pr_memfd);
-	p->pr_memfd = fd;
-	if (letgo)
-		p->pr_dead = 1;		/* not ours any more */
+	ft_guard_fatal_clear(p);	/* the entry point's int3 too */
 	pthread_mutex_unlock(&p->pr_lock);
-	if (letgo) {
+	if (ft_proc_exec(p, &ft_backend_ptrace) == -1) {
 		p->pr_hold = 0;
 		while (p->pr_threads != NULL) {
 			ptrace(PTRACE_DETACH, p->pr_threads->th_tid, 0, 0);
@@ -1677,14 +1205,10 @@ ft_ptrace_stopsig(int sig)
 static void
 ft_ptrace_gone(ft_proc_t *p, int status)
 {
-	int b;
-
 	pthread_mutex_lock(&p->pr_lock);
 	p->pr_dead = 1;
-	ft_ptrace_fatal_clear(p);
-	for (b = 0; b < FT_NBUCKETS; b++)
-		while (p->pr_sites[b] != NULL)
-			ft_ptrace_site_drop(p, &p->pr_sites[b], 0);
+	ft_guard_fatal_clear(p);
+	(void)ft_site_purge(p, FT_PTRACE_TAB(p), 0, NULL, 0);
 	pthread_mutex_unlock(&p->pr_lock);
 	while (p->pr_threads != NULL)
 		ft_ptrace_thread_drop(p, p->pr_threads);
@@ -1742,7 +1266,7 @@ ft_ptrace_event(ft_proc_t *p, pid_t tid, int st)
 		 * may be rewritten before it returns): move it out first.
 		 */
 		if (p->pr_nchunks > 0 && ptrace(PTRACE_GETREGS, tid, 0,
-		    &r) == 0 && ft_ptrace_unslot(p, p->pr_pid, &r,
+		    &r) == 0 && ft_ool_unslot(p, p->pr_pid, &r,
 		    &t->th_skip))
 			ptrace(PTRACE_SETREGS, tid, 0, &r);
 		t->th_sig = sig;
@@ -1846,18 +1370,15 @@ ft_ptrace_detach(ft_proc_t *p)
 	ft_thread_t *t, *n;
 	uint64_t *gone = NULL;
 	size_t ngone = 0, i;
-	int b, st, pending;
+	int st, pending;
 	pid_t tid;
 
 	pthread_mutex_lock(&p->pr_lock);
-	gone = calloc(p->pr_nsites + 2, sizeof(uint64_t));
-	for (b = 0; b < FT_NBUCKETS; b++) {
-		while (p->pr_sites[b] != NULL) {
-			if (gone != NULL)
-				gone[ngone++] = p->pr_sites[b]->st_addr;
-			ft_ptrace_site_drop(p, &p->pr_sites[b], 1);
-		}
-	}
+	gone = calloc(FT_PTRACE_TAB(p)->sb_n + 2, sizeof(uint64_t));
+	ngone = ft_site_purge(p, FT_PTRACE_TAB(p), 1, gone,
+	    FT_PTRACE_TAB(p)->sb_n);
+	if (gone == NULL)
+		ngone = 0;
 	if (p->pr_entry != 0) {
 		(void)!pwrite(p->pr_memfd, &p->pr_entryorig, 1,
 		    (off_t)p->pr_entry);
@@ -1865,7 +1386,7 @@ ft_ptrace_detach(ft_proc_t *p)
 			gone[ngone++] = p->pr_entry;
 		p->pr_entry = 0;
 	}
-	ft_ptrace_fatal_clear(p);
+	ft_guard_fatal_clear(p);
 	pthread_mutex_unlock(&p->pr_lock);
 
 	/* Stop every thread we have not stopped yet. */
@@ -1950,7 +1471,7 @@ ft_ptrace_detach(ft_proc_t *p)
 			    ft_ptrace_trappending(p, t->th_tid))
 				ft_ptrace_untrap(t, &r);
 			else if (p->pr_nchunks > 0 &&
-			    ft_ptrace_unslot(p, p->pr_pid, &r, NULL))
+			    ft_ool_unslot(p, p->pr_pid, &r, NULL))
 				ptrace(PTRACE_SETREGS, t->th_tid, 0, &r);
 		}
 		ptrace(PTRACE_DETACH, t->th_tid, 0,
@@ -2036,23 +1557,23 @@ ft_ptrace_main(void *arg)
 	return NULL;
 }
 
-int
+static int
 ft_ptrace_is_tracer(const ft_proc_t *p)
 {
 	return p->pr_ready != 0 && pthread_equal(pthread_self(), p->pr_thread);
 }
 
 /* Interrupt the tracer's waitpid() (or pause()) so it reads pr_cmd. */
-void
+static void
 ft_ptrace_wake(ft_proc_t *p)
 {
 	if (!ft_ptrace_is_tracer(p) && !p->pr_done)
 		pthread_kill(p->pr_thread, SIGRTMIN + 5);
 }
 
-/* Start the tracer thread; it attaches.  Returns 0, or -1 (pr_err). */
-int
-ft_ptrace_start(ft_proc_t *p)
+/* fb_grab: start the tracer thread; it attaches.  0, or -1 (pr_err). */
+static int
+ft_ptrace_grab(ft_proc_t *p)
 {
 	sigset_t set, old;
 	int rc;
@@ -2078,3 +1599,82 @@ ft_ptrace_start(ft_proc_t *p)
 	}
 	return 0;
 }
+
+/* fb_run: a held process runs on. */
+static int
+ft_ptrace_run(ft_proc_t *p)
+{
+	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RUN, __ATOMIC_ACQ_REL);
+	ft_ptrace_wake(p);
+	return 0;
+}
+
+/*
+ * fb_release: stop the tracer thread; it restores what it patched and
+ * detaches (a held process runs).  The process may live on, traced by
+ * another backend.
+ */
+static void *
+ft_ptrace_release(ft_proc_t *p)
+{
+	struct pollfd pfd;
+	struct timespec ts;
+
+	__atomic_or_fetch(&p->pr_cmd, FT_CMD_RELEASE, __ATOMIC_ACQ_REL);
+	for (;;) {
+		ft_ptrace_wake(p);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 2000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (pthread_timedjoin_np(p->pr_thread, NULL, &ts) == 0)
+			break;
+	}
+	p->pr_tracertid = 0;
+	/* the thread says dead when it ends: is it? */
+	pfd.fd = p->pr_pidfd;
+	pfd.events = POLLIN;
+	pthread_mutex_lock(&p->pr_lock);
+	p->pr_dead = p->pr_pidfd < 0 ? kill(p->pr_pid, 0) == -1 :
+	    poll(&pfd, 1, 0) != 0;
+	pthread_mutex_unlock(&p->pr_lock);
+	return NULL;
+}
+
+/*
+ * fb_fatal_detach: from a fatal-signal handler, let p go.  ptrace
+ * answers only the tracer thread: it is woken with FT_WAKESIG and does
+ * it in its handler (or the calling thread does, if it is that one).
+ */
+static int
+ft_ptrace_fatal(ft_proc_t *p)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid);
+
+	ft_ptrace_dying = 1;
+	if (p->pr_tracertid <= 0)
+		return 0;
+	if (p->pr_tracertid == self) {
+		(void)ft_ptrace_fatal_detach(p);
+		return 0;
+	}
+	(void)syscall(SYS_tgkill, getpid(), p->pr_tracertid, SIGRTMIN + 5);
+	return 1;
+}
+
+const ft_backend_t ft_backend_ptrace = {
+	.fb_id = FT_BACKEND_PTRACE,
+	.fb_name = "ptrace",
+	.fb_caps = FT_CAP_GRAB | FT_CAP_SYNC | FT_CAP_STOP | FT_CAP_PATCH,
+	.fb_grab = ft_ptrace_grab,
+	.fb_run = ft_ptrace_run,
+	.fb_site_arm = ft_ptrace_site_arm,
+	.fb_site_disarm = ft_ptrace_site_disarm,
+	.fb_release = ft_ptrace_release,
+	.fb_read = ft_proc_memread,
+	.fb_write = ft_proc_memwrite,
+	.fb_cpu = ft_ptrace_tidcpu,
+	.fb_fatal_detach = ft_ptrace_fatal,
+};

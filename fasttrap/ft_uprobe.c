@@ -12,9 +12,14 @@
  * filter covers threads created later (an inherited perf uprobe event
  * makes clone() fail); other processes that map the file are untouched.
  *
- * Sites.  ft_uprobe_site_add() records a user in the site table (our
- * own, hashed like the ptrace backend's, under pr_lock) and checks the
- * instruction; ft_uprobe_sync() compares the wanted sites with the
+ * It is the uprobe row of the backend table (ft_backend_uprobe, at the
+ * end): it cannot seize a process itself, so it attaches to one that
+ * the grabbing backend holds (fb_attach), and its sites go in place in
+ * batches (FT_CAP_BATCH).
+ *
+ * Sites.  ft_proc_site_add() records a user in our site table
+ * (ft_site.c), once ft_uprobe_site_check() has checked the instruction;
+ * ft_uprobe_sync() compares the wanted sites with the
  * links in place, per file, and replaces the links of files whose set
  * changed: the new link is made before the old one is closed (from a
  * thread of its own: a close waits for a grace period, 24-80 ms).  At
@@ -29,20 +34,22 @@
  *
  * The drain thread waits (epoll) on the ring, an eventfd (release) and
  * the pidfd (exit), with a short timeout since the capture program wakes
- * it only when the ring is half full.  It dispatches with up_hitlock
- * held: ft_uprobe_site_remove() takes that lock after removing its user,
- * so when it returns no hit still runs with that user.  ft_proc_read()
- * on the drain thread, inside fo_hit, is served from the sample's stack
- * copy when the range lies in it (ft_uprobe_snap).
+ * it only when the ring is half full.  It dispatches each sample as a
+ * hit of the site table (ft_site_enter, ft_site_leave), so that when a
+ * removal returns no hit still runs with the removed user.  The hit
+ * carries its accessor (ft_uprobe_hitread): the sample's stack copy when
+ * the range lies in it, and errno as read at the hit, else the memory
+ * now.
  *
  * Exec.  The exec program shuts the capture program's gate (ft_bpf.c)
  * in the kernel, before the new image runs; the drain thread meets its
  * record after every sample of the old image.  It asks the user
  * (fo_execok) whether the new image, credentials and all, may still be
- * traced: if not, the process is let go (no sample of the new image
- * was ever taken; the links go at release), else the memory descriptor
- * is opened again for the new image (reads of samples drained before
- * used the old one, which reads nothing of the new) and, once the
+ * traced (ft_proc_exec, shared with ptrace): if not, the process is let
+ * go (no sample of the new image was ever taken; the links go at
+ * release), else the memory descriptor is opened again for the new
+ * image (reads of samples drained before used the old one, which reads
+ * nothing of the new) and, once the
  * probes are resolved again (fo_exec), the gate opens.
  */
 #include <sys/epoll.h>
@@ -81,22 +88,17 @@ typedef struct ft_uplink {
 	struct ft_uplink *ul_next;
 } ft_uplink_t;
 
+/* Our state, in the process's pr_bdata. */
+typedef struct ft_up ft_up_t;
 struct ft_up {
-	/* sites: our own table (a held process's ptrace tracer has its own) */
-	ft_site_t	*up_sites[FT_NBUCKETS];
-	size_t		up_nsites;
 	ft_bpf_t	*up_bpf;
 	int		up_epfd;
 	int		up_evfd;	/* release */
 	int		up_pidfd;
 	pthread_t	up_thread;
 	int		up_started;
-	pthread_mutex_t	up_hitlock;	/* held while fo_hit runs */
 	pthread_mutex_t	up_synclock;	/* ft_uprobe_sync() */
 	ft_uplink_t	*up_links;
-	const ft_bpfrec_t *up_cur;	/* the sample in fo_hit */
-	void		**up_ubuf;
-	int		up_ubufcap;
 	uint64_t	up_lost[FT_UP_MAXCPU];	/* reported so far */
 	int		up_exited;
 	uint64_t	up_rdebug;	/* struct r_debug, or 0 */
@@ -121,32 +123,8 @@ typedef struct ft_upwant {
 	int		uw_map;		/* index in the maps */
 } ft_upwant_t;
 
-static ft_site_t **
-ft_uprobe_slot(ft_proc_t *p, uint64_t addr)
-{
-	ft_site_t **sp = &p->pr_up->up_sites[(addr ^ (addr >> 10)) %
-	    FT_NBUCKETS];
-
-	while (*sp != NULL && (*sp)->st_addr != addr)
-		sp = &(*sp)->st_next;
-	return sp;
-}
-
-/* Read the image being traced, never another (see ft_proc_read). */
-static int
-ft_uprobe_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
-{
-	int rc = -1;
-
-	pthread_mutex_lock(&p->pr_lock);
-	if (p->pr_memfd >= 0 && pread(p->pr_memfd, buf, len, (off_t)addr) ==
-	    (ssize_t)len)
-		rc = 0;
-	pthread_mutex_unlock(&p->pr_lock);
-	if (rc == -1)
-		errno = EFAULT;
-	return rc;
-}
+/* Our sites (ft_site.c) */
+#define	FT_UPROBE_TAB(p)	(&(p)->pr_tab[FT_BACKEND_UPROBE])
 
 /*
  * Would x86 uprobes take the instruction at addr?  They refuse the
@@ -154,11 +132,12 @@ ft_uprobe_read(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
  * notrack), as well as int3 and int N; other refusals are found by
  * ft_uprobe_sync's bisection.  The bytes come from the file, as the
  * kernel's do: memory may still hold a uprobe's int3 (a link closing).
- * 1: refused; 0: fine; -1 with errno.
+ * fb_site_check: 0 (refused ones get st_nolink), or -1 with errno.
  */
 static int
-ft_uprobe_check(ft_proc_t *p, uint64_t addr)
+ft_uprobe_site_check(ft_proc_t *p, ft_site_t *s)
 {
+	uint64_t addr = s->st_addr;
 	const ft_sym_t *sym;
 	ft_mod_t *m;
 	ft_elf_t *fe;
@@ -173,7 +152,7 @@ ft_uprobe_check(ft_proc_t *p, uint64_t addr)
 				break;
 	if (len == 0) {
 		len = sizeof(b);
-		if (ft_uprobe_read(p, addr, b, len) == -1) {
+		if (ft_proc_memread(p, addr, b, len) == -1) {
 			errno = EFAULT;
 			return -1;
 		}
@@ -193,7 +172,8 @@ ft_uprobe_check(ft_proc_t *p, uint64_t addr)
 	for (i = 0; i < in.fi_len; i++) {
 		switch (b[i]) {
 		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0xf0:
-			return 1;	/* refused */
+			s->st_nolink = 1;	/* refused */
+			return 0;
 		case 0x64: case 0x65: case 0x66: case 0x67:
 		case 0xf2: case 0xf3:
 			continue;
@@ -205,119 +185,18 @@ ft_uprobe_check(ft_proc_t *p, uint64_t addr)
 	return 0;
 }
 
-/* Add user at addr; rbrk: the dynamic linker's hook, which has none. */
+/*
+ * A hit's accessor: the sample's stack copy if it has the range (and
+ * errno as the capture program read it at the hit), else the memory
+ * now, later than the hit.
+ */
 static int
-ft_uprobe_site_add1(ft_proc_t *p, uint64_t addr, void *user, int rbrk)
+ft_uprobe_hitread(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 {
-	ft_site_t **sp, *s;
-	int chk;
-
-	if (p->pr_dead) {
-		errno = ESRCH;
-		return -1;
-	}
-	pthread_mutex_lock(&p->pr_lock);
-	sp = ft_uprobe_slot(p, addr);
-	if ((s = *sp) == NULL) {
-		pthread_mutex_unlock(&p->pr_lock);
-		if ((chk = ft_uprobe_check(p, addr)) == -1)
-			return -1;
-		if ((s = calloc(1, sizeof(*s))) == NULL)
-			return -1;
-		s->st_addr = addr;
-		s->st_nolink = chk;
-		pthread_mutex_lock(&p->pr_lock);
-		sp = ft_uprobe_slot(p, addr);
-		if (*sp == NULL) {
-			*sp = s;
-			p->pr_up->up_nsites++;
-		} else {
-			free(s);
-			s = *sp;
-		}
-	}
-	if (rbrk) {
-		s->st_rbrk = 1;
-		pthread_mutex_unlock(&p->pr_lock);
-		return 0;
-	}
-	if (s->st_nusers == s->st_cap) {
-		int ncap = s->st_cap ? s->st_cap * 2 : 2;
-		void **nu = realloc(s->st_users, ncap * sizeof(void *));
-
-		if (nu == NULL) {
-			pthread_mutex_unlock(&p->pr_lock);
-			return -1;
-		}
-		s->st_users = nu;
-		s->st_cap = ncap;
-	}
-	s->st_users[s->st_nusers++] = user;
-	pthread_mutex_unlock(&p->pr_lock);
-	return 0;
-}
-
-int
-ft_uprobe_site_add(ft_proc_t *p, uint64_t addr, void *user)
-{
-	/* gone, or let go at an exec: nothing more of it is ours */
-	if (p->pr_dead) {
-		errno = ESRCH;
-		return -1;
-	}
-	return ft_uprobe_site_add1(p, addr, user, 0);
-}
-
-int
-ft_uprobe_site_remove(ft_proc_t *p, uint64_t addr, void *user)
-{
-	ft_up_t *up = p->pr_up;
-	ft_site_t **sp, *s;
-	int i, found = 0;
-
-	pthread_mutex_lock(&p->pr_lock);
-	sp = ft_uprobe_slot(p, addr);
-	if ((s = *sp) != NULL) {
-		for (i = 0; i < s->st_nusers; i++) {
-			if (s->st_users[i] == user) {
-				s->st_users[i] = s->st_users[--s->st_nusers];
-				found = 1;
-				break;
-			}
-		}
-		if (s->st_nusers == 0 && !s->st_rbrk) {
-			/* its uprobe goes at the next sync */
-			*sp = s->st_next;
-			p->pr_up->up_nsites--;
-			free(s->st_users);
-			free(s);
-		}
-	}
-	pthread_mutex_unlock(&p->pr_lock);
-	/* wait for a hit running with user, unless we are that hit */
-	if (up->up_started && !pthread_equal(pthread_self(), up->up_thread)) {
-		pthread_mutex_lock(&up->up_hitlock);
-		pthread_mutex_unlock(&up->up_hitlock);
-	}
-	if (!found) {
-		errno = ENOENT;
-		return -1;
-	}
-	return 0;
-}
-
-/* Reads from inside fo_hit: the sample's stack copy, if it has the range. */
-int
-ft_uprobe_snap(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
-{
-	ft_up_t *up = p->pr_up;
-	const ft_bpfrec_t *r;
+	const ft_bpfrec_t *r = h->fh_priv;
+	ft_up_t *up = h->fh_proc->pr_bdata;
 	uint64_t sp;
 
-	if (up == NULL || !up->up_started || (r = up->up_cur) == NULL ||
-	    !pthread_equal(pthread_self(), up->up_thread))
-		return -1;
-	/* errno, as the capture program read it at the hit */
 	if (r->br_errok && len == sizeof(r->br_errno) && up->up_tlsoff != 0 &&
 	    addr == r->br_fsbase + (uint64_t)up->up_tlsoff) {
 		memcpy(buf, &r->br_errno, len);
@@ -325,7 +204,7 @@ ft_uprobe_snap(ft_proc_t *p, uint64_t addr, void *buf, size_t len)
 	}
 	sp = r->br_regs[FT_BPF_NREGS - 2];
 	if (addr < sp || len > r->br_stklen || addr - sp > r->br_stklen - len)
-		return -1;
+		return ft_proc_memread(h->fh_proc, addr, buf, len);
 	memcpy(buf, r->br_stack + (addr - sp), len);
 	return 0;
 }
@@ -491,7 +370,7 @@ static ft_uplink_t *
 ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
     uint32_t n, int **fds, int *nrefused)
 {
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	char path[64];
 	ft_mapent_t me;
 	ft_uplink_t *l;
@@ -536,7 +415,8 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 	pthread_mutex_lock(&p->pr_lock);
 	for (i = j = 0; i < n; i++) {
 		if (bad[i]) {
-			ft_site_t *s = *ft_uprobe_slot(p, l->ul_cookies[i]);
+			ft_site_t *s = *ft_site_slot(FT_UPROBE_TAB(p),
+			    l->ul_cookies[i]);
 
 			if (s != NULL)
 				s->st_nolink = 1;
@@ -585,22 +465,58 @@ ft_uprobe_linkfree(ft_uplink_t *l, int **fds)
 	free(l);
 }
 
+struct ft_upwantarg {
+	const ft_upmap_t *wa_maps;
+	int		wa_nmaps;
+	ft_upwant_t	*wa_w;
+	size_t		wa_nw, wa_cap;
+	int		wa_refused;
+};
+
+/* A site to link, if it has users and a mapping.  pr_lock held. */
+static void
+ft_uprobe_want(void *arg, ft_site_t *s)
+{
+	struct ft_upwantarg *wa = arg;
+	const ft_upmap_t *maps = wa->wa_maps;
+	ft_upwant_t *w;
+	int m;
+
+	if (s->st_nolink) {
+		wa->wa_refused++;
+		return;
+	}
+	if ((s->st_nusers == 0 && !s->st_rbrk) || wa->wa_nw == wa->wa_cap)
+		return;
+	for (m = 0; m < wa->wa_nmaps; m++)
+		if (s->st_addr >= maps[m].um_lo && s->st_addr < maps[m].um_hi)
+			break;
+	if (m == wa->wa_nmaps)
+		return;		/* not mapped (any more) */
+	w = &wa->wa_w[wa->wa_nw++];
+	w->uw_dev = maps[m].um_dev;
+	w->uw_ino = maps[m].um_ino;
+	w->uw_off = s->st_addr - maps[m].um_lo + maps[m].um_off;
+	w->uw_addr = s->st_addr;
+	w->uw_map = m;
+}
+
 /*
  * Put the sites that have users in place: a new link for each file whose
  * set changed, then the old links go.  Returns the number of sites the
  * kernel refuses, or -1 (errno) if a link could not be made (the links
  * in place stay).
  */
-int
+static int
 ft_uprobe_sync(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	ft_upmap_t *maps;
 	ft_upwant_t *w = NULL;
 	ft_uplink_t *nl = NULL, **tail = &nl, *l, *o, **op;
 	size_t nw = 0, cap, i, j;
-	int nmaps = 0, m, refused = 0, e = 0, *fds = NULL;
-	ft_site_t *s;
+	int nmaps = 0, refused = 0, e = 0, *fds = NULL;
+	struct ft_upwantarg wa;
 
 	if (p->pr_dead)
 		return 0;
@@ -610,35 +526,21 @@ ft_uprobe_sync(ft_proc_t *p)
 		goto out;
 	}
 	pthread_mutex_lock(&p->pr_lock);
-	cap = up->up_nsites;
+	cap = FT_UPROBE_TAB(p)->sb_n;
 	if (cap > 0 && (w = calloc(cap, sizeof(*w))) == NULL) {
 		pthread_mutex_unlock(&p->pr_lock);
 		e = ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < FT_NBUCKETS; i++) {
-		for (s = up->up_sites[i]; s != NULL; s = s->st_next) {
-			if (s->st_nolink) {
-				refused++;
-				continue;
-			}
-			if ((s->st_nusers == 0 && !s->st_rbrk) || nw == cap)
-				continue;
-			for (m = 0; m < nmaps; m++)
-				if (s->st_addr >= maps[m].um_lo &&
-				    s->st_addr < maps[m].um_hi)
-					break;
-			if (m == nmaps)
-				continue;	/* not mapped (any more) */
-			w[nw].uw_dev = maps[m].um_dev;
-			w[nw].uw_ino = maps[m].um_ino;
-			w[nw].uw_off = s->st_addr - maps[m].um_lo +
-			    maps[m].um_off;
-			w[nw].uw_addr = s->st_addr;
-			w[nw].uw_map = m;
-			nw++;
-		}
-	}
+	wa.wa_maps = maps;
+	wa.wa_nmaps = nmaps;
+	wa.wa_w = w;
+	wa.wa_nw = 0;
+	wa.wa_cap = cap;
+	wa.wa_refused = 0;
+	ft_site_each(FT_UPROBE_TAB(p), ft_uprobe_want, &wa);
+	nw = wa.wa_nw;
+	refused = wa.wa_refused;
 	pthread_mutex_unlock(&p->pr_lock);
 	if (nw > 1)	/* w is NULL when there are no sites */
 		qsort(w, nw, sizeof(*w), ft_uprobe_wantcmp);
@@ -710,23 +612,14 @@ out:
 	return refused;
 }
 
-/* Drop every site: the process exec'd, or is let go.  Holding nothing. */
+/* Drop every site: the process is let go.  Holding nothing. */
 static void
 ft_uprobe_purge(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
-	ft_site_t *s;
-	int b;
+	ft_up_t *up = p->pr_bdata;
 
 	pthread_mutex_lock(&p->pr_lock);
-	for (b = 0; b < FT_NBUCKETS; b++) {
-		while ((s = up->up_sites[b]) != NULL) {
-			up->up_sites[b] = s->st_next;
-			free(s->st_users);
-			free(s);
-		}
-	}
-	up->up_nsites = 0;
+	(void)ft_site_purge(p, FT_UPROBE_TAB(p), 0, NULL, 0);
 	up->up_rdebug = up->up_rbrk = 0;
 	pthread_mutex_unlock(&p->pr_lock);
 }
@@ -738,13 +631,13 @@ ft_uprobe_purge(ft_proc_t *p)
 static void
 ft_uprobe_hook(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	uint64_t rdebug = 0, rbrk = 0;
 
 	if (up->up_rbrk != 0 || ft_proc_rdebug(p, &rdebug, &rbrk) == -1 ||
 	    rbrk == 0)
 		return;
-	if (ft_uprobe_site_add1(p, rbrk, NULL, 1) == 0) {
+	if (ft_site_add(p, FT_UPROBE_TAB(p), rbrk, NULL, 1) == 0) {
 		up->up_rdebug = rdebug;
 		up->up_rbrk = rbrk;
 	}
@@ -757,11 +650,11 @@ ft_uprobe_hook(ft_proc_t *p)
 static void
 ft_uprobe_rbrk(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	int32_t state = 0;
 
 	/* struct r_debug: r_state follows r_version, r_map, r_brk */
-	if (up->up_rdebug != 0 && ft_uprobe_read(p, up->up_rdebug + 24,
+	if (up->up_rdebug != 0 && ft_proc_memread(p, up->up_rdebug + 24,
 	    &state, 4) == 0 && state != 0)
 		return;		/* RT_ADD or RT_DELETE: in progress */
 	ft_proc_refresh(p);
@@ -771,7 +664,7 @@ ft_uprobe_rbrk(ft_proc_t *p)
 
 /*
  * Tell the capture program where the image's errno is, so that samples
- * carry errno as it was at the hit (ft_uprobe_snap serves it).
+ * carry errno as it was at the hit (ft_uprobe_hitread serves it).
  */
 static void
 ft_uprobe_tls(ft_proc_t *p, ft_up_t *up)
@@ -791,26 +684,11 @@ ft_uprobe_tls(ft_proc_t *p, ft_up_t *up)
 static void
 ft_uprobe_exec(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
-	char path[32];
-	int fd = -1, letgo;
+	ft_up_t *up = p->pr_bdata;
 
 	up->up_execs++;
-	ft_uprobe_purge(p);
-	letgo = p->pr_ops->fo_execok != NULL &&
-	    p->pr_ops->fo_execok(p->pr_arg, p) == -1;
-	if (!letgo) {
-		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
-	pthread_mutex_lock(&p->pr_lock);
-	if (p->pr_memfd >= 0)
-		close(p->pr_memfd);
-	p->pr_memfd = fd;
-	if (letgo)
-		p->pr_dead = 1;		/* not ours any more */
-	pthread_mutex_unlock(&p->pr_lock);
-	if (letgo) {
+	up->up_rdebug = up->up_rbrk = 0;
+	if (ft_proc_exec(p, &ft_backend_uprobe) == -1) {
 		up->up_letgo = 1;
 		return;
 	}
@@ -827,10 +705,11 @@ static void
 ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 {
 	ft_proc_t *p = arg;
-	ft_up_t *up = p->pr_up;
-	ft_site_t *s;
+	ft_up_t *up = p->pr_bdata;
+	void *const *users;
+	ft_site_t s;
 	ft_hit_t h;
-	int n = 0, rbrk = 0;
+	int n;
 
 	if (up->up_letgo)
 		return;
@@ -838,25 +717,9 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 		ft_uprobe_exec(p);
 		return;
 	}
-	pthread_mutex_lock(&up->up_hitlock);
-	pthread_mutex_lock(&p->pr_lock);
-	if ((s = *ft_uprobe_slot(p, r->br_cookie)) != NULL) {
-		rbrk = s->st_rbrk;
-		if (s->st_nusers > up->up_ubufcap) {
-			void **nb = realloc(up->up_ubuf, s->st_nusers *
-			    sizeof(void *));
-
-			if (nb != NULL) {
-				up->up_ubuf = nb;
-				up->up_ubufcap = s->st_nusers;
-			}
-		}
-		n = s->st_nusers < up->up_ubufcap ? s->st_nusers :
-		    up->up_ubufcap;
-		if (n > 0)	/* the hook has no users, and no buffer yet */
-			memcpy(up->up_ubuf, s->st_users, n * sizeof(void *));
-	}
-	pthread_mutex_unlock(&p->pr_lock);
+	if ((n = ft_site_enter(p, FT_UPROBE_TAB(p), r->br_cookie, &s,
+	    &users)) == -1)
+		return;
 	if (n > 0 && p->pr_ops->fo_hit != NULL) {
 		memset(&h, 0, sizeof(h));
 		h.fh_pid = (pid_t)(r->br_pidtgid >> 32);
@@ -867,13 +730,14 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 		memcpy(&h.fh_regs, r->br_regs, sizeof(r->br_regs));
 		h.fh_regs.rip = r->br_cookie;
 		h.fh_regs.fs_base = r->br_fsbase;
-		up->up_cur = r;
-		p->pr_ops->fo_hit(p->pr_arg, p, &h, up->up_ubuf, n);
-		up->up_cur = NULL;
+		h.fh_proc = p;
+		h.fh_read = ft_uprobe_hitread;
+		h.fh_priv = r;
+		p->pr_ops->fo_hit(p->pr_arg, p, &h, users, n);
 	}
-	pthread_mutex_unlock(&up->up_hitlock);
-	/* not under up_hitlock: the main thread may remove sites meanwhile */
-	if (rbrk)
+	ft_site_leave(p);
+	/* after the hit: the main thread may remove sites meanwhile */
+	if (s.st_rbrk)
 		ft_uprobe_rbrk(p);
 }
 
@@ -881,7 +745,7 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 static void
 ft_uprobe_lost(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	uint64_t v[FT_UP_MAXCPU];
 	int n, i;
 
@@ -911,7 +775,7 @@ static void *
 ft_uprobe_main(void *arg)
 {
 	ft_proc_t *p = arg;
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	struct epoll_event ev[4];
 	int n, i, stop = 0, gone;
 	sigset_t set;
@@ -957,7 +821,7 @@ ft_uprobe_main(void *arg)
  * ringsize bytes, the exec watch, the descriptors to wait on.  The drain
  * thread starts in ft_uprobe_run().
  */
-int
+static int
 ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 {
 	struct epoll_event ev;
@@ -968,7 +832,6 @@ ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 		return -1;
 	}
 	up->up_epfd = up->up_evfd = up->up_pidfd = -1;
-	pthread_mutex_init(&up->up_hitlock, NULL);
 	pthread_mutex_init(&up->up_synclock, NULL);
 	if ((up->up_bpf = ft_bpf_open(ringsize, err, errlen)) == NULL)
 		goto fail;
@@ -1005,7 +868,7 @@ ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 	ev.data.fd = up->up_pidfd;
 	if (epoll_ctl(up->up_epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) == -1)
 		goto sysfail;
-	p->pr_up = up;
+	p->pr_bdata = up;
 	return 0;
 sysfail:
 	snprintf(err, errlen, "%s", strerror(errno));
@@ -1017,21 +880,9 @@ fail:
 		close(up->up_epfd);
 	if (up->up_evfd >= 0)
 		close(up->up_evfd);
-	pthread_mutex_destroy(&up->up_hitlock);
 	pthread_mutex_destroy(&up->up_synclock);
 	free(up);
 	return -1;
-}
-
-size_t
-ft_uprobe_nsites(ft_proc_t *p)
-{
-	size_t n;
-
-	pthread_mutex_lock(&p->pr_lock);
-	n = p->pr_up->up_nsites;
-	pthread_mutex_unlock(&p->pr_lock);
-	return n;
 }
 
 /*
@@ -1039,10 +890,10 @@ ft_uprobe_nsites(ft_proc_t *p)
  * linker's hook, linked at the next sync); exec is watched from
  * ft_uprobe_start().
  */
-int
+static int
 ft_uprobe_run(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	int rc;
 
 	if (up->up_started)
@@ -1059,10 +910,10 @@ ft_uprobe_run(ft_proc_t *p)
 }
 
 /* What ft_uprobe_release() leaves for ft_uprobe_close(). */
-struct ft_upgone {
+typedef struct ft_upgone {
 	pthread_t	*ug_closers;	/* closing our links */
 	int		ug_nclosers;
-};
+} ft_upgone_t;
 
 /*
  * Stop the drain thread (no hit runs after this) and free the backend.
@@ -1071,10 +922,10 @@ struct ft_upgone {
  * file); ft_uprobe_close(), which the caller calls last, waits for
  * them and for the closes of links replaced earlier.
  */
-ft_upgone_t *
+static void *
 ft_uprobe_release(ft_proc_t *p)
 {
-	ft_up_t *up = p->pr_up;
+	ft_up_t *up = p->pr_bdata;
 	ft_upgone_t *g;
 	ft_uplink_t *l;
 	uint64_t one = 1;
@@ -1098,8 +949,6 @@ ft_uprobe_release(ft_proc_t *p)
 	close(up->up_pidfd);
 	close(up->up_epfd);
 	close(up->up_evfd);
-	free(up->up_ubuf);
-	pthread_mutex_destroy(&up->up_hitlock);
 	pthread_mutex_destroy(&up->up_synclock);
 	if ((g = calloc(1, sizeof(*g))) != NULL) {
 		g->ug_closers = up->up_closers;
@@ -1108,7 +957,7 @@ ft_uprobe_release(ft_proc_t *p)
 		ft_uprobe_closejoin(&up->up_closers, &up->up_nclosers);
 	}
 	free(up);
-	p->pr_up = NULL;
+	p->pr_bdata = NULL;
 	return g;
 }
 
@@ -1121,9 +970,11 @@ ft_uprobe_release(ft_proc_t *p)
  * on a loaded machine while removals were still to come, and a process
  * traced again at once then lost a probe or found a stray int3.)
  */
-void
-ft_uprobe_close(ft_upgone_t *g)
+static void
+ft_uprobe_close(void *arg)
 {
+	ft_upgone_t *g = arg;
+
 	if (g == NULL)
 		return;
 	ft_uprobe_closejoin(&g->ug_closers, &g->ug_nclosers);
@@ -1145,7 +996,7 @@ ft_uprobe_selftest(int x)
  * uprobe_multi links)?  Found out once, by linking a probe on one of our
  * own functions.  0, or -1 with the reason in err.
  */
-int
+static int
 ft_uprobe_ok(char *err, size_t errlen)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1196,3 +1047,18 @@ out:
 	pthread_mutex_unlock(&lock);
 	return n;
 }
+
+const ft_backend_t ft_backend_uprobe = {
+	.fb_id = FT_BACKEND_UPROBE,
+	.fb_name = "uprobe",
+	.fb_caps = FT_CAP_BATCH,
+	.fb_ok = ft_uprobe_ok,
+	.fb_attach = ft_uprobe_start,
+	.fb_run = ft_uprobe_run,
+	.fb_site_check = ft_uprobe_site_check,
+	.fb_sync = ft_uprobe_sync,
+	.fb_release = ft_uprobe_release,
+	.fb_close = ft_uprobe_close,
+	.fb_read = ft_proc_memread,
+	.fb_write = ft_proc_memwrite,
+};

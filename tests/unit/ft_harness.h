@@ -114,7 +114,7 @@ on_hit(void *arg, ft_proc_t *p, const ft_hit_t *h, void *const *users,
 	if (c->c_texthi != 0 && users[0] == &c->c_user[0]) {
 		uint64_t ra = 0;
 
-		if (ft_proc_read(p, h->fh_regs.rsp, &ra, sizeof(ra)) != 0 ||
+		if (ft_hit_read(h, h->fh_regs.rsp, &ra, sizeof(ra)) != 0 ||
 		    ra < c->c_textlo || ra >= c->c_texthi)
 			c->c_badret++;
 	}

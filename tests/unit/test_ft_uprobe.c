@@ -20,7 +20,8 @@ touprobe(struct ctx *c)
 {
 	char err[256];
 
-	if (ft_proc_uprobe(c->c_proc, ringsize, err, sizeof(err)) == -1) {
+	if (ft_proc_setbackend(c->c_proc, FT_BACKEND_UPROBE, ringsize, err,
+	    sizeof(err)) == -1) {
 		printf("# uprobe: %s\n", err);
 		return -1;
 	}
@@ -288,7 +289,7 @@ main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	snprintf(trig, sizeof(trig), "%s/tests/triggers", top ? top : ".");
-	if (ft_proc_uprobe_ok(why, sizeof(why)) == -1) {
+	if (ft_proc_backend_ok(FT_BACKEND_UPROBE, why, sizeof(why)) == -1) {
 		char msg[300];
 
 		snprintf(msg, sizeof(msg), "no uprobe backend here: %s", why);
