@@ -1797,7 +1797,7 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
 			dt_parser_error(pcb, dnp->dn_line, D_DIV_ZERO,
 			    "expression contains division by zero");
-		t = dt_decl_arith(lp->dn_type, rp->dn_type);
+		t = dt_decl_result(lp->dn_type, rp->dn_type);
 		break;
 	}
 	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
@@ -1827,7 +1827,7 @@ dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
 		    "operator ?: expression must be of scalar type");
 	if (dt_node_is_int(lp) && dt_node_is_int(rp))
-		dnp->dn_type = dt_decl_arith(lp->dn_type, rp->dn_type);
+		dnp->dn_type = dt_decl_result(lp->dn_type, rp->dn_type);
 	else if (dt_node_is_string(lp) && dt_node_is_string(rp))
 		dnp->dn_type = &dt_type_string;
 	else if (dt_decl_is_byref(lp->dn_type) && lp->dn_type == rp->dn_type)
