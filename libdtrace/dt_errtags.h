@@ -43,6 +43,7 @@
 	X(D_DREC_COMM)		/* data recording after commit() */ \
 	X(D_PROTO_LEN)		/* prototype length mismatch */ \
 	X(D_PROTO_ARG)		/* prototype argument mismatch */ \
+	X(D_REGS_IDX)		/* uregs[] index out of range */ \
 	X(D_OP_LVAL)		/* operator requires lvalue */ \
 	X(D_OP_WRITE)		/* operator requires writable variable */ \
 	X(D_OP_INT)		/* operator requires integral operands */ \

@@ -304,7 +304,11 @@ static const struct {
  * The uregs[] indices, with illumos's amd64 names: the daemon presents
  * the registers as Linux's struct user_regs_struct, an array of 64-bit
  * words in ptrace order (dtd_prov_pid.c), so the names map to that
- * order.  R_TRAPNO and R_ERR have no counterpart there.
+ * order.  The 32-bit names alias the 64-bit registers, as illumos's
+ * amd64 dtrace_getreg() maps them.  R_TRAPNO and R_ERR have no
+ * counterpart there: Linux keeps a thread's trap number and error code
+ * out of its user registers, and uregs[] of them reads 0 (DT_UREGS_NONE
+ * and up, dt_parser.c).
  */
 static const struct {
 	const char	*rn_name;
@@ -320,6 +324,11 @@ static const struct {
 	/* the machine-independent names */
 	{ "R_PC", 16 }, { "R_SP", 19 }, { "R_FP", 4 }, { "R_PS", 18 },
 	{ "R_R0", 10 }, { "R_R1", 5 },
+	/* the i386 names */
+	{ "R_EDI", 14 }, { "R_ESI", 13 }, { "R_EBP", 4 }, { "R_ESP", 19 },
+	{ "R_EBX", 5 }, { "R_EDX", 12 }, { "R_ECX", 11 }, { "R_EAX", 10 },
+	{ "R_EIP", 16 }, { "R_EFL", 18 }, { "R_UESP", 19 },
+	{ "R_TRAPNO", DT_UREGS_NONE }, { "R_ERR", DT_UREGS_NONE + 1 },
 };
 
 /* Types that only appear in subroutine prototypes. */

@@ -420,6 +420,8 @@ const dt_type_t	*dt_decl_lookup(const char *);
 const dt_type_t	*dt_decl_lookup_any(dtrace_hdl_t *, const char *);
 const dt_type_t	*dt_decl_type(const dt_typespec_t *, const char **, int *);
 const dt_type_t	*dt_decl_promote(const dt_type_t *);
+/* uregs[] indices from here on name registers Linux does not keep */
+#define DT_UREGS_NONE	64
 const dt_type_t	*dt_decl_result(const dt_type_t *, const dt_type_t *);
 const dt_type_t	*dt_decl_arith(const dt_type_t *, const dt_type_t *);
 void		dt_decl_rtype(dtrace_hdl_t *, const dt_type_t *, dif_type_t *);

@@ -609,6 +609,20 @@ dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 		    "%s[ ] argument #1 is incompatible with prototype:\n"
 		    "\tprototype: int\n\t argument: %s", idp->di_name,
 		    kp->dn_type->dt_name);
+	/* as illumos: a register is named by a constant */
+	if (idp->di_id == DIF_VAR_UREGS && kp->dn_kind != DT_NODE_INT)
+		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
+		    "%s[ ] argument #1 is incompatible with prototype:\n"
+		    "\tprototype: integer constant\n\t argument: %s",
+		    idp->di_name, kp->dn_type->dt_name);
+	if (idp->di_id == DIF_VAR_UREGS && kp->dn_type->dt_signed &&
+	    (int64_t)kp->dn_value < 0)
+		dt_parser_error(pcb, kp->dn_line, D_REGS_IDX,
+		    "index %lld is out of range for array %s",
+		    (long long)kp->dn_value, idp->di_name);
+	if (idp->di_id == DIF_VAR_UREGS && kp->dn_value >= DT_UREGS_NONE &&
+	    kp->dn_value < DT_UREGS_NONE + 2)
+		return dt_node_setint(dnp, 0, idp->di_type);
 	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS &&
 	    kp->dn_value >= 10)
 		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
