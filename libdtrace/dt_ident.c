@@ -129,12 +129,28 @@ dt_idhash_drop_kind(dt_idhash_t *dhp, int kind)
 
 	for (i = 0; i < dhp->dh_nbuckets; i++) {
 		for (pp = &dhp->dh_hash[i]; (idp = *pp) != NULL;) {
-			if (idp->di_kind == kind) {
+			if (idp->di_kind == kind &&
+			    !(idp->di_flags & DT_IDFLG_LIB)) {
 				*pp = idp->di_next;
 				dt_ident_free(idp);
 				dhp->dh_nelems--;
 			} else
 				pp = &idp->di_next;
+		}
+	}
+}
+
+/* Mark what a D library's compile (generation gen) made as kept. */
+void
+dt_idhash_keep_gen(dt_idhash_t *dhp, unsigned int gen)
+{
+	dt_ident_t *idp;
+	uint32_t i;
+
+	for (i = 0; i < dhp->dh_nbuckets; i++) {
+		for (idp = dhp->dh_hash[i]; idp != NULL; idp = idp->di_next) {
+			if (idp->di_gen == gen)
+				idp->di_flags |= DT_IDFLG_LIB;
 		}
 	}
 }

@@ -153,7 +153,7 @@ enum {
 #define DT_COPT_DROPTAGS	0x8	/* drop messages carry [DTRACEDROP_*] */
 #define DT_COPT_CPP		0x10	/* -C: run cpp over programs */
 #define DT_COPT_CPPHDRS		0x20	/* -H: cpp lists included files */
-#define DT_COPT_NOLIBS		0x40	/* no D libraries (there are none) */
+#define DT_COPT_NOLIBS		0x40	/* no D libraries (dt_lib.c) */
 #define DT_COPT_ARGREF		0x80	/* unreferenced $N allowed */
 
 struct dt_node;
@@ -218,6 +218,13 @@ struct dtrace_hdl {
 	char		**dt_cpp_argv;	/* -D, -U, -I for cpp (dt_cpp.c) */
 	int		dt_cpp_argc;
 	char		*dt_cpp_path;	/* -x cpppath, or NULL: "cpp" */
+	char		**dt_libdirs;	/* -L, -x libdir (dt_lib.c) */
+	int		dt_nlibdirs;
+	int		dt_libsdone;	/* the libraries were loaded */
+	struct dt_lib	*dt_libs;	/* the libraries of the path */
+	int		dt_nlibs;
+	const char	*dt_libcur;	/* path of the library compiling */
+	void		*dt_libmem;	/* the libraries' parse trees */
 
 	/* runtime (dt_work.c, dt_consume.c, dt_aggregate.c) */
 	dt_epid_t	**dt_epids;	/* indexed by epid */
@@ -471,6 +478,7 @@ void		dt_decl_destroy(dtrace_hdl_t *);
 #define DT_IDFLG_UNSUP		0x04	/* known, not supported yet */
 #define DT_IDFLG_REF		0x08	/* referenced */
 #define DT_IDFLG_MOD		0x10	/* assigned */
+#define DT_IDFLG_LIB		0x20	/* a D library's: kept by the handle */
 
 /* Action codes for DT_IDENT_ACTFUNC (di_id). */
 #define DT_ACT_TRACE		1
@@ -530,6 +538,7 @@ dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 		    uint32_t, const dt_type_t *);
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
 void		dt_idhash_drop_kind(dt_idhash_t *, int);
+void		dt_idhash_keep_gen(dt_idhash_t *, unsigned int);
 int		dt_ident_init(dtrace_hdl_t *);
 int		dt_ident_version(dtrace_hdl_t *, const char *);
 const char	*dt_ident_aggfunc_name(uint32_t);
@@ -649,6 +658,7 @@ typedef struct dt_pcb {
 	dt_type_t	*pcb_enum;	/* enum body being declared */
 	int64_t		pcb_enumval;	/* value of its next enumerator */
 	dt_xlator_t	*pcb_xlators;	/* translators (dt_parser.c) */
+	const char	*pcb_lib;	/* compiling this D library, or NULL */
 } dt_pcb_t;
 
 /* dt_lex.l */
@@ -670,6 +680,8 @@ void		dt_parser_error_tag(dt_pcb_t *, int, const char *,
 void		*dt_parser_alloc(dt_pcb_t *, size_t);
 char		*dt_parser_strdup(dt_pcb_t *, const char *);
 void		dt_parser_free(dt_pcb_t *);
+void		dt_parser_keep(dt_pcb_t *);
+void		dt_parser_fini(dtrace_hdl_t *);
 dt_node_t	*dt_node_int(dt_pcb_t *, uint64_t, int);
 dt_node_t	*dt_node_string(dt_pcb_t *, char *);
 dt_node_t	*dt_node_ident(dt_pcb_t *, char *);
@@ -742,6 +754,14 @@ int		dt_cc_macro(dt_pcb_t *, int, const char *, int, char **,
 		    int64_t *);
 void		dt_cc_destroy(dtrace_hdl_t *);
 void		dt_cc_prog_free(dtrace_prog_t *);
+void		dt_cc_prog_drop(dtrace_hdl_t *, dtrace_prog_t *);
+dtrace_prog_t	*dt_cc_compile_lib(dtrace_hdl_t *, FILE *);
+
+/* dt_lib.c */
+int		dt_lib_adddir(dtrace_hdl_t *, const char *);
+int		dt_lib_load(dtrace_hdl_t *);
+int		dt_lib_loaded(dtrace_hdl_t *, const char *);
+void		dt_lib_fini(dtrace_hdl_t *);
 
 /* dt_printf.c (runtime): compile-time check of a printf() format */
 int		dt_printf_check(dtrace_hdl_t *, const char *, int,

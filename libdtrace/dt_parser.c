@@ -29,7 +29,10 @@ dt_parser_verror(dt_pcb_t *pcb, int line, const char *tag, const char *fmt,
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	/* as illumos: a line number only for programs read from a file */
-	if (line > 0 && pcb->pcb_fileptr != NULL)
+	if (line > 0 && pcb->pcb_lib != NULL)
+		dt_set_errmsg(pcb->pcb_hdl, tag, "\"%s\", line %d: %s",
+		    pcb->pcb_lib, line, msg);
+	else if (line > 0 && pcb->pcb_fileptr != NULL)
 		dt_set_errmsg(pcb->pcb_hdl, tag, "line %d: %s", line, msg);
 	else
 		dt_set_errmsg(pcb->pcb_hdl, tag, "%s", msg);
@@ -93,6 +96,38 @@ dt_parser_free(dt_pcb_t *pcb)
 	pcb->pcb_mem = NULL;
 	pcb->pcb_nodes = NULL;
 	pcb->pcb_root = NULL;
+}
+
+/*
+ * Keep what a D library's compile allocated (its inlines' parse trees)
+ * on the handle, for the programs compiled after it.
+ */
+void
+dt_parser_keep(dt_pcb_t *pcb)
+{
+	dt_pmem_t *pm;
+
+	if ((pm = pcb->pcb_mem) != NULL) {
+		while (pm->pm_next != NULL)
+			pm = pm->pm_next;
+		pm->pm_next = pcb->pcb_hdl->dt_libmem;
+		pcb->pcb_hdl->dt_libmem = pcb->pcb_mem;
+	}
+	pcb->pcb_mem = NULL;
+	pcb->pcb_nodes = NULL;
+	pcb->pcb_root = NULL;
+}
+
+void
+dt_parser_fini(dtrace_hdl_t *dtp)
+{
+	dt_pmem_t *pm, *next;
+
+	for (pm = dtp->dt_libmem; pm != NULL; pm = next) {
+		next = pm->pm_next;
+		free(pm);
+	}
+	dtp->dt_libmem = NULL;
 }
 
 static dt_node_t *
@@ -1941,9 +1976,8 @@ dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 	dt_node_t *ap;
 
 	if (idp == NULL)
-		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
-		    "failed to resolve %s: Unknown function name",
-		    dnp->dn_string);
+		dt_parser_error(pcb, dnp->dn_line, D_FUNC_UNDEF,
+		    "undefined function name: %s", dnp->dn_string);
 	if (idp->di_kind == DT_IDENT_FUNC)
 		return dt_node_cook_subr(pcb, dnp, idp);
 	if (idp->di_kind != DT_IDENT_ACTFUNC &&

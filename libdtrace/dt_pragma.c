@@ -147,10 +147,21 @@ dt_pragma_depends(dt_pcb_t *pcb, int line, char **tokv, int tokc)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "program requires provider %s", tokv[1]);
 	}
-	/* as illumos: only a D library may name another (a program, no) */
-	if (strcmp(tokv[0], "library") == 0)
+	/*
+	 * as illumos: only a D library may name another (a program, no);
+	 * the libraries are compiled in the order their dependencies make
+	 * (dt_lib.c), so what it names has been compiled by now
+	 */
+	if (strcmp(tokv[0], "library") == 0 && pcb->pcb_lib == NULL)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "main program may not explicitly depend on a library");
+	if (strcmp(tokv[0], "library") == 0) {
+		if (!dt_lib_loaded(pcb->pcb_hdl, tokv[1]))
+			dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
+			    "program requires library \"%s\" which failed "
+			    "to load", tokv[1]);
+		return;
+	}
 	if (strcmp(tokv[0], "module") == 0)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "program requires %s %s", tokv[0], tokv[1]);

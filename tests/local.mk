@@ -91,6 +91,8 @@ EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 TESTS += tests/man-d7.sh
 EXTRA_DIST += tests/man-d7.sh
+TESTS += tests/daemon/dlibs.sh
+EXTRA_DIST += tests/daemon/dlibs.sh
 TESTS += tests/daemon/buffering.sh
 EXTRA_DIST += tests/daemon/buffering.sh
 TESTS += tests/daemon/pid.sh
