@@ -685,6 +685,10 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
 	    !mt->dt_defined))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_INCOMPLETE,
 		    "incomplete struct/union/enum %s: %s", mt->dt_name, name);
+	/* void and a function have no size: illumos's words for both */
+	if (mt->dt_kind == DT_TK_VOID || mt->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_VOIDOBJ,
+		    "cannot have void member: %s", name);
 	dt_decl_check_object(pcb, mt, dd->dd_line, name);
 	if (dd->dd_bits != NULL) {
 		if (!dt_decl_is_integral(mt))
