@@ -95,7 +95,7 @@ static dt_typespec_t dt_grammar_ts1(int);
 %type <l_node>	relational_expression shift_expression additive_expression
 %type <l_node>	multiplicative_expression cast_expression unary_expression
 %type <l_node>	postfix_expression primary_expression argument_list
-%type <l_node>	type_name param_type_list xlator_members
+%type <l_node>	type_name xlator_members
 %type <l_node>	parameter_list parameter_declaration
 %type <l_ts>	type_specifiers type_specifier decl_specifiers decl_specifier
 %type <l_ts>	sou_specifier enum_specifier
@@ -195,7 +195,7 @@ direct_declarator:
 				    (uint64_t)dt_node_intconst(pcb, $3,
 				    "array dimension", D_DECL_ARRSUB), NULL);
 			}
-	|	direct_declarator DT_TOK_LBRAC param_type_list DT_TOK_RBRAC
+	|	direct_declarator DT_TOK_LBRAC parameter_list DT_TOK_RBRAC
 			{ $$ = dt_grammar_dop(pcb, $1, DT_DOP_ASSOC, 0, $3); }
 	|	direct_declarator DT_TOK_LBRAC DT_TOK_RBRAC
 			{ $$ = dt_grammar_dop(pcb, $1, DT_DOP_ARRAY, 0, NULL); }
@@ -223,13 +223,9 @@ parameter_declaration:
 			{
 				$$ = dt_node_typename(pcb, dt_decl_derive(pcb,
 				    dt_decl_spec(pcb, &$1, $2->dd_line), $2));
+				/* a parameterised inline's parameter name */
+				$$->dn_string = $2->dd_name;
 			}
-	;
-
-param_type_list:
-		type_name
-	|	param_type_list DT_TOK_COMMA type_name
-			{ $$ = dt_node_link($1, $3); }
 	;
 
 abstract_declarator:

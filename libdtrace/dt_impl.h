@@ -521,7 +521,10 @@ typedef struct dt_ident {
 	uint8_t		di_scope;	/* user variables: DIFV_SCOPE_* */
 	unsigned int	di_gen;		/* compile that created it */
 	int64_t		di_value;	/* enumerators: value */
-	struct dt_node	*di_inline;	/* inlines: the cooked expression */
+	struct dt_node	*di_inline;	/* inlines: the cooked expression, or
+					   with parameters the parsed one */
+	struct dt_node	*di_iparams;	/* inline name[type a, ...]: type
+					   nodes, each dn_string its name */
 	struct dt_ident	*di_next;	/* hash chain */
 } dt_ident_t;
 

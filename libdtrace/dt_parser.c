@@ -865,6 +865,52 @@ dt_node_inline(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 }
 
 
+static void dt_node_subst(dt_pcb_t *, dt_node_t *, const char *,
+    const dt_node_t *);
+
+/*
+ * name[a, b] of an inline with parameters: its expression with each
+ * parameter replaced by its argument converted to the parameter's type,
+ * then converted to the inline's type, as a cast would.
+ */
+static dt_node_t *
+dt_node_inline_call(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
+{
+	dt_node_t *e, *ap, *pp, *arg;
+	int n = 0, m = 0;
+
+	for (pp = idp->di_iparams; pp != NULL; pp = pp->dn_list)
+		n++;
+	for (ap = dnp->dn_right; ap != NULL; ap = ap->dn_list)
+		m++;
+	if (m != n)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+		    idp->di_name, m, m == 1 ? "" : "s", n);
+	idp->di_flags |= DT_IDFLG_REF;
+	e = dt_node_copy(pcb, idp->di_inline);
+	for (pp = idp->di_iparams, ap = dnp->dn_right; pp != NULL;
+	    pp = pp->dn_list, ap = ap->dn_list) {
+		arg = dt_node_copy(pcb, ap);
+		if (dt_decl_is_scalar(pp->dn_type))
+			arg = dt_node_op2(pcb, DT_TOK_CAST,
+			    dt_node_typename(pcb, pp->dn_type), arg);
+		dt_node_subst(pcb, e, pp->dn_string, arg);
+	}
+	e = dt_node_cook(pcb, e);
+	if (!dt_node_asgn_compat(idp->di_type, e))
+		dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+		    "inline %s definition uses incompatible types: "
+		    "\"%s\" = \"%s\"", idp->di_name, idp->di_type->dt_name,
+		    e->dn_type->dt_name);
+	if (dt_decl_is_scalar(idp->di_type) && e->dn_type != idp->di_type)
+		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, idp->di_type), e));
+	dt_node_become(dnp, e);
+	dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
 /* Replace every use of the identifier name in a parse tree by arg. */
 static void
 dt_node_subst(dt_pcb_t *pcb, dt_node_t *dnp, const char *name,
@@ -899,12 +945,31 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	const dt_type_t *t;
-	dt_node_t *e;
+	dt_node_t *e, *params = NULL, *pp;
 	dt_ident_t *idp;
+	dt_dop_t **opp;
 
 	if (ts->ts_class != DT_DCLASS_NONE)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_CLASS,
 		    "inline %s may not have a storage class", dd->dd_name);
+	/*
+	 * "inline int sum[int a, int b] = a + b;": an inline with
+	 * parameters, used as sum[1, 2], each parameter a named type
+	 */
+	for (opp = &dd->dd_ops; *opp != NULL; opp = &(*opp)->do_next) {
+		if ((*opp)->do_next == NULL &&
+		    (*opp)->do_kind == DT_DOP_ASSOC) {
+			params = (*opp)->do_keys;
+			*opp = NULL;
+			break;
+		}
+	}
+	for (pp = params; pp != NULL; pp = pp->dn_list) {
+		if (pp->dn_string == NULL)
+			dt_parser_error(pcb, dd->dd_line, D_SYNTAX,
+			    "inline %s[ ] parameter must be named",
+			    dd->dd_name);
+	}
 	t = dt_decl_derive(pcb, dt_decl_spec(pcb, ts, dd->dd_line), dd);
 	if ((idp = dt_idhash_lookup(dtp->dt_globals, dd->dd_name)) != NULL) {
 		/* illumos's report: what the name was before */
@@ -936,6 +1001,19 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 		dt_parser_error(pcb, dd->dd_line, D_DECL_VOIDOBJ,
 		    "inline %s may not be of type %s", dd->dd_name,
 		    t->dt_name);
+	if (params != NULL) {
+		/* cooked where used, with the arguments in place */
+		idp = dt_idhash_insert(dtp->dt_globals, dd->dd_name,
+		    DT_IDENT_INLINE, DT_IDFLG_BUILTIN, 0, t);
+		if (idp == NULL) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		idp->di_inline = expr;
+		idp->di_iparams = params;
+		idp->di_gen = pcb->pcb_gen;
+		return;
+	}
 	e = dt_node_cook(pcb, expr);
 	if (!dt_node_asgn_compat(t, e))
 		dt_parser_error(pcb, dd->dd_line, D_OP_INCOMPAT,
@@ -1178,6 +1256,10 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dt_node_setint(dnp, (uint64_t)idp->di_value,
 		    idp->di_type);
 	}
+	if (idp->di_kind == DT_IDENT_INLINE && idp->di_iparams != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "inline %s has parameters and must be indexed: %s[ ]",
+		    idp->di_name, idp->di_name);
 	if (idp->di_kind == DT_IDENT_INLINE)
 		return dt_node_inline(pcb, dnp, idp);
 	if (idp->di_kind == DT_IDENT_ASSOC)
@@ -1287,6 +1369,10 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 	dt_ident_t *idp;
 	int scope, n, i;
 
+	if (bp->dn_kind == DT_NODE_IDENT && bp->dn_op != DT_TOK_PTR &&
+	    (idp = dt_idhash_lookup(dtp->dt_globals, bp->dn_string)) !=
+	    NULL && idp->di_kind == DT_IDENT_INLINE && idp->di_iparams != NULL)
+		return dt_node_inline_call(pcb, dnp, idp);
 	/* p[i] and a[i] on a pointer or an array: memory */
 	if (bp->dn_kind != DT_NODE_IDENT || ((idp = dt_idhash_lookup(
 	    dtp->dt_globals, bp->dn_string)) != NULL &&
