@@ -1935,11 +1935,25 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		t = dt_decl_result(lp->dn_type, rp->dn_type);
 		break;
 	}
-	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
-		return dt_node_setint(dnp, dt_node_fold2(op,
+	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
+		uint64_t v = dt_node_fold2(op,
 		    dt_node_normalize(lp->dn_value, t),
 		    op == DT_TOK_LSH || op == DT_TOK_RSH ? rp->dn_value :
-		    dt_node_normalize(rp->dn_value, t), t), t);
+		    dt_node_normalize(rp->dn_value, t), t);
+
+		if (t->dt_size < 4)
+			return dt_node_setint(dnp, v, t);
+		/*
+		 * As illumos folds constants: the 64-bit result, typed as
+		 * the operands make it, so that 1075064400 * 1000000000 is
+		 * a time in nanoseconds wherever 64 bits of it are used (an
+		 * aggregation, a comparison, a wider cast); a record of the
+		 * type's size keeps the low bytes.
+		 */
+		dt_node_setint(dnp, 0, t);
+		dnp->dn_value = v;
+		return dnp;
+	}
 	dnp->dn_type = t;
 	return dnp;
 }
