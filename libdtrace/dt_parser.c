@@ -997,7 +997,8 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 	if (dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
 		    "identifier redeclared: %s", dd->dd_name);
-	if (t->dt_kind == DT_TK_VOID || dt_decl_is_byref(t))
+	if (t->dt_kind == DT_TK_VOID || (dt_decl_is_byref(t) &&
+	    t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_VOIDOBJ,
 		    "inline %s may not be of type %s", dd->dd_name,
 		    t->dt_name);
@@ -1015,6 +1016,12 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 		return;
 	}
 	e = dt_node_cook(pcb, expr);
+	/* a struct or union inline: a value of that very type (xlate) */
+	if (dt_decl_is_byref(t) && e->dn_type != t)
+		dt_parser_error(pcb, dd->dd_line, D_OP_INCOMPAT,
+		    "inline %s definition uses incompatible types: "
+		    "\"%s\" = \"%s\"", dd->dd_name, t->dt_name,
+		    e->dn_type->dt_name);
 	if (!dt_node_asgn_compat(t, e))
 		dt_parser_error(pcb, dd->dd_line, D_OP_INCOMPAT,
 		    "inline %s definition uses incompatible types: "
