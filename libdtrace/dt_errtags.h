@@ -168,6 +168,8 @@
 	X(D_PROC_NAME)		/* pid provider: glob with function "-" */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
+	X(D_PRAGMA_UNUSED)	/* #pragma names nothing of the program */ \
+	X(D_PRAGMA_SCOPE)	/* #pragma names a built-in identifier */ \
 	X(D_PRAGMA_OPTSET)	/* #pragma D option failed */ \
 	X(D_PRAGMA_DEPEND)	/* #pragma D depends_on unmet */ \
 	X(D_PRAGERR)		/* #pragma D error */ \
