@@ -856,8 +856,10 @@ dt_decl_spec(dt_pcb_t *pcb, const dt_typespec_t *ts, int line)
 	const char *why;
 	int tag;
 
+	/* as illumos: at the specifiers, not at the end of a struct body */
 	if ((t = dt_decl_type(ts, &why, &tag)) == NULL)
-		dt_parser_error(pcb, line, (dt_errtag_t)tag, "%s", why);
+		dt_parser_error(pcb, ts->ts_line > 0 ? ts->ts_line : line,
+		    (dt_errtag_t)tag, "%s", why);
 	return t;
 }
 

@@ -388,6 +388,8 @@ typedef struct dt_typespec {
 	int		ts_class;	/* DT_DCLASS_*; -1: two of them */
 	const dt_type_t	*ts_name;	/* a typedef name, a struct, union
 					   or enum specifier, or NULL */
+	int		ts_line;	/* where the list became invalid */
+	int		ts_sline;	/* a struct body's line: its brace */
 } dt_typespec_t;
 
 /*
