@@ -76,10 +76,10 @@ usage(FILE *fp)
 {
 	static const char predact[] = "[[ predicate ] action ]";
 
-	/* what works: -32, -A, -G, -h and -L are refused, so not here */
+	/* what works: -32, -A, -G and -h are refused, so not here */
 	fprintf(fp, "Usage: %s [-64] [-aCeFHlqSvVwZ] "
 	    "[-b bufsz] [-c cmd] [-D name[=def]]\n\t[-I path] "
-	    "[-o output] [-p pid] [-s script] [-U name]\n\t"
+	    "[-L path] [-o output] [-p pid] [-s script] [-U name]\n\t"
 	    "[-x opt[=val]] [-X a|c|s|t]\n\n", g_pname);
 	fprintf(fp, "\t[-P provider %s]\n", predact);
 	fprintf(fp, "\t[-m [ provider: ]module %s]\n", predact);
@@ -103,6 +103,7 @@ usage(FILE *fp)
 	    "\t-i  enable or list probes matching the specified probe id\n"
 	    "\t-I  add include directory to preprocessor search path\n"
 	    "\t-l  list probes matching specified criteria\n"
+	    "\t-L  add library directory to library search path\n"
 	    "\t-m  enable or list probes matching the specified module name\n"
 	    "\t-n  enable or list probes matching the specified probe name\n"
 	    "\t-o  set output file\n"
@@ -1041,13 +1042,16 @@ main(int argc, char *argv[])
 			case 'I':
 				set_opt("incdir", optarg, "-I", optarg);
 				break;
+			case 'L':
+				set_opt("libdir", optarg, "-L", optarg);
+				break;
 			case 'U':
 				set_opt("undef", optarg, "-U", optarg);
 				break;
 			case 'X':
 				set_opt("stdc", optarg, "-X", optarg);
 				break;
-			case 'A': case 'B': case 'G': case 'h': case 'L':
+			case 'A': case 'B': case 'G': case 'h':
 				unsupported(c);
 			default:
 				if (strchr(DTRACE_OPTSTR, optopt) != NULL)

@@ -266,11 +266,17 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 		c->dc_opts.do_cpu = (int)(int64_t)v;
 	} else if (strcmp(name, "dynvarsize") == 0 ||
 	    strcmp(name, "specsize") == 0) {
-		/* the spaces they size (dynamic variables, speculations) */
-		if (v < DTD_MIN_BUFSIZE || v > DTD_MAX_BUFSIZE) {
+		/*
+		 * the spaces they size (dynamic variables, speculations);
+		 * dynvarsize has no floor: its space holds one variable
+		 * however small, as illumos's holds one chunk
+		 */
+		if ((name[0] != 'd' && v < DTD_MIN_BUFSIZE) ||
+		    v > DTD_MAX_BUFSIZE) {
 			dtd_consumer_err(err, errlen, "invalid %s %" PRIu64
 			    ": must be %u to %llu bytes", name, v,
-			    DTD_MIN_BUFSIZE, DTD_MAX_BUFSIZE);
+			    name[0] == 'd' ? 0 : DTD_MIN_BUFSIZE,
+			    DTD_MAX_BUFSIZE);
 			return -1;
 		}
 		if (name[0] == 'd')

@@ -315,14 +315,19 @@ dif_dvar_load(dif_vstate_t *vs, uint32_t id, uint8_t scope,
 	return 1;
 }
 
-/* Charge size bytes against dynvarsize; 0 if they are not there. */
+/*
+ * Charge size bytes against dynvarsize; 0 if they are not there.  An
+ * empty space takes one variable however small dynvarsize is, as illumos
+ * rounds dynvarsize up to one chunk.
+ */
 static int
 dif_dvar_charge(dif_dvar_space_t *ds, size_t size)
 {
 	size_t used = __atomic_load_n(&ds->ds_used, __ATOMIC_RELAXED);
 
 	do {
-		if (size > ds->ds_size - used)
+		if (used != 0 && (used > ds->ds_size ||
+		    size > ds->ds_size - used))
 			return 0;
 	} while (!__atomic_compare_exchange_n(&ds->ds_used, &used,
 	    used + size, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));

@@ -2075,6 +2075,23 @@ dt_cc_destroy(dtrace_hdl_t *dtp)
 	dtp->dt_aggs = NULL;
 	dt_decl_destroy(dtp);
 	dt_cpp_fini(dtp);
+	dt_parser_fini(dtp);
+	dt_lib_fini(dtp);
+}
+
+/* Take a program off the handle's list and free it. */
+void
+dt_cc_prog_drop(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
+{
+	dtrace_prog_t **pp;
+
+	for (pp = &dtp->dt_progs; *pp != NULL; pp = &(*pp)->dp_next) {
+		if (*pp == pgp) {
+			*pp = pgp->dp_next;
+			break;
+		}
+	}
+	dt_cc_prog_free(pgp);
 }
 
 static dtrace_prog_t *
@@ -2099,6 +2116,7 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	pcb.pcb_argc = argv != NULL ? argc : 0;
 	pcb.pcb_argv = argv;
 	pcb.pcb_fileptr = fp;
+	pcb.pcb_lib = dtp->dt_libcur;
 	if (++dt_cc_gen == 0)
 		dt_cc_gen = 1;
 	pcb.pcb_gen = dt_cc_gen;
@@ -2161,7 +2179,14 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	for (cnp = pcb.pcb_root; cnp != NULL; cnp = cnp->dn_list)
 		dt_cc_clause(&pcb, cnp, &cc);
 
-	/* inlines are parse trees of this compile: they go with it */
+	/*
+	 * inlines are parse trees of this compile: they go with it, but
+	 * for a D library's, which the handle keeps for later programs
+	 */
+	if (pcb.pcb_lib != NULL) {
+		dt_idhash_keep_gen(dtp->dt_globals, pcb.pcb_gen);
+		dt_parser_keep(&pcb);
+	}
 	dt_idhash_drop_kind(dtp->dt_globals, DT_IDENT_INLINE);
 	pgp = pcb.pcb_prog;
 	pgp->dp_next = dtp->dt_progs;
@@ -2182,6 +2207,8 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	dtrace_prog_t *pgp;
 	FILE *cppout;
 
+	if (dtp->dt_libcur == NULL && dt_lib_load(dtp) == -1)
+		return NULL;
 	if (!(dtp->dt_copts & DT_COPT_CPP) && !(cflags & DTRACE_C_CPP))
 		return dt_cc_compile1(dtp, str, fp, spec, cflags, argc, argv);
 	if ((cppout = dt_cpp_run(dtp, str, fp)) == NULL)
@@ -2189,6 +2216,14 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	pgp = dt_cc_compile1(dtp, NULL, cppout, spec, cflags, argc, argv);
 	fclose(cppout);
 	return pgp;
+}
+
+/* A D library (dt_lib.c): declarations, and clauses that are dropped. */
+dtrace_prog_t *
+dt_cc_compile_lib(dtrace_hdl_t *dtp, FILE *fp)
+{
+	return dt_cc_compile(dtp, NULL, fp, DTRACE_PROBESPEC_NAME,
+	    DTRACE_C_EMPTY, 0, NULL);
 }
 
 dtrace_prog_t *

@@ -439,6 +439,9 @@ dt_cg_arith(dt_pcb_t *pcb, dt_node_t *dnp)
 	dt_as_emit(pcb, DIF_INSTR_FMT(dt_cg_arith_op(dnp->dn_op, t),
 	    lp->dn_reg, rp->dn_reg, lp->dn_reg), DT_LBL_NONE);
 	dt_regset_free(pcb, rp->dn_reg);
+	/* char and short results wrap in their own type (dt_decl_result) */
+	if (!shift && t->dt_kind != DT_TK_PTR && t->dt_size < 4)
+		dt_cg_normalize(pcb, lp->dn_reg, t);
 	dnp->dn_reg = lp->dn_reg;
 }
 

@@ -746,7 +746,6 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 {
 	const dtrace_eprobedesc_t *ed = &ep->de_edesc;
 	dtrace_probedata_t pd;
-	uint32_t i;
 	int rv;
 	/* oformat=json: the records go to jf, then one line to fp */
 	FILE *jf = NULL, *out = fp;
@@ -756,21 +755,10 @@ dt_consume_probe(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dt_epid_t *ep,
 
 	/*
 	 * A clause of only commit() and discard() (and statements that
-	 * record nothing) puts no record in illumos's principal buffer:
-	 * its firing shows nothing, not even the probe line.
+	 * record nothing) puts no record in the principal buffer, as in
+	 * illumos: the daemon writes none (dtd_consumer_records()), so
+	 * such a firing never reaches here.
 	 */
-	for (i = 0; i < ed->dtepd_nrecs; i++) {
-		const dtrace_recdesc_t *rp = &ed->dtepd_rec[i];
-
-		if (rp->dtrd_action != DTRACEACT_COMMIT &&
-		    rp->dtrd_action != DTRACEACT_DISCARD &&
-		    !(rp->dtrd_action == DTRACEACT_DIFEXPR &&
-		    rp->dtrd_size == 0))
-			break;
-	}
-	if (ed->dtepd_nrecs > 0 && i == ed->dtepd_nrecs)
-		return 0;
-
 	memset(&pd, 0, sizeof(pd));
 	pd.dtpda_handle = dtp;
 	pd.dtpda_edesc = ed;

@@ -59,6 +59,12 @@ static const dt_type_t dt_decl_typedefs[] = {
 	DT_INT("processorid_t", 4, 1, 3), DT_INT("hrtime_t", 8, 1, 5),
 	/* inet_ntoa()'s argument points to one, in network order */
 	DT_INT("ipaddr_t", 4, 0, 3),
+	/* the short names illumos's <sys/types.h> gives D scripts */
+	DT_INT("uchar", 1, 0, 1), DT_INT("unchar", 1, 0, 1),
+	DT_INT("ushort", 2, 0, 2), DT_INT("uint", 4, 0, 3),
+	DT_INT("ulong", 8, 0, 4), DT_INT("u_char", 1, 0, 1),
+	DT_INT("u_short", 2, 0, 2), DT_INT("u_int", 4, 0, 3),
+	DT_INT("u_long", 8, 0, 4),
 };
 
 /* A typedef name, or NULL: a program's own, then a built-in one. */
@@ -204,6 +210,30 @@ dt_decl_arith(const dt_type_t *l, const dt_type_t *r)
 	default:
 		return &dt_type_ullong;
 	}
+}
+
+/*
+ * The type of l op r for D's arithmetic and bitwise operators, as illumos
+ * types it (dt_type_promote()): no promotion to int, but the operand of
+ * greater rank, a rank being the width in bits plus one if unsigned, so
+ * that an unsigned char plus a char is an unsigned char and wraps as
+ * one.  Enums count as int.  On a tie, the type of higher C rank (long
+ * long over long), then the left one.
+ */
+const dt_type_t *
+dt_decl_result(const dt_type_t *l, const dt_type_t *r)
+{
+	unsigned int lr, rr;
+
+	if (l->dt_kind == DT_TK_ENUM)
+		l = &dt_type_int;
+	if (r->dt_kind == DT_TK_ENUM)
+		r = &dt_type_int;
+	lr = l->dt_size * 8 + !l->dt_signed;
+	rr = r->dt_size * 8 + !r->dt_signed;
+	if (lr != rr)
+		return lr > rr ? l : r;
+	return r->dt_rank > l->dt_rank ? r : l;
 }
 
 uint32_t
@@ -692,6 +722,10 @@ dt_decl_member1(dt_pcb_t *pcb, dt_type_t *sou, const dt_type_t *mt,
 	    !mt->dt_defined))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_INCOMPLETE,
 		    "incomplete struct/union/enum %s: %s", mt->dt_name, name);
+	/* void and a function have no size: illumos's words for both */
+	if (mt->dt_kind == DT_TK_VOID || mt->dt_kind == DT_TK_FUNC)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_VOIDOBJ,
+		    "cannot have void member: %s", name);
 	dt_decl_check_object(pcb, mt, dd->dd_line, name);
 	if (dd->dd_bits != NULL) {
 		if (!dt_decl_is_integral(mt))
@@ -859,8 +893,10 @@ dt_decl_spec(dt_pcb_t *pcb, const dt_typespec_t *ts, int line)
 	const char *why;
 	int tag;
 
+	/* as illumos: at the specifiers, not at the end of a struct body */
 	if ((t = dt_decl_type(ts, &why, &tag)) == NULL)
-		dt_parser_error(pcb, line, (dt_errtag_t)tag, "%s", why);
+		dt_parser_error(pcb, ts->ts_line > 0 ? ts->ts_line : line,
+		    (dt_errtag_t)tag, "%s", why);
 	return t;
 }
 

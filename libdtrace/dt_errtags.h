@@ -44,6 +44,7 @@
 	X(D_PROTO_LEN)		/* prototype length mismatch */ \
 	X(D_PROTO_ARG)		/* prototype argument mismatch */ \
 	X(D_PRINT_SIZE)		/* print() of an object of no size */ \
+	X(D_REGS_IDX)		/* uregs[] index out of range */ \
 	X(D_OP_LVAL)		/* operator requires lvalue */ \
 	X(D_OP_WRITE)		/* operator requires writable variable */ \
 	X(D_OP_INT)		/* operator requires integral operands */ \
@@ -168,6 +169,8 @@
 	X(D_PROC_NAME)		/* pid provider: glob with function "-" */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
+	X(D_PRAGMA_UNUSED)	/* #pragma names nothing of the program */ \
+	X(D_PRAGMA_SCOPE)	/* #pragma names a built-in identifier */ \
 	X(D_PRAGMA_OPTSET)	/* #pragma D option failed */ \
 	X(D_PRAGMA_DEPEND)	/* #pragma D depends_on unmet */ \
 	X(D_PRAGERR)		/* #pragma D error */ \

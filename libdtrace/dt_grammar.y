@@ -27,7 +27,8 @@ int	dt_yylex(DT_YYSTYPE *, void *);
 #include "dt_impl.h"
 
 static void dt_yyerror(dt_pcb_t *, void *, const char *);
-static void dt_grammar_tsmerge(dt_typespec_t *, const dt_typespec_t *);
+static void dt_grammar_tsmerge(dt_pcb_t *, dt_typespec_t *,
+    const dt_typespec_t *);
 static dt_declr_t *dt_grammar_declr(dt_pcb_t *, char *);
 static dt_declr_t *dt_grammar_dop(dt_pcb_t *, dt_declr_t *, int, uint64_t,
     dt_node_t *);
@@ -95,7 +96,7 @@ static dt_typespec_t dt_grammar_ts1(int);
 %type <l_node>	relational_expression shift_expression additive_expression
 %type <l_node>	multiplicative_expression cast_expression unary_expression
 %type <l_node>	postfix_expression primary_expression argument_list
-%type <l_node>	type_name param_type_list xlator_members
+%type <l_node>	type_name xlator_members
 %type <l_node>	parameter_list parameter_declaration
 %type <l_ts>	type_specifiers type_specifier decl_specifiers decl_specifier
 %type <l_ts>	sou_specifier enum_specifier
@@ -146,7 +147,7 @@ xlator_members:
 decl_specifiers:
 		decl_specifier
 	|	decl_specifiers decl_specifier
-			{ $$ = $1; dt_grammar_tsmerge(&$$, &$2); }
+			{ $$ = $1; dt_grammar_tsmerge(pcb, &$$, &$2); }
 	;
 
 decl_specifier:
@@ -195,7 +196,7 @@ direct_declarator:
 				    (uint64_t)dt_node_intconst(pcb, $3,
 				    "array dimension", D_DECL_ARRSUB), NULL);
 			}
-	|	direct_declarator DT_TOK_LBRAC param_type_list DT_TOK_RBRAC
+	|	direct_declarator DT_TOK_LBRAC parameter_list DT_TOK_RBRAC
 			{ $$ = dt_grammar_dop(pcb, $1, DT_DOP_ASSOC, 0, $3); }
 	|	direct_declarator DT_TOK_LBRAC DT_TOK_RBRAC
 			{ $$ = dt_grammar_dop(pcb, $1, DT_DOP_ARRAY, 0, NULL); }
@@ -223,13 +224,9 @@ parameter_declaration:
 			{
 				$$ = dt_node_typename(pcb, dt_decl_derive(pcb,
 				    dt_decl_spec(pcb, &$1, $2->dd_line), $2));
+				/* a parameterised inline's parameter name */
+				$$->dn_string = $2->dd_name;
 			}
-	;
-
-param_type_list:
-		type_name
-	|	param_type_list DT_TOK_COMMA type_name
-			{ $$ = dt_node_link($1, $3); }
 	;
 
 abstract_declarator:
@@ -304,18 +301,28 @@ sou_specifier:
 				    dt_lex_lineno(pcb));
 			}
 	|	sou_keyword tag DT_TOK_LBRACE
-			{ dt_decl_sou_begin(pcb, $1, $2, dt_lex_lineno(pcb)); }
+			{
+				dt_decl_sou_begin(pcb, $1, $2,
+				    dt_lex_lineno(pcb));
+				$<l_tok>$ = dt_lex_lineno(pcb);
+			}
 		    member_list DT_TOK_RBRACE
 			{
 				$$ = dt_grammar_ts1(DT_DCLASS_NONE);
 				$$.ts_name = dt_decl_sou_end(pcb);
+				$$.ts_sline = $<l_tok>4;
 			}
 	|	sou_keyword DT_TOK_LBRACE
-			{ dt_decl_sou_begin(pcb, $1, NULL, dt_lex_lineno(pcb)); }
+			{
+				dt_decl_sou_begin(pcb, $1, NULL,
+				    dt_lex_lineno(pcb));
+				$<l_tok>$ = dt_lex_lineno(pcb);
+			}
 		    member_list DT_TOK_RBRACE
 			{
 				$$ = dt_grammar_ts1(DT_DCLASS_NONE);
 				$$.ts_name = dt_decl_sou_end(pcb);
+				$$.ts_sline = $<l_tok>3;
 			}
 	;
 
@@ -646,7 +653,7 @@ type_name:
 type_specifiers:
 		type_specifier
 	|	type_specifiers type_specifier
-			{ $$ = $1; dt_grammar_tsmerge(&$$, &$2); }
+			{ $$ = $1; dt_grammar_tsmerge(pcb, &$$, &$2); }
 	;
 
 type_specifier:
@@ -684,10 +691,17 @@ dt_yyerror(dt_pcb_t *pcb, void *scanner, const char *msg)
 	    msg, text);
 }
 
-/* Add one type specifier keyword to a list being built. */
+/*
+ * Add one type specifier keyword to a list being built.  As illumos, a
+ * list that this specifier makes invalid is reported where it was
+ * read ("long struct s {": at the brace), not at the declarator.
+ */
 static void
-dt_grammar_tsmerge(dt_typespec_t *ts, const dt_typespec_t *one)
+dt_grammar_tsmerge(dt_pcb_t *pcb, dt_typespec_t *ts, const dt_typespec_t *one)
 {
+	const char *why;
+	int tag, line = one->ts_sline > 0 ? one->ts_sline : dt_lex_lineno(pcb);
+
 	ts->ts_char += one->ts_char;
 	ts->ts_short += one->ts_short;
 	ts->ts_int += one->ts_int;
@@ -709,6 +723,8 @@ dt_grammar_tsmerge(dt_typespec_t *ts, const dt_typespec_t *one)
 			ts->ts_void += 2;	/* two type names: invalid */
 		ts->ts_name = one->ts_name;
 	}
+	if (ts->ts_line == 0 && dt_decl_type(ts, &why, &tag) == NULL)
+		ts->ts_line = line;
 }
 
 static dt_typespec_t

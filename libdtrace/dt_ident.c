@@ -129,12 +129,28 @@ dt_idhash_drop_kind(dt_idhash_t *dhp, int kind)
 
 	for (i = 0; i < dhp->dh_nbuckets; i++) {
 		for (pp = &dhp->dh_hash[i]; (idp = *pp) != NULL;) {
-			if (idp->di_kind == kind) {
+			if (idp->di_kind == kind &&
+			    !(idp->di_flags & DT_IDFLG_LIB)) {
 				*pp = idp->di_next;
 				dt_ident_free(idp);
 				dhp->dh_nelems--;
 			} else
 				pp = &idp->di_next;
+		}
+	}
+}
+
+/* Mark what a D library's compile (generation gen) made as kept. */
+void
+dt_idhash_keep_gen(dt_idhash_t *dhp, unsigned int gen)
+{
+	dt_ident_t *idp;
+	uint32_t i;
+
+	for (i = 0; i < dhp->dh_nbuckets; i++) {
+		for (idp = dhp->dh_hash[i]; idp != NULL; idp = idp->di_next) {
+			if (idp->di_gen == gen)
+				idp->di_flags |= DT_IDFLG_LIB;
 		}
 	}
 }
@@ -305,7 +321,11 @@ static const struct {
  * The uregs[] indices, with illumos's amd64 names: the daemon presents
  * the registers as Linux's struct user_regs_struct, an array of 64-bit
  * words in ptrace order (dtd_prov_pid.c), so the names map to that
- * order.  R_TRAPNO and R_ERR have no counterpart there.
+ * order.  The 32-bit names alias the 64-bit registers, as illumos's
+ * amd64 dtrace_getreg() maps them.  R_TRAPNO and R_ERR have no
+ * counterpart there: Linux keeps a thread's trap number and error code
+ * out of its user registers, and uregs[] of them reads 0 (DT_UREGS_NONE
+ * and up, dt_parser.c).
  */
 static const struct {
 	const char	*rn_name;
@@ -321,6 +341,11 @@ static const struct {
 	/* the machine-independent names */
 	{ "R_PC", 16 }, { "R_SP", 19 }, { "R_FP", 4 }, { "R_PS", 18 },
 	{ "R_R0", 10 }, { "R_R1", 5 },
+	/* the i386 names */
+	{ "R_EDI", 14 }, { "R_ESI", 13 }, { "R_EBP", 4 }, { "R_ESP", 19 },
+	{ "R_EBX", 5 }, { "R_EDX", 12 }, { "R_ECX", 11 }, { "R_EAX", 10 },
+	{ "R_EIP", 16 }, { "R_EFL", 18 }, { "R_UESP", 19 },
+	{ "R_TRAPNO", DT_UREGS_NONE }, { "R_ERR", DT_UREGS_NONE + 1 },
 };
 
 /* Types that only appear in subroutine prototypes. */

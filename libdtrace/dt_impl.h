@@ -155,7 +155,7 @@ enum {
 #define DT_COPT_DROPTAGS	0x8	/* drop messages carry [DTRACEDROP_*] */
 #define DT_COPT_CPP		0x10	/* -C: run cpp over programs */
 #define DT_COPT_CPPHDRS		0x20	/* -H: cpp lists included files */
-#define DT_COPT_NOLIBS		0x40	/* no D libraries (there are none) */
+#define DT_COPT_NOLIBS		0x40	/* no D libraries (dt_lib.c) */
 #define DT_COPT_ARGREF		0x80	/* unreferenced $N allowed */
 
 struct dt_node;
@@ -220,6 +220,13 @@ struct dtrace_hdl {
 	char		**dt_cpp_argv;	/* -D, -U, -I for cpp (dt_cpp.c) */
 	int		dt_cpp_argc;
 	char		*dt_cpp_path;	/* -x cpppath, or NULL: "cpp" */
+	char		**dt_libdirs;	/* -L, -x libdir (dt_lib.c) */
+	int		dt_nlibdirs;
+	int		dt_libsdone;	/* the libraries were loaded */
+	struct dt_lib	*dt_libs;	/* the libraries of the path */
+	int		dt_nlibs;
+	const char	*dt_libcur;	/* path of the library compiling */
+	void		*dt_libmem;	/* the libraries' parse trees */
 
 	/* runtime (dt_program.c, dt_work.c, dt_consume.c, dt_aggregate.c) */
 	dt_epid_t	**dt_epids;	/* indexed by epid */
@@ -444,6 +451,8 @@ typedef struct dt_typespec {
 	int		ts_class;	/* DT_DCLASS_*; -1: two of them */
 	const dt_type_t	*ts_name;	/* a typedef name, a struct, union
 					   or enum specifier, or NULL */
+	int		ts_line;	/* where the list became invalid */
+	int		ts_sline;	/* a struct body's line: its brace */
 } dt_typespec_t;
 
 /*
@@ -483,6 +492,9 @@ const dt_type_t	*dt_decl_lookup(const char *);
 const dt_type_t	*dt_decl_lookup_any(dtrace_hdl_t *, const char *);
 const dt_type_t	*dt_decl_type(const dt_typespec_t *, const char **, int *);
 const dt_type_t	*dt_decl_promote(const dt_type_t *);
+/* uregs[] indices from here on name registers Linux does not keep */
+#define DT_UREGS_NONE	64
+const dt_type_t	*dt_decl_result(const dt_type_t *, const dt_type_t *);
 const dt_type_t	*dt_decl_arith(const dt_type_t *, const dt_type_t *);
 void		dt_decl_rtype(dtrace_hdl_t *, const dt_type_t *, dif_type_t *);
 uint32_t	dt_decl_strsize(dtrace_hdl_t *);
@@ -556,6 +568,7 @@ void		dt_dwarf_fini(dtrace_hdl_t *);
 #define DT_IDFLG_UNSUP		0x04	/* known, not supported yet */
 #define DT_IDFLG_REF		0x08	/* referenced */
 #define DT_IDFLG_MOD		0x10	/* assigned */
+#define DT_IDFLG_LIB		0x20	/* a D library's: kept by the handle */
 
 /* Action codes for DT_IDENT_ACTFUNC (di_id). */
 #define DT_ACT_TRACE		1
@@ -599,7 +612,10 @@ typedef struct dt_ident {
 	uint8_t		di_scope;	/* user variables: DIFV_SCOPE_* */
 	unsigned int	di_gen;		/* compile that created it */
 	int64_t		di_value;	/* enumerators: value */
-	struct dt_node	*di_inline;	/* inlines: the cooked expression */
+	struct dt_node	*di_inline;	/* inlines: the cooked expression, or
+					   with parameters the parsed one */
+	struct dt_node	*di_iparams;	/* inline name[type a, ...]: type
+					   nodes, each dn_string its name */
 	struct dt_ident	*di_next;	/* hash chain */
 } dt_ident_t;
 
@@ -616,6 +632,7 @@ dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 		    uint32_t, const dt_type_t *);
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
 void		dt_idhash_drop_kind(dt_idhash_t *, int);
+void		dt_idhash_keep_gen(dt_idhash_t *, unsigned int);
 int		dt_ident_init(dtrace_hdl_t *);
 int		dt_ident_version(dtrace_hdl_t *, const char *);
 const char	*dt_ident_aggfunc_name(uint32_t);
@@ -741,6 +758,7 @@ typedef struct dt_pcb {
 	int		pcb_prevtok;	/* and the one before it */
 	uint32_t	pcb_cstmt;	/* the clause's first statement */
 	uint32_t	pcb_ncstmt;	/* and how many (its descriptions) */
+	const char	*pcb_lib;	/* compiling this D library, or NULL */
 } dt_pcb_t;
 
 /* dt_lex.l */
@@ -762,6 +780,8 @@ void		dt_parser_error_tag(dt_pcb_t *, int, const char *,
 void		*dt_parser_alloc(dt_pcb_t *, size_t);
 char		*dt_parser_strdup(dt_pcb_t *, const char *);
 void		dt_parser_free(dt_pcb_t *);
+void		dt_parser_keep(dt_pcb_t *);
+void		dt_parser_fini(dtrace_hdl_t *);
 dt_node_t	*dt_node_int(dt_pcb_t *, uint64_t, int);
 dt_node_t	*dt_node_string(dt_pcb_t *, char *);
 dt_node_t	*dt_node_ident(dt_pcb_t *, char *);
@@ -835,6 +855,14 @@ int		dt_cc_macro(dt_pcb_t *, int, const char *, int, char **,
 		    int64_t *);
 void		dt_cc_destroy(dtrace_hdl_t *);
 void		dt_cc_prog_free(dtrace_prog_t *);
+void		dt_cc_prog_drop(dtrace_hdl_t *, dtrace_prog_t *);
+dtrace_prog_t	*dt_cc_compile_lib(dtrace_hdl_t *, FILE *);
+
+/* dt_lib.c */
+int		dt_lib_adddir(dtrace_hdl_t *, const char *);
+int		dt_lib_load(dtrace_hdl_t *);
+int		dt_lib_loaded(dtrace_hdl_t *, const char *);
+void		dt_lib_fini(dtrace_hdl_t *);
 
 /* dt_printf.c (runtime): compile-time check of a printf() format */
 int		dt_printf_check(dtrace_hdl_t *, const char *, int,

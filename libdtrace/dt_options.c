@@ -392,6 +392,13 @@ dt_opt_cpppath(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 	return dt_cpp_set_path(dtp, arg);
 }
 
+/* -L DIR, -x libdir=DIR: a directory of D libraries (dt_lib.c) */
+static int
+dt_opt_libdir(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	return dt_lib_adddir(dtp, arg);
+}
+
 /* -x version=M.m[.u]: the D version to compile for (dt_ident.c) */
 static int
 dt_opt_version(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
@@ -453,6 +460,7 @@ static const dt_option_t dt_options_ct[] = {
 	{ "linkmode", dt_opt_linkmode, 'm' },
 	{ "linktype", dt_opt_linkmode, 't' },
 	{ "nolibs", dt_opt_cflag, DT_COPT_NOLIBS },
+	{ "libdir", dt_opt_libdir, 0 },
 	{ "argref", dt_opt_cflag, DT_COPT_ARGREF },
 	{ "stdc", dt_opt_stdc, 0 },
 	{ NULL, NULL, 0 }

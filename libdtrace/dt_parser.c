@@ -29,7 +29,10 @@ dt_parser_verror(dt_pcb_t *pcb, int line, const char *tag, const char *fmt,
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	/* as illumos: a line number only for programs read from a file */
-	if (line > 0 && pcb->pcb_fileptr != NULL)
+	if (line > 0 && pcb->pcb_lib != NULL)
+		dt_set_errmsg(pcb->pcb_hdl, tag, "\"%s\", line %d: %s",
+		    pcb->pcb_lib, line, msg);
+	else if (line > 0 && pcb->pcb_fileptr != NULL)
 		dt_set_errmsg(pcb->pcb_hdl, tag, "line %d: %s", line, msg);
 	else
 		dt_set_errmsg(pcb->pcb_hdl, tag, "%s", msg);
@@ -93,6 +96,38 @@ dt_parser_free(dt_pcb_t *pcb)
 	pcb->pcb_mem = NULL;
 	pcb->pcb_nodes = NULL;
 	pcb->pcb_root = NULL;
+}
+
+/*
+ * Keep what a D library's compile allocated (its inlines' parse trees)
+ * on the handle, for the programs compiled after it.
+ */
+void
+dt_parser_keep(dt_pcb_t *pcb)
+{
+	dt_pmem_t *pm;
+
+	if ((pm = pcb->pcb_mem) != NULL) {
+		while (pm->pm_next != NULL)
+			pm = pm->pm_next;
+		pm->pm_next = pcb->pcb_hdl->dt_libmem;
+		pcb->pcb_hdl->dt_libmem = pcb->pcb_mem;
+	}
+	pcb->pcb_mem = NULL;
+	pcb->pcb_nodes = NULL;
+	pcb->pcb_root = NULL;
+}
+
+void
+dt_parser_fini(dtrace_hdl_t *dtp)
+{
+	dt_pmem_t *pm, *next;
+
+	for (pm = dtp->dt_libmem; pm != NULL; pm = next) {
+		next = pm->pm_next;
+		free(pm);
+	}
+	dtp->dt_libmem = NULL;
 }
 
 static dt_node_t *
@@ -616,6 +651,20 @@ dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 		    "%s[ ] argument #1 is incompatible with prototype:\n"
 		    "\tprototype: int\n\t argument: %s", idp->di_name,
 		    kp->dn_type->dt_name);
+	/* as illumos: a register is named by a constant */
+	if (idp->di_id == DIF_VAR_UREGS && kp->dn_kind != DT_NODE_INT)
+		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
+		    "%s[ ] argument #1 is incompatible with prototype:\n"
+		    "\tprototype: integer constant\n\t argument: %s",
+		    idp->di_name, kp->dn_type->dt_name);
+	if (idp->di_id == DIF_VAR_UREGS && kp->dn_type->dt_signed &&
+	    (int64_t)kp->dn_value < 0)
+		dt_parser_error(pcb, kp->dn_line, D_REGS_IDX,
+		    "index %lld is out of range for array %s",
+		    (long long)kp->dn_value, idp->di_name);
+	if (idp->di_id == DIF_VAR_UREGS && kp->dn_value >= DT_UREGS_NONE &&
+	    kp->dn_value < DT_UREGS_NONE + 2)
+		return dt_node_setint(dnp, 0, idp->di_type);
 	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS &&
 	    kp->dn_value >= 10)
 		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
@@ -967,6 +1016,52 @@ dt_node_inline(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 }
 
 
+static void dt_node_subst(dt_pcb_t *, dt_node_t *, const char *,
+    const dt_node_t *);
+
+/*
+ * name[a, b] of an inline with parameters: its expression with each
+ * parameter replaced by its argument converted to the parameter's type,
+ * then converted to the inline's type, as a cast would.
+ */
+static dt_node_t *
+dt_node_inline_call(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
+{
+	dt_node_t *e, *ap, *pp, *arg;
+	int n = 0, m = 0;
+
+	for (pp = idp->di_iparams; pp != NULL; pp = pp->dn_list)
+		n++;
+	for (ap = dnp->dn_right; ap != NULL; ap = ap->dn_list)
+		m++;
+	if (m != n)
+		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
+		    "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+		    idp->di_name, m, m == 1 ? "" : "s", n);
+	idp->di_flags |= DT_IDFLG_REF;
+	e = dt_node_copy(pcb, idp->di_inline);
+	for (pp = idp->di_iparams, ap = dnp->dn_right; pp != NULL;
+	    pp = pp->dn_list, ap = ap->dn_list) {
+		arg = dt_node_copy(pcb, ap);
+		if (dt_decl_is_scalar(pp->dn_type))
+			arg = dt_node_op2(pcb, DT_TOK_CAST,
+			    dt_node_typename(pcb, pp->dn_type), arg);
+		dt_node_subst(pcb, e, pp->dn_string, arg);
+	}
+	e = dt_node_cook(pcb, e);
+	if (!dt_node_asgn_compat(idp->di_type, e))
+		dt_parser_error(pcb, dnp->dn_line, D_OP_INCOMPAT,
+		    "inline %s definition uses incompatible types: "
+		    "\"%s\" = \"%s\"", idp->di_name, idp->di_type->dt_name,
+		    e->dn_type->dt_name);
+	if (dt_decl_is_scalar(idp->di_type) && e->dn_type != idp->di_type)
+		e = dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, idp->di_type), e));
+	dt_node_become(dnp, e);
+	dnp->dn_flags &= ~DT_NF_WRITABLE;
+	return dnp;
+}
+
 /* Replace every use of the identifier name in a parse tree by arg. */
 static void
 dt_node_subst(dt_pcb_t *pcb, dt_node_t *dnp, const char *name,
@@ -1001,12 +1096,31 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	const dt_type_t *t;
-	dt_node_t *e;
+	dt_node_t *e, *params = NULL, *pp;
 	dt_ident_t *idp;
+	dt_dop_t **opp;
 
 	if (ts->ts_class != DT_DCLASS_NONE)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_CLASS,
 		    "inline %s may not have a storage class", dd->dd_name);
+	/*
+	 * "inline int sum[int a, int b] = a + b;": an inline with
+	 * parameters, used as sum[1, 2], each parameter a named type
+	 */
+	for (opp = &dd->dd_ops; *opp != NULL; opp = &(*opp)->do_next) {
+		if ((*opp)->do_next == NULL &&
+		    (*opp)->do_kind == DT_DOP_ASSOC) {
+			params = (*opp)->do_keys;
+			*opp = NULL;
+			break;
+		}
+	}
+	for (pp = params; pp != NULL; pp = pp->dn_list) {
+		if (pp->dn_string == NULL)
+			dt_parser_error(pcb, dd->dd_line, D_SYNTAX,
+			    "inline %s[ ] parameter must be named",
+			    dd->dd_name);
+	}
 	t = dt_decl_derive(pcb, dt_decl_spec(pcb, ts, dd->dd_line), dd);
 	if ((idp = dt_idhash_lookup(dtp->dt_globals, dd->dd_name)) != NULL) {
 		/* illumos's report: what the name was before */
@@ -1034,11 +1148,31 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 	if (dt_decl_lookup_any(dtp, dd->dd_name) != NULL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
 		    "identifier redeclared: %s", dd->dd_name);
-	if (t->dt_kind == DT_TK_VOID || dt_decl_is_byref(t))
+	if (t->dt_kind == DT_TK_VOID || (dt_decl_is_byref(t) &&
+	    t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_VOIDOBJ,
 		    "inline %s may not be of type %s", dd->dd_name,
 		    t->dt_name);
+	if (params != NULL) {
+		/* cooked where used, with the arguments in place */
+		idp = dt_idhash_insert(dtp->dt_globals, dd->dd_name,
+		    DT_IDENT_INLINE, DT_IDFLG_BUILTIN, 0, t);
+		if (idp == NULL) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		idp->di_inline = expr;
+		idp->di_iparams = params;
+		idp->di_gen = pcb->pcb_gen;
+		return;
+	}
 	e = dt_node_cook(pcb, expr);
+	/* a struct or union inline: a value of that very type (xlate) */
+	if (dt_decl_is_byref(t) && e->dn_type != t)
+		dt_parser_error(pcb, dd->dd_line, D_OP_INCOMPAT,
+		    "inline %s definition uses incompatible types: "
+		    "\"%s\" = \"%s\"", dd->dd_name, t->dt_name,
+		    e->dn_type->dt_name);
 	if (!dt_node_asgn_compat(t, e))
 		dt_parser_error(pcb, dd->dd_line, D_OP_INCOMPAT,
 		    "inline %s definition uses incompatible types: "
@@ -1287,6 +1421,10 @@ dt_node_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dt_node_setint(dnp, (uint64_t)idp->di_value,
 		    idp->di_type);
 	}
+	if (idp->di_kind == DT_IDENT_INLINE && idp->di_iparams != NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_IDENT_BADREF,
+		    "inline %s has parameters and must be indexed: %s[ ]",
+		    idp->di_name, idp->di_name);
 	if (idp->di_kind == DT_IDENT_INLINE)
 		return dt_node_inline(pcb, dnp, idp);
 	if (idp->di_kind == DT_IDENT_ASSOC)
@@ -1396,6 +1534,10 @@ dt_node_cook_array(dt_pcb_t *pcb, dt_node_t *dnp, int create,
 	dt_ident_t *idp;
 	int scope, n, i;
 
+	if (bp->dn_kind == DT_NODE_IDENT && bp->dn_op != DT_TOK_PTR &&
+	    (idp = dt_idhash_lookup(dtp->dt_globals, bp->dn_string)) !=
+	    NULL && idp->di_kind == DT_IDENT_INLINE && idp->di_iparams != NULL)
+		return dt_node_inline_call(pcb, dnp, idp);
 	/* p[i] and a[i] on a pointer or an array: memory */
 	if (bp->dn_kind != DT_NODE_IDENT || ((idp = dt_idhash_lookup(
 	    dtp->dt_globals, bp->dn_string)) != NULL &&
@@ -1997,14 +2139,28 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
 			dt_parser_error(pcb, dnp->dn_line, D_DIV_ZERO,
 			    "expression contains division by zero");
-		t = dt_decl_arith(lp->dn_type, rp->dn_type);
+		t = dt_decl_result(lp->dn_type, rp->dn_type);
 		break;
 	}
-	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
-		return dt_node_setint(dnp, dt_node_fold2(op,
+	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
+		uint64_t v = dt_node_fold2(op,
 		    dt_node_normalize(lp->dn_value, t),
 		    op == DT_TOK_LSH || op == DT_TOK_RSH ? rp->dn_value :
-		    dt_node_normalize(rp->dn_value, t), t), t);
+		    dt_node_normalize(rp->dn_value, t), t);
+
+		if (t->dt_size < 4)
+			return dt_node_setint(dnp, v, t);
+		/*
+		 * As illumos folds constants: the 64-bit result, typed as
+		 * the operands make it, so that 1075064400 * 1000000000 is
+		 * a time in nanoseconds wherever 64 bits of it are used (an
+		 * aggregation, a comparison, a wider cast); a record of the
+		 * type's size keeps the low bytes.
+		 */
+		dt_node_setint(dnp, 0, t);
+		dnp->dn_value = v;
+		return dnp;
+	}
 	dnp->dn_type = t;
 	return dnp;
 }
@@ -2027,7 +2183,7 @@ dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_OP_SCALAR,
 		    "operator ?: expression must be of scalar type");
 	if (dt_node_is_int(lp) && dt_node_is_int(rp))
-		dnp->dn_type = dt_decl_arith(lp->dn_type, rp->dn_type);
+		dnp->dn_type = dt_decl_result(lp->dn_type, rp->dn_type);
 	else if (dt_node_is_string(lp) && dt_node_is_string(rp))
 		dnp->dn_type = &dt_type_string;
 	else if (dt_decl_is_byref(lp->dn_type) && lp->dn_type == rp->dn_type)
@@ -2127,9 +2283,8 @@ dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 	dt_node_t *ap;
 
 	if (idp == NULL)
-		dt_parser_error(pcb, dnp->dn_line, D_IDENT_UNDEF,
-		    "failed to resolve %s: Unknown function name",
-		    dnp->dn_string);
+		dt_parser_error(pcb, dnp->dn_line, D_FUNC_UNDEF,
+		    "undefined function name: %s", dnp->dn_string);
 	if (idp->di_kind == DT_IDENT_FUNC)
 		return dt_node_cook_subr(pcb, dnp, idp);
 	if (idp->di_kind != DT_IDENT_ACTFUNC &&

@@ -147,10 +147,21 @@ dt_pragma_depends(dt_pcb_t *pcb, int line, char **tokv, int tokc)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "program requires provider %s", tokv[1]);
 	}
-	/* as illumos: only a D library may name another (a program, no) */
-	if (strcmp(tokv[0], "library") == 0)
+	/*
+	 * as illumos: only a D library may name another (a program, no);
+	 * the libraries are compiled in the order their dependencies make
+	 * (dt_lib.c), so what it names has been compiled by now
+	 */
+	if (strcmp(tokv[0], "library") == 0 && pcb->pcb_lib == NULL)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "main program may not explicitly depend on a library");
+	if (strcmp(tokv[0], "library") == 0) {
+		if (!dt_lib_loaded(pcb->pcb_hdl, tokv[1]))
+			dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
+			    "program requires library \"%s\" which failed "
+			    "to load", tokv[1]);
+		return;
+	}
 	if (strcmp(tokv[0], "module") == 0)
 		dt_parser_error(pcb, line, D_PRAGMA_DEPEND,
 		    "program requires %s %s", tokv[0], tokv[1]);
@@ -213,9 +224,30 @@ dt_pragma(dt_pcb_t *pcb, int line, const char *text)
 		return;
 	}
 	if (strcmp(tokv[2], "attributes") == 0) {
-		if (tokc != 5 || !dt_pragma_attr_ok(dt_pragma_unquote(tokv[3])))
+		const dt_ident_t *idp;
+
+		if (tokc < 5 || !dt_pragma_attr_ok(dt_pragma_unquote(tokv[3])))
 			dt_parser_error(pcb, line, D_PRAGMA_MALFORM,
 			    "malformed #pragma D attributes");
+		/* "provider NAME PART": a provider's stability */
+		if (strcmp(tokv[4], "provider") == 0 && tokc == 7)
+			return;
+		if (tokc != 5)
+			dt_parser_error(pcb, line, D_PRAGMA_MALFORM,
+			    "malformed #pragma D attributes");
+		/*
+		 * As illumos: the name is an identifier the program has
+		 * declared; anything else leaves the pragma unused
+		 */
+		idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals, tokv[4]);
+		if (idp == NULL)
+			dt_parser_error(pcb, line, D_PRAGMA_UNUSED,
+			    "unused #pragma attributes");
+		if (idp->di_flags & DT_IDFLG_BUILTIN &&
+		    idp->di_kind != DT_IDENT_INLINE)
+			dt_parser_error(pcb, line, D_PRAGMA_SCOPE,
+			    "#pragma attributes cannot modify entity defined "
+			    "outside program scope");
 		return;
 	}
 	if (strcmp(tokv[2], "binding") == 0) {

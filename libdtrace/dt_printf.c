@@ -782,6 +782,17 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 				v = (uint64_t)(int64_t)(signed char)v;
 			else if (strcmp(pc.pc_len, "h") == 0)
 				v = (uint64_t)(int64_t)(short)v;
+			/*
+			 * an unsigned value prints unsigned, as illumos turns
+			 * %d into %u for an argument of unsigned type
+			 */
+			if (rp->dtrd_type == DTRACE_REC_UINT && pc.pc_len[0] !=
+			    'h') {
+				dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width,
+				    prec, "ll", 'u');
+				rv = fprintf(fp, cfmt, (unsigned long long)v);
+				break;
+			}
 			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
 			    "ll", pc.pc_conv);
 			rv = fprintf(fp, cfmt, (long long)v);

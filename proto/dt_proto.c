@@ -35,7 +35,7 @@
 #include "dt_proto.h"
 
 #define DT_PROTO_MAXSTMT	65536
-#define DT_PROTO_MAXACT		1024	/* actions per statement */
+#define DT_PROTO_MAXACT		65536	/* actions per statement: one a statement */
 #define DT_PROTO_MAXDIFO	64	/* DIFOs per action */
 #define DT_PROTO_MAXAGG		65536
 #define DT_PROTO_MAXKEYS	64

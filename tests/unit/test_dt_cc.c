@@ -558,7 +558,11 @@ test_errors(void)
 	check_error("BEGIN { trace(sizeof (int (int))); }", "D_SIZEOF_TYPE",
 	    "cannot apply sizeof to an expression of function type: "
 	    "int (int)");
-	check_error("BEGIN { foo(); }", "D_IDENT_UNDEF", NULL);
+	check_error("BEGIN { foo(); }", "D_FUNC_UNDEF", NULL);
+	/* a bad list of specifiers is reported where it went bad */
+	check_error("#pragma D option quiet\n\nunsigned struct s\n{\n"
+	    "\tint a;\n};\nBEGIN { }", "D_DECL_COMBO", "line 4: ");
+	check_error("long\nlong\nstring x;\nBEGIN { }", NULL, "line 3: ");
 	check_error("BEGIN { trace(trace(1)); }", "D_ACT_EXPR", NULL);
 	check_error("BEGIN { printa(@a); }", "D_PRINTA_AGGBAD", NULL);
 	check_error("BEGIN { printf(1); }", "D_PROTO_ARG", NULL);

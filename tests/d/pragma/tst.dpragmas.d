@@ -1,5 +1,7 @@
 /* The #pragma D forms a program may carry. */
-#pragma D attributes Evolving/Evolving/Common myprov
+int hits;
+#pragma D attributes Evolving/Evolving/Common hits
+#pragma D attributes Evolving/Evolving/Common provider myprov provider
 #pragma D binding "1.0" myvar
 #pragma D depends_on provider pid
 #pragma D depends_on provider profile
