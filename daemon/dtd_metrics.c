@@ -224,71 +224,6 @@ dtd_metrics_entcmp(const void *a, const void *b)
 	    l->me_keysize > r->me_keysize;
 }
 
-/* Add one CPU's value of an entry to the total, as dtrace(1) adds them. */
-static void
-dtd_metrics_merge(uint32_t kind, uint64_t *t, const uint64_t *v,
-    uint32_t n)
-{
-	uint32_t i;
-
-	switch (kind) {
-	case DTRACEAGG_MIN:
-		if ((int64_t)v[0] < (int64_t)t[0])
-			t[0] = v[0];
-		break;
-	case DTRACEAGG_MAX:
-		if ((int64_t)v[0] > (int64_t)t[0])
-			t[0] = v[0];
-		break;
-	case DTRACEAGG_STDDEV:
-		t[0] += v[0];
-		t[1] += v[1];
-		t[2] += v[2];
-		t[3] += v[3] + (t[2] < v[2]);
-		break;
-	default:
-		for (i = 0; i < n; i++)
-			t[i] += v[i];
-		break;
-	}
-}
-
-/* The integer square root of x, rounded down. */
-static uint64_t
-dtd_metrics_isqrt(unsigned __int128 x)
-{
-	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit != 0) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else
-			r >>= 1;
-		bit >>= 2;
-	}
-	return (uint64_t)r;
-}
-
-/* stddev() as dtrace(1) prints it, from count, sum, sum of squares. */
-static uint64_t
-dtd_metrics_stddev(const uint64_t *v)
-{
-	unsigned __int128 avgsq, sqavg;
-	int64_t avg;
-
-	if (v[0] == 0)
-		return 0;
-	avgsq = ((unsigned __int128)v[3] << 64 | v[2]) / v[0];
-	avg = (int64_t)v[1] / (int64_t)v[0];
-	if (avg < 0)
-		avg = -avg;
-	sqavg = (unsigned __int128)(uint64_t)avg * (uint64_t)avg;
-	return dtd_metrics_isqrt(avgsq - sqavg);
-}
-
 /*
  * The largest value each of a histogram's n buckets holds, but the last
  * (+Inf), in le[0 .. n-2], in the daemon's bucket layout (dtd_agg.c).
@@ -571,7 +506,7 @@ dtd_metrics_family(dtd_metrics_scrape_t *ms, const char *prog,
 		for (k = e + 1; k < nent && ents[k].me_keysize ==
 		    x->me_keysize && ents[k].me_valsize == valsize &&
 		    memcmp(ents[k].me_key, x->me_key, x->me_keysize) == 0; k++)
-			dtd_metrics_merge(kind, tot, ents[k].me_val, nval);
+			dt_aggval_fold(kind, tot, ents[k].me_val, nval);
 		for (i = 0; i < g->dg_nkeys; i++) {
 			const dtp_aggkey_t *kd = &g->dg_keys[i];
 
@@ -601,7 +536,7 @@ dtd_metrics_family(dtd_metrics_scrape_t *ms, const char *prog,
 			    (int64_t)tot[1] / (int64_t)tot[0]);
 			break;
 		case DTRACEAGG_STDDEV:
-			dtd_om_value_u64(om, dtd_metrics_stddev(tot));
+			dtd_om_value_u64(om, dt_aggval_stddev(tot, 1));
 			break;
 		default:	/* sum, min, max */
 			dtd_om_value_i64(om, (int64_t)tot[0]);

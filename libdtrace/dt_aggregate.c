@@ -104,46 +104,6 @@ dt_aggregate_desc(const dtrace_hdl_t *dtp, uint32_t id)
 	return id < dtp->dt_naggdesc ? dtp->dt_aggdesc[id] : NULL;
 }
 
-/* A value with nothing aggregated: min and max start from the far end. */
-static void
-dt_aggregate_zero(uint32_t kind, uint64_t *v, uint32_t n)
-{
-	memset(v, 0, n * sizeof(uint64_t));
-	if (kind == DTRACEAGG_MIN)
-		v[0] = (uint64_t)INT64_MAX;
-	else if (kind == DTRACEAGG_MAX)
-		v[0] = (uint64_t)INT64_MIN;
-}
-
-static void
-dt_aggregate_fold(uint32_t kind, uint64_t *dst, const uint64_t *src,
-    uint32_t n)
-{
-	uint32_t i;
-
-	switch (kind) {
-	case DTRACEAGG_MIN:
-		if ((int64_t)src[0] < (int64_t)dst[0])
-			dst[0] = src[0];
-		break;
-	case DTRACEAGG_MAX:
-		if ((int64_t)src[0] > (int64_t)dst[0])
-			dst[0] = src[0];
-		break;
-	case DTRACEAGG_STDDEV:
-		/* count, total, then a 128-bit sum of squares (lo, hi) */
-		dst[0] += src[0];
-		dst[1] += src[1];
-		dst[3] += src[3] + (dst[2] + src[2] < dst[2]);
-		dst[2] += src[2];
-		break;
-	default:
-		for (i = 0; i < n; i++)
-			dst[i] += src[i];
-		break;
-	}
-}
-
 /*
  * As illumos does, a usym() or ufunc() key aggregates by function and a
  * umod() key by module: their addresses become the symbol's or the
@@ -211,7 +171,7 @@ dt_aggregate_add1(dtrace_hdl_t *dtp, const dtp_agg_t *desc, uint32_t aggid,
 			break;
 	}
 	if (e != NULL) {
-		dt_aggregate_fold(desc->dg_kind, e->ae_val, val, nval);
+		dt_aggval_fold(desc->dg_kind, e->ae_val, val, nval);
 		return 0;
 	}
 	if (ag->ag_n == ag->ag_cap) {
@@ -301,46 +261,6 @@ dt_aggregate_merge(dtrace_hdl_t *dtp, dt_msg_t *m)
 bad:
 	free(val);
 	return dt_conn_error(dtp, EDT_PROTO, "malformed AGG from dtraced");
-}
-
-/*
- * 128-bit helpers for stddev(), as illumos computes it: the integer
- * square root of (sum of squares / n) - mean^2, each step truncating.
- */
-static uint64_t
-dt_aggregate_isqrt128(unsigned __int128 x)
-{
-	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit != 0) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return (uint64_t)r;
-}
-
-static uint64_t
-dt_aggregate_stddev(const uint64_t *v, uint64_t normal)
-{
-	unsigned __int128 avgsq, sqavg;
-	int64_t avg;
-
-	if (v[0] == 0)
-		return 0;
-	avgsq = ((unsigned __int128)v[3] << 64 | v[2]) / normal / normal /
-	    v[0];
-	avg = (int64_t)v[1] / (int64_t)normal / (int64_t)v[0];
-	if (avg < 0)
-		avg = -avg;
-	sqavg = (unsigned __int128)(uint64_t)avg * (uint64_t)avg;
-	return dt_aggregate_isqrt128(avgsq - sqavg);
 }
 
 /* illumos's DTRACE_QUANTIZE_BUCKETVAL */
@@ -484,8 +404,8 @@ dt_aggregate_valcmp(const dtp_agg_t *d, const uint64_t *lv,
 		r = rv[0] ? (int64_t)rv[1] / (int64_t)rv[0] : 0;
 		break;
 	case DTRACEAGG_STDDEV: {
-		uint64_t ls2 = dt_aggregate_stddev(lv, 1);
-		uint64_t rs2 = dt_aggregate_stddev(rv, 1);
+		uint64_t ls2 = dt_aggval_stddev(lv, 1);
+		uint64_t rs2 = dt_aggval_stddev(rv, 1);
 
 		return ls2 < rs2 ? -1 : ls2 > rs2;
 	}
@@ -842,7 +762,7 @@ dt_aggregate_print_value(FILE *fp, const dtp_agg_t *d, const uint64_t *v,
 		    (int64_t)normal / (int64_t)v[0]) : 0);
 	case DTRACEAGG_STDDEV:
 		return fprintf(fp, " %16llu",
-		    (unsigned long long)dt_aggregate_stddev(v, normal));
+		    (unsigned long long)dt_aggval_stddev(v, normal));
 	case DTRACEAGG_QUANTIZE:
 	case DTRACEAGG_LQUANTIZE:
 	case DTRACEAGG_LLQUANTIZE:
@@ -880,7 +800,7 @@ dt_aggregate_pfprint(dtrace_hdl_t *dtp, FILE *fp, const char *cfmt, int i,
 		rv = fprintf(fp, cfmt, v[0] ? v[1] / normal / v[0] : 0);
 		break;
 	case DTRACEAGG_STDDEV:
-		rv = fprintf(fp, cfmt, dt_aggregate_stddev(v, normal));
+		rv = fprintf(fp, cfmt, dt_aggval_stddev(v, normal));
 		break;
 	case DTRACEAGG_QUANTIZE:
 	case DTRACEAGG_LQUANTIZE:
@@ -1167,7 +1087,7 @@ dt_aggregate_json(dtrace_hdl_t *dtp, dt_json_t *j, uint32_t id)
 			break;
 		case DTRACEAGG_STDDEV:
 			dt_json_kuint(j, "value",
-			    dt_aggregate_stddev(val, normal));
+			    dt_aggval_stddev(val, normal));
 			break;
 		case DTRACEAGG_QUANTIZE:
 		case DTRACEAGG_LQUANTIZE:
@@ -1557,7 +1477,7 @@ dt_aggregate_libact(dtrace_hdl_t *dtp, uint32_t act, uint32_t id,
 		if (e->ae_aggid != id)
 			continue;
 		if (act == DTP_LIBACT_CLEAR)
-			dt_aggregate_zero(d->dg_kind, e->ae_val, e->ae_nval);
+			dt_aggval_zero(d->dg_kind, e->ae_val, e->ae_nval);
 		else
 			e->ae_normal = act == DTP_LIBACT_NORMALIZE ?
 			    (uint64_t)val : 1;

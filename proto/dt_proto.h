@@ -470,6 +470,12 @@ int		dt_peer_request(dt_peer_t *, const dt_msg_t *);
 size_t		dt_peer_queued(const dt_peer_t *);
 
 /* dt_proto.c: the program object */
+/* dt_aggval.c */
+void		dt_aggval_zero(uint32_t, uint64_t *, uint32_t);
+void		dt_aggval_fold(uint32_t, uint64_t *, const uint64_t *,
+		    uint32_t);
+uint64_t	dt_aggval_stddev(const uint64_t *, uint64_t);
+
 void		dt_proto_prog_encode(dt_msg_t *, const dtp_prog_t *);
 dtp_prog_t	*dt_proto_prog_decode(dt_msg_t *, char *, size_t);
 void		dt_proto_prog_fini(dtp_prog_t *);
