@@ -1,12 +1,16 @@
 /*
  * dtd.h: the internal header of dtraced.
  *
- * Threads: one libevent thread owns sockets, timers, clients and
- * consumers.  The firing path (dtd_ecb.c) may also run on tracer threads
- * later, so what it touches is safe to share: probe ECB chains under a
- * per-probe rwlock, per-CPU buffers under a per-CPU lock, consumer
- * activity and counters as atomics.  Today every probe (BEGIN, END,
- * ERROR, tick-N) fires on the main thread.
+ * Threads: one libevent thread (the main thread) owns sockets, timers,
+ * clients and consumers, and fires BEGIN, END and ERROR.  The firing
+ * path (dtd_ecb.c) runs on other threads too: a traced process's tracer
+ * thread (ptrace stops) or drain thread (its uprobe ring) for pid
+ * probes, and the profile provider's timer threads (tick-N, profile-N,
+ * and the perf samples they drain).  So what it touches is safe to
+ * share: probe ECB chains under a per-probe rwlock, per-CPU buffers
+ * under a per-CPU lock, consumer activity and counters as atomics; what
+ * it reports to the consumer (an exit(), a full buffer) is state and a
+ * wake-up of the main thread (dtd_ecb_wakeup), never a call up.
  */
 #ifndef DTD_H
 #define DTD_H

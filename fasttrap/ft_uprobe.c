@@ -5,8 +5,8 @@
  * thread turns into an ft_hit_t for fo_hit.  The traced process never
  * stops, and the kernel takes the uprobes away if the daemon dies.
  *
- * Why a BPF link and not perf uprobe events or tracefs (see
- * reference/uprobes.md): a link holds thousands of offsets, attaches
+ * Why a BPF link and not perf uprobe events or tracefs (measured on
+ * kernel 6.18): a link holds thousands of offsets, attaches
  * them in milliseconds and detaches them with one RCU grace period
  * (a perf uprobe event costs ~77 ms to close, serialised); its pid
  * filter covers threads created later (an inherited perf uprobe event

@@ -320,7 +320,7 @@ static const struct {
 /*
  * The uregs[] indices, with illumos's amd64 names: the daemon presents
  * the registers as Linux's struct user_regs_struct, an array of 64-bit
- * words in ptrace order (dtd_prov_pid.c), so the names map to that
+ * words in ptrace order (daemon/dtd_target.c), so the names map to that
  * order.  The 32-bit names alias the 64-bit registers, as illumos's
  * amd64 dtrace_getreg() maps them.  R_TRAPNO and R_ERR have no
  * counterpart there: Linux keeps a thread's trap number and error code
