@@ -54,9 +54,11 @@ typedef struct ft_sym {
  * weak over local, fewer leading underscores, the smaller size), and
  * two rules of ours (a default symbol version over a hidden compat one,
  * a plain name over one with a compiler-made suffix such as
- * `.localalias').  Inline, as the one rule both ends follow: the daemon
- * names probes with it (ft_elf.c), the consumer names addresses with it
- * (libdtrace/dt_usym.c), so -l, probefunc and ufunc() agree.
+ * `.localalias').  The daemon names probes with it (ft_elf.c); the
+ * consumer, which may not include this header, names addresses by the
+ * same rule in libdtrace/dt_usym.c (dt_usym_alias_cmp, which
+ * test_dt_usym holds equal to this one), so -l, probefunc and ufunc()
+ * agree.
  */
 static inline int
 ft_sym_cmp(const ft_sym_t *x, const ft_sym_t *y)
