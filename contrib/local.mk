@@ -27,8 +27,9 @@ contrib_demo_demo_LDFLAGS =
 # The Debian package (debian/): built from this tree's dist tarball, so
 # that it holds what a release would (./build.sh package-check).
 EXTRA_DIST += debian/changelog debian/control debian/copyright \
-	debian/rules debian/source/format debian/dtraced.postinst \
-	debian/dtraced.postrm debian/dtraced-socket-group.conf
+	debian/rules debian/source/format debian/dtraced.preinst \
+	debian/dtraced.postinst debian/dtraced.postrm \
+	debian/dtraced-socket-group.conf
 deb: dist
 	rm -rf deb-build && $(MKDIR_P) deb-build
 	tar -C deb-build -xzf $(distdir).tar.gz

@@ -6,7 +6,10 @@
 # need not be systemd), traces with the installed dtrace, has it retain a
 # program of /etc/dtraced and serve its aggregation at the metrics
 # address of /etc/dtraced/dtraced.conf (scraped with curl), then purges
-# the package and checks that nothing of it is left.  Prints TAP.
+# the package and checks that nothing of it is left.  Where
+# systemtap-sdt-dev is installed (its own /usr/bin/dtrace and dtrace(1)
+# page), they are moved aside while ours is installed and put back at
+# its removal.  Prints TAP.
 # Run by ./build.sh package-check; needs root and a machine where
 # dtraced is not installed already.
 . "$(dirname "$0")/daemon/lib.sh"
@@ -20,7 +23,9 @@ if [ ! -f "$deb" ]; then
 	echo "1..0 # SKIP no package (./build.sh package-check builds one)"
 	exit 0
 fi
-if dpkg-query -W -f='${Status}' dtraced 2>/dev/null | grep -q installed ||
+# (a package dpkg once heard of and removed is "unknown ok not-installed")
+st=$(dpkg-query -W -f='${Status}' dtraced 2>/dev/null)
+if { [ -n "$st" ] && [ "${st% not-installed}" = "$st" ]; } ||
     [ -S /run/dtraced/dtraced.sock ]; then
 	echo "1..0 # SKIP dtraced is installed or running here already"
 	exit 0
@@ -40,8 +45,22 @@ getent group dtrace >/dev/null && hadgroup=1
 
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\.||' |
     grep -v '/$' >"$tmp/files"
+# systemtap-sdt-dev's dtrace, if it is here: its checksum
+stap=
+if dpkg-query -W -f='${Status}' systemtap-sdt-dev 2>/dev/null |
+    grep -q 'ok installed' && [ -f /usr/bin/dtrace ]; then
+	stap=$(md5sum </usr/bin/dtrace)
+fi
 dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1
 check "dpkg -i" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/dpkg.log"
+if [ -n "$stap" ]; then
+	check "systemtap-sdt-dev's dtrace is moved aside, as dtrace.systemtap" \
+	    [ "$(md5sum </usr/bin/dtrace.systemtap 2>/dev/null)" = "$stap" ]
+	check "systemtap-sdt-dev's dtrace(1) is moved aside" \
+	    [ -f /usr/share/man/man1/dtrace.systemtap.1.gz ]
+	check "/usr/bin/dtrace is ours" \
+	    sh -c "/usr/bin/dtrace -V | grep -q 'Sun D'"
+fi
 bad=0
 while read -r f; do
 	[ -e "$f" ] || { echo "# missing: $f"; bad=$((bad + 1)); }
@@ -130,9 +149,19 @@ dpkg --purge dtraced >"$tmp/purge.log" 2>&1
 check "dpkg --purge" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/purge.log"
 left=0
 while read -r f; do
-	[ -e "$f" ] && { echo "# left: $f"; left=$((left + 1)); }
+	# (systemtap-sdt-dev's dtrace and page, put back, are not ours)
+	[ -e "$f" ] && ! dpkg -S "$f" >/dev/null 2>&1 &&
+	    { echo "# left: $f"; left=$((left + 1)); }
 done <"$tmp/files"
 check "no file of the package is left" [ "$left" -eq 0 ]
+if [ -n "$stap" ]; then
+	check "systemtap-sdt-dev's dtrace is back where it was" \
+	    [ "$(md5sum </usr/bin/dtrace 2>/dev/null)" = "$stap" ]
+	check "and nothing is left aside" [ ! -e /usr/bin/dtrace.systemtap ] &&
+	    [ ! -e /usr/share/man/man1/dtrace.systemtap.1.gz ]
+	check "no diversion is left" \
+	    sh -c "! dpkg-divert --list | grep -q dtraced"
+fi
 check "/etc/dtraced is gone" [ ! -e /etc/dtraced ]
 check "/var/lib/dtraced is gone" [ ! -e /var/lib/dtraced ]
 check "the socket unit's enabling is gone" \
