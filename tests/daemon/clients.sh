@@ -45,7 +45,7 @@ fi
 # --- a client that never reads
 "$TRIGGERS/loop" spin >"$tmp/spin.out" &
 lpid=$!
-waitfor [ -r "/proc/$lpid/maps" ]
+waitfor spinning $lpid	# exec'd: -p of the shell before it is a.out of sh
 dtrace -x retain=rec -x bufpolicy=ring -x bufsize=1m -q -p $lpid -n '
 pid$target:a.out:f:entry { printf("%d %s\n", arg0, "a record of some size"); }' \
     >"$tmp/out" 2>"$tmp/err"

@@ -151,6 +151,16 @@ spinning()
 	return 1
 }
 
+# execd PID: PID runs a trigger (it has exec'd one of $TRIGGERS: before,
+# -p would grab the shell that forked it, whose a.out is sh)
+execd()
+{
+	case $(readlink "/proc/$1/exe" 2>/dev/null) in
+	"$TRIGGERS"/*) return 0 ;;
+	esac
+	return 1
+}
+
 # find_test_user: the unprivileged user dtracetest, created if need be
 # (the suite runs as root).  Sets $uid and $gid, and makes $tmp
 # reachable by that user; `as CMD...' runs a command with its real,

@@ -128,7 +128,7 @@ check "aliases: ufunc() at __libc_malloc and cfree is libc's malloc and free" \
 # -p: grab a running process, detach after exit(); it runs on, restored
 "$TRIGGERS/loop" spin >"$tmp/spin.out" 2>&1 &
 spid=$!
-sleep 0.2
+waitfor execd $spid
 dtrace -q -p $spid -n 'pid$target:a.out:f:entry { @ = count(); }
 pid$target:a.out:f:entry /++n == 500/ { exit(0); }
 END { printa("%@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
@@ -148,7 +148,7 @@ check "-p: the process was never wrong" [ $? -eq 0 ]
 # kill -9 of dtrace while tracing: the daemon notices, restores, lets go
 "$TRIGGERS/loop" spin >"$tmp/spin.out" 2>&1 &
 spid=$!
-sleep 0.2
+waitfor execd $spid
 "$DTRACE" -x socket="$sock" -q -p $spid \
     -n 'pid$target:a.out:f:entry { @ = count(); }' >/dev/null 2>&1 &
 tpid=$!

@@ -87,7 +87,7 @@ if [ $perf -eq 1 ]; then
 	# mode sample (arg1 != 0) has exactly those three on top, uregs[]
 	# has its registers (R_PC is arg1), ufunc(arg1) names inner
 	"$TRIGGERS/spin" & sp=$!
-	sleep 0.2
+	waitfor execd $sp
 	dtrace -q -p $sp -n '
 profile-997 /pid == $target && arg1 != 0/ {
 	@s[ustack(3)] = count(); @f[ufunc(arg1)] = count();
@@ -130,7 +130,7 @@ spin\`outer
 	# a sample taken in the kernel (arg0 != 0, arg1 == 0): its ustack()
 	# is the user stack at the system call, in libc, called from inner
 	"$TRIGGERS/spin" sys & sp=$!
-	sleep 0.2
+	waitfor execd $sp
 	dtrace -q -p $sp -n '
 profile-997 /pid == $target && arg0 != 0/ {
 	@s[ustack(4)] = count(); @n = count(); @u[arg1] = count();
@@ -161,7 +161,7 @@ END { printa(@s); printa("samples %@d\n", @n); printa("arg1 %d\n", @u); }' \
 	# stacks are printed: only the module map the daemon sends for the
 	# sampled process can name them
 	"$TRIGGERS/spin" & sp=$!
-	sleep 0.2
+	waitfor execd $sp
 	"$DTRACE" -x socket="$sock" -q -n '
 profile-997 /pid == $1 && arg1 != 0/ { @s[ustack(1)] = count(); }
 tick-1s /!done++/ { system("kill %d", $1); }
@@ -261,7 +261,7 @@ if [ "$paranoid" -le 2 ] && find_test_user; then
 	done
 	check "private daemon starts" [ -S "$psock" ]
 	$AS "$TRIGGERS/spin" & sp=$!
-	sleep 0.2
+	waitfor execd $sp
 	$AS timeout -k 10 60 "$DTRACE" -x socket="$psock" -q -p $sp -n '
 profile-997 /pid == $target/ { @s[ustack(3)] = count(); @n = count(); }
 profile-997 /pid != $target/ { @o[pid == $1, arg0, arg1] = count(); }

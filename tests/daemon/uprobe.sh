@@ -128,7 +128,7 @@ check "exec, then dlopen: libm's cbrt fires" grep -q '^cbrt$' "$tmp/out"
 # stopped or exec and dlopen must be followed exactly (-c, -Z); -v says
 "$TRIGGERS/loop" spin >/dev/null 2>&1 &
 spid=$!
-sleep 0.1
+waitfor execd $spid
 dtrace -v -q -p "$spid" -n 'pid$target:a.out:f:entry { exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "auto, -p: uprobe backend" \
@@ -186,7 +186,7 @@ check "tiny ring: records + drops == 20000" \
 # a running program: one backend for all its consumers
 "$TRIGGERS/busy8" >"$tmp/target.out" 2>&1 &
 tpid=$!
-sleep 0.2
+waitfor execd $tpid
 "$DTRACE" -x socket="$sock" -x backend=uprobe -q -p "$tpid" \
     -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/a.out" \
     2>"$tmp/a.err" &
