@@ -4,7 +4,12 @@
  * One code path for every backend: the caller hands over the registers
  * of the thread at the hit (struct user_regs_struct) and a memory
  * accessor, which reads the live memory of a stopped thread (ptrace) or
- * a copy of the top of its stack (uprobes).  libdw finds each frame's
+ * the copy of the top of its stack taken at the hit (uprobes, perf
+ * samples), and nothing beyond the copy: memory there is a later
+ * moment's.  A walk stops at the first frame whose CFA or return
+ * address would need bytes the accessor does not have; the stack then
+ * ends with the last frame it could prove, as illumos prints what it
+ * has.  libdw finds each frame's
  * CFI (.eh_frame; no separate debuginfo, never debuginfod) and falls
  * back to the frame pointer where a module has none.  A module's file is
  * the one the process has mapped (ft_unwind_find_elf), never the one its
@@ -163,13 +168,18 @@ ft_unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 				return true;
 			}
 		}
-		/* a whole page is mapped or not: read it once */
+		/*
+		 * A whole page is mapped or not: read it once.  A copy may
+		 * hold only part of it: then word by word, below, and the
+		 * pages kept stay.
+		 */
 		pg = &u->uw_page[u->uw_nextpage];
-		u->uw_nextpage = (u->uw_nextpage + 1) % FT_UNWIND_NPAGES;
 		pg->up_valid = u->uw_uread(u->uw_uarg, base, pg->up_data,
 		    FT_UNWIND_PAGE) == 0;
 		pg->up_base = base;
 		if (pg->up_valid) {
+			u->uw_nextpage = (u->uw_nextpage + 1) %
+			    FT_UNWIND_NPAGES;
 			memcpy(&v, pg->up_data + (addr - base), sizeof(v));
 			*result = v;
 			return true;
