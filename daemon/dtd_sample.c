@@ -291,8 +291,8 @@ dtd_sample_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 	dtd_target_t *tg = ps->ps_proc;
 
 	return ft_unwind_stack(dtd_target_unwind(tg), dtd_target_modgen(tg),
-	    h->dh_tid, &ps->ps_hit->ph_regs, dtd_sample_stkread, h->dh_uarg,
-	    pcs, max);
+	    dtd_target_proc(tg), h->dh_tid, &ps->ps_hit->ph_regs,
+	    dtd_sample_stkread, h->dh_uarg, pcs, max);
 }
 
 /* On a sampler's thread: fire for one sample (ft_perf_drain). */

@@ -323,7 +323,8 @@ dtd_target_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 	dtd_target_t *tg = h->dh_ustackarg;
 
 	return ft_unwind_stack(tg->tg_unwind,
-	    __atomic_load_n(&tg->tg_modgen, __ATOMIC_ACQUIRE), h->dh_tid,
+	    __atomic_load_n(&tg->tg_modgen, __ATOMIC_ACQUIRE),
+	    dtd_target_hitproc(h), h->dh_tid,
 	    (const struct user_regs_struct *)(const void *)h->dh_regs,
 	    dtd_target_stkread, h->dh_uarg, pcs, max);
 }

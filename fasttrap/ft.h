@@ -566,14 +566,16 @@ int		ft_perf_read(const ft_perfhit_t *, ft_proc_t *, uint64_t,
  * ft_unwind.c: a process's unwinder.  ft_unwind_stack() takes the
  * registers at a hit and a memory accessor (0 or an error from it), so
  * it serves a stopped thread and a stack copy alike; gen is the caller's
- * module generation: change it when modules come or go.
+ * module generation: change it when modules come or go.  p (or NULL)
+ * is the process as fasttrap knows it: when its /proc entry is gone (a
+ * sample drained after the process exited) its module list stands in.
  */
 typedef struct ft_unwind ft_unwind_t;
 typedef int (*ft_uread_f)(void *, uint64_t, void *, size_t);
 
 ft_unwind_t	*ft_unwind_create(pid_t);
 void		ft_unwind_destroy(ft_unwind_t *);
-int		ft_unwind_stack(ft_unwind_t *, uint64_t, pid_t,
+int		ft_unwind_stack(ft_unwind_t *, uint64_t, ft_proc_t *, pid_t,
 		    const struct user_regs_struct *, ft_uread_f, void *,
 		    uint64_t *, uint32_t);
 

@@ -150,6 +150,8 @@ check "json: ustack is an array of frames" \
 # -p: a running target, its stack named while it runs
 "$T" sig 100000000 >/dev/null &
 tpid=$!
+# grabbed before its exec, it would be the shell, without leaf()
+waitfor sh -c "readlink /proc/$tpid/exe | grep -q '/recurse\$'"
 dtrace -q -p $tpid -n 'pid$target:a.out:leaf:entry { ustack(2); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -230,6 +232,23 @@ prefix() {
 dtrace -x backend=uprobe -q -c "$TRIGGERS/deep 1" \
     -n 'pid$target:a.out:leaf:entry { exit(0); }' >/dev/null 2>"$tmp/err"
 haveup=$?
+# recurse exits right after its one hit: its sample is mostly drained
+# after the process is gone from /proc (fasttrap's module list stands in)
+if [ $haveup -eq 0 ]; then
+	for be in ptrace uprobe; do
+		dtrace -x backend=$be -q -c "$TRIGGERS/recurse 3" \
+		    -n 'pid$target:a.out:leaf:entry { ustack(); }' \
+		    >"$tmp/gone.$be" 2>"$tmp/err"
+		check "recurse 3, $be: exit 0" [ $? -eq 0 ]
+		stk "$tmp/gone.$be" >"$tmp/gone.$be.f"
+	done
+	check "recurse 3, uprobe, target gone: every frame as under ptrace" \
+	    cmp -s "$tmp/gone.uprobe.f" "$tmp/gone.ptrace.f"
+	check "recurse 3: nine frames, leaf to _start" \
+	    [ "$(wc -l <"$tmp/gone.ptrace.f")" = 9 ]
+else
+	ok "# SKIP recurse 3, uprobe: no uprobe backend here"
+fi
 for t in deep deepfp deepnofp; do
 	at=entry
 	[ $t = deepfp ] && at=4

@@ -136,9 +136,10 @@ test_threads(void)
 	st0 = untraced(argv, out0, sizeof(out0));
 	ctx_init(&c);
 	/*
-	 * A ring that holds all 32000 records (about 490 bytes each), as
-	 * tests/daemon/uprobe.sh sizes it: the counts must be exact even
-	 * when a loaded machine keeps the drain thread from running.
+	 * A ring of 32 MiB, as tests/daemon/uprobe.sh sizes it (a
+	 * record is 216 bytes and the stack up to its top, at most 8 KiB):
+	 * the counts must be exact even when a loaded machine keeps the
+	 * drain thread from running.
 	 */
 	ringsize = 1 << 25;
 	lost = 0;
