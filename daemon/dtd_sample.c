@@ -273,7 +273,17 @@ dtd_sample_uread(void *arg, uint64_t addr, void *buf, size_t len)
 	    DIF_FLT_BADADDR;
 }
 
-/* ustack(), ustackdepth, ucaller of a sample: unwind its copy. */
+/* The stack as the sample saw it, only its copy: for the unwinder. */
+static int
+dtd_sample_stkread(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	const dtd_sampctx_t *ps = arg;
+
+	return ft_perf_stackread(ps->ps_hit, addr, buf, len) == 0 ? 0 :
+	    DIF_FLT_BADADDR;
+}
+
+/* ustack(), ustackdepth, ucaller of a sample: unwind its copy alone. */
 static int
 dtd_sample_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 {
@@ -281,8 +291,8 @@ dtd_sample_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 	dtd_target_t *tg = ps->ps_proc;
 
 	return ft_unwind_stack(dtd_target_unwind(tg), dtd_target_modgen(tg),
-	    h->dh_tid, &ps->ps_hit->ph_regs, h->dh_uread, h->dh_uarg, pcs,
-	    max);
+	    dtd_target_proc(tg), h->dh_tid, &ps->ps_hit->ph_regs,
+	    dtd_sample_stkread, h->dh_uarg, pcs, max);
 }
 
 /* On a sampler's thread: fire for one sample (ft_perf_drain). */

@@ -302,6 +302,14 @@ dtd_target_uread(void *arg, uint64_t addr, void *buf, size_t len)
 	return ft_hit_read(arg, addr, buf, len) == 0 ? 0 : DIF_FLT_BADADDR;
 }
 
+/* The stack as the hit saw it, only that: ustack()'s unwinder. */
+static int
+dtd_target_stkread(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	return ft_hit_stackread(arg, addr, buf, len) == 0 ? 0 :
+	    DIF_FLT_BADADDR;
+}
+
 static ft_proc_t *
 dtd_target_hitproc(const dtd_hit_t *h)
 {
@@ -315,9 +323,10 @@ dtd_target_ustack(const dtd_hit_t *h, uint64_t *pcs, uint32_t max)
 	dtd_target_t *tg = h->dh_ustackarg;
 
 	return ft_unwind_stack(tg->tg_unwind,
-	    __atomic_load_n(&tg->tg_modgen, __ATOMIC_ACQUIRE), h->dh_tid,
+	    __atomic_load_n(&tg->tg_modgen, __ATOMIC_ACQUIRE),
+	    dtd_target_hitproc(h), h->dh_tid,
 	    (const struct user_regs_struct *)(const void *)h->dh_regs,
-	    h->dh_uread, h->dh_uarg, pcs, max);
+	    dtd_target_stkread, h->dh_uarg, pcs, max);
 }
 
 /*

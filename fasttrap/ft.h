@@ -299,7 +299,11 @@ typedef struct ft_mod {
  * accessor: ft_hit_read() reads the process as this hit sees it, exact
  * for a thread the backend keeps stopped (ptrace), the bytes captured at
  * the hit first and then the memory now for a thread that ran on
- * (uprobes).  Valid only while fo_hit runs.
+ * (uprobes).  ft_hit_stackread() reads the stack as it was at the hit
+ * and nothing else, for the unwinder: the same as ft_hit_read() for a
+ * stopped thread, only the captured bytes for one that ran on (fh_stkread;
+ * NULL: fh_read serves both), so that a stack is never made of a later
+ * moment's frames.  Valid only while fo_hit runs.
  */
 typedef struct ft_hit {
 	pid_t		fh_pid;
@@ -311,6 +315,8 @@ typedef struct ft_hit {
 	struct user_regs_struct fh_regs;
 	ft_proc_t	*fh_proc;
 	int		(*fh_read)(const struct ft_hit *, uint64_t, void *,
+			    size_t);
+	int		(*fh_stkread)(const struct ft_hit *, uint64_t, void *,
 			    size_t);
 	const void	*fh_priv;	/* the backend's: what fh_read serves */
 } ft_hit_t;
@@ -357,9 +363,10 @@ typedef struct ft_ops {
  * first, then the old ones go); the caller calls it after a batch of
  * adds and removes (elsewhere a no-op).  Without FT_CAP_SYNC hits are
  * samples: fo_hit runs on the process's drain thread after the fact, the
- * thread does not wait; ft_hit_read() serves the FT_BPF_STACK bytes at
- * %rsp captured at the hit from the sample, and reads anything else
- * live, later than the hit.  The kernel cannot probe some instructions
+ * thread does not wait; ft_hit_read() serves the stack bytes at %rsp
+ * captured at the hit from the sample, and reads anything else live,
+ * later than the hit; ft_hit_stackread() serves the captured bytes
+ * only.  The kernel cannot probe some instructions
  * (lock and segment prefixes, a few opcodes): their sites are accepted
  * but never hit; ft_proc_sync() returns how many there are.  fo_lost
  * reports samples the ring had no room for.  fo_exec (a
@@ -436,16 +443,27 @@ int		ft_proc_backend_ok(int, char *, size_t);
 int		ft_proc_setbackend(ft_proc_t *, int, size_t, char *, size_t);
 int		ft_proc_sync(ft_proc_t *);
 int		ft_hit_read(const ft_hit_t *, uint64_t, void *, size_t);
+int		ft_hit_stackread(const ft_hit_t *, uint64_t, void *, size_t);
 
 /*
  * ft_bpf.c: the kernel side of the uprobe backend.  A sample as the
  * capture program writes it: struct pt_regs (the first FT_BPF_NREGS
  * words of struct user_regs_struct, same order), the %fs base (from the
  * task_struct, through the kernel's BTF) and errno there, and
- * FT_BPF_STACK bytes from %rsp up (br_stklen 0 if they could not be read).
+ * br_stklen bytes of user stack from %rsp up: the rest of %rsp's page
+ * and the whole pages above it that could be read, at most FT_BPF_STACK
+ * (0 if even %rsp's could not).  The copy ends at the top of the
+ * stack's mapping for a shallow stack, at FT_BPF_STACK for a deep one:
+ * the unwinder reads nothing beyond it (ft_hit_stackread), so a stack
+ * deeper than the copy ends where the copy does.  8 KiB holds a hundred
+ * frames of ordinary C; a record in the ring is its header and
+ * br_stklen bytes (the exec record: its header alone).
  */
 #define	FT_BPF_NREGS	21
-#define	FT_BPF_STACK	256
+#define	FT_BPF_PAGE	4096
+#ifndef FT_BPF_STACK
+#define	FT_BPF_STACK	(2 * FT_BPF_PAGE)	/* whole pages */
+#endif
 
 typedef struct ft_bpfrec {
 	uint64_t	br_regs[FT_BPF_NREGS];
@@ -505,7 +523,7 @@ void		ft_guard_unwatch(int);
  * until it returns) and each record to po_event: a process's executable
  * mappings changed (FT_PERF_MODS), it exec'd, or it exited.
  * ft_perf_read() is a sample's memory accessor: the copy, then the
- * process now.
+ * process now; ft_perf_stackread() the unwinder's: the copy alone.
  */
 #ifndef FT_PERF_STACK
 #define	FT_PERF_STACK	16384	/* bytes of user stack a sample copies */
@@ -541,6 +559,8 @@ void		ft_perf_follow(ft_perf_t *, const pid_t *, uint32_t);
 void		ft_perf_close(ft_perf_t *);
 int		ft_perf_fd(const ft_perf_t *);
 uint64_t	ft_perf_drain(ft_perf_t *, const ft_perfops_t *, void *);
+int		ft_perf_stackread(const ft_perfhit_t *, uint64_t, void *,
+		    size_t);
 int		ft_perf_read(const ft_perfhit_t *, ft_proc_t *, uint64_t,
 		    void *, size_t);
 
@@ -548,14 +568,16 @@ int		ft_perf_read(const ft_perfhit_t *, ft_proc_t *, uint64_t,
  * ft_unwind.c: a process's unwinder.  ft_unwind_stack() takes the
  * registers at a hit and a memory accessor (0 or an error from it), so
  * it serves a stopped thread and a stack copy alike; gen is the caller's
- * module generation: change it when modules come or go.
+ * module generation: change it when modules come or go.  p (or NULL)
+ * is the process as fasttrap knows it: when its /proc entry is gone (a
+ * sample drained after the process exited) its module list stands in.
  */
 typedef struct ft_unwind ft_unwind_t;
 typedef int (*ft_uread_f)(void *, uint64_t, void *, size_t);
 
 ft_unwind_t	*ft_unwind_create(pid_t);
 void		ft_unwind_destroy(ft_unwind_t *);
-int		ft_unwind_stack(ft_unwind_t *, uint64_t, pid_t,
+int		ft_unwind_stack(ft_unwind_t *, uint64_t, ft_proc_t *, pid_t,
 		    const struct user_regs_struct *, ft_uread_f, void *,
 		    uint64_t *, uint32_t);
 

@@ -501,6 +501,24 @@ ft_perf_drain(ft_perf_t *s, const ft_perfops_t *ops, void *arg)
 }
 
 /*
+ * The stack as sample h saw it, for the unwinder: its copy and nothing
+ * else (past its end, memory of a later moment).  0, or -1.
+ */
+int
+ft_perf_stackread(const ft_perfhit_t *h, uint64_t addr, void *buf,
+    size_t len)
+{
+	uint64_t lo = h->ph_sp, hi = h->ph_sp + h->ph_stklen;
+
+	if (addr >= lo && addr <= hi && len <= hi - addr) {
+		memcpy(buf, h->ph_stack + (addr - lo), len);
+		return 0;
+	}
+	errno = EFAULT;
+	return -1;
+}
+
+/*
  * Memory as sample h sees it: the stack copied at the sample where the
  * range is in it, else the memory of p now (later than the sample;
  * NULL: none), with the copied bytes laid over what it overlaps.  0,

@@ -659,6 +659,15 @@ ft_hit_read(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 	return h->fh_read(h, addr, buf, len);
 }
 
+/* The stack as hit h saw it, only that: for the unwinder. */
+int
+ft_hit_stackread(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
+{
+	if (h->fh_stkread != NULL)
+		return h->fh_stkread(h, addr, buf, len);
+	return h->fh_read(h, addr, buf, len);
+}
+
 /* A hit's accessor for a thread that waits in fo_hit: live is exact. */
 int
 ft_proc_hitlive(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)

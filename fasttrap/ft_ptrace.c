@@ -1010,6 +1010,7 @@ ft_ptrace_trap(ft_proc_t *p, ft_thread_t *t)
 		hit.fh_regs = r;
 		hit.fh_proc = p;
 		hit.fh_read = ft_proc_hitlive;	/* the thread waits */
+		hit.fh_stkread = NULL;		/* fh_read: exact */
 		hit.fh_priv = NULL;
 		p->pr_ops->fo_hit(p->pr_arg, p, &hit, users, n);
 	}

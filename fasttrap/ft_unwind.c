@@ -4,7 +4,12 @@
  * One code path for every backend: the caller hands over the registers
  * of the thread at the hit (struct user_regs_struct) and a memory
  * accessor, which reads the live memory of a stopped thread (ptrace) or
- * a copy of the top of its stack (uprobes).  libdw finds each frame's
+ * the copy of the top of its stack taken at the hit (uprobes, perf
+ * samples), and nothing beyond the copy: memory there is a later
+ * moment's.  A walk stops at the first frame whose CFA or return
+ * address would need bytes the accessor does not have; the stack then
+ * ends with the last frame it could prove, as illumos prints what it
+ * has.  libdw finds each frame's
  * CFI (.eh_frame; no separate debuginfo, never debuginfod) and falls
  * back to the frame pointer where a module has none.  A module's file is
  * the one the process has mapped (ft_unwind_find_elf), never the one its
@@ -19,7 +24,10 @@
 #include <sys/types.h>
 #include <sys/user.h>
 
+#include <sys/stat.h>
+
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -163,13 +171,18 @@ ft_unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 				return true;
 			}
 		}
-		/* a whole page is mapped or not: read it once */
+		/*
+		 * A whole page is mapped or not: read it once.  A copy may
+		 * hold only part of it: then word by word, below, and the
+		 * pages kept stay.
+		 */
 		pg = &u->uw_page[u->uw_nextpage];
-		u->uw_nextpage = (u->uw_nextpage + 1) % FT_UNWIND_NPAGES;
 		pg->up_valid = u->uw_uread(u->uw_uarg, base, pg->up_data,
 		    FT_UNWIND_PAGE) == 0;
 		pg->up_base = base;
 		if (pg->up_valid) {
+			u->uw_nextpage = (u->uw_nextpage + 1) %
+			    FT_UNWIND_NPAGES;
 			memcpy(&v, pg->up_data + (addr - base), sizeof(v));
 			*result = v;
 			return true;
@@ -241,11 +254,45 @@ ft_unwind_destroy(ft_unwind_t *u)
 	free(u);
 }
 
-/* The modules of the process as they are now, and the unwinder on them. */
+/*
+ * A module of fasttrap's list, for a process whose /proc entry is gone:
+ * its file by path, if it is still the file mapped (device and inode).
+ */
 static int
-ft_unwind_build(ft_unwind_t *u, uint64_t gen)
+ft_unwind_reportmod(void *arg, ft_proc_t *p, ft_mod_t *m)
+{
+	Dwfl *d = arg;
+	struct stat st;
+	int fd;
+
+	(void)p;
+	if (!m->fm_text || m->fm_path == NULL || m->fm_path[0] != '/')
+		return 0;
+	if ((fd = open(m->fm_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+	    O_NOCTTY)) == -1)
+		return 0;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_dev != m->fm_dev ||
+	    (uint64_t)st.st_ino != m->fm_ino) {
+		close(fd);
+		return 0;
+	}
+	/* the descriptor is libdw's from now on, even on failure */
+	(void)dwfl_report_elf(d, m->fm_path, m->fm_path, fd, m->fm_bias,
+	    true);
+	return 0;
+}
+
+/*
+ * The modules of the process as they are now, and the unwinder on them;
+ * if the process is gone from /proc (a sample drained after its exit),
+ * as fasttrap last saw them (p; NULL: none).
+ */
+static int
+ft_unwind_build(ft_unwind_t *u, uint64_t gen, ft_proc_t *p)
 {
 	Dwfl *d;
+	int ok;
 
 	if (u->uw_dwfl != NULL) {
 		dwfl_end(u->uw_dwfl);
@@ -256,8 +303,12 @@ ft_unwind_build(ft_unwind_t *u, uint64_t gen)
 	if ((d = dwfl_begin(&ft_unwind_callbacks)) == NULL)
 		return -1;
 	dwfl_report_begin(d);
-	if (dwfl_linux_proc_report(d, u->uw_pid) != 0 ||
-	    dwfl_report_end(d, NULL, NULL) != 0 ||
+	ok = dwfl_linux_proc_report(d, u->uw_pid) == 0;
+	if (!ok && p != NULL) {
+		dwfl_report_begin(d);
+		ok = ft_proc_mod_iter(p, NULL, ft_unwind_reportmod, d) == 0;
+	}
+	if (!ok || dwfl_report_end(d, NULL, NULL) != 0 ||
 	    dwfl_getmodules(d, ft_unwind_setmod, u, 0) != 0 ||
 	    !dwfl_attach_state(d, NULL, u->uw_pid,
 	    &ft_unwind_thread_callbacks, u)) {
@@ -290,7 +341,7 @@ ft_unwind_frame(Dwfl_Frame *state, void *arg)
  * modules cannot be had, the first is r->rip alone.
  */
 int
-ft_unwind_stack(ft_unwind_t *u, uint64_t gen, pid_t tid,
+ft_unwind_stack(ft_unwind_t *u, uint64_t gen, ft_proc_t *p, pid_t tid,
     const struct user_regs_struct *r, ft_uread_f uread, void *uarg,
     uint64_t *pcs, uint32_t max)
 {
@@ -301,7 +352,7 @@ ft_unwind_stack(ft_unwind_t *u, uint64_t gen, pid_t tid,
 		return 0;
 	pthread_mutex_lock(&u->uw_lock);
 	if (u->uw_gen != gen || (u->uw_dwfl == NULL && !u->uw_broken))
-		(void)ft_unwind_build(u, gen);
+		(void)ft_unwind_build(u, gen, p);
 	if (u->uw_dwfl == NULL) {
 		pthread_mutex_unlock(&u->uw_lock);
 		pcs[0] = r->rip;

@@ -209,6 +209,25 @@ ft_uprobe_hitread(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The stack at the hit, for the unwinder: the sample's copy and nothing
+ * else.  Past its end the memory is a later moment's (the frames may
+ * have returned, others taken their place): the walk stops there.
+ */
+static int
+ft_uprobe_hitstack(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
+{
+	const ft_bpfrec_t *r = h->fh_priv;
+	uint64_t sp = r->br_regs[FT_BPF_NREGS - 2];
+
+	if (addr < sp || len > r->br_stklen || addr - sp > r->br_stklen - len) {
+		errno = EFAULT;
+		return -1;
+	}
+	memcpy(buf, r->br_stack + (addr - sp), len);
+	return 0;
+}
+
 /* Executable file mappings of the process. */
 static ft_upmap_t *
 ft_uprobe_maps(ft_proc_t *p, int *np)
@@ -732,6 +751,7 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 		h.fh_regs.fs_base = r->br_fsbase;
 		h.fh_proc = p;
 		h.fh_read = ft_uprobe_hitread;
+		h.fh_stkread = ft_uprobe_hitstack;
 		h.fh_priv = r;
 		p->pr_ops->fo_hit(p->pr_arg, p, &h, users, n);
 	}

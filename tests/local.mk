@@ -17,7 +17,8 @@ tests_triggers_sockpoke_LDFLAGS =
 TRIGGER_CFLAGS = $(WARN_CFLAGS)
 check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
-	tests/triggers/dl tests/triggers/recurse tests/triggers/setid
+	tests/triggers/dl tests/triggers/recurse tests/triggers/setid \
+	tests/triggers/deep tests/triggers/deepfp tests/triggers/deepnofp
 tests_triggers_loop_SOURCES = tests/triggers/loop.c
 tests_triggers_loop_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_loop_LDFLAGS =
@@ -58,6 +59,16 @@ tests_triggers_storm_LDADD = $(PTHREAD_LIBS)
 tests_triggers_recurse_SOURCES = tests/triggers/recurse.c
 tests_triggers_recurse_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_recurse_LDFLAGS =
+# one chain, three ways to unwind it (tests/triggers/deep.c)
+tests_triggers_deep_SOURCES = tests/triggers/deep.c
+tests_triggers_deep_CFLAGS = $(TRIGGER_CFLAGS) -fno-omit-frame-pointer
+tests_triggers_deepfp_SOURCES = tests/triggers/deep.c
+tests_triggers_deepfp_CFLAGS = $(TRIGGER_CFLAGS) -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables
+# no .debug_frame either: nothing but %rbp to walk deep.c's frames with
+tests_triggers_deepfp_LDFLAGS = -Wl,--strip-debug
+tests_triggers_deepnofp_SOURCES = tests/triggers/deep.c
+tests_triggers_deepnofp_CFLAGS = $(TRIGGER_CFLAGS) -fomit-frame-pointer
 check_PROGRAMS += tests/triggers/structarg
 tests_triggers_structarg_SOURCES = tests/triggers/structarg.c
 tests_triggers_structarg_CFLAGS = $(TRIGGER_CFLAGS)

@@ -66,8 +66,9 @@ check "status 7: three firings" [ "$(grep -c ':entry' "$tmp/out")" -eq 3 ]
 
 # eight threads, all made after the uprobes were in: exact totals (a
 # ring that holds every sample, so that a slow daemon, e.g. a sanitizer
-# build, drops none)
-dtrace -x backend=uprobe -x uprobebufsize=32m -q -c "$TRIGGERS/threads 2000" -n '
+# build, drops none: 32000 records of some 4.6 KiB, each with its
+# thread's stack up to the top)
+dtrace -x backend=uprobe -x uprobebufsize=256m -q -c "$TRIGGERS/threads 2000" -n '
 pid$target:a.out:f:entry { @n[arg0] = count(); }
 pid$target:a.out:f:return { @t = sum(arg1); }' >"$tmp/out" 2>"$tmp/err"
 check "threads: exit 0" [ $? -eq 0 ]

@@ -150,6 +150,8 @@ check "json: ustack is an array of frames" \
 # -p: a running target, its stack named while it runs
 "$T" sig 100000000 >/dev/null &
 tpid=$!
+# grabbed before its exec, it would be the shell, without leaf()
+waitfor sh -c "readlink /proc/$tpid/exe | grep -q '/recurse\$'"
 dtrace -q -p $tpid -n 'pid$target:a.out:leaf:entry { ustack(2); exit(0); }' \
     >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -206,6 +208,129 @@ dtrace -xerrtags -n 'BEGIN { usym("x"); }' >"$tmp/out" 2>"$tmp/err"
 check "usym(string): D_PROTO_ARG" grep -q "\[D_PROTO_ARG\].*usym( ) argument #1 is incompatible with prototype" "$tmp/err"
 dtrace -xerrtags -n 'BEGIN { x = ustack(); }' >"$tmp/out" 2>"$tmp/err"
 check "ustack() in an expression: D_ACT_EXPR" grep -q "\[D_ACT_EXPR\]" "$tmp/err"
+
+# Deep stacks, every frame, under each backend.  deep N: main ->
+# down(N) -> ... -> down(0) -> leaf(), each down() frame some 288
+# bytes, then main waits in pause() (a later moment's stack holds
+# nothing of down()'s).  Built with frame pointers and CFI (deep), frame
+# pointers alone (deepfp: probed past leaf's prologue, where %rbp is
+# leaf's frame), and CFI alone (deepnofp).  ptrace stops the thread: its
+# stack is whole and the reference.  A captured stack (uprobes: up to
+# 8 KiB; profile samples: 16 KiB) is that stack, or the same frames
+# cut where the copy ends: never a frame of a later moment.
+# stk FILE: the frames alone, one a line, without their indentation
+stk() { sed -n 's/^              //p' "$1"; }
+# downs FILE: the frames from the first down to the last
+downs() { stk "$1" | sed -n '/`down+/,$p' | grep '`down+'; }
+# last FILE: the last frame of a stack, without its offset
+last() { stk "$1" | tail -1 | sed 's/+0x[0-9a-f]*$//'; }
+# prefix A B: A's lines are B's first lines, and fewer
+prefix() {
+	na=$(wc -l <"$1"); nb=$(wc -l <"$2")
+	[ "$na" -lt "$nb" ] && head -n "$na" "$2" | cmp -s - "$1"
+}
+dtrace -x backend=uprobe -q -c "$TRIGGERS/deep 1" \
+    -n 'pid$target:a.out:leaf:entry { exit(0); }' >/dev/null 2>"$tmp/err"
+haveup=$?
+# recurse exits right after its one hit: its sample is mostly drained
+# after the process is gone from /proc (fasttrap's module list stands in)
+if [ $haveup -eq 0 ]; then
+	for be in ptrace uprobe; do
+		dtrace -x backend=$be -q -c "$TRIGGERS/recurse 3" \
+		    -n 'pid$target:a.out:leaf:entry { ustack(); }' \
+		    >"$tmp/gone.$be" 2>"$tmp/err"
+		check "recurse 3, $be: exit 0" [ $? -eq 0 ]
+		stk "$tmp/gone.$be" >"$tmp/gone.$be.f"
+	done
+	check "recurse 3, uprobe, target gone: every frame as under ptrace" \
+	    cmp -s "$tmp/gone.uprobe.f" "$tmp/gone.ptrace.f"
+	check "recurse 3: nine frames, leaf to _start" \
+	    [ "$(wc -l <"$tmp/gone.ptrace.f")" = 9 ]
+else
+	ok "# SKIP recurse 3, uprobe: no uprobe backend here"
+fi
+for t in deep deepfp deepnofp; do
+	at=entry
+	[ $t = deepfp ] && at=4
+	prog="pid\$target:a.out:leaf:$at {
+	    ustack(100); trace(ustackdepth); exit(0); }"
+	for n in 5 40; do
+		dtrace -x backend=ptrace -q -c "$TRIGGERS/$t $n" -n "$prog" \
+		    >"$tmp/p.$t.$n" 2>"$tmp/err"
+		check "$t $n, ptrace: exit 0" [ $? -eq 0 ]
+		stk "$tmp/p.$t.$n" | sed 's/+0x[0-9a-f]*$//' >"$tmp/names"
+		{
+			echo "$t\`leaf"
+			i=0
+			while [ $i -le $n ]; do
+				echo "$t\`down"; i=$((i + 1))
+			done
+			echo "$t\`main"
+		} >"$tmp/want"
+		head -n $((n + 3)) "$tmp/names" >"$tmp/top"
+		check "$t $n, ptrace: leaf, $((n + 1)) downs, main" \
+		    cmp -s "$tmp/want" "$tmp/top"
+		check "$t $n, ptrace: then libc.so.6 and $t\`_start" \
+		    [ "$(sed -n "$((n + 4)),\$p" "$tmp/names" |
+		    grep -cv '^libc\.so\.6`')" = 1 -a \
+		    "$(tail -1 "$tmp/names")" = "$t\`_start" ]
+		check "$t $n, ptrace: the downs return to one place" \
+		    [ "$(downs "$tmp/p.$t.$n" | sed 1d | sort -u | wc -l)" = 1 ]
+		check "$t $n, ptrace: ustackdepth is the frame count" \
+		    grep -qx " *$(stk "$tmp/p.$t.$n" | wc -l)" "$tmp/p.$t.$n"
+		if [ $haveup -ne 0 ]; then
+			ok "# SKIP $t $n, uprobe: no uprobe backend here"
+			continue
+		fi
+		dtrace -x backend=uprobe -q -c "$TRIGGERS/$t $n" -n "$prog" \
+		    >"$tmp/u.$t.$n" 2>"$tmp/err"
+		check "$t $n, uprobe: exit 0" [ $? -eq 0 ]
+		stk "$tmp/u.$t.$n" >"$tmp/u"
+		stk "$tmp/p.$t.$n" >"$tmp/p"
+		if [ $n = 5 ]; then
+			check "$t $n, uprobe: every frame as under ptrace" \
+			    cmp -s "$tmp/u" "$tmp/p"
+		else
+			check "$t $n, uprobe: ptrace's frames, cut at the copy's end" \
+			    prefix "$tmp/u" "$tmp/p"
+			check "$t $n, uprobe: several KiB copied (14 frames or more)" \
+			    [ "$(wc -l <"$tmp/u")" -ge 14 ]
+			check "$t $n, uprobe: the stack ends in down(), no later frame" \
+			    [ "$(last "$tmp/u.$t.$n")" = "$t\`down" ]
+		fi
+		check "$t $n, uprobe: ustackdepth is the frame count" \
+		    grep -qx " *$(wc -l <"$tmp/u")" "$tmp/u.$t.$n"
+	done
+	# profile samples of leaf() spinning at the bottom of the chain
+	for n in 40 80; do
+		[ -s "$tmp/p.$t.$n" ] ||
+		    dtrace -x backend=ptrace -q -c "$TRIGGERS/$t $n" -n "$prog" \
+		    >"$tmp/p.$t.$n" 2>"$tmp/err"
+		dtrace -q -c "$TRIGGERS/$t spin $n" -n '
+		    profile-997 /pid == $target && arg1 != 0/ {
+			ustack(200); trace(ustackdepth); exit(0); }' \
+		    >"$tmp/s.$t.$n" 2>"$tmp/err"
+		check "$t spin $n, profile-997: exit 0" [ $? -eq 0 ]
+		downs "$tmp/s.$t.$n" >"$tmp/s"
+		downs "$tmp/p.$t.$n" >"$tmp/p"
+		if [ $n = 40 ]; then
+			check "$t spin $n, profile-997: the downs as under ptrace" \
+			    cmp -s "$tmp/s" "$tmp/p"
+			stk "$tmp/s.$t.$n" | sed -n '/`down+/,$p' |
+			    grep -v '`down+' | head -1 >"$tmp/after"
+			check "$t spin $n, profile-997: then main ... $t\`_start" \
+			    [ "$(sed 's/+0x[0-9a-f]*$//' "$tmp/after")" = "$t\`main" \
+			    -a "$(last "$tmp/s.$t.$n")" = "$t\`_start" ]
+		else
+			check "$t spin $n, profile-997: ptrace's downs, cut short" \
+			    prefix "$tmp/s" "$tmp/p"
+			check "$t spin $n, profile-997: ends in down(), no later frame" \
+			    [ "$(last "$tmp/s.$t.$n")" = "$t\`down" ]
+		fi
+		check "$t spin $n, profile-997: ustackdepth is the frame count" \
+		    grep -qx " *$(stk "$tmp/s.$t.$n" | wc -l)" "$tmp/s.$t.$n"
+	done
+done
 
 check "daemon stops cleanly" stop_daemon
 check "daemon exit status 0" [ "$dstatus" -eq 0 ]

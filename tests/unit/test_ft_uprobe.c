@@ -136,11 +136,12 @@ test_threads(void)
 	st0 = untraced(argv, out0, sizeof(out0));
 	ctx_init(&c);
 	/*
-	 * A ring that holds all 32000 records (about 490 bytes each), as
-	 * tests/daemon/uprobe.sh sizes it: the counts must be exact even
-	 * when a loaded machine keeps the drain thread from running.
+	 * A ring that holds all 32000 records (some 4.6 KiB each: a
+	 * thread's stack up to its top), as tests/daemon/uprobe.sh sizes
+	 * it: the counts must be exact even when a loaded machine keeps
+	 * the drain thread from running.
 	 */
-	ringsize = 1 << 25;
+	ringsize = 1 << 28;
 	lost = 0;
 	if (start_held(&c, &t, argv) == NULL || touprobe(&c) == -1) {
 		tap_ok(0, "threads: held, uprobe backend");
