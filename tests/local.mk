@@ -18,6 +18,12 @@ TRIGGER_CFLAGS = $(WARN_CFLAGS)
 check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
 	tests/triggers/dl tests/triggers/recurse tests/triggers/setid
+# USDT probes of <sys/sdt.h>; no red zone, so that the short an argument
+# reads from the stack is above %rsp, where the uprobe backend captures
+check_PROGRAMS += tests/triggers/sdt
+tests_triggers_sdt_SOURCES = tests/triggers/sdt.c
+tests_triggers_sdt_CFLAGS = $(TRIGGER_CFLAGS) -O2 -mno-red-zone
+tests_triggers_sdt_LDFLAGS =
 tests_triggers_loop_SOURCES = tests/triggers/loop.c
 tests_triggers_loop_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_loop_LDFLAGS =
