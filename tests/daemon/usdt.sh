@@ -6,7 +6,7 @@
 # stack) as argN and args[N], under the ptrace and the uprobe backends;
 # the is-enabled semaphore set while enabled (the guarded probe's code
 # runs) and back to 0, with the text intact, once dtrace is gone, by
-# exit() or by a signal; and, where Debian's python3 is there, its
+# exit() or by a signal; probes of an image exec'd later (-Z); and, where Debian's python3 is there, its
 # gc__start probe with its argument.
 . "$(dirname "$0")/lib.sh"
 
@@ -100,6 +100,22 @@ else
 	ok "# SKIP uprobe: no uprobe backend here"
 fi
 
+# exec: the probes of the new image, with -Z before it is there; its
+# semaphore raised in the new image
+dtrace -Z -q -c "$TRIGGERS/execer 2 $T 3" -n '
+trig$target:::round { @[arg0] = count(); }
+trig$target:::guarded { @g = sum(arg0); }' >"$tmp/raw" 2>"$tmp/err"
+check "exec: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/err"
+sort "$tmp/raw" >"$tmp/out"
+same "$tmp/out" "
+                0                1
+                1                1
+                2                1
+               30
+execer sum=5
+guarded ran 3, semaphore 1
+" "exec: the new image's probes fire, its semaphore raised"
+
 # -p: a running program; dtrace ends by exit() or by SIGTERM; the
 # semaphore is back to 0 and the text as it was
 watch()	# BACKEND HOW
@@ -118,7 +134,10 @@ watch()	# BACKEND HOW
                 0
 " "$1 -p: 25 hits of the guarded probe, exactly"
 	else
-		dtrace -x backend="$1" -q -p "$wpid" -n '
+		# not the function: $! must be timeout's, which passes the
+		# signal on to dtrace
+		timeout -k 10 60 "$DTRACE" -x socket="$sock" \
+		    -x backend="$1" -q -p "$wpid" -n '
 		trig$target:::guarded { trace(arg0); }' \
 		    >"$tmp/d.out" 2>"$tmp/d.err" &
 		dtpid=$!
@@ -129,7 +148,8 @@ watch()	# BACKEND HOW
 	fi
 	# uprobes: the links go when the daemon has let the process go,
 	# after dtrace may have exited
-	waitfor "$TRIGGERS/textcmp" "$wpid" >/dev/null 2>&1
+	waitfor "$TRIGGERS/textcmp" "$wpid" >/dev/null 2>&1 ||
+	    "$TRIGGERS/textcmp" "$wpid" 2>&1 | sed 's/^/# textcmp: /'
 	kill -USR1 "$wpid"
 	wait "$wpid"
 	check "$1 -p ($2): the program ends well" [ $? -eq 0 ]
