@@ -6,7 +6,8 @@
 # stack) as argN and args[N], under the ptrace and the uprobe backends;
 # the is-enabled semaphore set while enabled (the guarded probe's code
 # runs) and back to 0, with the text intact, once dtrace is gone, by
-# exit() or by a signal; probes of an image exec'd later (-Z); and, where Debian's python3 is there, its
+# exit() or by a signal; probes of an image exec'd later (-Z); a program
+# built with dtrace -h and -G from a provider definition; and, where Debian's python3 is there, its
 # gc__start probe with its argument.
 . "$(dirname "$0")/lib.sh"
 
@@ -184,6 +185,71 @@ if [ -x "$py" ] && readelf -n "$(readlink -f "$py")" 2>/dev/null |
 else
 	ok "# SKIP no python3 with <sys/sdt.h> probes"
 	ok "# SKIP no python3 with <sys/sdt.h> probes"
+fi
+
+# -h and -G: a program whose probes a D provider definition declares
+if command -v cc >/dev/null 2>&1; then
+	D=$(cd "$(dirname "$DTRACE")" && pwd)/dtrace
+	mkdir "$tmp/hg"
+	cat >"$tmp/hg/shop.d" <<'EOF'
+/* a provider of our own */
+#pragma D option quiet
+provider shop {
+	probe sale(int, char *);	/* item, name */
+	probe price__change(long, long);
+	probe idle();
+};
+EOF
+	cat >"$tmp/hg/shop.c" <<'EOF'
+#include <stdio.h>
+#include "shop.h"
+
+int
+main(void)
+{
+	int i, sold = 0;
+
+	for (i = 1; i <= 3; i++) {
+		SHOP_SALE(i, i == 2 ? "pear" : "fig");
+		SHOP_PRICE_CHANGE(-i, 100L * i);
+		if (SHOP_IDLE_ENABLED()) {
+			sold++;
+			SHOP_IDLE();
+		}
+	}
+	printf("idle enabled %d times\n", sold);
+	return 0;
+}
+EOF
+	(cd "$tmp/hg" && "$D" -h -s shop.d) 2>"$tmp/err"
+	check "-h: exit 0, shop.h made" test -s "$tmp/hg/shop.h" ||
+	    sed 's/^/# /' "$tmp/err"
+	(cd "$tmp/hg" && cc -c shop.c && "$D" -G -o sem.o -s shop.d \
+	    shop.o && cc -o shop shop.o sem.o) >"$tmp/err" 2>&1
+	check "-G: exit 0, the program links" test -x "$tmp/hg/shop" ||
+	    sed 's/^/# /' "$tmp/err"
+	dtrace -q -c "$tmp/hg/shop" -n '
+	shop$target:::sale { printf("sale %d %s\n", arg0, copyinstr(arg1)); }
+	shop$target:::price-change { printf("price %d %d\n", arg0, arg1); }
+	shop$target:::idle { @ = count(); }' >"$tmp/raw" 2>"$tmp/err"
+	check "-h/-G program traced: exit 0" [ $? -eq 0 ] ||
+	    sed 's/^/# /' "$tmp/err"
+	sort "$tmp/raw" >"$tmp/out"
+	same "$tmp/out" "
+                3
+idle enabled 3 times
+price -1 100
+price -2 200
+price -3 300
+sale 1 fig
+sale 2 pear
+sale 3 fig
+" "-h/-G program: arguments, and the is-enabled test true while enabled"
+	"$tmp/hg/shop" >"$tmp/out"
+	same "$tmp/out" "idle enabled 0 times
+" "-h/-G program untraced: the is-enabled test false"
+else
+	for i in 1 2 3 4 5; do ok "# SKIP no C compiler"; done
 fi
 
 stop_daemon
