@@ -43,6 +43,7 @@
 
 /* One place a probe is written. */
 typedef struct dtd_usdtsite {
+	ft_mod_t	*us_mod;	/* its object (ft_proc keeps them) */
 	uint64_t	us_addr;	/* runtime */
 	uint64_t	us_sem;		/* runtime; 0: none */
 	int		us_semheld;	/* we added one to it */
@@ -220,7 +221,7 @@ dtd_prov_usdt_note(void *arg, const ft_sdtnote_t *n)
 	dtd_usdtsite_t *st;
 	dtd_probe_t *p;
 	uint64_t addr;
-	size_t i;
+	size_t i, j;
 
 	if ((size_t)snprintf(pname, sizeof(pname), "%s%d", n->sn_prov,
 	    (int)pid) >= sizeof(pname))
@@ -243,7 +244,16 @@ dtd_prov_usdt_note(void *arg, const ft_sdtnote_t *n)
 	if (ub != NULL && p->dpr_necb > 0)
 		return 0;	/* in use: its sites stay as they are */
 	if (ub != NULL && ub->ub_gen == gen) {
-		/* another site of it, unless seen already */
+		/*
+		 * Another site of it, unless seen already; the sites of an
+		 * object unmapped since (dlclose) go, so that one mapped
+		 * again elsewhere does not leave its old addresses
+		 */
+		for (i = j = 0; i < ub->ub_nsite; i++)
+			if (ub->ub_site[i].us_mod == mk->mk_mod ||
+			    ub->ub_site[i].us_mod->fm_live)
+				ub->ub_site[j++] = ub->ub_site[i];
+		ub->ub_nsite = j;
 		for (i = 0; i < ub->ub_nsite; i++)
 			if (ub->ub_site[i].us_addr == addr)
 				return 0;
@@ -271,6 +281,7 @@ dtd_prov_usdt_note(void *arg, const ft_sdtnote_t *n)
 	}
 	st = &ub->ub_site[ub->ub_nsite++];
 	memset(st, 0, sizeof(*st));
+	st->us_mod = mk->mk_mod;
 	st->us_addr = addr;
 	st->us_sem = n->sn_sem != 0 ? n->sn_sem + mk->mk_mod->fm_bias : 0;
 	st->us_nargs = ft_sdt_args(n->sn_args, st->us_args, FT_SDT_MAXARGS);

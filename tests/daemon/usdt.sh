@@ -121,6 +121,7 @@ guarded ran 3, semaphore 1
 # semaphore is back to 0 and the text as it was
 watch()	# BACKEND HOW
 {
+	rm -f "$tmp/w.out"	# the last one's would look ready
 	"$T" 2 watch >"$tmp/w.out" &
 	wpid=$!
 	waitfor grep -q watching "$tmp/w.out"
