@@ -32,6 +32,7 @@
  */
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -327,6 +328,42 @@ dtd_prov_usdt_walk(dtd_target_t *tg, const dtp_probedesc_t *d,
 	return 0;
 }
 
+/* Is provider name prov a pid provider's ("pid123")? */
+static int
+dtd_prov_usdt_ispid(const char *prov)
+{
+	size_t plen = strlen(prov);
+
+	return plen > 3 && strncmp(prov, "pid", 3) == 0 &&
+	    strspn(prov + 3, "0123456789") == plen - 3;
+}
+
+/*
+ * May a statement of c name USDT probes: a provider field that is empty,
+ * a pattern, or a name ending in a pid that is not the pid provider's?
+ * Saves reading every object's notes at each dlopen of programs traced
+ * with the pid provider alone.
+ */
+static int
+dtd_prov_usdt_wanted(const dtd_consumer_t *c)
+{
+	const char *prov;
+	uint32_t i, j;
+	size_t len;
+
+	for (i = 0; i < c->dc_nprog; i++) {
+		for (j = 0; j < c->dc_progs[i]->dp_nstmt; j++) {
+			prov = c->dc_progs[i]->dp_stmt[j].ds_desc.dpd_provider;
+			len = strlen(prov);
+			if (len == 0 || strpbrk(prov, "*?[\\") != NULL ||
+			    (isdigit((unsigned char)prov[len - 1]) &&
+			    !dtd_prov_usdt_ispid(prov)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Create the probes description d names in the targets of c. */
 static int
 dtd_prov_usdt_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
@@ -335,14 +372,9 @@ dtd_prov_usdt_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
 	dtd_target_t *tg;
 	dtd_usdtmk_t mk;
 	uint32_t i = 0;
-	size_t plen;
 
-	if (c == NULL)
-		return 0;
 	/* pid probes are the pid provider's, whatever the notes say */
-	plen = strlen(d->dpd_provider);
-	if (plen > 3 && strncmp(d->dpd_provider, "pid", 3) == 0 &&
-	    strspn(d->dpd_provider + 3, "0123456789") == plen - 3)
+	if (c == NULL || dtd_prov_usdt_ispid(d->dpd_provider))
 		return 0;
 	while ((tg = dtd_target_iter(c, &i)) != NULL) {
 		if (!dtd_target_live(tg))
@@ -485,6 +517,12 @@ dtd_prov_usdt_retarget(dtd_target_t *tg, uint64_t oldgen, int exec)
 
 	(void)oldgen;
 	(void)exec;
+	for (c = dtd_consumer_next(NULL); c != NULL; c = dtd_consumer_next(c))
+		if (dtd_target_of(c, dtd_target_pid(tg)) != NULL &&
+		    dtd_prov_usdt_wanted(c))
+			break;
+	if (c == NULL)
+		return;		/* no one traces it for USDT probes */
 	if (dtd_prov_usdt_walk(tg, NULL, &mk) == 0) {
 		for (c = dtd_consumer_next(NULL); c != NULL;
 		    c = dtd_consumer_next(c)) {
