@@ -4,7 +4,9 @@
  * provider) controls traced processes through its backends.
  *
  * Files: ft_elf.c (function symbols from .symtab and .dynsym, reading an
- * object's bytes by virtual address), ft_isa_x86.c (Zydis decoding:
+ * object's bytes by virtual address, its sections), ft_sdt.c (the
+ * <sys/sdt.h> probe notes of an object and their argument operands),
+ * ft_isa_x86.c (Zydis decoding:
  * instruction classes, branch targets, RIP-relative operands, the
  * entry/return/offset sites of a whole function, and how to resume after
  * a trap: emulate or run out of line; errno's thread-pointer offset from
