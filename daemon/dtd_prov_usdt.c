@@ -369,15 +369,29 @@ static int
 dtd_prov_usdt_provide(const dtp_probedesc_t *d, dtd_consumer_t *c,
     char *err, size_t errlen)
 {
+	const char *prov = d->dpd_provider;
+	size_t len = strlen(prov), plen;
+	int glob = len == 0 || strpbrk(prov, "*?[\\") != NULL;
 	dtd_target_t *tg;
 	dtd_usdtmk_t mk;
+	char pid[16];
 	uint32_t i = 0;
 
-	/* pid probes are the pid provider's, whatever the notes say */
-	if (c == NULL || dtd_prov_usdt_ispid(d->dpd_provider))
+	/*
+	 * pid probes are the pid provider's, whatever the notes say; a
+	 * name that does not end in a target's pid (dtrace, profile) names
+	 * none of ours, and its objects are not read
+	 */
+	if (c == NULL || dtd_prov_usdt_ispid(prov) ||
+	    (!glob && !isdigit((unsigned char)prov[len - 1])))
 		return 0;
 	while ((tg = dtd_target_iter(c, &i)) != NULL) {
 		if (!dtd_target_live(tg))
+			continue;
+		plen = (size_t)snprintf(pid, sizeof(pid), "%d",
+		    (int)dtd_target_pid(tg));
+		if (!glob && (len <= plen ||
+		    strcmp(prov + len - plen, pid) != 0))
 			continue;
 		if (dtd_prov_usdt_walk(tg, d, &mk) == -1) {
 			snprintf(err, errlen, "failed to read the probes of "
