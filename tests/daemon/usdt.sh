@@ -6,7 +6,7 @@
 # stack) as argN and args[N], under the ptrace and the uprobe backends;
 # the is-enabled semaphore set while enabled (the guarded probe's code
 # runs) and back to 0, with the text intact, once dtrace is gone, by
-# exit() or by a signal; probes of an image exec'd later (-Z); a program
+# exit() or by a signal, or the daemon stopping; probes of an image exec'd later (-Z); a program
 # built with dtrace -h and -G from a provider definition; and, where Debian's python3 is there, its
 # gc__start probe with its argument.
 . "$(dirname "$0")/lib.sh"
@@ -253,6 +253,24 @@ else
 	for i in 1 2 3 4 5; do ok "# SKIP no C compiler"; done
 fi
 
+# the daemon stopped (SIGTERM) while a probe is enabled: the same
+rm -f "$tmp/w.out"
+"$T" 0 watch >"$tmp/w.out" &
+wpid=$!
+waitfor grep -q watching "$tmp/w.out"
+timeout -k 10 60 "$DTRACE" -x socket="$sock" -q -p "$wpid" -n '
+trig$target:::guarded { trace(arg0); }' >"$tmp/d.out" 2>"$tmp/d.err" &
+dtpid=$!
+waitfor test -s "$tmp/d.out"
+check "before the daemon stops: the guarded probe fires" test -s "$tmp/d.out"
 stop_daemon
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
+wait "$dtpid"
+waitfor "$TRIGGERS/textcmp" "$wpid" >/dev/null 2>&1
+kill -USR1 "$wpid"
+wait "$wpid"
+same "$tmp/w.out" "guarded ran 0, semaphore 0
+watching
+semaphore 0, text intact
+" "daemon stopped: semaphore back to 0, text intact"
 done_testing
