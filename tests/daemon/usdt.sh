@@ -7,7 +7,8 @@
 # the is-enabled semaphore set while enabled (the guarded probe's code
 # runs) and back to 0, with the text intact, once dtrace is gone, by
 # exit() or by a signal, or the daemon stopping; probes of an image exec'd later (-Z); a program
-# built with dtrace -h and -G from a provider definition; and, where Debian's python3 is there, its
+# built with dtrace -h and -G from a provider definition; libstdc++'s
+# probes; and, where Debian's python3 is there, its
 # gc__start probe with its argument.
 . "$(dirname "$0")/lib.sh"
 
@@ -186,6 +187,25 @@ if [ -x "$py" ] && readelf -n "$(readlink -f "$py")" 2>/dev/null |
 else
 	ok "# SKIP no python3 with <sys/sdt.h> probes"
 	ok "# SKIP no python3 with <sys/sdt.h> probes"
+fi
+
+# Debian's libstdc++ too: a library's probes, without semaphores
+if command -v c++ >/dev/null 2>&1 && printf '%s\n' \
+    '#include <stdexcept>' 'int main() { int n = 0;' \
+    'for (int i = 0; i < 4; i++) try { throw std::runtime_error("x"); }' \
+    'catch (const std::exception &) { n++; } return n == 4 ? 0 : 1; }' \
+    >"$tmp/thr.cc" && c++ -o "$tmp/thr" "$tmp/thr.cc" 2>/dev/null &&
+    readelf -n "$(ldd "$tmp/thr" | awk '/libstdc/ { print $3 }')" \
+    2>/dev/null | grep -q 'Name: throw'; then
+	dtrace -q -c "$tmp/thr" -n '
+	libstdcxx$target:::throw { @t[probefunc] = count(); }
+	libstdcxx$target:::catch { @c = count(); }' >"$tmp/out" 2>"$tmp/err"
+	same "$tmp/out" "
+  __cxa_throw                                                       4
+                4
+" "libstdc++: throw and catch fire 4 times each"
+else
+	ok "# SKIP no c++ or libstdc++ with <sys/sdt.h> probes"
 fi
 
 # -h and -G: a program whose probes a D provider definition declares
