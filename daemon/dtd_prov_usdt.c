@@ -58,6 +58,7 @@ typedef struct dtd_usdtprobe {
 	pid_t		ub_pid;
 	uint64_t	ub_gen;
 	char		ub_rawname[DTRACE_NAMELEN]; /* the note's: a__b */
+	int		ub_refill;	/* enabled across an exec: arm anew */
 	size_t		ub_nsite;
 	dtd_usdtsite_t	ub_site[];
 } dtd_usdtprobe_t;
@@ -206,6 +207,24 @@ dtd_prov_usdt_seen(dtd_usdtmk_t *mk, const char *name)
 	return 0;
 }
 
+/* Add to a site's semaphore (below). */
+static int	dtd_prov_usdt_sem(ft_proc_t *, uint64_t, int);
+
+/* Put site st of enabled probe p in place: its trap, its semaphore. */
+static void
+dtd_prov_usdt_arm(ft_proc_t *proc, dtd_probe_t *p, dtd_usdtsite_t *st)
+{
+	if (ft_proc_site_add(proc, st->us_addr, p) == -1) {
+		log_warn("%s: %s:%s:%s:%s at 0x%" PRIx64, __func__,
+		    p->dpr_prov->dpv_name, p->dpr_mod, p->dpr_func,
+		    p->dpr_name, st->us_addr);
+		return;
+	}
+	st->us_armed = 1;
+	if (st->us_sem != 0 && dtd_prov_usdt_sem(proc, st->us_sem, 1) == 0)
+		st->us_semheld = 1;
+}
+
 /* ft_sdt_elf callback: make or extend the probe of one note. */
 static int
 dtd_prov_usdt_note(void *arg, const ft_sdtnote_t *n)
@@ -242,7 +261,7 @@ dtd_prov_usdt_note(void *arg, const ft_sdtnote_t *n)
 		goto nomem;
 	p = dtd_probe_find(pname, mk->mk_modname, func, name);
 	ub = p != NULL ? p->dpr_arg : NULL;
-	if (ub != NULL && p->dpr_necb > 0)
+	if (ub != NULL && p->dpr_necb > 0 && !ub->ub_refill)
 		return 0;	/* in use: its sites stay as they are */
 	if (ub != NULL && ub->ub_gen == gen) {
 		/*
@@ -286,6 +305,8 @@ dtd_prov_usdt_note(void *arg, const ft_sdtnote_t *n)
 	st->us_addr = addr;
 	st->us_sem = n->sn_sem != 0 ? n->sn_sem + mk->mk_mod->fm_bias : 0;
 	st->us_nargs = ft_sdt_args(n->sn_args, st->us_args, FT_SDT_MAXARGS);
+	if (ub->ub_refill)
+		dtd_prov_usdt_arm(dtd_target_proc(mk->mk_tg), p, st);
 	return 0;
 nomem:
 	mk->mk_nomem = 1;
@@ -514,6 +535,34 @@ dtd_prov_usdt_siteargs(dtd_hit_t *h, const ft_hit_t *fh)
 		    dtd_prov_usdt_read, (void *)(uintptr_t)fh, &h->dh_args[k]);
 }
 
+typedef struct dtd_usdtrf {
+	uint64_t	rf_oldgen;
+	uint64_t	rf_gen;
+	int		rf_on;
+} dtd_usdtrf_t;
+
+/*
+ * An enabled probe of the image an exec replaced: of the new image now,
+ * without sites (gone with the old image) until the walk refills them;
+ * rf_on 0: the refill is over.
+ */
+static void
+dtd_prov_usdt_refill(dtd_probe_t *p, void *arg)
+{
+	const dtd_usdtrf_t *rf = arg;
+	dtd_usdtprobe_t *ub = p->dpr_arg;
+
+	if (!rf->rf_on) {
+		ub->ub_refill = 0;
+		return;
+	}
+	if (p->dpr_necb == 0 || ub->ub_gen != rf->rf_oldgen)
+		return;
+	ub->ub_gen = rf->rf_gen;
+	ub->ub_nsite = 0;
+	ub->ub_refill = 1;
+}
+
 /*
  * Main thread, tg's tracer waiting: it exec'd or its libraries changed.
  * The probes of the old image are stale (a new generation) and their
@@ -529,14 +578,27 @@ dtd_prov_usdt_retarget(dtd_target_t *tg, uint64_t oldgen, int exec)
 	dtd_usdtmk_t mk;
 	size_t i;
 
-	(void)oldgen;
-	(void)exec;
+	dtd_usdtprov_t *up;
+	dtd_usdtrf_t rf;
+
 	for (c = dtd_consumer_next(NULL); c != NULL; c = dtd_consumer_next(c))
 		if (dtd_target_of(c, dtd_target_pid(tg)) != NULL &&
 		    dtd_prov_usdt_wanted(c))
 			break;
 	if (c == NULL)
 		return;		/* no one traces it for USDT probes */
+	/*
+	 * exec: the probes enabled in the old image get the sites of the
+	 * new one's notes of the same names (the walk arms them)
+	 */
+	rf.rf_oldgen = oldgen;
+	rf.rf_gen = dtd_target_gen(tg);
+	for (up = dtd_usdt_provs; exec && up != NULL; up = up->up_next)
+		if (up->up_pid == dtd_target_pid(tg)) {
+			rf.rf_on = 1;
+			dtd_probe_walk_prov(&up->up_prov, dtd_prov_usdt_refill,
+			    &rf);
+		}
 	if (dtd_prov_usdt_walk(tg, NULL, &mk) == 0) {
 		for (c = dtd_consumer_next(NULL); c != NULL;
 		    c = dtd_consumer_next(c)) {
@@ -549,6 +611,12 @@ dtd_prov_usdt_retarget(dtd_target_t *tg, uint64_t oldgen, int exec)
 	for (i = 0; i < mk.mk_nprovs; i++)
 		free(mk.mk_provs[i]);
 	free(mk.mk_provs);
+	for (up = dtd_usdt_provs; exec && up != NULL; up = up->up_next)
+		if (up->up_pid == dtd_target_pid(tg)) {
+			rf.rf_on = 0;
+			dtd_probe_walk_prov(&up->up_prov, dtd_prov_usdt_refill,
+			    &rf);
+		}
 }
 
 static void

@@ -6,7 +6,8 @@
 # stack) as argN and args[N], under the ptrace and the uprobe backends;
 # the is-enabled semaphore set while enabled (the guarded probe's code
 # runs) and back to 0, with the text intact, once dtrace is gone, by
-# exit() or by a signal, or the daemon stopping; probes of an image exec'd later (-Z); a program
+# exit() or by a signal, or the daemon stopping; probes of an image
+# exec'd later (-Z), and enabled probes across an exec; a program
 # built with dtrace -h and -G from a provider definition; libstdc++'s
 # probes; and, where Debian's python3 is there, its
 # gc__start probe with its argument.
@@ -117,6 +118,22 @@ same "$tmp/out" "
 execer sum=5
 guarded ran 3, semaphore 1
 " "exec: the new image's probes fire, its semaphore raised"
+
+# exec of the same program, its probes enabled: they are armed again in
+# the new image (ptrace: nothing of the new image runs before)
+dtrace -x backend=ptrace -q -c "$T 3 exec" -n '
+trig$target:::round { @[arg0] = count(); }
+trig$target:::guarded { @g = sum(arg0); }' >"$tmp/raw" 2>"$tmp/err"
+check "re-exec: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/err"
+sort "$tmp/raw" >"$tmp/out"
+same "$tmp/out" "
+                0                2
+                1                2
+                2                2
+               60
+guarded ran 3, semaphore 1
+guarded ran 3, semaphore 1
+" "re-exec: enabled probes fire in both images, semaphores raised in both"
 
 # -p: a running program; dtrace ends by exit() or by SIGTERM; the
 # semaphore is back to 0 and the text as it was

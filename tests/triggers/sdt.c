@@ -14,6 +14,7 @@
  *	sdt N watch	the same, then rounds every 10ms until SIGUSR1; then
  *			print the semaphore and whether the probe functions'
  *			text is what it was at the start
+ *	sdt N exec	the same, then exec itself as "sdt N"
  */
 #define _SDT_HAS_SEMAPHORES 1
 #include <sys/sdt.h>
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /*
  * The is-enabled counters, which tracers increment while a probe is
@@ -103,6 +105,14 @@ main(int argc, char **argv)
 	sdt_done(n);
 	printf("guarded ran %lu, semaphore %u\n", sdt_guarded_ran,
 	    (unsigned)trig_guarded_semaphore);
+	if (argc >= 3 && strcmp(argv[2], "exec") == 0) {
+		char *nargv[] = { argv[0], argv[1], NULL };
+
+		fflush(stdout);
+		execv("/proc/self/exe", nargv);
+		perror("execv");
+		return 1;
+	}
 	if (argc < 3 || strcmp(argv[2], "watch") != 0)
 		return 0;
 	printf("watching\n");
