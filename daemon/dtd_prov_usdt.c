@@ -484,6 +484,12 @@ fail:
 	e = errno;
 	for (i = 0; i < ub->ub_nsite; i++)
 		dtd_prov_usdt_unarm(proc, p, &ub->ub_site[i]);
+	/*
+	 * The process died since it was grabbed: nothing to trace, and
+	 * its exit is reported (dtd_target.c) as for one that exits later
+	 */
+	if (e == ESRCH && !ft_proc_alive(proc))
+		return 0;
 	errno = e;
 	return -1;
 }
