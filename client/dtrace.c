@@ -44,6 +44,8 @@ static const char	*g_pname = "dtrace";
 static dtrace_hdl_t	*g_dtp;
 static FILE		*g_ofp;
 static char		*g_ofile;
+static int		g_sdtmode;	/* 'h' or 'G', or 0 */
+static int		g_nsdt;
 static dtrace_cmd_t	*g_cmdv;
 static int		g_cmdc;
 static char		**g_argv;
@@ -76,8 +78,8 @@ usage(FILE *fp)
 {
 	static const char predact[] = "[[ predicate ] action ]";
 
-	/* what works: -32, -A, -G and -h are refused, so not here */
-	fprintf(fp, "Usage: %s [-64] [-aCeFHlqSvVwZ] "
+	/* what works: -32 and -A are refused, so not here */
+	fprintf(fp, "Usage: %s [-64] [-aCeFGhHlqSvVwZ] "
 	    "[-b bufsz] [-c cmd] [-D name[=def]]\n\t[-I path] "
 	    "[-L path] [-o output] [-p pid] [-s script] [-U name]\n\t"
 	    "[-x opt[=val]] [-X a|c|s|t]\n\n", g_pname);
@@ -99,6 +101,8 @@ usage(FILE *fp)
 	    "\t-e  exit after compiling request but prior to enabling probes\n"
 	    "\t-f  enable or list probes matching the specified function name\n"
 	    "\t-F  coalesce trace output by function\n"
+	    "\t-G  generate an ELF file containing embedded dtrace program\n"
+	    "\t-h  generate a header file with definitions for static probes\n"
 	    "\t-H  print included files when invoking preprocessor\n"
 	    "\t-i  enable or list probes matching the specified probe id\n"
 	    "\t-I  add include directory to preprocessor search path\n"
@@ -211,6 +215,102 @@ unsupported(int c)
 	if (g_dtp != NULL)
 		dtrace_close(g_dtp);
 	exit(E_USAGE);
+}
+
+/* The text of a file, NUL-terminated; exits on errors. */
+static char *
+read_text(const char *path)
+{
+	FILE *fp;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		fatal("failed to open %s: %s", path, strerror(errno));
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			if ((buf = realloc(buf, cap)) == NULL)
+				fatal("failed to allocate memory");
+		}
+		n = fread(buf + len, 1, cap - len - 1, fp);
+		len += n;
+	} while (n > 0);
+	if (ferror(fp))
+		fatal("failed to read %s", path);
+	fclose(fp);
+	buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * -h and -G: the header, or the object of semaphores, of the providers
+ * the -s files define (dt_sdt.c), to -o's file or to the first file's
+ * name with .h or .o for .d, in the current directory.
+ */
+static int
+sdt_main(void)
+{
+	char *text = NULL, *t, out[PATH_MAX], err[512];
+	const char *first = NULL, *base, *dot;
+	size_t len = 0;
+	FILE *fp;
+	int i, rc;
+
+	for (i = 0; i < g_cmdc; i++) {
+		if (!g_cmdv[i].dc_script) {
+			fprintf(stderr, "%s: -%c needs provider definitions "
+			    "given with -s only\n", g_pname, g_sdtmode);
+			return E_USAGE;
+		}
+		if (first == NULL)
+			first = g_cmdv[i].dc_arg;
+		t = read_text(g_cmdv[i].dc_arg);
+		if ((text = realloc(text, len + strlen(t) + 2)) == NULL)
+			fatal("failed to allocate memory");
+		memcpy(text + len, t, strlen(t));
+		len += strlen(t);
+		text[len++] = '\n';
+		text[len] = '\0';
+		free(t);
+	}
+	if (first == NULL) {
+		fprintf(stderr, "%s: -%c requires a script given with -s\n",
+		    g_pname, g_sdtmode);
+		return E_USAGE;
+	}
+	if (g_ofile != NULL)
+		snprintf(out, sizeof(out), "%s", g_ofile);
+	else {
+		base = strrchr(first, '/') != NULL ? strrchr(first, '/') + 1 :
+		    first;
+		dot = strrchr(base, '.');
+		snprintf(out, sizeof(out), "%.*s.%c", (int)(dot != NULL &&
+		    strcmp(dot, ".d") == 0 ? (size_t)(dot - base) : strlen(
+		    base)), base, g_sdtmode == 'h' ? 'h' : 'o');
+	}
+	if (g_sdtmode == 'h') {
+		if ((fp = fopen(out, "w")) == NULL)
+			fatal("failed to open output file '%s'", out);
+		rc = dtrace_sdt_header(g_dtp, text, first, fp, err,
+		    sizeof(err));
+		if (fclose(fp) == EOF)
+			rc = -1;
+	} else
+		rc = dtrace_sdt_object(g_dtp, text, first, out, err,
+		    sizeof(err));
+	free(text);
+	if (rc == -1) {
+		fprintf(stderr, "%s: failed to %s %s: %s\n", g_pname,
+		    g_sdtmode == 'h' ? "create header file" : "link",
+		    out, err);
+		if (g_sdtmode == 'h')
+			unlink(out);
+		dtrace_close(g_dtp);
+		return E_ERROR;
+	}
+	dtrace_close(g_dtp);
+	return E_SUCCESS;
 }
 
 /* Output to -o's file or stdout. */
@@ -1051,7 +1151,15 @@ main(int argc, char *argv[])
 			case 'X':
 				set_opt("stdc", optarg, "-X", optarg);
 				break;
-			case 'A': case 'B': case 'G': case 'h':
+			case 'G':
+				g_sdtmode = 'G';
+				g_nsdt++;
+				break;
+			case 'h':
+				g_sdtmode = 'h';
+				g_nsdt++;
+				break;
+			case 'A': case 'B':
 				unsupported(c);
 			default:
 				if (strchr(DTRACE_OPTSTR, optopt) != NULL)
@@ -1079,11 +1187,13 @@ main(int argc, char *argv[])
 	 * -v reports stability with -l; with a program, which backend
 	 * traces each target (its stability report is not done)
 	 */
-	if (g_list + g_vers > 1) {
+	if (g_list + g_vers + g_nsdt > 1) {
 		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
 		    "specified\n", g_pname);
 		return E_USAGE;
 	}
+	if (g_sdtmode != 0)
+		return sdt_main();
 	if (g_vers) {
 		printf("%s: %s\n", g_pname, DTRACE_VERSSTR);
 		dtrace_close(g_dtp);

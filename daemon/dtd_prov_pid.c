@@ -277,9 +277,10 @@ dtd_prov_pid_difosync(const dif_difo_t *d)
 }
 
 /*
- * What the clauses of p that may fire in a pid provider need of the hit
- * (DTD_PID_SYNC_* bits): the thread stopped (destructive actions), or
- * process memory as it was at the hit (copyin and friends, stacks).
+ * What the clauses of p that may fire in a pid or USDT provider need of
+ * the hit (DTD_PID_SYNC_* bits): the thread stopped (destructive
+ * actions), or process memory as it was at the hit (copyin and friends,
+ * stacks).
  */
 static int
 dtd_prov_pid_needsync(const dtp_prog_t *p)
@@ -291,8 +292,9 @@ dtd_prov_pid_needsync(const dtp_prog_t *p)
 		const dtp_stmt_t *st = &p->dp_stmt[i];
 		const char *prov = st->ds_desc.dpd_provider;
 
+		/* pid and USDT providers end in their process's pid */
 		if (prov[0] != '\0' && strpbrk(prov, "*?[\\") == NULL &&
-		    strncmp(prov, "pid", 3) != 0)
+		    !isdigit((unsigned char)prov[strlen(prov) - 1]))
 			continue;
 		need |= dtd_prov_pid_difosync(st->ds_pred);
 		for (j = 0; j < st->ds_nact; j++) {

@@ -12,11 +12,13 @@
 extern const dtd_provider_t dtd_prov_dtrace;
 extern const dtd_provider_t dtd_prov_profile;
 extern const dtd_provider_t dtd_prov_pid;
+extern const dtd_provider_t dtd_prov_usdt;
 
 static const dtd_provider_t *const dtd_providers[] = {
 	&dtd_prov_dtrace,	/* first: BEGIN, END and ERROR have ids 1-3 */
 	&dtd_prov_profile,	/* then the default profile probes */
 	&dtd_prov_pid,
+	&dtd_prov_usdt,
 };
 #define DTD_NPROVIDERS	(sizeof(dtd_providers) / sizeof(dtd_providers[0]))
 

@@ -4,7 +4,9 @@
  * provider) controls traced processes through its backends.
  *
  * Files: ft_elf.c (function symbols from .symtab and .dynsym, reading an
- * object's bytes by virtual address), ft_isa_x86.c (Zydis decoding:
+ * object's bytes by virtual address, its sections), ft_sdt.c (the
+ * <sys/sdt.h> probe notes of an object and their argument operands),
+ * ft_isa_x86.c (Zydis decoding:
  * instruction classes, branch targets, RIP-relative operands, the
  * entry/return/offset sites of a whole function, and how to resume after
  * a trap: emulate or run out of line; errno's thread-pointer offset from
@@ -106,7 +108,55 @@ const ft_sym_t	*ft_elf_addr(const ft_elf_t *, uint64_t);
 int		ft_elf_read(const ft_elf_t *, uint64_t, void *, size_t);
 const uint8_t	*ft_elf_buildid(const ft_elf_t *, size_t *);
 int		ft_elf_dynamic(const ft_elf_t *, uint64_t *, uint64_t *);
+int		ft_elf_section(const ft_elf_t *, const char *, const void **,
+		    size_t *, uint64_t *);
 int		ft_elf_bias(int, uint64_t, uint64_t, uint64_t *);
+
+/*
+ * ft_sdt.c: statically defined probes as systemtap's <sys/sdt.h> puts
+ * them in an object (SystemTap SDT v3 notes, NT_STAPSDT in
+ * .note.stapsdt, owner "stapsdt"): a provider, a name, the probe's
+ * address (a nop), the address of its is-enabled semaphore (a 16-bit
+ * counter, 0: none) and its arguments as gas operands, "-4@%edx
+ * 8@-16(%rbp) 4@$3".  Addresses are link-time ones, already moved by
+ * the object's .stapsdt.base when it was prelinked.  ft_sdt_args()
+ * parses an argument string; ft_sdt_argval() reads one argument at a
+ * hit, from its registers and a memory accessor.
+ */
+#define	FT_SDT_MAXARGS	12	/* <sys/sdt.h> has at most 12 */
+
+#define	FT_SDTA_NONE	0	/* not understood: reads as 0 */
+#define	FT_SDTA_CONST	1	/* $imm */
+#define	FT_SDTA_REG	2	/* %reg */
+#define	FT_SDTA_MEM	3	/* disp(%base,%index,scale) */
+
+typedef struct ft_sdtarg {
+	uint8_t		sa_kind;	/* FT_SDTA_* */
+	int8_t		sa_size;	/* bytes; negative: signed */
+	int8_t		sa_reg;		/* REG, or MEM's base: a user_regs index */
+	int8_t		sa_index;	/* MEM: FT_REG_NONE, or a register */
+	uint8_t		sa_scale;
+	uint8_t		sa_shift;	/* REG: %ah and the like, 8 */
+	int64_t		sa_val;		/* CONST: the value; MEM: disp */
+} ft_sdtarg_t;
+
+typedef struct ft_sdtnote {
+	const char	*sn_prov;
+	const char	*sn_name;	/* as written: function__entry */
+	const char	*sn_args;	/* "" when it has none */
+	uint64_t	sn_pc;		/* link-time */
+	uint64_t	sn_sem;		/* link-time; 0: no semaphore */
+} ft_sdtnote_t;
+
+int		ft_sdt_notes(const void *, size_t, int, uint64_t,
+		    int (*)(void *, const ft_sdtnote_t *), void *);
+int		ft_sdt_elf(const ft_elf_t *,
+		    int (*)(void *, const ft_sdtnote_t *), void *);
+int		ft_sdt_args(const char *, ft_sdtarg_t *, int);
+int		ft_sdt_argval(const ft_sdtarg_t *,
+		    const struct user_regs_struct *,
+		    int (*)(void *, uint64_t, void *, size_t), void *,
+		    uint64_t *);
 
 /*
  * One line of /proc/PID/maps, and the file of a mapping opened as the

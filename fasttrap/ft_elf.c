@@ -387,6 +387,39 @@ ft_elf_buildid(const ft_elf_t *fe, size_t *lenp)
 	return fe->fe_buildidlen ? fe->fe_buildid : NULL;
 }
 
+/*
+ * The bytes of the section called name (its file contents, in the
+ * object's own byte order) and its link-time address; -1 if there is
+ * none or it has no bytes (SHT_NOBITS).
+ */
+int
+ft_elf_section(const ft_elf_t *fe, const char *name, const void **datap,
+    size_t *lenp, uint64_t *addrp)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(fe->fe_elf, &shstrndx) != 0)
+		return -1;
+	while ((scn = elf_nextscn(fe->fe_elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (n = elf_strptr(fe->fe_elf, shstrndx, sh.sh_name)) == NULL ||
+		    strcmp(n, name) != 0)
+			continue;
+		if (sh.sh_type == SHT_NOBITS ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			return -1;
+		*datap = d->d_buf;
+		*lenp = d->d_size;
+		*addrp = sh.sh_addr;
+		return 0;
+	}
+	return -1;
+}
+
 /* The link-time address and size of the dynamic section (PT_DYNAMIC). */
 int
 ft_elf_dynamic(const ft_elf_t *fe, uint64_t *vaddr, uint64_t *size)

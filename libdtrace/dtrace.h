@@ -239,6 +239,12 @@ int		dtrace_program_desc_iter(dtrace_hdl_t *, dtrace_prog_t *,
 		    int (*)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
 		    void *);
 
+/* dtrace -h and -G: <sys/sdt.h> probes from provider definitions */
+int		dtrace_sdt_header(dtrace_hdl_t *, const char *, const char *,
+		    FILE *, char *, size_t);
+int		dtrace_sdt_object(dtrace_hdl_t *, const char *, const char *,
+		    const char *, char *, size_t);
+
 /* Tracing */
 int		dtrace_program_exec(dtrace_hdl_t *, dtrace_prog_t *,
 		    dtrace_proginfo_t *);

@@ -12,7 +12,8 @@ libdtrace_libdtrace_a_SOURCES = libdtrace/dtrace.h libdtrace/dt_impl.h \
 	libdtrace/dt_errtags.h libdtrace/dt_lex.l libdtrace/dt_grammar.y \
 	libdtrace/dt_parser.c libdtrace/dt_decl.c libdtrace/dt_ident.c \
 	libdtrace/dt_pragma.c libdtrace/dt_cpp.c libdtrace/dt_cc.c libdtrace/dt_cg.c \
-	libdtrace/dt_regset.c libdtrace/dt_as.c libdtrace/dt_lib.c
+	libdtrace/dt_regset.c libdtrace/dt_as.c libdtrace/dt_lib.c \
+	libdtrace/dt_sdt.c
 BUILT_SOURCES += libdtrace/dt_grammar.h
 libdtrace/libdtrace_a-dt_lex.$(OBJEXT) \
     libdtrace/libdtrace_a-dt_parser.$(OBJEXT) \

@@ -19,6 +19,12 @@ check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/shapes tests/triggers/forker tests/triggers/execer \
 	tests/triggers/dl tests/triggers/recurse tests/triggers/setid \
 	tests/triggers/deep tests/triggers/deepfp tests/triggers/deepnofp
+# USDT probes of <sys/sdt.h>; no red zone, so that the short an argument
+# reads from the stack is above %rsp, where the uprobe backend captures
+check_PROGRAMS += tests/triggers/sdt
+tests_triggers_sdt_SOURCES = tests/triggers/sdt.c
+tests_triggers_sdt_CFLAGS = $(TRIGGER_CFLAGS) -O2 -mno-red-zone
+tests_triggers_sdt_LDFLAGS =
 tests_triggers_loop_SOURCES = tests/triggers/loop.c
 tests_triggers_loop_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_loop_LDFLAGS =
@@ -165,6 +171,8 @@ TESTS += tests/daemon/faults.sh tests/daemon/storms.sh
 EXTRA_DIST += tests/daemon/faults.sh tests/daemon/storms.sh
 TESTS += tests/daemon/uprobe.sh
 EXTRA_DIST += tests/daemon/uprobe.sh
+TESTS += tests/daemon/usdt.sh
+EXTRA_DIST += tests/daemon/usdt.sh
 TESTS += tests/daemon/profile.sh
 EXTRA_DIST += tests/daemon/profile.sh
 TESTS += tests/daemon/retain.sh

@@ -141,6 +141,11 @@ tests_unit_test_dt_lex_LDADD = libdtrace/libdtrace.a proto/libdtproto.a \
 	dif/libdif.a $(LIBEVENT_LIBS)
 
 # fasttrap/ft_procfs.c: the maps and stat parsers, a mapped file opened.
+check_PROGRAMS += tests/unit/test_ft_sdt
+TESTS += tests/unit/test_ft_sdt
+tests_unit_test_ft_sdt_SOURCES = tests/unit/test_ft_sdt.c tests/unit/tap.h
+tests_unit_test_ft_sdt_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_test_ft_sdt_LDADD = $(FT_LIBS)
 check_PROGRAMS += tests/unit/test_ft_procfs
 TESTS += tests/unit/test_ft_procfs
 tests_unit_test_ft_procfs_SOURCES = tests/unit/test_ft_procfs.c tests/unit/tap.h
