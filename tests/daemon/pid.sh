@@ -75,14 +75,19 @@ dtrace -n 'pid$target:a.out:f:3 {}' -c "$TRIGGERS/loop 5" \
 check "offset not on an instruction: exit 1" [ $? -eq 1 ]
 check "offset not on an instruction: message" \
     grep -q "offset 0x3 is not aligned on an instruction" "$tmp/err"
-dtrace -n 'pid$target:a.out:nosuchfunc:entry {}' -c "$TRIGGERS/loop 5" \
+# (its arguments are this test's alone: other tests run loop 5 meanwhile)
+dtrace -n 'pid$target:a.out:nosuchfunc:entry {}' -c "$TRIGGERS/loop 5 93" \
     >"$tmp/out" 2>"$tmp/err"
 check "no such function: exit 1" [ $? -eq 1 ]
 check "no such function: does not match any probes" \
     grep -q "pid[0-9]*:a.out:nosuchfunc:entry does not match any probes" \
     "$tmp/err"
-sleep 0.2
-check "no -c child left behind" [ -z "$(ps -eo args | grep "^$TRIGGERS/loop 5")" ]
+# nochild: the -c child is gone (killed as its dtrace ended, and reaped)
+nochild()
+{
+	[ -z "$(ps -eo args | grep "^$TRIGGERS/loop 5 93\$")" ]
+}
+check "no -c child left behind" waitfor nochild
 
 # args 6 and 7 are on the stack (read only when D asks); cpu is the CPU
 # the thread ran on (read only when D asks): each record is in its buffer
