@@ -157,12 +157,13 @@ waitfor execd $spid
 "$DTRACE" -x socket="$sock" -q -p $spid \
     -n 'pid$target:a.out:f:entry { @ = count(); }' >/dev/null 2>&1 &
 tpid=$!
-sleep 1
+# (killed once its probes are in the text: 10 s at most)
+waitfor sh -c "! '$TRIGGERS/textcmp' $spid >/dev/null 2>&1"
 kill -KILL $tpid
 wait $tpid 2>/dev/null
-sleep 0.5
+check "kill -9 dtrace: its text is restored" \
+    waitfor "$TRIGGERS/textcmp" $spid
 check "kill -9 dtrace: the target still runs" kill -0 $spid
-check "kill -9 dtrace: its text is restored" "$TRIGGERS/textcmp" $spid
 kill -TERM $spid
 wait $spid
 check "kill -9 dtrace: the target was never wrong" [ $? -eq 0 ]
