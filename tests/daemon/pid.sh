@@ -162,7 +162,7 @@ waitfor sh -c "! '$TRIGGERS/textcmp' $spid >/dev/null 2>&1"
 kill -KILL $tpid
 wait $tpid 2>/dev/null
 check "kill -9 dtrace: its text is restored" \
-    waitfor "$TRIGGERS/textcmp" $spid
+    waitfor sh -c "'$TRIGGERS/textcmp' $spid >/dev/null 2>&1"
 check "kill -9 dtrace: the target still runs" kill -0 $spid
 kill -TERM $spid
 wait $spid
