@@ -40,6 +40,7 @@ typedef struct dtrace_cmd {
 	dtrace_prog_t	*dc_prog;
 } dtrace_cmd_t;
 
+/* (tests/fuzz/fuzz_cli.c sets these back between runs: add new ones there) */
 static const char	*g_pname = "dtrace";
 static dtrace_hdl_t	*g_dtp;
 static FILE		*g_ofp;

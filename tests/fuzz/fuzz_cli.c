@@ -10,7 +10,8 @@
  * The handle is opened without a daemon (DTRACE_O_NODEV): everything
  * that would reach one (listing, grabbing, running a command, enabling)
  * fails as it does when no dtraced can be started, so no input can run a
- * program or trace anything.  -o's file is always /dev/null.  exit()
+ * program or trace anything.  -o's file is always /dev/null, for
+ * -h's header and -G's object too, and no file is removed.  exit()
  * from dtrace's fatal paths returns here, and what main() left behind is
  * freed, as process exit would have.  What a fatal path holds at exit()
  * is the process's to drop, not a leak, so this target runs without leak
@@ -62,17 +63,38 @@ fuzz_cli_fopen(const char *path, const char *mode)
 	return fopen(path, mode);
 }
 
+/* -h: a header that could not be made is removed: never a named file */
+static int
+fuzz_cli_unlink(const char *path)
+{
+	(void)path;
+	return 0;
+}
+
+/* -G: the object cc makes goes to /dev/null, whatever -o names */
+static int
+fuzz_cli_sdtobject(dtrace_hdl_t *dtp, const char *text, const char *file,
+    const char *out, char *err, size_t errlen)
+{
+	(void)out;
+	return dtrace_sdt_object(dtp, text, file, "/dev/null", err, errlen);
+}
+
 #define main		fuzz_cli_main
 #define exit		fuzz_cli_exit
 #define dtrace_open	fuzz_cli_dtopen
 #define dtrace_close	fuzz_cli_close
 #define fopen		fuzz_cli_fopen
+#define unlink		fuzz_cli_unlink
+#define dtrace_sdt_object fuzz_cli_sdtobject
 #include "../../client/dtrace.c"
 #undef main
 #undef exit
 #undef dtrace_open
 #undef dtrace_close
 #undef fopen
+#undef unlink
+#undef dtrace_sdt_object
 
 /* dtrace.c's globals as a fresh process has them */
 static void
@@ -101,6 +123,7 @@ fuzz_cli_reset(void)
 	g_dtp = NULL;
 	g_ofp = NULL;
 	g_ofile = NULL;
+	g_sdtmode = g_nsdt = 0;
 	g_cmdv = NULL;
 	g_cmdc = 0;
 	g_argv = NULL;
