@@ -100,11 +100,7 @@ printf '%s\n' '#pragma D option export' 'tick-10ms { @ticks = count(); }' \
 # shellcheck disable=SC2086
 systemd-socket-activate -l "$listen" $exec 2>"$tmp/daemon.log" &
 apid=$!
-i=0
-until [ -S "$listen" ] || [ $i -ge 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+waitfor [ -S "$listen" ]
 check "the socket listens at $listen" [ -S "$listen" ]
 # the installed dtrace, with no socket named: the system daemon's
 env -u DTRACED_SOCKET -u _DTRACE_TESTING timeout -k 10 60 /usr/bin/dtrace \

@@ -21,11 +21,7 @@ check "a fatal error is priority 2 (critical)" \
 : >"$tmp/err"
 JOURNAL_STREAM=$js "$DTRACED" -d -v -s "$sock" 2>>"$tmp/err" &
 dpid=$!
-i=0
-until [ -S "$sock" ] || [ $i -ge 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+waitfor [ -S "$sock" ]
 check "daemon starts" [ -S "$sock" ]
 "$TRIGGERS/sockpoke" "$sock" badversion \
     >/dev/null 2>&1

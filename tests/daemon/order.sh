@@ -14,11 +14,7 @@ fi
 rm -f "$sock"
 taskset -c 0 "$DTRACED" -d -s "$sock" 2>>"$tmp/dtraced.log" &
 dpid=$!
-i=0
-until [ -S "$sock" ] || [ $i -ge 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+waitfor [ -S "$sock" ]
 check "daemon starts on CPU 0" [ -S "$sock" ]
 P='BEGIN { printf("begin\n"); }
 pid$target:a.out:f:entry /++n == 3/ { printf("hit %d\n", n); exit(0); }

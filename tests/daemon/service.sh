@@ -113,11 +113,7 @@ check "-d -p: the pid file is removed" [ ! -e "$pidf" ]
 NOTIFY_SOCKET=$tmp/notify "$DTRACED" -s "$sock" -p "$pidf" \
     2>>"$tmp/dtraced.log" &
 dpid=$!
-i=0
-while [ ! -S "$sock" ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+waitfor [ -S "$sock" ]
 check "NOTIFY_SOCKET: the daemon stays in the foreground" \
     [ "$(cat "$pidf" 2>/dev/null)" = "$dpid" ]
 stop_daemon TERM
