@@ -678,6 +678,16 @@ typedef struct dtd_fire {
 	pid_t		df_ppid;
 	uid_t		df_uid;
 	gid_t		df_gid;
+	/*
+	 * __psinfo[] (procfs.d), read from /proc in groups, each on its
+	 * first use in the firing: DTD_PS_* bits say which are read.
+	 */
+	int		df_psdone;
+	int64_t		df_ps[DIF_PSINFO_MAX + 1];
+	struct {
+		char	dfs_psargs[80];	/* illumos's PRARGSZ, with the NUL */
+		char	dfs_clname[8];
+	} df_psstr;
 } dtd_fire_t;
 void		dtd_host_init(dtd_fire_t *, const dtd_hit_t *,
 		    const dtd_ecb_t *, dif_mstate_t *);

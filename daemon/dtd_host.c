@@ -5,7 +5,9 @@
  * and only when a program asks for it.  ustackdepth and ucaller walk
  * the stack through the hit's dh_ustack; copyout() writes through its
  * dh_uwrite, for a consumer allowed destructive actions.  progenyof()
- * walks the parents of the firing process through /proc.  errno is
+ * walks the parents of the firing process through /proc.  __psinfo[]
+ * (procfs.d's curpsinfo and curlwpsinfo) reads /proc likewise, a group
+ * of values on the first use of one of them in the firing.  errno is
  * the hitting thread's C errno, read through the hit's dh_errno.
  * dtd_host_status() reads one field of /proc/PID/status for the rest of
  * the daemon (the pid provider's targets, profile samples).
@@ -60,6 +62,7 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	f->df_ecb = e;
 	f->df_execdone = 0;
 	f->df_procdone = 0;
+	f->df_psdone = 0;
 	memset(f->df_execname, 0, sizeof(f->df_execname));
 	memcpy(f->df_zonename, "global", sizeof("global"));
 	dtd_host_region(ms, p->dpr_prov->dpv_name,
@@ -69,6 +72,7 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	dtd_host_region(ms, p->dpr_name, strlen(p->dpr_name) + 1);
 	dtd_host_region(ms, f->df_execname, sizeof(f->df_execname));
 	dtd_host_region(ms, f->df_zonename, sizeof(f->df_zonename));
+	dtd_host_region(ms, &f->df_psstr, sizeof(f->df_psstr));
 	/*
 	 * arg0..arg9 and args[]: the VM reads them in place, but for 6 to
 	 * 9 when they are still on the traced stack (dh_argsp)
@@ -134,6 +138,192 @@ dtd_host_proc(dtd_fire_t *f)
 	fclose(fp);
 }
 
+/* The groups of __psinfo[] values, each read by one look in /proc. */
+#define DTD_PS_STAT	0x1	/* the thread's stat */
+#define DTD_PS_IDS	0x2	/* status: the effective ids */
+#define DTD_PS_ARGS	0x4	/* cmdline */
+#define DTD_PS_MODEL	0x8	/* the executable's ELF class */
+
+/* ps(1)'s names of the scheduling policies, by number */
+static const char *const dtd_host_clnames[] = {
+	"TS", "FF", "RR", "B", "ISO", "IDL", "DLN"
+};
+
+/*
+ * /proc/PID/task/TID/stat: the process group, session, tty and number
+ * of threads of the process, the priority and policy of the thread.
+ */
+static void
+dtd_host_ps_stat(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	char path[96], buf[1024], *p;
+	long long v[40];
+	size_t n;
+	FILE *fp;
+	int i;
+
+	f->df_ps[DIF_PSINFO_TTYDEV] = -1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)h->dh_pid,
+	    (int)h->dh_tid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	/* the name, in parentheses, may hold anything: after its last ) */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return;
+	p += 2;		/* ") ": then field 3, the state */
+	while (*p != '\0' && *p != ' ')
+		p++;
+	/* v[i] is field i + 4 of proc(5) */
+	for (i = 0; i < 40; i++) {
+		char *end;
+
+		v[i] = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+	}
+	if (i < 38)
+		return;
+	f->df_ps[DIF_PSINFO_PGID] = v[1];
+	f->df_ps[DIF_PSINFO_SID] = v[2];
+	if (v[3] != 0)
+		f->df_ps[DIF_PSINFO_TTYDEV] = v[3];
+	f->df_ps[DIF_PSINFO_PRI] = v[14] + 100;	/* the kernel's prio */
+	f->df_ps[DIF_PSINFO_NLWP] = v[16];
+	if (v[37] >= 0 && v[37] < (long long)(sizeof(dtd_host_clnames) /
+	    sizeof(dtd_host_clnames[0])))
+		strcpy(f->df_psstr.dfs_clname, dtd_host_clnames[v[37]]);
+}
+
+/* /proc/PID/status: the effective uid and gid, the second of each line */
+static void
+dtd_host_ps_ids(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	char path[64], line[256];
+	unsigned long r, e;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "Uid: %lu %lu", &r, &e) == 2)
+			f->df_ps[DIF_PSINFO_EUID] = (int64_t)e;
+		else if (sscanf(line, "Gid: %lu %lu", &r, &e) == 2) {
+			f->df_ps[DIF_PSINFO_EGID] = (int64_t)e;
+			break;
+		}
+	}
+	fclose(fp);
+}
+
+/*
+ * pr_psargs as illumos makes it: the arguments joined by spaces, cut
+ * to 79 bytes.  A process with no arguments (a kernel thread) has "".
+ */
+static void
+dtd_host_ps_args(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	char path[64], *a = f->df_psstr.dfs_psargs;
+	size_t n, i;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	n = fread(a, 1, sizeof(f->df_psstr.dfs_psargs) - 1, fp);
+	fclose(fp);
+	while (n > 0 && a[n - 1] == '\0')
+		n--;
+	for (i = 0; i < n; i++) {
+		if (a[i] == '\0')
+			a[i] = ' ';
+	}
+	a[n] = '\0';
+}
+
+/* pr_dmodel: the class of the executable the process runs */
+static void
+dtd_host_ps_model(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	unsigned char ident[5];
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	if (fread(ident, 1, sizeof(ident), fp) == sizeof(ident) &&
+	    memcmp(ident, "\177ELF", 4) == 0)
+		f->df_ps[DIF_PSINFO_DMODEL] = ident[4] == 1 ? 1 : 2;
+	fclose(fp);
+}
+
+/* __psinfo[ndx]: a string's value is its address in f->df_psstr */
+static int
+dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
+{
+	int grp;
+
+	switch (ndx) {
+	case DIF_PSINFO_EUID:
+	case DIF_PSINFO_EGID:
+		grp = DTD_PS_IDS;
+		break;
+	case DIF_PSINFO_PSARGS:
+		grp = DTD_PS_ARGS;
+		break;
+	case DIF_PSINFO_DMODEL:
+		grp = DTD_PS_MODEL;
+		break;
+	case DIF_PSINFO_PGID:
+	case DIF_PSINFO_SID:
+	case DIF_PSINFO_NLWP:
+	case DIF_PSINFO_PRI:
+	case DIF_PSINFO_CLNAME:
+	case DIF_PSINFO_TTYDEV:
+		grp = DTD_PS_STAT;
+		break;
+	default:
+		return DIF_FLT_ILLOP;
+	}
+	if (!(f->df_psdone & grp)) {
+		if (f->df_psdone == 0) {
+			memset(f->df_ps, 0, sizeof(f->df_ps));
+			memset(&f->df_psstr, 0, sizeof(f->df_psstr));
+		}
+		f->df_psdone |= grp;
+		switch (grp) {
+		case DTD_PS_STAT:
+			dtd_host_ps_stat(f);
+			break;
+		case DTD_PS_IDS:
+			dtd_host_ps_ids(f);
+			break;
+		case DTD_PS_ARGS:
+			dtd_host_ps_args(f);
+			break;
+		case DTD_PS_MODEL:
+			dtd_host_ps_model(f);
+			break;
+		}
+	}
+	if (ndx == DIF_PSINFO_PSARGS)
+		*valp = (uintptr_t)f->df_psstr.dfs_psargs;
+	else if (ndx == DIF_PSINFO_CLNAME)
+		*valp = (uintptr_t)f->df_psstr.dfs_clname;
+	else
+		*valp = (uint64_t)f->df_ps[ndx];
+	return 0;
+}
+
 /* On-CPU time of the hit's thread, or the timestamp when unknown. */
 static uint64_t
 dtd_host_vtime(const dtd_hit_t *h)
@@ -189,6 +379,8 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 			return DIF_FLT_ILLOP;
 		*valp = h->dh_regs[ndx];
 		return 0;
+	case DIF_VAR_PSINFO:
+		return dtd_host_psinfo(f, ndx, valp);
 	case DIF_VAR_REGS:
 	case DIF_VAR_CURTHREAD:
 	case DIF_VAR_IPL:
