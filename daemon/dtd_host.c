@@ -7,7 +7,8 @@
  * dh_uwrite, for a consumer allowed destructive actions.  progenyof()
  * walks the parents of the firing process through /proc.  __psinfo[]
  * (procfs.d's curpsinfo and curlwpsinfo) reads /proc likewise, a group
- * of values on the first use of one of them in the firing.  errno is
+ * of values on the first use of one of them in the firing, but for the
+ * arguments and data model a target keeps per image.  errno is
  * the hitting thread's C errno, read through the hit's dh_errno.
  * dtd_host_status() reads one field of /proc/PID/status for the rest of
  * the daemon (the pid provider's targets, profile samples).
@@ -141,8 +142,8 @@ dtd_host_proc(dtd_fire_t *f)
 /* The groups of __psinfo[] values, each read by one look in /proc. */
 #define DTD_PS_STAT	0x1	/* the thread's stat */
 #define DTD_PS_IDS	0x2	/* status: the effective ids */
-#define DTD_PS_ARGS	0x4	/* cmdline */
-#define DTD_PS_MODEL	0x8	/* the executable's ELF class */
+#define DTD_PS_ARGS	0x4	/* cmdline, unless the target keeps it */
+#define DTD_PS_MODEL	0x8	/* the executable's ELF class, likewise */
 
 /* ps(1)'s names of the scheduling policies, by number */
 static const char *const dtd_host_clnames[] = {
@@ -224,21 +225,21 @@ dtd_host_ps_ids(dtd_fire_t *f)
 
 /*
  * pr_psargs as illumos makes it: the arguments joined by spaces, cut
- * to 79 bytes.  A process with no arguments (a kernel thread) has "".
+ * to size - 1 bytes.  A process with no arguments (a kernel thread)
+ * has "".
  */
-static void
-dtd_host_ps_args(dtd_fire_t *f)
+void
+dtd_host_psargs(pid_t pid, char *a, size_t size)
 {
-	const dtd_hit_t *h = f->df_hit;
-	char path[64], *a = f->df_psstr.dfs_psargs;
-	size_t n, i;
+	char path[64];
+	size_t n = 0, i;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)h->dh_pid);
-	if ((fp = fopen(path, "re")) == NULL)
-		return;
-	n = fread(a, 1, sizeof(f->df_psstr.dfs_psargs) - 1, fp);
-	fclose(fp);
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if ((fp = fopen(path, "re")) != NULL) {
+		n = fread(a, 1, size - 1, fp);
+		fclose(fp);
+	}
 	while (n > 0 && a[n - 1] == '\0')
 		n--;
 	for (i = 0; i < n; i++) {
@@ -248,22 +249,26 @@ dtd_host_ps_args(dtd_fire_t *f)
 	a[n] = '\0';
 }
 
-/* pr_dmodel: the class of the executable the process runs */
-static void
-dtd_host_ps_model(dtd_fire_t *f)
+/*
+ * pr_dmodel: the class of the executable the process runs,
+ * PR_MODEL_ILP32 (1) or PR_MODEL_LP64 (2); 0 if it cannot be read.
+ */
+int
+dtd_host_dmodel(pid_t pid)
 {
-	const dtd_hit_t *h = f->df_hit;
 	unsigned char ident[5];
 	char path[64];
 	FILE *fp;
+	int model = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)h->dh_pid);
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
 	if ((fp = fopen(path, "re")) == NULL)
-		return;
+		return 0;
 	if (fread(ident, 1, sizeof(ident), fp) == sizeof(ident) &&
 	    memcmp(ident, "\177ELF", 4) == 0)
-		f->df_ps[DIF_PSINFO_DMODEL] = ident[4] == 1 ? 1 : 2;
+		model = ident[4] == 1 ? 1 : 2;
 	fclose(fp);
+	return model;
 }
 
 /* __psinfo[ndx]: a string's value is its address in f->df_psstr */
@@ -308,10 +313,19 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 			dtd_host_ps_ids(f);
 			break;
 		case DTD_PS_ARGS:
-			dtd_host_ps_args(f);
+			if (f->df_hit->dh_psargs != NULL)
+				strncpy(f->df_psstr.dfs_psargs,
+				    f->df_hit->dh_psargs,
+				    sizeof(f->df_psstr.dfs_psargs) - 1);
+			else
+				dtd_host_psargs(f->df_hit->dh_pid,
+				    f->df_psstr.dfs_psargs,
+				    sizeof(f->df_psstr.dfs_psargs));
 			break;
 		case DTD_PS_MODEL:
-			dtd_host_ps_model(f);
+			f->df_ps[DIF_PSINFO_DMODEL] =
+			    f->df_hit->dh_dmodel != 0 ? f->df_hit->dh_dmodel :
+			    dtd_host_dmodel(f->df_hit->dh_pid);
 			break;
 		}
 	}

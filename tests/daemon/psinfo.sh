@@ -66,6 +66,23 @@ ids $(id -u) $(id -u) $(id -g) $(id -g) $pri TS 1 1 1
 " "curpsinfo and curlwpsinfo, exact"
 check "no error reported" [ ! -s "$tmp/err" ] || sed "s/^/# /" "$tmp/err"
 
+# pr_psargs is each image's, across exec: execer 3 -> execer 1 -> loop 2
+a1="$TRIGGERS/execer 3 $TRIGGERS/execer 1 $TRIGGERS/loop 2"
+a2="$TRIGGERS/execer 1 $TRIGGERS/loop 2"
+a3="$TRIGGERS/loop 2"
+rm -f "$tmp/out"
+dtrace -q -o "$tmp/out" -c "$a1" -n 'pid$target:a.out:f:entry {
+	@[curpsinfo->pr_psargs, curpsinfo->pr_fname] = count(); }
+	END { printa("%s|%s %@d\n", @); }' >"$tmp/tout" 2>"$tmp/err"
+check "exec: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$(printf '%s' "$a2" | cut -c 1-79)|execer 1
+$(printf '%s' "$a3" | cut -c 1-79)|loop 2
+$(printf '%s' "$a1" | cut -c 1-79)|execer 3
+
+" "exec: each image's arguments"
+check "exec: no error reported" [ ! -s "$tmp/err" ] ||
+    sed "s/^/# /" "$tmp/err"
+
 # a member Linux has no value for is refused when compiled
 dtrace -xerrtags -n 'BEGIN { trace(curlwpsinfo->pr_nice); }' \
     >"$tmp/out" 2>&1
