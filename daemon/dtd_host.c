@@ -144,6 +144,7 @@ dtd_host_proc(dtd_fire_t *f)
 #define DTD_PS_IDS	0x2	/* status: the effective ids */
 #define DTD_PS_ARGS	0x4	/* cmdline, unless the target keeps it */
 #define DTD_PS_MODEL	0x8	/* the executable's ELF class, likewise */
+#define DTD_PS_STACK	0x10	/* argc, argv, envp: stat, then memory */
 
 /* ps(1)'s names of the scheduling policies, by number */
 static const char *const dtd_host_clnames[] = {
@@ -194,6 +195,7 @@ dtd_host_ps_stat(dtd_fire_t *f)
 	if (v[3] != 0)
 		f->df_ps[DIF_PSINFO_TTYDEV] = v[3];
 	f->df_ps[DIF_PSINFO_PRI] = v[14] + 100;	/* the kernel's prio */
+	f->df_ps[DIF_PSINFO_ARGV] = v[24];	/* startstack, for now */
 	f->df_ps[DIF_PSINFO_NLWP] = v[16];
 	if (v[37] >= 0 && v[37] < (long long)(sizeof(dtd_host_clnames) /
 	    sizeof(dtd_host_clnames[0])))
@@ -271,6 +273,30 @@ dtd_host_dmodel(pid_t pid)
 	return model;
 }
 
+/*
+ * pr_argc, pr_argv, pr_envp: the start of the stack (stat's startstack)
+ * is where the exec put argc, then argv[], a null, envp[], in words of
+ * the process's data model.  Read from its memory, as illumos reads
+ * them from the process's start.
+ */
+static void
+dtd_host_ps_stack(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	uint64_t sp = (uint64_t)f->df_ps[DIF_PSINFO_ARGV], argc = 0;
+	int w;
+
+	f->df_ps[DIF_PSINFO_ARGV] = 0;
+	if (sp == 0 || h->dh_uread == NULL)
+		return;
+	w = f->df_ps[DIF_PSINFO_DMODEL] == 1 ? 4 : 8;
+	if (h->dh_uread(h->dh_uarg, sp, &argc, (size_t)w) != 0)
+		return;
+	f->df_ps[DIF_PSINFO_ARGC] = (int64_t)argc;
+	f->df_ps[DIF_PSINFO_ARGV] = (int64_t)(sp + w);
+	f->df_ps[DIF_PSINFO_ENVP] = (int64_t)(sp + w * (argc + 2));
+}
+
 /* __psinfo[ndx]: a string's value is its address in f->df_psstr */
 static int
 dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
@@ -288,6 +314,11 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 	case DIF_PSINFO_DMODEL:
 		grp = DTD_PS_MODEL;
 		break;
+	case DIF_PSINFO_ARGC:
+	case DIF_PSINFO_ARGV:
+	case DIF_PSINFO_ENVP:
+		grp = DTD_PS_STACK;
+		break;
 	case DIF_PSINFO_PGID:
 	case DIF_PSINFO_SID:
 	case DIF_PSINFO_NLWP:
@@ -304,8 +335,16 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 			memset(f->df_ps, 0, sizeof(f->df_ps));
 			memset(&f->df_psstr, 0, sizeof(f->df_psstr));
 		}
+		/* the stack's words: where from stat, how wide from exe */
+		if (grp == DTD_PS_STACK) {
+			(void)dtd_host_psinfo(f, DIF_PSINFO_PGID, valp);
+			(void)dtd_host_psinfo(f, DIF_PSINFO_DMODEL, valp);
+		}
 		f->df_psdone |= grp;
 		switch (grp) {
+		case DTD_PS_STACK:
+			dtd_host_ps_stack(f);
+			break;
 		case DTD_PS_STAT:
 			dtd_host_ps_stat(f);
 			break;

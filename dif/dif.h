@@ -184,7 +184,10 @@ typedef uint32_t dif_instr_t;
 #define DIF_PSINFO_PRI		7	/* the thread's kernel priority */
 #define DIF_PSINFO_CLNAME	8	/* string: its scheduling class */
 #define DIF_PSINFO_TTYDEV	9	/* controlling tty, or (dev_t)-1 */
-#define DIF_PSINFO_MAX		9
+#define DIF_PSINFO_ARGC		10	/* argc, on the initial stack */
+#define DIF_PSINFO_ARGV		11	/* the address of argv[] there */
+#define DIF_PSINFO_ENVP		12	/* and of envp[] */
+#define DIF_PSINFO_MAX		12
 #define DIF_VAR_CURTHREAD	0x0100	/* kernel-only */
 #define DIF_VAR_TIMESTAMP	0x0101
 #define DIF_VAR_VTIMESTAMP	0x0102

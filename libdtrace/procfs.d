@@ -91,8 +91,8 @@ typedef struct psinfo {
 	char		pr_fname[16];	/* execname */
 	char		pr_psargs[80];	/* the arguments, joined by spaces */
 	int		pr_wstat;
-	int		pr_argc;
-	uintptr_t	pr_argv;
+	int		pr_argc;	/* as the exec left them on */
+	uintptr_t	pr_argv;	/* the initial stack */
 	uintptr_t	pr_envp;
 	char		pr_dmodel;	/* PR_MODEL_ILP32 or PR_MODEL_LP64 */
 	char		pr_pad2[3];
@@ -120,6 +120,9 @@ translator psinfo_t < struct task_struct *T > {
 	pr_ttydev = __psinfo[9];
 	pr_fname = execname;
 	pr_psargs = stringof((char *)__psinfo[6]);
+	pr_argc = __psinfo[10];
+	pr_argv = __psinfo[11];
+	pr_envp = __psinfo[12];
 	pr_dmodel = __psinfo[5];
 };
 

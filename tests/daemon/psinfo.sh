@@ -32,6 +32,10 @@ pid$target:a.out:f:entry
 {
 	done = 1;
 	printf("args %s|\n", curpsinfo->pr_psargs);
+	printf("argv %d %s %d %d\n", curpsinfo->pr_argc,
+	    copyinstr(*(uintptr_t *)copyin(curpsinfo->pr_argv + 8, 8)),
+	    strlen(copyinstr(*(uintptr_t *)copyin(curpsinfo->pr_argv + 16,
+	    8))), curpsinfo->pr_envp == curpsinfo->pr_argv + 8 * 4);
 	printf("ids %d %d %d %d %d %s %d %d %d\n", curpsinfo->pr_uid,
 	    curpsinfo->pr_euid, curpsinfo->pr_gid, curpsinfo->pr_egid,
 	    curlwpsinfo->pr_pri, curlwpsinfo->pr_clname,
@@ -59,6 +63,7 @@ args=$(printf '%s' "$TRIGGERS/threads 3 $long" | cut -c 1-79)
 pri=$((120 + $(nice)))
 same "$tmp/out" "begin 1 $(cat "$tmp/ppid") dtrace O 1
 args $args|
+argv 3 3 100 1
 ids $(id -u) $(id -u) $(id -g) $(id -g) $pri TS 1 1 1
 1 1 1 1 1 24
 1 1 1 1 1 24
