@@ -1400,6 +1400,7 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 	const dt_member_t *m;
 	dt_xlator_t *dx;
 	char name[300];
+	int xlstr;
 
 	arg = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 	dx = dt_node_xlate_find(pcb, dnp->dn_line, op, t, &arg, &st);
@@ -1412,8 +1413,9 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
 		m = dt_decl_member_lookup(st, mp->dn_string);
 		val = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
-		if (m->dm_type->dt_kind == DT_TK_ARRAY &&
-		    dt_node_is_string(val)) {
+		xlstr = m->dm_type->dt_kind == DT_TK_ARRAY &&
+		    dt_node_is_string(val);
+		if (xlstr) {
 			/* at most the member's size, with its NUL */
 			val->dn_list = dt_node_int(pcb, 0, 0);
 			val->dn_list->dn_list = dt_node_int(pcb,
@@ -1424,7 +1426,8 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 		val = dt_node_op2(pcb, DT_TOK_ASGN, dt_node_member(pcb,
 		    DT_TOK_PTR, dt_node_dvar(pcb, DIFV_SCOPE_LOCAL,
 		    dt_parser_strdup(pcb, name)), mp->dn_string), val);
-		val->dn_flags |= DT_NF_XLSTR;
+		if (xlstr)
+			val->dn_flags |= DT_NF_XLSTR;
 		e = dt_node_op2(pcb, DT_TOK_COMMA, e, val);
 	}
 	val = dt_node_dvar(pcb, DIFV_SCOPE_LOCAL, dt_parser_strdup(pcb, name));
@@ -1982,7 +1985,7 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		 */
 		if ((dnp->dn_flags & DT_NF_XLSTR) &&
 		    lp->dn_type->dt_kind == DT_TK_ARRAY &&
-		    dt_node_is_strcompat(rp)) {
+		    dt_node_is_string(rp)) {
 			lp->dn_flags |= DT_NF_XLSTR;
 			dnp->dn_type = lp->dn_type;
 			return dnp;
