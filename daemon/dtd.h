@@ -299,6 +299,12 @@ typedef struct dtd_hit {
 	gid_t		dh_gid;
 	const char	*dh_execname;	/* NULL: /proc/PID/comm */
 	/*
+	 * curpsinfo's pr_psargs and pr_dmodel as the process's exec made
+	 * them, kept by its target; NULL and 0: read /proc at first use
+	 */
+	const char	*dh_psargs;
+	int		dh_dmodel;
+	/*
 	 * The hit shows a process no consumer chose (a profile sample of
 	 * whatever ran): it fires only for root consumers and those whose
 	 * uid is dh_uid and, where dh_visible is set, that it allows.
@@ -668,6 +674,8 @@ void		dtd_ecb_hit_consumer(dtd_hit_t *, dtd_probe_t *,
 /* dtd_host.c */
 extern const dif_host_t dtd_host;
 int		dtd_host_status(pid_t, const char *, long *, long *);
+void		dtd_host_psargs(pid_t, char *, size_t);
+int		dtd_host_dmodel(pid_t);
 typedef struct dtd_fire {
 	const dtd_hit_t	*df_hit;
 	const dtd_ecb_t	*df_ecb;
@@ -678,6 +686,16 @@ typedef struct dtd_fire {
 	pid_t		df_ppid;
 	uid_t		df_uid;
 	gid_t		df_gid;
+	/*
+	 * __psinfo[] (procfs.d), read from /proc in groups, each on its
+	 * first use in the firing: DTD_PS_* bits say which are read.
+	 */
+	int		df_psdone;
+	int64_t		df_ps[DIF_PSINFO_MAX + 1];
+	struct {
+		char	dfs_psargs[80];	/* illumos's PRARGSZ, with the NUL */
+		char	dfs_clname[8];
+	} df_psstr;
 } dtd_fire_t;
 void		dtd_host_init(dtd_fire_t *, const dtd_hit_t *,
 		    const dtd_ecb_t *, dif_mstate_t *);

@@ -5,7 +5,10 @@
  * and only when a program asks for it.  ustackdepth and ucaller walk
  * the stack through the hit's dh_ustack; copyout() writes through its
  * dh_uwrite, for a consumer allowed destructive actions.  progenyof()
- * walks the parents of the firing process through /proc.  errno is
+ * walks the parents of the firing process through /proc.  __psinfo[]
+ * (procfs.d's curpsinfo and curlwpsinfo) reads /proc likewise, a group
+ * of values on the first use of one of them in the firing, but for the
+ * arguments and data model a target keeps per image.  errno is
  * the hitting thread's C errno, read through the hit's dh_errno.
  * dtd_host_status() reads one field of /proc/PID/status for the rest of
  * the daemon (the pid provider's targets, profile samples).
@@ -60,6 +63,7 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	f->df_ecb = e;
 	f->df_execdone = 0;
 	f->df_procdone = 0;
+	f->df_psdone = 0;
 	memset(f->df_execname, 0, sizeof(f->df_execname));
 	memcpy(f->df_zonename, "global", sizeof("global"));
 	dtd_host_region(ms, p->dpr_prov->dpv_name,
@@ -69,6 +73,7 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	dtd_host_region(ms, p->dpr_name, strlen(p->dpr_name) + 1);
 	dtd_host_region(ms, f->df_execname, sizeof(f->df_execname));
 	dtd_host_region(ms, f->df_zonename, sizeof(f->df_zonename));
+	dtd_host_region(ms, &f->df_psstr, sizeof(f->df_psstr));
 	/*
 	 * arg0..arg9 and args[]: the VM reads them in place, but for 6 to
 	 * 9 when they are still on the traced stack (dh_argsp)
@@ -134,6 +139,244 @@ dtd_host_proc(dtd_fire_t *f)
 	fclose(fp);
 }
 
+/* The groups of __psinfo[] values, each read by one look in /proc. */
+#define DTD_PS_STAT	0x1	/* the thread's stat */
+#define DTD_PS_IDS	0x2	/* status: the effective ids */
+#define DTD_PS_ARGS	0x4	/* cmdline, unless the target keeps it */
+#define DTD_PS_MODEL	0x8	/* the executable's ELF class, likewise */
+#define DTD_PS_STACK	0x10	/* argc, argv, envp: stat, then memory */
+
+/* ps(1)'s names of the scheduling policies, by number */
+static const char *const dtd_host_clnames[] = {
+	"TS", "FF", "RR", "B", "ISO", "IDL", "DLN"
+};
+
+/*
+ * /proc/PID/task/TID/stat: the process group, session, tty and number
+ * of threads of the process, the priority and policy of the thread.
+ */
+static void
+dtd_host_ps_stat(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	char path[96], buf[1024], *p;
+	long long v[40];
+	size_t n;
+	FILE *fp;
+	int i;
+
+	f->df_ps[DIF_PSINFO_TTYDEV] = -1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)h->dh_pid,
+	    (int)h->dh_tid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	/* the name, in parentheses, may hold anything: after its last ) */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return;
+	p += 2;		/* ") ": then field 3, the state */
+	while (*p != '\0' && *p != ' ')
+		p++;
+	/* v[i] is field i + 4 of proc(5) */
+	for (i = 0; i < 40; i++) {
+		char *end;
+
+		v[i] = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+	}
+	if (i < 38)
+		return;
+	f->df_ps[DIF_PSINFO_PGID] = v[1];
+	f->df_ps[DIF_PSINFO_SID] = v[2];
+	if (v[3] != 0)
+		f->df_ps[DIF_PSINFO_TTYDEV] = v[3];
+	f->df_ps[DIF_PSINFO_PRI] = v[14] + 100;	/* the kernel's prio */
+	f->df_ps[DIF_PSINFO_ARGV] = v[24];	/* startstack, for now */
+	f->df_ps[DIF_PSINFO_NLWP] = v[16];
+	if (v[37] >= 0 && v[37] < (long long)(sizeof(dtd_host_clnames) /
+	    sizeof(dtd_host_clnames[0])))
+		strcpy(f->df_psstr.dfs_clname, dtd_host_clnames[v[37]]);
+}
+
+/* /proc/PID/status: the effective uid and gid, the second of each line */
+static void
+dtd_host_ps_ids(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	char path[64], line[256];
+	unsigned long r, e;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "Uid: %lu %lu", &r, &e) == 2)
+			f->df_ps[DIF_PSINFO_EUID] = (int64_t)e;
+		else if (sscanf(line, "Gid: %lu %lu", &r, &e) == 2) {
+			f->df_ps[DIF_PSINFO_EGID] = (int64_t)e;
+			break;
+		}
+	}
+	fclose(fp);
+}
+
+/*
+ * pr_psargs as illumos makes it: the arguments joined by spaces, cut
+ * to size - 1 bytes.  A process with no arguments (a kernel thread)
+ * has "".
+ */
+void
+dtd_host_psargs(pid_t pid, char *a, size_t size)
+{
+	char path[64];
+	size_t n = 0, i;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if ((fp = fopen(path, "re")) != NULL) {
+		n = fread(a, 1, size - 1, fp);
+		fclose(fp);
+	}
+	while (n > 0 && a[n - 1] == '\0')
+		n--;
+	for (i = 0; i < n; i++) {
+		if (a[i] == '\0')
+			a[i] = ' ';
+	}
+	a[n] = '\0';
+}
+
+/*
+ * pr_dmodel: the class of the executable the process runs,
+ * PR_MODEL_ILP32 (1) or PR_MODEL_LP64 (2); 0 if it cannot be read.
+ */
+int
+dtd_host_dmodel(pid_t pid)
+{
+	unsigned char ident[5];
+	char path[64];
+	FILE *fp;
+	int model = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return 0;
+	if (fread(ident, 1, sizeof(ident), fp) == sizeof(ident) &&
+	    memcmp(ident, "\177ELF", 4) == 0)
+		model = ident[4] == 1 ? 1 : 2;
+	fclose(fp);
+	return model;
+}
+
+/*
+ * pr_argc, pr_argv, pr_envp: the start of the stack (stat's startstack)
+ * is where the exec put argc, then argv[], a null, envp[], in words of
+ * the process's data model.  Read from its memory, as illumos reads
+ * them from the process's start.
+ */
+static void
+dtd_host_ps_stack(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	uint64_t sp = (uint64_t)f->df_ps[DIF_PSINFO_ARGV], argc = 0;
+	int w;
+
+	f->df_ps[DIF_PSINFO_ARGV] = 0;
+	if (sp == 0 || h->dh_uread == NULL)
+		return;
+	w = f->df_ps[DIF_PSINFO_DMODEL] == 1 ? 4 : 8;
+	if (h->dh_uread(h->dh_uarg, sp, &argc, (size_t)w) != 0)
+		return;
+	f->df_ps[DIF_PSINFO_ARGC] = (int64_t)argc;
+	f->df_ps[DIF_PSINFO_ARGV] = (int64_t)(sp + w);
+	f->df_ps[DIF_PSINFO_ENVP] = (int64_t)(sp + w * (argc + 2));
+}
+
+/* __psinfo[ndx]: a string's value is its address in f->df_psstr */
+static int
+dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
+{
+	int grp;
+
+	switch (ndx) {
+	case DIF_PSINFO_EUID:
+	case DIF_PSINFO_EGID:
+		grp = DTD_PS_IDS;
+		break;
+	case DIF_PSINFO_PSARGS:
+		grp = DTD_PS_ARGS;
+		break;
+	case DIF_PSINFO_DMODEL:
+		grp = DTD_PS_MODEL;
+		break;
+	case DIF_PSINFO_ARGC:
+	case DIF_PSINFO_ARGV:
+	case DIF_PSINFO_ENVP:
+		grp = DTD_PS_STACK;
+		break;
+	case DIF_PSINFO_PGID:
+	case DIF_PSINFO_SID:
+	case DIF_PSINFO_NLWP:
+	case DIF_PSINFO_PRI:
+	case DIF_PSINFO_CLNAME:
+	case DIF_PSINFO_TTYDEV:
+		grp = DTD_PS_STAT;
+		break;
+	default:
+		return DIF_FLT_ILLOP;
+	}
+	if (!(f->df_psdone & grp)) {
+		if (f->df_psdone == 0) {
+			memset(f->df_ps, 0, sizeof(f->df_ps));
+			memset(&f->df_psstr, 0, sizeof(f->df_psstr));
+		}
+		/* the stack's words: where from stat, how wide from exe */
+		if (grp == DTD_PS_STACK) {
+			(void)dtd_host_psinfo(f, DIF_PSINFO_PGID, valp);
+			(void)dtd_host_psinfo(f, DIF_PSINFO_DMODEL, valp);
+		}
+		f->df_psdone |= grp;
+		switch (grp) {
+		case DTD_PS_STACK:
+			dtd_host_ps_stack(f);
+			break;
+		case DTD_PS_STAT:
+			dtd_host_ps_stat(f);
+			break;
+		case DTD_PS_IDS:
+			dtd_host_ps_ids(f);
+			break;
+		case DTD_PS_ARGS:
+			if (f->df_hit->dh_psargs != NULL)
+				strncpy(f->df_psstr.dfs_psargs,
+				    f->df_hit->dh_psargs,
+				    sizeof(f->df_psstr.dfs_psargs) - 1);
+			else
+				dtd_host_psargs(f->df_hit->dh_pid,
+				    f->df_psstr.dfs_psargs,
+				    sizeof(f->df_psstr.dfs_psargs));
+			break;
+		case DTD_PS_MODEL:
+			f->df_ps[DIF_PSINFO_DMODEL] =
+			    f->df_hit->dh_dmodel != 0 ? f->df_hit->dh_dmodel :
+			    dtd_host_dmodel(f->df_hit->dh_pid);
+			break;
+		}
+	}
+	if (ndx == DIF_PSINFO_PSARGS)
+		*valp = (uintptr_t)f->df_psstr.dfs_psargs;
+	else if (ndx == DIF_PSINFO_CLNAME)
+		*valp = (uintptr_t)f->df_psstr.dfs_clname;
+	else
+		*valp = (uint64_t)f->df_ps[ndx];
+	return 0;
+}
+
 /* On-CPU time of the hit's thread, or the timestamp when unknown. */
 static uint64_t
 dtd_host_vtime(const dtd_hit_t *h)
@@ -189,6 +432,8 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 			return DIF_FLT_ILLOP;
 		*valp = h->dh_regs[ndx];
 		return 0;
+	case DIF_VAR_PSINFO:
+		return dtd_host_psinfo(f, ndx, valp);
 	case DIF_VAR_REGS:
 	case DIF_VAR_CURTHREAD:
 	case DIF_VAR_IPL:

@@ -121,6 +121,8 @@ struct dtd_target {
 	int			tg_running;	/* ft_proc_run() done */
 	int			tg_letgo;	/* atomic: let go at exec */
 	char			tg_comm[32];
+	char			tg_psargs[80];	/* curpsinfo's, at exec */
+	int			tg_dmodel;
 	pid_t			tg_ppid;
 	uid_t			tg_uid;
 	gid_t			tg_gid;
@@ -264,6 +266,9 @@ dtd_target_procinfo(dtd_target_t *tg)
 		tg->tg_comm[strcspn(tg->tg_comm, "\n")] = '\0';
 		fclose(fp);
 	}
+	/* as illumos, set by the exec: a program's own argv[] edits aside */
+	dtd_host_psargs(tg->tg_pid, tg->tg_psargs, sizeof(tg->tg_psargs));
+	tg->tg_dmodel = dtd_host_dmodel(tg->tg_pid);
 	tg->tg_ppid = dtd_host_status(tg->tg_pid, "PPid", &v, NULL) == 0 ?
 	    (pid_t)v : -1;
 	tg->tg_uid = dtd_host_status(tg->tg_pid, "Uid", &v, NULL) == 0 ?
@@ -435,6 +440,8 @@ dtd_target_hit(void *arg, ft_proc_t *proc, const ft_hit_t *fh,
 	h.dh_uid = tg->tg_uid;
 	h.dh_gid = tg->tg_gid;
 	h.dh_execname = tg->tg_comm[0] != '\0' ? tg->tg_comm : NULL;
+	h.dh_psargs = tg->tg_psargs;
+	h.dh_dmodel = tg->tg_dmodel;
 	/* the context is the process's; the arguments, each probe's */
 	for (i = 0; i < nusers; i++) {
 		h.dh_probe = users[i];

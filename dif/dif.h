@@ -167,6 +167,27 @@ typedef uint32_t dif_instr_t;
 #define DIF_VAR_ARGS		0x0000	/* args[] */
 #define DIF_VAR_REGS		0x0001	/* regs[] (kernel: not supported) */
 #define DIF_VAR_UREGS		0x0002	/* uregs[] */
+/*
+ * __psinfo[DIF_PSINFO_*]: what procfs.d's translators make psinfo_t and
+ * lwpsinfo_t of, for the process and thread that hit the probe.  The
+ * indices are the library's: procfs.d spells them as numbers.
+ */
+#define DIF_VAR_PSINFO		0x0003
+
+#define DIF_PSINFO_PGID		0	/* process group */
+#define DIF_PSINFO_SID		1	/* session */
+#define DIF_PSINFO_EUID		2
+#define DIF_PSINFO_EGID		3
+#define DIF_PSINFO_NLWP		4	/* threads */
+#define DIF_PSINFO_DMODEL	5	/* PR_MODEL_ILP32 (1), PR_MODEL_LP64 (2) */
+#define DIF_PSINFO_PSARGS	6	/* string: arguments, 80 bytes */
+#define DIF_PSINFO_PRI		7	/* the thread's kernel priority */
+#define DIF_PSINFO_CLNAME	8	/* string: its scheduling class */
+#define DIF_PSINFO_TTYDEV	9	/* controlling tty, or (dev_t)-1 */
+#define DIF_PSINFO_ARGC		10	/* argc, on the initial stack */
+#define DIF_PSINFO_ARGV		11	/* the address of argv[] there */
+#define DIF_PSINFO_ENVP		12	/* and of envp[] */
+#define DIF_PSINFO_MAX		12
 #define DIF_VAR_CURTHREAD	0x0100	/* kernel-only */
 #define DIF_VAR_TIMESTAMP	0x0101
 #define DIF_VAR_VTIMESTAMP	0x0102

@@ -78,6 +78,8 @@ dif_dis_varname(uint32_t id)
 		return "regs";
 	case DIF_VAR_UREGS:
 		return "uregs";
+	case DIF_VAR_PSINFO:
+		return "__psinfo";
 	}
 	if (id >= DIF_VAR_OTHER_MIN && id <= DIF_VAR_BUILTIN_MAX)
 		return dif_dis_builtins[id - DIF_VAR_OTHER_MIN];

@@ -56,7 +56,8 @@ dif_verify_builtin_scalar(uint32_t id)
 static int
 dif_verify_builtin_array(uint32_t id)
 {
-	return id == DIF_VAR_ARGS || id == DIF_VAR_UREGS;
+	return id == DIF_VAR_ARGS || id == DIF_VAR_UREGS ||
+	    id == DIF_VAR_PSINFO;
 }
 
 static const dif_var_t *

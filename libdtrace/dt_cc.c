@@ -2117,6 +2117,8 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	pcb.pcb_argv = argv;
 	pcb.pcb_fileptr = fp;
 	pcb.pcb_lib = dtp->dt_libcur;
+	/* a program's own translators go before the libraries' */
+	pcb.pcb_xlators = dtp->dt_libxlators;
 	if (++dt_cc_gen == 0)
 		dt_cc_gen = 1;
 	pcb.pcb_gen = dt_cc_gen;
@@ -2186,6 +2188,7 @@ dt_cc_compile1(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	if (pcb.pcb_lib != NULL) {
 		dt_idhash_keep_gen(dtp->dt_globals, pcb.pcb_gen);
 		dt_parser_keep(&pcb);
+		dtp->dt_libxlators = pcb.pcb_xlators;
 	}
 	dt_idhash_drop_kind(dtp->dt_globals, DT_IDENT_INLINE);
 	pgp = pcb.pcb_prog;

@@ -482,15 +482,20 @@ dt_cg_lval_store(dt_pcb_t *pcb, dt_node_t *lp, int reg, int areg)
 	}
 	if (lp->dn_flags & DT_NF_BITFIELD)
 		dt_cg_bitfield_store(pcb, reg, areg, lp->dn_member);
-	else if (dt_decl_is_byref(lp->dn_type)) {
+	else if (dt_decl_is_byref(lp->dn_type) &&
+	    !(lp->dn_flags & DT_NF_XLSTR)) {
 		/* a struct, union or array: all of its bytes (COPYS) */
 		int sz = dt_regset_alloc(pcb);
 
 		dt_cg_setx(pcb, sz, lp->dn_type->dt_size);
 		dt_as_emit(pcb, DIF_INSTR_COPYS(reg, sz, areg), DT_LBL_NONE);
 		dt_regset_free(pcb, sz);
-	} else if (lp->dn_type->dt_kind == DT_TK_STRING) {
-		/* a string member: its bytes and the NUL, strlen(s) + 1 */
+	} else if (lp->dn_type->dt_kind == DT_TK_STRING ||
+	    (lp->dn_flags & DT_NF_XLSTR)) {
+		/*
+		 * a string member, or an xlate's char array member made of
+		 * a string cut to fit: its bytes and the NUL, strlen(s) + 1
+		 */
 		int sz = dt_regset_alloc(pcb), sreg = dt_regset_alloc(pcb);
 
 		dt_as_emit(pcb, DIF_INSTR_FLUSHTS, DT_LBL_NONE);

@@ -94,6 +94,7 @@
 	X(D_XLATE_REDECL)	/* translator redeclared */ \
 	X(D_XLATE_SOU)		/* translator output not a struct or union */ \
 	X(D_XLATE_MEMB)		/* translator member not in the output type */ \
+	X(D_XLATE_NOCONV)	/* member the translator does not define */ \
 	X(D_XLATE_NONE)		/* no translator for these types */ \
 	X(D_XLATE_INCOMPAT)	/* translator member of an incompatible type */ \
 	X(D_XLATE_EXPR)		/* xlate without a member reference */ \

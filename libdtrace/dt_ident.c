@@ -211,14 +211,17 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_KVAR("ipl", DIF_VAR_IPL),
 	BI_KVAR("regs", DIF_VAR_REGS),
 	BI_KVAR("curcpu", 0),
-	BI_KVAR("curlwpsinfo", 0),
 	{ "zonename", DT_IDENT_SCALAR, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
 	    DIF_VAR_ZONENAME, NULL, 0 },
-	{ "curpsinfo", DT_IDENT_SCALAR, DT_IDFLG_BUILTIN | DT_IDFLG_UNSUP,
-	    0, NULL, 0 },
 	{ "args", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN, DIF_VAR_ARGS, "int64_t", 0 },
 	{ "uregs", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN, DIF_VAR_UREGS, "uint64_t",
 	    0 },
+	/*
+	 * procfs.d's source for curpsinfo and curlwpsinfo (dif.h); the
+	 * strings among them are addresses, which it makes strings of
+	 */
+	{ "__psinfo", DT_IDENT_ARRAY, DT_IDFLG_BUILTIN, DIF_VAR_PSINFO,
+	    "int64_t", 0 },
 
 	BI_ACT("trace", DT_ACT_TRACE, 1),
 	BI_ACT("printf", DT_ACT_PRINTF, -1),

@@ -228,6 +228,7 @@ struct dtrace_hdl {
 	int		dt_nlibs;
 	const char	*dt_libcur;	/* path of the library compiling */
 	void		*dt_libmem;	/* the libraries' parse trees */
+	struct dt_xlator *dt_libxlators; /* the libraries' translators */
 
 	/* runtime (dt_program.c, dt_work.c, dt_consume.c, dt_aggregate.c) */
 	dt_epid_t	**dt_epids;	/* indexed by epid */
@@ -570,6 +571,7 @@ void		dt_dwarf_fini(dtrace_hdl_t *);
 #define DT_IDFLG_REF		0x08	/* referenced */
 #define DT_IDFLG_MOD		0x10	/* assigned */
 #define DT_IDFLG_LIB		0x20	/* a D library's: kept by the handle */
+#define DT_IDFLG_XLATE		0x40	/* inline of a bare xlate: uncooked */
 
 /* Action codes for DT_IDENT_ACTFUNC (di_id). */
 #define DT_ACT_TRACE		1
@@ -666,6 +668,9 @@ const char	*dt_ident_aggfunc_name(uint32_t);
 #define DT_NF_BITFIELD	0x10	/* a bit-field member (dn_member) */
 #define DT_NF_DONE	0x20	/* cooked, and put under a rewrite: cooking
 				   it again leaves it (dt_node_user_*) */
+#define DT_NF_XLSTR	0x40	/* an xlate's store of a string into a
+				   char array member (the = and the
+				   member): its bytes and NUL */
 
 typedef struct dt_node {
 	int		dn_kind;	/* DT_NODE_* */

@@ -4,25 +4,53 @@
  * libdir directory in the order given) is compiled, each after the
  * libraries it names with "#pragma D depends_on library NAME", as
  * illumos's dt_load_libs() does: what a library declares (types,
- * typedefs, inlines) stays for the programs compiled after it, and its
- * clauses are checked and dropped.  A library that fails to compile, a
- * dependency on a library that is not in the path and a cycle of
- * dependencies fail that first compile; later compiles go on without
+ * typedefs, inlines, translators) stays for the programs compiled after
+ * it, and its clauses are checked and dropped.  A library that fails to
+ * compile, a dependency on a library that is not in the path and a cycle
+ * of dependencies fail that first compile; later compiles go on without
  * the libraries, as in illumos, which tries them once.  -x nolibs skips
  * them all.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dt_impl.h"
 
 #ifndef DTRACE_LIBDIR
 #define DTRACE_LIBDIR	"/usr/local/lib/dtrace"
 #endif
+
+/*
+ * The system directory: DTRACE_LIBDIR, or in a build tree, where the
+ * build copies the libraries next to our dtrace (as dt_conn.c finds
+ * the build's dtraced), so that a dtrace that is not installed does
+ * not compile the installed libraries of another version.
+ */
+static void
+dt_lib_sysdir(char *buf, size_t size)
+{
+	char self[PATH_MAX], *slash;
+	struct stat st;
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL)
+			*slash = '\0';
+		snprintf(buf, size, "%s/../libdtrace/lib", self);
+		if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+			return;
+	}
+	snprintf(buf, size, "%s", DTRACE_LIBDIR);
+}
 
 /* one library of the path */
 typedef struct dt_lib {
@@ -245,12 +273,14 @@ int
 dt_lib_load(dtrace_hdl_t *dtp)
 {
 	dt_lib_t *libs = NULL, **order = NULL;
+	char sysdir[PATH_MAX + 32];
 	int i, n = 0, norder = 0, rv = 0;
 
 	if (dtp->dt_libsdone || (dtp->dt_copts & DT_COPT_NOLIBS))
 		return 0;
 	dtp->dt_libsdone = 1;
-	if (dt_lib_readdir(dtp, DTRACE_LIBDIR, &libs, &n) == -1)
+	dt_lib_sysdir(sysdir, sizeof(sysdir));
+	if (dt_lib_readdir(dtp, sysdir, &libs, &n) == -1)
 		rv = -1;
 	for (i = 0; rv == 0 && i < dtp->dt_nlibdirs; i++) {
 		if (dt_lib_readdir(dtp, dtp->dt_libdirs[i], &libs, &n) == -1)

@@ -128,6 +128,7 @@ dt_parser_fini(dtrace_hdl_t *dtp)
 		free(pm);
 	}
 	dtp->dt_libmem = NULL;
+	dtp->dt_libxlators = NULL;	/* they were in dt_libmem */
 }
 
 static dt_node_t *
@@ -860,7 +861,21 @@ static dt_node_t *
 dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 {
 	dt_node_t *lp;
+	dt_ident_t *idp;
 
+	/*
+	 * curpsinfo->pr_pid: a member of an inline's xlate is that one
+	 * member's translation, so that a clause computes only what it
+	 * uses (procfs.d's members each read /proc)
+	 */
+	if (dnp->dn_left->dn_kind == DT_NODE_IDENT &&
+	    (idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals,
+	    dnp->dn_left->dn_string)) != NULL &&
+	    idp->di_kind == DT_IDENT_INLINE &&
+	    (idp->di_flags & DT_IDFLG_XLATE)) {
+		idp->di_flags |= DT_IDFLG_REF;
+		dnp->dn_left = dt_node_copy(pcb, idp->di_inline);
+	}
 	if (dnp->dn_left->dn_kind == DT_NODE_OP2 &&
 	    dnp->dn_left->dn_op == DT_TOK_XLATE)
 		return dt_node_cook_xlate(pcb, dnp);
@@ -1009,7 +1024,11 @@ static dt_node_t *
 dt_node_inline(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 {
 	idp->di_flags |= DT_IDFLG_REF;
-	dt_node_become(dnp, dt_node_copy(pcb, idp->di_inline));
+	if (idp->di_flags & DT_IDFLG_XLATE)
+		dt_node_become(dnp, dt_node_cook(pcb,
+		    dt_node_copy(pcb, idp->di_inline)));
+	else
+		dt_node_become(dnp, dt_node_copy(pcb, idp->di_inline));
 	/* a value, not an lvalue: an inline cannot be assigned */
 	dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
@@ -1096,7 +1115,7 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	const dt_type_t *t;
-	dt_node_t *e, *params = NULL, *pp;
+	dt_node_t *e, *params = NULL, *pp, *raw;
 	dt_ident_t *idp;
 	dt_dop_t **opp;
 
@@ -1166,6 +1185,9 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 		idp->di_gen = pcb->pcb_gen;
 		return;
 	}
+	/* kept as written too: a member of it translates that member */
+	raw = expr->dn_kind == DT_NODE_OP2 && expr->dn_op == DT_TOK_XLATE ?
+	    dt_node_copy(pcb, expr) : NULL;
 	e = dt_node_cook(pcb, expr);
 	/* a struct or union inline: a value of that very type (xlate) */
 	if (dt_decl_is_byref(t) && e->dn_type != t)
@@ -1188,6 +1210,10 @@ dt_node_inline_decl(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *dd,
 		longjmp(pcb->pcb_jmpbuf, 1);
 	}
 	idp->di_inline = e;
+	if (raw != NULL && e->dn_type == t) {
+		idp->di_inline = raw;
+		idp->di_flags |= DT_IDFLG_XLATE;
+	}
 	idp->di_gen = pcb->pcb_gen;
 }
 
@@ -1302,6 +1328,14 @@ dt_node_xlate_member(dt_pcb_t *pcb, int line, const dt_xlator_t *dx,
 
 	dt_node_subst(pcb, e, dx->dx_param, arg);
 	e = dt_node_cook(pcb, e);
+	/*
+	 * As illumos's translators take any string for a char array
+	 * member: procfs.d's pr_psargs = stringof(...)
+	 */
+	if (m->dm_type->dt_kind == DT_TK_ARRAY &&
+	    m->dm_type->dt_base->dt_kind == DT_TK_INT &&
+	    m->dm_type->dt_base->dt_size == 1 && dt_node_is_strcompat(e))
+		return e;
 	if (!dt_node_asgn_compat(m->dm_type, e))
 		dt_parser_error(pcb, line, D_XLATE_INCOMPAT,
 		    "translator member %s of type %s is defined by an "
@@ -1332,10 +1366,18 @@ dt_node_cook_xlate(dt_pcb_t *pcb, dt_node_t *dnp)
 			break;
 	}
 	m = dt_decl_member_lookup(st, dnp->dn_string);
-	if (m == NULL || mp == NULL)
+	if (m == NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_XLATE_MEMB,
 		    "%s is not a member of the translator from %s to %s",
 		    dnp->dn_string, dx->dx_from->dt_name, st->dt_name);
+	/*
+	 * A member of the type the translator leaves out, as illumos's
+	 * procfs.d leaves out what its kernel has no value for
+	 */
+	if (mp == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_XLATE_NOCONV,
+		    "translator does not define conversion for member: %s",
+		    dnp->dn_string);
 	e = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
 	dt_node_become(dnp, e);
 	dnp->dn_flags &= ~DT_NF_WRITABLE;
@@ -1358,6 +1400,7 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 	const dt_member_t *m;
 	dt_xlator_t *dx;
 	char name[300];
+	int xlstr;
 
 	arg = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 	dx = dt_node_xlate_find(pcb, dnp->dn_line, op, t, &arg, &st);
@@ -1370,10 +1413,22 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
 		m = dt_decl_member_lookup(st, mp->dn_string);
 		val = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
-		e = dt_node_op2(pcb, DT_TOK_COMMA, e, dt_node_op2(pcb,
-		    DT_TOK_ASGN, dt_node_member(pcb, DT_TOK_PTR,
-		    dt_node_dvar(pcb, DIFV_SCOPE_LOCAL, dt_parser_strdup(pcb,
-		    name)), mp->dn_string), val));
+		xlstr = m->dm_type->dt_kind == DT_TK_ARRAY &&
+		    dt_node_is_string(val);
+		if (xlstr) {
+			/* at most the member's size, with its NUL */
+			val->dn_list = dt_node_int(pcb, 0, 0);
+			val->dn_list->dn_list = dt_node_int(pcb,
+			    m->dm_type->dt_size - 1, 0);
+			val = dt_node_func(pcb, dt_node_ident(pcb,
+			    dt_parser_strdup(pcb, "substr")), val);
+		}
+		val = dt_node_op2(pcb, DT_TOK_ASGN, dt_node_member(pcb,
+		    DT_TOK_PTR, dt_node_dvar(pcb, DIFV_SCOPE_LOCAL,
+		    dt_parser_strdup(pcb, name)), mp->dn_string), val);
+		if (xlstr)
+			val->dn_flags |= DT_NF_XLSTR;
+		e = dt_node_op2(pcb, DT_TOK_COMMA, e, val);
 	}
 	val = dt_node_dvar(pcb, DIFV_SCOPE_LOCAL, dt_parser_strdup(pcb, name));
 	if (op == DT_TOK_DOT)
@@ -1923,7 +1978,18 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			    "cannot assign a void expression");
 		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
 		    rp->dn_type);
-		/* an array is not assigned whole, as in C */
+		/*
+		 * an array is not assigned whole, as in C, but by a bare
+		 * xlate, whose translator may make a char array member of
+		 * a string (cut to the member's size, dt_cg.c copies it)
+		 */
+		if ((dnp->dn_flags & DT_NF_XLSTR) &&
+		    lp->dn_type->dt_kind == DT_TK_ARRAY &&
+		    dt_node_is_string(rp)) {
+			lp->dn_flags |= DT_NF_XLSTR;
+			dnp->dn_type = lp->dn_type;
+			return dnp;
+		}
 		if (lp->dn_type->dt_kind == DT_TK_ARRAY ||
 		    lp->dn_type->dt_kind == DT_TK_FUNC)
 			dt_parser_error(pcb, dnp->dn_line, D_OP_ARRFUN,

@@ -27,3 +27,14 @@ libdtrace_libdtrace_a_SOURCES += libdtrace/dt_error.c libdtrace/dt_open.c \
 	libdtrace/dt_consume.c libdtrace/dt_json.c libdtrace/dt_printf.c \
 	libdtrace/dt_aggregate.c \
 	libdtrace/dt_usym.c libdtrace/dt_probe.c libdtrace/dt_dwarf.c
+
+# D libraries, compiled before every program (dt_lib.c): installed in
+# the system directory; a build tree's dtrace reads the copy made in
+# libdtrace/lib/ next to it.
+dtracelibdir = $(libdir)/dtrace
+dist_dtracelib_DATA = libdtrace/procfs.d
+noinst_DATA = libdtrace/lib/procfs.d
+libdtrace/lib/procfs.d: $(srcdir)/libdtrace/procfs.d
+	$(AM_V_GEN)$(MKDIR_P) libdtrace/lib && \
+	    cp $(srcdir)/libdtrace/procfs.d $@
+CLEANFILES += libdtrace/lib/procfs.d

@@ -177,6 +177,9 @@ main(void)
 	vars[0].dv_kind = DIFV_KIND_ARRAY;
 	vars[0].dv_id = DIF_VAR_REGS;
 	reject("unknown built-in array", "regs[] is kernel-only");
+	vars[0].dv_kind = DIFV_KIND_ARRAY;
+	vars[0].dv_id = DIF_VAR_PSINFO + 1;
+	reject("unknown built-in array", "the id after __psinfo[]");
 	vars[1].dv_id = 0x500;
 	reject("duplicate", "duplicate variable");
 	vars[1].dv_type.dt_kind = DIF_TYPE_CTF;

@@ -1,2 +1,0 @@
-/* curlwpsinfo is kernel-only */
-BEGIN { trace(curlwpsinfo); }

@@ -1,2 +1,0 @@
-/* curpsinfo is not available */
-BEGIN { trace(curpsinfo); }

@@ -1,0 +1,105 @@
+#!/bin/sh
+# curpsinfo and curlwpsinfo (libdtrace/procfs.d) of a traced program
+# started with known arguments: its pid, parent, ids, arguments joined
+# and cut as illumos cuts them, and each thread's lwpid; in BEGIN, those
+# of dtrace(1) itself.  Each agrees with the built-in variable of the
+# same meaning.
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+cat >"$tmp/ps.d" <<'D'
+BEGIN
+{
+	printf("begin %d %d %s %c %d\n", curpsinfo->pr_pid == pid,
+	    curpsinfo->pr_ppid, curpsinfo->pr_fname, curlwpsinfo->pr_sname,
+	    curlwpsinfo->pr_state == SONPROC);
+	dt = curpsinfo->pr_pid;
+}
+
+pid$target:a.out:f:entry
+{
+	@p[curpsinfo->pr_pid == $target, curpsinfo->pr_ppid == dt,
+	    curpsinfo->pr_ppid == ppid, curpsinfo->pr_uid == uid,
+	    curpsinfo->pr_gid == gid] = count();
+	@t[curpsinfo->pr_fname == execname, curlwpsinfo->pr_lwpid == tid,
+	    tid != pid, curlwpsinfo->pr_onpro == cpu,
+	    curpsinfo->pr_nlwp > 1] = count();
+}
+
+pid$target:a.out:f:entry
+/!done/
+{
+	done = 1;
+	printf("args %s|\n", curpsinfo->pr_psargs);
+	printf("argv %d %s %d %d\n", curpsinfo->pr_argc,
+	    copyinstr(*(uintptr_t *)copyin(curpsinfo->pr_argv + 8, 8)),
+	    strlen(copyinstr(*(uintptr_t *)copyin(curpsinfo->pr_argv + 16,
+	    8))), curpsinfo->pr_envp == curpsinfo->pr_argv + 8 * 4);
+	printf("ids %d %d %d %d %d %s %d %d %d\n", curpsinfo->pr_uid,
+	    curpsinfo->pr_euid, curpsinfo->pr_gid, curpsinfo->pr_egid,
+	    curlwpsinfo->pr_pri, curlwpsinfo->pr_clname,
+	    curpsinfo->pr_dmodel == PR_MODEL_LP64, curpsinfo->pr_pgid > 0,
+	    curpsinfo->pr_sid > 0);
+}
+
+END
+{
+	printa("%d %d %d %d %d %@d\n", @p);
+	printa("%d %d %d %d %d %@d\n", @t);
+}
+D
+long=$(printf 'x%.0s' $(seq 1 100))
+# dtrace's parent is timeout(1), whose pid the shell that becomes it
+# writes down
+sh -c 'echo $$ >"$1"; shift; exec timeout -k 10 60 "$@"' sh "$tmp/ppid" \
+    "$DTRACE" -x socket="$sock" -q -o "$tmp/out" \
+    -c "$TRIGGERS/threads 3 $long" -s "$tmp/ps.d" >"$tmp/tout" 2>"$tmp/err"
+check "exit 0" [ $? -eq 0 ]
+same "$tmp/tout" "total=108
+" "the target ran undisturbed"
+# illumos's pr_psargs: the first 79 bytes of the arguments
+args=$(printf '%s' "$TRIGGERS/threads 3 $long" | cut -c 1-79)
+pri=$((120 + $(nice)))
+same "$tmp/out" "begin 1 $(cat "$tmp/ppid") dtrace O 1
+args $args|
+argv 3 3 100 1
+ids $(id -u) $(id -u) $(id -g) $(id -g) $pri TS 1 1 1
+1 1 1 1 1 24
+1 1 1 1 1 24
+
+" "curpsinfo and curlwpsinfo, exact"
+check "no error reported" [ ! -s "$tmp/err" ] || sed "s/^/# /" "$tmp/err"
+
+# pr_psargs is each image's, across exec: execer 3 -> execer 1 -> loop 2
+a1="$TRIGGERS/execer 3 $TRIGGERS/execer 1 $TRIGGERS/loop 2"
+a2="$TRIGGERS/execer 1 $TRIGGERS/loop 2"
+a3="$TRIGGERS/loop 2"
+rm -f "$tmp/out"
+dtrace -q -o "$tmp/out" -c "$a1" -n 'pid$target:a.out:f:entry {
+	@[curpsinfo->pr_psargs, curpsinfo->pr_fname] = count(); }
+	END { printa("%s|%s %@d\n", @); }' >"$tmp/tout" 2>"$tmp/err"
+check "exec: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$(printf '%s' "$a2" | cut -c 1-79)|execer 1
+$(printf '%s' "$a3" | cut -c 1-79)|loop 2
+$(printf '%s' "$a1" | cut -c 1-79)|execer 3
+
+" "exec: each image's arguments"
+check "exec: no error reported" [ ! -s "$tmp/err" ] ||
+    sed "s/^/# /" "$tmp/err"
+
+# a member Linux has no value for is refused when compiled
+dtrace -xerrtags -n 'BEGIN { trace(curlwpsinfo->pr_nice); }' \
+    >"$tmp/out" 2>&1
+check "pr_nice: exit 1" [ $? -eq 1 ]
+check "pr_nice: D_XLATE_NOCONV" grep -q '\[D_XLATE_NOCONV\].*pr_nice' \
+    "$tmp/out"
+
+# -x nolibs: no procfs.d, no curpsinfo
+dtrace -x nolibs -xerrtags -n 'BEGIN { trace(curpsinfo->pr_pid); }' \
+    >"$tmp/out" 2>&1
+check "nolibs: exit 1" [ $? -eq 1 ]
+check "nolibs: curpsinfo undefined" grep -q 'D_IDENT_UNDEF' "$tmp/out"
+
+check "daemon stops" stop_daemon
+done_testing
