@@ -62,6 +62,7 @@ struct ctx {
 	void		(*c_onmods)(struct ctx *);
 	int		c_letgo;	/* fo_execok says -1 at exec n */
 	int		c_execoks;	/* fo_execok calls */
+	volatile int	c_stall;	/* fo_hit waits while it is set */
 };
 
 struct target {
@@ -104,6 +105,9 @@ on_hit(void *arg, ft_proc_t *p, const ft_hit_t *h, void *const *users,
 	struct ctx *c = arg;
 	int i;
 
+	/* a drain thread held up: the ring fills */
+	while (__atomic_load_n(&c->c_stall, __ATOMIC_ACQUIRE))
+		usleep(1000);
 	if (h->fh_tid != c->c_pid && h->fh_pid != c->c_pid)
 		c->c_other++;
 	/* the CPU: in the hit (uprobe), or read when asked (ptrace) */
