@@ -85,6 +85,20 @@ same "$tmp/out" "total=72000
             72000
 " "threads: 8 x 2000 entries, 72000 returned"
 
+# the same in the default ring (8 MiB): clauses that read no stack get
+# records without a stack copy (some 220 bytes: 32000 fit however late
+# the daemon drains them; with the whole copy, some 1,800 did)
+dtrace -x backend=uprobe -q -c "$TRIGGERS/threads 2000" -n '
+pid$target:a.out:f:entry { @n = count(); }
+pid$target:a.out:f:return { @t = sum(arg1); }' >"$tmp/out" 2>"$tmp/err"
+check "threads, default ring: exit 0" [ $? -eq 0 ]
+check "threads, default ring: no drops" sh -c "! grep -q drops '$tmp/err'"
+same "$tmp/out" "total=72000
+
+            16000
+            72000
+" "threads, default ring: 16000 entries, 72000 returned"
+
 # offset probes: offset 0 shares the entry site
 dtrace -x backend=uprobe -q -c "$TRIGGERS/loop 5" -n '
 pid$target:a.out:f:0 { @o = count(); }
