@@ -9,7 +9,8 @@
  * thread's %fs base (from its task_struct, at the offset the kernel's
  * BTF gives: ft_btf.c), its errno (at the offset ft_bpf_tlsoff() gives) and
  * up to FT_BPF_STACK bytes of user stack at %rsp (fewer where the stack
- * ends), into a BPF ring buffer.  The record is built in a per-CPU
+ * ends, or where ft_bpf_stack() says the users read less), into a BPF
+ * ring buffer.  The record is built in a per-CPU
  * scratch and output at its length, so that a shallow stack costs the
  * ring less (a record with a full copy is some 8 KiB).  It outputs
  * without waking the reader unless the ring is more than half full (a
