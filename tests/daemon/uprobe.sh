@@ -99,6 +99,16 @@ same "$tmp/out" "total=72000
             72000
 " "threads, default ring: 16000 entries, 72000 returned"
 
+# arg6 and arg7 are on the stack: the record's 64-byte copy holds them
+# as they were at the hit, whenever the daemon drains it
+dtrace -x backend=uprobe -q -c "$TRIGGERS/shapes 10" -n '
+pid$target:a.out:many:entry { @6 = sum(arg6); @7 = sum(arg7); @5 = sum(arg5); }
+END { printa("arg5 %@d arg6 %@d arg7 %@d\n", @5, @6, @7); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "stack args: exit 0" [ $? -eq 0 ]
+check "stack args: arg5, arg6, arg7 sum to 95, 105, 115" \
+    grep -qx "arg5 95 arg6 105 arg7 115" "$tmp/out"
+
 # offset probes: offset 0 shares the entry site
 dtrace -x backend=uprobe -q -c "$TRIGGERS/loop 5" -n '
 pid$target:a.out:f:0 { @o = count(); }
