@@ -338,11 +338,18 @@ found_cb(void *arg, ft_mod_t *m, const ft_sym_t *s, uint64_t addr)
 	return 1;
 }
 
+/* -1 with errno ENOENT when fn is not found (not an earlier call's) */
 static int
 find(ft_proc_t *p, const char *mod, const char *fn, struct found *fd)
 {
+	int rc;
+
 	memset(fd, 0, sizeof(*fd));
-	return ft_proc_func_iter(p, mod, fn, found_cb, fd) == 1 ? 0 : -1;
+	if ((rc = ft_proc_func_iter(p, mod, fn, found_cb, fd)) == 1)
+		return 0;
+	if (rc == 0)
+		errno = ENOENT;
+	return -1;
 }
 
 /* Add user idx at fn's entry (ret == 0) or at all its return sites. */
