@@ -337,9 +337,9 @@ dtd_prov_pid_needsync(const dtp_prog_t *p)
 				sneed |= dtd_prov_pid_difosync(a->da_difo[k]);
 		}
 		/* a USDT argument may be anywhere in the frame */
-		if ((sneed & DTD_PID_STK_ARG) && (strncmp(prov, "pid", 3) != 0 ||
-		    prov[3] == '\0' || strspn(prov + 3, "0123456789") !=
-		    strlen(prov + 3)))
+		if ((sneed & DTD_PID_STK_ARG) &&
+		    (strncmp(prov, "pid", 3) != 0 || prov[3] == '\0' ||
+		    strspn(prov + 3, "0123456789") != strlen(prov + 3)))
 			sneed |= DTD_PID_STK_WALK;
 		need |= sneed;
 	}
