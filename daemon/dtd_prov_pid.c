@@ -243,12 +243,28 @@ dtd_prov_pid_drop(dtd_consumer_t *c)
 
 #define	DTD_PID_SYNC_MEM	1	/* reads memory that must be the hit's */
 #define	DTD_PID_SYNC_STOP	2	/* needs the thread stopped: destructive */
+#define	DTD_PID_SYNC		(DTD_PID_SYNC_MEM | DTD_PID_SYNC_STOP)
+/* what a hit under uprobes needs of its stack copy (ft_proc_stack) */
+#define	DTD_PID_STK_WALK	4	/* frames: unwinds (ucaller) */
+#define	DTD_PID_STK_ARGS	8	/* arguments past the registers */
+#define	DTD_PID_STK_ARG		16	/* any argument */
 
-/* What a DIFO needs of the hit: DTD_PID_SYNC_* bits. */
+/*
+ * The bound of the uprobe backend's stack copy (each record in its ring
+ * is some 220 bytes and this copy): the whole of it (FT_BPF_STACK, 8
+ * KiB) for clauses that walk the stack or read memory at the hit, and
+ * for USDT clauses that read arguments (an operand such as -16(%rbp) may
+ * be anywhere in the frame); at a function's entry, the return address
+ * and arg6 to arg9 (the arguments that x86-64 passes on the stack) for
+ * pid clauses that read those; else none.
+ */
+#define	DTD_PID_STK_ARGSLEN	64
+
+/* What a DIFO needs of the hit: DTD_PID_SYNC_* and DTD_PID_STK_* bits. */
 static int
 dtd_prov_pid_difosync(const dif_difo_t *d)
 {
-	uint32_t i;
+	uint32_t i, v;
 	int need = 0;
 
 	for (i = 0; d != NULL && i < d->dd_len; i++) {
@@ -267,9 +283,21 @@ dtd_prov_pid_difosync(const dif_difo_t *d)
 			}
 			break;
 		case DIF_OP_LDGS:
-			/* a walk of the whole stack */
-			if (DIF_INSTR_VAR(d->dd_buf[i]) == DIF_VAR_USTACKDEPTH)
+			/* a walk of the whole stack; of a frame; arguments */
+			v = DIF_INSTR_VAR(d->dd_buf[i]);
+			if (v == DIF_VAR_USTACKDEPTH)
 				need |= DTD_PID_SYNC_MEM;
+			else if (v == DIF_VAR_UCALLER)
+				need |= DTD_PID_STK_WALK;
+			else if (v >= DIF_VAR_ARG6 && v <= DIF_VAR_ARG9)
+				need |= DTD_PID_STK_ARGS | DTD_PID_STK_ARG;
+			else if (v >= DIF_VAR_ARG0 && v <= DIF_VAR_ARG5)
+				need |= DTD_PID_STK_ARG;
+			break;
+		case DIF_OP_LDGA:
+			/* args[i], i known only at the hit */
+			if (DIF_INSTR_VAR(d->dd_buf[i]) == DIF_VAR_ARGS)
+				need |= DTD_PID_STK_ARGS | DTD_PID_STK_ARG;
 			break;
 		}
 	}
@@ -280,13 +308,13 @@ dtd_prov_pid_difosync(const dif_difo_t *d)
  * What the clauses of p that may fire in a pid or USDT provider need of
  * the hit (DTD_PID_SYNC_* bits): the thread stopped (destructive
  * actions), or process memory as it was at the hit (copyin and friends,
- * stacks).
+ * stacks); and of the stack copy under uprobes (DTD_PID_STK_* bits).
  */
 static int
 dtd_prov_pid_needsync(const dtp_prog_t *p)
 {
 	uint32_t i, j, k;
-	int need = 0;
+	int need = 0, sneed;
 
 	for (i = 0; i < p->dp_nstmt; i++) {
 		const dtp_stmt_t *st = &p->dp_stmt[i];
@@ -296,18 +324,24 @@ dtd_prov_pid_needsync(const dtp_prog_t *p)
 		if (prov[0] != '\0' && strpbrk(prov, "*?[\\") == NULL &&
 		    !isdigit((unsigned char)prov[strlen(prov) - 1]))
 			continue;
-		need |= dtd_prov_pid_difosync(st->ds_pred);
+		sneed = dtd_prov_pid_difosync(st->ds_pred);
 		for (j = 0; j < st->ds_nact; j++) {
 			const dtp_action_t *a = &st->ds_act[j];
 
 			if ((a->da_kind & 0xff00) == DTRACEACT_PROC_DESTRUCTIVE)
-				need |= DTD_PID_SYNC_STOP;
+				sneed |= DTD_PID_SYNC_STOP;
 			if (a->da_kind == DTRACEACT_USTACK ||
 			    a->da_kind == DTRACEACT_JSTACK)
-				need |= DTD_PID_SYNC_MEM;
+				sneed |= DTD_PID_SYNC_MEM;
 			for (k = 0; k < a->da_ndifo; k++)
-				need |= dtd_prov_pid_difosync(a->da_difo[k]);
+				sneed |= dtd_prov_pid_difosync(a->da_difo[k]);
 		}
+		/* a USDT argument may be anywhere in the frame */
+		if ((sneed & DTD_PID_STK_ARG) &&
+		    (strncmp(prov, "pid", 3) != 0 || prov[3] == '\0' ||
+		    strspn(prov + 3, "0123456789") != strlen(prov + 3)))
+			sneed |= DTD_PID_STK_WALK;
+		need |= sneed;
 	}
 	/* ustack() as an aggregation key (which clause's, not said here) */
 	for (i = 0; i < p->dp_nagg; i++)
@@ -338,11 +372,16 @@ dtd_prov_pid_load(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 	ft_proc_t *proc;
 	char ferr[256];
 	uint32_t i = 0;
-	int sync, want, cur, rc;
+	int sync, stk, want, cur, rc;
+	size_t stklen;
 
 	if (pc == NULL)
 		pc = &none;
 	sync = dtd_prov_pid_needsync(p);
+	stk = sync & ~DTD_PID_SYNC;
+	sync &= DTD_PID_SYNC;
+	stklen = sync != 0 || (stk & DTD_PID_STK_WALK) ? FT_BPF_STACK :
+	    (stk & DTD_PID_STK_ARGS) ? DTD_PID_STK_ARGSLEN : 0;
 	while ((tg = dtd_target_iter(c, &i)) != NULL) {
 		if (!dtd_target_live(tg))
 			continue;
@@ -410,6 +449,21 @@ needptrace:
 		log_info("%s: pid %d: %s backend", __func__,
 		    (int)dtd_target_pid(tg),
 		    dtd_prov_pid_bname(ft_proc_backend(proc)));
+	}
+	/*
+	 * The stack each uprobe record copies: what p's clauses use, or
+	 * more if an earlier program (of any consumer) on that process asked
+	 * for more; set before p's probes are in.
+	 */
+	i = 0;
+	while ((tg = dtd_target_iter(c, &i)) != NULL) {
+		proc = dtd_target_proc(tg);
+		if (dtd_target_live(tg) &&
+		    ft_proc_backend(proc) == FT_BACKEND_UPROBE &&
+		    ft_proc_stack(proc, stklen) == -1)
+			log_info("%s: pid %d: stack copy of %zu bytes: %s",
+			    __func__, (int)dtd_target_pid(tg), stklen,
+			    strerror(errno));
 	}
 	return 0;
 }

@@ -492,6 +492,7 @@ const char	*ft_proc_backend_name(int);
 int		ft_proc_backend_ok(int, char *, size_t);
 int		ft_proc_setbackend(ft_proc_t *, int, size_t, char *, size_t);
 int		ft_proc_sync(ft_proc_t *);
+int		ft_proc_stack(ft_proc_t *, size_t);
 int		ft_hit_read(const ft_hit_t *, uint64_t, void *, size_t);
 int		ft_hit_stackread(const ft_hit_t *, uint64_t, void *, size_t);
 
@@ -502,7 +503,8 @@ int		ft_hit_stackread(const ft_hit_t *, uint64_t, void *, size_t);
  * task_struct, through the kernel's BTF) and errno there, and
  * br_stklen bytes of user stack from %rsp up: the rest of %rsp's page
  * and the whole pages above it that could be read, at most FT_BPF_STACK
- * (0 if even %rsp's could not).  The copy ends at the top of the
+ * and at most the bound of ft_bpf_stack() (0 if even %rsp's could not,
+ * or the bound is 0).  The copy ends at the top of the
  * stack's mapping for a shallow stack, at FT_BPF_STACK for a deep one:
  * the unwinder reads nothing beyond it (ft_hit_stackread), so a stack
  * deeper than the copy ends where the copy does.  8 KiB holds a hundred
@@ -543,6 +545,7 @@ int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
 int		ft_bpf_gate(ft_bpf_t *, uint64_t);
 int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
+int		ft_bpf_stack(ft_bpf_t *, size_t);
 
 /* ft_btf.c: the offset of a thread's %fs base in struct task_struct, or -1 */
 long		ft_btf_fsbase_off(void);
@@ -699,6 +702,11 @@ typedef struct ft_backend {
 	 * if another thread was asked to, and needs a moment.
 	 */
 	int		(*fb_fatal_detach)(ft_proc_t *);
+	/*
+	 * A backend that copies the stack at a hit for later: at most n
+	 * bytes from now on (NULL: it reads the stopped thread's own).
+	 */
+	int		(*fb_stack)(ft_proc_t *, size_t);
 } ft_backend_t;
 
 extern const ft_backend_t ft_backend_ptrace;	/* ft_ptrace.c */

@@ -9,7 +9,8 @@
  * thread's %fs base (from its task_struct, at the offset the kernel's
  * BTF gives: ft_btf.c), its errno (at the offset ft_bpf_tlsoff() gives) and
  * up to FT_BPF_STACK bytes of user stack at %rsp (fewer where the stack
- * ends), into a BPF ring buffer.  The record is built in a per-CPU
+ * ends, or where ft_bpf_stack() says the users read less), into a BPF
+ * ring buffer.  The record is built in a per-CPU
  * scratch and output at its length, so that a shallow stack costs the
  * ring less (a record with a full copy is some 8 KiB).  It outputs
  * without waking the reader unless the ring is more than half full (a
@@ -80,8 +81,9 @@ struct ft_bpf {
 	int		fb_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
 	int		fb_scratch;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 record
 					   and its busy word */
-	int		fb_tls;		/* BPF_MAP_TYPE_ARRAY, 1 u64: errno's
-					   offset from %fs base, 0 unknown */
+	int		fb_conf;	/* BPF_MAP_TYPE_ARRAY, 2 u64: errno's
+					   offset from %fs base (0 unknown),
+					   the stack copy's bound */
 	int		fb_gate;	/* BPF_MAP_TYPE_ARRAY, 2 u64: execs
 					   seen, execs accepted */
 	int		fb_prog;
@@ -115,6 +117,10 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 #define	CALL(f)		I(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define	JEQI(d, i, o)	I(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
 #define	JLEI(d, i, o)	I(BPF_JMP | BPF_JLE | BPF_K, d, 0, o, i)
+#define	JLER(d, s, o)	I(BPF_JMP | BPF_JLE | BPF_X, d, s, o, 0)
+#define	JGTI(d, i, o)	I(BPF_JMP | BPF_JGT | BPF_K, d, 0, o, i)
+#define	JSLEI(d, i, o)	I(BPF_JMP | BPF_JSLE | BPF_K, d, 0, o, i)
+#define	SUB64R(d, s)	I(BPF_ALU64 | BPF_SUB | BPF_X, d, s, 0, 0)
 #define	JA(o)		I(BPF_JMP | BPF_JA, 0, 0, o, 0)
 #define	JNEI(d, i, o)	I(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
 #define	JNER(d, s, o)	I(BPF_JMP | BPF_JNE | BPF_X, d, s, o, 0)
@@ -160,9 +166,9 @@ ft_bpf_load(int type, uint32_t expected, const struct bpf_insn *insn, int n,
 static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
-	struct bpf_insn insn[180 + 11 * (FT_BPF_STACK / FT_BPF_PAGE)];
-	int n = 0, i, jlost, jbusy, jfull, jout, jgate[3];
-	int jstk[FT_BPF_STACK / FT_BPF_PAGE];
+	struct bpf_insn insn[200 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
+	int n = 0, i, jlost, jbusy, jfull, jout, jgate[3], jnone[3];
+	int jstk[FT_BPF_STACK / FT_BPF_PAGE], jstkz[FT_BPF_STACK / FT_BPF_PAGE];
 	long fsoff;
 
 #define	EMIT(x)	(insn[n++] = (x))
@@ -225,7 +231,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_cookie)));
 	/*
 	 * The thread's %fs base, from its task_struct (0 if unknown), and
-	 * errno at that base plus fb_tls's offset, as it is at the hit.
+	 * errno at that base plus fb_conf's offset, as it is at the hit.
 	 */
 	if ((fsoff = ft_btf_fsbase_off()) > 0 && fsoff < INT32_MAX) {
 		EMIT(CALL(BPF_FUNC_get_current_task));
@@ -239,7 +245,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 		EMIT(MOV64R(R2, R10));
 		EMIT(ADD64I(R2, -4));
 		{
-			struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_tls) };
+			struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_conf) };
 
 			insn[n++] = ld[0];
 			insn[n++] = ld[1];
@@ -269,16 +275,41 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	}
 	/*
 	 * The user stack from %rsp up, as it is at the hit: the rest of
-	 * %rsp's page, then whole pages while they can be read, up to
-	 * FT_BPF_STACK bytes.  A copy ends where the stack's mapping does
-	 * (the top of a shallow stack) or at FT_BPF_STACK; br_stklen says
-	 * where, and nothing beyond it is ever read for the unwinder.
+	 * %rsp's page, then the pages above while they can be read, up to
+	 * the bound the daemon set (fb_conf's second word, ft_bpf_stack():
+	 * no more than the clauses use) and at most FT_BPF_STACK bytes.  A
+	 * copy ends where the stack's mapping does (the top of a shallow
+	 * stack) or at the bound; br_stklen says where, and nothing beyond
+	 * it is ever read for the unwinder.  The bound is kept at fp-16
+	 * across the calls, the size of a read at fp-24.
 	 */
+	EMIT(ST32(R10, -4, 1));
+	EMIT(MOV64R(R2, R10));
+	EMIT(ADD64I(R2, -4));
+	{
+		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_conf) };
+
+		insn[n++] = ld[0];
+		insn[n++] = ld[1];
+	}
+	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	EMIT(MOV64I(R4, 0));
+	EMIT(JEQI(R0, 0, 1));
+	EMIT(LDX64(R4, R0, 0));
+	EMIT(JLEI(R4, FT_BPF_STACK, 1));
+	EMIT(MOV64I(R4, FT_BPF_STACK));
+	EMIT(STX64(R10, R4, -16));
 	EMIT(LDX64(R8, R6, FT_BPF_RSP * 8));
 	EMIT(MOV64R(R2, R8));
 	EMIT(AND64I(R2, FT_BPF_PAGE - 1));
 	EMIT(XOR64I(R2, FT_BPF_PAGE - 1));
 	EMIT(ADD64I(R2, 1));		/* 1..page: to %rsp's page's end */
+	EMIT(JLER(R2, R4, 1));
+	EMIT(MOV64R(R2, R4));		/* the bound is nearer */
+	jnone[0] = n;
+	EMIT(JEQI(R2, 0, 0));		/* patched: to nostack */
+	jnone[1] = n;
+	EMIT(JGTI(R2, FT_BPF_PAGE, 0));	/* patched: to nostack (never) */
 	EMIT(MOV64R(R9, R2));
 	EMIT(MOV64R(R3, R8));
 	EMIT(MOV64R(R1, R7));
@@ -287,24 +318,35 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	jstk[0] = n;
 	EMIT(JNEI(R0, 0, 0));			/* patched: to nostack */
 	for (i = 1; i < FT_BPF_STACK / FT_BPF_PAGE; i++) {
-		/* r9: the bytes copied so far, (i - 1) pages and a part */
+		/* r9: the bytes copied so far; r2: a page, or what is left */
+		EMIT(LDX64(R2, R10, -16));
+		EMIT(SUB64R(R2, R9));
+		jstkz[i] = n;
+		EMIT(JSLEI(R2, 0, 0));		/* patched: to stkend */
+		EMIT(JLEI(R2, FT_BPF_PAGE, 1));
+		EMIT(MOV64I(R2, FT_BPF_PAGE));
+		EMIT(STX64(R10, R2, -24));
 		EMIT(MOV64R(R1, R7));
 		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_stack)));
 		EMIT(ADD64R(R1, R9));
 		EMIT(MOV64R(R3, R8));
 		EMIT(ADD64R(R3, R9));
-		EMIT(MOV64I(R2, FT_BPF_PAGE));
 		EMIT(CALL(BPF_FUNC_probe_read_user));
 		jstk[i] = n;
 		EMIT(JNEI(R0, 0, 0));		/* patched: to stkend */
-		EMIT(ADD64I(R9, FT_BPF_PAGE));
+		EMIT(LDX64(R2, R10, -24));
+		EMIT(ADD64R(R9, R2));
 	}
 	/* stkend: */
-	for (i = 1; i < FT_BPF_STACK / FT_BPF_PAGE; i++)
+	for (i = 1; i < FT_BPF_STACK / FT_BPF_PAGE; i++) {
 		insn[jstk[i]].off = (int16_t)(n - jstk[i] - 1);
+		insn[jstkz[i]].off = (int16_t)(n - jstkz[i] - 1);
+	}
 	EMIT(JA(1));
 	/* nostack: */
 	insn[jstk[0]].off = (int16_t)(n - jstk[0] - 1);
+	insn[jnone[0]].off = (int16_t)(n - jnone[0] - 1);
+	insn[jnone[1]].off = (int16_t)(n - jnone[1] - 1);
 	EMIT(MOV64I(R9, 0));
 	EMIT(STX32(R7, R9, offsetof(ft_bpfrec_t, br_stklen)));
 	/* wake the reader only when the ring is more than half full */
@@ -440,8 +482,8 @@ ft_bpf_close(ft_bpf_t *fb)
 		close(fb->fb_prog);
 	if (fb->fb_lost >= 0)
 		close(fb->fb_lost);
-	if (fb->fb_tls >= 0)
-		close(fb->fb_tls);
+	if (fb->fb_conf >= 0)
+		close(fb->fb_conf);
 	if (fb->fb_scratch >= 0)
 		close(fb->fb_scratch);
 	if (fb->fb_gate >= 0)
@@ -449,6 +491,20 @@ ft_bpf_close(ft_bpf_t *fb)
 	if (fb->fb_ring >= 0)
 		close(fb->fb_ring);
 	free(fb);
+}
+
+/* Word key of fb_conf: v. */
+static int
+ft_bpf_conf(ft_bpf_t *fb, uint32_t key, uint64_t v)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fb->fb_conf;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)&v;
+	a.flags = BPF_ANY;
+	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
 }
 
 /*
@@ -466,7 +522,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	fb->fb_ring = fb->fb_lost = fb->fb_prog = fb->fb_tls = -1;
+	fb->fb_ring = fb->fb_lost = fb->fb_prog = fb->fb_conf = -1;
 	fb->fb_scratch = -1;
 	fb->fb_gate = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
@@ -496,8 +552,8 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		    strerror(e));
 		goto fail;
 	}
-	if ((fb->fb_tls = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1,
-	    "dtraced_tls")) == -1) {
+	if ((fb->fb_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    "dtraced_conf")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
 		    strerror(e));
@@ -527,6 +583,13 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 	}
 	fb->fb_prod = p;
 	fb->fb_data = (uint8_t *)p + fb->fb_page;
+	/* the whole copy until the daemon says what its clauses use */
+	if (ft_bpf_conf(fb, 1, FT_BPF_STACK) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot set a BPF map: %s",
+		    strerror(e));
+		goto fail;
+	}
 	if (ft_bpf_prog(fb, err, errlen) == -1) {
 		e = errno;
 		goto fail;
@@ -545,16 +608,18 @@ fail:
 int
 ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 {
-	union bpf_attr a;
-	uint32_t key = 0;
-	uint64_t v = (uint64_t)off;
+	return ft_bpf_conf(fb, 0, (uint64_t)off);
+}
 
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fb->fb_tls;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)&v;
-	a.flags = BPF_ANY;
-	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
+/*
+ * Copy at most len bytes of the user stack into each sample from now on
+ * (0: none; more than FT_BPF_STACK: FT_BPF_STACK).  0, or -1 with errno.
+ */
+int
+ft_bpf_stack(ft_bpf_t *fb, size_t len)
+{
+	return ft_bpf_conf(fb, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
+	    (uint64_t)len);
 }
 
 /*

@@ -469,6 +469,24 @@ ft_proc_sync(ft_proc_t *p)
 	return p->pr_be->fb_sync(p);
 }
 
+/*
+ * Copy at most len bytes of stack at each hit from now on, for a backend
+ * that captures hits to be handled later (the uprobe one; its default is
+ * FT_BPF_STACK): what the users read of the stack at the hit (the frames
+ * they unwind, the arguments they read there) and no more, so that its
+ * ring holds more hits.  Beyond the copy a hit reads the memory as it is
+ * when handled, and stacks end where the copy does.  The first call sets
+ * the bound; later ones (more users) only raise it.  0 (a backend that
+ * reads the stopped thread itself: no-op), or -1 with errno.
+ */
+int
+ft_proc_stack(ft_proc_t *p, size_t len)
+{
+	if (p->pr_be == NULL || p->pr_be->fb_stack == NULL)
+		return 0;
+	return p->pr_be->fb_stack(p, len);
+}
+
 int
 ft_proc_run(ft_proc_t *p)
 {

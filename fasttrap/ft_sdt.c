@@ -233,7 +233,8 @@ ft_sdt_num(const char **sp, int64_t *vp)
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	v = strtoull(s, &end, 0);
-	*vp = neg ? -(int64_t)v : (int64_t)v;
+	/* negated unsigned: "-9223372036854775808" must not overflow */
+	*vp = (int64_t)(neg ? 0 - v : v);
 	*sp = end;
 	return 0;
 }

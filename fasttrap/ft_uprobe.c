@@ -104,6 +104,8 @@ struct ft_up {
 	uint64_t	up_rdebug;	/* struct r_debug, or 0 */
 	uint64_t	up_rbrk;	/* the dynamic linker's hook, or 0 */
 	uint64_t	up_execs;	/* exec records drained */
+	size_t		up_stack;	/* the stack copy's bound */
+	int		up_stackset;	/* set by ft_proc_stack() once */
 	int		up_letgo;	/* let go at an exec */
 	int64_t		up_tlsoff;	/* errno - %fs base, as the capture
 					   program has it; 0 unknown */
@@ -697,6 +699,31 @@ ft_uprobe_tls(ft_proc_t *p, ft_up_t *up)
 }
 
 /*
+ * fb_stack: the capture program's bound on its stack copy.  The first
+ * call sets it (down from the whole FT_BPF_STACK); later ones only raise
+ * it, as the users of the earlier calls still need what they asked for.
+ */
+static int
+ft_uprobe_stack(ft_proc_t *p, size_t len)
+{
+	ft_up_t *up = p->pr_bdata;
+
+	if (up == NULL || up->up_bpf == NULL) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (len > FT_BPF_STACK)
+		len = FT_BPF_STACK;
+	if (up->up_stackset && len <= up->up_stack)
+		return 0;
+	if (ft_bpf_stack(up->up_bpf, len) == -1)
+		return -1;
+	up->up_stack = len;
+	up->up_stackset = 1;
+	return 0;
+}
+
+/*
  * Drain thread: the process exec'd; its new image may be running, but
  * the gate is shut to it.
  */
@@ -1079,6 +1106,7 @@ const ft_backend_t ft_backend_uprobe = {
 	.fb_sync = ft_uprobe_sync,
 	.fb_release = ft_uprobe_release,
 	.fb_close = ft_uprobe_close,
+	.fb_stack = ft_uprobe_stack,
 	.fb_read = ft_proc_memread,
 	.fb_write = ft_proc_memwrite,
 };

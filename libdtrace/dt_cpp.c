@@ -13,6 +13,8 @@
  */
 #include <sys/wait.h>
 
+#include <spawn.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +22,8 @@
 #include <unistd.h>
 
 #include "dt_impl.h"
+
+extern char **environ;
 
 static const char *const dt_cpp_defs[] = {
 	"-D__SUNW_D=1", "-D__SUNW_D_64", "-D__linux", "-D__linux__",
@@ -390,6 +394,7 @@ dt_cpp_run(dtrace_hdl_t *dtp, const char *str, FILE *fp)
 {
 	const char *path = dtp->dt_cpp_path != NULL ? dtp->dt_cpp_path : "cpp";
 	size_t ndefs = sizeof(dt_cpp_defs) / sizeof(dt_cpp_defs[0]), i;
+	posix_spawn_file_actions_t fa;
 	char **argv;
 	FILE *in, *out, *filtered;
 	int argc = 0, status, err;
@@ -434,20 +439,26 @@ dt_cpp_run(dtrace_hdl_t *dtp, const char *str, FILE *fp)
 	}
 	fflush(stdout);
 	fflush(stderr);
-	if ((pid = fork()) == -1) {
-		fclose(in);
-		fclose(out);
-		free(argv);
-		dt_set_errno(dtp, EDT_CPPFORK);
-		return NULL;
-	}
-	if (pid == 0) {
-		if (dup2(fileno(in), 0) == -1 || dup2(fileno(out), 1) == -1)
-			_exit(126);
-		execvp(path, argv);
-		_exit(errno == ENOENT ? 127 : 126);
+	/*
+	 * Spawned, not forked: a fork copies the page tables of the whole
+	 * process (a big one for a sanitized fuzzer, whose inputs run cpp
+	 * thousands of times) only for exec to throw them away.
+	 */
+	if ((err = posix_spawn_file_actions_init(&fa)) == 0) {
+		if ((err = posix_spawn_file_actions_adddup2(&fa, fileno(in),
+		    0)) == 0 && (err = posix_spawn_file_actions_adddup2(&fa,
+		    fileno(out), 1)) == 0)
+			err = posix_spawnp(&pid, path, &fa, NULL, argv, environ);
+		posix_spawn_file_actions_destroy(&fa);
 	}
 	free(argv);
+	if (err != 0) {
+		fclose(in);
+		fclose(out);
+		dt_set_errno(dtp, err == ENOENT ? EDT_CPPENT : err == EAGAIN ||
+		    err == ENOMEM ? EDT_CPPFORK : EDT_CPPEXEC);
+		return NULL;
+	}
 	fclose(in);
 	while (waitpid(pid, &status, 0) == -1) {
 		if (errno != EINTR) {

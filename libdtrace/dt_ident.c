@@ -394,19 +394,25 @@ dt_ident_proto_type(const char *s, size_t len)
 	return dt_decl_lookup(name);
 }
 
-/*
- * Give a subroutine identifier its prototype: the return type in
- * di_type, the parameter types in di_keys, di_minargs required and
- * di_nargs at most.  Returns -1 if the prototype is malformed.
- */
+/* A subroutine's prototype, parsed: the same for every handle. */
+typedef struct dt_ident_sproto {
+	int		sp_ok;		/* parsed (-1: malformed) */
+	const dt_type_t	*sp_type;
+	const dt_type_t	*sp_params[DIF_DTR_NREGS];
+	int		sp_n;
+	int		sp_min;
+} dt_ident_sproto_t;
+
+/* Parse a prototype such as "string(string, int, [int])" into sp. */
 static int
-dt_ident_proto(dt_ident_t *idp, const char *proto)
+dt_ident_proto_parse(dt_ident_sproto_t *sp, const char *proto)
 {
 	const char *p = strchr(proto, '('), *q;
-	const dt_type_t *t, *params[DIF_DTR_NREGS];
+	const dt_type_t *t;
 	int n = 0, opt = -1;
 
-	if (p == NULL || (idp->di_type = dt_ident_proto_type(proto,
+	sp->sp_ok = -1;
+	if (p == NULL || (sp->sp_type = dt_ident_proto_type(proto,
 	    (size_t)(p - proto))) == NULL)
 		return -1;
 	for (p++; *p != ')' && *p != '\0'; p = *q == ',' ? q + 1 : q) {
@@ -417,15 +423,34 @@ dt_ident_proto(dt_ident_t *idp, const char *proto)
 			return -1;
 		if (memchr(p, '[', (size_t)(q - p)) != NULL && opt < 0)
 			opt = n;
-		params[n++] = t;
+		sp->sp_params[n++] = t;
 	}
-	if (n != 0) {
-		if ((idp->di_keys = calloc(n, sizeof(*idp->di_keys))) == NULL)
+	sp->sp_n = n;
+	sp->sp_min = opt < 0 ? n : opt;
+	sp->sp_ok = 1;
+	return 0;
+}
+
+/*
+ * Give a subroutine identifier its prototype: the return type in
+ * di_type, the parameter types in di_keys, di_minargs required and
+ * di_nargs at most.  Returns -1 if the prototype is malformed.
+ */
+static int
+dt_ident_proto(dt_ident_t *idp, const dt_ident_sproto_t *sp)
+{
+	if (sp->sp_ok != 1)
+		return -1;
+	idp->di_type = sp->sp_type;
+	if (sp->sp_n != 0) {
+		if ((idp->di_keys = calloc(sp->sp_n,
+		    sizeof(*idp->di_keys))) == NULL)
 			return -1;
-		memcpy(idp->di_keys, params, n * sizeof(*params));
+		memcpy(idp->di_keys, sp->sp_params,
+		    sp->sp_n * sizeof(*sp->sp_params));
 	}
-	idp->di_nargs = n;
-	idp->di_minargs = opt < 0 ? n : opt;
+	idp->di_nargs = sp->sp_n;
+	idp->di_minargs = sp->sp_min;
 	return 0;
 }
 
@@ -555,12 +580,46 @@ dt_ident_version(dtrace_hdl_t *dtp, const char *arg)
 	return 0;
 }
 
+#define	DT_IDENT_NBUILTINS	\
+	(sizeof(dt_ident_builtins) / sizeof(dt_ident_builtins[0]))
+#define	DT_IDENT_NSUBRS	(sizeof(dt_ident_subrs) / sizeof(dt_ident_subrs[0]))
+
+/*
+ * The types of the built-in variables and the subroutines' prototypes,
+ * resolved by name once for the process: they name only built-in types,
+ * which no handle changes, and every handle (a fuzzer opens one per
+ * input) would look up the same names again.
+ */
+static const dt_type_t	*dt_ident_bitype[DT_IDENT_NBUILTINS];
+static dt_ident_sproto_t dt_ident_sprotos[DT_IDENT_NSUBRS];
+static int		dt_ident_resolved;
+
+static void
+dt_ident_resolve(void)
+{
+	const dt_ident_builtin_t *bp;
+	size_t i;
+
+	if (dt_ident_resolved)
+		return;
+	for (i = 0; i < DT_IDENT_NBUILTINS; i++) {
+		bp = &dt_ident_builtins[i];
+		if (bp->bi_type != NULL)
+			dt_ident_bitype[i] = strcmp(bp->bi_type, "string") == 0 ?
+			    &dt_type_string : strcmp(bp->bi_type, "int") == 0 ?
+			    &dt_type_int : dt_decl_lookup(bp->bi_type);
+	}
+	for (i = 0; i < DT_IDENT_NSUBRS; i++)
+		(void)dt_ident_proto_parse(&dt_ident_sprotos[i],
+		    dt_ident_subrs[i].ds_proto);
+	dt_ident_resolved = 1;
+}
+
 /* Create the handle's identifier tables on first use. */
 int
 dt_ident_init(dtrace_hdl_t *dtp)
 {
 	const dt_ident_builtin_t *bp;
-	const dt_type_t *t;
 	dt_ident_t *idp;
 	size_t i;
 
@@ -580,17 +639,11 @@ dt_ident_init(dtrace_hdl_t *dtp)
 	if ((dtp->dt_globals = dt_idhash_create(521)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 
-	for (i = 0; i < sizeof(dt_ident_builtins) / sizeof(dt_ident_builtins[0]);
-	    i++) {
+	dt_ident_resolve();
+	for (i = 0; i < DT_IDENT_NBUILTINS; i++) {
 		bp = &dt_ident_builtins[i];
-		t = NULL;
-		if (bp->bi_type != NULL) {
-			t = strcmp(bp->bi_type, "string") == 0 ?
-			    &dt_type_string : strcmp(bp->bi_type, "int") == 0 ?
-			    &dt_type_int : dt_decl_lookup(bp->bi_type);
-		}
 		idp = dt_idhash_insert(dtp->dt_globals, bp->bi_name,
-		    bp->bi_kind, bp->bi_flags, bp->bi_id, t);
+		    bp->bi_kind, bp->bi_flags, bp->bi_id, dt_ident_bitype[i]);
 		if (idp == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_nargs = bp->bi_nargs;
@@ -607,14 +660,13 @@ dt_ident_init(dtrace_hdl_t *dtp)
 	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,
 	    DT_IDFLG_BUILTIN, 0, &dt_ident_ptrs[0])) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	for (i = 0; i < sizeof(dt_ident_subrs) / sizeof(dt_ident_subrs[0]);
-	    i++) {
+	for (i = 0; i < DT_IDENT_NSUBRS; i++) {
 		idp = dt_idhash_insert(dtp->dt_globals,
 		    dt_ident_subrs[i].ds_name, DT_IDENT_FUNC, 0,
 		    dt_ident_subrs[i].ds_subr, NULL);
 		if (idp == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
-		if (dt_ident_proto(idp, dt_ident_subrs[i].ds_proto) != 0)
+		if (dt_ident_proto(idp, &dt_ident_sprotos[i]) != 0)
 			return dt_set_errno(dtp, EDT_HARDWIRE);
 	}
 	dt_ident_reduce(dtp);

@@ -85,6 +85,30 @@ same "$tmp/out" "total=72000
             72000
 " "threads: 8 x 2000 entries, 72000 returned"
 
+# the same in the default ring (8 MiB): clauses that read no stack get
+# records without a stack copy (some 220 bytes: 32000 fit however late
+# the daemon drains them; with the whole copy, some 1,800 did)
+dtrace -x backend=uprobe -q -c "$TRIGGERS/threads 2000" -n '
+pid$target:a.out:f:entry { @n = count(); }
+pid$target:a.out:f:return { @t = sum(arg1); }' >"$tmp/out" 2>"$tmp/err"
+check "threads, default ring: exit 0" [ $? -eq 0 ]
+check "threads, default ring: no drops" sh -c "! grep -q drops '$tmp/err'"
+same "$tmp/out" "total=72000
+
+            16000
+            72000
+" "threads, default ring: 16000 entries, 72000 returned"
+
+# arg6 and arg7 are on the stack: the record's 64-byte copy holds them
+# as they were at the hit, whenever the daemon drains it
+dtrace -x backend=uprobe -q -c "$TRIGGERS/shapes 10" -n '
+pid$target:a.out:many:entry { @6 = sum(arg6); @7 = sum(arg7); @5 = sum(arg5); }
+END { printa("arg5 %@d arg6 %@d arg7 %@d\n", @5, @6, @7); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "stack args: exit 0" [ $? -eq 0 ]
+check "stack args: arg5, arg6, arg7 sum to 95, 105, 115" \
+    grep -qx "arg5 95 arg6 105 arg7 115" "$tmp/out"
+
 # offset probes: offset 0 shares the entry site
 dtrace -x backend=uprobe -q -c "$TRIGGERS/loop 5" -n '
 pid$target:a.out:f:0 { @o = count(); }

@@ -17,14 +17,19 @@ FUZZ_CC_SRCS = $(FUZZ_PROTO_SRCS) \
 # ft_isa_x86.c; libdw's CFI).
 FUZZ_ELF_SRCS = fasttrap/ft_elf.c fasttrap/ft_procfs.c fasttrap/ft_isa_x86.c
 FUZZ_PROCFS_SRCS = fasttrap/ft_procfs.c
+# fuzz_sdt: the <sys/sdt.h> notes of those files and their argument
+# operands (fasttrap/ft_sdt.c), read through ft_elf.c as the USDT
+# provider reads them.
+FUZZ_SDT_SRCS = fasttrap/ft_sdt.c fasttrap/ft_elf.c
 FUZZ_TARGETS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_dif tests/fuzz/fuzz_cc \
-	tests/fuzz/fuzz_elf tests/fuzz/fuzz_procfs tests/fuzz/fuzz_cli
+	tests/fuzz/fuzz_elf tests/fuzz/fuzz_procfs tests/fuzz/fuzz_cli \
+	tests/fuzz/fuzz_sdt
 FUZZ_BUILD = $(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(TEST_CPPFLAGS) \
 	-o $@ $(filter %.c,$^) $(LIBDW_LIBS)
 
 EXTRA_DIST += tests/fuzz/fuzz_proto.c tests/fuzz/fuzz_dif.c \
 	tests/fuzz/fuzz_cc.c tests/fuzz/fuzz_elf.c tests/fuzz/fuzz_procfs.c \
-	tests/fuzz/fuzz_cli.c \
+	tests/fuzz/fuzz_cli.c tests/fuzz/fuzz_sdt.c \
 	tests/fuzz/mkcorpus.c tests/fuzz/run.sh tests/fuzz/corpus
 TESTS += tests/fuzz/run.sh
 CLEANFILES += $(FUZZ_TARGETS)
@@ -56,6 +61,9 @@ tests/fuzz/fuzz_procfs: tests/fuzz/fuzz_procfs.c $(FUZZ_PROCFS_SRCS) \
     fasttrap/ft.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD)
+tests/fuzz/fuzz_sdt: tests/fuzz/fuzz_sdt.c $(FUZZ_SDT_SRCS) fasttrap/ft.h
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_BUILD)
 
 endif
 
@@ -63,7 +71,9 @@ endif
 # suite itself seeds fuzz_cc): make fuzz-corpus, in a build of any
 # compiler.  Those of fuzz_elf (trigger programs, whole, without debug
 # sections, stripped; a library with .debug_frame) and fuzz_procfs
-# (maps and stat of a trigger, and odd lines) are kept as they are.
+# (maps and stat of a trigger, and odd lines) and fuzz_sdt (the
+# .note.stapsdt sections of python3, libstdc++ and tests/triggers/sdt,
+# and that trigger whole) are kept as they are.
 EXTRA_PROGRAMS = tests/fuzz/mkcorpus
 tests_fuzz_mkcorpus_SOURCES = tests/fuzz/mkcorpus.c
 tests_fuzz_mkcorpus_CPPFLAGS = $(TEST_CPPFLAGS)

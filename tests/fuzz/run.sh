@@ -6,7 +6,7 @@
 # tree.  Skipped (TAP) when the build has no libFuzzer targets.
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
-targets="proto dif cc elf procfs cli"
+targets="proto dif cc elf procfs cli sdt"
 
 for t in $targets; do
 	if [ ! -x "$builddir/tests/fuzz/fuzz_$t" ]; then
@@ -24,7 +24,7 @@ else
 	runs=${FUZZ_RUNS:-3000}
 fi
 n=0
-echo "1..6"
+echo "1..7"
 for t in $targets; do
 	n=$((n + 1))
 	mkdir -p "$tmp/$t"
@@ -36,7 +36,7 @@ for t in $targets; do
 	fi
 	# an ELF object is bigger than a message
 	maxlen=16384
-	[ $t = elf ] && maxlen=65536
+	[ $t = elf ] || [ $t = sdt ] && maxlen=65536
 	# dtrace(1) prints usage and errors: not into the log; and what
 	# its fatal paths hold at exit() is no leak (see fuzz_cli.c)
 	fdmask=0

@@ -62,6 +62,7 @@ struct ctx {
 	void		(*c_onmods)(struct ctx *);
 	int		c_letgo;	/* fo_execok says -1 at exec n */
 	int		c_execoks;	/* fo_execok calls */
+	volatile int	c_stall;	/* fo_hit waits while it is set */
 };
 
 struct target {
@@ -104,6 +105,9 @@ on_hit(void *arg, ft_proc_t *p, const ft_hit_t *h, void *const *users,
 	struct ctx *c = arg;
 	int i;
 
+	/* a drain thread held up: the ring fills */
+	while (__atomic_load_n(&c->c_stall, __ATOMIC_ACQUIRE))
+		usleep(1000);
 	if (h->fh_tid != c->c_pid && h->fh_pid != c->c_pid)
 		c->c_other++;
 	/* the CPU: in the hit (uprobe), or read when asked (ptrace) */
@@ -334,11 +338,18 @@ found_cb(void *arg, ft_mod_t *m, const ft_sym_t *s, uint64_t addr)
 	return 1;
 }
 
+/* -1 with errno ENOENT when fn is not found (not an earlier call's) */
 static int
 find(ft_proc_t *p, const char *mod, const char *fn, struct found *fd)
 {
+	int rc;
+
 	memset(fd, 0, sizeof(*fd));
-	return ft_proc_func_iter(p, mod, fn, found_cb, fd) == 1 ? 0 : -1;
+	if ((rc = ft_proc_func_iter(p, mod, fn, found_cb, fd)) == 1)
+		return 0;
+	if (rc == 0)
+		errno = ENOENT;
+	return -1;
 }
 
 /* Add user idx at fn's entry (ret == 0) or at all its return sites. */

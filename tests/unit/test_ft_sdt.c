@@ -123,6 +123,14 @@ test_args(void)
 	tap_is(ft_sdt_args("8@(%rax,%rbx,3)", a, FT_SDT_MAXARGS), 1,
 	    "scale 3");
 	tap_is(a[0].sa_kind, FT_SDTA_NONE, "is refused");
+	/* the most negative value, negated as unsigned (found by fuzz_sdt) */
+	tap_is(ft_sdt_args("-8@$-9223372036854775808", a, FT_SDT_MAXARGS), 1,
+	    "$INT64_MIN");
+	tap_is(a[0].sa_kind, FT_SDTA_CONST, "is a constant");
+	tap_is((uint64_t)a[0].sa_val, 0x8000000000000000ULL, "of that value");
+	tap_is(test_val("8@-9223372036854775808(%rbp)", 0, &r, &rc), 0,
+	    "a displacement of INT64_MIN: memory that cannot be read");
+	tap_is(rc, -1, "and an error");
 }
 
 /* Append a note to buf at *off: owner, type, and a descriptor. */

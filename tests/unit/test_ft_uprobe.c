@@ -90,6 +90,14 @@ test_loop(void)
 		return;
 	}
 	tap_ok(touprobe(&c) == 0, "loop: moved to the uprobe backend");
+	/*
+	 * The return address and no more of the stack: 2000 records of
+	 * some 290 bytes fit the 4 MiB ring however late the drain thread
+	 * runs on a loaded machine (with the whole copy, some 6 KiB each,
+	 * they did not: hits were lost).
+	 */
+	tap_is(ft_proc_stack(c.c_proc, 64), 0, "loop: a 64-byte stack copy");
+	lost = 0;
 	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "f:entry enabled");
 	tap_is(probe(&c, "loop", "f", 1, 0), 1, "f:entry again (shared)");
 	n = probe(&c, "a.out", "f", 2, 1);
@@ -105,6 +113,7 @@ test_loop(void)
 	ft_proc_release(c.c_proc);
 	st = finish(&t, out, sizeof(out));
 
+	tap_is(lost, 0, "loop: nothing lost");
 	tap_is(c.c_hits[0], 1000, "f:entry hit exactly N times");
 	tap_is(c.c_hits[1], 1000, "second user at f:entry: N times too");
 	tap_is(c.c_sum[0], 999 * 1000 / 2, "f's arg0 (%%rdi) sums to N(N-1)/2");
@@ -282,6 +291,92 @@ test_lost(void)
 	tap_is(c.c_hits[0] + lost, 20000, "records + lost == hits, exactly");
 }
 
+/*
+ * What a ring of 1 MiB holds with the stack copy bounded to stk bytes
+ * (ft_proc_stack; SIZE_MAX: the default, the whole copy), then to stk2
+ * (SIZE_MAX: not called again): the drain
+ * thread is held at the first hit until `loop 20000' has exited, so the
+ * ring keeps what fits and counts the rest as lost.  The records kept,
+ * or -1.
+ */
+static long
+ringfill(size_t stk, size_t stk2, long *lostp, long *badretp)
+{
+	char *argv[] = { NULL, "20000", NULL }, out[256];
+	struct target t;
+	struct found fd;
+	struct ctx c;
+
+	argv[0] = trigger("loop");
+	ringsize = 1 << 20;
+	lost = 0;
+	ctx_init(&c);
+	if (start_held(&c, &t, argv) == NULL || touprobe(&c) == -1) {
+		ringsize = 1 << 22;
+		return -1;
+	}
+	ringsize = 1 << 22;
+	if ((stk != SIZE_MAX && ft_proc_stack(c.c_proc, stk) == -1) ||
+	    (stk2 != SIZE_MAX && ft_proc_stack(c.c_proc, stk2) == -1) ||
+	    probe(&c, "a.out", "f", 0, 0) != 1 ||
+	    find(c.c_proc, "a.out", "f", &fd) == -1) {
+		ft_proc_kill(c.c_proc);
+		ft_proc_release(c.c_proc);
+		finish(&t, out, sizeof(out));
+		return -1;
+	}
+	/* *%rsp read at each hit, once the process is gone: the copy's */
+	c.c_textlo = fd.fd_mod->fm_lo;
+	c.c_texthi = fd.fd_mod->fm_hi;
+	c.c_stall = 1;
+	ft_proc_run(c.c_proc);
+	finish(&t, out, sizeof(out));
+	__atomic_store_n(&c.c_stall, 0, __ATOMIC_RELEASE);
+	waitfor(&c.c_exited);
+	ft_proc_release(c.c_proc);
+	*lostp = lost;
+	*badretp = c.c_badret;
+	return c.c_hits[0];
+}
+
+/*
+ * The stack copy's bound (ft_proc_stack): a record is its header and
+ * the copy, so a 1 MiB ring holds exactly 1 MiB / (header + copy + the
+ * ring's 8-byte header, to 8 bytes) of them; a bound only raised after
+ * it is first set.
+ */
+static void
+test_stackbound(void)
+{
+	long n, nlost, badret, whole;
+	size_t hdr = offsetof(ft_bpfrec_t, br_stack) + 8;
+	long n64 = (long)((1 << 20) / ((hdr + 64 + 7) & ~(size_t)7));
+
+	whole = ringfill(SIZE_MAX, SIZE_MAX, &nlost, &badret);
+	printf("# whole copy: %ld records in 1 MiB, %ld lost\n", whole, nlost);
+	tap_is(whole + nlost, 20000, "whole copy: records + lost == hits");
+	tap_ok(whole > 0 && whole < n64 / 4,
+	    "whole copy: a quarter of the 64-byte one's at most (%ld)", whole);
+	tap_is(badret, 0, "whole copy: *%%rsp from the copy");
+
+	n = ringfill(0, SIZE_MAX, &nlost, &badret);
+	printf("# no copy: %ld records in 1 MiB, %ld lost\n", n, nlost);
+	tap_is(n, (long)((1 << 20) / ((hdr + 7) & ~(size_t)7)),
+	    "no stack copy: 1 MiB / header records");
+	tap_is(n + nlost, 20000, "no copy: records + lost == hits");
+	tap_is(badret, n, "no copy: *%%rsp unreadable once the process is gone");
+
+	n = ringfill(64, SIZE_MAX, &nlost, &badret);
+	printf("# 64-byte copy: %ld records in 1 MiB, %ld lost\n", n, nlost);
+	tap_is(n, n64, "64-byte copy: 1 MiB / (header + 64) records");
+	tap_is(n + nlost, 20000, "64 bytes: records + lost == hits");
+	tap_is(badret, 0, "64 bytes: *%%rsp from the copy");
+
+	n = ringfill(64, 0, &nlost, &badret);
+	tap_is(n, n64, "set to 64 bytes, then asked for 0: 64 stays");
+	tap_is(badret, 0, "and *%%rsp is in the copy");
+}
+
 int
 main(void)
 {
@@ -302,6 +397,7 @@ main(void)
 	test_fork();
 	test_grab();
 	test_lost();
+	test_stackbound();
 	test_execletgo();
 	return tap_done();
 }
