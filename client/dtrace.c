@@ -619,11 +619,18 @@ print_probe_info(const dtrace_probeinfo_t *p)
 	oprintf("\n");
 }
 
+/* -l: a probe a line, in a table or, under oformat=json, as JSON */
 static int
 list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
 {
 	dtrace_probeinfo_t p;
 
+	if (g_json) {
+		if (dtrace_probe_json(dtp, g_ofp, pdp, g_verbose &&
+		    dtrace_probe_info(dtp, pdp, &p) == 0 ? &p : NULL) != 0)
+			clearerr(g_ofp);
+		return 0;
+	}
 	oprintf("%5d %10s %17s %33s %s\n", pdp->dtpd_id, pdp->dtpd_provider,
 	    pdp->dtpd_mod, pdp->dtpd_func, pdp->dtpd_name);
 	if (g_verbose && dtrace_probe_info(dtp, pdp, &p) == 0)
@@ -906,6 +913,16 @@ targets_start(void)
 	}
 }
 
+/* -x oformat=json (by -x or a script's pragma): is the output JSON? */
+static int
+json_output(void)
+{
+	dtrace_optval_t opt;
+
+	return dtrace_getopt(g_dtp, "oformat", &opt) == 0 &&
+	    opt == DTRACE_OFORMAT_JSON;
+}
+
 /* -a -l: one line per retained program the user may see. */
 static int
 list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
@@ -916,8 +933,12 @@ list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
 	size_t off = 0;
 	uint32_t i;
 
-	(void)dtp;
 	(void)arg;
+	if (g_json) {
+		if (dtrace_retained_json(dtp, g_ofp, r) != 0)
+			clearerr(g_ofp);
+		return 0;
+	}
 	dtrace_sizestr(r->dtr_bufsize, bs, sizeof(bs));
 	if (r->dtr_aggsize != 0)
 		dtrace_sizestr(r->dtr_aggsize, as, sizeof(as));
@@ -959,9 +980,11 @@ grab_retained(void)
 	if (g_argc == 2)
 		name = g_argv[1];
 	if (g_list) {
-		oprintf("%-20s %6s %-8s %-6s %7s %7s %10s %s\n", "NAME",
-		    "UID", "STATE", "POLICY", "BUFSIZE", "AGGSIZE", "DROPS",
-		    "TARGETS");
+		g_json = json_output();
+		if (!g_json)
+			oprintf("%-20s %6s %-8s %-6s %7s %7s %10s %s\n",
+			    "NAME", "UID", "STATE", "POLICY", "BUFSIZE",
+			    "AGGSIZE", "DROPS", "TARGETS");
 		if (dtrace_retained_iter(g_dtp, list_retained, NULL) != 0)
 			dfatal("failed to list retained programs");
 		fflush(g_ofp);
@@ -1225,8 +1248,10 @@ main(int argc, char *argv[])
 			else
 				list_cmd(&g_cmdv[i], 1);
 		}
-		oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
-		    "FUNCTION", "NAME");
+		/* the listing as JSON lines, without the heading */
+		if (!(g_json = json_output()))
+			oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER",
+			    "MODULE", "FUNCTION", "NAME");
 		for (i = 0; i < g_cmdc; i++)
 			list_cmd(&g_cmdv[i], 0);
 		if (g_cmdc == 0 &&
@@ -1289,9 +1314,7 @@ consume:
 	    opt != DTRACEOPT_UNSET)
 		g_flowindent = 1;
 	/* JSON lines only: no headings, no newlines of our own */
-	if (dtrace_getopt(g_dtp, "oformat", &opt) == 0 &&
-	    opt == DTRACE_OFORMAT_JSON)
-		g_json = 1;
+	g_json = json_output();
 	if (g_grabanon)
 		notice("%s retained program %s\n", g_grabsnap ?
 		    "snapshot of" : "claimed", dtrace_claimed(g_dtp));
