@@ -58,6 +58,9 @@ static int		g_quiet, g_testing, g_status = E_SUCCESS;
 static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
 static int		g_grabanon;	/* -a */
+static int		g_anon;		/* -A */
+static char		**g_anonopt;	/* -A: the options set, "name[=val]" */
+static int		g_nanonopt;
 static int		g_grabsnap;	/* -x grab=snapshot */
 static const char	*g_retain;	/* -x retain=NAME */
 static volatile sig_atomic_t g_intr, g_newline, g_impatient;
@@ -79,8 +82,8 @@ usage(FILE *fp)
 {
 	static const char predact[] = "[[ predicate ] action ]";
 
-	/* what works: -32 and -A are refused, so not here */
-	fprintf(fp, "Usage: %s [-64] [-aCeFGhHlqSvVwZ] "
+	/* what works: -32 is refused, so not here */
+	fprintf(fp, "Usage: %s [-64] [-aACeFGhHlqSvVwZ] "
 	    "[-b bufsz] [-c cmd] [-D name[=def]]\n\t[-I path] "
 	    "[-L path] [-o output] [-p pid] [-s script] [-U name]\n\t"
 	    "[-x opt[=val]] [-X a|c|s|t]\n\n", g_pname);
@@ -95,6 +98,8 @@ usage(FILE *fp)
 	fprintf(fp, "\n"
 	    "\t-64 generate 64-bit D programs\n\n"
 	    "\t-a  claim a retained program (anonymous tracing state)\n"
+	    "\t-A  save programs for dtraced to retain at start "
+	    "(anonymous tracing)\n"
 	    "\t-b  set trace buffer size\n"
 	    "\t-c  run specified command and exit upon its completion\n"
 	    "\t-C  run cpp(1) preprocessor on script files\n"
@@ -998,11 +1003,121 @@ grab_retained(void)
 	}
 }
 
+/*
+ * -A: keep an option the command line set, for the saved program.
+ * Those that concern this command alone (where the daemon is, retaining
+ * and claiming, the preprocessor that already ran) are not kept.
+ */
+static void
+anon_keepopt(const char *name, const char *val)
+{
+	static const char *const skip[] = { "socket", "retain", "grab",
+	    "cpp", "cpphdrs", "cpppath", "define", "undef", "incdir", NULL };
+	char **v, *o;
+	int i;
+
+	for (i = 0; skip[i] != NULL; i++) {
+		if (strcmp(name, skip[i]) == 0)
+			return;
+	}
+	if ((v = realloc(g_anonopt, (g_nanonopt + 1) * sizeof(*v))) == NULL ||
+	    (o = malloc(strlen(name) + (val != NULL ? strlen(val) : 0) + 2)) ==
+	    NULL)
+		fatal("failed to allocate memory");
+	g_anonopt = v;
+	sprintf(o, "%s%s%s", name, val != NULL ? "=" : "",
+	    val != NULL ? val : "");
+	g_anonopt[g_nanonopt++] = o;
+}
+
 static void
 set_opt(const char *name, char *val, const char *what, const char *arg)
 {
 	if (dtrace_setopt(g_dtp, name, val) != 0)
 		dfatal("failed to set %s %s", what, arg);
+	anon_keepopt(name, val);
+}
+
+/*
+ * -A, anonymous tracing: illumos saves the programs for the kernel to
+ * enable at boot, and dtrace -a claims them.  Here they are saved as D
+ * text in dtraced's configuration directory (or -o's file) as
+ * anonymous.d, which dtraced retains under the name "anonymous" when
+ * it starts (dtraced.8, RETAINED PROGRAMS), and dtrace -a claims.  The
+ * options the command line set come first, as pragmas; descriptions
+ * given by -P, -m, -f and -i are written out in full.  Without a
+ * program, -A removes the saved one.  The messages are illumos's.
+ */
+static void
+anon_write_cmd(FILE *fp, const dtrace_cmd_t *dcp)
+{
+	const char *t = dcp->dc_idtext != NULL ? dcp->dc_idtext : dcp->dc_arg;
+	char *text, *tok, *save, *body;
+	int i, colons;
+
+	if (dcp->dc_script) {
+		text = read_text(dcp->dc_arg);
+		t = text;
+		if (strncmp(t, "#!", 2) == 0)
+			t += strcspn(t, "\n");	/* no longer the first line */
+		fprintf(fp, "%s%s", t, t[0] != '\0' &&
+		    t[strlen(t) - 1] != '\n' ? "\n" : "");
+		free(text);
+		return;
+	}
+	if (dcp->dc_idtext != NULL || dcp->dc_spec == DTRACE_PROBESPEC_NAME) {
+		fprintf(fp, "%s%s\n", t, strchr(t, '{') == NULL ? " {}" : "");
+		return;
+	}
+	/* -P, -m, -f: each description to its name field */
+	colons = dcp->dc_spec == DTRACE_PROBESPEC_PROVIDER ? 3 :
+	    dcp->dc_spec == DTRACE_PROBESPEC_MOD ? 2 : 1;
+	if ((text = strdup(t)) == NULL)
+		fatal("failed to allocate memory");
+	body = text + strcspn(text, "/{");
+	for (i = 0, tok = strtok_r(text, ",", &save); tok != NULL &&
+	    tok < body; tok = strtok_r(NULL, ",", &save), i++) {
+		size_t n = strcspn(tok, "/{ \t\n");
+
+		fprintf(fp, "%s%.*s%.*s", i > 0 ? ",\n" : "", (int)n, tok,
+		    colons, ":::");
+	}
+	fprintf(fp, " %s\n", strchr(t, '{') == NULL ? "{}" : t +
+	    strcspn(t, "/{"));
+	free(text);
+}
+
+static int
+anon_main(void)
+{
+	const char *path = g_ofile != NULL ? g_ofile :
+	    SYSCONFDIR "/dtraced/anonymous.d";
+	FILE *fp;
+	int i;
+
+	if (access(path, F_OK) == 0) {
+		if (unlink(path) != 0)
+			fatal("failed to remove %s", path);
+		error("cleaned up old anonymous enabling in %s\n", path);
+	}
+	if (g_cmdc == 0) {
+		dtrace_close(g_dtp);
+		return g_status;
+	}
+	if ((fp = fopen(path, "w")) == NULL)
+		fatal("failed to open output file '%s'", path);
+	fprintf(fp, "/* saved by dtrace -A: dtraced retains it at start */\n");
+	for (i = 0; i < g_nanonopt; i++)
+		fprintf(fp, "#pragma D option %s\n", g_anonopt[i]);
+	for (i = 0; i < g_cmdc; i++)
+		anon_write_cmd(fp, &g_cmdv[i]);
+	if (fclose(fp) == EOF)
+		fatal("failed to close output file '%s'", path);
+	/* error(), not notice(): a program's quiet pragma must not hide it */
+	error("saved anonymous enabling in %s\n", path);
+	error("restart dtraced(8) or reboot to enable changes\n");
+	dtrace_close(g_dtp);
+	return g_status;
 }
 
 /*
@@ -1141,6 +1256,7 @@ main(int argc, char *argv[])
 					*p++ = '\0';
 				if (dtrace_setopt(g_dtp, optarg, p) != 0)
 					dfatal("failed to set -x %s", optarg);
+				anon_keepopt(optarg, p);
 				/* the library checked them */
 				if (strcmp(optarg, "retain") == 0)
 					g_retain = p;
@@ -1183,7 +1299,10 @@ main(int argc, char *argv[])
 				g_sdtmode = 'h';
 				g_nsdt++;
 				break;
-			case 'A': case 'B':
+			case 'A':
+				g_anon = 1;
+				break;
+			case 'B':
 				unsupported(c);
 			default:
 				if (strchr(DTRACE_OPTSTR, optopt) != NULL)
@@ -1211,7 +1330,7 @@ main(int argc, char *argv[])
 	 * -v reports stability with -l; with a program, which backend
 	 * traces each target (its stability report is not done)
 	 */
-	if (g_list + g_vers + g_nsdt > 1) {
+	if (g_list + g_vers + g_nsdt + g_anon > 1) {
 		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
 		    "specified\n", g_pname);
 		return E_USAGE;
@@ -1223,7 +1342,9 @@ main(int argc, char *argv[])
 		dtrace_close(g_dtp);
 		return E_SUCCESS;
 	}
-	if (g_ofile != NULL && (g_ofp = fopen(g_ofile, "a")) == NULL)
+	/* (-A writes its program to -o's file itself) */
+	if (g_ofile != NULL && !g_anon && (g_ofp = fopen(g_ofile, "a")) ==
+	    NULL)
 		fatal("failed to open output file '%s'", g_ofile);
 
 	if (g_grabanon && g_retain != NULL) {
@@ -1235,6 +1356,12 @@ main(int argc, char *argv[])
 		grab_retained();
 		done = 1;	/* the claim is read at once, and stops */
 		goto consume;
+	}
+	if (g_anon && (g_targc > 0 || g_grabanon)) {
+		fprintf(stderr, "%s: -A cannot be combined with -a, -c or -p\n",
+		    g_pname);
+		dtrace_close(g_dtp);
+		return E_USAGE;
 	}
 	if (g_targc > 0)
 		targets_start();
@@ -1263,7 +1390,7 @@ main(int argc, char *argv[])
 		return g_status;
 	}
 
-	if (g_cmdc == 0) {
+	if (g_cmdc == 0 && !g_anon) {
 		dtrace_close(g_dtp);
 		return usage(stderr);
 	}
@@ -1276,6 +1403,8 @@ main(int argc, char *argv[])
 		else
 			compile_str(&g_cmdv[i]);
 	}
+	if (g_anon)
+		return anon_main();	/* compiled: saved, not enabled */
 	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_quiet = 1;
 	if (!g_exec) {

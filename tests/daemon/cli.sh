@@ -8,7 +8,7 @@ check "no arguments: exit 2" [ $? -eq 2 ]
 check "no arguments: usage on stderr" grep -q "^Usage: dtrace" "$tmp/err"
 check "no arguments: nothing on stdout" [ ! -s "$tmp/out" ]
 check "usage lists no refused flag" \
-    sh -c "! grep -Eq -- '-32|-A ' '$tmp/err'"
+    sh -c "! grep -Eq -- '-32|-B ' '$tmp/err'"
 
 "$DTRACE" -J >"$tmp/out" 2>"$tmp/err"
 check "bad flag: exit 2" [ $? -eq 2 ]
