@@ -2143,10 +2143,17 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		break;
 	}
 	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
+		/*
+		 * + - * << & | ^ take operands as they are (the low bits of
+		 * the result are the same), / % >> their type's value, as
+		 * the code for them computes it.
+		 */
+		int wide = t->dt_size >= 4 && op != DT_TOK_DIV &&
+		    op != DT_TOK_MOD && op != DT_TOK_RSH;
 		uint64_t v = dt_node_fold2(op,
-		    dt_node_normalize(lp->dn_value, t),
-		    op == DT_TOK_LSH || op == DT_TOK_RSH ? rp->dn_value :
-		    dt_node_normalize(rp->dn_value, t), t);
+		    wide ? lp->dn_value : dt_node_normalize(lp->dn_value, t),
+		    op == DT_TOK_LSH || op == DT_TOK_RSH || wide ?
+		    rp->dn_value : dt_node_normalize(rp->dn_value, t), t);
 
 		if (t->dt_size < 4)
 			return dt_node_setint(dnp, v, t);
@@ -2155,7 +2162,8 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		 * the operands make it, so that 1075064400 * 1000000000 is
 		 * a time in nanoseconds wherever 64 bits of it are used (an
 		 * aggregation, a comparison, a wider cast); a record of the
-		 * type's size keeps the low bytes.
+		 * type's size keeps the low bytes.  Its operands are such
+		 * results as they are: (1 << 63) - 1 is INT64_MAX.
 		 */
 		dt_node_setint(dnp, 0, t);
 		dnp->dn_value = v;
