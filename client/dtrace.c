@@ -59,7 +59,7 @@ static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
 static int		g_grabanon;	/* -a */
 static int		g_anon;		/* -A */
-static char		**g_anonopt;	/* -A: the options set, "name[=val]" */
+static char		**g_anonopt;	/* -A: options set, "name[=val]" */
 static int		g_nanonopt;
 static int		g_grabsnap;	/* -x grab=snapshot */
 static const char	*g_retain;	/* -x retain=NAME */
@@ -1059,7 +1059,7 @@ anon_write_cmd(FILE *fp, const dtrace_cmd_t *dcp)
 		text = read_text(dcp->dc_arg);
 		t = text;
 		if (strncmp(t, "#!", 2) == 0)
-			t += strcspn(t, "\n");	/* no longer the first line */
+			t += strcspn(t, "\n");	/* no longer first */
 		fprintf(fp, "%s%s", t, t[0] != '\0' &&
 		    t[strlen(t) - 1] != '\n' ? "\n" : "");
 		free(text);

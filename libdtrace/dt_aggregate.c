@@ -941,8 +941,8 @@ typedef struct dt_aggpk {
 	int		pk_hist;
 	int		pk_pack;
 	int		pk_hdr;		/* the header was printed */
-	int		pk_pos, pk_neg;	/* agghist: values of each sign */
-	int64_t		pk_total;	/* agghist: what a full bar is */
+	int		pk_pos, pk_neg;	/* agghist: values of a sign */
+	int64_t		pk_total;	/* agghist: a full bar */
 	int		pk_minbin;	/* aggpack: the buckets used */
 	int		pk_maxbin;
 } dt_aggpk_t;

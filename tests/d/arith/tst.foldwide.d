@@ -1,19 +1,16 @@
-#pragma D option quiet
 /*
- * A folded constant of int type keeps all 64 bits of its value through
- * further folding by + - * << & | ^, as illumos folds: an aggregation
- * sees them, a 4-byte record the low half.  / % >> fold on the type's
- * value.  (1 << 63) - 1 is INT64_MAX: added to itself in a quantize()
- * bucket it wraps as illumos's 64-bit counts do.
+ * A constant expression is folded in 64 bits and keeps them, as illumos
+ * folds: an int times an int that overflows int is still the whole
+ * product where 64 bits of it are used (an aggregation, a cast to a
+ * wider type, a comparison), and a 4-byte record of it keeps the low
+ * bytes.
  */
+#pragma D option quiet
 BEGIN
 {
-	@q = quantize(1, (1 << 63) - 1);
-	@q = quantize(1);
-	@q = quantize(4, (1 << 62) | 1);
-	@s = sum((1 << 40) - 1);
-	@u = sum(0xffffffff + 1);
-	@x = sum(((1 << 36) ^ 1) * 3);
-	printf("%d %d %d\n", (1 << 40) - 1, 0xffffffff + 1, (1 << 40) / 2);
+	@total = sum(2000000000 * 3);
+	printf("%d %d %d\n", (long)(2000000000 * 3), 2000000000 * 3,
+	    2000000000 * 3 > 5000000000);
+	printa("%@d\n", @total);
 	exit(0);
 }
