@@ -680,6 +680,35 @@ list_stmt(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
 	return 0;
 }
 
+/* -l of a probe id where a description goes: as the compiler has it */
+static void
+list_id(const dtrace_cmd_t *dcp, const char *tok, int check)
+{
+	static const char *const names[] = { "providers", "modules",
+	    "functions" };
+	dtrace_probedesc_t pd;
+	unsigned long long id = strtoull(tok, NULL, 10);
+
+	if (dcp->dc_spec >= DTRACE_PROBESPEC_PROVIDER &&
+	    dcp->dc_spec <= DTRACE_PROBESPEC_FUNC) {
+		fprintf(stderr, "%s: invalid probe specifier %s: probe "
+		    "identifier %llu not permitted when specifying %s\n",
+		    g_pname, dcp->dc_arg, id, names[dcp->dc_spec]);
+		exit(E_ERROR);
+	}
+	if (id == 0 || id > UINT32_MAX) {
+		fprintf(stderr, "%s: invalid probe specifier %s: invalid "
+		    "probe identifier %llu: Unknown probe identifier\n",
+		    g_pname, dcp->dc_arg, id);
+		exit(E_ERROR);
+	}
+	if (check)
+		return;
+	memset(&pd, 0, sizeof(pd));
+	pd.dtpd_id = (uint32_t)id;
+	list_desc(&pd);
+}
+
 /* List a command's probes; with check, only parse its descriptions. */
 static void
 list_cmd(dtrace_cmd_t *dcp, int check)
@@ -722,6 +751,11 @@ list_cmd(dtrace_cmd_t *dcp, int check)
 		while (end > tok && (end[-1] == ' ' || end[-1] == '\t' ||
 		    end[-1] == '\n'))
 			*--end = '\0';
+		if (*tok != '\0' && tok[strspn(tok, "0123456789")] == '\0') {
+			/* a probe id, as the compiler takes one (-n 4) */
+			list_id(dcp, tok, check);
+			continue;
+		}
 		if (parse_desc(tok, dcp->dc_spec, &pd) != 0) {
 			fprintf(stderr, "%s: invalid probe specifier %s: "
 			    "invalid probe description \"%s\": Overspecified "
