@@ -8,6 +8,7 @@
  * started; -a [NAME] claims one (stops it and prints everything), or with
  * -x grab=snapshot prints it and leaves it running; -a -l lists them.
  */
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -58,6 +59,7 @@ static int		g_quiet, g_testing, g_status = E_SUCCESS;
 static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
 static int		g_grabanon;	/* -a */
+static int		g_core;		/* -x core: armed at exit */
 static int		g_anon;		/* -A */
 static char		**g_anonopt;	/* -A: options set, "name[=val]" */
 static int		g_nanonopt;
@@ -285,16 +287,17 @@ sdt_main(void)
 		    g_pname, g_sdtmode);
 		return E_USAGE;
 	}
+	base = strrchr(first, '/') != NULL ? strrchr(first, '/') + 1 : first;
+	dot = strrchr(base, '.');
 	if (g_ofile != NULL)
 		snprintf(out, sizeof(out), "%s", g_ofile);
-	else {
-		base = strrchr(first, '/') != NULL ? strrchr(first, '/') + 1 :
-		    first;
-		dot = strrchr(base, '.');
-		snprintf(out, sizeof(out), "%.*s.%c", (int)(dot != NULL &&
-		    strcmp(dot, ".d") == 0 ? (size_t)(dot - base) : strlen(
-		    base)), base, g_sdtmode == 'h' ? 'h' : 'o');
-	}
+	else if (dot != NULL && strcmp(dot, ".d") == 0)
+		snprintf(out, sizeof(out), "%.*s.%c", (int)(dot - base), base,
+		    g_sdtmode == 'h' ? 'h' : 'o');
+	else if (g_sdtmode == 'G')
+		snprintf(out, sizeof(out), "d.out");	/* as illumos names it */
+	else
+		snprintf(out, sizeof(out), "%s.h", base);
 	if (g_sdtmode == 'h') {
 		if ((fp = fopen(out, "w")) == NULL)
 			fatal("failed to open output file '%s'", out);
@@ -317,6 +320,41 @@ sdt_main(void)
 	}
 	dtrace_close(g_dtp);
 	return E_SUCCESS;
+}
+
+/*
+ * -x core, illumos's aid for debugging dtrace(1) itself: however the
+ * process exits once the option is seen, it leaves a core, whatever the
+ * soft limit on core size said.
+ */
+static void
+coredump(void)
+{
+	static const char msg[] = "dtrace: -x core: dumping core\n";
+	struct sigaction sa;
+	struct rlimit rl;
+
+	(void)write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGABRT, &sa, NULL);
+	if (getrlimit(RLIMIT_CORE, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_CORE, &rl);
+	}
+	abort();
+}
+
+/* after -x and after each compile: a #pragma may set it too */
+static void
+core_arm(void)
+{
+	dtrace_optval_t v;
+
+	if (!g_core && dtrace_getopt(g_dtp, "core", &v) == 0 &&
+	    v != DTRACEOPT_UNSET && atexit(coredump) == 0)
+		g_core = 1;
 }
 
 /* Output to -o's file or stdout. */
@@ -1369,6 +1407,7 @@ main(int argc, char *argv[])
 		    "specified\n", g_pname);
 		return E_USAGE;
 	}
+	core_arm();
 	if (g_sdtmode != 0)
 		return sdt_main();
 	if (g_vers) {
@@ -1437,6 +1476,7 @@ main(int argc, char *argv[])
 		else
 			compile_str(&g_cmdv[i]);
 	}
+	core_arm();
 	if (g_anon)
 		return anon_main();	/* compiled: saved, not enabled */
 	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)

@@ -165,6 +165,7 @@ enum {
 #define DT_COPT_CPPHDRS		0x20	/* -H: cpp lists included files */
 #define DT_COPT_NOLIBS		0x40	/* no D libraries (dt_lib.c) */
 #define DT_COPT_ARGREF		0x80	/* unreferenced $N allowed */
+#define DT_COPT_CORE		0x100	/* -x core: dtrace(1) dumps core at exit */
 
 struct dt_node;
 struct dt_idhash;

@@ -408,8 +408,9 @@ dt_opt_version(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 
 /*
  * -x linkmode=kernel|primary|dynamic|static and -x linktype=elf|dof:
- * how dtrace -G links, accepted with illumos's values; there is no -G
- * yet, so they change nothing.
+ * how illumos's dtrace -G links DOF, accepted with illumos's values.  Our
+ * -G makes an object of semaphores for <sys/sdt.h> probes, with no DOF
+ * and nothing to link, so they change nothing.
  */
 static int
 dt_opt_linkmode(dtrace_hdl_t *dtp, const char *arg, uintptr_t which)
@@ -479,6 +480,7 @@ static const dt_option_t dt_options_ct[] = {
 	{ "nolibs", dt_opt_cflag, DT_COPT_NOLIBS },
 	{ "libdir", dt_opt_libdir, 0 },
 	{ "argref", dt_opt_cflag, DT_COPT_ARGREF },
+	{ "core", dt_opt_cflag, DT_COPT_CORE },
 	{ "stdc", dt_opt_stdc, 0 },
 	{ "encoding", dt_opt_encoding, 0 },
 	{ NULL, NULL, 0 }

@@ -38,6 +38,34 @@ check "-S lists the variable table" grep -q "^x  *500 " "$tmp/err"
 check "-V: exit 0" [ $? -eq 0 ]
 check "-V prints the D version" grep -q "^dtrace: Sun D 1\." "$tmp/out"
 
+# -x core: dtrace dumps core as it exits, on any path, option or pragma
+D=$(cd "$(dirname "$DTRACE")" && pwd)/$(basename "$DTRACE")
+mkdir "$tmp/core" && (cd "$tmp/core" && ulimit -S -c 0 &&
+    "$D" -x core -qn 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err")
+check "-x core: killed by SIGABRT at exit" [ $? -eq 134 ]
+check "-x core: says so" grep -q "^dtrace: -x core: dumping core$" "$tmp/err"
+if [ "$(cat /proc/sys/kernel/core_pattern)" = core ]; then
+	check "-x core: a core of dtrace despite a soft limit of 0" \
+	    sh -c "file '$tmp/core/core' | grep -q 'core file.*dtrace'"
+fi
+rm -rf "$tmp/core"
+mkdir "$tmp/core" && printf '#pragma D option core\nBEGIN { exit(0); }\n' \
+    >"$tmp/core.d" && (cd "$tmp/core" && ulimit -S -c 0 &&
+    "$D" -qs "$tmp/core.d" >"$tmp/out" 2>"$tmp/err")
+check "#pragma D option core: killed by SIGABRT at exit" [ $? -eq 134 ]
+(cd "$tmp/core" && "$D" -x core=1 -n BEGIN >"$tmp/out" 2>"$tmp/err")
+check "-x core=1: exit 1, a flag takes no value" [ $? -eq 1 ]
+rm -rf "$tmp/core"
+
+# -G's object without -o: NAME.o of NAME.d, else d.out as illumos names it
+mkdir "$tmp/g" && printf 'provider gp { probe p(int); };\n' >"$tmp/g/gp.d" &&
+    printf 'provider gq { probe q(int); };\n' >"$tmp/g/gq.prov"
+(cd "$tmp/g" && "$D" -G -s gp.d && "$D" -G -s gq.prov)
+check "-G: exit 0" [ $? -eq 0 ]
+check "-G -s gp.d writes gp.o" [ -s "$tmp/g/gp.o" ]
+check "-G -s gq.prov writes d.out" [ -s "$tmp/g/d.out" ]
+rm -rf "$tmp/g"
+
 # a script that cannot be read (found by fuzz_cli): an error, not flex's
 dtrace -e -s / >"$tmp/out" 2>"$tmp/err"
 check "-s of a directory: exit 1" [ $? -eq 1 ]

@@ -80,7 +80,16 @@ fuzz_cli_sdtobject(dtrace_hdl_t *dtp, const char *text, const char *file,
 	return dtrace_sdt_object(dtp, text, file, "/dev/null", err, errlen);
 }
 
+/* -x core: nothing to dump at the fuzzer's exit */
+static int
+fuzz_cli_atexit(void (*func)(void))
+{
+	(void)func;
+	return 0;
+}
+
 #define main		fuzz_cli_main
+#define atexit		fuzz_cli_atexit
 #define exit		fuzz_cli_exit
 #define dtrace_open	fuzz_cli_dtopen
 #define dtrace_close	fuzz_cli_close
@@ -89,6 +98,7 @@ fuzz_cli_sdtobject(dtrace_hdl_t *dtp, const char *text, const char *file,
 #define dtrace_sdt_object fuzz_cli_sdtobject
 #include "../../client/dtrace.c"
 #undef main
+#undef atexit
 #undef exit
 #undef dtrace_open
 #undef dtrace_close
@@ -133,7 +143,7 @@ fuzz_cli_reset(void)
 	g_list = g_vers = g_verbose = 0;
 	g_quiet = g_testing = 0;
 	g_status = E_SUCCESS;
-	g_json = g_flowindent = g_grabanon = g_grabsnap = 0;
+	g_json = g_flowindent = g_grabanon = g_grabsnap = g_core = 0;
 	for (i = 0; i < g_nanonopt; i++)
 		free(g_anonopt[i]);
 	free(g_anonopt);
