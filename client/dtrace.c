@@ -60,6 +60,9 @@ static int		g_json;		/* -x oformat=json: the library prints all */
 static int		g_flowindent;	/* -F */
 static int		g_grabanon;	/* -a */
 static int		g_core;		/* -x core: armed at exit */
+static int		g_anon;		/* -A */
+static char		**g_anonopt;	/* -A: options set, "name[=val]" */
+static int		g_nanonopt;
 static int		g_grabsnap;	/* -x grab=snapshot */
 static const char	*g_retain;	/* -x retain=NAME */
 static volatile sig_atomic_t g_intr, g_newline, g_impatient;
@@ -81,8 +84,8 @@ usage(FILE *fp)
 {
 	static const char predact[] = "[[ predicate ] action ]";
 
-	/* what works: -32 and -A are refused, so not here */
-	fprintf(fp, "Usage: %s [-64] [-aCeFGhHlqSvVwZ] "
+	/* what works: -32 is refused, so not here */
+	fprintf(fp, "Usage: %s [-64] [-aACeFGhHlqSvVwZ] "
 	    "[-b bufsz] [-c cmd] [-D name[=def]]\n\t[-I path] "
 	    "[-L path] [-o output] [-p pid] [-s script] [-U name]\n\t"
 	    "[-x opt[=val]] [-X a|c|s|t]\n\n", g_pname);
@@ -97,6 +100,8 @@ usage(FILE *fp)
 	fprintf(fp, "\n"
 	    "\t-64 generate 64-bit D programs\n\n"
 	    "\t-a  claim a retained program (anonymous tracing state)\n"
+	    "\t-A  save programs for dtraced to retain at start "
+	    "(anonymous tracing)\n"
 	    "\t-b  set trace buffer size\n"
 	    "\t-c  run specified command and exit upon its completion\n"
 	    "\t-C  run cpp(1) preprocessor on script files\n"
@@ -657,11 +662,18 @@ print_probe_info(const dtrace_probeinfo_t *p)
 	oprintf("\n");
 }
 
+/* -l: a probe a line, in a table or, under oformat=json, as JSON */
 static int
 list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
 {
 	dtrace_probeinfo_t p;
 
+	if (g_json) {
+		if (dtrace_probe_json(dtp, g_ofp, pdp, g_verbose &&
+		    dtrace_probe_info(dtp, pdp, &p) == 0 ? &p : NULL) != 0)
+			clearerr(g_ofp);
+		return 0;
+	}
 	oprintf("%5d %10s %17s %33s %s\n", pdp->dtpd_id, pdp->dtpd_provider,
 	    pdp->dtpd_mod, pdp->dtpd_func, pdp->dtpd_name);
 	if (g_verbose && dtrace_probe_info(dtp, pdp, &p) == 0)
@@ -706,6 +718,35 @@ list_stmt(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
 	return 0;
 }
 
+/* -l of a probe id where a description goes: as the compiler has it */
+static void
+list_id(const dtrace_cmd_t *dcp, const char *tok, int check)
+{
+	static const char *const names[] = { "providers", "modules",
+	    "functions" };
+	dtrace_probedesc_t pd;
+	unsigned long long id = strtoull(tok, NULL, 10);
+
+	if (dcp->dc_spec >= DTRACE_PROBESPEC_PROVIDER &&
+	    dcp->dc_spec <= DTRACE_PROBESPEC_FUNC) {
+		fprintf(stderr, "%s: invalid probe specifier %s: probe "
+		    "identifier %llu not permitted when specifying %s\n",
+		    g_pname, dcp->dc_arg, id, names[dcp->dc_spec]);
+		exit(E_ERROR);
+	}
+	if (id == 0 || id > UINT32_MAX) {
+		fprintf(stderr, "%s: invalid probe specifier %s: invalid "
+		    "probe identifier %llu: Unknown probe identifier\n",
+		    g_pname, dcp->dc_arg, id);
+		exit(E_ERROR);
+	}
+	if (check)
+		return;
+	memset(&pd, 0, sizeof(pd));
+	pd.dtpd_id = (uint32_t)id;
+	list_desc(&pd);
+}
+
 /* List a command's probes; with check, only parse its descriptions. */
 static void
 list_cmd(dtrace_cmd_t *dcp, int check)
@@ -748,6 +789,11 @@ list_cmd(dtrace_cmd_t *dcp, int check)
 		while (end > tok && (end[-1] == ' ' || end[-1] == '\t' ||
 		    end[-1] == '\n'))
 			*--end = '\0';
+		if (*tok != '\0' && tok[strspn(tok, "0123456789")] == '\0') {
+			/* a probe id, as the compiler takes one (-n 4) */
+			list_id(dcp, tok, check);
+			continue;
+		}
 		if (parse_desc(tok, dcp->dc_spec, &pd) != 0) {
 			fprintf(stderr, "%s: invalid probe specifier %s: "
 			    "invalid probe description \"%s\": Overspecified "
@@ -944,6 +990,16 @@ targets_start(void)
 	}
 }
 
+/* -x oformat=json (by -x or a script's pragma): is the output JSON? */
+static int
+json_output(void)
+{
+	dtrace_optval_t opt;
+
+	return dtrace_getopt(g_dtp, "oformat", &opt) == 0 &&
+	    opt == DTRACE_OFORMAT_JSON;
+}
+
 /* -a -l: one line per retained program the user may see. */
 static int
 list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
@@ -954,8 +1010,12 @@ list_retained(dtrace_hdl_t *dtp, const dtrace_retained_t *r, void *arg)
 	size_t off = 0;
 	uint32_t i;
 
-	(void)dtp;
 	(void)arg;
+	if (g_json) {
+		if (dtrace_retained_json(dtp, g_ofp, r) != 0)
+			clearerr(g_ofp);
+		return 0;
+	}
 	dtrace_sizestr(r->dtr_bufsize, bs, sizeof(bs));
 	if (r->dtr_aggsize != 0)
 		dtrace_sizestr(r->dtr_aggsize, as, sizeof(as));
@@ -997,9 +1057,11 @@ grab_retained(void)
 	if (g_argc == 2)
 		name = g_argv[1];
 	if (g_list) {
-		oprintf("%-20s %6s %-8s %-6s %7s %7s %10s %s\n", "NAME",
-		    "UID", "STATE", "POLICY", "BUFSIZE", "AGGSIZE", "DROPS",
-		    "TARGETS");
+		g_json = json_output();
+		if (!g_json)
+			oprintf("%-20s %6s %-8s %-6s %7s %7s %10s %s\n",
+			    "NAME", "UID", "STATE", "POLICY", "BUFSIZE",
+			    "AGGSIZE", "DROPS", "TARGETS");
 		if (dtrace_retained_iter(g_dtp, list_retained, NULL) != 0)
 			dfatal("failed to list retained programs");
 		fflush(g_ofp);
@@ -1013,11 +1075,121 @@ grab_retained(void)
 	}
 }
 
+/*
+ * -A: keep an option the command line set, for the saved program.
+ * Those that concern this command alone (where the daemon is, retaining
+ * and claiming, the preprocessor that already ran) are not kept.
+ */
+static void
+anon_keepopt(const char *name, const char *val)
+{
+	static const char *const skip[] = { "socket", "retain", "grab",
+	    "cpp", "cpphdrs", "cpppath", "define", "undef", "incdir", NULL };
+	char **v, *o;
+	int i;
+
+	for (i = 0; skip[i] != NULL; i++) {
+		if (strcmp(name, skip[i]) == 0)
+			return;
+	}
+	if ((v = realloc(g_anonopt, (g_nanonopt + 1) * sizeof(*v))) == NULL ||
+	    (o = malloc(strlen(name) + (val != NULL ? strlen(val) : 0) + 2)) ==
+	    NULL)
+		fatal("failed to allocate memory");
+	g_anonopt = v;
+	sprintf(o, "%s%s%s", name, val != NULL ? "=" : "",
+	    val != NULL ? val : "");
+	g_anonopt[g_nanonopt++] = o;
+}
+
 static void
 set_opt(const char *name, char *val, const char *what, const char *arg)
 {
 	if (dtrace_setopt(g_dtp, name, val) != 0)
 		dfatal("failed to set %s %s", what, arg);
+	anon_keepopt(name, val);
+}
+
+/*
+ * -A, anonymous tracing: illumos saves the programs for the kernel to
+ * enable at boot, and dtrace -a claims them.  Here they are saved as D
+ * text in dtraced's configuration directory (or -o's file) as
+ * anonymous.d, which dtraced retains under the name "anonymous" when
+ * it starts (dtraced.8, RETAINED PROGRAMS), and dtrace -a claims.  The
+ * options the command line set come first, as pragmas; descriptions
+ * given by -P, -m, -f and -i are written out in full.  Without a
+ * program, -A removes the saved one.  The messages are illumos's.
+ */
+static void
+anon_write_cmd(FILE *fp, const dtrace_cmd_t *dcp)
+{
+	const char *t = dcp->dc_idtext != NULL ? dcp->dc_idtext : dcp->dc_arg;
+	char *text, *tok, *save, *body;
+	int i, colons;
+
+	if (dcp->dc_script) {
+		text = read_text(dcp->dc_arg);
+		t = text;
+		if (strncmp(t, "#!", 2) == 0)
+			t += strcspn(t, "\n");	/* no longer first */
+		fprintf(fp, "%s%s", t, t[0] != '\0' &&
+		    t[strlen(t) - 1] != '\n' ? "\n" : "");
+		free(text);
+		return;
+	}
+	if (dcp->dc_idtext != NULL || dcp->dc_spec == DTRACE_PROBESPEC_NAME) {
+		fprintf(fp, "%s%s\n", t, strchr(t, '{') == NULL ? " {}" : "");
+		return;
+	}
+	/* -P, -m, -f: each description to its name field */
+	colons = dcp->dc_spec == DTRACE_PROBESPEC_PROVIDER ? 3 :
+	    dcp->dc_spec == DTRACE_PROBESPEC_MOD ? 2 : 1;
+	if ((text = strdup(t)) == NULL)
+		fatal("failed to allocate memory");
+	body = text + strcspn(text, "/{");
+	for (i = 0, tok = strtok_r(text, ",", &save); tok != NULL &&
+	    tok < body; tok = strtok_r(NULL, ",", &save), i++) {
+		size_t n = strcspn(tok, "/{ \t\n");
+
+		fprintf(fp, "%s%.*s%.*s", i > 0 ? ",\n" : "", (int)n, tok,
+		    colons, ":::");
+	}
+	fprintf(fp, " %s\n", strchr(t, '{') == NULL ? "{}" : t +
+	    strcspn(t, "/{"));
+	free(text);
+}
+
+static int
+anon_main(void)
+{
+	const char *path = g_ofile != NULL ? g_ofile :
+	    SYSCONFDIR "/dtraced/anonymous.d";
+	FILE *fp;
+	int i;
+
+	if (access(path, F_OK) == 0) {
+		if (unlink(path) != 0)
+			fatal("failed to remove %s", path);
+		error("cleaned up old anonymous enabling in %s\n", path);
+	}
+	if (g_cmdc == 0) {
+		dtrace_close(g_dtp);
+		return g_status;
+	}
+	if ((fp = fopen(path, "w")) == NULL)
+		fatal("failed to open output file '%s'", path);
+	fprintf(fp, "/* saved by dtrace -A: dtraced retains it at start */\n");
+	for (i = 0; i < g_nanonopt; i++)
+		fprintf(fp, "#pragma D option %s\n", g_anonopt[i]);
+	for (i = 0; i < g_cmdc; i++)
+		anon_write_cmd(fp, &g_cmdv[i]);
+	if (fclose(fp) == EOF)
+		fatal("failed to close output file '%s'", path);
+	/* error(), not notice(): a program's quiet pragma must not hide it */
+	error("saved anonymous enabling in %s\n", path);
+	error("restart dtraced(8) or reboot to enable changes\n");
+	dtrace_close(g_dtp);
+	return g_status;
 }
 
 /*
@@ -1156,6 +1328,7 @@ main(int argc, char *argv[])
 					*p++ = '\0';
 				if (dtrace_setopt(g_dtp, optarg, p) != 0)
 					dfatal("failed to set -x %s", optarg);
+				anon_keepopt(optarg, p);
 				/* the library checked them */
 				if (strcmp(optarg, "retain") == 0)
 					g_retain = p;
@@ -1198,7 +1371,10 @@ main(int argc, char *argv[])
 				g_sdtmode = 'h';
 				g_nsdt++;
 				break;
-			case 'A': case 'B':
+			case 'A':
+				g_anon = 1;
+				break;
+			case 'B':
 				unsupported(c);
 			default:
 				if (strchr(DTRACE_OPTSTR, optopt) != NULL)
@@ -1226,7 +1402,7 @@ main(int argc, char *argv[])
 	 * -v reports stability with -l; with a program, which backend
 	 * traces each target (its stability report is not done)
 	 */
-	if (g_list + g_vers + g_nsdt > 1) {
+	if (g_list + g_vers + g_nsdt + g_anon > 1) {
 		fprintf(stderr, "%s: only one of the [-GhlV] options can be "
 		    "specified\n", g_pname);
 		return E_USAGE;
@@ -1239,7 +1415,9 @@ main(int argc, char *argv[])
 		dtrace_close(g_dtp);
 		return E_SUCCESS;
 	}
-	if (g_ofile != NULL && (g_ofp = fopen(g_ofile, "a")) == NULL)
+	/* (-A writes its program to -o's file itself) */
+	if (g_ofile != NULL && !g_anon && (g_ofp = fopen(g_ofile, "a")) ==
+	    NULL)
 		fatal("failed to open output file '%s'", g_ofile);
 
 	if (g_grabanon && g_retain != NULL) {
@@ -1251,6 +1429,12 @@ main(int argc, char *argv[])
 		grab_retained();
 		done = 1;	/* the claim is read at once, and stops */
 		goto consume;
+	}
+	if (g_anon && (g_targc > 0 || g_grabanon)) {
+		fprintf(stderr, "%s: -A cannot be combined with -a, -c or -p\n",
+		    g_pname);
+		dtrace_close(g_dtp);
+		return E_USAGE;
 	}
 	if (g_targc > 0)
 		targets_start();
@@ -1264,8 +1448,10 @@ main(int argc, char *argv[])
 			else
 				list_cmd(&g_cmdv[i], 1);
 		}
-		oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
-		    "FUNCTION", "NAME");
+		/* the listing as JSON lines, without the heading */
+		if (!(g_json = json_output()))
+			oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER",
+			    "MODULE", "FUNCTION", "NAME");
 		for (i = 0; i < g_cmdc; i++)
 			list_cmd(&g_cmdv[i], 0);
 		if (g_cmdc == 0 &&
@@ -1277,7 +1463,7 @@ main(int argc, char *argv[])
 		return g_status;
 	}
 
-	if (g_cmdc == 0) {
+	if (g_cmdc == 0 && !g_anon) {
 		dtrace_close(g_dtp);
 		return usage(stderr);
 	}
@@ -1291,6 +1477,8 @@ main(int argc, char *argv[])
 			compile_str(&g_cmdv[i]);
 	}
 	core_arm();
+	if (g_anon)
+		return anon_main();	/* compiled: saved, not enabled */
 	if (dtrace_getopt(g_dtp, "quiet", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_quiet = 1;
 	if (!g_exec) {
@@ -1329,9 +1517,7 @@ consume:
 	    opt != DTRACEOPT_UNSET)
 		g_flowindent = 1;
 	/* JSON lines only: no headings, no newlines of our own */
-	if (dtrace_getopt(g_dtp, "oformat", &opt) == 0 &&
-	    opt == DTRACE_OFORMAT_JSON)
-		g_json = 1;
+	g_json = json_output();
 	if (g_grabanon)
 		notice("%s retained program %s\n", g_grabsnap ?
 		    "snapshot of" : "claimed", dtrace_claimed(g_dtp));

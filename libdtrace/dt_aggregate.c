@@ -556,11 +556,12 @@ dt_aggregate_setprinted(dtrace_hdl_t *dtp, uint32_t id)
 
 /*
  * The keys as dt_print_datum prints them: by size, strings "%-50s",
- * stacks a frame a line after a newline, symbols "  %-50s".
+ * stacks a frame a line after a newline, symbols "  %-50s".  Packed
+ * (agghist, aggpack), strings are right-aligned in 16 columns.
  */
 static int
 dt_aggregate_print_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
-    const char *key)
+    const char *key, int packed)
 {
 	size_t off = 0;
 	uint32_t i;
@@ -571,7 +572,10 @@ dt_aggregate_print_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
 		uint64_t v = 0;
 		int rv;
 
-		if (k->dk_kind == DTP_KEY_STRING) {
+		if (k->dk_kind == DTP_KEY_STRING && packed) {
+			rv = fprintf(fp, " %16.*s",
+			    (int)strnlen(p, k->dk_size), p);
+		} else if (k->dk_kind == DTP_KEY_STRING) {
 			rv = fprintf(fp, "  %-50.*s",
 			    (int)strnlen(p, k->dk_size), p);
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
@@ -627,12 +631,16 @@ dt_aggregate_quantline(FILE *fp, int64_t val, uint64_t normal,
 			    len) / total;
 			depth = (unsigned)(f + 0.5);
 		}
+		if (depth > len)
+			depth = len;
 		return fprintf(fp, "|%s%s %-9lld\n", a + len - depth,
 		    s + depth, shown);
 	}
 	f = ((val < 0 ? -(long double)val : (long double)val) * len) / total;
 	if (!positives) {
 		depth = (unsigned)(f + 0.5);
+		if (depth > len)
+			depth = len;
 		return fprintf(fp, "%s%s| %-9lld\n", s + depth,
 		    a + len - depth, shown);
 	}
@@ -641,6 +649,8 @@ dt_aggregate_quantline(FILE *fp, int64_t val, uint64_t normal,
 	s += len;
 	f = ((val < 0 ? -(long double)val : (long double)val) * len) / total;
 	depth = (unsigned)(f + 0.5);
+	if (depth > len)
+		depth = len;
 	if (val <= 0)
 		return fprintf(fp, "%s%s|%*s %-9lld\n", s + depth,
 		    a + len - depth, (int)len, "", shown);
@@ -648,13 +658,36 @@ dt_aggregate_quantline(FILE *fp, int64_t val, uint64_t normal,
 	    s + depth, shown);
 }
 
+/* -x aggzoom: the largest bar is this much of the full width */
+#define DT_AGG_ZOOMMAX	0.95
+
+/*
+ * illumos's dt_quantize_total: what a full bar stands for is the sum of
+ * the rows, or under aggzoom the largest row over DT_AGG_ZOOMMAX.
+ */
+static void
+dt_aggregate_qtotal(const dtrace_hdl_t *dtp, int64_t datum,
+    long double *total)
+{
+	long double val = datum < 0 ? -(long double)datum :
+	    (long double)datum;
+
+	if (dtp->dt_options[DTRACEOPT_AGGZOOM] == DTRACEOPT_UNSET) {
+		*total += val;
+		return;
+	}
+	val *= 1 / DT_AGG_ZOOMMAX;
+	if (*total < val)
+		*total = val;
+}
+
 /*
  * A histogram: the rows from one before the first non-zero bucket to
  * one after the last (illumos's trimming), with its labels.
  */
 static int
-dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
-    uint32_t nval, uint64_t normal)
+dt_aggregate_print_hist(const dtrace_hdl_t *dtp, FILE *fp,
+    const dtp_agg_t *d, const uint64_t *uv, uint32_t nval, uint64_t normal)
 {
 	const int64_t *v = (const int64_t *)uv;
 	int n = (int)nval, first = 0, last = n - 1, i, positives = 0,
@@ -690,7 +723,7 @@ dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 	for (i = first; i <= last; i++) {
 		positives |= v[i] > 0;
 		negatives |= v[i] < 0;
-		total += v[i] < 0 ? -(long double)v[i] : (long double)v[i];
+		dt_aggregate_qtotal(dtp, v[i], &total);
 	}
 	if (fprintf(fp, "\n%16s %41s %-9s\n", "value",
 	    "------------- Distribution -------------", "count") < 0)
@@ -753,8 +786,8 @@ dt_aggregate_print_hist(FILE *fp, const dtp_agg_t *d, const uint64_t *uv,
 
 /* A value as dt_print_datum prints it in an unformatted line. */
 static int
-dt_aggregate_print_value(FILE *fp, const dtp_agg_t *d, const uint64_t *v,
-    uint32_t nval, uint64_t normal)
+dt_aggregate_print_value(const dtrace_hdl_t *dtp, FILE *fp,
+    const dtp_agg_t *d, const uint64_t *v, uint32_t nval, uint64_t normal)
 {
 	switch (d->dg_kind) {
 	case DTRACEAGG_AVG:
@@ -766,7 +799,7 @@ dt_aggregate_print_value(FILE *fp, const dtp_agg_t *d, const uint64_t *v,
 	case DTRACEAGG_QUANTIZE:
 	case DTRACEAGG_LQUANTIZE:
 	case DTRACEAGG_LLQUANTIZE:
-		return dt_aggregate_print_hist(fp, d, v, nval, normal);
+		return dt_aggregate_print_hist(dtp, fp, d, v, nval, normal);
 	default:
 		/* illumos: (long long)value / normal, an unsigned division */
 		return fprintf(fp, " %16lld",
@@ -805,7 +838,8 @@ dt_aggregate_pfprint(dtrace_hdl_t *dtp, FILE *fp, const char *cfmt, int i,
 	case DTRACEAGG_QUANTIZE:
 	case DTRACEAGG_LQUANTIZE:
 	case DTRACEAGG_LLQUANTIZE:
-		rv = dt_aggregate_print_hist(fp, d, v, b->ab_nval[i], normal);
+		rv = dt_aggregate_print_hist(dtp, fp, d, v, b->ab_nval[i],
+		    normal);
 		break;
 	default:
 		if (conv == 'd')
@@ -881,11 +915,11 @@ dt_aggregate_print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 		return dt_printf_aformat(dtp, fp, fmt, recs,
 		    (int)b->ab_desc[0]->dg_nkeys, b->ab_key, &pa);
 	}
-	if (dt_aggregate_print_keys(dtp, fp, b->ab_desc[0], b->ab_key) != 0)
+	if (dt_aggregate_print_keys(dtp, fp, b->ab_desc[0], b->ab_key, 0) != 0)
 		return dt_set_errno(dtp, errno);
 	for (i = 0; i < naggs; i++) {
-		if (dt_aggregate_print_value(fp, b->ab_desc[i], b->ab_val[i],
-		    b->ab_nval[i], b->ab_normal[i]) < 0)
+		if (dt_aggregate_print_value(dtp, fp, b->ab_desc[i],
+		    b->ab_val[i], b->ab_nval[i], b->ab_normal[i]) < 0)
 			return dt_set_errno(dtp, errno);
 	}
 	if (fprintf(fp, "\n") < 0)
@@ -893,16 +927,307 @@ dt_aggregate_print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 	return 0;
 }
 
-/* Print one entry on its own. */
+/*
+ * -x agghist and -x aggpack, decided per aggregation as illumos does
+ * with its DTRACE_A_TOTAL and DTRACE_A_MINMAXBIN flags: agghist draws
+ * the entries of a count(), sum(), avg() or stddev() as the rows of one
+ * histogram, keyed by their keys; aggpack draws each key's quantize()
+ * or lquantize() on one line, over the buckets the aggregation uses.
+ * min(), max() and llquantize() print as they always do, and so do
+ * printa() with a format and printa() of several aggregations.
+ */
+typedef struct dt_aggpk {
+	uint32_t	pk_id;
+	int		pk_hist;
+	int		pk_pack;
+	int		pk_hdr;		/* the header was printed */
+	int		pk_pos, pk_neg;	/* agghist: values of a sign */
+	int64_t		pk_total;	/* agghist: a full bar */
+	int		pk_minbin;	/* aggpack: the buckets used */
+	int		pk_maxbin;
+} dt_aggpk_t;
+
+/* agghist: the value an entry is drawn by */
+static int64_t
+dt_aggregate_histval(const dtp_agg_t *d, const uint64_t *v)
+{
+	switch (d->dg_kind) {
+	case DTRACEAGG_AVG:
+		return v[0] ? (int64_t)v[1] / (int64_t)v[0] : 0;
+	case DTRACEAGG_STDDEV:
+		return (int64_t)dt_aggval_stddev(v, 1);
+	default:
+		return (int64_t)v[0];
+	}
+}
+
+/*
+ * The agghist total (illumos's dt_aggregate_total: the sum of the
+ * magnitudes or, under aggzoom, the largest over DT_AGG_ZOOMMAX, in
+ * integers) and the aggpack range (dt_aggregate_minmaxbin: the used
+ * buckets of every key of a quantize(), zero's alone when none is
+ * used; all the buckets of an lquantize()).
+ */
+static void
+dt_aggregate_pkinit(const dtrace_hdl_t *dtp, uint32_t id, dt_aggpk_t *pk)
+{
+	const struct dt_aggregate *ag = dtp->dt_aggregate;
+	const dtp_agg_t *d = dt_aggregate_desc(dtp, id);
+	int zoom = dtp->dt_options[DTRACEOPT_AGGZOOM] != DTRACEOPT_UNSET;
+	size_t i;
+	int j;
+
+	memset(pk, 0, sizeof(*pk));
+	pk->pk_id = id;
+	pk->pk_minbin = INT_MAX;
+	pk->pk_maxbin = -1;
+	if (d == NULL)
+		return;
+	switch (d->dg_kind) {
+	case DTRACEAGG_COUNT:
+	case DTRACEAGG_SUM:
+	case DTRACEAGG_AVG:
+	case DTRACEAGG_STDDEV:
+		pk->pk_hist = dtp->dt_options[DTRACEOPT_AGGHIST] !=
+		    DTRACEOPT_UNSET;
+		break;
+	case DTRACEAGG_QUANTIZE:
+	case DTRACEAGG_LQUANTIZE:
+		pk->pk_pack = dtp->dt_options[DTRACEOPT_AGGPACK] !=
+		    DTRACEOPT_UNSET;
+		break;
+	default:
+		return;
+	}
+	for (i = 0; i < ag->ag_n; i++) {
+		const dt_aggent_t *e = ag->ag_all[i];
+		const int64_t *v = (const int64_t *)e->ae_val;
+		int64_t val;
+		int lo = -1, hi = -1;
+
+		if (e->ae_aggid != id)
+			continue;
+		if (pk->pk_hist) {
+			val = dt_aggregate_histval(d, e->ae_val);
+			pk->pk_pos |= val > 0;
+			if (val < 0) {
+				pk->pk_neg = 1;
+				val = -val;
+			}
+			if (!zoom) {
+				pk->pk_total += val;
+				continue;
+			}
+			val = (int64_t)((long double)val *
+			    (1 / DT_AGG_ZOOMMAX));
+			if (val > pk->pk_total)
+				pk->pk_total = val;
+			continue;
+		}
+		if (!pk->pk_pack)
+			continue;
+		if (d->dg_kind == DTRACEAGG_LQUANTIZE) {
+			lo = 0;
+			hi = (int)e->ae_nval - 1;
+		} else {
+			for (j = 0; j < (int)e->ae_nval; j++) {
+				if (v[j] == 0)
+					continue;
+				if (lo == -1)
+					lo = j;
+				hi = j;
+			}
+			if (lo == -1)
+				lo = hi = DT_AGG_QZERO;
+		}
+		if (lo < pk->pk_minbin)
+			pk->pk_minbin = lo;
+		if (hi > pk->pk_maxbin)
+			pk->pk_maxbin = hi;
+	}
+}
+
+/* illumos's dt_ndigits: the columns of a packed line's end labels */
+static int
+dt_aggregate_ndigits(long long val)
+{
+	long long cmp = 10;
+	int n = 1;
+
+	if (val < 0) {
+		val = val == LLONG_MIN ? LLONG_MAX : -val;
+		n++;
+	}
+	while (val > cmp && cmp > 0) {
+		n++;
+		cmp *= 10;
+	}
+	return n < 4 ? 4 : n;
+}
+
+/*
+ * One bucket of a packed line, as illumos's dt_print_packed draws it:
+ * blank when empty, else one of eight heights, the Unicode lower
+ * blocks (U+2581 to U+2588) or, for terminals known not to show them
+ * and under -x encoding=ascii, "__xxxxXX"; negative counts "vvvvVV".
+ */
+static int
+dt_aggregate_packed(const dtrace_hdl_t *dtp, FILE *fp, int64_t datum,
+    long double total)
+{
+	static const char ascii[] = "__xxxxXX";
+	static const char neg[] = "vvvvVV";
+	const char *term;
+	unsigned idx, len;
+	int utf8;
+
+	if (datum == 0)
+		return fputc(' ', fp) == EOF ? -1 : 0;
+	if (datum < 0) {
+		len = sizeof(neg) - 1;
+		idx = (unsigned)(-(long double)datum * (len - 1) / total +
+		    0.5);
+		return fputc(neg[idx < len ? idx : len - 1], fp) == EOF ?
+		    -1 : 0;
+	}
+	len = sizeof(ascii) - 1;
+	idx = (unsigned)((long double)datum * (len - 1) / total + 0.5);
+	if (idx >= len)
+		idx = len - 1;
+	if (dtp->dt_encoding != DT_ENCODING_UNSET) {
+		utf8 = dtp->dt_encoding == DT_ENCODING_UTF8;
+	} else {
+		term = getenv("TERM");
+		utf8 = term != NULL && strcmp(term, "sun") != 0 &&
+		    strcmp(term, "sun-color") != 0 &&
+		    strcmp(term, "dumb") != 0;
+	}
+	if (utf8)
+		return fprintf(fp, "\xe2\x96%c", (char)(0x81 + idx)) < 0 ?
+		    -1 : 0;
+	return fputc(ascii[idx], fp) == EOF ? -1 : 0;
+}
+
+/*
+ * The packed line of a quantize() or lquantize(): the range's lowest
+ * value, a character a bucket, its highest value and the count.  A
+ * quantize() shows the buckets any key uses, with one more on each
+ * side (none below zero's); an lquantize() all of them, under- and
+ * overflow included, between its base and its limit.  As in illumos,
+ * normalize() does not apply.
+ */
+static int
+dt_aggregate_print_packed(const dtrace_hdl_t *dtp, FILE *fp,
+    const dtp_agg_t *d, const uint64_t *uv, uint32_t nval,
+    const dt_aggpk_t *pk, int hdr, int width)
+{
+	const int64_t *v = (const int64_t *)uv;
+	long double total = 0, count = 0;
+	long long minval, maxval;
+	int min, max, minw, maxw, i;
+
+	if (d->dg_kind == DTRACEAGG_QUANTIZE) {
+		min = pk->pk_minbin;
+		max = pk->pk_maxbin;
+		if (min != 0 && min != DT_AGG_QZERO)
+			min--;
+		if (max < (int)nval - 1)
+			max++;
+		minval = dt_aggregate_qvalue(min);
+		maxval = dt_aggregate_qvalue(max);
+		minw = dt_aggregate_ndigits(minval);
+		maxw = dt_aggregate_ndigits(maxval);
+	} else {
+		min = 0;
+		max = (int)nval - 1;
+		minval = (long long)(int64_t)d->dg_params[0];
+		maxval = minval + (long long)(nval - 2) *
+		    (long long)(int64_t)d->dg_params[2];
+		maxw = 8;
+		minw = maxw - 1;
+	}
+	if (hdr) {
+		if (fprintf(fp, "\n%*s %*s .", width, width > 0 ? "key" : "",
+		    minw, "min") < 0)
+			return -1;
+		for (i = min; i <= max; i++) {
+			if (fputc('-', fp) == EOF)
+				return -1;
+		}
+		return fprintf(fp, ". %*s | count\n", -maxw, "max") < 0 ?
+		    -1 : 0;
+	}
+	if (fprintf(fp, " %*lld :", minw, minval) < 0)
+		return -1;
+	for (i = min; i <= max; i++) {
+		dt_aggregate_qtotal(dtp, v[i], &total);
+		count += v[i];
+	}
+	for (i = min; i <= max; i++) {
+		if (dt_aggregate_packed(dtp, fp, v[i], total) < 0)
+			return -1;
+	}
+	return fprintf(fp, ": %*lld | %lld\n", -maxw, maxval,
+	    (long long)count) < 0 ? -1 : 0;
+}
+
+/*
+ * An entry under agghist or aggpack: the aggregation's header before
+ * its first entry (illumos's dt_print_quanthdr and its packed form,
+ * "key" right-aligned over the keys), then the keys and one row.
+ */
+static int
+dt_aggregate_print_pk(dtrace_hdl_t *dtp, FILE *fp, dt_aggpk_t *pk,
+    const dt_aggent_t *e)
+{
+	const dtp_agg_t *d = dt_aggregate_desc(dtp, e->ae_aggid);
+	int width = 0, rv;
+	uint32_t i;
+
+	if (!pk->pk_hdr) {
+		for (i = 0; i < d->dg_nkeys; i++) {
+			uint32_t sz = d->dg_keys[i].dk_size;
+
+			width += (sz == 1 ? 3 : sz == 2 ? 5 : sz == 4 ? 8 :
+			    16) + 1;
+		}
+		if (pk->pk_hist)
+			rv = fprintf(fp, "\n%*s %41s %-9s\n",
+			    width ? width : 16, width ? "key" : "value",
+			    "------------- Distribution -------------",
+			    "count");
+		else
+			rv = dt_aggregate_print_packed(dtp, fp, d, e->ae_val,
+			    e->ae_nval, pk, 1, width);
+		if (rv < 0)
+			return dt_set_errno(dtp, errno);
+		pk->pk_hdr = 1;
+	}
+	if (dt_aggregate_print_keys(dtp, fp, d, e->ae_key, 1) != 0)
+		return dt_set_errno(dtp, errno);
+	if (pk->pk_hist)
+		rv = fprintf(fp, " ") < 0 ? -1 : dt_aggregate_quantline(fp,
+		    dt_aggregate_histval(d, e->ae_val), e->ae_normal,
+		    (long double)pk->pk_total, pk->pk_pos, pk->pk_neg);
+	else
+		rv = dt_aggregate_print_packed(dtp, fp, d, e->ae_val,
+		    e->ae_nval, pk, 0, width);
+	return rv < 0 ? dt_set_errno(dtp, errno) : 0;
+}
+
+/* Print one entry on its own (pk: agghist and aggpack, or NULL). */
 static int
 dt_aggregate_print_ent(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
-    const dtrace_recdesc_t *recs, const dt_aggent_t *e)
+    const dtrace_recdesc_t *recs, const dt_aggent_t *e, dt_aggpk_t *pk)
 {
 	const dtp_agg_t *d = dt_aggregate_desc(dtp, e->ae_aggid);
 	const uint64_t *val = e->ae_val;
 	uint32_t nval = e->ae_nval;
 	uint64_t normal = e->ae_normal;
 	dt_aggbundle_t b;
+
+	if (fmt == NULL && pk != NULL && (pk->pk_hist || pk->pk_pack))
+		return dt_aggregate_print_pk(dtp, fp, pk, e);
 
 	b.ab_key = e->ae_key;
 	b.ab_desc = &d;
@@ -1149,6 +1474,7 @@ dt_aggregate_print_json(dtrace_hdl_t *dtp, FILE *fp)
 int
 dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp, void *unused)
 {
+	dt_aggpk_t pk;
 	dt_aggent_t **v;
 	size_t i, n;
 
@@ -1159,7 +1485,10 @@ dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp, void *unused)
 	if ((v = dt_aggregate_sorted(dtp, UINT32_MAX, &n)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (dt_aggregate_print_ent(dtp, fp, NULL, NULL, v[i]) != 0) {
+		if (i == 0 || v[i]->ae_aggid != pk.pk_id)
+			dt_aggregate_pkinit(dtp, v[i]->ae_aggid, &pk);
+		if (dt_aggregate_print_ent(dtp, fp, NULL, NULL, v[i], &pk) !=
+		    0) {
 			free(v);
 			return -1;
 		}
@@ -1175,6 +1504,7 @@ dt_aggregate_printa_one(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 {
 	const dtp_agg_t *d = dt_aggregate_desc(dtp, id);
 	dtrace_recdesc_t *recs = NULL;
+	dt_aggpk_t pk;
 	dt_aggent_t **v;
 	size_t i, n;
 	int rv = 0;
@@ -1185,8 +1515,9 @@ dt_aggregate_printa_one(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 		return -1;
 	if (fmt != NULL && (recs = dt_aggregate_keyrecs(dtp, d)) == NULL)
 		rv = -1;
+	dt_aggregate_pkinit(dtp, id, &pk);
 	for (i = 0; i < n && rv == 0; i++)
-		rv = dt_aggregate_print_ent(dtp, fp, fmt, recs, v[i]);
+		rv = dt_aggregate_print_ent(dtp, fp, fmt, recs, v[i], &pk);
 	free(recs);
 	free(v);
 	return rv;

@@ -128,6 +128,9 @@ enum {
 	DTRACEOPT_BACKEND,	/* DTRACEOPT_BACKEND_* (ours) */
 	DTRACEOPT_UPROBEBUFSIZE, /* the uprobe backend's ring (ours) */
 	DTRACEOPT_EXPORT,	/* a retained program's metrics (ours) */
+	DTRACEOPT_AGGHIST,	/* count(), sum()...: histograms of keys */
+	DTRACEOPT_AGGPACK,	/* quantize(), lquantize(): a line a key */
+	DTRACEOPT_AGGZOOM,	/* bars scaled to the largest bucket */
 	DTRACEOPT_MAX
 };
 
@@ -147,6 +150,11 @@ enum {
 /* -x oformat=json: records, aggregations, drops and errors as JSON lines */
 #define DT_JSON(dtp)	((dtp)->dt_options[DTRACEOPT_OFORMAT] == \
 			    DTRACEOPT_OFORMAT_JSON)
+
+/* -x encoding: the characters of aggpack's bars (unset: by $TERM) */
+#define DT_ENCODING_UNSET	0
+#define DT_ENCODING_ASCII	1
+#define DT_ENCODING_UTF8	2
 
 /* Compile-time options kept as flags (dt_options.c sets, compiler reads). */
 #define DT_COPT_ERRTAGS		0x1
@@ -200,6 +208,7 @@ struct dtrace_hdl {
 	uint32_t	dt_evaltime;	/* -x evaltime: DT_GRAB_EXEC.. or 0 */
 	uint32_t	dt_vmax;	/* -x version: D version, 0 latest */
 	int		dt_stdc;	/* -X, -x stdc: 'a' (default) c s t */
+	int		dt_encoding;	/* -x encoding: DT_ENCODING_* */
 
 	/* dt_conn.c: the daemon */
 	dt_peer_t	dt_peer;
@@ -801,6 +810,7 @@ dt_node_t	*dt_node_op2(dt_pcb_t *, int, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_op3(dt_pcb_t *, dt_node_t *, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_sizeof(dt_pcb_t *, dt_node_t *);
 dt_node_t	*dt_node_pdesc(dt_pcb_t *, char *);
+dt_node_t	*dt_node_pdesc_id(dt_pcb_t *, dt_node_t *);
 dt_node_t	*dt_node_clause(dt_pcb_t *, dt_node_t *, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_link(dt_node_t *, dt_node_t *);
 void		dt_node_program(dt_pcb_t *, dt_node_t *);

@@ -441,6 +441,23 @@ dt_opt_stdc(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
 	return 0;
 }
 
+/*
+ * -x encoding=ascii|utf8: the characters aggpack draws its bars with,
+ * as in illumos; unset, UTF-8 blocks unless $TERM is a terminal known
+ * not to show them.
+ */
+static int
+dt_opt_encoding(dtrace_hdl_t *dtp, const char *arg, uintptr_t unused)
+{
+	if (arg != NULL && strcmp(arg, "ascii") == 0)
+		dtp->dt_encoding = DT_ENCODING_ASCII;
+	else if (arg != NULL && strcmp(arg, "utf8") == 0)
+		dtp->dt_encoding = DT_ENCODING_UTF8;
+	else
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	return 0;
+}
+
 /* Compile-time options. */
 static const dt_option_t dt_options_ct[] = {
 	{ "cpp", dt_opt_cflag, DT_COPT_CPP },
@@ -465,6 +482,7 @@ static const dt_option_t dt_options_ct[] = {
 	{ "argref", dt_opt_cflag, DT_COPT_ARGREF },
 	{ "core", dt_opt_cflag, DT_COPT_CORE },
 	{ "stdc", dt_opt_stdc, 0 },
+	{ "encoding", dt_opt_encoding, 0 },
 	{ NULL, NULL, 0 }
 };
 
@@ -496,11 +514,14 @@ static const dt_option_t dt_options_rt[] = {
 
 /* Dynamic run-time options: the consumer's alone, settable any time. */
 static const dt_option_t dt_options_drt[] = {
+	{ "agghist", dt_opt_runtime, DTRACEOPT_AGGHIST },
+	{ "aggpack", dt_opt_runtime, DTRACEOPT_AGGPACK },
 	{ "aggrate", dt_opt_rate, DTRACEOPT_AGGRATE },
 	{ "aggsortkey", dt_opt_runtime, DTRACEOPT_AGGSORTKEY },
 	{ "aggsortkeypos", dt_opt_number, DTRACEOPT_AGGSORTKEYPOS },
 	{ "aggsortpos", dt_opt_number, DTRACEOPT_AGGSORTPOS },
 	{ "aggsortrev", dt_opt_runtime, DTRACEOPT_AGGSORTREV },
+	{ "aggzoom", dt_opt_runtime, DTRACEOPT_AGGZOOM },
 	{ "flowindent", dt_opt_runtime, DTRACEOPT_FLOWINDENT },
 	{ "oformat", dt_opt_oformat, DTRACEOPT_OFORMAT },
 	{ "quiet", dt_opt_runtime, DTRACEOPT_QUIET },

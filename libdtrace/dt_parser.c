@@ -398,6 +398,58 @@ dt_node_pdesc(dt_pcb_t *pcb, char *text)
 	return dnp;
 }
 
+static int
+dt_node_pdesc_found(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
+    void *arg)
+{
+	(void)dtp;
+	*(dtrace_probedesc_t *)arg = *pd;
+	return 0;
+}
+
+/*
+ * A probe given by its id (an integer where a description goes, as in
+ * dtrace -n 4), as illumos's dt_node_pdesc_by_id takes it: only where
+ * a description names probes (not under -P, -m or -f), and a probe
+ * that exists; it becomes that probe's full description.
+ */
+dt_node_t *
+dt_node_pdesc_id(dt_pcb_t *pcb, dt_node_t *inp)
+{
+	static const char *const names[] = { "providers", "modules",
+	    "functions" };
+	uint64_t id = inp->dn_value;
+	dtrace_probedesc_t pd;
+	size_t len;
+	char *text;
+
+	if (id > UINT32_MAX)
+		dt_parser_error(pcb, inp->dn_line, D_PDESC_INVAL,
+		    "identifier %llu exceeds maximum probe id",
+		    (unsigned long long)id);
+	if (pcb->pcb_pspec >= DTRACE_PROBESPEC_PROVIDER &&
+	    pcb->pcb_pspec <= DTRACE_PROBESPEC_FUNC)
+		dt_parser_error(pcb, inp->dn_line, D_PDESC_INVAL,
+		    "probe identifier %llu not permitted when specifying %s",
+		    (unsigned long long)id, names[pcb->pcb_pspec -
+		    DTRACE_PROBESPEC_PROVIDER]);
+	memset(&pd, 0, sizeof(pd));
+	pd.dtpd_id = (uint32_t)id;
+	/* (ID 0 is no probe's, and to the iterator any probe) */
+	if (id == 0 || dtrace_probe_iter(pcb->pcb_hdl, &pd,
+	    dt_node_pdesc_found, &pd) != 0)
+		dt_parser_error(pcb, inp->dn_line, D_PDESC_INVAL,
+		    "invalid probe identifier %llu: Unknown probe identifier",
+		    (unsigned long long)id);
+	len = strlen(pd.dtpd_provider) + strlen(pd.dtpd_mod) +
+	    strlen(pd.dtpd_func) + strlen(pd.dtpd_name) + 4;
+	text = dt_parser_alloc(pcb, len);
+	snprintf(text, len, "%s:%s:%s:%s", pd.dtpd_provider, pd.dtpd_mod,
+	    pd.dtpd_func, pd.dtpd_name);
+	inp = dt_node_pdesc(pcb, text);
+	return inp;
+}
+
 dt_node_t *
 dt_node_clause(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred,
     dt_node_t *acts)
@@ -2209,10 +2261,17 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		break;
 	}
 	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
+		/*
+		 * + - * << & | ^ take operands as they are (the low bits of
+		 * the result are the same), / % >> their type's value, as
+		 * the code for them computes it.
+		 */
+		int wide = t->dt_size >= 4 && op != DT_TOK_DIV &&
+		    op != DT_TOK_MOD && op != DT_TOK_RSH;
 		uint64_t v = dt_node_fold2(op,
-		    dt_node_normalize(lp->dn_value, t),
-		    op == DT_TOK_LSH || op == DT_TOK_RSH ? rp->dn_value :
-		    dt_node_normalize(rp->dn_value, t), t);
+		    wide ? lp->dn_value : dt_node_normalize(lp->dn_value, t),
+		    op == DT_TOK_LSH || op == DT_TOK_RSH || wide ?
+		    rp->dn_value : dt_node_normalize(rp->dn_value, t), t);
 
 		if (t->dt_size < 4)
 			return dt_node_setint(dnp, v, t);
@@ -2221,7 +2280,8 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		 * the operands make it, so that 1075064400 * 1000000000 is
 		 * a time in nanoseconds wherever 64 bits of it are used (an
 		 * aggregation, a comparison, a wider cast); a record of the
-		 * type's size keeps the low bytes.
+		 * type's size keeps the low bytes.  Its operands are such
+		 * results as they are: (1 << 63) - 1 is INT64_MAX.
 		 */
 		dt_node_setint(dnp, 0, t);
 		dnp->dn_value = v;

@@ -10,8 +10,13 @@
  * profile and pid providers declare none, as in illumos; for a pid entry
  * probe whose function has DWARF in its file we show its parameters'
  * C types (dt_usym.c).
+ *
+ * Under -x oformat=json the listing is one JSON object a probe
+ * (dtrace_probe_json), with the members FreeBSD's structured listing
+ * gives a probe.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,5 +187,64 @@ dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 	if (matched == 0)
 		return dt_conn_error(dtp, EDT_NOPROBE, "%s",
 		    "No probe matches description");
+	return 0;
+}
+
+/* -lv under oformat=json: one attribute set, in FreeBSD's words */
+static void
+dt_probe_json_attr(dt_json_t *j, const char *key,
+    const dtrace_attribute_t *a)
+{
+	dt_json_key(j, key);
+	dt_json_object_begin(j);
+	dt_json_kstring(j, "identifier-names",
+	    dtrace_stability_name(a->dtat_name));
+	dt_json_kstring(j, "data-semantics",
+	    dtrace_stability_name(a->dtat_data));
+	dt_json_kstring(j, "dependency-class",
+	    dtrace_class_name(a->dtat_class));
+	dt_json_object_end(j);
+}
+
+/*
+ * dtrace -l under oformat=json: a probe as one line,
+ * {"type":"probe-description","id":..,"provider":..,"module":..,
+ * "function":..,"name":..}; with its information (-v, pip not NULL)
+ * also "probe-description-attributes", "argument-attributes" and
+ * "argument-types", an array of {"type":..}, as FreeBSD names them.
+ */
+int
+dtrace_probe_json(dtrace_hdl_t *dtp, FILE *fp, const dtrace_probedesc_t *pdp,
+    const dtrace_probeinfo_t *pip)
+{
+	dt_json_t j;
+	int i;
+
+	dt_json_init(&j, fp);
+	dt_json_object_begin(&j);
+	dt_json_kstring(&j, "type", "probe-description");
+	dt_json_kuint(&j, "id", pdp->dtpd_id);
+	dt_json_kstring(&j, "provider", pdp->dtpd_provider);
+	dt_json_kstring(&j, "module", pdp->dtpd_mod);
+	dt_json_kstring(&j, "function", pdp->dtpd_func);
+	dt_json_kstring(&j, "name", pdp->dtpd_name);
+	if (pip != NULL) {
+		dt_probe_json_attr(&j, "probe-description-attributes",
+		    &pip->dtp_attr);
+		dt_probe_json_attr(&j, "argument-attributes",
+		    &pip->dtp_arga);
+		dt_json_key(&j, "argument-types");
+		dt_json_array_begin(&j);
+		for (i = 0; i < pip->dtp_argc; i++) {
+			dt_json_object_begin(&j);
+			dt_json_kstring(&j, "type", pip->dtp_argv[i]);
+			dt_json_object_end(&j);
+		}
+		dt_json_array_end(&j);
+	}
+	dt_json_object_end(&j);
+	dt_json_newline(&j);
+	if (dt_json_error(&j) != 0)
+		return dt_set_errno(dtp, errno);
 	return 0;
 }

@@ -298,3 +298,45 @@ dtrace_retained_iter(dtrace_hdl_t *dtp,
 	dt_msg_free(&rep);
 	return rv;
 }
+
+/*
+ * dtrace -a -l under oformat=json: a retained program as one line,
+ * {"type":"retained","name":..,"uid":..,"state":..,"policy":..,
+ * "bufsize":..,"aggsize":..,"drops":..,"errors":..,"targets":[{"pid":..,
+ * "exited":0|1}...]}, the table's columns with sizes in bytes.
+ */
+int
+dtrace_retained_json(dtrace_hdl_t *dtp, FILE *fp, const dtrace_retained_t *r)
+{
+	static const char *states[] = { "inactive", "active", "draining",
+	    "stopped" };
+	dt_json_t j;
+	uint32_t i;
+
+	dt_json_init(&j, fp);
+	dt_json_object_begin(&j);
+	dt_json_kstring(&j, "type", "retained");
+	dt_json_kstring(&j, "name", r->dtr_name);
+	dt_json_kuint(&j, "uid", r->dtr_uid);
+	dt_json_kstring(&j, "state", r->dtr_state >= 0 &&
+	    r->dtr_state <= 3 ? states[r->dtr_state] : "?");
+	dt_json_kstring(&j, "policy", r->dtr_policy);
+	dt_json_kuint(&j, "bufsize", r->dtr_bufsize);
+	dt_json_kuint(&j, "aggsize", r->dtr_aggsize);
+	dt_json_kuint(&j, "drops", r->dtr_drops);
+	dt_json_kuint(&j, "errors", r->dtr_errors);
+	dt_json_key(&j, "targets");
+	dt_json_array_begin(&j);
+	for (i = 0; i < r->dtr_ntargets && i < DTRACE_RETAINED_MAXTGT; i++) {
+		dt_json_object_begin(&j);
+		dt_json_kint(&j, "pid", r->dtr_targets[i]);
+		dt_json_kuint(&j, "exited", r->dtr_exited[i] != 0);
+		dt_json_object_end(&j);
+	}
+	dt_json_array_end(&j);
+	dt_json_object_end(&j);
+	dt_json_newline(&j);
+	if (dt_json_error(&j) != 0)
+		return dt_set_errno(dtp, errno);
+	return 0;
+}

@@ -253,6 +253,8 @@ int		dtrace_probe_iter(dtrace_hdl_t *, const dtrace_probedesc_t *,
 		    void *);
 int		dtrace_probe_info(dtrace_hdl_t *, const dtrace_probedesc_t *,
 		    dtrace_probeinfo_t *);
+int		dtrace_probe_json(dtrace_hdl_t *, FILE *,
+		    const dtrace_probedesc_t *, const dtrace_probeinfo_t *);
 const char	*dtrace_stability_name(int);
 const char	*dtrace_class_name(int);
 int		dtrace_go(dtrace_hdl_t *);
@@ -293,6 +295,8 @@ const char	*dtrace_claimed(dtrace_hdl_t *);
 int		dtrace_retained_iter(dtrace_hdl_t *,
 		    int (*)(dtrace_hdl_t *, const dtrace_retained_t *, void *),
 		    void *);
+int		dtrace_retained_json(dtrace_hdl_t *, FILE *,
+		    const dtrace_retained_t *);
 
 /*
  * Target processes (-c, -p).  Unlike illumos these return the pid, not a

@@ -8,7 +8,7 @@ check "no arguments: exit 2" [ $? -eq 2 ]
 check "no arguments: usage on stderr" grep -q "^Usage: dtrace" "$tmp/err"
 check "no arguments: nothing on stdout" [ ! -s "$tmp/out" ]
 check "usage lists no refused flag" \
-    sh -c "! grep -Eq -- '-32|-A ' '$tmp/err'"
+    sh -c "! grep -Eq -- '-32|-B ' '$tmp/err'"
 
 "$DTRACE" -J >"$tmp/out" 2>"$tmp/err"
 check "bad flag: exit 2" [ $? -eq 2 ]
@@ -117,6 +117,22 @@ check "-l -P profile: the 13 defaults and profile-123" \
 dtrace -l -n 'dtrace:::E*' >"$tmp/out" 2>"$tmp/err"
 check "-l -n with a glob lists END and ERROR" \
     [ "$(awk 'NR > 1 { print $3 }' "$tmp/out" | tr '\n' ' ')" = "END ERROR " ]
+# a probe id where a description goes, as illumos's grammar takes one
+dtrace -l -n '2,ERROR' >"$tmp/out" 2>"$tmp/err"
+check "-l -n with an id and a name lists END and ERROR" \
+    [ "$(awk 'NR > 1 { print $3 }' "$tmp/out" | tr '\n' ' ')" = "END ERROR " ]
+dtrace -q -n '1 { printf("%s\n", probename); exit(0); }' >"$tmp/out" \
+    2>"$tmp/err"
+same "$tmp/out" "BEGIN
+
+" "-n 1: the BEGIN probe by its id"
+dtrace -f 4.56 >"$tmp/out" 2>"$tmp/err"
+check "-f 4.56: exit 1" [ $? -eq 1 ]
+same "$tmp/err" "dtrace: invalid probe specifier 4.56: probe identifier 4 not permitted when specifying functions
+" "-f 4.56: an id is no function"
+dtrace -l -P 7 >"$tmp/out" 2>"$tmp/err"
+same "$tmp/err" "dtrace: invalid probe specifier 7: probe identifier 7 not permitted when specifying providers
+" "-l -P 7: an id is no provider"
 
 dtrace -n 'nosuch:::probe' >"$tmp/out" 2>"$tmp/err"
 check "description matching nothing: exit 1" [ $? -eq 1 ]

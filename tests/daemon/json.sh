@@ -126,6 +126,38 @@ check "oformat=xml: refused" [ $? -ne 0 ]
 same "$tmp/err" "dtrace: failed to set -x oformat: Invalid value for specified option
 " "oformat=xml: the reason"
 
+# -l: a probe a line, no heading; -lv adds the stability and argument
+# types; a script's pragma sets it as -x does; text stays the table
+dtrace -l -x oformat=json -n 'BEGIN,END' >"$tmp/out" 2>"$tmp/err"
+check "json -l: exit 0" [ $? -eq 0 ]
+check "json -l: the probes" jsonis "$tmp/out" '[
+{"type": "probe-description", "id": 1, "provider": "dtrace", "module": "",
+ "function": "", "name": "BEGIN"},
+{"type": "probe-description", "id": 2, "provider": "dtrace", "module": "",
+ "function": "", "name": "END"}]'
+dtrace -lv -x oformat=json -i 3 >"$tmp/out" 2>"$tmp/err"
+check "json -lv: exit 0" [ $? -eq 0 ]
+check "json -lv: with attributes and argument types" jsonis "$tmp/out" '[
+{"type": "probe-description", "id": 3, "provider": "dtrace", "module": "",
+ "function": "", "name": "ERROR",
+ "probe-description-attributes": {"identifier-names": "Stable",
+  "data-semantics": "Stable", "dependency-class": "Common"},
+ "argument-attributes": {"identifier-names": "Stable",
+  "data-semantics": "Stable", "dependency-class": "Common"},
+ "argument-types": []}]'
+printf '#pragma D option oformat=json\nEND {}\n' >"$tmp/l.d"
+dtrace -l -s "$tmp/l.d" >"$tmp/out" 2>"$tmp/err"
+check "json -l -s: the pragma's format" jsonis "$tmp/out" '[
+{"type": "probe-description", "id": 2, "provider": "dtrace", "module": "",
+ "function": "", "name": "END"}]'
+dtrace -l -x oformat=json -n 'nosuch:::' >"$tmp/out" 2>"$tmp/err"
+check "json -l: no match is exit 1" [ $? -eq 1 ]
+same "$tmp/out" "" "json -l: no match prints nothing"
+dtrace -l -n 'END' >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "   ID   PROVIDER            MODULE                          FUNCTION NAME
+    2     dtrace                                                     END
+" "oformat=text -l: the table"
+
 stop_daemon
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
 

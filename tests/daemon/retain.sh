@@ -74,6 +74,13 @@ sleep 1
 set -- $(listed rec)
 check "-a -l: rec, root's, active, ring of 2400 bytes, no drops, the target" \
     [ "$1 $2 $3 $4 $5 $6 $7 $8" = "rec 0 active ring 2400 4m 0 $lpid" ]
+dtrace -x oformat=json -a -l 2>/dev/null | grep -F '"name":"rec"' \
+    >"$tmp/jl"
+same "$tmp/jl" "{\"type\":\"retained\",\"name\":\"rec\",\"uid\":0,\
+\"state\":\"active\",\"policy\":\"ring\",\"bufsize\":2400,\
+\"aggsize\":4194304,\"drops\":0,\"errors\":0,\
+\"targets\":[{\"pid\":$lpid,\"exited\":0}]}
+" "-a -l under oformat=json: rec as one JSON line"
 check "rec's probes are in the trigger" \
     sh -c "! '$TRIGGERS/textcmp' $lpid >/dev/null 2>&1"
 

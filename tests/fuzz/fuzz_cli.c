@@ -144,6 +144,11 @@ fuzz_cli_reset(void)
 	g_quiet = g_testing = 0;
 	g_status = E_SUCCESS;
 	g_json = g_flowindent = g_grabanon = g_grabsnap = g_core = 0;
+	for (i = 0; i < g_nanonopt; i++)
+		free(g_anonopt[i]);
+	free(g_anonopt);
+	g_anonopt = NULL;
+	g_anon = g_nanonopt = 0;
 	g_retain = NULL;
 	g_intr = g_newline = g_impatient = 0;
 	g_targv = NULL;
