@@ -950,6 +950,11 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 	int e;
 
 	if (pp == NULL || dtd_target_proc(pp) == NULL) {
+		/* gone since the probe was made: exited, or let go */
+		pp = dtd_target_of(NULL, pb->pb_pid);
+		if (pp != NULL && dtd_target_gen(pp) == pb->pb_gen &&
+		    !dtd_target_live(pp))
+			return 0;
 		errno = ESRCH;
 		return -1;
 	}
@@ -967,6 +972,13 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 			while (i-- > 0)
 				ft_proc_site_remove(dtd_target_proc(pp),
 				    pb->pb_addr[i], p);
+			/*
+			 * The process died since it was grabbed: nothing to
+			 * trace, and its exit is reported (dtd_target.c) as
+			 * for one that exits later, as the USDT provider does
+			 */
+			if (!ft_proc_alive(dtd_target_proc(pp)))
+				return 0;
 			errno = e;
 			return -1;
 		}

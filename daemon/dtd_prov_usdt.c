@@ -463,6 +463,9 @@ dtd_prov_usdt_enable(dtd_probe_t *p)
 	int e;
 
 	if (tg == NULL || (proc = dtd_target_proc(tg)) == NULL) {
+		/* it died (or was let go) since it was grabbed: as below */
+		if (tg != NULL && !dtd_target_live(tg))
+			return 0;
 		errno = ESRCH;
 		return -1;
 	}
