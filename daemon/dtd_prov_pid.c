@@ -607,11 +607,13 @@ dtd_prov_pid_perfunc(void *arg, ft_mod_t *m, const ft_sym_t *s,
 		if (off >= s->fs_size) {
 			snprintf(mk->mk_err, mk->mk_errlen, "offset 0x%" PRIx64
 			    " outside of function '%s'", off, s->fs_name);
+			dtd_probe_seterrcode(DT_ERR_PDESC_OFF);
 			rc = -1;
 		} else if (ff.ff_jumptable || !ft_isa_is_insn(&ff,
 		    (uint32_t)off)) {
 			snprintf(mk->mk_err, mk->mk_errlen, "offset 0x%" PRIx64
 			    " is not aligned on an instruction", off);
+			dtd_probe_seterrcode(DT_ERR_PDESC_ALIGN);
 			rc = -1;
 		} else {
 			uint64_t a = addr + off;

@@ -332,8 +332,20 @@ dt_cc_pdesc_match(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
 	strcpy(d.dtpd_func, pd->dpd_func);
 	strcpy(d.dtpd_name, pd->dpd_name);
 	if (dtrace_probe_iter(dtp, &d, dt_cc_pdesc_one, &n) != 0 &&
-	    dtrace_errno(dtp) != EDT_NOPROBE)
-		longjmp(pcb->pcb_jmpbuf, 1);	/* the daemon's error stands */
+	    dtrace_errno(dtp) != EDT_NOPROBE) {
+		/* the daemon's error stands, with the tag of its code */
+		if (dtrace_errno(dtp) == EDT_REMOTE &&
+		    (dtp->dt_errcode == DT_ERR_PDESC_OFF ||
+		    dtp->dt_errcode == DT_ERR_PDESC_ALIGN)) {
+			char text[sizeof(dtp->dt_errmsg)];
+
+			strcpy(text, dtp->dt_errmsg);
+			dt_set_errmsg(dtp, dt_errtag(dtp->dt_errcode ==
+			    DT_ERR_PDESC_OFF ? D_PROC_OFF : D_PROC_ALIGN),
+			    "%s", text);
+		}
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
 	if (n == 0)
 		dt_parser_error(pcb, dnp->dn_line, D_PDESC_ZERO,
 		    "probe description %s:%s:%s:%s does not match any probes",

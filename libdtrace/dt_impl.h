@@ -189,6 +189,7 @@ struct dtrace_hdl {
 	int		dt_errno;	/* last error */
 	char		dt_errmsg[1024]; /* text of the last compile/remote error */
 	const char	*dt_errtag;	/* last compile error tag, or NULL */
+	uint32_t	dt_errcode;	/* DT_MSG_ERROR's code (EDT_REMOTE) */
 
 	/* dt_options.c */
 	dtrace_optval_t	dt_options[DTRACEOPT_MAX];

@@ -158,7 +158,15 @@ enum dt_msgtype {
 #define DT_RETAIN_NAMELEN	64	/* with the NUL */	/* -c: hold the child at its entry point */
 
 /* DT_MSG_MODMAP module flags */
-#define DT_MODMAP_EXEC	0x1	/* the executable: module a.out */
+#define DT_MODMAP_EXEC	0x1	/* the executable (a.out) */
+
+/*
+ * DT_MSG_ERROR codes of a probe description a provider refuses, that the
+ * compiler reports with a tag of its own (-xerrtags); other errors are
+ * errno values.
+ */
+#define DT_ERR_PDESC_OFF	0x10001	/* an offset outside its function */
+#define DT_ERR_PDESC_ALIGN	0x10002	/* an offset inside an instruction */
 
 /* DT_MSG_PROC events */
 #define DT_PROC_HELD	1	/* a CREATE target is at its entry point */
