@@ -458,30 +458,32 @@ dtd_prov_pid_live(const dtd_probe_t *p, const dtd_consumer_t *c)
 	return pp;
 }
 
-/* A module field matches "libc.so.6" as "libc" too. */
+/*
+ * The module field of a description names the probe's module as
+ * ft_proc_mod_match says ("a.out" the executable, "libc" libc.so.6);
+ * a probe made under -Z before its library came, or of a process let
+ * go (its modules are freed with it), by its name alone.
+ */
 static int
-dtd_prov_pid_modglob(const char *pat, const char *mod)
+dtd_prov_pid_modglob(const char *pat, const dtd_probe_t *p,
+    const dtd_target_t *pp)
 {
-	char stem[DTRACE_MODNAMELEN];
-	const char *dot;
+	const dtd_pidprobe_t *pb = p->dpr_arg;
 
-	if (dtd_probe_glob(pat, mod))
-		return 1;
-	if (strcmp(mod, "a.out") == 0 || (dot = strchr(mod, '.')) == NULL ||
-	    (size_t)(dot - mod) >= sizeof(stem))
-		return 0;
-	memcpy(stem, mod, dot - mod);
-	stem[dot - mod] = '\0';
-	return dtd_probe_glob(pat, stem);
+	if (pb->pb_mod != NULL && dtd_target_proc(pp) != NULL)
+		return ft_proc_mod_match(pb->pb_mod, pat);
+	return ft_proc_modname_match(p->dpr_mod, pat);
 }
 
 static int
 dtd_prov_pid_match(const dtp_probedesc_t *d, const dtd_probe_t *p,
     const dtd_consumer_t *c)
 {
-	return dtd_prov_pid_live(p, c) != NULL &&
+	const dtd_target_t *pp = dtd_prov_pid_live(p, c);
+
+	return pp != NULL &&
 	    dtd_probe_glob(d->dpd_provider, p->dpr_prov->dpv_name) &&
-	    dtd_prov_pid_modglob(d->dpd_mod, p->dpr_mod) &&
+	    dtd_prov_pid_modglob(d->dpd_mod, p, pp) &&
 	    dtd_probe_glob(d->dpd_func, p->dpr_func) &&
 	    dtd_probe_glob(d->dpd_name, p->dpr_name);
 }

@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	6
+#define DT_PROTO_VERSION	7
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -130,7 +130,9 @@ enum dt_msgtype {
 	DT_MSG_MODMAP,		/* d->c, any time before records that need
 				 *   it: u32 pid, u32 n, then n x { u64 lo,
 				 *   u64 hi, u64 bias, u32 flags
-				 *   (DT_MODMAP_*), str path }: the
+				 *   (DT_MODMAP_*), str path, str name
+				 *   (the module's in probes and stacks:
+				 *   the executable's as it was run) }: the
 				 *   objects mapped in a target (ustack(),
 				 *   usym() symbols are the client's work);
 				 *   replaces the pid's previous map */
