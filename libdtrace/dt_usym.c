@@ -893,7 +893,7 @@ dt_usym_modpaths(dtrace_hdl_t *dtp, pid_t pid,
 pid_t
 dt_usym_target(const dtrace_hdl_t *dtp)
 {
-	return dtp->dt_nprocs > 0 ? dtp->dt_procs[0].dpr_pid : 0;
+	return dt_proc_target(dtp);
 }
 
 void
