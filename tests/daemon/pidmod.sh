@@ -4,9 +4,10 @@
 # "lp" to the loop trigger, and the file's, "loop"), printed as it was
 # run in probemod, umod(), usym(), ustack() and -l; a library by its
 # name, or a prefix of it up to a '.' ("libc.so" for libc.so.6).  A
-# provider that names a pid (pid1234) grabs that process; its probes'
-# offsets are checked with illumos's tags; a target that dies before
-# its probes are enabled leaves dtrace running, as one that dies later.
+# provider that names a pid (pid1234, or a USDT provider's trig1234)
+# grabs that process.  Offsets are checked with illumos's tags.  A
+# target that dies before its probes are enabled leaves dtrace running,
+# as one that dies later.
 . "$(dirname "$0")/lib.sh"
 
 check "daemon starts" start_daemon
@@ -106,6 +107,22 @@ dtrace -xerrtags -n "pid$spid:lp:f:entry {}" >"$tmp/out" 2>"$tmp/err"
 check "pid$spid gone: exit 1" [ $? -eq 1 ]
 check "pid$spid gone: [D_PROC_GRAB] failed to grab process" grep -q \
     "\[D_PROC_GRAB\] failed to grab process $spid$" "$tmp/err"
+
+# a USDT provider naming a pid grabs it too; the semaphore and the text
+# are as they were once dtrace is done
+"$TRIGGERS/sdt" 1 watch >"$tmp/sdt.out" 2>&1 &
+spid=$!
+waitfor execd $spid
+waitfor grep -q '^watching$' "$tmp/sdt.out"
+dtrace -q -n "trig$spid:::round /++n == 3/ { printf(\"%s %s %d\\n\",
+    probeprov, probemod, n); exit(0); }" >"$tmp/out" 2>"$tmp/err"
+check "trig$spid, no -p: exit 0" [ $? -eq 0 ]
+check "trig$spid, no -p: round fired 3 times in sdt" \
+    [ "$(head -1 "$tmp/out")" = "trig$spid sdt 3" ]
+kill -USR1 $spid
+wait $spid
+check "trig$spid, no -p: semaphore 0 and its text intact after" \
+    grep -q '^semaphore 0, text intact$' "$tmp/sdt.out"
 
 # a -p target killed between its grab and the enabling (by the
 # preprocessor of the second -n, -x cpppath): dtrace runs BEGIN, tells
