@@ -563,6 +563,8 @@ int		dtd_probe_glob(const char *, const char *);
 int		dtd_probe_match(const dtp_probedesc_t *, const dtd_probe_t *);
 int		dtd_probe_iter(const dtp_probedesc_t *, dtd_consumer_t *,
 		    int (*)(dtd_probe_t *, void *), void *, char *, size_t);
+void		dtd_probe_seterrcode(uint32_t);
+uint32_t	dtd_probe_geterrcode(void);
 int		dtd_probe_enable(dtd_probe_t *, dtd_ecb_t *);
 void		dtd_probe_disable(dtd_probe_t *, dtd_ecb_t *);
 uint32_t	dtd_probe_count(void);

@@ -517,7 +517,8 @@ dtd_client_dispatch(dtd_client_t *cl, dt_msg_t *m)
 		if (dtd_probe_iter(&desc, cl->cl_consumer, dtd_client_listone,
 		    &l, err, sizeof(err)) == -1 && err[0] != '\0') {
 			dt_msg_free(&r);
-			return dtd_client_error(cl, EINVAL, err);
+			return dtd_client_error(cl, dtd_probe_geterrcode(),
+			    err);
 		}
 		if (r.dm_err == 0) {
 			np = r.dm_data + off;

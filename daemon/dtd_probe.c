@@ -45,6 +45,7 @@ static dtd_probetab_t	dtd_probe_byname = { .pt_chain = DTD_PROBE_BYNAME };
 static TAILQ_HEAD(, dtd_probegrp) dtd_probe_grps =
     TAILQ_HEAD_INITIALIZER(dtd_probe_grps);
 static uint32_t		dtd_probe_lastid;
+static uint32_t		dtd_probe_errcode;	/* of the last refusal */
 
 
 /* FNV-1a of the four names, each with its terminating NUL. */
@@ -381,7 +382,8 @@ dtd_probe_idcmp(const void *a, const void *b)
  * description's first field matches are walked; the matches are taken
  * first, so that cb sees the table as it was.  Stops at the first
  * non-zero return of cb and returns it; a provider's error returns -1
- * with err filled.
+ * with err filled, and its code (DT_ERR_PDESC_*, or EINVAL) for
+ * dtd_probe_errcode().
  */
 int
 dtd_probe_iter(const dtp_probedesc_t *d, dtd_consumer_t *c,
@@ -395,6 +397,7 @@ dtd_probe_iter(const dtp_probedesc_t *d, dtd_consumer_t *c,
 
 	if (errlen > 0)
 		err[0] = '\0';
+	dtd_probe_errcode = EINVAL;
 	for (i0 = 0; dtd_provider_nth(i0) != NULL; i0++) {
 		const dtd_provider_t *pv = dtd_provider_nth(i0);
 
@@ -447,6 +450,23 @@ dtd_probe_enable(dtd_probe_t *p, dtd_ecb_t *e)
 	pthread_rwlock_unlock(&p->dpr_lock);
 	e->de_enabled = 1;
 	return 0;
+}
+
+/*
+ * A provider refusing a description says which of the errors the
+ * compiler tags it is (DT_ERR_PDESC_*), before it returns -1.
+ */
+void
+dtd_probe_seterrcode(uint32_t code)
+{
+	dtd_probe_errcode = code;
+}
+
+/* The code of dtd_probe_iter's last refusal, for DT_MSG_ERROR. */
+uint32_t
+dtd_probe_geterrcode(void)
+{
+	return dtd_probe_errcode;
 }
 
 /* Once this returns, no firing can still be running e. */

@@ -512,30 +512,32 @@ dtd_prov_pid_live(const dtd_probe_t *p, const dtd_consumer_t *c)
 	return pp;
 }
 
-/* A module field matches "libc.so.6" as "libc" too. */
+/*
+ * The module field of a description names the probe's module as
+ * ft_proc_mod_match says ("a.out" the executable, "libc" libc.so.6);
+ * a probe made under -Z before its library came, or of a process let
+ * go (its modules are freed with it), by its name alone.
+ */
 static int
-dtd_prov_pid_modglob(const char *pat, const char *mod)
+dtd_prov_pid_modglob(const char *pat, const dtd_probe_t *p,
+    const dtd_target_t *pp)
 {
-	char stem[DTRACE_MODNAMELEN];
-	const char *dot;
+	const dtd_pidprobe_t *pb = p->dpr_arg;
 
-	if (dtd_probe_glob(pat, mod))
-		return 1;
-	if (strcmp(mod, "a.out") == 0 || (dot = strchr(mod, '.')) == NULL ||
-	    (size_t)(dot - mod) >= sizeof(stem))
-		return 0;
-	memcpy(stem, mod, dot - mod);
-	stem[dot - mod] = '\0';
-	return dtd_probe_glob(pat, stem);
+	if (pb->pb_mod != NULL && dtd_target_proc(pp) != NULL)
+		return ft_proc_mod_match(pb->pb_mod, pat);
+	return ft_proc_modname_match(p->dpr_mod, pat);
 }
 
 static int
 dtd_prov_pid_match(const dtp_probedesc_t *d, const dtd_probe_t *p,
     const dtd_consumer_t *c)
 {
-	return dtd_prov_pid_live(p, c) != NULL &&
+	const dtd_target_t *pp = dtd_prov_pid_live(p, c);
+
+	return pp != NULL &&
 	    dtd_probe_glob(d->dpd_provider, p->dpr_prov->dpv_name) &&
-	    dtd_prov_pid_modglob(d->dpd_mod, p->dpr_mod) &&
+	    dtd_prov_pid_modglob(d->dpd_mod, p, pp) &&
 	    dtd_probe_glob(d->dpd_func, p->dpr_func) &&
 	    dtd_probe_glob(d->dpd_name, p->dpr_name);
 }
@@ -661,11 +663,13 @@ dtd_prov_pid_perfunc(void *arg, ft_mod_t *m, const ft_sym_t *s,
 		if (off >= s->fs_size) {
 			snprintf(mk->mk_err, mk->mk_errlen, "offset 0x%" PRIx64
 			    " outside of function '%s'", off, s->fs_name);
+			dtd_probe_seterrcode(DT_ERR_PDESC_OFF);
 			rc = -1;
 		} else if (ff.ff_jumptable || !ft_isa_is_insn(&ff,
 		    (uint32_t)off)) {
 			snprintf(mk->mk_err, mk->mk_errlen, "offset 0x%" PRIx64
 			    " is not aligned on an instruction", off);
+			dtd_probe_seterrcode(DT_ERR_PDESC_ALIGN);
 			rc = -1;
 		} else {
 			uint64_t a = addr + off;
@@ -1004,6 +1008,11 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 	int e;
 
 	if (pp == NULL || dtd_target_proc(pp) == NULL) {
+		/* gone since the probe was made: exited, or let go */
+		pp = dtd_target_of(NULL, pb->pb_pid);
+		if (pp != NULL && dtd_target_gen(pp) == pb->pb_gen &&
+		    !dtd_target_live(pp))
+			return 0;
 		errno = ESRCH;
 		return -1;
 	}
@@ -1021,6 +1030,13 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 			while (i-- > 0)
 				ft_proc_site_remove(dtd_target_proc(pp),
 				    pb->pb_addr[i], p);
+			/*
+			 * The process died since it was grabbed: nothing to
+			 * trace, and its exit is reported (dtd_target.c) as
+			 * for one that exits later, as the USDT provider does
+			 */
+			if (!ft_proc_alive(dtd_target_proc(pp)))
+				return 0;
 			errno = e;
 			return -1;
 		}

@@ -131,21 +131,20 @@ dtd_prov_usdt_dashes(const char *raw, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
-/* A module field: the object's file name, or its stem ("libc"). */
+/*
+ * The module field of a description names the probe's object as the
+ * pid provider's does ("a.out" the executable, "libc" libc.so.6); of a
+ * process let go (its modules are freed with it), by its name alone.
+ */
 static int
-dtd_prov_usdt_modglob(const char *pat, const char *mod)
+dtd_prov_usdt_modglob(const char *pat, const dtd_probe_t *p,
+    const dtd_target_t *tg)
 {
-	char stem[DTRACE_MODNAMELEN];
-	const char *dot;
+	const dtd_usdtprobe_t *ub = p->dpr_arg;
 
-	if (dtd_probe_glob(pat, mod))
-		return 1;
-	if ((dot = strchr(mod, '.')) == NULL ||
-	    (size_t)(dot - mod) >= sizeof(stem))
-		return 0;
-	memcpy(stem, mod, dot - mod);
-	stem[dot - mod] = '\0';
-	return dtd_probe_glob(pat, stem);
+	if (ub->ub_nsite > 0 && dtd_target_proc(tg) != NULL)
+		return ft_proc_mod_match(ub->ub_site[0].us_mod, pat);
+	return ft_proc_modname_match(p->dpr_mod, pat);
 }
 
 /* The probe's target, if it is c's (any consumer's: NULL) and current. */
@@ -165,10 +164,11 @@ dtd_prov_usdt_match(const dtp_probedesc_t *d, const dtd_probe_t *p,
     const dtd_consumer_t *c)
 {
 	const dtd_usdtprobe_t *ub = p->dpr_arg;
+	const dtd_target_t *tg = dtd_prov_usdt_live(p, c);
 
-	return dtd_prov_usdt_live(p, c) != NULL &&
+	return tg != NULL &&
 	    dtd_probe_glob(d->dpd_provider, p->dpr_prov->dpv_name) &&
-	    dtd_prov_usdt_modglob(d->dpd_mod, p->dpr_mod) &&
+	    dtd_prov_usdt_modglob(d->dpd_mod, p, tg) &&
 	    dtd_probe_glob(d->dpd_func, p->dpr_func) &&
 	    (dtd_probe_glob(d->dpd_name, p->dpr_name) ||
 	    dtd_probe_glob(d->dpd_name, ub->ub_rawname));
@@ -318,15 +318,12 @@ static int
 dtd_prov_usdt_mod(void *arg, ft_proc_t *proc, ft_mod_t *m)
 {
 	dtd_usdtmk_t *mk = arg;
-	const char *slash;
 	char err[256];
 
 	if (!m->fm_text)
 		return 0;
-	slash = strrchr(m->fm_path, '/');
-	mk->mk_modname = slash != NULL ? slash + 1 : m->fm_path;
-	if (mk->mk_desc != NULL &&
-	    !dtd_prov_usdt_modglob(mk->mk_desc->dpd_mod, mk->mk_modname))
+	mk->mk_modname = m->fm_name;
+	if (mk->mk_desc != NULL && !ft_proc_mod_match(m, mk->mk_desc->dpd_mod))
 		return 0;
 	if ((mk->mk_elf = ft_proc_mod_elf(proc, m, err, sizeof(err))) == NULL)
 		return 0;
@@ -463,6 +460,9 @@ dtd_prov_usdt_enable(dtd_probe_t *p)
 	int e;
 
 	if (tg == NULL || (proc = dtd_target_proc(tg)) == NULL) {
+		/* it died (or was let go) since it was grabbed: as below */
+		if (tg != NULL && !dtd_target_live(tg))
+			return 0;
 		errno = ESRCH;
 		return -1;
 	}

@@ -987,6 +987,7 @@ dtd_target_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
 	dt_msg_put_u64(tm->tm_msg, m->fm_bias);
 	dt_msg_put_u32(tm->tm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
 	dt_msg_put_str(tm->tm_msg, m->fm_path);
+	dt_msg_put_str(tm->tm_msg, m->fm_name);
 	tm->tm_n++;
 	return 0;
 }

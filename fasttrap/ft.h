@@ -331,7 +331,8 @@ int		ft_isa_tlsoff(const uint8_t *, size_t, uint64_t, uint64_t *,
 /* A loaded object of a traced process: the executable or a library. */
 typedef struct ft_mod {
 	char		*fm_path;	/* path in /proc/PID/maps */
-	const char	*fm_name;	/* "a.out", or the basename */
+	const char	*fm_name;	/* basename; the executable's as run */
+	char		*fm_execname;	/* that name, if not fm_path's */
 	uint64_t	fm_lo;		/* lowest mapped address */
 	uint64_t	fm_hi;		/* end of the highest mapping */
 	uint64_t	fm_bias;	/* runtime address - link address */
@@ -473,6 +474,7 @@ void		ft_proc_refresh(ft_proc_t *);
 int		ft_proc_mod_iter(ft_proc_t *, const char *,
 		    int (*)(void *, ft_proc_t *, ft_mod_t *), void *);
 int		ft_proc_mod_match(const ft_mod_t *, const char *);
+int		ft_proc_modname_match(const char *, const char *);
 ft_elf_t	*ft_proc_mod_elf(ft_proc_t *, ft_mod_t *, char *, size_t);
 int		ft_proc_func_iter(ft_proc_t *, const char *, const char *,
 		    int (*)(void *, ft_mod_t *, const ft_sym_t *, uint64_t),

@@ -11,8 +11,8 @@
  * ft_site.c's.
  *
  * The target model: the loaded objects of a process from /proc/PID/maps
- * (the main executable is module "a.out"; a library is matched by its
- * basename, "libc.so.6", and by its name up to the first '.', "libc"),
+ * (ft_proc_mod_match says which a module description names), each named
+ * by its basename, the executable by the name it was run by,
  * each with its load bias (from the mapping and the ELF's PT_LOAD) and its
  * ft_elf_t, opened once when first needed.  The list is read again when
  * the tracer says the maps changed (exec, the dynamic linker's hook) or
@@ -213,6 +213,7 @@ ft_proc_free(ft_proc_t *p)
 		n = m->fm_next;
 		ft_elf_close(m->fm_elf);
 		free(m->fm_path);
+		free(m->fm_execname);
 		free(m);
 	}
 	if (p->pr_memfd >= 0)
@@ -739,6 +740,62 @@ ft_proc_refresh(ft_proc_t *p)
 	pthread_mutex_unlock(&p->pr_modlock);
 }
 
+/*
+ * The basename of the path the executable was run by (the auxiliary
+ * vector's AT_EXECFN, as illumos names it by AT_SUN_EXECNAME: "awk"
+ * for /usr/bin/awk, a link to mawk), if that path is the file mapped
+ * (exe), not a script run by its interpreter; else NULL.  Malloc'd.
+ */
+static char *
+ft_proc_execname(const ft_proc_t *p, const struct stat *exe)
+{
+	char path[PATH_MAX], full[PATH_MAX + 64];
+	uint64_t av[2], fn = 0;
+	struct iovec l, r;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)p->pr_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) &&
+	    av[0] != AT_NULL) {
+		if (av[0] == AT_EXECFN) {
+			fn = av[1];
+			break;
+		}
+	}
+	close(fd);
+	if (fn == 0)
+		return NULL;
+	l.iov_base = path;
+	l.iov_len = sizeof(path) - 1;
+	r.iov_base = (void *)(uintptr_t)fn;
+	r.iov_len = sizeof(path) - 1;
+	/* the string may end short of a page its last bytes cross */
+	if ((n = process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0)) <= 0) {
+		r.iov_len = l.iov_len = 4096 - (fn & 4095);
+		if ((n = process_vm_readv(p->pr_pid, &l, 1, &r, 1, 0)) <= 0)
+			return NULL;
+	}
+	path[n] = '\0';
+	if (strlen(path) == (size_t)n || path[0] == '\0')
+		return NULL;
+	/* a name only: the process's own view of the path, never opened */
+	if (path[0] == '/')
+		snprintf(full, sizeof(full), "/proc/%d/root%s",
+		    (int)p->pr_pid, path);
+	else
+		snprintf(full, sizeof(full), "/proc/%d/cwd/%s",
+		    (int)p->pr_pid, path);
+	if (stat(full, &st) == -1 || st.st_ino != exe->st_ino ||
+	    st.st_dev != exe->st_dev)
+		return NULL;
+	return strdup(strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 :
+	    path);
+}
+
 /* Read /proc/PID/maps into the module list.  pr_modlock held. */
 static int
 ft_proc_maps(ft_proc_t *p)
@@ -804,7 +861,11 @@ ft_proc_maps(ft_proc_t *p)
 				m->fm_bias = bias;
 				m->fm_exec = haveexe && exe.st_ino == ino &&
 				    exe.st_dev == dev;
-				m->fm_name = m->fm_exec ? "a.out" :
+				if (m->fm_exec)
+					m->fm_execname = ft_proc_execname(p,
+					    &exe);
+				m->fm_name = m->fm_execname != NULL ?
+				    m->fm_execname :
 				    strrchr(m->fm_path, '/') + 1;
 				m->fm_next = p->pr_mods;
 				p->pr_mods = m;
@@ -828,26 +889,36 @@ ft_proc_maps(ft_proc_t *p)
 }
 
 /*
- * Does module m match a module glob?  "a.out" names the executable (its
- * basename does too); a library matches by basename or by its name up to
- * the first '.' ("libc" for libc.so.6).
+ * Does a module named name match a module description, by illumos's
+ * rule: a glob matches the whole name; a plain name matches it whole or
+ * up to a '.' ("libc.so" and "libc" name libc.so.6).  NULL or "": all.
  */
 int
-ft_proc_mod_match(const ft_mod_t *m, const char *glob)
+ft_proc_modname_match(const char *name, const char *desc)
 {
-	const char *base = strrchr(m->fm_path, '/') + 1, *dot;
-	char stem[256];
+	size_t n;
 
-	if (glob == NULL || *glob == '\0')
+	if (desc == NULL || *desc == '\0')
 		return 1;
-	if (fnmatch(glob, m->fm_name, 0) == 0 || fnmatch(glob, base, 0) == 0)
+	if (strpbrk(desc, "*?[\\") != NULL)
+		return fnmatch(desc, name, 0) == 0;
+	n = strlen(desc);
+	return strncmp(name, desc, n) == 0 &&
+	    (name[n] == '\0' || name[n] == '.');
+}
+
+/*
+ * Does module m match a module description?  "a.out" names the
+ * executable; a module matches by its name (fm_name) and by the basename
+ * of the file mapped (for the executable they may differ: awk, mawk).
+ */
+int
+ft_proc_mod_match(const ft_mod_t *m, const char *desc)
+{
+	if (m->fm_exec && desc != NULL && strcmp(desc, "a.out") == 0)
 		return 1;
-	if (m->fm_exec || (dot = strchr(base, '.')) == NULL ||
-	    (size_t)(dot - base) >= sizeof(stem))
-		return 0;
-	memcpy(stem, base, dot - base);
-	stem[dot - base] = '\0';
-	return fnmatch(glob, stem, 0) == 0;
+	return ft_proc_modname_match(m->fm_name, desc) ||
+	    ft_proc_modname_match(strrchr(m->fm_path, '/') + 1, desc);
 }
 
 /*

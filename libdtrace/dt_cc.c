@@ -137,8 +137,9 @@ dt_cc_macro(dt_pcb_t *pcb, int line, const char *name, int want,
 		v = getsid(0);
 	else if (strcmp(name, "pgid") == 0)
 		v = getpgid(0);
-	else if (strcmp(name, "target") == 0 && pcb->pcb_hdl->dt_nprocs > 0)
-		v = pcb->pcb_hdl->dt_procs[0].dpr_pid;	/* the first -c/-p */
+	else if (strcmp(name, "target") == 0 &&
+	    dt_proc_target(pcb->pcb_hdl) != 0)
+		v = dt_proc_target(pcb->pcb_hdl);	/* the first -c/-p */
 	else if (strcmp(name, "target") == 0 && defarg)
 		v = 0;
 	else
@@ -322,6 +323,21 @@ dt_cc_pdesc_match(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
 	uint32_t n = 0;
 
 	dt_cc_pdesc_pid(pcb, dnp, pd);
+	/*
+	 * pid1234, myprov1234: grabbed first; under -Z one that cannot be
+	 * is a description that matches nothing
+	 */
+	if (dt_proc_named(dtp, pd->dpd_provider) != 0 &&
+	    !(pcb->pcb_cflags & DTRACE_C_ZDEFS) &&
+	    !(dtp->dt_copts & DT_COPT_ZDEFS)) {
+		char text[sizeof(dtp->dt_errmsg)];
+
+		/* without its tag: the parser's error puts the line too */
+		snprintf(text, sizeof(text), "%s", dtp->dt_errmsg +
+		    ((dtp->dt_copts & DT_COPT_ERRTAGS) ?
+		    strlen("[D_PROC_GRAB] ") : 0));
+		dt_parser_error(pcb, dnp->dn_line, D_PROC_GRAB, "%s", text);
+	}
 	/* the handle's flag too: a #pragma D option zdefs sets it mid-compile */
 	if ((pcb->pcb_cflags & DTRACE_C_ZDEFS) ||
 	    (dtp->dt_copts & DT_COPT_ZDEFS))
@@ -332,8 +348,20 @@ dt_cc_pdesc_match(dt_pcb_t *pcb, dt_node_t *dnp, const dtp_probedesc_t *pd)
 	strcpy(d.dtpd_func, pd->dpd_func);
 	strcpy(d.dtpd_name, pd->dpd_name);
 	if (dtrace_probe_iter(dtp, &d, dt_cc_pdesc_one, &n) != 0 &&
-	    dtrace_errno(dtp) != EDT_NOPROBE)
-		longjmp(pcb->pcb_jmpbuf, 1);	/* the daemon's error stands */
+	    dtrace_errno(dtp) != EDT_NOPROBE) {
+		/* the daemon's error stands, with the tag of its code */
+		if (dtrace_errno(dtp) == EDT_REMOTE &&
+		    (dtp->dt_errcode == DT_ERR_PDESC_OFF ||
+		    dtp->dt_errcode == DT_ERR_PDESC_ALIGN)) {
+			char text[sizeof(dtp->dt_errmsg)];
+
+			strcpy(text, dtp->dt_errmsg);
+			dt_set_errmsg(dtp, dt_errtag(dtp->dt_errcode ==
+			    DT_ERR_PDESC_OFF ? D_PROC_OFF : D_PROC_ALIGN),
+			    "%s", text);
+		}
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
 	if (n == 0)
 		dt_parser_error(pcb, dnp->dn_line, D_PDESC_ZERO,
 		    "probe description %s:%s:%s:%s does not match any probes",

@@ -294,12 +294,13 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			uint32_t code = dt_msg_get_u32(m);
 			char text[1024];
 
-			(void)code;
 			if (dt_msg_get_strbuf(m, text, sizeof(text)) != 0)
 				snprintf(text, sizeof(text),
 				    "malformed error from dtraced");
 			dt_msg_free(m);
-			return dt_conn_error(dtp, EDT_REMOTE, "%s", text);
+			(void)dt_conn_error(dtp, EDT_REMOTE, "%s", text);
+			dtp->dt_errcode = code;
+			return -1;
 		}
 		return 0;
 	}

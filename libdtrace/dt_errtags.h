@@ -168,6 +168,9 @@
 	X(D_PROC_BADPID)	/* pid provider: not a valid pid */ \
 	X(D_PROC_LIB)		/* pid: a library with function "-" */ \
 	X(D_PROC_NAME)		/* pid provider: glob with function "-" */ \
+	X(D_PROC_GRAB)		/* pid/USDT: the process cannot be grabbed */ \
+	X(D_PROC_OFF)		/* pid: an offset outside of its function */ \
+	X(D_PROC_ALIGN)		/* pid: an offset inside an instruction */ \
 	X(D_PRAGMA_INVAL)	/* unknown #pragma D directive */ \
 	X(D_PRAGMA_MALFORM)	/* malformed #pragma */ \
 	X(D_PRAGMA_UNUSED)	/* #pragma names nothing of the program */ \

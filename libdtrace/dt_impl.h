@@ -198,6 +198,7 @@ struct dtrace_hdl {
 	int		dt_errno;	/* last error */
 	char		dt_errmsg[1024]; /* text of the last compile/remote error */
 	const char	*dt_errtag;	/* last compile error tag, or NULL */
+	uint32_t	dt_errcode;	/* DT_MSG_ERROR's code (EDT_REMOTE) */
 
 	/* dt_options.c */
 	dtrace_optval_t	dt_options[DTRACEOPT_MAX];
@@ -289,10 +290,14 @@ struct dtrace_hdl {
 	int		dt_snapshot;	/* only read: never stopped */
 };
 
-/* A target process: grabbed (-p) or created (-c). */
+/*
+ * A target process: grabbed (-p) or created (-c), or grabbed because a
+ * probe description's provider named it (pid1234: dt_proc_named).
+ */
 typedef struct dt_proc {
 	pid_t		dpr_pid;
 	int		dpr_created;	/* our child (-c) */
+	int		dpr_named;	/* by a provider: not $target */
 	int		dpr_held;	/* the daemon holds it at its entry */
 	int		dpr_exited;
 	int		dpr_status;	/* wait status, once exited */
@@ -330,6 +335,8 @@ int		dt_json_error(const dt_json_t *);
 /* dt_proc.c */
 void		dt_proc_event(dtrace_hdl_t *, dt_msg_t *);
 void		dt_proc_fini(dtrace_hdl_t *);
+int		dt_proc_named(dtrace_hdl_t *, const char *);
+pid_t		dt_proc_target(const dtrace_hdl_t *);
 
 /* dt_usym.c */
 /*

@@ -157,6 +157,8 @@ dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 	dt_msg_t req, rep;
 	int rv = 0;
 
+	if (pdp != NULL && dt_proc_named(dtp, pdp->dtpd_provider) != 0)
+		return -1;
 	dt_msg_init(&req, DT_MSG_LIST);
 	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_provider : "");
 	dt_msg_put_str(&req, pdp != NULL ? pdp->dtpd_mod : "");

@@ -1,5 +1,9 @@
 /*
- * dt_proc.c: target processes (-c, -p).  The daemon traces them; the
+ * dt_proc.c: target processes (-c, -p, and those a probe description's
+ * provider names, pid1234 or a USDT provider's myprov1234, grabbed as
+ * illumos does when the description is compiled or listed: they are
+ * not $target, and their exit is not reported and does not end
+ * tracing).  The daemon traces them; the
  * library only names them (by pidfd, so that the daemon traces exactly
  * the process meant, even if the pid is reused) and hears when they are
  * held or gone (DT_MSG_PROC, dt_proc_event), and why the daemon let one
@@ -8,6 +12,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -50,13 +55,13 @@ dt_proc_event(dtrace_hdl_t *dtp, dt_msg_t *m)
 		/* our child: reap it now that its tracer let it go */
 		if (pr->dpr_created)
 			(void)waitpid(pid, NULL, WNOHANG);
-		if (dtp->dt_prochdlr != NULL)
+		if (dtp->dt_prochdlr != NULL && !pr->dpr_named)
 			dtp->dt_prochdlr(pid, status, dtp->dt_procarg);
 	} else if (ev == DT_PROC_LOST && !pr->dpr_exited) {
 		/* it runs on, untraced: gone for us */
 		pr->dpr_exited = 1;
 		pr->dpr_lost = status != 0 ? status : DT_LOST_SETID;
-		if (dtp->dt_prochdlr != NULL)
+		if (dtp->dt_prochdlr != NULL && !pr->dpr_named)
 			dtp->dt_prochdlr(pid, 0, dtp->dt_procarg);
 	}
 }
@@ -115,6 +120,19 @@ dt_proc_pidfd(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+/* The pid $target names: the first -c or -p target, or 0. */
+pid_t
+dt_proc_target(const dtrace_hdl_t *dtp)
+{
+	int i;
+
+	for (i = 0; i < dtp->dt_nprocs; i++) {
+		if (!dtp->dt_procs[i].dpr_named)
+			return dtp->dt_procs[i].dpr_pid;
+	}
+	return 0;
+}
+
 /* Send GRAB with the pidfd; the new target is recorded on success. */
 static int
 dt_proc_grab(dtrace_hdl_t *dtp, pid_t pid, int pidfd, int create)
@@ -148,6 +166,46 @@ dt_proc_grab(dtrace_hdl_t *dtp, pid_t pid, int pidfd, int create)
 	np[dtp->dt_nprocs].dpr_pid = pid;
 	np[dtp->dt_nprocs].dpr_created = create;
 	dtp->dt_nprocs++;
+	return 0;
+}
+
+/*
+ * A description's provider ends in a pid (pid1234, myprov1234): grab
+ * that process, if it is no target yet, so that its probes can be made
+ * and matched, as illumos does.  0 if it names no process (a glob, no
+ * digits, or tracing started already) or is grabbed; -1 with illumos's
+ * D_PROC_GRAB error if it cannot be.
+ */
+int
+dt_proc_named(dtrace_hdl_t *dtp, const char *prov)
+{
+	const char *p = prov + strlen(prov);
+	unsigned long pid;
+	char *end;
+	int fd;
+
+	while (p > prov && isdigit((unsigned char)p[-1]))
+		p--;
+	if (*p == '\0' || p == prov || dtp->dt_active ||
+	    strpbrk(prov, "*?[\\") != NULL)
+		return 0;
+	errno = 0;
+	pid = strtoul(p, &end, 10);
+	if (errno != 0 || pid == 0 || pid > INT32_MAX ||
+	    dt_proc_lookup(dtp, (pid_t)pid) != NULL)
+		return 0;	/* D_PROC_BADPID is the compiler's */
+	/* not dtrace itself: the daemon would stop its own client */
+	fd = (pid_t)pid == getpid() ? -1 : dt_proc_pidfd((pid_t)pid);
+	if (fd != -1 && dt_conn_open(dtp) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd == -1 || dt_proc_grab(dtp, (pid_t)pid, fd, 0) != 0) {
+		dt_set_errmsg(dtp, dt_errtag(D_PROC_GRAB),
+		    "failed to grab process %lu", pid);
+		return -1;
+	}
+	dtp->dt_procs[dtp->dt_nprocs - 1].dpr_named = 1;
 	return 0;
 }
 

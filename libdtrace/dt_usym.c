@@ -50,6 +50,7 @@ typedef struct dt_usym_mod {
 	uint64_t	um_bias;
 	uint32_t	um_flags;	/* DT_MODMAP_* */
 	char		*um_path;
+	char		*um_name;	/* in stacks: the executable's as run */
 	/* -lv: its functions' DIEs by name, made on first use */
 	struct dt_usym_fnent *um_fns;
 	size_t		um_nfns;
@@ -160,6 +161,8 @@ dt_usym_mod_clear(dt_usym_mod_t *m)
 	m->um_indexed = 0;
 	free(m->um_path);
 	m->um_path = NULL;
+	free(m->um_name);
+	m->um_name = NULL;
 }
 
 static void
@@ -208,7 +211,9 @@ dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
 		nm[i].um_bias = dt_msg_get_u64(m);
 		nm[i].um_flags = dt_msg_get_u32(m);
 		nm[i].um_path = dt_msg_get_strdup(m, 4096);
-		if (nm[i].um_path == NULL || nm[i].um_lo >= nm[i].um_hi)
+		nm[i].um_name = dt_msg_get_strdup(m, 4096);
+		if (nm[i].um_path == NULL || nm[i].um_name == NULL ||
+		    nm[i].um_lo >= nm[i].um_hi)
 			break;
 		nn++;
 	}
@@ -274,8 +279,8 @@ dt_usym_dwfl(dtrace_hdl_t *dtp, pid_t pid)
 			const dt_usym_mod_t *um = &up->up_mods[i];
 
 			/* a file that is gone or changed is left out */
-			(void)dwfl_report_elf(d, dt_usym_basename(um->um_path),
-			    um->um_path, -1, um->um_bias, true);
+			(void)dwfl_report_elf(d, um->um_name, um->um_path,
+			    -1, um->um_bias, true);
 		}
 	} else {
 		if (pid <= 0 || (d = dwfl_begin(&dt_usym_livecb)) == NULL)
@@ -460,7 +465,10 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 	if (d != NULL && (mod = dwfl_addrmodule(d, addr)) != NULL) {
 		mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
 		    &file, NULL);
-		if (file != NULL)
+		/* the map's names; /proc's are paths */
+		if (mname != NULL)
+			mname = dt_usym_basename(mname);
+		else if (file != NULL)
 			mname = dt_usym_basename(file);
 		if (how != DT_USYM_MOD &&
 		    (sname = dwfl_module_addrinfo(mod, addr, &off, &sym,
@@ -790,7 +798,7 @@ dt_usym_argtypes(dtrace_hdl_t *dtp, pid_t pid, const char *mod,
 	for (i = 0; i < up->up_nmods && um == NULL; i++) {
 		if (strcmp(mod, "a.out") == 0 ? (up->up_mods[i].um_flags &
 		    DT_MODMAP_EXEC) != 0 :
-		    strcmp(dt_usym_basename(up->up_mods[i].um_path), mod) == 0)
+		    strcmp(up->up_mods[i].um_name, mod) == 0)
 			um = &up->up_mods[i];
 	}
 	if (um == NULL || (dm = dwfl_addrmodule(d, um->um_lo)) == NULL ||
@@ -885,7 +893,7 @@ dt_usym_modpaths(dtrace_hdl_t *dtp, pid_t pid,
 pid_t
 dt_usym_target(const dtrace_hdl_t *dtp)
 {
-	return dtp->dt_nprocs > 0 ? dtp->dt_procs[0].dpr_pid : 0;
+	return dt_proc_target(dtp);
 }
 
 void

@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	6
+#define DT_PROTO_VERSION	7
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -130,7 +130,9 @@ enum dt_msgtype {
 	DT_MSG_MODMAP,		/* d->c, any time before records that need
 				 *   it: u32 pid, u32 n, then n x { u64 lo,
 				 *   u64 hi, u64 bias, u32 flags
-				 *   (DT_MODMAP_*), str path }: the
+				 *   (DT_MODMAP_*), str path, str name
+				 *   (the module's in probes and stacks:
+				 *   the executable's as it was run) }: the
 				 *   objects mapped in a target (ustack(),
 				 *   usym() symbols are the client's work);
 				 *   replaces the pid's previous map */
@@ -158,7 +160,15 @@ enum dt_msgtype {
 #define DT_RETAIN_NAMELEN	64	/* with the NUL */	/* -c: hold the child at its entry point */
 
 /* DT_MSG_MODMAP module flags */
-#define DT_MODMAP_EXEC	0x1	/* the executable: module a.out */
+#define DT_MODMAP_EXEC	0x1	/* the executable (a.out) */
+
+/*
+ * DT_MSG_ERROR codes of a probe description a provider refuses, that the
+ * compiler reports with a tag of its own (-xerrtags); other errors are
+ * errno values.
+ */
+#define DT_ERR_PDESC_OFF	0x10001	/* an offset outside its function */
+#define DT_ERR_PDESC_ALIGN	0x10002	/* an offset inside an instruction */
 
 /* DT_MSG_PROC events */
 #define DT_PROC_HELD	1	/* a CREATE target is at its entry point */

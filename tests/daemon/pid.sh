@@ -111,7 +111,7 @@ dtrace -l -c "$TRIGGERS/shapes 1" -n 'pid$target:a.out:*alias*:entry' \
     -n 'pid$target:a.out:__alia*:entry' >"$tmp/out" 2>"$tmp/err"
 check "aliases: -l lists aliased once, and __aliased for a glob only it matches" \
     [ "$(awk 'NR > 1 { print $3, $4, $5 }' "$tmp/out" | tr '\n' ,)" = \
-    "a.out aliased entry,a.out __aliased entry," ]
+    "shapes aliased entry,shapes __aliased entry," ]
 dtrace -q -c "$TRIGGERS/shapes 10" -n 'pid$target:a.out:__aliased:entry,
 pid$target:a.out:aliased.localalias:entry { @[probefunc, ufunc(uregs[R_PC])] = count(); }' \
     >"$tmp/out" 2>"$tmp/err"
@@ -142,7 +142,7 @@ check "-p: counted at least 500" [ "$(head -1 "$tmp/out")" -ge 500 ]
 dtrace -l -p $spid -n 'pid$target:a.out:f:' >"$tmp/out" 2>"$tmp/err"
 check "-l -p: lists entry, return and every offset of f" \
     [ "$(awk 'NR > 1 { print $2, $3, $4, $5 }' "$tmp/out" | tr '\n' ,)" = \
-    "pid$spid a.out f entry,pid$spid a.out f return,pid$spid a.out f 0,pid$spid a.out f 5," ]
+    "pid$spid loop f entry,pid$spid loop f return,pid$spid loop f 0,pid$spid loop f 5," ]
 sleep 0.1
 check "-p: the process still runs after detach" kill -0 $spid
 check "-p: its text equals the file's bytes" "$TRIGGERS/textcmp" $spid

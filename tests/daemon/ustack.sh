@@ -185,10 +185,10 @@ sed 's/^ *[0-9]* *pid[0-9]* /ID PID /; s/^ *[0-9]* *dtrace /ID dtrace /' \
     "$tmp/out" >"$tmp/lv"
 {
 	printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
-	printf 'ID PID %17s %33s %s\n' a.out poke entry
+	printf 'ID PID %17s %33s %s\n' "$(basename "$T")" poke entry
 	attrs Private Unknown Private Unknown
 	printf '\t\targs[0]: char *\n\t\targs[1]: long int\n\n'
-	printf 'ID PID %17s %33s %s\n' a.out poke return
+	printf 'ID PID %17s %33s %s\n' "$(basename "$T")" poke return
 	attrs Private Unknown Private Unknown
 	printf '\t\tNone\n\n'
 	printf 'ID dtrace %17s %33s %s\n' "" "" BEGIN

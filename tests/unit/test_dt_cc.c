@@ -599,7 +599,8 @@ test_errors(void)
 static void
 test_macros(void)
 {
-	char *const argv[] = { "script.d", "42", "foo", "-3" };
+	/* $1: a pid above Linux's limit, that no process has to grab */
+	char *const argv[] = { "script.d", "4194305", "foo", "-3" };
 	char body[128];
 	dtrace_prog_t *pgp;
 	uint64_t v;
@@ -617,8 +618,8 @@ test_macros(void)
 	    0, 4, argv);
 	tap_ok(pgp != NULL, "macros compile");
 	if (pgp != NULL) {
-		tap_str(pgp->dp_prog.dp_stmt[0].ds_desc.dpd_provider, "pid42",
-		    "pid$1 expands");
+		tap_str(pgp->dp_prog.dp_stmt[0].ds_desc.dpd_provider,
+		    "pid4194305", "pid$1 expands");
 		reset_globals();
 		v = run_stmt(pgp, 0, &fault);
 		tap_ok(fault == 0, "runs");

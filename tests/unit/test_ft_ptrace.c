@@ -44,13 +44,32 @@ test_loop(void)
 
 	names[0] = '\0';
 	ft_proc_mod_iter(c.c_proc, NULL, mod_cb, names);
-	tap_ok(strncmp(names, "a.out ", 6) == 0, "modules: a.out first");
+	tap_ok(strncmp(names, "loop ", 5) == 0,
+	    "modules: the executable first, named as it was run");
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "a.out", mod_cb, names);
+	tap_str(names, "loop ", "modules: \"a.out\" names the executable");
 	names[0] = '\0';
 	ft_proc_mod_iter(c.c_proc, "libc", mod_cb, names);
 	tap_str(names, "libc.so.6 ", "modules: \"libc\" matches libc.so.6");
 	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "libc.so", mod_cb, names);
+	tap_str(names, "libc.so.6 ", "modules: \"libc.so\" matches libc.so.6");
+	names[0] = '\0';
 	ft_proc_mod_iter(c.c_proc, "libc.so.6", mod_cb, names);
 	tap_str(names, "libc.so.6 ", "modules: by full basename");
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "libc.s*", mod_cb, names);
+	tap_str(names, "libc.so.6 ", "modules: a glob, by the whole name");
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "lib", mod_cb, names);
+	tap_str(names, "", "modules: \"lib\" is no prefix up to a '.'");
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "libc.s", mod_cb, names);
+	tap_str(names, "", "modules: nor is \"libc.s\"");
+	names[0] = '\0';
+	ft_proc_mod_iter(c.c_proc, "a.ou*", mod_cb, names);
+	tap_str(names, "", "modules: \"a.out\" only as itself, not a glob's");
 
 	tap_is(probe(&c, "a.out", "f", 0, 0), 1, "f:entry enabled");
 	tap_is(probe(&c, "loop", "f", 1, 0), 1, "f:entry again (shared)");
