@@ -6,13 +6,15 @@
  * processes: the translators take a struct task_struct * as DTrace for
  * Linux's do, and whatever pointer they are given, describe the thread
  * that fired the probe.  Each member reads only what it needs, when a
- * clause uses it: the daemon reads /proc then (dtd_host.c), through the
- * built-in __psinfo[] whose indices are dif.h's DIF_PSINFO_*.
+ * clause uses it, through the built-in __psinfo[] whose indices are
+ * dif.h's DIF_PSINFO_*: the daemon reads /proc then (dtd_host.c), or
+ * for pr_psargs and pr_dmodel, once per process image (dtd_target.c).
  *
- * A member Linux has no value for (pr_flag, pr_wchan, pr_nice,
- * pr_cpu, pr_oldpri, pr_taskid, pr_zoneid, ...) is left out, so that a
- * program that uses it is refused when compiled ("translator does not
- * define conversion for member") rather than given a made-up number.
+ * A member Linux has no value for (pr_flag, pr_wchan, pr_cpu,
+ * pr_oldpri, pr_taskid, pr_zoneid, ...) is left out, so that a program
+ * that uses it is refused when compiled ("translator does not define
+ * conversion for member") rather than given a made-up number; so is
+ * pr_nice, which illumos's translator leaves out too.
  */
 
 struct task_struct;
