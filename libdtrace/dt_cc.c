@@ -2249,11 +2249,15 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 	return pgp;
 }
 
-/* A D library (dt_lib.c): declarations, and clauses that are dropped. */
+/*
+ * A D library (dt_lib.c): declarations, and clauses that are dropped.
+ * Never through cpp: -C is the programs' (as illumos passes it with each
+ * program's compile), and a library is D as written.
+ */
 dtrace_prog_t *
 dt_cc_compile_lib(dtrace_hdl_t *dtp, FILE *fp)
 {
-	return dt_cc_compile(dtp, NULL, fp, DTRACE_PROBESPEC_NAME,
+	return dt_cc_compile1(dtp, NULL, fp, DTRACE_PROBESPEC_NAME,
 	    DTRACE_C_EMPTY, 0, NULL);
 }
 
