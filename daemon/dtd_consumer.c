@@ -337,8 +337,10 @@ dtd_consumer_difovars(const dif_difo_t *d, uint32_t *nglob, uint32_t *sizes,
 		if (sizes == NULL)
 			continue;
 		size = 0;
+		/* a string: strsize characters and its NUL */
 		if (v->dv_type.dt_kind == DIF_TYPE_STRING)
-			size = v->dv_type.dt_size ? v->dv_type.dt_size : strsize;
+			size = (v->dv_type.dt_size ? v->dv_type.dt_size :
+			    strsize) + 1;
 		else if (v->dv_type.dt_flags & DIF_TF_BYREF)
 			size = v->dv_type.dt_size;
 		if (size > DTD_MAX_VARSIZE) {

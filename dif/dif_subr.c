@@ -125,14 +125,17 @@ dif_subr_buf(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 	return 1;
 }
 
-/* A string result of len bytes (plus its NUL) in scratch. */
+/*
+ * A string result of len bytes (plus its NUL) in scratch, cut at strsize
+ * characters: the rule of every string of the VM (dif.h, dm_strsize).
+ */
 static char *
 dif_subr_strres(dif_mstate_t *ms, const char *src, size_t len)
 {
 	char *d;
 
-	if (len >= ms->dm_strsize)
-		len = ms->dm_strsize - 1;
+	if (len > ms->dm_strsize)
+		len = ms->dm_strsize;
 	if ((d = dif_vm_scratch_take(ms, len + 1, 1)) == NULL)
 		return NULL;
 	/* every byte is written: see dif_vm_scratch_take() */
@@ -287,7 +290,7 @@ dif_subr_pathpart(dif_mstate_t *ms, const char *src, size_t len, int base)
 static uint64_t
 dif_subr_cleanpath(dif_mstate_t *ms, const char *src, size_t lim)
 {
-	size_t size = ms->dm_strsize, i = 0, j = 0;
+	size_t size = ms->dm_strsize + 1, i = 0, j = 0;
 	char *dest;
 	char c;
 
@@ -611,8 +614,11 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		if (!dif_subr_str(dp, ms, args[0], &len) ||
 		    !dif_subr_str(dp, ms, args[1], &len2))
 			return 0;
-		/* illumos: a join that does not fit in strsize faults */
-		if (len + len2 >= ms->dm_strsize)
+		/*
+		 * illumos: a join longer than a string can be faults (here
+		 * strsize characters, the NUL not counted, as everywhere)
+		 */
+		if (len + len2 > ms->dm_strsize)
 			return dif_subr_fault(ms, DIF_FLT_NOSCRATCH, 0);
 		/* every byte is written: see dif_vm_scratch_take() */
 		if ((d = dif_vm_scratch_take(ms, len + len2 + 1, 1)) == NULL)
@@ -706,7 +712,7 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 			return 0;
 		s = (const char *)(uintptr_t)args[0];
 		/* the terminating NUL is part of the string if loadable */
-		lim = len < ms->dm_strsize && dif_vm_canload(ms, dp, args[0],
+		lim = len <= ms->dm_strsize && dif_vm_canload(ms, dp, args[0],
 		    len + 1) ? len + 1 : len;
 		for (i = 0; i < lim; i++) {
 			if (s[i] == (char)args[1]) {
@@ -840,8 +846,9 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		if (ms->dm_host == NULL || ms->dm_host->dh_uread == NULL)
 			return dif_subr_fault(ms, DIF_FLT_UPRIV, args[0]);
 		if (subr == DIF_SUBR_COPYINSTR) {
-			size = ms->dm_strsize;
-			if (nargs > 1 && args[1] < size)
+			/* at most strsize (or n) characters, then the NUL */
+			size = ms->dm_strsize + 1;
+			if (nargs > 1 && args[1] < ms->dm_strsize)
 				size = args[1] + 1;
 			return dif_subr_copyinstr(ms, args[0], size);
 		}

@@ -308,7 +308,7 @@ test_globals(void)
 	tap_str(gstr, "hello world", "string global copied");
 	reset(4);
 	run(&d);
-	tap_str(gstr, "hel", "string global bounded by strsize");
+	tap_str(gstr, "hell", "string global: strsize characters, then NUL");
 
 	/* a global whose id is beyond the vstate */
 	vstate.dv_nglobals = 1;
@@ -760,8 +760,10 @@ test_subr_memory(void)
 	sub_is(call(DIF_SUBR_COPYINSTR, 2, USER_BASE + 100, 4, 0), "user",
 	    "copyinstr with a length");
 	subr_reset(6);
-	sub_is(call(DIF_SUBR_COPYINSTR, 1, USER_BASE + 100, 0, 0), "user ",
-	    "copyinstr bounded by strsize");
+	sub_is(call(DIF_SUBR_COPYINSTR, 1, USER_BASE + 100, 0, 0), "user s",
+	    "copyinstr bounded by strsize characters");
+	sub_is(call(DIF_SUBR_COPYINSTR, 2, USER_BASE + 100, 9, 0), "user s",
+	    "copyinstr's length bounded by strsize");
 	/* a string that ends just before unmapped memory */
 	strcpy((char *)user_mem + USER_SIZE - 4, "end");
 	subr_reset(256);
@@ -820,7 +822,9 @@ test_subr_memory(void)
 	tap_ok(v == 0 && ms.dm_fault == DIF_FLT_BADADDR &&
 	    ms.dm_illval == 0x1234, "strlen of a wild pointer faults");
 	subr_reset(8);
-	call(DIF_SUBR_STRJOIN, 2, str("abcd"), str("efgh"), 0);
+	sub_is(call(DIF_SUBR_STRJOIN, 2, str("abcd"), str("efgh"), 0),
+	    "abcdefgh", "strjoin of exactly strsize characters");
+	call(DIF_SUBR_STRJOIN, 2, str("abcd"), str("efghi"), 0);
 	tap_is(ms.dm_fault, DIF_FLT_NOSCRATCH,
 	    "strjoin longer than strsize: out of scratch space");
 	call(DIF_SUBR_STRTOK, 1, str("a b"), 0, 0);
