@@ -2066,10 +2066,13 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			    lp->dn_type->dt_name, dt_node_opname(op),
 			    rp->dn_type->dt_name);
 		t = dt_decl_arith(lp->dn_type, rp->dn_type);
+		/* int-wide constants compare whole, as illumos folds them */
 		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
 			return dt_node_setint(dnp, dt_node_fold2(op,
-			    dt_node_normalize(lp->dn_value, t),
-			    dt_node_normalize(rp->dn_value, t), t), &dt_type_int);
+			    t->dt_size < 4 ? dt_node_normalize(lp->dn_value, t) :
+			    lp->dn_value, t->dt_size < 4 ?
+			    dt_node_normalize(rp->dn_value, t) : rp->dn_value, t),
+			    &dt_type_int);
 		dnp->dn_type = &dt_type_int;
 		return dnp;
 
@@ -2143,11 +2146,18 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		break;
 	}
 	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
-		uint64_t v = dt_node_fold2(op,
-		    dt_node_normalize(lp->dn_value, t),
-		    op == DT_TOK_LSH || op == DT_TOK_RSH ? rp->dn_value :
-		    dt_node_normalize(rp->dn_value, t), t);
+		uint64_t l = lp->dn_value, r = rp->dn_value, v;
 
+		/*
+		 * An int-wide operand is taken whole, as illumos folds it:
+		 * (1 << 63) - 1 is INT64_MAX, not the int's -1.
+		 */
+		if (t->dt_size < 4) {
+			l = dt_node_normalize(l, t);
+			if (op != DT_TOK_LSH && op != DT_TOK_RSH)
+				r = dt_node_normalize(r, t);
+		}
+		v = dt_node_fold2(op, l, r, t);
 		if (t->dt_size < 4)
 			return dt_node_setint(dnp, v, t);
 		/*
