@@ -68,7 +68,7 @@ static const struct {
 	[DIF_SUBR_NTOHLL] =		{ "ntohll", 1, 1 },
 	[DIF_SUBR_INET_NTOP] =		{ "inet_ntop", 2, 2 },
 	[DIF_SUBR_INET_NTOA] =		{ "inet_ntoa", 1, 1 },
-	[DIF_SUBR_INET_NTOA6] =		{ "inet_ntoa6", 1, 1 },
+	[DIF_SUBR_INET_NTOA6] =		{ "inet_ntoa6", 1, 2 },
 	[DIF_SUBR_TOUPPER] =		{ "toupper", 1, 1 },
 	[DIF_SUBR_TOLOWER] =		{ "tolower", 1, 1 },
 	[DIF_SUBR_GETF] =		{ "getf", 0, 0 },
@@ -369,10 +369,12 @@ dif_subr_ntoa4(char *buf, const uint8_t *a)
  * RFC 1884 text form: lower-case hex groups, the longest run of zero
  * groups (the first of equals, even a single one, as illumos does)
  * written "::", and IPv4-mapped/compatible addresses ending in a
- * dotted quad.
+ * dotted quad.  Unless strict (inet_ntop(), or dtrace-utils'
+ * inet_ntoa6(addr, 1)), such an address is only its dotted quad, as
+ * illumos's inet_ntoa6() writes it.
  */
 static size_t
-dif_subr_ntoa6(char *buf, const uint8_t *a)
+dif_subr_ntoa6(char *buf, const uint8_t *a, int strict)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint16_t g[8];
@@ -384,6 +386,8 @@ dif_subr_ntoa6(char *buf, const uint8_t *a)
 	if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0 &&
 	    (g[5] == 0xffff ||
 	    (g[5] == 0 && (g[6] != 0 || g[7] > 1)))) {
+		if (!strict)
+			return dif_subr_ntoa4(buf, a + 12);
 		v4 = 1;
 		ngroups = 6;
 	}
@@ -425,7 +429,8 @@ dif_subr_ntoa6(char *buf, const uint8_t *a)
 }
 
 static uint64_t
-dif_subr_inet(const dif_difo_t *dp, dif_mstate_t *ms, int af, uint64_t addr)
+dif_subr_inet(const dif_difo_t *dp, dif_mstate_t *ms, int af, uint64_t addr,
+    int strict)
 {
 	char buf[64];
 	size_t n;
@@ -437,7 +442,8 @@ dif_subr_inet(const dif_difo_t *dp, dif_mstate_t *ms, int af, uint64_t addr)
 	} else if (af == AF_INET6) {
 		if (!dif_subr_buf(dp, ms, addr, 16))
 			return 0;
-		n = dif_subr_ntoa6(buf, (const uint8_t *)(uintptr_t)addr);
+		n = dif_subr_ntoa6(buf, (const uint8_t *)(uintptr_t)addr,
+		    strict);
 	} else {
 		return dif_subr_fault(ms, DIF_FLT_ILLOP, 0);
 	}
@@ -792,11 +798,13 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		return dif_subr_bswap64(args[0], swap);
 
 	case DIF_SUBR_INET_NTOA:
-		return dif_subr_inet(dp, ms, AF_INET, args[0]);
+		return dif_subr_inet(dp, ms, AF_INET, args[0], 0);
 	case DIF_SUBR_INET_NTOA6:
-		return dif_subr_inet(dp, ms, AF_INET6, args[0]);
+		return dif_subr_inet(dp, ms, AF_INET6, args[0],
+		    nargs > 1 && args[1] != 0);
 	case DIF_SUBR_INET_NTOP:
-		return dif_subr_inet(dp, ms, (int)(int64_t)args[0], args[1]);
+		return dif_subr_inet(dp, ms, (int)(int64_t)args[0], args[1],
+		    1);
 
 	case DIF_SUBR_ALLOCA:
 		return dif_subr_ptr(dif_vm_scratch_alloc(ms, args[0], 8));

@@ -310,7 +310,8 @@ static const struct {
 	{ "ntohl", DIF_SUBR_NTOHL, "uint32_t(uint32_t)" },
 	{ "ntohll", DIF_SUBR_NTOHLL, "uint64_t(uint64_t)" },
 	{ "inet_ntoa", DIF_SUBR_INET_NTOA, "string(ipaddr_t *)" },
-	{ "inet_ntoa6", DIF_SUBR_INET_NTOA6, "string(in6_addr_t *)" },
+	/* dtrace-utils' second argument, "strict": a constant (dt_parser.c) */
+	{ "inet_ntoa6", DIF_SUBR_INET_NTOA6, "string(in6_addr_t *, [int])" },
 	{ "inet_ntop", DIF_SUBR_INET_NTOP, "string(int, void *)" },
 	{ "rand", DIF_SUBR_RAND, "int()" },
 	{ "speculation", DIF_SUBR_SPECULATION, "int()" },

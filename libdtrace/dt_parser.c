@@ -2276,6 +2276,12 @@ dt_node_cook_subr(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 			    idp->di_name, i + 1, idp->di_keys[i]->dt_name,
 			    ap->dn_type != NULL ? ap->dn_type->dt_name :
 			    "void");
+		/* inet_ntoa6()'s "strict" flag chooses a form when compiling */
+		if (idp->di_id == DIF_SUBR_INET_NTOA6 && i == 1 &&
+		    ap->dn_kind != DT_NODE_INT)
+			dt_parser_error(pcb, ap->dn_line, D_PROTO_ARG,
+			    "%s( ) argument #%d must be an integer constant",
+			    idp->di_name, i + 1);
 	}
 	dnp->dn_ident = idp;
 	dnp->dn_type = idp->di_type;

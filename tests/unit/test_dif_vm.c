@@ -702,16 +702,21 @@ test_subr_paths(void)
 static void
 test_subr_net(void)
 {
+	/* s: inet_ntop() and inet_ntoa6(a, 1); n, where not s: inet_ntoa6(a) */
 	static const struct {
 		uint8_t a[16];
 		const char *s;
+		const char *n;
 	} v6[] = {
 		{ { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x14, 0x4f, 0xff,
 		    0xfe, 0x0b, 0x76, 0xc8 }, "fe80::214:4fff:fe0b:76c8" },
 		{ { [15] = 1 }, "::1" },
 		{ { 0 }, "::" },
 		{ { [10] = 0xff, [11] = 0xff, [12] = 1, [13] = 2, [14] = 3,
-		    [15] = 4 }, "::ffff:1.2.3.4" },
+		    [15] = 4 }, "::ffff:1.2.3.4", "1.2.3.4" },
+		{ { [12] = 10, [15] = 7 }, "::10.0.0.7", "10.0.0.7" },
+		{ { [14] = 1, [15] = 0 }, "::0.0.1.0", "0.0.1.0" },
+		{ { [10] = 0xff, [11] = 0xfe, [12] = 1 }, "::fffe:100:0" },
 		{ { 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3 },
 		    "1:0:0:2::3" },
 		{ { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, "2001:db8::1" },
@@ -733,8 +738,17 @@ test_subr_net(void)
 		subr_reset(256);
 		memcpy(region, v6[i].a, 16);
 		snprintf(name, sizeof(name), "inet_ntoa6: %s", v6[i].s);
-		sub_is(call(DIF_SUBR_INET_NTOA6, 1, S(region), 0, 0), v6[i].s,
+		sub_is(call(DIF_SUBR_INET_NTOA6, 1, S(region), 0, 0),
+		    v6[i].n != NULL ? v6[i].n : v6[i].s, name);
+		snprintf(name, sizeof(name), "inet_ntoa6(a, 2): %s", v6[i].s);
+		sub_is(call(DIF_SUBR_INET_NTOA6, 2, S(region), 2, 0), v6[i].s,
 		    name);
+		snprintf(name, sizeof(name), "inet_ntop: %s", v6[i].s);
+		sub_is(call(DIF_SUBR_INET_NTOP, 2, AF_INET6, S(region), 0),
+		    v6[i].s, name);
+		snprintf(name, sizeof(name), "inet_ntoa6(a, 0): %s", v6[i].s);
+		sub_is(call(DIF_SUBR_INET_NTOA6, 2, S(region), 0, 0),
+		    v6[i].n != NULL ? v6[i].n : v6[i].s, name);
 	}
 	sub_is(call(DIF_SUBR_INET_NTOP, 2, AF_INET6, S(region), 0),
 	    "1:2:3:4:5:6:7:8", "inet_ntop(AF_INET6)");
