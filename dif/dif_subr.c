@@ -72,7 +72,7 @@ static const struct {
 	[DIF_SUBR_TOUPPER] =		{ "toupper", 1, 1 },
 	[DIF_SUBR_TOLOWER] =		{ "tolower", 1, 1 },
 	[DIF_SUBR_GETF] =		{ "getf", 0, 0 },
-	[DIF_SUBR_JSON] =		{ "json", 0, 0 },
+	[DIF_SUBR_JSON] =		{ "json", 2, 2 },
 	[DIF_SUBR_STRTOLL] =		{ "strtoll", 1, 2 },
 };
 
@@ -547,6 +547,235 @@ dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 	return dif_subr_ptr(d);
 }
 
+/*
+ * json(json, selector), as later illumos has it: the value of the JSON
+ * text at a path of member names separated by '.' with array indexes in
+ * brackets ("a.b[2].c"), or NULL when the path is not there or the text
+ * is malformed up to the end of the value (the text after the character
+ * that ends it is not read).  A
+ * string value is its contents as written, escapes and all; any other
+ * value is its text (a number, true, false, null, or a whole object or
+ * array).  Nesting is bounded, so that the daemon's stack is.
+ */
+#define DIF_JSON_MAXDEPTH	32
+
+static const char *
+dif_subr_json_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The end of the string at p (past its closing quote), or NULL. */
+static const char *
+dif_subr_json_str(const char *p, const char *end)
+{
+	int i;
+
+	if (p >= end || *p++ != '"')
+		return NULL;
+	while (p < end) {
+		if (*p == '"')
+			return p + 1;
+		if ((uint8_t)*p < 0x20)
+			return NULL;
+		if (*p++ != '\\')
+			continue;
+		if (p >= end)
+			return NULL;
+		if (*p == 'u') {
+			for (i = 1; i <= 4; i++)
+				if (p + i >= end || !dif_subr_isxdigit(p[i]))
+					return NULL;
+			p += 5;
+		} else if (strchr("\"\\/bfnrt", *p) != NULL && *p != '\0') {
+			p++;
+		} else {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static const char *
+dif_subr_json_digits(const char *p, const char *end)
+{
+	const char *s = p;
+
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p == s ? NULL : p;
+}
+
+/* The end of the number at p, or NULL: JSON's grammar, strictly. */
+static const char *
+dif_subr_json_num(const char *p, const char *end)
+{
+	if (p < end && *p == '-')
+		p++;
+	if (p < end && *p == '0')
+		p++;
+	else if ((p = dif_subr_json_digits(p, end)) == NULL)
+		return NULL;
+	if (p < end && *p == '.' &&
+	    (p = dif_subr_json_digits(p + 1, end)) == NULL)
+		return NULL;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if ((p = dif_subr_json_digits(p, end)) == NULL)
+			return NULL;
+	}
+	return p;
+}
+
+/* The end of the value at p (no leading space), or NULL if malformed. */
+static const char *
+dif_subr_json_skip(const char *p, const char *end, int depth)
+{
+	static const char *const lit[] = { "true", "false", "null" };
+	char close;
+	size_t i, n;
+
+	if (p >= end)
+		return NULL;
+	if (*p == '"')
+		return dif_subr_json_str(p, end);
+	if (*p == '-' || (*p >= '0' && *p <= '9'))
+		return dif_subr_json_num(p, end);
+	for (i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+		n = strlen(lit[i]);
+		if ((size_t)(end - p) >= n && memcmp(p, lit[i], n) == 0)
+			return p + n;
+	}
+	if ((*p != '{' && *p != '[') || depth >= DIF_JSON_MAXDEPTH)
+		return NULL;
+	close = *p == '{' ? '}' : ']';
+	p = dif_subr_json_ws(p + 1, end);
+	if (p < end && *p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') {
+			if ((p = dif_subr_json_str(p, end)) == NULL)
+				return NULL;
+			p = dif_subr_json_ws(p, end);
+			if (p >= end || *p != ':')
+				return NULL;
+			p = dif_subr_json_ws(p + 1, end);
+		}
+		if ((p = dif_subr_json_skip(p, end, depth + 1)) == NULL)
+			return NULL;
+		p = dif_subr_json_ws(p, end);
+		if (p < end && *p == close)
+			return p + 1;
+		if (p >= end || *p != ',')
+			return NULL;
+		p = dif_subr_json_ws(p + 1, end);
+	}
+}
+
+/*
+ * In the object or array at p, the value of member key[0..klen) (key
+ * not NULL) or of element idx: its start, or NULL.
+ */
+static const char *
+dif_subr_json_member(const char *p, const char *end, const char *key,
+    size_t klen, uint64_t idx)
+{
+	const char *k, *e;
+	uint64_t i = 0;
+	char close;
+
+	if (p >= end || *p != (key != NULL ? '{' : '['))
+		return NULL;
+	close = key != NULL ? '}' : ']';
+	p = dif_subr_json_ws(p + 1, end);
+	if (p < end && *p == close)
+		return NULL;
+	for (;; i++) {
+		int hit = key == NULL && i == idx;
+
+		if (key != NULL) {
+			k = p;
+			if ((p = dif_subr_json_str(p, end)) == NULL)
+				return NULL;
+			hit = (size_t)(p - k) == klen + 2 &&
+			    memcmp(k + 1, key, klen) == 0;
+			p = dif_subr_json_ws(p, end);
+			if (p >= end || *p != ':')
+				return NULL;
+			p = dif_subr_json_ws(p + 1, end);
+		}
+		if (hit)
+			return p;
+		if ((e = dif_subr_json_skip(p, end, 1)) == NULL)
+			return NULL;
+		p = dif_subr_json_ws(e, end);
+		if (p >= end || *p != ',')
+			return NULL;	/* the end: not there, or malformed */
+		p = dif_subr_json_ws(p + 1, end);
+	}
+}
+
+static uint64_t
+dif_subr_json(dif_mstate_t *ms, const char *js, size_t len, const char *sel,
+    size_t slen)
+{
+	const char *p = js, *end = js + len, *s = sel, *send = sel + slen;
+	const char *e, *k;
+	uint64_t idx;
+
+	if (slen == 0)
+		return 0;
+	p = dif_subr_json_ws(p, end);
+	while (s < send) {
+		if (*s == '[') {
+			for (idx = 0, s++; s < send && *s >= '0' && *s <= '9';
+			    s++) {
+				if (idx > (UINT64_MAX - 9) / 10)
+					return 0;
+				idx = idx * 10 + (uint64_t)(*s - '0');
+			}
+			if (s >= send || *s != ']' || s[-1] == '[')
+				return 0;
+			s++;
+			if (s < send && *s != '.' && *s != '[')
+				return 0;
+			if ((p = dif_subr_json_member(p, end, NULL, 0,
+			    idx)) == NULL)
+				return 0;
+		} else {
+			/* a name: after the start, or after a '.' */
+			if (*s == '.') {
+				if (s == sel)
+					return 0;
+				s++;
+			}
+			for (k = s; s < send && *s != '.' && *s != '['; s++)
+				;
+			if (s == k)
+				return 0;	/* "a..b", "a.", ".a" */
+			if ((p = dif_subr_json_member(p, end, k,
+			    (size_t)(s - k), 0)) == NULL)
+				return 0;
+		}
+	}
+	if ((e = dif_subr_json_skip(p, end, 0)) == NULL)
+		return 0;
+	/* what follows must end the member: "01" is no number */
+	k = dif_subr_json_ws(e, end);
+	if (k == end || (*k != ',' && *k != '}' && *k != ']'))
+		return 0;
+	if (*p == '"') {
+		p++;
+		e--;
+	}
+	return dif_subr_ptr(dif_subr_strres(ms, p, (size_t)(e - p)));
+}
+
 static uint16_t
 dif_subr_bswap16(uint64_t v, int swap)
 {
@@ -732,6 +961,13 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 
 	case DIF_SUBR_STRTOK:
 		return dif_subr_strtok(dp, ms, args[0], args[1]);
+
+	case DIF_SUBR_JSON:
+		if (!dif_subr_str(dp, ms, args[0], &len) ||
+		    !dif_subr_str(dp, ms, args[1], &len2))
+			return 0;
+		return dif_subr_json(ms, (const char *)(uintptr_t)args[0], len,
+		    (const char *)(uintptr_t)args[1], len2);
 
 	case DIF_SUBR_TOUPPER:
 	case DIF_SUBR_TOLOWER: {

@@ -303,6 +303,7 @@ static const struct {
 	{ "toupper", DIF_SUBR_TOUPPER, "string(const char *)" },
 	{ "tolower", DIF_SUBR_TOLOWER, "string(const char *)" },
 	{ "strtoll", DIF_SUBR_STRTOLL, "int64_t(const char *, [int])" },
+	{ "json", DIF_SUBR_JSON, "string(const char *, const char *)" },
 	{ "htons", DIF_SUBR_HTONS, "uint16_t(uint16_t)" },
 	{ "htonl", DIF_SUBR_HTONL, "uint32_t(uint32_t)" },
 	{ "htonll", DIF_SUBR_HTONLL, "uint64_t(uint64_t)" },

@@ -699,6 +699,80 @@ test_subr_paths(void)
 	}
 }
 
+/* json(): want NULL for "no value" */
+static void
+json_is(const char *js, const char *sel, const char *want, uint32_t strsize)
+{
+	uint64_t v;
+
+	subr_reset(strsize);
+	region_used = 0;
+	v = call(DIF_SUBR_JSON, 2, str(js), str(sel), 0);
+	if (want == NULL)
+		tap_ok(v == 0 && ms.dm_fault == 0, "json(%s, %s) is NULL",
+		    js, sel);
+	else
+		sub_is(v, want, sel);
+}
+
+static void
+test_subr_json(void)
+{
+	static const char doc[] = "{ \"name\": \"d\\\"q\\u00e9\", "
+	    "\"n\": -12.5e+3, \"z\": 0, \"t\": true, \"f\": false, "
+	    "\"nil\": null, \"o\": {\"p\": {\"q\": [1, [2, 3], {\"r\": "
+	    "\"deep\"}]}}, \"e\": [], \"eo\": {}, \"dup\": 1, \"dup\": 2,"
+	    " \"a.b\": 7 }";
+
+	json_is(doc, "name", "d\\\"q\\u00e9", 256);
+	json_is(doc, "n", "-12.5e+3", 256);
+	json_is(doc, "z", "0", 256);
+	json_is(doc, "t", "true", 256);
+	json_is(doc, "f", "false", 256);
+	json_is(doc, "nil", "null", 256);
+	json_is(doc, "o.p.q[0]", "1", 256);
+	json_is(doc, "o.p.q[1][1]", "3", 256);
+	json_is(doc, "o.p.q[2].r", "deep", 256);
+	json_is(doc, "o.p.q[1]", "[2, 3]", 256);
+	json_is(doc, "o.p", "{\"q\": [1, [2, 3], {\"r\": \"deep\"}]}", 256);
+	json_is(doc, "e", "[]", 256);
+	json_is(doc, "eo", "{}", 256);
+	json_is(doc, "dup", "1", 256);
+	json_is(doc, "o.p.q[3]", NULL, 256);
+	json_is(doc, "e[0]", NULL, 256);
+	json_is(doc, "missing", NULL, 256);
+	json_is(doc, "o.missing", NULL, 256);
+	json_is(doc, "n.x", NULL, 256);
+	json_is(doc, "o[0]", NULL, 256);
+	json_is(doc, "a.b", NULL, 256);
+	json_is(doc, "o..p", NULL, 256);
+	json_is(doc, "o.", NULL, 256);
+	json_is(doc, ".o", NULL, 256);
+	json_is(doc, "o.p.q[]", NULL, 256);
+	json_is(doc, "o.p.q[1", NULL, 256);
+	json_is(doc, "o.p.q[0]x", NULL, 256);
+	json_is(doc, "", NULL, 256);
+	json_is("[5, {\"k\": 6}]", "[1].k", "6", 256);
+	json_is("{\"a\": 01}", "a", NULL, 256);
+	json_is("{\"a\": 1x}", "a", NULL, 256);
+	json_is("{\"a\": 1", "a", NULL, 256);
+	json_is("{\"a\" 1}", "a", NULL, 256);
+	json_is("{\"a\": tru}", "a", NULL, 256);
+	json_is("{\"a\": \"\\x\"}", "a", NULL, 256);
+	json_is("{\"a\": \"\\u12g4\"}", "a", NULL, 256);
+	json_is("{\"a\": [1,], \"b\": 2}", "b", NULL, 256);
+	json_is("{\"a\": -, \"b\": 2}", "b", NULL, 256);
+	json_is("{\"a\": 1.}", "a", NULL, 256);
+	json_is("{\"b\": 2, \"a\": [}", "b", "2", 256);
+	/* a text longer than strsize is cut there: its end is missing */
+	json_is("{\"a\": \"abcdefghij\"}", "a", NULL, 18);
+	json_is("{\"a\": \"abcdefghij\"}", "a", "abcdefghij", 19);
+	/* nesting is bounded: 40 arrays deep is too deep to skip */
+	json_is("{\"a\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]"
+	    "]]]]]]]]]]]]]]]]]]]]]]], \"b\": 1}", "b", NULL, 256);
+	json_is("{\"a\": [[[[[[[[[[]]]]]]]]]], \"b\": 1}", "b", "1", 256);
+}
+
 static void
 test_subr_net(void)
 {
@@ -965,6 +1039,7 @@ main(void)
 	test_subr_strings();
 	test_subr_paths();
 	test_subr_net();
+	test_subr_json();
 	test_subr_memory();
 	test_call();
 	bench();
