@@ -2043,7 +2043,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		ap->da_offset = off;
 		off += ap->da_size;
 	}
-	off = (off + 7) & ~7u;
+	off = (uint32_t)DTRACE_RECROUND(off);	/* see dt_proto.h */
 
 	for (i = pp->dp_nstmt - dt_cc_nargs(cnp->dn_args); i < pp->dp_nstmt;
 	    i++) {
