@@ -1957,6 +1957,18 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			rp->dn_flags &= ~(DT_NF_LVALUE | DT_NF_WRITABLE);
 			return rp;
 		}
+		/*
+		 * illumos's D adds casts of scalars and pointers to string:
+		 * (string)p is the string at p, stringof(p).
+		 */
+		if (t->dt_kind == DT_TK_STRING && !dt_node_is_string(rp) &&
+		    (dt_node_is_scalar(rp) || dt_node_is_ptr(rp))) {
+			dnp->dn_kind = DT_NODE_OP1;
+			dnp->dn_op = DT_TOK_STRINGOF;
+			dnp->dn_left = rp;
+			dnp->dn_right = NULL;
+			return dt_node_cook(pcb, dnp);
+		}
 		if ((!dt_decl_is_scalar(t) && t->dt_kind != DT_TK_VOID) ||
 		    (!dt_node_is_scalar(rp) && !dt_node_is_ptr(rp)) ||
 		    (t->dt_kind == DT_TK_VOID && rp->dn_kind == DT_NODE_INT))
@@ -2216,7 +2228,8 @@ dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
  * An argument a subroutine accepts for a parameter of type pt, as
  * illumos decides it: integers for integers, strings for strings, and
  * pointers for pointers, where the constant 0 is also a NULL pointer
- * (or string: strtok(NULL, ...)).
+ * (or string: strtok(NULL, ...)).  A string is an array of char to
+ * illumos, so a void * takes it too (bcopy(probename, buf, n)).
  */
 static int
 dt_node_argcompat(const dt_type_t *pt, const dt_node_t *ap)
@@ -2229,6 +2242,9 @@ dt_node_argcompat(const dt_type_t *pt, const dt_node_t *ap)
 	case DT_TK_STRING:
 		return dt_node_is_strcompat(ap) || null;
 	case DT_TK_PTR:
+		/* a prototype's pointer has a name, not a base type */
+		if (dt_node_is_string(ap))
+			return strcmp(pt->dt_name, "void *") == 0;
 		return dt_node_is_ptr(ap) || null;
 	default:
 		return 0;
