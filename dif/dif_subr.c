@@ -714,8 +714,9 @@ dif_subr_json_member(const char *p, const char *end, const char *key,
 		if ((e = dif_subr_json_skip(p, end, 1)) == NULL)
 			return NULL;
 		p = dif_subr_json_ws(e, end);
+		/* the end: not there, or malformed */
 		if (p >= end || *p != ',')
-			return NULL;	/* the end: not there, or malformed */
+			return NULL;
 		p = dif_subr_json_ws(p + 1, end);
 	}
 }

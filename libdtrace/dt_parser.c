@@ -2079,12 +2079,16 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			    rp->dn_type->dt_name);
 		t = dt_decl_arith(lp->dn_type, rp->dn_type);
 		/* int-wide constants compare whole, as illumos folds them */
-		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
-			return dt_node_setint(dnp, dt_node_fold2(op,
-			    t->dt_size < 4 ? dt_node_normalize(lp->dn_value, t) :
-			    lp->dn_value, t->dt_size < 4 ?
-			    dt_node_normalize(rp->dn_value, t) : rp->dn_value, t),
+		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
+			uint64_t l = lp->dn_value, r = rp->dn_value;
+
+			if (t->dt_size < 4) {
+				l = dt_node_normalize(l, t);
+				r = dt_node_normalize(r, t);
+			}
+			return dt_node_setint(dnp, dt_node_fold2(op, l, r, t),
 			    &dt_type_int);
+		}
 		dnp->dn_type = &dt_type_int;
 		return dnp;
 

@@ -767,9 +767,13 @@ test_subr_json(void)
 	/* a text longer than strsize is cut there: its end is missing */
 	json_is("{\"a\": \"abcdefghij\"}", "a", NULL, 18);
 	json_is("{\"a\": \"abcdefghij\"}", "a", "abcdefghij", 19);
-	/* nesting is bounded: 40 arrays deep is too deep to skip */
-	json_is("{\"a\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]"
-	    "]]]]]]]]]]]]]]]]]]]]]]], \"b\": 1}", "b", NULL, 256);
+	/* nesting is bounded: 40 arrays deep is too deep to skip, 31 is not */
+	json_is("{\"a\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	    "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"b\": 1}", "b", NULL,
+	    256);
+	json_is("{\"a\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	    "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"b\": 1}", "b", "1",
+	    256);
 	json_is("{\"a\": [[[[[[[[[[]]]]]]]]]], \"b\": 1}", "b", "1", 256);
 }
 
