@@ -287,7 +287,7 @@ dtd_buf_ring(dtd_buf_t *b, dtd_bufcpu_t *c, size_t len)
 			break;
 		/* forget the oldest record */
 		rl = dtd_buf_reclen(d + c->dbc_head);
-		if (rl < DTRACE_RECHDR_SIZE || rl % 8 != 0 ||
+		if (rl < DTRACE_RECHDR_SIZE || rl % 4 != 0 ||
 		    rl > c->dbc_wrapend - c->dbc_head)
 			rl = c->dbc_wrapend - c->dbc_head;	/* defensive */
 		c->dbc_head += rl;

@@ -337,8 +337,10 @@ dtd_consumer_difovars(const dif_difo_t *d, uint32_t *nglob, uint32_t *sizes,
 		if (sizes == NULL)
 			continue;
 		size = 0;
+		/* a string: strsize characters and its NUL */
 		if (v->dv_type.dt_kind == DIF_TYPE_STRING)
-			size = v->dv_type.dt_size ? v->dv_type.dt_size : strsize;
+			size = (v->dv_type.dt_size ? v->dv_type.dt_size :
+			    strsize) + 1;
 		else if (v->dv_type.dt_flags & DIF_TF_BYREF)
 			size = v->dv_type.dt_size;
 		if (size > DTD_MAX_VARSIZE) {
@@ -500,8 +502,8 @@ dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
 	e->de_stmtidx = mk->mk_stmt;
 	e->de_epid = c->dc_necb + 1;
 	if (dtd_validate_records(s))
-		e->de_recsize = (DTRACE_RECHDR_SIZE + s->ds_size + 7) &
-		    ~(uint32_t)7;
+		e->de_recsize = (uint32_t)DTRACE_RECROUND(DTRACE_RECHDR_SIZE +
+		    s->ds_size);
 	c->dc_ecbs[c->dc_necb++] = e;
 	return 0;
 nomem:
@@ -1049,9 +1051,9 @@ dtd_consumer_go(dtd_consumer_t *c, char *err, size_t errlen)
 			if (strcmp(c->dc_progs[i]->dp_stmt[j].ds_desc.dpd_name,
 			    "ERROR") == 0)
 				continue;
-			/* the record as written: rounded up to 8 bytes */
-			if (((c->dc_progs[i]->dp_stmt[j].ds_size +
-			    DTRACE_RECHDR_SIZE + 7ull) & ~7ull) >
+			/* the record as written, rounded (dt_proto.h) */
+			if (DTRACE_RECROUND(c->dc_progs[i]->dp_stmt[j].ds_size +
+			    (uint64_t)DTRACE_RECHDR_SIZE) >
 			    c->dc_opts.do_bufsize) {
 				dtd_consumer_err(err, errlen, "Enabling exceeds "
 				    "size of buffer");

@@ -225,7 +225,11 @@ dtd_ecb_stage(char **bufp, size_t *sizep, size_t need)
 static dif_lstate_t *
 dtd_ecb_lstate_begin(dif_lstate_t *ls, const dtd_consumer_t *c)
 {
-	uint32_t ssize = c->dc_opts.do_strsize;
+	/*
+	 * A slot holds a string (strsize characters and its NUL) or a
+	 * struct; 8-aligned, so that the next slot's members are.
+	 */
+	uint32_t ssize = (c->dc_opts.do_strsize + 1 + 7) & ~7u;
 
 	if (c->dc_nlocals == 0)
 		return ls;
@@ -321,7 +325,11 @@ dtd_ecb_putint(char *dst, uint64_t v, uint32_t size)
 		dst[i] = (char)(v >> (8 * i));
 }
 
-/* Copy a by-ref value of at most size bytes; strings stop at their NUL. */
+/*
+ * Copy a by-ref value of at most size bytes into zeroed dst; strings stop
+ * at their NUL, and at size - 1 bytes so that one always follows (a
+ * string's record is strsize + 1 bytes: strsize characters and the NUL).
+ */
 static int
 dtd_ecb_putref(dif_mstate_t *ms, const dif_difo_t *d, uint64_t v,
     char *dst, uint32_t size)
@@ -331,7 +339,7 @@ dtd_ecb_putref(dif_mstate_t *ms, const dif_difo_t *d, uint64_t v,
 	/* a string has at least its NUL: an empty reach is a bad address */
 	if (d->dd_rtype.dt_kind == DIF_TYPE_STRING) {
 		if (dif_vm_canload(ms, d, v, 1))
-			n = dif_vm_strlen(ms, d, v, size);
+			n = dif_vm_strlen(ms, d, v, size - 1);
 		else
 			n = 1;
 	}

@@ -130,7 +130,9 @@ dtd_validate_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
 				goto bad;
 			break;
 		case DTP_KEY_STRING:
-			if (k->dk_size < 1 || k->dk_size > c->dc_opts.do_strsize)
+			/* strsize characters and the NUL */
+			if (k->dk_size < 1 ||
+			    k->dk_size > c->dc_opts.do_strsize + 1)
 				goto bad;
 			break;
 		case DTP_KEY_USTACK:
@@ -286,10 +288,10 @@ dtd_validate_checkrec(const dtd_consumer_t *c, const dtp_stmt_t *s,
 	}
 	d = a->da_difo[0];
 	if (d->dd_rtype.dt_kind == DIF_TYPE_STRING) {
-		if (a->da_size > c->dc_opts.do_strsize) {
+		if (a->da_size > c->dc_opts.do_strsize + 1) {
 			dtd_validate_err(err, errlen, "statement %u: action %u: "
 			    "string of %u bytes exceeds strsize %u", si, ai,
-			    a->da_size, c->dc_opts.do_strsize);
+			    a->da_size - 1, c->dc_opts.do_strsize);
 			return -1;
 		}
 	} else if (d->dd_rtype.dt_flags & DIF_TF_BYREF) {

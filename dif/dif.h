@@ -453,7 +453,10 @@ typedef struct dif_mstate {
 	char		*dm_scratch;	/* per-firing scratch (strings, alloca) */
 	size_t		dm_scratch_size;
 	size_t		dm_scratch_used;
-	uint32_t	dm_strsize;	/* the strsize option */
+	uint32_t	dm_strsize;	/* the strsize option: the most
+					   characters of a string, stored
+					   in strsize + 1 bytes with its
+					   NUL */
 	uint64_t	dm_budget;	/* instructions left before DIF_FLT_ILLOP */
 	/* set by the VM on a fault */
 	int		dm_fault;	/* DIF_FLT_* or 0 */

@@ -68,11 +68,11 @@ static const struct {
 	[DIF_SUBR_NTOHLL] =		{ "ntohll", 1, 1 },
 	[DIF_SUBR_INET_NTOP] =		{ "inet_ntop", 2, 2 },
 	[DIF_SUBR_INET_NTOA] =		{ "inet_ntoa", 1, 1 },
-	[DIF_SUBR_INET_NTOA6] =		{ "inet_ntoa6", 1, 1 },
+	[DIF_SUBR_INET_NTOA6] =		{ "inet_ntoa6", 1, 2 },
 	[DIF_SUBR_TOUPPER] =		{ "toupper", 1, 1 },
 	[DIF_SUBR_TOLOWER] =		{ "tolower", 1, 1 },
 	[DIF_SUBR_GETF] =		{ "getf", 0, 0 },
-	[DIF_SUBR_JSON] =		{ "json", 0, 0 },
+	[DIF_SUBR_JSON] =		{ "json", 2, 2 },
 	[DIF_SUBR_STRTOLL] =		{ "strtoll", 1, 2 },
 };
 
@@ -125,14 +125,17 @@ dif_subr_buf(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 	return 1;
 }
 
-/* A string result of len bytes (plus its NUL) in scratch. */
+/*
+ * A string result of len bytes (plus its NUL) in scratch, cut at strsize
+ * characters: the rule of every string of the VM (dif.h, dm_strsize).
+ */
 static char *
 dif_subr_strres(dif_mstate_t *ms, const char *src, size_t len)
 {
 	char *d;
 
-	if (len >= ms->dm_strsize)
-		len = ms->dm_strsize - 1;
+	if (len > ms->dm_strsize)
+		len = ms->dm_strsize;
 	if ((d = dif_vm_scratch_take(ms, len + 1, 1)) == NULL)
 		return NULL;
 	/* every byte is written: see dif_vm_scratch_take() */
@@ -287,7 +290,7 @@ dif_subr_pathpart(dif_mstate_t *ms, const char *src, size_t len, int base)
 static uint64_t
 dif_subr_cleanpath(dif_mstate_t *ms, const char *src, size_t lim)
 {
-	size_t size = ms->dm_strsize, i = 0, j = 0;
+	size_t size = ms->dm_strsize + 1, i = 0, j = 0;
 	char *dest;
 	char c;
 
@@ -366,10 +369,12 @@ dif_subr_ntoa4(char *buf, const uint8_t *a)
  * RFC 1884 text form: lower-case hex groups, the longest run of zero
  * groups (the first of equals, even a single one, as illumos does)
  * written "::", and IPv4-mapped/compatible addresses ending in a
- * dotted quad.
+ * dotted quad.  Unless strict (inet_ntop(), or dtrace-utils'
+ * inet_ntoa6(addr, 1)), such an address is only its dotted quad, as
+ * illumos's inet_ntoa6() writes it.
  */
 static size_t
-dif_subr_ntoa6(char *buf, const uint8_t *a)
+dif_subr_ntoa6(char *buf, const uint8_t *a, int strict)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint16_t g[8];
@@ -381,6 +386,8 @@ dif_subr_ntoa6(char *buf, const uint8_t *a)
 	if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0 &&
 	    (g[5] == 0xffff ||
 	    (g[5] == 0 && (g[6] != 0 || g[7] > 1)))) {
+		if (!strict)
+			return dif_subr_ntoa4(buf, a + 12);
 		v4 = 1;
 		ngroups = 6;
 	}
@@ -422,7 +429,8 @@ dif_subr_ntoa6(char *buf, const uint8_t *a)
 }
 
 static uint64_t
-dif_subr_inet(const dif_difo_t *dp, dif_mstate_t *ms, int af, uint64_t addr)
+dif_subr_inet(const dif_difo_t *dp, dif_mstate_t *ms, int af, uint64_t addr,
+    int strict)
 {
 	char buf[64];
 	size_t n;
@@ -434,7 +442,8 @@ dif_subr_inet(const dif_difo_t *dp, dif_mstate_t *ms, int af, uint64_t addr)
 	} else if (af == AF_INET6) {
 		if (!dif_subr_buf(dp, ms, addr, 16))
 			return 0;
-		n = dif_subr_ntoa6(buf, (const uint8_t *)(uintptr_t)addr);
+		n = dif_subr_ntoa6(buf, (const uint8_t *)(uintptr_t)addr,
+		    strict);
 	} else {
 		return dif_subr_fault(ms, DIF_FLT_ILLOP, 0);
 	}
@@ -538,6 +547,236 @@ dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 	return dif_subr_ptr(d);
 }
 
+/*
+ * json(json, selector), as later illumos has it: the value of the JSON
+ * text at a path of member names separated by '.' with array indexes in
+ * brackets ("a.b[2].c"), or NULL when the path is not there or the text
+ * is malformed up to the end of the value (the text after the character
+ * that ends it is not read).  A
+ * string value is its contents as written, escapes and all; any other
+ * value is its text (a number, true, false, null, or a whole object or
+ * array).  Nesting is bounded, so that the daemon's stack is.
+ */
+#define DIF_JSON_MAXDEPTH	32
+
+static const char *
+dif_subr_json_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The end of the string at p (past its closing quote), or NULL. */
+static const char *
+dif_subr_json_str(const char *p, const char *end)
+{
+	int i;
+
+	if (p >= end || *p++ != '"')
+		return NULL;
+	while (p < end) {
+		if (*p == '"')
+			return p + 1;
+		if ((uint8_t)*p < 0x20)
+			return NULL;
+		if (*p++ != '\\')
+			continue;
+		if (p >= end)
+			return NULL;
+		if (*p == 'u') {
+			for (i = 1; i <= 4; i++)
+				if (p + i >= end || !dif_subr_isxdigit(p[i]))
+					return NULL;
+			p += 5;
+		} else if (strchr("\"\\/bfnrt", *p) != NULL && *p != '\0') {
+			p++;
+		} else {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static const char *
+dif_subr_json_digits(const char *p, const char *end)
+{
+	const char *s = p;
+
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p == s ? NULL : p;
+}
+
+/* The end of the number at p, or NULL: JSON's grammar, strictly. */
+static const char *
+dif_subr_json_num(const char *p, const char *end)
+{
+	if (p < end && *p == '-')
+		p++;
+	if (p < end && *p == '0')
+		p++;
+	else if ((p = dif_subr_json_digits(p, end)) == NULL)
+		return NULL;
+	if (p < end && *p == '.' &&
+	    (p = dif_subr_json_digits(p + 1, end)) == NULL)
+		return NULL;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if ((p = dif_subr_json_digits(p, end)) == NULL)
+			return NULL;
+	}
+	return p;
+}
+
+/* The end of the value at p (no leading space), or NULL if malformed. */
+static const char *
+dif_subr_json_skip(const char *p, const char *end, int depth)
+{
+	static const char *const lit[] = { "true", "false", "null" };
+	char close;
+	size_t i, n;
+
+	if (p >= end)
+		return NULL;
+	if (*p == '"')
+		return dif_subr_json_str(p, end);
+	if (*p == '-' || (*p >= '0' && *p <= '9'))
+		return dif_subr_json_num(p, end);
+	for (i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+		n = strlen(lit[i]);
+		if ((size_t)(end - p) >= n && memcmp(p, lit[i], n) == 0)
+			return p + n;
+	}
+	if ((*p != '{' && *p != '[') || depth >= DIF_JSON_MAXDEPTH)
+		return NULL;
+	close = *p == '{' ? '}' : ']';
+	p = dif_subr_json_ws(p + 1, end);
+	if (p < end && *p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') {
+			if ((p = dif_subr_json_str(p, end)) == NULL)
+				return NULL;
+			p = dif_subr_json_ws(p, end);
+			if (p >= end || *p != ':')
+				return NULL;
+			p = dif_subr_json_ws(p + 1, end);
+		}
+		if ((p = dif_subr_json_skip(p, end, depth + 1)) == NULL)
+			return NULL;
+		p = dif_subr_json_ws(p, end);
+		if (p < end && *p == close)
+			return p + 1;
+		if (p >= end || *p != ',')
+			return NULL;
+		p = dif_subr_json_ws(p + 1, end);
+	}
+}
+
+/*
+ * In the object or array at p, the value of member key[0..klen) (key
+ * not NULL) or of element idx: its start, or NULL.
+ */
+static const char *
+dif_subr_json_member(const char *p, const char *end, const char *key,
+    size_t klen, uint64_t idx)
+{
+	const char *k, *e;
+	uint64_t i = 0;
+	char close;
+
+	if (p >= end || *p != (key != NULL ? '{' : '['))
+		return NULL;
+	close = key != NULL ? '}' : ']';
+	p = dif_subr_json_ws(p + 1, end);
+	if (p < end && *p == close)
+		return NULL;
+	for (;; i++) {
+		int hit = key == NULL && i == idx;
+
+		if (key != NULL) {
+			k = p;
+			if ((p = dif_subr_json_str(p, end)) == NULL)
+				return NULL;
+			hit = (size_t)(p - k) == klen + 2 &&
+			    memcmp(k + 1, key, klen) == 0;
+			p = dif_subr_json_ws(p, end);
+			if (p >= end || *p != ':')
+				return NULL;
+			p = dif_subr_json_ws(p + 1, end);
+		}
+		if (hit)
+			return p;
+		if ((e = dif_subr_json_skip(p, end, 1)) == NULL)
+			return NULL;
+		p = dif_subr_json_ws(e, end);
+		/* the end: not there, or malformed */
+		if (p >= end || *p != ',')
+			return NULL;
+		p = dif_subr_json_ws(p + 1, end);
+	}
+}
+
+static uint64_t
+dif_subr_json(dif_mstate_t *ms, const char *js, size_t len, const char *sel,
+    size_t slen)
+{
+	const char *p = js, *end = js + len, *s = sel, *send = sel + slen;
+	const char *e, *k;
+	uint64_t idx;
+
+	if (slen == 0)
+		return 0;
+	p = dif_subr_json_ws(p, end);
+	while (s < send) {
+		if (*s == '[') {
+			for (idx = 0, s++; s < send && *s >= '0' && *s <= '9';
+			    s++) {
+				if (idx > (UINT64_MAX - 9) / 10)
+					return 0;
+				idx = idx * 10 + (uint64_t)(*s - '0');
+			}
+			if (s >= send || *s != ']' || s[-1] == '[')
+				return 0;
+			s++;
+			if (s < send && *s != '.' && *s != '[')
+				return 0;
+			if ((p = dif_subr_json_member(p, end, NULL, 0,
+			    idx)) == NULL)
+				return 0;
+		} else {
+			/* a name: after the start, or after a '.' */
+			if (*s == '.') {
+				if (s == sel)
+					return 0;
+				s++;
+			}
+			for (k = s; s < send && *s != '.' && *s != '['; s++)
+				;
+			if (s == k)
+				return 0;	/* "a..b", "a.", ".a" */
+			if ((p = dif_subr_json_member(p, end, k,
+			    (size_t)(s - k), 0)) == NULL)
+				return 0;
+		}
+	}
+	if ((e = dif_subr_json_skip(p, end, 0)) == NULL)
+		return 0;
+	/* what follows must end the member: "01" is no number */
+	k = dif_subr_json_ws(e, end);
+	if (k == end || (*k != ',' && *k != '}' && *k != ']'))
+		return 0;
+	if (*p == '"') {
+		p++;
+		e--;
+	}
+	return dif_subr_ptr(dif_subr_strres(ms, p, (size_t)(e - p)));
+}
+
 static uint16_t
 dif_subr_bswap16(uint64_t v, int swap)
 {
@@ -611,8 +850,11 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		if (!dif_subr_str(dp, ms, args[0], &len) ||
 		    !dif_subr_str(dp, ms, args[1], &len2))
 			return 0;
-		/* illumos: a join that does not fit in strsize faults */
-		if (len + len2 >= ms->dm_strsize)
+		/*
+		 * illumos: a join longer than a string can be faults (here
+		 * strsize characters, the NUL not counted, as everywhere)
+		 */
+		if (len + len2 > ms->dm_strsize)
 			return dif_subr_fault(ms, DIF_FLT_NOSCRATCH, 0);
 		/* every byte is written: see dif_vm_scratch_take() */
 		if ((d = dif_vm_scratch_take(ms, len + len2 + 1, 1)) == NULL)
@@ -706,7 +948,7 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 			return 0;
 		s = (const char *)(uintptr_t)args[0];
 		/* the terminating NUL is part of the string if loadable */
-		lim = len < ms->dm_strsize && dif_vm_canload(ms, dp, args[0],
+		lim = len <= ms->dm_strsize && dif_vm_canload(ms, dp, args[0],
 		    len + 1) ? len + 1 : len;
 		for (i = 0; i < lim; i++) {
 			if (s[i] == (char)args[1]) {
@@ -720,6 +962,13 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 
 	case DIF_SUBR_STRTOK:
 		return dif_subr_strtok(dp, ms, args[0], args[1]);
+
+	case DIF_SUBR_JSON:
+		if (!dif_subr_str(dp, ms, args[0], &len) ||
+		    !dif_subr_str(dp, ms, args[1], &len2))
+			return 0;
+		return dif_subr_json(ms, (const char *)(uintptr_t)args[0], len,
+		    (const char *)(uintptr_t)args[1], len2);
 
 	case DIF_SUBR_TOUPPER:
 	case DIF_SUBR_TOLOWER: {
@@ -786,11 +1035,13 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		return dif_subr_bswap64(args[0], swap);
 
 	case DIF_SUBR_INET_NTOA:
-		return dif_subr_inet(dp, ms, AF_INET, args[0]);
+		return dif_subr_inet(dp, ms, AF_INET, args[0], 0);
 	case DIF_SUBR_INET_NTOA6:
-		return dif_subr_inet(dp, ms, AF_INET6, args[0]);
+		return dif_subr_inet(dp, ms, AF_INET6, args[0],
+		    nargs > 1 && args[1] != 0);
 	case DIF_SUBR_INET_NTOP:
-		return dif_subr_inet(dp, ms, (int)(int64_t)args[0], args[1]);
+		return dif_subr_inet(dp, ms, (int)(int64_t)args[0], args[1],
+		    1);
 
 	case DIF_SUBR_ALLOCA:
 		return dif_subr_ptr(dif_vm_scratch_alloc(ms, args[0], 8));
@@ -840,8 +1091,9 @@ dif_subr_call(uint32_t subr, const uint64_t *args, int nargs,
 		if (ms->dm_host == NULL || ms->dm_host->dh_uread == NULL)
 			return dif_subr_fault(ms, DIF_FLT_UPRIV, args[0]);
 		if (subr == DIF_SUBR_COPYINSTR) {
-			size = ms->dm_strsize;
-			if (nargs > 1 && args[1] < size)
+			/* at most strsize (or n) characters, then the NUL */
+			size = ms->dm_strsize + 1;
+			if (nargs > 1 && args[1] < ms->dm_strsize)
 				size = args[1] + 1;
 			return dif_subr_copyinstr(ms, args[0], size);
 		}

@@ -316,7 +316,11 @@ typedef struct dif_vm_tuple {
 	int		tu_top;
 } dif_vm_tuple_t;
 
-/* Bytes of a by-ref dynamic or clause-local value; 0 for an integer. */
+/*
+ * Bytes of a by-ref dynamic or clause-local value; 0 for an integer.  A
+ * string holds at most strsize characters (its type's size) and then its
+ * NUL, as every string of the VM does (dif.h, dm_strsize).
+ */
 static size_t
 dif_vm_vsize(const dif_var_t *v, const dif_mstate_t *ms)
 {
@@ -327,7 +331,7 @@ dif_vm_vsize(const dif_var_t *v, const dif_mstate_t *ms)
 	n = v->dv_type.dt_size;
 	if (n == 0 || n > ms->dm_strsize)
 		n = ms->dm_strsize;
-	return n;
+	return v->dv_type.dt_kind == DIF_TYPE_STRING ? n + 1 : n;
 }
 
 /*
@@ -436,9 +440,17 @@ dif_vm_dvar(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 		}
 		if ((buf = dif_vm_scratch_alloc(ms, vsize, 8)) == NULL)
 			return DIF_FLT_NOSCRATCH;
-		if (scope != DIFV_SCOPE_THREAD || ms->dm_tkey != 0)
-			(void)dif_dvar_load(ms->dm_vstate, id, scope, k, nk,
-			    NULL, buf, vsize);
+		/*
+		 * An absent by-ref variable is NULL, as in illumos: a
+		 * compare reads it as "", trace() or strlen() of it fault.
+		 */
+		if ((scope == DIFV_SCOPE_THREAD && ms->dm_tkey == 0) ||
+		    !dif_dvar_load(ms->dm_vstate, id, scope, k, nk, NULL,
+		    buf, vsize)) {
+			ms->dm_scratch_used -= vsize;
+			regs[rd] = 0;
+			return 0;
+		}
 		/* a string value always ends within its storage */
 		((char *)buf)[vsize - 1] = '\0';
 		regs[rd] = (uint64_t)(uintptr_t)buf;
@@ -1101,8 +1113,9 @@ dispatch:
 				g->dg_set = 1;
 				DIF_VM_NEXT();
 			}
-			lim = g->dg_size < ms->dm_strsize ? g->dg_size :
-			    ms->dm_strsize;
+			/* strsize characters and the NUL (dif.h) */
+			lim = g->dg_size < ms->dm_strsize + 1 ? g->dg_size :
+			    ms->dm_strsize + 1;
 			/* s = NULL: the empty string, as SCMP reads NULL */
 			len = 0;
 			if (src != 0 && !dif_vm_strload(ms, dp, src, lim - 1,

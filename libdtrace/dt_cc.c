@@ -433,7 +433,8 @@ dt_cc_difexpr(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 	ap = dt_cc_newact(pcb, cc, DTRACEACT_DIFEXPR);
 	dt_cc_actdifos(pcb, ap, 1);
 	ap->da_difo[0] = dt_cc_difo(pcb, dnp, &rt);
-	ap->da_size = rt.dt_size;
+	/* a string: strsize characters and its NUL */
+	ap->da_size = rt.dt_size + (dt_node_is_string(dnp) ? 1 : 0);
 	/* strings, structs and arrays are bytes: copied, not aligned */
 	ap->da_align = dt_node_is_string(dnp) ||
 	    (rt.dt_flags & DIF_TF_BYREF) ? 1 : rt.dt_size;
@@ -1111,7 +1112,8 @@ dt_cc_aggkey(dtrace_hdl_t *dtp, const dt_type_t *t, dtp_aggkey_t *k)
 {
 	if (t->dt_kind == DT_TK_STRING) {
 		k->dk_kind = DTP_KEY_STRING;
-		k->dk_size = dt_decl_strsize(dtp);
+		/* strsize characters and the NUL */
+		k->dk_size = dt_decl_strsize(dtp) + 1;
 	} else {
 		k->dk_kind = t->dt_signed ? DTP_KEY_INT : DTP_KEY_UINT;
 		/* illumos records a key at its type's size: " %8d" for int */
@@ -1626,7 +1628,7 @@ dt_cc_act_setopt(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_decl_rtype(dtp, vnp->dn_type, &rt);
 		dt_cc_actdifos(pcb, ap, 1);
 		ap->da_difo[0] = dt_cc_difo(pcb, vnp, &rt);
-		ap->da_size = rt.dt_size;
+		ap->da_size = rt.dt_size + 1;	/* and the NUL */
 		ap->da_align = 1;
 		vnp = next;
 	}
@@ -2069,7 +2071,7 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 		ap->da_offset = off;
 		off += ap->da_size;
 	}
-	off = (off + 7) & ~7u;
+	off = (uint32_t)DTRACE_RECROUND(off);	/* see dt_proto.h */
 
 	for (i = pp->dp_nstmt - dt_cc_nargs(cnp->dn_args); i < pp->dp_nstmt;
 	    i++) {

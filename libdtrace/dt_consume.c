@@ -15,7 +15,6 @@
 
 #include "dt_impl.h"
 
-#define DT_CONSUME_ROUND8(x)	(((x) + 7) & ~(size_t)7)
 
 /*
  * Bytes as illumos prints them.  Printable bytes (isprint, isspace, \a
@@ -1027,7 +1026,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 			    "dtraced", epid);
 		/* -F: the next record's EPID, if it is in this buffer */
 		dtp->dt_flownext = DTRACE_EPIDNONE;
-		next = off + DT_CONSUME_ROUND8(DTRACE_RECHDR_SIZE + size);
+		next = off + DTRACE_RECROUND(DTRACE_RECHDR_SIZE + size);
 		if (next <= len && len - next >= DTRACE_RECHDR_SIZE)
 			memcpy(&dtp->dt_flownext, buf + next,
 			    sizeof(dtp->dt_flownext));
@@ -1041,7 +1040,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 		    arg) != 0) {
 			return -1;
 		}
-		size = DT_CONSUME_ROUND8(DTRACE_RECHDR_SIZE + size);
+		size = DTRACE_RECROUND(DTRACE_RECHDR_SIZE + size);
 		if (size > len - off)
 			break;
 		off += size;

@@ -306,6 +306,7 @@ static const struct {
 	{ "toupper", DIF_SUBR_TOUPPER, "string(const char *)" },
 	{ "tolower", DIF_SUBR_TOLOWER, "string(const char *)" },
 	{ "strtoll", DIF_SUBR_STRTOLL, "int64_t(const char *, [int])" },
+	{ "json", DIF_SUBR_JSON, "string(const char *, const char *)" },
 	{ "htons", DIF_SUBR_HTONS, "uint16_t(uint16_t)" },
 	{ "htonl", DIF_SUBR_HTONL, "uint32_t(uint32_t)" },
 	{ "htonll", DIF_SUBR_HTONLL, "uint64_t(uint64_t)" },
@@ -313,7 +314,8 @@ static const struct {
 	{ "ntohl", DIF_SUBR_NTOHL, "uint32_t(uint32_t)" },
 	{ "ntohll", DIF_SUBR_NTOHLL, "uint64_t(uint64_t)" },
 	{ "inet_ntoa", DIF_SUBR_INET_NTOA, "string(ipaddr_t *)" },
-	{ "inet_ntoa6", DIF_SUBR_INET_NTOA6, "string(in6_addr_t *)" },
+	/* dtrace-utils' second argument, "strict": a constant (dt_parser.c) */
+	{ "inet_ntoa6", DIF_SUBR_INET_NTOA6, "string(in6_addr_t *, [int])" },
 	{ "inet_ntop", DIF_SUBR_INET_NTOP, "string(int, void *)" },
 	{ "rand", DIF_SUBR_RAND, "int()" },
 	{ "speculation", DIF_SUBR_SPECULATION, "int()" },

@@ -2075,6 +2075,18 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			rp->dn_flags &= ~(DT_NF_LVALUE | DT_NF_WRITABLE);
 			return rp;
 		}
+		/*
+		 * illumos's D adds casts of scalars and pointers to string:
+		 * (string)p is the string at p, stringof(p).
+		 */
+		if (t->dt_kind == DT_TK_STRING && !dt_node_is_string(rp) &&
+		    (dt_node_is_scalar(rp) || dt_node_is_ptr(rp))) {
+			dnp->dn_kind = DT_NODE_OP1;
+			dnp->dn_op = DT_TOK_STRINGOF;
+			dnp->dn_left = rp;
+			dnp->dn_right = NULL;
+			return dt_node_cook(pcb, dnp);
+		}
 		if ((!dt_decl_is_scalar(t) && t->dt_kind != DT_TK_VOID) ||
 		    (!dt_node_is_scalar(rp) && !dt_node_is_ptr(rp)) ||
 		    (t->dt_kind == DT_TK_VOID && rp->dn_kind == DT_NODE_INT))
@@ -2184,10 +2196,17 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			    lp->dn_type->dt_name, dt_node_opname(op),
 			    rp->dn_type->dt_name);
 		t = dt_decl_arith(lp->dn_type, rp->dn_type);
-		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT)
-			return dt_node_setint(dnp, dt_node_fold2(op,
-			    dt_node_normalize(lp->dn_value, t),
-			    dt_node_normalize(rp->dn_value, t), t), &dt_type_int);
+		/* int-wide constants compare whole, as illumos folds them */
+		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
+			uint64_t l = lp->dn_value, r = rp->dn_value;
+
+			if (t->dt_size < 4) {
+				l = dt_node_normalize(l, t);
+				r = dt_node_normalize(r, t);
+			}
+			return dt_node_setint(dnp, dt_node_fold2(op, l, r, t),
+			    &dt_type_int);
+		}
 		dnp->dn_type = &dt_type_int;
 		return dnp;
 
@@ -2261,18 +2280,18 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		break;
 	}
 	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
-		/*
-		 * + - * << & | ^ take operands as they are (the low bits of
-		 * the result are the same), / % >> their type's value, as
-		 * the code for them computes it.
-		 */
-		int wide = t->dt_size >= 4 && op != DT_TOK_DIV &&
-		    op != DT_TOK_MOD && op != DT_TOK_RSH;
-		uint64_t v = dt_node_fold2(op,
-		    wide ? lp->dn_value : dt_node_normalize(lp->dn_value, t),
-		    op == DT_TOK_LSH || op == DT_TOK_RSH || wide ?
-		    rp->dn_value : dt_node_normalize(rp->dn_value, t), t);
+		uint64_t l = lp->dn_value, r = rp->dn_value, v;
 
+		/*
+		 * An int-wide operand is taken whole, as illumos folds it:
+		 * (1 << 63) - 1 is INT64_MAX, not the int's -1.
+		 */
+		if (t->dt_size < 4) {
+			l = dt_node_normalize(l, t);
+			if (op != DT_TOK_LSH && op != DT_TOK_RSH)
+				r = dt_node_normalize(r, t);
+		}
+		v = dt_node_fold2(op, l, r, t);
 		if (t->dt_size < 4)
 			return dt_node_setint(dnp, v, t);
 		/*
@@ -2332,7 +2351,8 @@ dt_node_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp)
  * An argument a subroutine accepts for a parameter of type pt, as
  * illumos decides it: integers for integers, strings for strings, and
  * pointers for pointers, where the constant 0 is also a NULL pointer
- * (or string: strtok(NULL, ...)).
+ * (or string: strtok(NULL, ...)).  A string is an array of char to
+ * illumos, so a void * takes it too (bcopy(probename, buf, n)).
  */
 static int
 dt_node_argcompat(const dt_type_t *pt, const dt_node_t *ap)
@@ -2345,6 +2365,9 @@ dt_node_argcompat(const dt_type_t *pt, const dt_node_t *ap)
 	case DT_TK_STRING:
 		return dt_node_is_strcompat(ap) || null;
 	case DT_TK_PTR:
+		/* a prototype's pointer has a name, not a base type */
+		if (dt_node_is_string(ap))
+			return strcmp(pt->dt_name, "void *") == 0;
 		return dt_node_is_ptr(ap) || null;
 	default:
 		return 0;
@@ -2392,6 +2415,12 @@ dt_node_cook_subr(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 			    idp->di_name, i + 1, idp->di_keys[i]->dt_name,
 			    ap->dn_type != NULL ? ap->dn_type->dt_name :
 			    "void");
+		/* inet_ntoa6()'s "strict" flag chooses a form when compiling */
+		if (idp->di_id == DIF_SUBR_INET_NTOA6 && i == 1 &&
+		    ap->dn_kind != DT_NODE_INT)
+			dt_parser_error(pcb, ap->dn_line, D_PROTO_ARG,
+			    "%s( ) argument #%d must be an integer constant",
+			    idp->di_name, i + 1);
 	}
 	dnp->dn_ident = idp;
 	dnp->dn_type = idp->di_type;

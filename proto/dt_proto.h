@@ -207,15 +207,19 @@ enum dt_msgtype {
 #define DT_ACT_STOPPED	3	/* END has fired */
 
 /*
- * Buffer records.  Each record starts with this header, 8-aligned,
- * followed by the ECB's data laid out by its actions' offsets; the whole
- * record is rounded up to 8 bytes.  The header's size word is that
- * rounded size (the daemon's ring buffers walk records by it; a consumer
- * may ignore it).  An epid of DTRACE_EPIDNONE ends the
+ * Buffer records.  Each record starts with this header followed by the
+ * ECB's data laid out by its actions' offsets; the whole record is
+ * rounded up to 4 bytes, as illumos aligns a record of 4-byte values to
+ * its EPID's 4 (so that two exit()-sized records fit 40 bytes).  A record
+ * is thus 4-aligned in a buffer, and its header and values are read and
+ * written bytewise (memcpy), never through wider pointers.  The header's
+ * size word is that rounded size (the daemon's ring buffers walk records
+ * by it; a consumer may ignore it).  An epid of DTRACE_EPIDNONE ends the
  * data.
  */
 #define DTRACE_EPIDNONE		0
 #define DTRACE_RECHDR_SIZE	16	/* u32 epid, u32 size, u64 timestamp */
+#define DTRACE_RECROUND(x)	(((x) + 3) & ~(uint64_t)3)
 
 /*
  * Action kinds (illumos DTRACEACT_* numbering).  libdtrace's dtrace.h

@@ -2,7 +2,7 @@
 # Principal buffer policies end to end: ring, fill (and END's
 # reservation), switch drops, bufresize, statusrate.  Expected outputs
 # are computed from record and buffer sizes: a printf("%d\n", n) record
-# is 24 bytes (16 of header, 4 of int, rounded to 8).
+# is 20 bytes (16 of header, 4 of int, rounded to 4), and so is exit()'s.
 #
 # Per-CPU results depend on which CPU each hit runs on, so these runs pin
 # dtrace, and the private daemon it starts, to CPU 0 with taskset.
@@ -20,25 +20,25 @@ pdtrace()
 	taskset -c 0 timeout -k 10 60 "$DTRACE" "$@"
 }
 
-# ring of 16k: 2000 tick records and exit()'s; 16384 / 24 = 682 survive,
-# the newest: 1319 .. 1999 (681 printed) and exit()'s record.
+# ring of 16k: 2000 tick records and exit()'s; 16384 / 20 = 819 survive,
+# the newest: 1182 .. 1999 (818 printed) and exit()'s record.
 pdtrace -q -x bufpolicy=ring -x bufsize=16k -n '
     tick-1ms { printf("%d\n", i++); }
     tick-1ms /i == 2000/ { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "ring: exit 0" [ $? -eq 0 ]
-{ seq 1319 1999; echo; } >"$tmp/want"
-check "ring 16k: exactly the newest 682 records, oldest first" \
+{ seq 1182 1999; echo; } >"$tmp/want"
+check "ring 16k: exactly the newest 819 records, oldest first" \
     cmp -s "$tmp/want" "$tmp/out"
 same "$tmp/err" "" "ring: nothing on stderr"
 
-# fill of 2k: END's 24 bytes are kept, 2024 / 24 = 84 records fit; the
-# 85th firing (i++ done) fills the buffer and stops tracing; END runs.
+# fill of 2k: END's 20 bytes are kept, 2028 / 20 = 101 records fit; the
+# 102nd firing (i++ done) fills the buffer and stops tracing; END runs.
 pdtrace -q -x bufpolicy=fill -x bufsize=2k -n '
     tick-1ms { printf("%d\n", i++); }
     END { printf("end %d\n", i); }' >"$tmp/out" 2>"$tmp/err"
 check "fill: exit 0" [ $? -eq 0 ]
-{ seq 0 83; echo "end 85"; echo; } >"$tmp/want"
-check "fill 2k: 84 records, then END's" cmp -s "$tmp/want" "$tmp/out"
+{ seq 0 100; echo "end 102"; echo; } >"$tmp/want"
+check "fill 2k: 101 records, then END's" cmp -s "$tmp/want" "$tmp/out"
 same "$tmp/err" "" "fill: no drops reported"
 
 # The same with statusrate polling only: a NOTIFY is not needed to stop.
@@ -49,7 +49,7 @@ pdtrace -q -x bufpolicy=fill -x bufsize=2k -x statusrate=10ms \
 check "fill with statusrate=10ms: same output" cmp -s "$tmp/want" "$tmp/out"
 
 # END's records cannot fit in a fill buffer: refuse to start.
-pdtrace -x bufpolicy=fill -x bufsize=64 -n '
+pdtrace -x bufpolicy=fill -x bufsize=56 -n '
     END { printf("%d\n", 1); } END { printf("%d\n", 2); }
     END { printf("%d\n", 3); }' >"$tmp/out" 2>"$tmp/err"
 check "END too big: exit 1" [ $? -eq 1 ]
@@ -57,7 +57,7 @@ same "$tmp/err" "dtrace: description '
     END ' matched 3 probes
 dtrace: could not enable tracing: END enablings exceed size of principal buffer
 " "END too big: illumos's message"
-pdtrace -q -x bufpolicy=fill -x bufsize=64 -n 'BEGIN { exit(0); }
+pdtrace -q -x bufpolicy=fill -x bufsize=40 -n 'BEGIN { exit(0); }
     END { printf("%d\n", 1); } END { printf("%d\n", 2); }' \
     >"$tmp/out" 2>"$tmp/err"
 check "END of exactly the buffer: exit 0" [ $? -eq 0 ]
@@ -66,24 +66,24 @@ same "$tmp/out" "1
 
 " "END of exactly the buffer: both END records"
 
-# switch of 1k: 50 printf records and exit()'s in one BEGIN firing;
-# 1024 / 24 = 42 fit, 51 - 42 = 9 are dropped and reported.
+# switch of 1k: 60 printf records and exit()'s in one BEGIN firing;
+# 1024 / 20 = 51 fit, 61 - 51 = 10 are dropped and reported.
 {
 	echo '#pragma D option quiet'
 	echo '#pragma D option bufsize=1k'
-	for i in $(seq 1 50); do
+	for i in $(seq 1 60); do
 		printf 'BEGIN { printf("%%d\\n", %d); }\n' "$i"
 	done
 	echo 'BEGIN { exit(0); }'
 } >"$tmp/drops.d"
 pdtrace -s "$tmp/drops.d" >"$tmp/out" 2>"$tmp/err"
 check "switch drops: exit 0" [ $? -eq 0 ]
-{ seq 1 42; echo; } >"$tmp/want"
-check "switch 1k: the first 42 records" cmp -s "$tmp/want" "$tmp/out"
-same "$tmp/err" "dtrace: 9 drops on CPU 0
-" "switch 1k: 42 records + 9 drops = 51 firings"
+{ seq 1 51; echo; } >"$tmp/want"
+check "switch 1k: the first 51 records" cmp -s "$tmp/want" "$tmp/out"
+same "$tmp/err" "dtrace: 10 drops on CPU 0
+" "switch 1k: 51 records + 10 drops = 61 firings"
 pdtrace -x droptags -s "$tmp/drops.d" >"$tmp/out" 2>"$tmp/err"
-same "$tmp/err" "dtrace: [DTRACEDROP_PRINCIPAL] 9 drops on CPU 0
+same "$tmp/err" "dtrace: [DTRACEDROP_PRINCIPAL] 10 drops on CPU 0
 " "switch drops under -x droptags"
 
 # bufresize: one CPU (-x cpu=0), two halves of 1g exceed the 1g a
@@ -117,7 +117,8 @@ pdtrace -q -x bufsize=1000 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "bufsize=1000: no resize, exit 0" [ $? -eq 0 ]
 
 # ring across CPUs: oncpu calls f 1000 times on CPU 1, then 1000 on
-# CPU 0; each CPU's ring of 16k keeps its newest 682 records, and they
+# CPU 0; each CPU's ring of 16k keeps its newest 682 records of 24 bytes
+# (arg0 is 8 bytes wide), and they
 # are printed CPU by CPU, oldest first, the CPU that END ran on (0, as
 # the daemon is pinned there) last, as illumos does (-o: into a file,
 # appended to).

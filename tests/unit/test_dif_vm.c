@@ -308,7 +308,7 @@ test_globals(void)
 	tap_str(gstr, "hello world", "string global copied");
 	reset(4);
 	run(&d);
-	tap_str(gstr, "hel", "string global bounded by strsize");
+	tap_str(gstr, "hell", "string global: strsize characters, then NUL");
 
 	/* a global whose id is beyond the vstate */
 	vstate.dv_nglobals = 1;
@@ -699,19 +699,102 @@ test_subr_paths(void)
 	}
 }
 
+/* json(): want NULL for "no value" */
+static void
+json_is(const char *js, const char *sel, const char *want, uint32_t strsize)
+{
+	uint64_t v;
+
+	subr_reset(strsize);
+	region_used = 0;
+	v = call(DIF_SUBR_JSON, 2, str(js), str(sel), 0);
+	if (want == NULL)
+		tap_ok(v == 0 && ms.dm_fault == 0, "json(%s, %s) is NULL",
+		    js, sel);
+	else
+		sub_is(v, want, sel);
+}
+
+static void
+test_subr_json(void)
+{
+	static const char doc[] = "{ \"name\": \"d\\\"q\\u00e9\", "
+	    "\"n\": -12.5e+3, \"z\": 0, \"t\": true, \"f\": false, "
+	    "\"nil\": null, \"o\": {\"p\": {\"q\": [1, [2, 3], {\"r\": "
+	    "\"deep\"}]}}, \"e\": [], \"eo\": {}, \"dup\": 1, \"dup\": 2,"
+	    " \"a.b\": 7 }";
+
+	json_is(doc, "name", "d\\\"q\\u00e9", 256);
+	json_is(doc, "n", "-12.5e+3", 256);
+	json_is(doc, "z", "0", 256);
+	json_is(doc, "t", "true", 256);
+	json_is(doc, "f", "false", 256);
+	json_is(doc, "nil", "null", 256);
+	json_is(doc, "o.p.q[0]", "1", 256);
+	json_is(doc, "o.p.q[1][1]", "3", 256);
+	json_is(doc, "o.p.q[2].r", "deep", 256);
+	json_is(doc, "o.p.q[1]", "[2, 3]", 256);
+	json_is(doc, "o.p", "{\"q\": [1, [2, 3], {\"r\": \"deep\"}]}", 256);
+	json_is(doc, "e", "[]", 256);
+	json_is(doc, "eo", "{}", 256);
+	json_is(doc, "dup", "1", 256);
+	json_is(doc, "o.p.q[3]", NULL, 256);
+	json_is(doc, "e[0]", NULL, 256);
+	json_is(doc, "missing", NULL, 256);
+	json_is(doc, "o.missing", NULL, 256);
+	json_is(doc, "n.x", NULL, 256);
+	json_is(doc, "o[0]", NULL, 256);
+	json_is(doc, "a.b", NULL, 256);
+	json_is(doc, "o..p", NULL, 256);
+	json_is(doc, "o.", NULL, 256);
+	json_is(doc, ".o", NULL, 256);
+	json_is(doc, "o.p.q[]", NULL, 256);
+	json_is(doc, "o.p.q[1", NULL, 256);
+	json_is(doc, "o.p.q[0]x", NULL, 256);
+	json_is(doc, "", NULL, 256);
+	json_is("[5, {\"k\": 6}]", "[1].k", "6", 256);
+	json_is("{\"a\": 01}", "a", NULL, 256);
+	json_is("{\"a\": 1x}", "a", NULL, 256);
+	json_is("{\"a\": 1", "a", NULL, 256);
+	json_is("{\"a\" 1}", "a", NULL, 256);
+	json_is("{\"a\": tru}", "a", NULL, 256);
+	json_is("{\"a\": \"\\x\"}", "a", NULL, 256);
+	json_is("{\"a\": \"\\u12g4\"}", "a", NULL, 256);
+	json_is("{\"a\": [1,], \"b\": 2}", "b", NULL, 256);
+	json_is("{\"a\": -, \"b\": 2}", "b", NULL, 256);
+	json_is("{\"a\": 1.}", "a", NULL, 256);
+	json_is("{\"b\": 2, \"a\": [}", "b", "2", 256);
+	/* a text longer than strsize is cut there: its end is missing */
+	json_is("{\"a\": \"abcdefghij\"}", "a", NULL, 18);
+	json_is("{\"a\": \"abcdefghij\"}", "a", "abcdefghij", 19);
+	/* nesting is bounded: 40 arrays deep is too deep to skip, 31 is not */
+	json_is("{\"a\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	    "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"b\": 1}", "b", NULL,
+	    256);
+	json_is("{\"a\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	    "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]], \"b\": 1}", "b", "1",
+	    256);
+	json_is("{\"a\": [[[[[[[[[[]]]]]]]]]], \"b\": 1}", "b", "1", 256);
+}
+
 static void
 test_subr_net(void)
 {
+	/* s: inet_ntop() and inet_ntoa6(a, 1); n, where not s: inet_ntoa6(a) */
 	static const struct {
 		uint8_t a[16];
 		const char *s;
+		const char *n;
 	} v6[] = {
 		{ { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x14, 0x4f, 0xff,
 		    0xfe, 0x0b, 0x76, 0xc8 }, "fe80::214:4fff:fe0b:76c8" },
 		{ { [15] = 1 }, "::1" },
 		{ { 0 }, "::" },
 		{ { [10] = 0xff, [11] = 0xff, [12] = 1, [13] = 2, [14] = 3,
-		    [15] = 4 }, "::ffff:1.2.3.4" },
+		    [15] = 4 }, "::ffff:1.2.3.4", "1.2.3.4" },
+		{ { [12] = 10, [15] = 7 }, "::10.0.0.7", "10.0.0.7" },
+		{ { [14] = 1, [15] = 0 }, "::0.0.1.0", "0.0.1.0" },
+		{ { [10] = 0xff, [11] = 0xfe, [12] = 1 }, "::fffe:100:0" },
 		{ { 0, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3 },
 		    "1:0:0:2::3" },
 		{ { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, "2001:db8::1" },
@@ -733,8 +816,17 @@ test_subr_net(void)
 		subr_reset(256);
 		memcpy(region, v6[i].a, 16);
 		snprintf(name, sizeof(name), "inet_ntoa6: %s", v6[i].s);
-		sub_is(call(DIF_SUBR_INET_NTOA6, 1, S(region), 0, 0), v6[i].s,
+		sub_is(call(DIF_SUBR_INET_NTOA6, 1, S(region), 0, 0),
+		    v6[i].n != NULL ? v6[i].n : v6[i].s, name);
+		snprintf(name, sizeof(name), "inet_ntoa6(a, 2): %s", v6[i].s);
+		sub_is(call(DIF_SUBR_INET_NTOA6, 2, S(region), 2, 0), v6[i].s,
 		    name);
+		snprintf(name, sizeof(name), "inet_ntop: %s", v6[i].s);
+		sub_is(call(DIF_SUBR_INET_NTOP, 2, AF_INET6, S(region), 0),
+		    v6[i].s, name);
+		snprintf(name, sizeof(name), "inet_ntoa6(a, 0): %s", v6[i].s);
+		sub_is(call(DIF_SUBR_INET_NTOA6, 2, S(region), 0, 0),
+		    v6[i].n != NULL ? v6[i].n : v6[i].s, name);
 	}
 	sub_is(call(DIF_SUBR_INET_NTOP, 2, AF_INET6, S(region), 0),
 	    "1:2:3:4:5:6:7:8", "inet_ntop(AF_INET6)");
@@ -760,8 +852,10 @@ test_subr_memory(void)
 	sub_is(call(DIF_SUBR_COPYINSTR, 2, USER_BASE + 100, 4, 0), "user",
 	    "copyinstr with a length");
 	subr_reset(6);
-	sub_is(call(DIF_SUBR_COPYINSTR, 1, USER_BASE + 100, 0, 0), "user ",
-	    "copyinstr bounded by strsize");
+	sub_is(call(DIF_SUBR_COPYINSTR, 1, USER_BASE + 100, 0, 0), "user s",
+	    "copyinstr bounded by strsize characters");
+	sub_is(call(DIF_SUBR_COPYINSTR, 2, USER_BASE + 100, 9, 0), "user s",
+	    "copyinstr's length bounded by strsize");
 	/* a string that ends just before unmapped memory */
 	strcpy((char *)user_mem + USER_SIZE - 4, "end");
 	subr_reset(256);
@@ -820,7 +914,9 @@ test_subr_memory(void)
 	tap_ok(v == 0 && ms.dm_fault == DIF_FLT_BADADDR &&
 	    ms.dm_illval == 0x1234, "strlen of a wild pointer faults");
 	subr_reset(8);
-	call(DIF_SUBR_STRJOIN, 2, str("abcd"), str("efgh"), 0);
+	sub_is(call(DIF_SUBR_STRJOIN, 2, str("abcd"), str("efgh"), 0),
+	    "abcdefgh", "strjoin of exactly strsize characters");
+	call(DIF_SUBR_STRJOIN, 2, str("abcd"), str("efghi"), 0);
 	tap_is(ms.dm_fault, DIF_FLT_NOSCRATCH,
 	    "strjoin longer than strsize: out of scratch space");
 	call(DIF_SUBR_STRTOK, 1, str("a b"), 0, 0);
@@ -947,6 +1043,7 @@ main(void)
 	test_subr_strings();
 	test_subr_paths();
 	test_subr_net();
+	test_subr_json();
 	test_subr_memory();
 	test_call();
 	bench();

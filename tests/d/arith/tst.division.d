@@ -1,5 +1,9 @@
 #pragma D option quiet
 
+/*
+ * Constants fold on 64 bits as in illumos: -2 / 2u divides
+ * 0xfffffffffffffffe, and the unsigned int record keeps the low half.
+ */
 BEGIN
 {
 	printf("%d %d %d %u\n", -7 / 2, -7 % 3, 7 / -2, -2 / 2u);

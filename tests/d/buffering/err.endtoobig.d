@@ -1,9 +1,9 @@
 /*
- * Under the fill policy END's records (3 x 24 bytes) must fit in the
- * buffer (64 bytes): dtrace refuses to start.
+ * Under the fill policy END's records (3 x 20 bytes) must fit in the
+ * buffer (56 bytes): dtrace refuses to start.
  */
 #pragma D option bufpolicy=fill
-#pragma D option bufsize=64
+#pragma D option bufsize=56
 
 END
 {

@@ -1,6 +1,6 @@
 /*
- * A fill buffer of 256 bytes: END's 24 are kept, 232 / 24 = 9 of
- * BEGIN's records fit; the 10th fills the buffer and stops tracing, and
+ * A fill buffer of 256 bytes: END's 20 are kept, 236 / 20 = 11 of
+ * BEGIN's records fit; the 12th fills the buffer and stops tracing, and
  * END still prints.  No drops are reported: the records after the fill
  * are not drops.
  */

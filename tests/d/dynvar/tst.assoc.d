@@ -15,7 +15,7 @@ BEGIN
 	c[2, "two"]++;
 	c[2, "two"]++;
 	printf("%d %d %d\n", a[1], a[2], a[3]);
-	printf("%s %s [%s]\n", b["x"], b["y"], b["z"]);
+	printf("%s %s %d\n", b["x"], b["y"], b["z"] == NULL);
 	printf("%d %d %d\n", c[1, "one"], c[2, "two"], c[1, "two"]);
 	a[2] = 0;
 	c[1, "one"] = 0;

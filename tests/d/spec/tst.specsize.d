@@ -1,6 +1,6 @@
-/* specsize=64 holds two 24-byte records: the third and fourth drop */
+/* specsize=48 holds two 20-byte records: the third and fourth drop */
 #pragma D option quiet
-#pragma D option specsize=64
+#pragma D option specsize=48
 
 BEGIN { s = speculation(); }
 BEGIN { speculate(s); printf("%d\n", 1); }

@@ -1,2 +1,5 @@
-/* bcopy( ) with an argument of the wrong type */
-BEGIN { bcopy("a", alloca(1), 1); }
+/*
+ * bcopy( ) with an argument of the wrong type: an integer other than 0
+ * is no pointer (a string is, an array of char)
+ */
+BEGIN { bcopy(1, alloca(1), 1); }

@@ -1,0 +1,2 @@
+/* json( ) takes two arguments */
+BEGIN { trace(json("{}")); }
