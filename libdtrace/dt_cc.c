@@ -665,6 +665,7 @@ dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtrace_optval_t nf = dtp->dt_options[DTRACEOPT_USTACKFRAMES];
+	dtrace_optval_t mf;
 	dt_node_t *a0 = dnp->dn_args, *a1 = NULL;
 	int64_t ss = 0;
 	int n = dt_cc_nargs(dnp->dn_args);
@@ -697,6 +698,10 @@ dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
 	}
 	if (nf > DTRACE_USTACK_MAXFRAMES)
 		nf = DTRACE_USTACK_MAXFRAMES;
+	/* dtrace-utils' maxframes caps every stack, whatever it asks */
+	mf = dtp->dt_options[DTRACEOPT_MAXFRAMES];
+	if (mf != DTRACEOPT_UNSET && mf > 0 && nf > mf)
+		nf = mf;
 	*nfp = (uint32_t)nf;
 	*ssp = (uint32_t)ss;
 }

@@ -128,6 +128,7 @@ enum {
 	DTRACEOPT_BACKEND,	/* DTRACEOPT_BACKEND_* (ours) */
 	DTRACEOPT_UPROBEBUFSIZE, /* the uprobe backend's ring (ours) */
 	DTRACEOPT_EXPORT,	/* a retained program's metrics (ours) */
+	DTRACEOPT_MAXFRAMES,	/* cap on stack frames (dtrace-utils') */
 	DTRACEOPT_MAX
 };
 

@@ -140,6 +140,43 @@ same "$tmp/names" "
 
 " "ustackframes=2, stackindent=4"
 
+# -x maxframes (dtrace-utils'): caps ustack()'s frames whatever it asks,
+# and ustackdepth; a smaller request stays as it is
+dtrace -q -x maxframes=3 -c "$T 5" -n 'pid$target:a.out:leaf:entry {
+	ustack(); printf("depth %d\n", ustackdepth); ustack(2); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+              recurse\`leaf
+              recurse\`down
+              recurse\`down
+depth 3
+
+              recurse\`leaf
+              recurse\`down
+
+" "maxframes=3: ustack() and ustackdepth at 3, ustack(2) at 2"
+check "maxframes=3: exit 0" [ $rc -eq 0 ]
+printf '#pragma D option maxframes=2\n%s\n' \
+    'pid$target:a.out:leaf:entry { @[ustack(50)] = count(); }' >"$tmp/mf.d"
+dtrace -q -c "$T 4" -s "$tmp/mf.d" >"$tmp/out" 2>"$tmp/err"
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+
+              recurse\`leaf
+              recurse\`down
+                1
+" "#pragma D option maxframes=2: an aggregation's stack key of 2 frames"
+for v in 0 -1 1025 x; do
+	dtrace -q -x maxframes=$v -n 'BEGIN { exit(0); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "maxframes=$v: refused" [ $? -eq 1 ] &&
+	    grep -q "failed to set option 'maxframes'" "$tmp/err"
+done
+
 # oformat=json: a stack is an array of frame names
 dtrace -q -x oformat=json -c "$T 0" \
     -n 'pid$target:a.out:leaf:entry { ustack(2); }' >"$tmp/out" 2>"$tmp/err"
