@@ -592,6 +592,7 @@ void		dt_dwarf_fini(dtrace_hdl_t *);
 #define DT_ACT_UMOD		33
 #define DT_ACT_UADDR		34
 #define DT_ACT_STACK		35	/* checked, then refused */
+#define DT_ACT_JSTACK		36	/* ustack() with jstack's defaults */
 #define DT_ACT_STOP		40	/* destructive: dt_cc.c */
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42

@@ -177,6 +177,41 @@ for v in 0 -1 1025 x; do
 	    grep -q "failed to set option 'maxframes'" "$tmp/err"
 done
 
+# jstack(): with no ustack helper (no JVM), ustack()'s frames; its
+# default count is jstackframes (50, more than this stack has), then
+# its argument, then maxframes
+dtrace -q -c "$T 3" -n 'pid$target:a.out:leaf:entry { jstack();
+	printf("--\n"); ustack(100); printf("--\n"); jstack(2); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+check "jstack(): exit 0" [ $rc -eq 0 ]
+sed -n '1,/^--$/p' "$tmp/out" >"$tmp/j"
+sed -n '/^--$/,/^--$/p' "$tmp/out" | sed 1d >"$tmp/u"
+check "jstack() is ustack(100), all $(grep -c . "$tmp/u") frames" \
+    cmp -s "$tmp/j" "$tmp/u"
+check "jstack(): down to _start" \
+    grep -q '^              recurse`_start+0x[0-9a-f]*$' "$tmp/j"
+sed -n '/^--$/,$p' "$tmp/out" | sed 1,/^--$/d | strip /dev/stdin \
+    >"$tmp/names"
+same "$tmp/names" "
+              recurse\`leaf
+              recurse\`down
+
+" "jstack(2): two frames"
+dtrace -q -x jstackframes=4 -c "$T 3" -n 'pid$target:a.out:leaf:entry {
+	@[jstack()] = count(); }' >"$tmp/out" 2>"$tmp/err"
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+
+              recurse\`leaf
+              recurse\`down
+              recurse\`down
+              recurse\`down
+                1
+" "-x jstackframes=4: @[jstack()] of four frames"
+
 # oformat=json: a stack is an array of frame names
 dtrace -q -x oformat=json -c "$T 0" \
     -n 'pid$target:a.out:leaf:entry { ustack(2); }' >"$tmp/out" 2>"$tmp/err"
