@@ -405,6 +405,8 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 		case DTP_KEY_USYM:
 		case DTP_KEY_UMOD:
 		case DTP_KEY_UADDR:
+		case DTP_KEY_SYM:
+		case DTP_KEY_MOD:
 			dtd_ecb_putint(key + off, (uint64_t)h->dh_pid, 8);
 			dtd_ecb_putint(key + off + 8, v, 8);
 			break;
@@ -646,8 +648,13 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 			continue;
 		if (a->da_kind == DTRACEACT_USYM ||
 		    a->da_kind == DTRACEACT_UMOD ||
-		    a->da_kind == DTRACEACT_UADDR) {
-			/* the pid names the process the address is in */
+		    a->da_kind == DTRACEACT_UADDR ||
+		    a->da_kind == DTRACEACT_SYM ||
+		    a->da_kind == DTRACEACT_MOD) {
+			/*
+			 * the pid names the process the address is in (a
+			 * kernel address, sym()'s, keeps the same layout)
+			 */
 			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset,
 			    (uint64_t)h->dh_pid, 8);
 			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset +

@@ -784,6 +784,12 @@ dt_cc_symmod_kind(uint32_t id)
 		return DTRACEACT_UMOD;
 	case DT_ACT_UADDR:
 		return DTRACEACT_UADDR;
+	case DT_ACT_SYM:
+	case DT_ACT_FUNC:
+		/* func() is sym(), as in illumos */
+		return DTRACEACT_SYM;
+	case DT_ACT_MOD:
+		return DTRACEACT_MOD;
 	default:
 		/* ufunc() is usym(), as in illumos */
 		return DTRACEACT_USYM;
@@ -816,12 +822,15 @@ static const dt_type_t dt_cc_type_ustack = DT_CC_KEYTYPE("stack");
 static const dt_type_t dt_cc_type_usym = DT_CC_KEYTYPE("_usymaddr_t");
 static const dt_type_t dt_cc_type_umod = DT_CC_KEYTYPE("_umodaddr_t");
 static const dt_type_t dt_cc_type_uaddr = DT_CC_KEYTYPE("_uaddr_t");
+static const dt_type_t dt_cc_type_sym = DT_CC_KEYTYPE("_symaddr_t");
+static const dt_type_t dt_cc_type_mod = DT_CC_KEYTYPE("_modaddr_t");
 
 static int
 dt_cc_type_isact(const dt_type_t *t)
 {
 	return t == &dt_cc_type_ustack || t == &dt_cc_type_usym ||
-	    t == &dt_cc_type_umod || t == &dt_cc_type_uaddr;
+	    t == &dt_cc_type_umod || t == &dt_cc_type_uaddr ||
+	    t == &dt_cc_type_sym || t == &dt_cc_type_mod;
 }
 
 /* Do two key types differ?  Action keys only match themselves. */
@@ -867,6 +876,15 @@ dt_cc_keyact(dt_pcb_t *pcb, dt_node_t *k, dtp_aggkey_t *kp,
 	case DT_ACT_UMOD:
 		kp->dk_kind = DTP_KEY_UMOD;
 		*tp = &dt_cc_type_umod;
+		break;
+	case DT_ACT_SYM:
+	case DT_ACT_FUNC:
+		kp->dk_kind = DTP_KEY_SYM;
+		*tp = &dt_cc_type_sym;
+		break;
+	case DT_ACT_MOD:
+		kp->dk_kind = DTP_KEY_MOD;
+		*tp = &dt_cc_type_mod;
 		break;
 	case DT_ACT_UADDR:
 		kp->dk_kind = DTP_KEY_UADDR;
@@ -1865,6 +1883,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	case DT_ACT_UFUNC:
 	case DT_ACT_UMOD:
 	case DT_ACT_UADDR:
+	case DT_ACT_SYM:
+	case DT_ACT_FUNC:
+	case DT_ACT_MOD:
 		dt_cc_act_symmod(pcb, cc, dnp, idp);
 		break;
 	case DT_ACT_PRINTA:

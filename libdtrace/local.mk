@@ -26,4 +26,4 @@ libdtrace_libdtrace_a_SOURCES += libdtrace/dt_error.c libdtrace/dt_open.c \
 	libdtrace/dt_retain.c \
 	libdtrace/dt_consume.c libdtrace/dt_json.c libdtrace/dt_printf.c \
 	libdtrace/dt_aggregate.c \
-	libdtrace/dt_usym.c libdtrace/dt_probe.c libdtrace/dt_dwarf.c
+	libdtrace/dt_usym.c libdtrace/dt_ksym.c libdtrace/dt_probe.c libdtrace/dt_dwarf.c
