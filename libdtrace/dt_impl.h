@@ -129,6 +129,7 @@ enum {
 	DTRACEOPT_UPROBEBUFSIZE, /* the uprobe backend's ring (ours) */
 	DTRACEOPT_EXPORT,	/* a retained program's metrics (ours) */
 	DTRACEOPT_MAXFRAMES,	/* cap on stack frames (dtrace-utils') */
+	DTRACEOPT_NORESOLVE,	/* user addresses as mod:0xoff (theirs) */
 	DTRACEOPT_MAX
 };
 

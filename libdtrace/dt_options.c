@@ -522,6 +522,7 @@ static const dt_option_t dt_options_drt[] = {
 	{ "aggsortpos", dt_opt_number, DTRACEOPT_AGGSORTPOS },
 	{ "aggsortrev", dt_opt_runtime, DTRACEOPT_AGGSORTREV },
 	{ "flowindent", dt_opt_runtime, DTRACEOPT_FLOWINDENT },
+	{ "noresolve", dt_opt_runtime, DTRACEOPT_NORESOLVE },
 	{ "oformat", dt_opt_oformat, DTRACEOPT_OFORMAT },
 	{ "quiet", dt_opt_runtime, DTRACEOPT_QUIET },
 	{ "quietresize", dt_opt_runtime, DTRACEOPT_QUIETRESIZE },

@@ -441,6 +441,31 @@ dt_usym_alias(Dwfl_Module *mod, uint64_t addr)
 }
 
 /*
+ * -x noresolve (dtrace-utils'): no symbol, "mod:0xoff", where off is the
+ * address in the module's file (as addr2line -e reads it); "0xaddr" in
+ * no module.
+ */
+static void
+dt_usym_noresolve(Dwfl *d, uint64_t addr, char *buf, size_t len)
+{
+	Dwfl_Module *mod;
+	const char *file = NULL, *mname;
+	Dwarf_Addr bias = 0;
+
+	if (d == NULL || (mod = dwfl_addrmodule(d, addr)) == NULL ||
+	    (mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
+	    &file, NULL)) == NULL) {
+		snprintf(buf, len, "0x%" PRIx64, addr);
+		return;
+	}
+	if (file != NULL)
+		mname = dt_usym_basename(file);
+	if (dwfl_module_getelf(mod, &bias) == NULL)
+		bias = 0;
+	snprintf(buf, len, "%s:0x%" PRIx64, mname, addr - (uint64_t)bias);
+}
+
+/*
  * Name addr in process pid, as illumos does, into buf: with DT_USYM_ADDR
  * "mod`func+0xoff" (ustack(), uaddr(), %A), with DT_USYM_FUNC
  * "mod`func" (usym(), ufunc()), with DT_USYM_MOD "mod" (umod()); an
@@ -459,6 +484,11 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 
 	if (how & DT_USYM_KERNEL) {
 		dt_ksym_name(dtp, addr, how & ~DT_USYM_KERNEL, buf, len);
+		return;
+	}
+	if (how != DT_USYM_MOD &&
+	    dtp->dt_options[DTRACEOPT_NORESOLVE] != DTRACEOPT_UNSET) {
+		dt_usym_noresolve(d, addr, buf, len);
 		return;
 	}
 	if (d != NULL && (mod = dwfl_addrmodule(d, addr)) != NULL) {
@@ -511,6 +541,10 @@ dt_usym_start(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how)
 
 	if (how & DT_USYM_KERNEL)
 		return dt_ksym_start(dtp, addr, how & ~DT_USYM_KERNEL);
+	/* noresolve names each address alone: keys stay apart */
+	if (how != DT_USYM_MOD &&
+	    dtp->dt_options[DTRACEOPT_NORESOLVE] != DTRACEOPT_UNSET)
+		return addr;
 	d = dt_usym_dwfl(dtp, pid);
 	if (d == NULL || (mod = dwfl_addrmodule(d, addr)) == NULL)
 		return addr;

@@ -212,6 +212,34 @@ same "$tmp/names" "
                 1
 " "-x jstackframes=4: @[jstack()] of four frames"
 
+# -x noresolve (dtrace-utils'): every user address as module:0xoffset,
+# the offset the one in the module's file (objdump's for the trigger);
+# umod() still the module; ufunc() keys stay one per address
+dtrace -q -x noresolve -c "$T 1" -n 'pid$target:a.out:leaf:entry {
+	ustack(3); uaddr(ucaller); printf("|\n"); usym(ucaller);
+	printf("|\n"); umod(ucaller); printf("|\n");
+	@[ufunc(ucaller)] = count(); @[ufunc(ucaller + 1)] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+check "noresolve: exit 0" [ $rc -eq 0 ]
+# objdump's addresses: leaf's, and down's call of leaf and of down
+leaf=$(objdump -d "$T" | sed -n 's/^0*\([0-9a-f]*\) <leaf>:$/\1/p')
+rets=$(objdump -d "$T" | awk '/^[0-9a-f]* <down>:$/ { in_ = 1; next }
+    /^$/ { in_ = 0 } in_ && prev ~ /call/ { sub(":", "", $1); print $1 }
+    in_ { prev = $0 }')
+r_leaf=$(echo "$rets" | sed -n 2p)
+r_down=$(echo "$rets" | sed -n 1p)
+same "$tmp/out" "
+              recurse:0x$leaf
+              recurse:0x$r_leaf
+              recurse:0x$r_down
+$(printf '  %-50s|\n' recurse:0x$r_leaf recurse:0x$r_leaf recurse)
+
+$(printf '  %-50s %16d\n' recurse:0x$r_leaf 1 \
+    recurse:0x$(printf '%x' $((0x$r_leaf + 1))) 1)
+" "noresolve: ustack(), uaddr(), usym(), umod() and ufunc() keys"
+
 # oformat=json: a stack is an array of frame names
 dtrace -q -x oformat=json -c "$T 0" \
     -n 'pid$target:a.out:leaf:entry { ustack(2); }' >"$tmp/out" 2>"$tmp/err"
