@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,6 +349,30 @@ static const struct {
 	{ "R_TRAPNO", DT_UREGS_NONE }, { "R_ERR", DT_UREGS_NONE + 1 },
 };
 
+/*
+ * The signals' names, as illumos's signal.d library gives them to D
+ * (raise(SIGINT)), with this system's numbers.
+ */
+static const struct {
+	const char	*sn_name;
+	int		sn_value;
+} dt_ident_sigs[] = {
+	{ "SIGHUP", SIGHUP }, { "SIGINT", SIGINT }, { "SIGQUIT", SIGQUIT },
+	{ "SIGILL", SIGILL }, { "SIGTRAP", SIGTRAP }, { "SIGABRT", SIGABRT },
+	{ "SIGIOT", SIGIOT }, { "SIGBUS", SIGBUS }, { "SIGFPE", SIGFPE },
+	{ "SIGKILL", SIGKILL }, { "SIGUSR1", SIGUSR1 },
+	{ "SIGSEGV", SIGSEGV }, { "SIGUSR2", SIGUSR2 },
+	{ "SIGPIPE", SIGPIPE }, { "SIGALRM", SIGALRM },
+	{ "SIGTERM", SIGTERM }, { "SIGSTKFLT", SIGSTKFLT },
+	{ "SIGCHLD", SIGCHLD }, { "SIGCLD", SIGCHLD },
+	{ "SIGCONT", SIGCONT }, { "SIGSTOP", SIGSTOP },
+	{ "SIGTSTP", SIGTSTP }, { "SIGTTIN", SIGTTIN },
+	{ "SIGTTOU", SIGTTOU }, { "SIGURG", SIGURG }, { "SIGXCPU", SIGXCPU },
+	{ "SIGXFSZ", SIGXFSZ }, { "SIGVTALRM", SIGVTALRM },
+	{ "SIGPROF", SIGPROF }, { "SIGWINCH", SIGWINCH }, { "SIGIO", SIGIO },
+	{ "SIGPOLL", SIGPOLL }, { "SIGPWR", SIGPWR }, { "SIGSYS", SIGSYS },
+};
+
 /* Types that only appear in subroutine prototypes. */
 static const dt_type_t dt_ident_cstr = { .dt_name = "const char *",
     .dt_kind = DT_TK_STRING };
@@ -599,6 +624,14 @@ dt_ident_init(dtrace_hdl_t *dtp)
 		if (idp == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_value = dt_ident_regs[i].rn_index;
+	}
+	for (i = 0; i < sizeof(dt_ident_sigs) / sizeof(dt_ident_sigs[0]);
+	    i++) {
+		idp = dt_idhash_insert(dtp->dt_globals, dt_ident_sigs[i].sn_name,
+		    DT_IDENT_ENUMR, DT_IDFLG_BUILTIN, 0, &dt_type_int);
+		if (idp == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		idp->di_value = dt_ident_sigs[i].sn_value;
 	}
 	/* NULL: the null pointer constant, (void *)0 */
 	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,
