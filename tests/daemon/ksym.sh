@@ -79,7 +79,8 @@ same "$tmp/out" "  0xffffffff81000010
 unset _DTRACE_KALLSYMS
 
 # Profile samples of spin sys taken in the kernel: arg0 is a kernel PC,
-# named by the kernel's own text symbols.
+# named by the kernel's own text symbols; with those of every other
+# process (the daemon's own, at least), one key per function.
 if ! awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' \
     /proc/kallsyms 2>/dev/null; then
 	ok "# SKIP profile samples: /proc/kallsyms hides its addresses"
@@ -90,8 +91,12 @@ else
 profile-997 /pid == $target && arg0 != 0/ {
 	@s[sym(arg0)] = count(); @m[mod(arg0)] = count();
 }
+profile-997 /pid != $target && arg0 != 0/ {
+	@s[sym(arg0)] = count(); @m[mod(arg0)] = count();
+	@others = count();
+}
 tick-1s { exit(0); }
-END { printa("sym %a\n", @s); printa(@m); }' \
+END { printa("sym %a\n", @s); printa(@m); printa("others %@d\n", @others); }' \
 	    >"$tmp/out" 2>"$tmp/err"
 	check "kernel samples: exit 0" [ $? -eq 0 ]
 	kill $sp; wait $sp 2>/dev/null
@@ -104,6 +109,9 @@ END { printa("sym %a\n", @s); printa(@m); }' \
 	sed -n 's/^sym //p' "$tmp/out" | sort >"$tmp/named"
 	check "kernel samples: every sym() is a kernel text symbol" \
 	    [ -z "$(comm -23 "$tmp/named" "$tmp/ktext")" ]
+	echo "# $(sed -n 's/^others //p' "$tmp/out") samples of other processes"
+	check "kernel samples: one key a function, whatever the process" \
+	    [ -z "$(sort "$tmp/named" | uniq -d)" ]
 	check "kernel samples: the module of getppid's path is vmlinux" \
 	    grep -q '^  vmlinux  *[0-9][0-9]*$' "$tmp/out"
 fi
