@@ -458,8 +458,7 @@ dt_usym_noresolve(Dwfl *d, uint64_t addr, char *buf, size_t len)
 		snprintf(buf, len, "0x%" PRIx64, addr);
 		return;
 	}
-	if (file != NULL)
-		mname = dt_usym_basename(file);
+	mname = dt_usym_basename(file != NULL ? file : mname);
 	if (dwfl_module_getelf(mod, &bias) == NULL)
 		bias = 0;
 	snprintf(buf, len, "%s:0x%" PRIx64, mname, addr - (uint64_t)bias);
@@ -494,8 +493,14 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 	if (d != NULL && (mod = dwfl_addrmodule(d, addr)) != NULL) {
 		mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
 		    &file, NULL);
+		/*
+		 * the file once libdwfl has opened it; before (umod() of
+		 * a process read from /proc), the module's name is its path
+		 */
 		if (file != NULL)
 			mname = dt_usym_basename(file);
+		else if (mname != NULL)
+			mname = dt_usym_basename(mname);
 		if (how != DT_USYM_MOD &&
 		    (sname = dwfl_module_addrinfo(mod, addr, &off, &sym,
 		    NULL, NULL, NULL)) != NULL &&
