@@ -339,6 +339,7 @@ typedef struct dtd_opts {
 	uint32_t	do_nspec;
 	uint64_t	do_cleanrate;	/* ns */
 	int		do_destructive;	/* -w */
+	uint32_t	do_maxframes;	/* dtrace-utils': caps ustackdepth */
 } dtd_opts_t;
 
 /*

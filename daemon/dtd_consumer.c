@@ -104,6 +104,7 @@ dtd_consumer_create(pid_t pid, uid_t uid, gid_t gid)
 	c->dc_opts.do_bufsize = DTD_DEFAULT_BUFSIZE;
 	c->dc_opts.do_aggsize = DTD_DEFAULT_AGGSIZE;
 	c->dc_opts.do_strsize = DTD_DEFAULT_STRSIZE;
+	c->dc_opts.do_maxframes = DTRACE_USTACK_MAXFRAMES;
 	c->dc_opts.do_bufpolicy = DTD_BUFPOLICY_SWITCH;
 	c->dc_opts.do_bufresize = DTD_BUFRESIZE_AUTO;
 	c->dc_opts.do_bufscope = DTD_BUFSCOPE_CPU;
@@ -290,6 +291,14 @@ dtd_consumer_option(dtd_consumer_t *c, const char *name, uint64_t v,
 			return -1;
 		}
 		c->dc_opts.do_nspec = (uint32_t)v;
+	} else if (strcmp(name, "maxframes") == 0) {
+		if (v < 1 || v > DTRACE_USTACK_MAXFRAMES) {
+			dtd_consumer_err(err, errlen, "invalid maxframes %"
+			    PRIu64 ": must be 1 to %u", v,
+			    DTRACE_USTACK_MAXFRAMES);
+			return -1;
+		}
+		c->dc_opts.do_maxframes = (uint32_t)v;
 	} else if (strcmp(name, "destructive") == 0) {
 		c->dc_opts.do_destructive = v != 0;
 	} else if (strcmp(name, "cleanrate") == 0) {

@@ -413,7 +413,12 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 		case DTP_KEY_USYM:
 		case DTP_KEY_UMOD:
 		case DTP_KEY_UADDR:
-			dtd_ecb_putint(key + off, (uint64_t)h->dh_pid, 8);
+		case DTP_KEY_SYM:
+		case DTP_KEY_MOD:
+			/* a kernel address is no process's: keys merge */
+			dtd_ecb_putint(key + off, g->dg_keys[j].dk_kind ==
+			    DTP_KEY_SYM || g->dg_keys[j].dk_kind == DTP_KEY_MOD ?
+			    0 : (uint64_t)h->dh_pid, 8);
 			dtd_ecb_putint(key + off + 8, v, 8);
 			break;
 		default:
@@ -654,9 +659,16 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 			continue;
 		if (a->da_kind == DTRACEACT_USYM ||
 		    a->da_kind == DTRACEACT_UMOD ||
-		    a->da_kind == DTRACEACT_UADDR) {
-			/* the pid names the process the address is in */
+		    a->da_kind == DTRACEACT_UADDR ||
+		    a->da_kind == DTRACEACT_SYM ||
+		    a->da_kind == DTRACEACT_MOD) {
+			/*
+			 * the pid names the process the address is in (a
+			 * kernel address, sym()'s, keeps the layout, pid 0)
+			 */
 			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset,
+			    a->da_kind == DTRACEACT_SYM ||
+			    a->da_kind == DTRACEACT_MOD ? 0 :
 			    (uint64_t)h->dh_pid, 8);
 			dtd_ecb_putint(rec + DTRACE_RECHDR_SIZE + a->da_offset +
 			    8, v, 8);

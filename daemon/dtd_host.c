@@ -511,11 +511,15 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_USTACKDEPTH:
 	case DIF_VAR_UCALLER: {
 		uint64_t pcs[DTRACE_USTACK_MAXFRAMES];
+		uint32_t max = f->df_ecb->de_consumer->dc_opts.do_maxframes;
 		int n = 0;
 
+		/* the depth counts at most maxframes, as a stack records */
+		if (max > DTRACE_USTACK_MAXFRAMES)
+			max = DTRACE_USTACK_MAXFRAMES;
 		if (h->dh_ustack != NULL && !h->dh_nothread)
 			n = h->dh_ustack(h, pcs, var == DIF_VAR_UCALLER ? 2 :
-			    DTRACE_USTACK_MAXFRAMES);
+			    max);
 		if (var == DIF_VAR_USTACKDEPTH)
 			*valp = (uint64_t)n;
 		else

@@ -470,21 +470,33 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 		}
 		if (i == 0 && pf->dpf_mode == DTD_PROFILE_MODE_TASK)
 			dtd_sample_retarget();
-		/* a sampling thread wakes DTD_PROFILE_DRAIN_NS apart at most */
+		/*
+		 * A sampling thread wakes DTD_PROFILE_DRAIN_NS apart at
+		 * most, and half an interval out of step with its event:
+		 * perf's timer starts when the event is opened, and a
+		 * wakeup at the instant it samples would preempt the
+		 * sampled thread then, so that the sample would be of this
+		 * thread, or of the kernel switching back (the samples of
+		 * a busy target would be fewer, some in the kernel).
+		 */
 		t->dpt_batch = 1;
 		tits = its;
-		if (t->dpt_smp != NULL && pf->dpf_ns < DTD_PROFILE_DRAIN_NS) {
-			uint64_t ns;
+		if (t->dpt_smp != NULL) {
+			struct timespec opened;
+			uint64_t ns, first;
 
-			t->dpt_batch = (DTD_PROFILE_DRAIN_NS + pf->dpf_ns - 1) /
-			    pf->dpf_ns;
+			if (pf->dpf_ns < DTD_PROFILE_DRAIN_NS)
+				t->dpt_batch = (DTD_PROFILE_DRAIN_NS +
+				    pf->dpf_ns - 1) / pf->dpf_ns;
 			ns = t->dpt_batch * pf->dpf_ns;
+			first = ns + pf->dpf_ns / 2;
+			clock_gettime(CLOCK_MONOTONIC, &opened);
 			tits.it_interval.tv_sec = (time_t)(ns / 1000000000ull);
 			tits.it_interval.tv_nsec = (long)(ns % 1000000000ull);
-			tits.it_value.tv_sec = now.tv_sec +
-			    tits.it_interval.tv_sec;
-			tits.it_value.tv_nsec = now.tv_nsec +
-			    tits.it_interval.tv_nsec;
+			tits.it_value.tv_sec = opened.tv_sec +
+			    (time_t)(first / 1000000000ull);
+			tits.it_value.tv_nsec = opened.tv_nsec +
+			    (long)(first % 1000000000ull);
 			if (tits.it_value.tv_nsec >= 1000000000L) {
 				tits.it_value.tv_sec++;
 				tits.it_value.tv_nsec -= 1000000000L;

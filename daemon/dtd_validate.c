@@ -143,6 +143,8 @@ dtd_validate_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
 		case DTP_KEY_USYM:
 		case DTP_KEY_UMOD:
 		case DTP_KEY_UADDR:
+		case DTP_KEY_SYM:
+		case DTP_KEY_MOD:
 			if (k->dk_size != 16)
 				goto bad;
 			break;
@@ -235,6 +237,8 @@ dtd_validate_records(const dtp_stmt_t *s)
 		case DTRACEACT_USYM:
 		case DTRACEACT_UMOD:
 		case DTRACEACT_UADDR:
+		case DTRACEACT_SYM:
+		case DTRACEACT_MOD:
 		case DTRACEACT_SYSTEM:
 		case DTRACEACT_FREOPEN:
 		case DTRACEACT_SPECULATE:	/* its record, speculatively */
@@ -376,6 +380,8 @@ dtd_validate_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 		case DTRACEACT_USYM:
 		case DTRACEACT_UMOD:
 		case DTRACEACT_UADDR:
+		case DTRACEACT_SYM:
+		case DTRACEACT_MOD:
 			/* pid, then the address the DIFO computes */
 			if (a->da_ndifo != 1 || a->da_size != 16 ||
 			    a->da_offset % 8 != 0 ||

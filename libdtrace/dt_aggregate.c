@@ -120,10 +120,10 @@ dt_aggregate_symkey(dtrace_hdl_t *dtp, const dtp_agg_t *desc,
 	*copyp = NULL;
 	for (i = 0; i < desc->dg_nkeys; i++) {
 		const dtp_aggkey_t *k = &desc->dg_keys[i];
-		int how = k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
-		    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD : -1;
+		int how = dt_usym_keyhow(k->dk_kind);
 
-		if (how != -1 && k->dk_size == 16 && off + 16 <= keysize) {
+		if ((how & ~DT_USYM_KERNEL) != DT_USYM_ADDR &&
+		    how != -1 && k->dk_size == 16 && off + 16 <= keysize) {
 			if (*copyp == NULL) {
 				if ((*copyp = malloc(keysize)) == NULL)
 					return key;
@@ -581,12 +581,9 @@ dt_aggregate_print_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
 			rv = dt_usym_print_stack(dtp, fp, p,
 			    k->dk_size / 8 - 1);
-		} else if (k->dk_kind == DTP_KEY_USYM ||
-		    k->dk_kind == DTP_KEY_UMOD || k->dk_kind == DTP_KEY_UADDR) {
+		} else if (dt_usym_keyhow(k->dk_kind) != -1) {
 			rv = dt_usym_print_sym(dtp, fp, p,
-			    k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
-			    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD :
-			    DT_USYM_ADDR);
+			    dt_usym_keyhow(k->dk_kind));
 		} else {
 			memcpy(&v, p, k->dk_size < 8 ? k->dk_size : 8);
 			switch (k->dk_size) {
@@ -885,6 +882,12 @@ dt_aggregate_keyrecs(dtrace_hdl_t *dtp, const dtp_agg_t *d)
 			break;
 		case DTP_KEY_UADDR:
 			r[i].dtrd_action = DTRACEACT_UADDR;
+			break;
+		case DTP_KEY_SYM:
+			r[i].dtrd_action = DTRACEACT_SYM;
+			break;
+		case DTP_KEY_MOD:
+			r[i].dtrd_action = DTRACEACT_MOD;
 			break;
 		default:
 			r[i].dtrd_action = DTRACEACT_DIFEXPR;
@@ -1255,14 +1258,11 @@ dt_aggregate_json_keys(dtrace_hdl_t *dtp, dt_json_t *j, const dtp_agg_t *d,
 			dt_json_string(j, p, k->dk_size);
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
 			dt_usym_json_stack(dtp, j, p, k->dk_size / 8 - 1);
-		} else if (k->dk_kind == DTP_KEY_USYM ||
-		    k->dk_kind == DTP_KEY_UMOD || k->dk_kind == DTP_KEY_UADDR) {
+		} else if (dt_usym_keyhow(k->dk_kind) != -1) {
 			char name[1024];
 
-			dt_usym_recname(dtp, p,
-			    k->dk_kind == DTP_KEY_USYM ? DT_USYM_FUNC :
-			    k->dk_kind == DTP_KEY_UMOD ? DT_USYM_MOD :
-			    DT_USYM_ADDR, name, sizeof(name));
+			dt_usym_recname(dtp, p, dt_usym_keyhow(k->dk_kind),
+			    name, sizeof(name));
 			dt_json_string(j, name, sizeof(name));
 		} else {
 			/* as the text shows them: by size */

@@ -686,46 +686,62 @@ dt_cc_stack_arg(dt_pcb_t *pcb, dt_node_t *ap, const char *name, int i)
  * defaults to the ustackframes option.  Its record: the pid, nframes
  * program counters, strsize bytes of (helper) strings.  The checks are
  * illumos's, in its order: the count, then each argument's type
- * against the prototype (uint32_t), then its value.
+ * against the prototype (uint32_t), then its value.  jstack() is the
+ * same stack with the jstackframes and jstackstrsize defaults: its
+ * strings are those a ustack helper (a JVM's) would give its frames,
+ * and without a helper its frames print as ustack()'s.
  */
 static void
 dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
     uint32_t *ssp)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
-	dtrace_optval_t nf = dtp->dt_options[DTRACEOPT_USTACKFRAMES];
+	int j = strcmp(dnp->dn_string, "jstack") == 0;
+	const char *name = j ? "jstack" : "ustack";
+	dtrace_optval_t nf = dtp->dt_options[j ? DTRACEOPT_JSTACKFRAMES :
+	    DTRACEOPT_USTACKFRAMES];
+	dtrace_optval_t mf;
 	dt_node_t *a0 = dnp->dn_args, *a1 = NULL;
 	int64_t ss = 0;
 	int n = dt_cc_nargs(dnp->dn_args);
 
 	if (nf == DTRACEOPT_UNSET || nf <= 0)
-		nf = 20;
+		nf = j ? 50 : 20;
+	if (j) {
+		ss = dtp->dt_options[DTRACEOPT_JSTACKSTRSIZE];
+		if (ss == DTRACEOPT_UNSET || ss < 0 || ss > 65536)
+			ss = 512;
+	}
 	if (n > 2)
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
-		    "ustack( ) prototype mismatch: %d args passed, at most 2 "
-		    "expected", n);
+		    "%s( ) prototype mismatch: %d args passed, at most 2 "
+		    "expected", name, n);
 	if (a0 != NULL)
 		a1 = a0->dn_list;
 	if (a0 != NULL) {
-		a0 = dt_cc_stack_arg(pcb, a0, "ustack", 1);
+		a0 = dt_cc_stack_arg(pcb, a0, name, 1);
 		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0 ||
 		    a0->dn_value > DTRACE_USTACK_MAXFRAMES)
 			dt_parser_error(pcb, dnp->dn_line, D_USTACK_FRAMES,
-			    "ustack( ) argument #1 must be a non-zero positive "
-			    "integer constant");
+			    "%s( ) argument #1 must be a non-zero positive "
+			    "integer constant", name);
 		nf = (dtrace_optval_t)a0->dn_value;
 	}
 	if (a1 != NULL) {
-		a1 = dt_cc_stack_arg(pcb, a1, "ustack", 2);
+		a1 = dt_cc_stack_arg(pcb, a1, name, 2);
 		if (a1->dn_kind != DT_NODE_INT || (int64_t)a1->dn_value < 0 ||
 		    a1->dn_value > 65536)
 			dt_parser_error(pcb, dnp->dn_line, D_USTACK_STRSIZE,
-			    "ustack( ) argument #2 must be a positive integer "
-			    "constant");
+			    "%s( ) argument #2 must be a positive integer "
+			    "constant", name);
 		ss = (int64_t)a1->dn_value;
 	}
 	if (nf > DTRACE_USTACK_MAXFRAMES)
 		nf = DTRACE_USTACK_MAXFRAMES;
+	/* dtrace-utils' maxframes caps every stack, whatever it asks */
+	mf = dtp->dt_options[DTRACEOPT_MAXFRAMES];
+	if (mf != DTRACEOPT_UNSET && mf > 0 && nf > mf)
+		nf = mf;
 	*nfp = (uint32_t)nf;
 	*ssp = (uint32_t)ss;
 }
@@ -797,6 +813,12 @@ dt_cc_symmod_kind(uint32_t id)
 		return DTRACEACT_UMOD;
 	case DT_ACT_UADDR:
 		return DTRACEACT_UADDR;
+	case DT_ACT_SYM:
+	case DT_ACT_FUNC:
+		/* func() is sym(), as in illumos */
+		return DTRACEACT_SYM;
+	case DT_ACT_MOD:
+		return DTRACEACT_MOD;
 	default:
 		/* ufunc() is usym(), as in illumos */
 		return DTRACEACT_USYM;
@@ -829,12 +851,15 @@ static const dt_type_t dt_cc_type_ustack = DT_CC_KEYTYPE("stack");
 static const dt_type_t dt_cc_type_usym = DT_CC_KEYTYPE("_usymaddr_t");
 static const dt_type_t dt_cc_type_umod = DT_CC_KEYTYPE("_umodaddr_t");
 static const dt_type_t dt_cc_type_uaddr = DT_CC_KEYTYPE("_uaddr_t");
+static const dt_type_t dt_cc_type_sym = DT_CC_KEYTYPE("_symaddr_t");
+static const dt_type_t dt_cc_type_mod = DT_CC_KEYTYPE("_modaddr_t");
 
 static int
 dt_cc_type_isact(const dt_type_t *t)
 {
 	return t == &dt_cc_type_ustack || t == &dt_cc_type_usym ||
-	    t == &dt_cc_type_umod || t == &dt_cc_type_uaddr;
+	    t == &dt_cc_type_umod || t == &dt_cc_type_uaddr ||
+	    t == &dt_cc_type_sym || t == &dt_cc_type_mod;
 }
 
 /* Do two key types differ?  Action keys only match themselves. */
@@ -865,6 +890,7 @@ dt_cc_keyact(dt_pcb_t *pcb, dt_node_t *k, dtp_aggkey_t *kp,
 		return 0;
 	switch (idp->di_id) {
 	case DT_ACT_USTACK:
+	case DT_ACT_JSTACK:
 		dt_cc_ustack_args(pcb, k, &nf, &ss);
 		kp->dk_kind = DTP_KEY_USTACK;
 		kp->dk_size = (nf + 1) * 8;
@@ -879,6 +905,15 @@ dt_cc_keyact(dt_pcb_t *pcb, dt_node_t *k, dtp_aggkey_t *kp,
 	case DT_ACT_UMOD:
 		kp->dk_kind = DTP_KEY_UMOD;
 		*tp = &dt_cc_type_umod;
+		break;
+	case DT_ACT_SYM:
+	case DT_ACT_FUNC:
+		kp->dk_kind = DTP_KEY_SYM;
+		*tp = &dt_cc_type_sym;
+		break;
+	case DT_ACT_MOD:
+		kp->dk_kind = DTP_KEY_MOD;
+		*tp = &dt_cc_type_mod;
 		break;
 	case DT_ACT_UADDR:
 		kp->dk_kind = DTP_KEY_UADDR;
@@ -1871,12 +1906,16 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		dt_cc_act_tracemem(pcb, cc, dnp);
 		break;
 	case DT_ACT_USTACK:
+	case DT_ACT_JSTACK:
 		dt_cc_act_ustack(pcb, cc, dnp);
 		break;
 	case DT_ACT_USYM:
 	case DT_ACT_UFUNC:
 	case DT_ACT_UMOD:
 	case DT_ACT_UADDR:
+	case DT_ACT_SYM:
+	case DT_ACT_FUNC:
+	case DT_ACT_MOD:
 		dt_cc_act_symmod(pcb, cc, dnp, idp);
 		break;
 	case DT_ACT_PRINTA:

@@ -700,17 +700,19 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, dt_json_t *j, const dt_epid_t *ep,
 		break;
 	case DTRACEACT_USYM:
 	case DTRACEACT_UMOD:
-	case DTRACEACT_UADDR: {
+	case DTRACEACT_UADDR:
+	case DTRACEACT_SYM:
+	case DTRACEACT_MOD: {
 		char name[1024];
 
-		dt_usym_recname(dtp, addr,
-		    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
-		    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
-		    DT_USYM_ADDR, name, sizeof(name));
+		dt_usym_recname(dtp, addr, dt_usym_acthow(rp->dtrd_action),
+		    name, sizeof(name));
 		dt_json_object_begin(j);
 		dt_json_kstring(j, "action",
 		    rp->dtrd_action == DTRACEACT_USYM ? "usym" :
-		    rp->dtrd_action == DTRACEACT_UMOD ? "umod" : "uaddr");
+		    rp->dtrd_action == DTRACEACT_UMOD ? "umod" :
+		    rp->dtrd_action == DTRACEACT_SYM ? "sym" :
+		    rp->dtrd_action == DTRACEACT_MOD ? "mod" : "uaddr");
 		dt_json_kstring(j, "value", name);
 		dt_json_object_end(j);
 		break;
@@ -945,10 +947,10 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, dt_json_t *jw,
 		case DTRACEACT_USYM:
 		case DTRACEACT_UMOD:
 		case DTRACEACT_UADDR:
+		case DTRACEACT_SYM:
+		case DTRACEACT_MOD:
 			if (dt_usym_print_sym(dtp, fp, pd.dtpda_data,
-			    rp->dtrd_action == DTRACEACT_USYM ? DT_USYM_FUNC :
-			    rp->dtrd_action == DTRACEACT_UMOD ? DT_USYM_MOD :
-			    DT_USYM_ADDR) != 0)
+			    dt_usym_acthow(rp->dtrd_action)) != 0)
 				return dt_set_errno(dtp, errno);
 			break;
 		case DTRACEACT_DIFEXPR:

@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,11 +232,11 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("tracemem", DT_ACT_TRACEMEM, -1),
 	BI_UNACTN("stack", DT_ACT_STACK, -1),
 	BI_ACT("ustack", DT_ACT_USTACK, -1),
-	BI_UNACT("jstack"),
+	BI_ACT("jstack", DT_ACT_JSTACK, -1),
 	BI_ACT("usym", DT_ACT_USYM, 1), BI_ACT("ufunc", DT_ACT_UFUNC, 1),
 	BI_ACT("umod", DT_ACT_UMOD, 1), BI_ACT("uaddr", DT_ACT_UADDR, 1),
-	BI_UNACT("sym"), BI_UNACT("func"),
-	BI_UNACT("mod"), BI_ACT("stop", DT_ACT_STOP, 0),
+	BI_ACT("sym", DT_ACT_SYM, 1), BI_ACT("func", DT_ACT_FUNC, 1),
+	BI_ACT("mod", DT_ACT_MOD, 1), BI_ACT("stop", DT_ACT_STOP, 0),
 	BI_ACT("raise", DT_ACT_RAISE, 1), BI_ACT("system", DT_ACT_SYSTEM, -1),
 	BI_ACT("freopen", DT_ACT_FREOPEN, -1),
 	BI_ACT("ftruncate", DT_ACT_FTRUNCATE, 0),
@@ -351,6 +352,30 @@ static const struct {
 	{ "R_EBX", 5 }, { "R_EDX", 12 }, { "R_ECX", 11 }, { "R_EAX", 10 },
 	{ "R_EIP", 16 }, { "R_EFL", 18 }, { "R_UESP", 19 },
 	{ "R_TRAPNO", DT_UREGS_NONE }, { "R_ERR", DT_UREGS_NONE + 1 },
+};
+
+/*
+ * The signals' names, as illumos's signal.d library gives them to D
+ * (raise(SIGINT)), with this system's numbers.
+ */
+static const struct {
+	const char	*sn_name;
+	int		sn_value;
+} dt_ident_sigs[] = {
+	{ "SIGHUP", SIGHUP }, { "SIGINT", SIGINT }, { "SIGQUIT", SIGQUIT },
+	{ "SIGILL", SIGILL }, { "SIGTRAP", SIGTRAP }, { "SIGABRT", SIGABRT },
+	{ "SIGIOT", SIGIOT }, { "SIGBUS", SIGBUS }, { "SIGFPE", SIGFPE },
+	{ "SIGKILL", SIGKILL }, { "SIGUSR1", SIGUSR1 },
+	{ "SIGSEGV", SIGSEGV }, { "SIGUSR2", SIGUSR2 },
+	{ "SIGPIPE", SIGPIPE }, { "SIGALRM", SIGALRM },
+	{ "SIGTERM", SIGTERM }, { "SIGSTKFLT", SIGSTKFLT },
+	{ "SIGCHLD", SIGCHLD }, { "SIGCLD", SIGCHLD },
+	{ "SIGCONT", SIGCONT }, { "SIGSTOP", SIGSTOP },
+	{ "SIGTSTP", SIGTSTP }, { "SIGTTIN", SIGTTIN },
+	{ "SIGTTOU", SIGTTOU }, { "SIGURG", SIGURG }, { "SIGXCPU", SIGXCPU },
+	{ "SIGXFSZ", SIGXFSZ }, { "SIGVTALRM", SIGVTALRM },
+	{ "SIGPROF", SIGPROF }, { "SIGWINCH", SIGWINCH }, { "SIGIO", SIGIO },
+	{ "SIGPOLL", SIGPOLL }, { "SIGPWR", SIGPWR }, { "SIGSYS", SIGSYS },
 };
 
 /* Types that only appear in subroutine prototypes. */
@@ -657,6 +682,14 @@ dt_ident_init(dtrace_hdl_t *dtp)
 		if (idp == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_value = dt_ident_regs[i].rn_index;
+	}
+	for (i = 0; i < sizeof(dt_ident_sigs) / sizeof(dt_ident_sigs[0]);
+	    i++) {
+		idp = dt_idhash_insert(dtp->dt_globals, dt_ident_sigs[i].sn_name,
+		    DT_IDENT_ENUMR, DT_IDFLG_BUILTIN, 0, &dt_type_int);
+		if (idp == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		idp->di_value = dt_ident_sigs[i].sn_value;
 	}
 	/* NULL: the null pointer constant, (void *)0 */
 	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,

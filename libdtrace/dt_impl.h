@@ -131,6 +131,8 @@ enum {
 	DTRACEOPT_AGGHIST,	/* count(), sum()...: histograms of keys */
 	DTRACEOPT_AGGPACK,	/* quantize(), lquantize(): a line a key */
 	DTRACEOPT_AGGZOOM,	/* bars scaled to the largest bucket */
+	DTRACEOPT_MAXFRAMES,	/* cap on stack frames (dtrace-utils') */
+	DTRACEOPT_NORESOLVE,	/* user addresses as mod:0xoff (theirs) */
 	DTRACEOPT_MAX
 };
 
@@ -283,6 +285,8 @@ struct dtrace_hdl {
 	int		dt_freopen_fd;	/* freopen(): the output it replaced */
 	/* dt_usym.c: targets' module maps, for naming user addresses */
 	struct dt_usym_proc *dt_usyms;
+	/* dt_ksym.c: /proc/kallsyms's text symbols, read on first use */
+	struct dt_ksym_tab *dt_ksyms;
 	/* dt_dwarf.c: the targets' own types, per build-id */
 	struct dt_dwarf	*dt_dwarf;
 	/* dt_retain.c: a claimed retained program */
@@ -355,6 +359,9 @@ int		dt_usym_alias_cmp(const void *, const void *);
 #define DT_USYM_ADDR	0	/* mod`func+0xoff: ustack(), uaddr(), %A */
 #define DT_USYM_FUNC	1	/* mod`func: usym(), ufunc() */
 #define DT_USYM_MOD	2	/* mod: umod() */
+#define DT_USYM_KERNEL	0x10	/* or'ed: a kernel address (dt_ksym.c) */
+int		dt_usym_acthow(uint32_t);
+int		dt_usym_keyhow(uint32_t);
 void		dt_usym_modmap(dtrace_hdl_t *, dt_msg_t *);
 void		dt_usym_name(dtrace_hdl_t *, pid_t, uint64_t, int, char *,
 		    size_t);
@@ -372,6 +379,11 @@ pid_t		dt_usym_target(const dtrace_hdl_t *);
 int		dt_usym_modpaths(dtrace_hdl_t *, pid_t,
 		    int (*)(const char *, int, void *), void *);
 void		dt_usym_fini(dtrace_hdl_t *);
+
+/* dt_ksym.c: kernel addresses, how is DT_USYM_* without the flag */
+void		dt_ksym_name(dtrace_hdl_t *, uint64_t, int, char *, size_t);
+uint64_t	dt_ksym_start(dtrace_hdl_t *, uint64_t, int);
+void		dt_ksym_fini(dtrace_hdl_t *);
 
 /*
  * compiler: lexer, grammar, parse tree, identifiers, code generator and
@@ -610,6 +622,10 @@ void		dt_dwarf_fini(dtrace_hdl_t *);
 #define DT_ACT_UMOD		33
 #define DT_ACT_UADDR		34
 #define DT_ACT_STACK		35	/* checked, then refused */
+#define DT_ACT_JSTACK		36	/* ustack() with jstack's defaults */
+#define DT_ACT_SYM		37	/* kernel addresses (dt_ksym.c) */
+#define DT_ACT_FUNC		38
+#define DT_ACT_MOD		39
 #define DT_ACT_STOP		40	/* destructive: dt_cc.c */
 #define DT_ACT_RAISE		41
 #define DT_ACT_SYSTEM		42

@@ -98,6 +98,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 	dtp->dt_progs = NULL;
 	dt_proc_fini(dtp);
 	dt_usym_fini(dtp);
+	dt_ksym_fini(dtp);
 	dt_dwarf_fini(dtp);
 	free(dtp->dt_socket);
 	free(dtp->dt_retain);

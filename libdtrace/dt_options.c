@@ -156,6 +156,27 @@ dt_opt_number(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 	return dt_opt_runtime(dtp, arg, option);
 }
 
+/*
+ * maxframes (dtrace-utils'): the most frames any stack records, which
+ * caps ustack()'s and jstack()'s counts and ustackdepth.
+ */
+static int
+dt_opt_maxframes(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
+{
+	char *end;
+	long long v;
+
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	errno = 0;
+	v = strtoll(arg, &end, 0);
+	if (errno != 0 || end == arg || *end != '\0' || v <= 0 ||
+	    v > DTRACE_USTACK_MAXFRAMES)
+		return dt_set_errno(dtp, EDT_BADOPTVAL);
+	dtp->dt_options[option] = v;
+	return 0;
+}
+
 static int
 dt_opt_size(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 {
@@ -502,6 +523,7 @@ static const dt_option_t dt_options_rt[] = {
 	{ "grabanon", dt_opt_runtime, DTRACEOPT_GRABANON },
 	{ "jstackframes", dt_opt_number, DTRACEOPT_JSTACKFRAMES },
 	{ "jstackstrsize", dt_opt_size, DTRACEOPT_JSTACKSTRSIZE },
+	{ "maxframes", dt_opt_maxframes, DTRACEOPT_MAXFRAMES },
 	{ "nspec", dt_opt_number, DTRACEOPT_NSPEC },
 	{ "specsize", dt_opt_size, DTRACEOPT_SPECSIZE },
 	{ "stackframes", dt_opt_number, DTRACEOPT_STACKFRAMES },
@@ -523,6 +545,7 @@ static const dt_option_t dt_options_drt[] = {
 	{ "aggsortrev", dt_opt_runtime, DTRACEOPT_AGGSORTREV },
 	{ "aggzoom", dt_opt_runtime, DTRACEOPT_AGGZOOM },
 	{ "flowindent", dt_opt_runtime, DTRACEOPT_FLOWINDENT },
+	{ "noresolve", dt_opt_runtime, DTRACEOPT_NORESOLVE },
 	{ "oformat", dt_opt_oformat, DTRACEOPT_OFORMAT },
 	{ "quiet", dt_opt_runtime, DTRACEOPT_QUIET },
 	{ "quietresize", dt_opt_runtime, DTRACEOPT_QUIETRESIZE },

@@ -30,6 +30,9 @@
 #define DT_PFA_STR	0x4
 #define DT_PFA_FP	0x8
 
+/* x86-64: the upper half of the address space is the kernel's */
+#define DT_PRINTF_KERNELBASE	0xffff800000000000ull
+
 typedef struct dt_pfconv {
 	char		pc_flags[8];	/* - + space # 0 ' */
 	int		pc_agg;		/* the @ flag: printa()'s value */
@@ -818,20 +821,25 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			char addr[1024];
 			uint64_t pid = 0;
 
+			int how = DT_USYM_ADDR;
+
 			/* a usym()-style record carries its pid */
 			if (rp->dtrd_size == 16 &&
-			    (rp->dtrd_action == DTRACEACT_USYM ||
-			    rp->dtrd_action == DTRACEACT_UMOD ||
-			    rp->dtrd_action == DTRACEACT_UADDR)) {
+			    dt_usym_acthow(rp->dtrd_action) != -1) {
 				memcpy(&pid, base + rp->dtrd_offset, 8);
 				memcpy(&v, base + rp->dtrd_offset + 8, 8);
+				how |= dt_usym_acthow(rp->dtrd_action) &
+				    DT_USYM_KERNEL;
 			} else if (dt_printf_isint(rp)) {
 				v = dt_printf_int(rp, base, 0);
 				pid = (uint64_t)dt_usym_target(dtp);
+				/* no process maps the kernel's half */
+				if (v >= DT_PRINTF_KERNELBASE)
+					how |= DT_USYM_KERNEL;
 			} else {
 				return dt_set_errno(dtp, EDT_BADCONV);
 			}
-			dt_usym_name(dtp, (pid_t)pid, v, DT_USYM_ADDR, addr,
+			dt_usym_name(dtp, (pid_t)pid, v, how, addr,
 			    sizeof(addr));
 			dt_printf_cfmt(cfmt, sizeof(cfmt), &pc, width, prec,
 			    "", 's');

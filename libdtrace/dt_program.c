@@ -238,6 +238,7 @@ dt_program_options(dtrace_hdl_t *dtp, dtp_prog_t *pp)
 		{ "cleanrate", DTRACEOPT_CLEANRATE, 1000000000LL / 101 },
 		{ "backend", DTRACEOPT_BACKEND, DTRACEOPT_BACKEND_AUTO },
 		{ "uprobebufsize", DTRACEOPT_UPROBEBUFSIZE, DTRACEOPT_UNSET },
+		{ "maxframes", DTRACEOPT_MAXFRAMES, DTRACEOPT_UNSET },
 	};
 	size_t i, n = sizeof(opts) / sizeof(opts[0]);
 	dtp_opt_t *op;

@@ -446,6 +446,30 @@ dt_usym_alias(Dwfl_Module *mod, uint64_t addr)
 }
 
 /*
+ * -x noresolve (dtrace-utils'): no symbol, "mod:0xoff", where off is the
+ * address in the module's file (as addr2line -e reads it); "0xaddr" in
+ * no module.
+ */
+static void
+dt_usym_noresolve(Dwfl *d, uint64_t addr, char *buf, size_t len)
+{
+	Dwfl_Module *mod;
+	const char *file = NULL, *mname;
+	Dwarf_Addr bias = 0;
+
+	if (d == NULL || (mod = dwfl_addrmodule(d, addr)) == NULL ||
+	    (mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
+	    &file, NULL)) == NULL) {
+		snprintf(buf, len, "0x%" PRIx64, addr);
+		return;
+	}
+	mname = dt_usym_basename(file != NULL ? file : mname);
+	if (dwfl_module_getelf(mod, &bias) == NULL)
+		bias = 0;
+	snprintf(buf, len, "%s:0x%" PRIx64, mname, addr - (uint64_t)bias);
+}
+
+/*
  * Name addr in process pid, as illumos does, into buf: with DT_USYM_ADDR
  * "mod`func+0xoff" (ustack(), uaddr(), %A), with DT_USYM_FUNC
  * "mod`func" (usym(), ufunc()), with DT_USYM_MOD "mod" (umod()); an
@@ -462,6 +486,15 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 	GElf_Sym sym;
 	int slen = 0;
 
+	if (how & DT_USYM_KERNEL) {
+		dt_ksym_name(dtp, addr, how & ~DT_USYM_KERNEL, buf, len);
+		return;
+	}
+	if (how != DT_USYM_MOD &&
+	    dtp->dt_options[DTRACEOPT_NORESOLVE] != DTRACEOPT_UNSET) {
+		dt_usym_noresolve(d, addr, buf, len);
+		return;
+	}
 	if (d != NULL && (mod = dwfl_addrmodule(d, addr)) != NULL) {
 		mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
 		    &file, NULL);
@@ -507,12 +540,19 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 uint64_t
 dt_usym_start(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how)
 {
-	Dwfl *d = dt_usym_dwfl(dtp, pid);
+	Dwfl *d;
 	Dwfl_Module *mod;
 	Dwarf_Addr start;
 	GElf_Off off = 0;
 	GElf_Sym sym;
 
+	if (how & DT_USYM_KERNEL)
+		return dt_ksym_start(dtp, addr, how & ~DT_USYM_KERNEL);
+	/* noresolve names each address alone: keys stay apart */
+	if (how != DT_USYM_MOD &&
+	    dtp->dt_options[DTRACEOPT_NORESOLVE] != DTRACEOPT_UNSET)
+		return addr;
+	d = dt_usym_dwfl(dtp, pid);
 	if (d == NULL || (mod = dwfl_addrmodule(d, addr)) == NULL)
 		return addr;
 	if (how == DT_USYM_MOD) {
@@ -525,6 +565,49 @@ dt_usym_start(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how)
 	    NULL) == NULL)
 		return addr;
 	return addr - off;
+}
+
+/*
+ * How a record of action act (DTRACEACT_*) or a key of kind (DTP_KEY_*)
+ * names its address: DT_USYM_*, with DT_USYM_KERNEL for sym(), func()
+ * and mod(); -1 for any other.
+ */
+int
+dt_usym_acthow(uint32_t act)
+{
+	switch (act) {
+	case DTRACEACT_USYM:
+		return DT_USYM_FUNC;
+	case DTRACEACT_UMOD:
+		return DT_USYM_MOD;
+	case DTRACEACT_UADDR:
+		return DT_USYM_ADDR;
+	case DTRACEACT_SYM:
+		return DT_USYM_FUNC | DT_USYM_KERNEL;
+	case DTRACEACT_MOD:
+		return DT_USYM_MOD | DT_USYM_KERNEL;
+	default:
+		return -1;
+	}
+}
+
+int
+dt_usym_keyhow(uint32_t kind)
+{
+	switch (kind) {
+	case DTP_KEY_USYM:
+		return DT_USYM_FUNC;
+	case DTP_KEY_UMOD:
+		return DT_USYM_MOD;
+	case DTP_KEY_UADDR:
+		return DT_USYM_ADDR;
+	case DTP_KEY_SYM:
+		return DT_USYM_FUNC | DT_USYM_KERNEL;
+	case DTP_KEY_MOD:
+		return DT_USYM_MOD | DT_USYM_KERNEL;
+	default:
+		return -1;
+	}
 }
 
 /*

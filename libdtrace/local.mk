@@ -26,7 +26,8 @@ libdtrace_libdtrace_a_SOURCES += libdtrace/dt_error.c libdtrace/dt_open.c \
 	libdtrace/dt_retain.c \
 	libdtrace/dt_consume.c libdtrace/dt_json.c libdtrace/dt_printf.c \
 	libdtrace/dt_aggregate.c \
-	libdtrace/dt_usym.c libdtrace/dt_probe.c libdtrace/dt_dwarf.c
+	libdtrace/dt_usym.c libdtrace/dt_ksym.c libdtrace/dt_probe.c \
+	libdtrace/dt_dwarf.c
 
 # D libraries, compiled before every program (dt_lib.c): installed in
 # the system directory; a build tree's dtrace reads the copy made in

@@ -363,6 +363,8 @@ typedef struct dtp_stmt {
 #define DTP_KEY_USYM	4	/* usym(), ufunc(): u64 pid, u64 address */
 #define DTP_KEY_UMOD	5	/* umod() */
 #define DTP_KEY_UADDR	6	/* uaddr() */
+#define DTP_KEY_SYM	7	/* sym(), func(): as USYM, a kernel address */
+#define DTP_KEY_MOD	8	/* mod(): as UMOD, a kernel address */
 
 /*
  * dk_name: what the key expression names (execname, pid, ufunc, the

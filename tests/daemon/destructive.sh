@@ -79,6 +79,14 @@ check "raise: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "signals 5
 
 " "raise(SIGUSR1) five times: the handler ran five times"
+# by its name, as illumos's signal.d gives it
+dtrace -w -q -c "$T sig 6" \
+    -n 'pid$target:a.out:leaf:entry /arg0 % 3 == 0/ { raise(SIGUSR1); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "raise(SIGUSR1) by name: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "signals 2
+
+" "raise(SIGUSR1) by name twice: the handler ran twice"
 dtrace -w -q -c "$T sig 4" \
     -n 'pid$target:a.out:leaf:entry /arg0 == 2/ { raise(4096); }' \
     >"$tmp/out" 2>"$tmp/err"

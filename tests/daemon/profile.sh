@@ -176,6 +176,21 @@ tick-100ms /done && ++ticks == 5/ { exit(0); }' -w $sp \
 	check "ustack() of a process gone before printing: every frame named" \
 	    [ "$(grep -c '^              0x' "$tmp/out")" -eq 0 ]
 
+	# umod() of a process that is not a target, read from /proc: the
+	# module's file name, as for a target (its user PC at the system
+	# call of a kernel-mode sample of spin sys is in libc)
+	"$TRIGGERS/spin" sys & sp=$!
+	waitfor execd $sp
+	dtrace -q -n '
+profile-997 /pid == $1 && arg0 != 0/ { @[umod(uregs[R_PC])] = count(); }
+tick-1s { exit(0); }
+END { printa(@); }' $sp >"$tmp/out" 2>"$tmp/err"
+	check "umod() of a process not traced: exit 0" [ $? -eq 0 ]
+	kill $sp; wait $sp 2>/dev/null
+	awk 'NF { print $1 }' "$tmp/out" >"$tmp/mods"
+	same "$tmp/mods" "libc.so.6
+" "umod() of a process not traced: libc.so.6, not its path"
+
 	# an idle CPU fires as illumos's do: pid 0, tid 0, execname sched,
 	# uid 0, arg0 a kernel PC, arg1 0 (whether a CPU idles in this
 	# second on a busy machine cannot be known: how often is only said)

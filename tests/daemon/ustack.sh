@@ -140,6 +140,106 @@ same "$tmp/names" "
 
 " "ustackframes=2, stackindent=4"
 
+# -x maxframes (dtrace-utils'): caps ustack()'s frames whatever it asks,
+# and ustackdepth; a smaller request stays as it is
+dtrace -q -x maxframes=3 -c "$T 5" -n 'pid$target:a.out:leaf:entry {
+	ustack(); printf("depth %d\n", ustackdepth); ustack(2); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+              recurse\`leaf
+              recurse\`down
+              recurse\`down
+depth 3
+
+              recurse\`leaf
+              recurse\`down
+
+" "maxframes=3: ustack() and ustackdepth at 3, ustack(2) at 2"
+check "maxframes=3: exit 0" [ $rc -eq 0 ]
+printf '#pragma D option maxframes=2\n%s\n' \
+    'pid$target:a.out:leaf:entry { @[ustack(50)] = count(); }' >"$tmp/mf.d"
+dtrace -q -c "$T 4" -s "$tmp/mf.d" >"$tmp/out" 2>"$tmp/err"
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+
+              recurse\`leaf
+              recurse\`down
+                1
+" "#pragma D option maxframes=2: an aggregation's stack key of 2 frames"
+for v in 0 -1 1025 x; do
+	dtrace -q -x maxframes=$v -n 'BEGIN { exit(0); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "maxframes=$v: refused" [ $? -eq 1 ] &&
+	    grep -q "failed to set option 'maxframes'" "$tmp/err"
+done
+
+# jstack(): with no ustack helper (no JVM), ustack()'s frames; its
+# default count is jstackframes (50, more than this stack has), then
+# its argument, then maxframes
+dtrace -q -c "$T 3" -n 'pid$target:a.out:leaf:entry { jstack();
+	printf("--\n"); ustack(100); printf("--\n"); jstack(2); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+check "jstack(): exit 0" [ $rc -eq 0 ]
+sed -n '1,/^--$/p' "$tmp/out" >"$tmp/j"
+sed -n '/^--$/,/^--$/p' "$tmp/out" | sed 1d >"$tmp/u"
+check "jstack() is ustack(100), all $(grep -c . "$tmp/u") frames" \
+    cmp -s "$tmp/j" "$tmp/u"
+check "jstack(): down to _start" \
+    grep -q '^              recurse`_start+0x[0-9a-f]*$' "$tmp/j"
+sed -n '/^--$/,$p' "$tmp/out" | sed 1,/^--$/d | strip /dev/stdin \
+    >"$tmp/names"
+same "$tmp/names" "
+              recurse\`leaf
+              recurse\`down
+
+" "jstack(2): two frames"
+dtrace -q -x jstackframes=4 -c "$T 3" -n 'pid$target:a.out:leaf:entry {
+	@[jstack()] = count(); }' >"$tmp/out" 2>"$tmp/err"
+ours "$tmp/out"
+strip "$tmp/out" >"$tmp/names"
+same "$tmp/names" "
+
+              recurse\`leaf
+              recurse\`down
+              recurse\`down
+              recurse\`down
+                1
+" "-x jstackframes=4: @[jstack()] of four frames"
+
+# -x noresolve (dtrace-utils'): every user address as module:0xoffset,
+# the offset the one in the module's file (objdump's for the trigger);
+# umod() still the module; ufunc() keys stay one per address
+dtrace -q -x noresolve -c "$T 1" -n 'pid$target:a.out:leaf:entry {
+	ustack(3); uaddr(ucaller); printf("|\n"); usym(ucaller);
+	printf("|\n"); umod(ucaller); printf("|\n");
+	@[ufunc(ucaller)] = count(); @[ufunc(ucaller + 1)] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ours "$tmp/out"
+check "noresolve: exit 0" [ $rc -eq 0 ]
+# objdump's addresses: leaf's, and down's call of leaf and of down
+leaf=$(objdump -d "$T" | sed -n 's/^0*\([0-9a-f]*\) <leaf>:$/\1/p')
+rets=$(objdump -d "$T" | awk '/^[0-9a-f]* <down>:$/ { in_ = 1; next }
+    /^$/ { in_ = 0 } in_ && prev ~ /call/ { sub(":", "", $1); print $1 }
+    in_ { prev = $0 }')
+r_leaf=$(echo "$rets" | sed -n 2p)
+r_down=$(echo "$rets" | sed -n 1p)
+same "$tmp/out" "
+              recurse:0x$leaf
+              recurse:0x$r_leaf
+              recurse:0x$r_down
+$(printf '  %-50s|\n' recurse:0x$r_leaf recurse:0x$r_leaf recurse)
+
+$(printf '  %-50s %16d\n' recurse:0x$r_leaf 1 \
+    recurse:0x$(printf '%x' $((0x$r_leaf + 1))) 1)
+" "noresolve: ustack(), uaddr(), usym(), umod() and ufunc() keys"
+
 # oformat=json: a stack is an array of frame names
 dtrace -q -x oformat=json -c "$T 0" \
     -n 'pid$target:a.out:leaf:entry { ustack(2); }' >"$tmp/out" 2>"$tmp/err"

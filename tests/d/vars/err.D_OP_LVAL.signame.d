@@ -1,0 +1,4 @@
+BEGIN
+{
+	SIGINT = 3;
+}
