@@ -123,7 +123,7 @@ test_args(void)
 	tap_is(ft_sdt_args("8@(%rax,%rbx,3)", a, FT_SDT_MAXARGS), 1,
 	    "scale 3");
 	tap_is(a[0].sa_kind, FT_SDTA_NONE, "is refused");
-	/* the most negative value, negated as unsigned (found by fuzz_sdt) */
+	/* the most negative value, negated as unsigned (UBSan in fuzz_sdt) */
 	tap_is(ft_sdt_args("-8@$-9223372036854775808", a, FT_SDT_MAXARGS), 1,
 	    "$INT64_MIN");
 	tap_is(a[0].sa_kind, FT_SDTA_CONST, "is a constant");
