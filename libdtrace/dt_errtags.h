@@ -45,6 +45,7 @@
 	X(D_PROTO_ARG)		/* prototype argument mismatch */ \
 	X(D_PRINT_SIZE)		/* print() of an object of no size */ \
 	X(D_REGS_IDX)		/* uregs[] index out of range */ \
+	X(D_ARGS_IDX)		/* args[] index out of range */ \
 	X(D_OP_LVAL)		/* operator requires lvalue */ \
 	X(D_OP_WRITE)		/* operator requires writable variable */ \
 	X(D_OP_INT)		/* operator requires integral operands */ \

@@ -636,6 +636,69 @@ static dt_node_t *dt_node_user_deref(dt_pcb_t *, dt_node_t *, dt_node_t *,
     dt_node_t *);
 
 /* args[i] and uregs[i]: a built-in array, loaded by the host */
+/*
+ * args[N] past the arguments of one of the clause's probes, as illumos's
+ * dt_idcook_args refuses it, naming the first such description as it
+ * was written.  The dtrace and profile providers give their probes no
+ * typed arguments (illumos's kernel answers their argument queries with
+ * none), so any args[N] of theirs is out of range; a description that
+ * names no provider is judged by the probes it matches.  The pid
+ * provider's arguments are argN as their function's parameters make
+ * them (dt_dwarf.c), and USDT probes are not judged here.
+ */
+static int
+dt_node_args_noargs(const char *prov)
+{
+	return strcmp(prov, "dtrace") == 0 || strcmp(prov, "profile") == 0;
+}
+
+static int
+dt_node_args_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
+    void *arg)
+{
+	int *typed = arg;
+
+	(void)dtp;
+	if (!dt_node_args_noargs(pd->dtpd_provider))
+		*typed = 1;
+	return 0;
+}
+
+static void
+dt_node_args_check(dt_pcb_t *pcb, const dt_node_t *kp)
+{
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	dtrace_probedesc_t d;
+	uint32_t i;
+	int typed;
+
+	for (i = pcb->pcb_cstmt; i < pcb->pcb_cstmt + pcb->pcb_ncstmt &&
+	    i < pp->dp_nstmt; i++) {
+		const dtp_probedesc_t *pd = &pp->dp_stmt[i].ds_desc;
+
+		typed = 0;
+		if (pd->dpd_provider[0] == '\0' ||
+		    strpbrk(pd->dpd_provider, "*?[") != NULL) {
+			memset(&d, 0, sizeof(d));
+			strcpy(d.dtpd_provider, pd->dpd_provider);
+			strcpy(d.dtpd_mod, pd->dpd_mod);
+			strcpy(d.dtpd_func, pd->dpd_func);
+			strcpy(d.dtpd_name, pd->dpd_name);
+			/* no match (-Z), or no daemon: nothing to judge */
+			if (dtrace_probe_iter(pcb->pcb_hdl, &d,
+			    dt_node_args_probe, &typed) != 0)
+				typed = 1;
+		} else if (!dt_node_args_noargs(pd->dpd_provider))
+			typed = 1;
+		if (typed)
+			continue;
+		dt_parser_error(pcb, kp->dn_line, D_ARGS_IDX,
+		    "index %lld is out of range for %s:%s:%s:%s args[ ]",
+		    (long long)kp->dn_value, pd->dpd_provider, pd->dpd_mod,
+		    pd->dpd_func, pd->dpd_name);
+	}
+}
+
 static dt_node_t *
 dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 {
@@ -665,6 +728,8 @@ dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 	if (idp->di_id == DIF_VAR_UREGS && kp->dn_value >= DT_UREGS_NONE &&
 	    kp->dn_value < DT_UREGS_NONE + 2)
 		return dt_node_setint(dnp, 0, idp->di_type);
+	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS)
+		dt_node_args_check(pcb, kp);
 	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS &&
 	    kp->dn_value >= 10)
 		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
