@@ -2059,6 +2059,16 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	}
 
 	if ((bop = dt_node_asgn_op(op)) != 0) {
+		/*
+		 * As illumos: E1 op= E2 reads E1 before E2 is looked at, so
+		 * a variable no earlier statement assigned is refused first.
+		 */
+		lp = dnp->dn_left;
+		if (lp->dn_kind == DT_NODE_IDENT && dt_idhash_lookup(
+		    pcb->pcb_hdl->dt_globals, lp->dn_string) == NULL)
+			dt_parser_error(pcb, lp->dn_line, D_VAR_UNDEF,
+			    "%s has not yet been declared or assigned",
+			    lp->dn_string);
 		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
 		    dt_node_is_int(rp) ? dt_decl_promote(rp->dn_type) :
