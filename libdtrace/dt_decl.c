@@ -1132,6 +1132,9 @@ dt_decl_declare(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *list,
 			    "useless declaration");
 		return;
 	}
+	if (ts->ts_class >= DT_DCLASS_AUTO)
+		dt_parser_error(pcb, list->dd_line, D_DECL_BADCLASS,
+		    "specified storage class not appropriate in D");
 	for (dd = list; dd != NULL; dd = dd->dd_next) {
 		if (dd->dd_bits != NULL)
 			dt_parser_error(pcb, dd->dd_line, D_DECL_BFTYPE,

@@ -77,6 +77,8 @@
 	X(D_DECL_ENOFLOW)	/* enumerator value overflow */ \
 	X(D_DECL_USELESS)	/* declaration that declares nothing */ \
 	X(D_DECL_CLASS)		/* invalid storage class combination */ \
+	X(D_DECL_BADCLASS)	/* storage class D has no use for */ \
+	X(D_DECL_PARMCLASS)	/* storage class of a parameter */ \
 	X(D_DECL_MEMBER)	/* invalid struct or union member */ \
 	X(D_DECL_DYNOBJ)	/* object too large for its variable scope */ \
 	X(D_TYPE_ERR)		/* unknown type */ \
