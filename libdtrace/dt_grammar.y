@@ -443,6 +443,7 @@ pdesc_list:
 
 pdesc:
 		DT_TOK_PSPEC		{ $$ = dt_node_pdesc(pcb, $1); }
+	|	DT_TOK_INT		{ $$ = dt_node_pdesc_id(pcb, $1); }
 	;
 
 predicate:

@@ -798,6 +798,7 @@ dt_node_t	*dt_node_op2(dt_pcb_t *, int, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_op3(dt_pcb_t *, dt_node_t *, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_sizeof(dt_pcb_t *, dt_node_t *);
 dt_node_t	*dt_node_pdesc(dt_pcb_t *, char *);
+dt_node_t	*dt_node_pdesc_id(dt_pcb_t *, dt_node_t *);
 dt_node_t	*dt_node_clause(dt_pcb_t *, dt_node_t *, dt_node_t *, dt_node_t *);
 dt_node_t	*dt_node_link(dt_node_t *, dt_node_t *);
 void		dt_node_program(dt_pcb_t *, dt_node_t *);

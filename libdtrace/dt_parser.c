@@ -397,6 +397,58 @@ dt_node_pdesc(dt_pcb_t *pcb, char *text)
 	return dnp;
 }
 
+static int
+dt_node_pdesc_idprobe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
+    void *arg)
+{
+	dtrace_probedesc_t *found = arg;
+
+	(void)dtp;
+	*found = *pd;
+	return 1;
+}
+
+/*
+ * A probe named by its id ("dtrace -n 12", as dtrace -l numbers them):
+ * as illumos, only where a probe's name is expected, not with -P, -m or
+ * -f.  The description is the probe's full one; an id that no probe has
+ * is left a name, to match nothing (or be ignored under -Z).
+ */
+dt_node_t *
+dt_node_pdesc_id(dt_pcb_t *pcb, dt_node_t *inp)
+{
+	static const char *const what[] = { "providers", "modules",
+	    "functions" };
+	dtrace_probedesc_t d, found;
+	uint64_t id = inp->dn_value;
+	size_t len;
+	char *s;
+
+	if (id > UINT32_MAX)
+		dt_parser_error(pcb, inp->dn_line, D_PDESC_INVAL,
+		    "identifier %llu exceeds maximum probe id",
+		    (unsigned long long)id);
+	if (pcb->pcb_pspec >= DTRACE_PROBESPEC_PROVIDER &&
+	    pcb->pcb_pspec < DTRACE_PROBESPEC_NAME)
+		dt_parser_error(pcb, inp->dn_line, D_PDESC_INVAL,
+		    "probe identifier %llu not permitted when specifying %s",
+		    (unsigned long long)id, what[pcb->pcb_pspec]);
+	memset(&d, 0, sizeof(d));
+	memset(&found, 0, sizeof(found));
+	d.dtpd_id = (uint32_t)id;
+	len = sizeof(d) + 8;
+	s = dt_parser_alloc(pcb, len);
+	if (id != 0)
+		(void)dtrace_probe_iter(pcb->pcb_hdl, &d,
+		    dt_node_pdesc_idprobe, &found);
+	if (found.dtpd_provider[0] != '\0')
+		snprintf(s, len, "%s:%s:%s:%s", found.dtpd_provider,
+		    found.dtpd_mod, found.dtpd_func, found.dtpd_name);
+	else
+		snprintf(s, len, "%llu", (unsigned long long)id);
+	return dt_node_pdesc(pcb, s);
+}
+
 dt_node_t *
 dt_node_clause(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred,
     dt_node_t *acts)
