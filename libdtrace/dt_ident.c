@@ -600,9 +600,12 @@ dt_ident_init(dtrace_hdl_t *dtp)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_value = dt_ident_regs[i].rn_index;
 	}
-	/* NULL: the null pointer constant, (void *)0 */
+	/*
+	 * NULL: the integer constant 0, as in illumos (sizeof (NULL) is 4);
+	 * a constant 0 is compatible with every pointer, and a string.
+	 */
 	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,
-	    DT_IDFLG_BUILTIN, 0, &dt_ident_ptrs[0])) == NULL)
+	    DT_IDFLG_BUILTIN, 0, &dt_type_int)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (i = 0; i < sizeof(dt_ident_subrs) / sizeof(dt_ident_subrs[0]);
 	    i++) {

@@ -569,9 +569,11 @@ dt_node_is_strcompat(const dt_node_t *dnp)
 
 	if (dt_node_is_string(dnp))
 		return 1;
-	/* NULL is the string that is not there: s = NULL, s == NULL */
-	if (dnp->dn_kind == DT_NODE_INT && dnp->dn_value == 0 &&
-	    dt_node_is_ptr(dnp))
+	/*
+	 * NULL, the constant 0, is the string that is not there: s = NULL,
+	 * s == NULL.
+	 */
+	if (dnp->dn_kind == DT_NODE_INT && dnp->dn_value == 0)
 		return 1;
 	if (!dt_node_is_ptr(dnp) || (b = dnp->dn_type->dt_base) == NULL)
 		return 0;
