@@ -351,12 +351,12 @@ static const struct {
 /* Types that only appear in subroutine prototypes. */
 static const dt_type_t dt_ident_cstr = { .dt_name = "const char *",
     .dt_kind = DT_TK_STRING };
-#define DT_IDENT_PTR(n)	{ .dt_name = n, .dt_kind = DT_TK_PTR, .dt_size = 8, \
-	.dt_rank = 4 }
+#define DT_IDENT_PTR(n, b)	{ .dt_name = n, .dt_kind = DT_TK_PTR, \
+	.dt_size = 8, .dt_rank = 4, .dt_base = b }
 static const dt_type_t dt_ident_ptrs[] = {
-	DT_IDENT_PTR("void *"),
-	DT_IDENT_PTR("ipaddr_t *"),
-	DT_IDENT_PTR("in6_addr_t *"),
+	DT_IDENT_PTR("void *", &dt_type_void),
+	DT_IDENT_PTR("ipaddr_t *", NULL),
+	DT_IDENT_PTR("in6_addr_t *", NULL),
 };
 
 /* A type name of a prototype, len bytes at s; NULL if unknown. */

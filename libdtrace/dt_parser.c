@@ -2076,6 +2076,16 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			rp->dn_flags &= ~(DT_NF_LVALUE | DT_NF_WRITABLE);
 			return rp;
 		}
+		/*
+		 * As illumos adds to C: a scalar or a pointer cast to string
+		 * is the string at that address, as stringof() reads it.
+		 */
+		if (t->dt_kind == DT_TK_STRING && (dt_node_is_scalar(rp) ||
+		    dt_node_is_ptr(rp)) && !dt_node_is_string(rp)) {
+			rp->dn_flags |= DT_NF_DONE;
+			return dt_node_become(dnp, dt_node_cook(pcb,
+			    dt_node_op1(pcb, DT_TOK_STRINGOF, rp)));
+		}
 		if ((!dt_decl_is_scalar(t) && t->dt_kind != DT_TK_VOID) ||
 		    (!dt_node_is_scalar(rp) && !dt_node_is_ptr(rp)) ||
 		    (t->dt_kind == DT_TK_VOID && rp->dn_kind == DT_NODE_INT))
@@ -2348,6 +2358,13 @@ dt_node_argcompat(const dt_type_t *pt, const dt_node_t *ap)
 	case DT_TK_STRING:
 		return dt_node_is_strcompat(ap) || null;
 	case DT_TK_PTR:
+		/*
+		 * As dtrace-utils (illumos refuses it): a string is
+		 * memory, so bcopy() may copy out of one.
+		 */
+		if (dt_node_is_string(ap) && pt->dt_base != NULL &&
+		    pt->dt_base->dt_kind == DT_TK_VOID)
+			return 1;
 		return dt_node_is_ptr(ap) || null;
 	default:
 		return 0;

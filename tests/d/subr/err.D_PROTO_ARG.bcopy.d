@@ -1,2 +1,2 @@
-/* bcopy( ) with an argument of the wrong type */
-BEGIN { bcopy("a", alloca(1), 1); }
+/* bcopy( ) with an argument of the wrong type: an integer destination */
+BEGIN { bcopy(alloca(2), 7, 1); }
