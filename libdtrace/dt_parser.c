@@ -1619,13 +1619,23 @@ dt_node_declare(dt_pcb_t *pcb, int line, const char *name, int kind,
 	if (*nextp > DIF_VAR_OTHER_MAX)
 		dt_parser_error(pcb, line, D_IDENT_UNDEF,
 		    "cannot declare %s: too many variables", name);
-	if ((scope != DIFV_SCOPE_GLOBAL || kind == DT_IDENT_ASSOC) &&
-	    dt_decl_is_byref(t) && t->dt_size > dt_decl_strsize(dtp))
+	/*
+	 * A clause-local's slot is strsize bytes; a dynamic variable (an
+	 * associative array element, a thread-local) is as large as its
+	 * type, as illumos sizes its chunks, up to what DIF carries.
+	 */
+	if (scope == DIFV_SCOPE_LOCAL && dt_decl_is_byref(t) &&
+	    t->dt_size > dt_decl_strsize(dtp))
 		dt_parser_error(pcb, line, D_DECL_DYNOBJ,
-		    "%s of type %s is %u bytes: a thread-local, clause-local "
-		    "or associative array variable holds at most strsize "
-		    "(%u) bytes", name, t->dt_name, t->dt_size,
-		    dt_decl_strsize(dtp));
+		    "%s of type %s is %u bytes: a clause-local variable holds "
+		    "at most strsize (%u) bytes", name, t->dt_name,
+		    t->dt_size, dt_decl_strsize(dtp));
+	if ((scope != DIFV_SCOPE_GLOBAL || kind == DT_IDENT_ASSOC) &&
+	    dt_decl_is_byref(t) && t->dt_size > DIF_MAXSTRSIZE)
+		dt_parser_error(pcb, line, D_DECL_DYNOBJ,
+		    "%s of type %s is %u bytes: a dynamic variable holds at "
+		    "most %u bytes", name, t->dt_name, t->dt_size,
+		    (unsigned int)DIF_MAXSTRSIZE);
 	idp = dt_idhash_insert(dtp->dt_globals, name, kind, 0, *nextp, t);
 	if (idp == NULL) {
 		dt_set_errno(dtp, EDT_NOMEM);
