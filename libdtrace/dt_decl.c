@@ -1083,6 +1083,12 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 		dt_parser_error(pcb, dd->dd_line, D_DECL_LOCASSC,
 		    "associative arrays may not be declared as local "
 		    "variables: %s", dd->dd_name);
+	/* before the keys are allocated: dt_node_declare's bound */
+	if (dt_decl_is_byref(t) && t->dt_size > DIF_MAXSTRSIZE)
+		dt_parser_error(pcb, dd->dd_line, D_DECL_DYNOBJ,
+		    "%s[ ] of type %s is %u bytes: a dynamic variable holds at "
+		    "most %u bytes", name, t->dt_name, t->dt_size,
+		    (unsigned int)DIF_MAXSTRSIZE);
 	for (kp = assoc->do_keys; kp != NULL; kp = kp->dn_list)
 		n++;
 	if (n > DIF_DTR_NREGS - (scope == DIFV_SCOPE_THREAD))
