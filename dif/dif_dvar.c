@@ -12,8 +12,9 @@
  *
  * Locking: a spin lock per bucket.  Several tracer threads fire at once,
  * and a per-bucket lock keeps them apart unless they hash to the same
- * bucket; the critical sections are a chain walk and a copy of at most
- * strsize bytes, and malloc/free happen outside them.  Loads copy the
+ * bucket; the critical sections are a chain walk and a copy of one value
+ * (strsize bytes for a string, 64k at most for a struct, union or
+ * array), and malloc/free happen outside them.  Loads copy the
  * value out under the lock (by-ref values into the firing's scratch), so
  * an entry can be freed as soon as it is deleted: no reader keeps a
  * pointer into it, and illumos's dirty/rinsing lists are not needed.

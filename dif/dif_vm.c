@@ -329,7 +329,13 @@ dif_vm_vsize(const dif_var_t *v, const dif_mstate_t *ms)
 	if (!(v->dv_type.dt_flags & DIF_TF_BYREF))
 		return 0;
 	n = v->dv_type.dt_size;
-	if (n == 0 || n > ms->dm_strsize)
+	/*
+	 * A string holds strsize bytes at most; a struct, union or array
+	 * all of its own (the verifier bounds it), as illumos sizes its
+	 * dynamic variables' chunks by their largest type.
+	 */
+	if (n == 0 || (n > ms->dm_strsize &&
+	    v->dv_type.dt_kind == DIF_TYPE_STRING))
 		n = ms->dm_strsize;
 	return v->dv_type.dt_kind == DIF_TYPE_STRING ? n + 1 : n;
 }

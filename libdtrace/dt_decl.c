@@ -1068,12 +1068,12 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 	if (dt_idhash_lookup(dtp->dt_globals, name) != NULL)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_IDRED,
 		    "identifier redeclared: %s", name);
-	if (scope != DIFV_SCOPE_GLOBAL && dt_decl_is_byref(t) &&
+	if (scope == DIFV_SCOPE_LOCAL && dt_decl_is_byref(t) &&
 	    t->dt_size > dt_decl_strsize(dtp))
 		dt_parser_error(pcb, dd->dd_line, D_DECL_DYNOBJ,
-		    "%s of type %s is %u bytes: a thread-local or clause-local "
-		    "variable holds at most strsize (%u) bytes", name,
-		    t->dt_name, t->dt_size, dt_decl_strsize(dtp));
+		    "%s of type %s is %u bytes: a clause-local variable holds "
+		    "at most strsize (%u) bytes", name, t->dt_name,
+		    t->dt_size, dt_decl_strsize(dtp));
 	if (assoc == NULL) {
 		(void)dt_node_declare(pcb, dd->dd_line, name, DT_IDENT_SCALAR,
 		    scope, t);
@@ -1083,11 +1083,12 @@ dt_decl_var(dt_pcb_t *pcb, const dt_typespec_t *ts, const dt_type_t *base,
 		dt_parser_error(pcb, dd->dd_line, D_DECL_LOCASSC,
 		    "associative arrays may not be declared as local "
 		    "variables: %s", dd->dd_name);
-	if (dt_decl_is_byref(t) && t->dt_size > dt_decl_strsize(dtp))
+	/* before the keys are allocated: dt_node_declare's bound */
+	if (dt_decl_is_byref(t) && t->dt_size > DIF_MAXSTRSIZE)
 		dt_parser_error(pcb, dd->dd_line, D_DECL_DYNOBJ,
-		    "%s[ ] of type %s is %u bytes: an associative array "
-		    "element holds at most strsize (%u) bytes", name,
-		    t->dt_name, t->dt_size, dt_decl_strsize(dtp));
+		    "%s[ ] of type %s is %u bytes: a dynamic variable holds at "
+		    "most %u bytes", name, t->dt_name, t->dt_size,
+		    (unsigned int)DIF_MAXSTRSIZE);
 	for (kp = assoc->do_keys; kp != NULL; kp = kp->dn_list)
 		n++;
 	if (n > DIF_DTR_NREGS - (scope == DIFV_SCOPE_THREAD))
@@ -1132,6 +1133,9 @@ dt_decl_declare(dt_pcb_t *pcb, const dt_typespec_t *ts, dt_declr_t *list,
 			    "useless declaration");
 		return;
 	}
+	if (ts->ts_class >= DT_DCLASS_AUTO)
+		dt_parser_error(pcb, list->dd_line, D_DECL_BADCLASS,
+		    "specified storage class not appropriate in D");
 	for (dd = list; dd != NULL; dd = dd->dd_next) {
 		if (dd->dd_bits != NULL)
 			dt_parser_error(pcb, dd->dd_line, D_DECL_BFTYPE,

@@ -45,6 +45,7 @@
 	X(D_PROTO_ARG)		/* prototype argument mismatch */ \
 	X(D_PRINT_SIZE)		/* print() of an object of no size */ \
 	X(D_REGS_IDX)		/* uregs[] index out of range */ \
+	X(D_ARGS_IDX)		/* args[] index out of range */ \
 	X(D_OP_LVAL)		/* operator requires lvalue */ \
 	X(D_OP_WRITE)		/* operator requires writable variable */ \
 	X(D_OP_INT)		/* operator requires integral operands */ \
@@ -76,6 +77,8 @@
 	X(D_DECL_ENOFLOW)	/* enumerator value overflow */ \
 	X(D_DECL_USELESS)	/* declaration that declares nothing */ \
 	X(D_DECL_CLASS)		/* invalid storage class combination */ \
+	X(D_DECL_BADCLASS)	/* storage class D has no use for */ \
+	X(D_DECL_PARMCLASS)	/* storage class of a parameter */ \
 	X(D_DECL_MEMBER)	/* invalid struct or union member */ \
 	X(D_DECL_DYNOBJ)	/* object too large for its variable scope */ \
 	X(D_TYPE_ERR)		/* unknown type */ \

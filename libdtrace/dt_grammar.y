@@ -36,6 +36,7 @@ static dt_declr_t *dt_grammar_declr_list(dt_declr_t *, dt_declr_t *);
 static dt_declr_t *dt_grammar_func(dt_pcb_t *, dt_declr_t *, dt_node_t *,
     int);
 static dt_typespec_t dt_grammar_ts1(int);
+static void dt_grammar_parmclass(dt_pcb_t *);
 %}
 
 %define api.pure full
@@ -66,6 +67,7 @@ static dt_typespec_t dt_grammar_ts1(int);
 %token		DT_KEY_INLINE DT_KEY_OFFSETOF DT_KEY_STRINGOF
 %token		DT_KEY_TRANSLATOR DT_KEY_XLATE DT_KEY_FLOAT DT_KEY_DOUBLE
 %token		DT_KEY_CONST DT_KEY_VOLATILE DT_KEY_RESTRICT DT_KEY_EXTERN
+%token		DT_KEY_AUTO DT_KEY_REGISTER DT_KEY_STATIC
 
 %token		DT_TOK_COMMA DT_TOK_SEMI DT_TOK_LBRACE DT_TOK_RBRACE
 %token		DT_TOK_LPAR DT_TOK_RPAR DT_TOK_LBRAC DT_TOK_RBRAC
@@ -156,6 +158,9 @@ decl_specifier:
 	|	DT_KEY_SELF	{ $$ = dt_grammar_ts1(DT_DCLASS_SELF); }
 	|	DT_KEY_THIS	{ $$ = dt_grammar_ts1(DT_DCLASS_THIS); }
 	|	DT_KEY_EXTERN	{ $$ = dt_grammar_ts1(DT_DCLASS_EXTERN); }
+	|	DT_KEY_AUTO	{ $$ = dt_grammar_ts1(DT_DCLASS_AUTO); }
+	|	DT_KEY_REGISTER	{ $$ = dt_grammar_ts1(DT_DCLASS_REGISTER); }
+	|	DT_KEY_STATIC	{ $$ = dt_grammar_ts1(DT_DCLASS_STATIC); }
 	;
 
 init_declarator_list:
@@ -227,6 +232,21 @@ parameter_declaration:
 				/* a parameterised inline's parameter name */
 				$$->dn_string = $2->dd_name;
 			}
+	|	parameter_class parameter_declaration	{ $$ = $2; }
+	;
+
+/*
+ * As in C, register is the one storage class a parameter may have; the
+ * others are refused where they are read, as illumos does.
+ */
+parameter_class:
+		DT_KEY_REGISTER
+	|	DT_KEY_AUTO	{ dt_grammar_parmclass(pcb); }
+	|	DT_KEY_STATIC	{ dt_grammar_parmclass(pcb); }
+	|	DT_KEY_EXTERN	{ dt_grammar_parmclass(pcb); }
+	|	DT_KEY_TYPEDEF	{ dt_grammar_parmclass(pcb); }
+	|	DT_KEY_SELF	{ dt_grammar_parmclass(pcb); }
+	|	DT_KEY_THIS	{ dt_grammar_parmclass(pcb); }
 	;
 
 abstract_declarator:
@@ -726,6 +746,14 @@ dt_grammar_tsmerge(dt_pcb_t *pcb, dt_typespec_t *ts, const dt_typespec_t *one)
 	}
 	if (ts->ts_line == 0 && dt_decl_type(ts, &why, &tag) == NULL)
 		ts->ts_line = line;
+}
+
+static void
+dt_grammar_parmclass(dt_pcb_t *pcb)
+{
+	dt_parser_error(pcb, dt_lex_lineno(pcb), D_DECL_PARMCLASS,
+	    "inappropriate storage class for function or associative array "
+	    "parameter");
 }
 
 static dt_typespec_t

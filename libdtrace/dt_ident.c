@@ -381,12 +381,12 @@ static const struct {
 /* Types that only appear in subroutine prototypes. */
 static const dt_type_t dt_ident_cstr = { .dt_name = "const char *",
     .dt_kind = DT_TK_STRING };
-#define DT_IDENT_PTR(n)	{ .dt_name = n, .dt_kind = DT_TK_PTR, .dt_size = 8, \
-	.dt_rank = 4 }
+#define DT_IDENT_PTR(n, b)	{ .dt_name = n, .dt_kind = DT_TK_PTR, \
+	.dt_size = 8, .dt_rank = 4, .dt_base = b }
 static const dt_type_t dt_ident_ptrs[] = {
-	DT_IDENT_PTR("void *"),
-	DT_IDENT_PTR("ipaddr_t *"),
-	DT_IDENT_PTR("in6_addr_t *"),
+	DT_IDENT_PTR("void *", &dt_type_void),
+	DT_IDENT_PTR("ipaddr_t *", NULL),
+	DT_IDENT_PTR("in6_addr_t *", NULL),
 };
 
 /* A type name of a prototype, len bytes at s; NULL if unknown. */
@@ -691,9 +691,12 @@ dt_ident_init(dtrace_hdl_t *dtp)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		idp->di_value = dt_ident_sigs[i].sn_value;
 	}
-	/* NULL: the null pointer constant, (void *)0 */
+	/*
+	 * NULL: the integer constant 0, as in illumos (sizeof (NULL) is 4);
+	 * a constant 0 is compatible with every pointer, and a string.
+	 */
 	if ((idp = dt_idhash_insert(dtp->dt_globals, "NULL", DT_IDENT_ENUMR,
-	    DT_IDFLG_BUILTIN, 0, &dt_ident_ptrs[0])) == NULL)
+	    DT_IDFLG_BUILTIN, 0, &dt_type_int)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (i = 0; i < DT_IDENT_NSUBRS; i++) {
 		idp = dt_idhash_insert(dtp->dt_globals,

@@ -473,6 +473,9 @@ typedef struct dt_tdef {
 #define DT_DCLASS_SELF		2
 #define DT_DCLASS_THIS		3
 #define DT_DCLASS_EXTERN	4
+#define DT_DCLASS_AUTO		5	/* C's, none of them D's: */
+#define DT_DCLASS_REGISTER	6	/* refused (D_DECL_BADCLASS) */
+#define DT_DCLASS_STATIC	7
 
 typedef struct dt_typespec {
 	int		ts_char, ts_short, ts_int, ts_long;

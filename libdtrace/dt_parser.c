@@ -570,9 +570,11 @@ dt_node_is_strcompat(const dt_node_t *dnp)
 
 	if (dt_node_is_string(dnp))
 		return 1;
-	/* NULL is the string that is not there: s = NULL, s == NULL */
-	if (dnp->dn_kind == DT_NODE_INT && dnp->dn_value == 0 &&
-	    dt_node_is_ptr(dnp))
+	/*
+	 * NULL, the constant 0, is the string that is not there: s = NULL,
+	 * s == NULL.
+	 */
+	if (dnp->dn_kind == DT_NODE_INT && dnp->dn_value == 0)
 		return 1;
 	if (!dt_node_is_ptr(dnp) || (b = dnp->dn_type->dt_base) == NULL)
 		return 0;
@@ -689,6 +691,69 @@ static dt_node_t *dt_node_user_deref(dt_pcb_t *, dt_node_t *, dt_node_t *,
     dt_node_t *);
 
 /* args[i] and uregs[i]: a built-in array, loaded by the host */
+/*
+ * args[N] past the arguments of one of the clause's probes, as illumos's
+ * dt_idcook_args refuses it, naming the first such description as it
+ * was written.  The dtrace and profile providers give their probes no
+ * typed arguments (illumos's kernel answers their argument queries with
+ * none), so any args[N] of theirs is out of range; a description that
+ * names no provider is judged by the probes it matches.  The pid
+ * provider's arguments are argN as their function's parameters make
+ * them (dt_dwarf.c), and USDT probes are not judged here.
+ */
+static int
+dt_node_args_noargs(const char *prov)
+{
+	return strcmp(prov, "dtrace") == 0 || strcmp(prov, "profile") == 0;
+}
+
+static int
+dt_node_args_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
+    void *arg)
+{
+	int *typed = arg;
+
+	(void)dtp;
+	if (!dt_node_args_noargs(pd->dtpd_provider))
+		*typed = 1;
+	return 0;
+}
+
+static void
+dt_node_args_check(dt_pcb_t *pcb, const dt_node_t *kp)
+{
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	dtrace_probedesc_t d;
+	uint32_t i;
+	int typed;
+
+	for (i = pcb->pcb_cstmt; i < pcb->pcb_cstmt + pcb->pcb_ncstmt &&
+	    i < pp->dp_nstmt; i++) {
+		const dtp_probedesc_t *pd = &pp->dp_stmt[i].ds_desc;
+
+		typed = 0;
+		if (pd->dpd_provider[0] == '\0' ||
+		    strpbrk(pd->dpd_provider, "*?[") != NULL) {
+			memset(&d, 0, sizeof(d));
+			strcpy(d.dtpd_provider, pd->dpd_provider);
+			strcpy(d.dtpd_mod, pd->dpd_mod);
+			strcpy(d.dtpd_func, pd->dpd_func);
+			strcpy(d.dtpd_name, pd->dpd_name);
+			/* no match (-Z), or no daemon: nothing to judge */
+			if (dtrace_probe_iter(pcb->pcb_hdl, &d,
+			    dt_node_args_probe, &typed) != 0)
+				typed = 1;
+		} else if (!dt_node_args_noargs(pd->dpd_provider))
+			typed = 1;
+		if (typed)
+			continue;
+		dt_parser_error(pcb, kp->dn_line, D_ARGS_IDX,
+		    "index %lld is out of range for %s:%s:%s:%s args[ ]",
+		    (long long)kp->dn_value, pd->dpd_provider, pd->dpd_mod,
+		    pd->dpd_func, pd->dpd_name);
+	}
+}
+
 static dt_node_t *
 dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 {
@@ -718,6 +783,8 @@ dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 	if (idp->di_id == DIF_VAR_UREGS && kp->dn_value >= DT_UREGS_NONE &&
 	    kp->dn_value < DT_UREGS_NONE + 2)
 		return dt_node_setint(dnp, 0, idp->di_type);
+	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS)
+		dt_node_args_check(pcb, kp);
 	if (kp->dn_kind == DT_NODE_INT && idp->di_id == DIF_VAR_ARGS &&
 	    kp->dn_value >= 10)
 		dt_parser_error(pcb, kp->dn_line, D_PROTO_ARG,
@@ -1607,13 +1674,23 @@ dt_node_declare(dt_pcb_t *pcb, int line, const char *name, int kind,
 	if (*nextp > DIF_VAR_OTHER_MAX)
 		dt_parser_error(pcb, line, D_IDENT_UNDEF,
 		    "cannot declare %s: too many variables", name);
-	if ((scope != DIFV_SCOPE_GLOBAL || kind == DT_IDENT_ASSOC) &&
-	    dt_decl_is_byref(t) && t->dt_size > dt_decl_strsize(dtp))
+	/*
+	 * A clause-local's slot is strsize bytes; a dynamic variable (an
+	 * associative array element, a thread-local) is as large as its
+	 * type, as illumos sizes its chunks, up to what DIF carries.
+	 */
+	if (scope == DIFV_SCOPE_LOCAL && dt_decl_is_byref(t) &&
+	    t->dt_size > dt_decl_strsize(dtp))
 		dt_parser_error(pcb, line, D_DECL_DYNOBJ,
-		    "%s of type %s is %u bytes: a thread-local, clause-local "
-		    "or associative array variable holds at most strsize "
-		    "(%u) bytes", name, t->dt_name, t->dt_size,
-		    dt_decl_strsize(dtp));
+		    "%s of type %s is %u bytes: a clause-local variable holds "
+		    "at most strsize (%u) bytes", name, t->dt_name,
+		    t->dt_size, dt_decl_strsize(dtp));
+	if ((scope != DIFV_SCOPE_GLOBAL || kind == DT_IDENT_ASSOC) &&
+	    dt_decl_is_byref(t) && t->dt_size > DIF_MAXSTRSIZE)
+		dt_parser_error(pcb, line, D_DECL_DYNOBJ,
+		    "%s of type %s is %u bytes: a dynamic variable holds at "
+		    "most %u bytes", name, t->dt_name, t->dt_size,
+		    (unsigned int)DIF_MAXSTRSIZE);
 	idp = dt_idhash_insert(dtp->dt_globals, name, kind, 0, *nextp, t);
 	if (idp == NULL) {
 		dt_set_errno(dtp, EDT_NOMEM);
@@ -2124,6 +2201,16 @@ dt_node_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 	}
 
 	if ((bop = dt_node_asgn_op(op)) != 0) {
+		/*
+		 * As illumos: E1 op= E2 reads E1 before E2 is looked at, so
+		 * a variable no earlier statement assigned is refused first.
+		 */
+		lp = dnp->dn_left;
+		if (lp->dn_kind == DT_NODE_IDENT && dt_idhash_lookup(
+		    pcb->pcb_hdl->dt_globals, lp->dn_string) == NULL)
+			dt_parser_error(pcb, lp->dn_line, D_VAR_UNDEF,
+			    "%s has not yet been declared or assigned",
+			    lp->dn_string);
 		rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 		lp = dnp->dn_left = dt_node_cook_asgn_lhs(pcb, dnp->dn_left,
 		    dt_node_is_int(rp) ? dt_decl_promote(rp->dn_type) :

@@ -520,9 +520,11 @@ test_exprs(void)
 	check_body("i = 2147483647; i++; trace(i);", -2147483648LL);
 	check_body("c = (char)127; c++; trace(c);", -128);
 	check_body("a = b = 3; trace(a + b);", 6);
-	/* ++, -- and op= declare a new global as = does (an int from 0) */
+	/* ++ and -- declare a new global as = does (an int from 0) */
 	check_body("k2++; ++k2; trace(k2);", 2);
-	check_body("k3 += 5; k3 *= 3; trace(k3);", 15);
+	check_body("k3 = 0; k3 += 5; k3 *= 3; trace(k3);", 15);
+	/* op= reads its left side first, as illumos: it must exist */
+	check_error("BEGIN { k5 += 5; }", "D_VAR_UNDEF", NULL);
 	check_body("trace(k4--);", 0);
 	check_body("l = arg0; l = 4294967296; trace(l);", 4294967296LL);
 	check_body("n = 1; n = 4294967297; trace(n);", 1);

@@ -504,15 +504,15 @@ test_keywords(void)
 		{ "translator", DT_KEY_TRANSLATOR },
 		{ "xlate", DT_KEY_XLATE },
 		/* reserved in D, not usable as identifiers */
-		{ "auto", DT_KEY_OTHER }, { "break", DT_KEY_OTHER },
+		{ "auto", DT_KEY_AUTO }, { "break", DT_KEY_OTHER },
 		{ "case", DT_KEY_OTHER }, { "continue", DT_KEY_OTHER },
 		{ "counter", DT_KEY_OTHER }, { "default", DT_KEY_OTHER },
 		{ "do", DT_KEY_OTHER }, { "else", DT_KEY_OTHER },
 		{ "for", DT_KEY_OTHER }, { "goto", DT_KEY_OTHER },
 		{ "if", DT_KEY_OTHER }, { "import", DT_KEY_OTHER },
 		{ "probe", DT_KEY_OTHER }, { "provider", DT_KEY_OTHER },
-		{ "register", DT_KEY_OTHER }, { "return", DT_KEY_OTHER },
-		{ "static", DT_KEY_OTHER }, { "switch", DT_KEY_OTHER },
+		{ "register", DT_KEY_REGISTER }, { "return", DT_KEY_OTHER },
+		{ "static", DT_KEY_STATIC }, { "switch", DT_KEY_OTHER },
 		{ "userland", DT_KEY_OTHER }, { "while", DT_KEY_OTHER },
 	};
 	static const char *const idents[] = { "x", "_", "selfish", "this_",

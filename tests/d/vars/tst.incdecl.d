@@ -1,6 +1,6 @@
 /*
- * ++, -- and the compound assignments declare a new global as "=" does:
- * an int that starts at 0.
+ * ++ and -- declare a new global as "=" does: an int that starts at 0.
+ * (The compound assignments do not: err.D_VAR_UNDEF.compound.d.)
  */
 #pragma D option quiet
 
@@ -8,7 +8,7 @@ BEGIN
 {
 	n++;
 	++n;
-	m += 3;
+	m = 3;
 	d--;
 	printf("%d %d %d\n", n, m, d);
 	exit(0);

@@ -1,0 +1,1 @@
+register char *a, b;

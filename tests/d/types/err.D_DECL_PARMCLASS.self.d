@@ -1,0 +1,1 @@
+int f(self int x);

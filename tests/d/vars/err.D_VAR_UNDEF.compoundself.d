@@ -1,0 +1,5 @@
+BEGIN
+{
+	self->sum += 5;
+	exit(0);
+}
