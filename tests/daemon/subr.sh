@@ -55,7 +55,7 @@ pid$target:a.out:greet:entry { trace(copyinstr(8)); }
 pid$target:a.out:addr4:entry { @ = count(); }' >"$tmp/tout" 2>"$tmp/err"
 check "bad address: exit 0" [ $? -eq 0 ]
 check "bad address: two invalid address (0x8) errors" [ "$(grep -c \
-    '^dtrace: error on enabled probe ID [0-9]* (ID [0-9]*: pid[0-9]*:a.out:greet:entry): invalid address (0x8) in action #1 at DIF offset [0-9]*$' \
+    '^dtrace: error on enabled probe ID [0-9]* (ID [0-9]*: pid[0-9]*:strarg:greet:entry): invalid address (0x8) in action #1 at DIF offset [0-9]*$' \
     "$tmp/err")" -eq 2 ]
 same "$tmp/out2" "
                 2

@@ -75,7 +75,7 @@ pid$target:a.out:visit:entry { trace(((struct pair *)arg0)->b); }
 pid$target:a.out:visit:return { @ = count(); }' >"$tmp/tout" 2>"$tmp/err"
 check "raw dereference: exit 0" [ $? -eq 0 ]
 check "raw dereference: two invalid address errors" [ "$(grep -c \
-    '^dtrace: error on enabled probe ID [0-9]* (ID [0-9]*: pid[0-9]*:a.out:visit:entry): invalid address (0x[0-9a-f]*) in action #1 at DIF offset [0-9]*$' \
+    '^dtrace: error on enabled probe ID [0-9]* (ID [0-9]*: pid[0-9]*:structarg:visit:entry): invalid address (0x[0-9a-f]*) in action #1 at DIF offset [0-9]*$' \
     "$tmp/err")" -eq 2 ]
 same "$tmp/out3" "
                 2
