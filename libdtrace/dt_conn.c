@@ -544,9 +544,45 @@ dt_conn_open(dtrace_hdl_t *dtp)
 	return 0;
 }
 
+/*
+ * A shared daemon lets our targets go (sites out, semaphores back, a -c
+ * child killed) when it hears our hang-up, and closes its end only
+ * after: wait for that, as a private daemon's exit is waited for, so
+ * that no target is still ours once dtrace has exited.  What it still
+ * sends is dropped; a daemon silent for DT_CONN_REPLYWAIT has stopped.
+ */
+static void
+dt_conn_drain(dtrace_hdl_t *dtp)
+{
+	struct pollfd pfd;
+	char buf[4096];
+	ssize_t n;
+	int rv;
+
+	if (shutdown(dtp->dt_peer.dp_fd, SHUT_WR) == -1)
+		return;
+	pfd.fd = dtp->dt_peer.dp_fd;
+	pfd.events = POLLIN;
+	for (;;) {
+		pfd.revents = 0;
+		rv = poll(&pfd, 1, DT_CONN_REPLYWAIT * 1000);
+		if (rv == -1 && errno == EINTR)
+			continue;
+		if (rv <= 0)
+			return;
+		n = read(pfd.fd, buf, sizeof(buf));
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return;
+	}
+}
+
 void
 dt_conn_close(dtrace_hdl_t *dtp)
 {
+	if (dtp->dt_connected && dtp->dt_daemon <= 0 && dtp->dt_nprocs > 0)
+		dt_conn_drain(dtp);
 	if (dtp->dt_connected || dtp->dt_peer.dp_fd != -1)
 		dt_peer_close(&dtp->dt_peer);
 	dtp->dt_peer.dp_fd = -1;

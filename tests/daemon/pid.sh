@@ -139,6 +139,9 @@ pid$target:a.out:f:entry /++n == 500/ { exit(0); }
 END { printa("%@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
 check "-p: exit 0" [ $? -eq 0 ]
 check "-p: counted at least 500" [ "$(head -1 "$tmp/out")" -ge 500 ]
+# (dtrace exits only once the daemon has let it go: no wait here)
+check "-p: its text is the file's once dtrace has exited" \
+    "$TRIGGERS/textcmp" $spid
 dtrace -l -p $spid -n 'pid$target:a.out:f:' >"$tmp/out" 2>"$tmp/err"
 check "-l -p: lists entry, return and every offset of f" \
     [ "$(awk 'NR > 1 { print $2, $3, $4, $5 }' "$tmp/out" | tr '\n' ,)" = \

@@ -166,10 +166,10 @@ watch()	# BACKEND HOW
 		kill -TERM "$dtpid"
 		wait "$dtpid"
 	fi
-	# uprobes: the links go when the daemon has let the process go,
-	# after dtrace may have exited
-	waitfor "$TRIGGERS/textcmp" "$wpid" >/dev/null 2>&1 ||
-	    "$TRIGGERS/textcmp" "$wpid" 2>&1 | sed 's/^/# textcmp: /'
+	# dtrace exits once the daemon has let the process go (uprobes:
+	# its links closed): no wait for the text
+	check "$1 -p ($2): its text is the file's once dtrace has exited" \
+	    "$TRIGGERS/textcmp" "$wpid"
 	kill -USR1 "$wpid"
 	wait "$wpid"
 	check "$1 -p ($2): the program ends well" [ $? -eq 0 ]

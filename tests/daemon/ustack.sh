@@ -355,8 +355,11 @@ for t in deep deepfp deepnofp; do
 	prog="pid\$target:a.out:leaf:$at {
 	    ustack(100); trace(ustackdepth); exit(0); }"
 	for n in 5 40; do
+		# (-o: the trace alone; the target's stdout is its own, as
+		# it may print down()'s result before dtrace's last newline)
+		rm -f "$tmp/p.$t.$n"
 		dtrace -x backend=ptrace -q -c "$TRIGGERS/$t $n" -n "$prog" \
-		    >"$tmp/p.$t.$n" 2>"$tmp/err"
+		    -o "$tmp/p.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
 		check "$t $n, ptrace: exit 0" [ $? -eq 0 ]
 		stk "$tmp/p.$t.$n" | sed 's/+0x[0-9a-f]*$//' >"$tmp/names"
 		{
@@ -377,13 +380,15 @@ for t in deep deepfp deepnofp; do
 		check "$t $n, ptrace: the downs return to one place" \
 		    [ "$(downs "$tmp/p.$t.$n" | sed 1d | sort -u | wc -l)" = 1 ]
 		check "$t $n, ptrace: ustackdepth is the frame count" \
-		    grep -qx " *$(stk "$tmp/p.$t.$n" | wc -l)" "$tmp/p.$t.$n"
+		    [ "$(tail -1 "$tmp/p.$t.$n")" = \
+		    "$(stk "$tmp/p.$t.$n" | wc -l)" ]
 		if [ $haveup -ne 0 ]; then
 			ok "# SKIP $t $n, uprobe: no uprobe backend here"
 			continue
 		fi
+		rm -f "$tmp/u.$t.$n"
 		dtrace -x backend=uprobe -q -c "$TRIGGERS/$t $n" -n "$prog" \
-		    >"$tmp/u.$t.$n" 2>"$tmp/err"
+		    -o "$tmp/u.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
 		check "$t $n, uprobe: exit 0" [ $? -eq 0 ]
 		stk "$tmp/u.$t.$n" >"$tmp/u"
 		stk "$tmp/p.$t.$n" >"$tmp/p"
@@ -399,13 +404,13 @@ for t in deep deepfp deepnofp; do
 			    [ "$(last "$tmp/u.$t.$n")" = "$t\`down" ]
 		fi
 		check "$t $n, uprobe: ustackdepth is the frame count" \
-		    grep -qx " *$(wc -l <"$tmp/u")" "$tmp/u.$t.$n"
+		    [ "$(tail -1 "$tmp/u.$t.$n")" = "$(wc -l <"$tmp/u")" ]
 	done
 	# profile samples of leaf() spinning at the bottom of the chain
 	for n in 40 80; do
 		[ -s "$tmp/p.$t.$n" ] ||
 		    dtrace -x backend=ptrace -q -c "$TRIGGERS/$t $n" -n "$prog" \
-		    >"$tmp/p.$t.$n" 2>"$tmp/err"
+		    -o "$tmp/p.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
 		dtrace -q -c "$TRIGGERS/$t spin $n" -n '
 		    profile-997 /pid == $target && arg1 != 0/ {
 			ustack(200); trace(ustackdepth); exit(0); }' \
