@@ -1004,6 +1004,7 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 {
 	dtd_pidprobe_t *pb = p->dpr_arg;
 	dtd_target_t *pp = dtd_prov_pid_live(p, NULL);
+	uint64_t a;
 	size_t i;
 	int e;
 
@@ -1013,6 +1014,11 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 		if (pp != NULL && dtd_target_gen(pp) == pb->pb_gen &&
 		    !dtd_target_live(pp))
 			return 0;
+		/* which of the two, for a refusal seen only under load */
+		log_info("%s: %s:%s:%s:%s: pid %d %s", __func__,
+		    p->dpr_prov->dpv_name, p->dpr_mod, p->dpr_func,
+		    p->dpr_name, (int)pb->pb_pid, pp == NULL ? "not traced" :
+		    "of another image now");
 		errno = ESRCH;
 		return -1;
 	}
@@ -1027,6 +1033,7 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 			 */
 			if (e == EFAULT && dtd_prov_pid_unmapped(pp, pb))
 				continue;
+			a = pb->pb_addr[i];
 			while (i-- > 0)
 				ft_proc_site_remove(dtd_target_proc(pp),
 				    pb->pb_addr[i], p);
@@ -1037,6 +1044,9 @@ dtd_prov_pid_enable(dtd_probe_t *p)
 			 */
 			if (!ft_proc_alive(dtd_target_proc(pp)))
 				return 0;
+			log_info("%s: %s:%s:%s:%s: site 0x%" PRIx64 ": %s",
+			    __func__, p->dpr_prov->dpv_name, p->dpr_mod,
+			    p->dpr_func, p->dpr_name, a, strerror(e));
 			errno = e;
 			return -1;
 		}
