@@ -574,9 +574,7 @@ dt_consume_json_probe(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 	dt_json_array_begin(&j);
 	dt_json_values(&j, rbuf, rlen);
 	dt_json_array_end(&j);
-	dt_json_object_end(&j);
-	dt_json_newline(&j);
-	if (dt_json_error(&j) != 0)
+	if (dt_json_endline(&j) != 0)
 		return dt_set_errno(dtp, errno);
 	return 0;
 }

@@ -262,3 +262,12 @@ dt_json_error(const dt_json_t *j)
 {
 	return ferror(j->dj_fp) ? -1 : 0;
 }
+
+/* A line's top-level object ends: dt_json_error() of all it wrote. */
+int
+dt_json_endline(dt_json_t *j)
+{
+	dt_json_object_end(j);
+	dt_json_newline(j);
+	return dt_json_error(j);
+}

@@ -244,9 +244,7 @@ dtrace_probe_json(dtrace_hdl_t *dtp, FILE *fp, const dtrace_probedesc_t *pdp,
 		}
 		dt_json_array_end(&j);
 	}
-	dt_json_object_end(&j);
-	dt_json_newline(&j);
-	if (dt_json_error(&j) != 0)
+	if (dt_json_endline(&j) != 0)
 		return dt_set_errno(dtp, errno);
 	return 0;
 }

@@ -334,9 +334,7 @@ dtrace_retained_json(dtrace_hdl_t *dtp, FILE *fp, const dtrace_retained_t *r)
 		dt_json_object_end(&j);
 	}
 	dt_json_array_end(&j);
-	dt_json_object_end(&j);
-	dt_json_newline(&j);
-	if (dt_json_error(&j) != 0)
+	if (dt_json_endline(&j) != 0)
 		return dt_set_errno(dtp, errno);
 	return 0;
 }
