@@ -331,8 +331,8 @@ int		ft_isa_tlsoff(const uint8_t *, size_t, uint64_t, uint64_t *,
 /* A loaded object of a traced process: the executable or a library. */
 typedef struct ft_mod {
 	char		*fm_path;	/* path in /proc/PID/maps */
-	const char	*fm_name;	/* basename; the executable's as run */
-	char		*fm_execname;	/* that name, if not fm_path's */
+	const char	*fm_name;	/* basename, less " (deleted)"; the exec's as run */
+	char		*fm_ownname;	/* that name, if not fm_path's */
 	uint64_t	fm_lo;		/* lowest mapped address */
 	uint64_t	fm_hi;		/* end of the highest mapping */
 	uint64_t	fm_bias;	/* runtime address - link address */

@@ -213,7 +213,7 @@ ft_proc_free(ft_proc_t *p)
 		n = m->fm_next;
 		ft_elf_close(m->fm_elf);
 		free(m->fm_path);
-		free(m->fm_execname);
+		free(m->fm_ownname);
 		free(m);
 	}
 	if (p->pr_memfd >= 0)
@@ -796,6 +796,24 @@ ft_proc_execname(const ft_proc_t *p, const struct stat *exe)
 	    path);
 }
 
+/*
+ * The name of a file the process maps but that was removed or renamed
+ * over (maps says "/d/prog (deleted)"): its basename without the note,
+ * malloc'd; NULL for any other path (its basename is the name).
+ */
+static char *
+ft_proc_pathname(const char *path)
+{
+	static const char note[] = " (deleted)";
+	const char *base = strrchr(path, '/') + 1;
+	size_t n = strlen(base);
+
+	if (n <= sizeof(note) - 1 ||
+	    strcmp(base + n - (sizeof(note) - 1), note) != 0)
+		return NULL;
+	return strndup(base, n - (sizeof(note) - 1));
+}
+
 /* Read /proc/PID/maps into the module list.  pr_modlock held. */
 static int
 ft_proc_maps(ft_proc_t *p)
@@ -862,10 +880,13 @@ ft_proc_maps(ft_proc_t *p)
 				m->fm_exec = haveexe && exe.st_ino == ino &&
 				    exe.st_dev == dev;
 				if (m->fm_exec)
-					m->fm_execname = ft_proc_execname(p,
+					m->fm_ownname = ft_proc_execname(p,
 					    &exe);
-				m->fm_name = m->fm_execname != NULL ?
-				    m->fm_execname :
+				if (m->fm_ownname == NULL)
+					m->fm_ownname = ft_proc_pathname(
+					    m->fm_path);
+				m->fm_name = m->fm_ownname != NULL ?
+				    m->fm_ownname :
 				    strrchr(m->fm_path, '/') + 1;
 				m->fm_next = p->pr_mods;
 				p->pr_mods = m;

@@ -74,6 +74,10 @@ check "renamed over: dtrace -l lists the functions mapped (loop's)" \
     diff "$tmp/ref.funcs" "$tmp/out" | sed 's/^/# /'
 check "renamed over: nothing of the new file (leaf)" \
     sh -c "! grep -qx leaf '$tmp/out'"
+dtrace -l -p "$pid" -n 'pid$target:a.out:f:entry' 2>/dev/null |
+    awk 'NR > 1 { print $3 }' >"$tmp/out"
+same "$tmp/out" "prog
+" "renamed over: the module is prog, without maps' \"(deleted)\""
 for b in ptrace uprobe; do
 	dtrace -x backend=$b -q -p $pid -n "$count" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
