@@ -247,8 +247,9 @@ check "json: ustack is an array of frames" \
     grep -q '"action":"ustack","value":\["recurse`leaf","recurse`down+0x[0-9a-f]*"\]' \
     "$tmp/out"
 
-# -p: a running target, its stack named while it runs
-"$T" sig 100000000 >/dev/null &
+# -p: a running target, its stack named while it runs (10^8 calls of
+# leaf() take 0.15 s here: 10^12 outlast any grab; it is killed after)
+"$T" sig 1000000000000 >/dev/null &
 tpid=$!
 # grabbed before its exec, it would be the shell, without leaf()
 waitfor sh -c "readlink /proc/$tpid/exe | grep -q '/recurse\$'"
