@@ -7,7 +7,11 @@
 # recurse 2: main -> down(2) -> down(1) -> down(0) -> leaf(0).  The
 # first of leaf:entry's two clauses indents, the second is "|"; of
 # leaf:return's two, the first is "|" and the last unindents.
-timeout -k 10 60 "$DTRACE" -F -o "$tmp/flow" -c "$TRIGGERS/recurse 2" -n '
+# (one thread's records in one buffer: per-CPU buffers are printed a CPU
+# at a time, and a target moved to the other CPU mid-call would print
+# its later firings first, in illumos too)
+timeout -k 10 60 "$DTRACE" -F -x bufscope=thread -o "$tmp/flow" \
+    -c "$TRIGGERS/recurse 2" -n '
     pid$target:a.out:down:entry, pid$target:a.out:leaf:entry { trace(arg0); }
     pid$target:a.out:down:return, pid$target:a.out:leaf:return { trace(arg1); }
     pid$target:a.out:leaf:entry { trace("again"); }
