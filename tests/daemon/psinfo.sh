@@ -40,7 +40,7 @@ pid$target:a.out:f:entry
 	    curpsinfo->pr_euid, curpsinfo->pr_gid, curpsinfo->pr_egid,
 	    curlwpsinfo->pr_pri, curlwpsinfo->pr_clname,
 	    curpsinfo->pr_dmodel == PR_MODEL_LP64, curpsinfo->pr_pgid > 0,
-	    curpsinfo->pr_sid > 0);
+	    curpsinfo->pr_sid);
 }
 
 END
@@ -61,10 +61,13 @@ same "$tmp/tout" "total=108
 # illumos's pr_psargs: the first 79 bytes of the arguments
 args=$(printf '%s' "$TRIGGERS/threads 3 $long" | cut -c 1-79)
 pri=$((120 + $(nice)))
+# the target's session is this shell's; in a PID namespace whose session
+# leader is outside it, that is 0
+sid=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4)
 same "$tmp/out" "begin 1 $(cat "$tmp/ppid") dtrace O 1
 args $args|
 argv 3 3 100 1
-ids $(id -u) $(id -u) $(id -g) $(id -g) $pri TS 1 1 1
+ids $(id -u) $(id -u) $(id -g) $(id -g) $pri TS 1 1 $sid
 1 1 1 1 1 24
 1 1 1 1 1 24
 
