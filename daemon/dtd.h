@@ -238,6 +238,7 @@ struct dtd_probe {
 	struct dtd_probe	*dpr_chain[2];	/* by id, by names */
 	uint32_t		dpr_hash;	/* of the four names */
 	struct dtd_probegrp	*dpr_grp;	/* its provider's probes */
+	int			dpr_retired;	/* by id alone (see retire) */
 	TAILQ_ENTRY(dtd_probe)	dpr_grplink;	/* in id order */
 };
 
@@ -570,7 +571,9 @@ int		dtd_probe_enable(dtd_probe_t *, dtd_ecb_t *);
 void		dtd_probe_disable(dtd_probe_t *, dtd_ecb_t *);
 uint32_t	dtd_probe_count(void);
 void		dtd_probe_destroy(dtd_probe_t *);
-void		dtd_probe_destroy_prov(const dtd_provider_t *);
+void		dtd_probe_destroy_prov(const dtd_provider_t *,
+		    int (*)(const dtd_probe_t *, void *), void *);
+void		dtd_probe_retire(dtd_probe_t *);
 void		dtd_probe_walk_prov(const dtd_provider_t *,
 		    void (*)(dtd_probe_t *, void *), void *);
 
@@ -645,6 +648,7 @@ dtd_target_t	*dtd_target_iter(const dtd_consumer_t *, uint32_t *);
 dtd_target_t	*dtd_target_of(const dtd_consumer_t *, pid_t);
 pid_t		dtd_target_pid(const dtd_target_t *);
 uint64_t	dtd_target_gen(const dtd_target_t *);
+uint64_t	dtd_target_born(const dtd_target_t *);
 struct ft_proc	*dtd_target_proc(const dtd_target_t *);
 int		dtd_target_live(const dtd_target_t *);
 int		dtd_target_created(const dtd_target_t *);

@@ -261,7 +261,8 @@ dtd_probe_destroy(dtd_probe_t *p)
 		return;
 	}
 	dtd_probe_tabdel(&dtd_probe_byid, p);
-	dtd_probe_tabdel(&dtd_probe_byname, p);
+	if (!p->dpr_retired)
+		dtd_probe_tabdel(&dtd_probe_byname, p);
 	TAILQ_REMOVE(&g->pg_probes, p, dpr_grplink);
 	if (--g->pg_n == 0) {
 		TAILQ_REMOVE(&dtd_probe_grps, g, pg_link);
@@ -271,11 +272,13 @@ dtd_probe_destroy(dtd_probe_t *p)
 }
 
 /*
- * Destroy every probe of prov that no ECB is on (the group goes with
- * its last probe, which is then the last of the list).
+ * Destroy every probe of prov that no ECB is on and doomed says may go
+ * (all, if doomed is NULL); the group goes with its last probe, which
+ * is then the last of the list.
  */
 void
-dtd_probe_destroy_prov(const dtd_provider_t *prov)
+dtd_probe_destroy_prov(const dtd_provider_t *prov,
+    int (*doomed)(const dtd_probe_t *, void *), void *arg)
 {
 	dtd_probegrp_t *g;
 	dtd_probe_t *p, *next;
@@ -284,9 +287,24 @@ dtd_probe_destroy_prov(const dtd_provider_t *prov)
 		return;
 	for (p = TAILQ_FIRST(&g->pg_probes); p != NULL; p = next) {
 		next = TAILQ_NEXT(p, dpr_grplink);
-		if (p->dpr_necb == 0)
+		if (p->dpr_necb == 0 && (doomed == NULL || doomed(p, arg)))
 			dtd_probe_destroy(p);
 	}
+}
+
+/*
+ * p's names pass to another probe: p, still enabled, of a process
+ * that has ended, stays by its id for its ECBs until its provider
+ * destroys it, and a probe of the process that took the pid takes the
+ * names.
+ */
+void
+dtd_probe_retire(dtd_probe_t *p)
+{
+	if (p->dpr_retired)
+		return;
+	dtd_probe_tabdel(&dtd_probe_byname, p);
+	p->dpr_retired = 1;
 }
 
 /* Call cb for every probe of prov, in id order; cb may not destroy. */

@@ -473,16 +473,28 @@ needptrace:
  * them (a probe another consumer still enables keeps both), so that a
  * daemon that traced many processes carries nothing of them.
  */
+/* Is p resolved in an image of the process *arg's generations began? */
+static int
+dtd_prov_pid_ofgen(const dtd_probe_t *p, void *arg)
+{
+	const dtd_pidprobe_t *pb = p->dpr_arg;
+	const uint64_t *gen = arg;
+
+	return pb->pb_gen >= gen[0] && pb->pb_gen <= gen[1];
+}
+
 static void
 dtd_prov_pid_release(dtd_target_t *pp)
 {
+	uint64_t gen[2] = { dtd_target_born(pp), dtd_target_gen(pp) };
 	dtd_pidprov_t **pvp, *pv;
 	dtd_provider_t *prov;
 	int left = 0;
 
 	if ((prov = dtd_prov_pid_prov(dtd_target_pid(pp), 0)) == NULL)
 		return;
-	dtd_probe_destroy_prov(prov);
+	/* pp's, not those of a process that took its pid since */
+	dtd_probe_destroy_prov(prov, dtd_prov_pid_ofgen, &gen);
 	dtd_probe_walk_prov(prov, dtd_prov_pid_count, &left);
 	if (left > 0)
 		return;
@@ -564,8 +576,20 @@ dtd_prov_pid_mkprobe(dtd_pidmk_t *mk, ft_mod_t *m, const ft_sym_t *s,
 	    name);
 	if (p != NULL) {
 		old = p->dpr_arg;
-		if (old->pb_gen == dtd_target_gen(pp) || p->dpr_necb > 0)
+		if (old->pb_gen == dtd_target_gen(pp))
 			return 0;
+		if (p->dpr_necb > 0) {
+			/* of an earlier image of pp: resolved again there */
+			if (old->pb_gen >= dtd_target_born(pp))
+				return 0;
+			/*
+			 * of an earlier process with this pid, ended and
+			 * still enabled by its consumers: it keeps its id,
+			 * and this process's probe takes the names
+			 */
+			dtd_probe_retire(p);
+			p = NULL;
+		}
 	}
 	if ((pb = malloc(sizeof(*pb) + naddr * sizeof(uint64_t))) == NULL)
 		goto nomem;

@@ -644,7 +644,7 @@ dtd_prov_usdt_release(dtd_target_t *tg)
 			upp = &up->up_next;
 			continue;
 		}
-		dtd_probe_destroy_prov(&up->up_prov);
+		dtd_probe_destroy_prov(&up->up_prov, NULL, NULL);
 		left = 0;
 		dtd_probe_walk_prov(&up->up_prov, dtd_prov_usdt_count, &left);
 		if (left > 0) {

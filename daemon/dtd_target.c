@@ -85,6 +85,8 @@
 #include <sys/user.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +114,10 @@
 struct dtd_target {
 	pid_t			tg_pid;
 	uint64_t		tg_gen;		/* its image (see above) */
+	uint64_t		tg_born;	/* its first image's */
 	ft_proc_t		*tg_proc;	/* NULL once released */
+	int			tg_pidfd;	/* names it (traced), or -1 */
+	int			tg_stale;	/* gone, its pid another's */
 	int			tg_refs;	/* consumers, or hits (observed) */
 	int			tg_created;	/* -c: killed when left running */
 	int			tg_held;	/* atomic: at its hold point */
@@ -229,10 +234,29 @@ dtd_target_find(pid_t pid)
 	dtd_target_t *tg;
 
 	for (tg = dtd_target_procs; tg != NULL; tg = tg->tg_next) {
-		if (tg->tg_pid == pid)
+		if (tg->tg_pid == pid && !tg->tg_stale)
 			return tg;
 	}
 	return NULL;
+}
+
+/*
+ * Has the process tg was made for ended, whatever the events say yet?
+ * Then its pid may be another process's already (pids wrap): a grab of
+ * that pid is of another process, for a record of its own.
+ */
+static int
+dtd_target_ended(const dtd_target_t *tg)
+{
+	struct pollfd pfd;
+
+	if (__atomic_load_n(&tg->tg_exited, __ATOMIC_ACQUIRE))
+		return 1;
+	if (tg->tg_pidfd < 0)
+		return 0;
+	pfd.fd = tg->tg_pidfd;
+	pfd.events = POLLIN;
+	return poll(&pfd, 1, 0) > 0;
 }
 
 static dtd_tref_t *
@@ -244,7 +268,8 @@ dtd_target_ref(const dtd_consumer_t *c, pid_t pid)
 	if (tc == NULL)
 		return NULL;
 	for (i = 0; i < tc->tc_nref; i++) {
-		if (tc->tc_ref[i].tr_tgt->tg_pid == pid)
+		if (tc->tc_ref[i].tr_tgt->tg_pid == pid &&
+		    !tc->tc_ref[i].tr_tgt->tg_stale)
 			return &tc->tc_ref[i];
 	}
 	return NULL;
@@ -623,11 +648,14 @@ dtd_target_credadd(dtd_target_t *tg, dtd_consumer_t *c)
 	return rc;
 }
 
-/* Main thread: consumer c (that lost tg at an exec: lost) lets go of tg. */
-static void
+/*
+ * Main thread: consumer c (that lost tg at an exec: lost) lets go of tg.
+ * 0, or -1 if c had no such credentials there.
+ */
+static int
 dtd_target_creddel(dtd_target_t *tg, const dtd_consumer_t *c, int lost)
 {
-	int i;
+	int i, rc = c->dc_uid != 0 ? -1 : 0;
 
 	pthread_mutex_lock(&tg->tg_evlock);
 	for (i = 0; i < tg->tg_nallow; i++) {
@@ -641,12 +669,14 @@ dtd_target_creddel(dtd_target_t *tg, const dtd_consumer_t *c, int lost)
 		    tg->tg_creds[i].cr_gid == c->dc_gid &&
 		    tg->tg_creds[i].cr_denied == lost) {
 			tg->tg_creds[i] = tg->tg_creds[--tg->tg_ncreds];
+			rc = 0;
 			break;
 		}
 	}
 	if (c->dc_uid == 0)
 		tg->tg_nroot--;
 	pthread_mutex_unlock(&tg->tg_evlock);
+	return rc;
 }
 
 static void
@@ -746,6 +776,9 @@ dtd_target_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 		snprintf(err, errlen, "invalid evaltime");
 		return -1;
 	}
+	/* a process of that pid that has ended is another process */
+	if ((tg = dtd_target_find(pid)) != NULL && dtd_target_ended(tg))
+		tg->tg_stale = 1;
 	if (dtd_target_ref(c, pid) != NULL) {
 		snprintf(err, errlen, "pid %d is already a target", (int)pid);
 		return -1;
@@ -771,7 +804,8 @@ dtd_target_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 			return -1;
 		}
 		tg->tg_pid = pid;
-		tg->tg_gen = ++dtd_target_lastgen;
+		tg->tg_pidfd = fcntl(pidfd, F_DUPFD_CLOEXEC, 0);
+		tg->tg_gen = tg->tg_born = ++dtd_target_lastgen;
 		tg->tg_modgen = 1;
 		tg->tg_unwind = ft_unwind_create(pid);
 		pthread_mutex_init(&tg->tg_evlock, NULL);
@@ -779,6 +813,16 @@ dtd_target_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 		tg->tg_created = create;
 		if (!create)
 			dtd_target_procinfo(tg);
+		/*
+		 * c's credentials first: an exec from the moment it is
+		 * seized is judged with them (fo_execok), and one with
+		 * none would be let go as nobody's
+		 */
+		if (dtd_target_credadd(tg, c) == -1) {
+			snprintf(err, errlen, "out of memory");
+			dtd_target_free(tg);
+			return -1;
+		}
 		ferr[0] = '\0';
 		tg->tg_proc = create ?
 		    ft_proc_hold(pid, pidfd, &dtd_target_ops, tg,
@@ -794,14 +838,19 @@ dtd_target_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 			tg->tg_running = 1;
 		tg->tg_next = dtd_target_procs;
 		dtd_target_procs = tg;
+	} else if (dtd_target_credadd(tg, c) == -1) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	/*
-	 * Once more, now that it is seized: an exec from here on is seen
-	 * (fo_execok), one since the first answer would not be.
+	 * Once more, now that it is seized and c's credentials are in: an
+	 * exec from here on is judged with them (fo_execok), and one
+	 * since the first answer is seen here.
 	 */
-	if (dtd_target_allowed(c, pid, err, errlen) == -1 ||
-	    (dtd_target_credadd(tg, c) == -1 &&
-	    snprintf(err, errlen, "out of memory") >= 0)) {
+	if (dtd_target_allowed(c, pid, err, errlen) == -1) {
+		/* an exec may have denied them meanwhile */
+		if (dtd_target_creddel(tg, c, 0) == -1)
+			(void)dtd_target_creddel(tg, c, 1);
 		if (tg->tg_refs == 0) {
 			dtd_target_unlink(tg);
 			dtd_target_abandon(tg);
@@ -885,6 +934,8 @@ dtd_target_free(dtd_target_t *tg)
 	free(tg->tg_creds);
 	free(tg->tg_allow);
 	ft_unwind_destroy(tg->tg_unwind);
+	if (tg->tg_pidfd >= 0)
+		close(tg->tg_pidfd);
 	pthread_cond_destroy(&tg->tg_evcv);
 	pthread_mutex_destroy(&tg->tg_evlock);
 	free(tg);
@@ -1268,6 +1319,13 @@ dtd_target_gen(const dtd_target_t *tg)
 	return tg->tg_gen;
 }
 
+/* The generation of tg's first image: one before is another process's. */
+uint64_t
+dtd_target_born(const dtd_target_t *tg)
+{
+	return tg->tg_born;
+}
+
 /* fasttrap's process: NULL once released */
 struct ft_proc *
 dtd_target_proc(const dtd_target_t *tg)
@@ -1426,6 +1484,7 @@ dtd_target_observe(pid_t pid)
 	if ((nt = calloc(1, sizeof(*nt))) == NULL)
 		return NULL;
 	nt->tg_pid = pid;
+	nt->tg_pidfd = -1;
 	nt->tg_uid = dtd_target_uidof(pid);
 	if ((nt->tg_proc = ft_proc_observe(pid, err, sizeof(err))) == NULL ||
 	    (nt->tg_unwind = ft_unwind_create(pid)) == NULL) {

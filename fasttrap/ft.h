@@ -183,6 +183,7 @@ int		ft_procfs_mapfind(pid_t, uint64_t, ft_mapent_t *, char *,
 int		ft_procfs_stat(const char *, int, uint64_t *);
 int		ft_procfs_statusline(const char *, const char *, long *,
 		    long *);
+int		ft_procfs_nsdepth(pid_t);
 
 /* Instruction classes that matter to probes. */
 enum ft_itype {
@@ -464,6 +465,7 @@ int		ft_proc_kill(ft_proc_t *);
 void		ft_proc_release(ft_proc_t *);
 pid_t		ft_proc_pid(const ft_proc_t *);
 int		ft_proc_alive(const ft_proc_t *);
+int		ft_proc_gone(const ft_proc_t *);
 int		ft_proc_site_add(ft_proc_t *, uint64_t, void *);
 int		ft_proc_site_remove(ft_proc_t *, uint64_t, void *);
 size_t		ft_proc_nsites(ft_proc_t *);
@@ -545,6 +547,7 @@ size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
 		    void *);
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
+int		ft_bpf_pidns(void);
 int		ft_bpf_gate(ft_bpf_t *, uint64_t);
 int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
 int		ft_bpf_stack(ft_bpf_t *, size_t);

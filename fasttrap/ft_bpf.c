@@ -42,12 +42,15 @@
  * struct ft_bpf_linkattr, laid out as the kernel's union bpf_attr.
  */
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 
 #include <linux/bpf.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +146,66 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 #define	R9	9
 #define	R10	10
 
+/*
+ * The daemon's pid namespace, where it is not the initial one (in a
+ * container): the kernel's get_current_pid_tgid() numbers threads as
+ * the initial namespace does, not as the daemon knows them.  Both 0 in
+ * the initial namespace, where that helper is right (and cheaper).
+ */
+#define	FT_BPF_INITPIDNS	0xeffffffcU	/* the kernel's PROC_PID_INIT_INO */
+static pthread_once_t	ft_bpf_nsonce = PTHREAD_ONCE_INIT;
+static uint64_t		ft_bpf_nsdev;
+static uint64_t		ft_bpf_nsino;
+
+static void
+ft_bpf_nsinit(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) == -1 ||
+	    st.st_ino == FT_BPF_INITPIDNS)
+		return;
+	/* the kernel's dev_t, not stat's encoding of it */
+	ft_bpf_nsdev = ((uint64_t)major(st.st_dev) << 20) | minor(st.st_dev);
+	ft_bpf_nsino = st.st_ino;
+}
+
+/* Is the daemon in a pid namespace of its own (see above)? */
+int
+ft_bpf_pidns(void)
+{
+	pthread_once(&ft_bpf_nsonce, ft_bpf_nsinit);
+	return ft_bpf_nsino != 0;
+}
+
+/*
+ * Emit at insn[n]: R0 = the current thread's tgid << 32 | tid in the
+ * daemon's numbers.  In a pid namespace, the namespace's helper, with
+ * fp-32 for its answer (0, 0 for a thread of another namespace: it is
+ * none of ours).  R1-R5 clobbered.  Returns the new n.
+ */
+static int
+ft_bpf_pidtgid(struct bpf_insn *insn, int n)
+{
+	if (!ft_bpf_pidns()) {
+		insn[n++] = CALL(BPF_FUNC_get_current_pid_tgid);
+		return n;
+	}
+	insn[n++] = I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0,
+	    (int32_t)(uint32_t)ft_bpf_nsdev);
+	insn[n++] = I(0, 0, 0, 0, (int32_t)(uint32_t)(ft_bpf_nsdev >> 32));
+	insn[n++] = I(BPF_LD | BPF_DW | BPF_IMM, R2, 0, 0,
+	    (int32_t)(uint32_t)ft_bpf_nsino);
+	insn[n++] = I(0, 0, 0, 0, (int32_t)(uint32_t)(ft_bpf_nsino >> 32));
+	insn[n++] = MOV64R(R3, R10);
+	insn[n++] = ADD64I(R3, -32);
+	insn[n++] = MOV64I(R4, 8);
+	/* struct bpf_pidns_info: pid, then tgid, as the plain helper's */
+	insn[n++] = CALL(BPF_FUNC_get_ns_current_pid_tgid);
+	insn[n++] = LDX64(R0, R10, -32);
+	return n;
+}
+
 /* struct pt_regs index of %rsp: the user_regs_struct order */
 #define	FT_BPF_RSP	19
 
@@ -220,7 +283,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 		EMIT(STX64(R7, R1, (int16_t)(offsetof(ft_bpfrec_t,
 		    br_regs) + i * 8)));
 	}
-	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	n = ft_bpf_pidtgid(insn, n);
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_pidtgid)));
 	EMIT(CALL(BPF_FUNC_ktime_get_ns));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_time)));
@@ -652,7 +715,7 @@ ft_bpf_gate(ft_bpf_t *fb, uint64_t nexec)
 int
 ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 {
-	struct bpf_insn insn[64], ld[2] = { LDMAP(R1, fb->fb_ring) };
+	struct bpf_insn insn[96], ld[2] = { LDMAP(R1, fb->fb_ring) };
 	struct bpf_insn ldg[2] = { LDMAP(R1, fb->fb_gate) };
 	struct bpf_insn ldc[2] = {
 		I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)FT_BPF_EXEC),
@@ -662,7 +725,7 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	int n = 0, jout, jlost, jgate, e;
 
 #define	EMIT(x)	(insn[n++] = (x))
-	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	n = ft_bpf_pidtgid(insn, n);
 	EMIT(RSH64I(R0, 32));
 	jout = n;
 	EMIT(JNEI(R0, (int32_t)pid, 0));		/* patched: to out */
@@ -691,7 +754,7 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	EMIT(STX64(R7, R1, offsetof(ft_bpfrec_t, br_cookie)));
 	EMIT(MOV64I(R1, 0));
 	EMIT(STX32(R7, R1, offsetof(ft_bpfrec_t, br_stklen)));
-	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
+	n = ft_bpf_pidtgid(insn, n);
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_pidtgid)));
 	EMIT(CALL(BPF_FUNC_ktime_get_ns));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_time)));

@@ -279,6 +279,16 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 		return NULL;
 	}
 	ft_guard_register(p);
+	/*
+	 * and still is, now that it is seized by number: if it ended in
+	 * between, what we seized is whatever took its pid, let go as
+	 * it was found
+	 */
+	if (p->pr_pidfd >= 0 && ft_proc_gone(p)) {
+		ft_proc_release(p);
+		snprintf(err, errlen, "%s", strerror(ESRCH));
+		return NULL;
+	}
 	return p;
 }
 
@@ -564,6 +574,27 @@ ft_proc_alive(const ft_proc_t *p)
 	return !p->pr_dead;
 }
 
+/*
+ * Has the process p was made for ended, whether or not its tracer has
+ * seen it yet?  Its pid names another process once it is reaped (pids
+ * wrap: at 32768 by default), and the kernel names processes by number
+ * where we meet them again (the exec tracepoint, /proc/PID, perf's
+ * pid): what comes by number is ours only while this says no.  The
+ * pidfd names the process itself; without one (observed), the number
+ * is all there is.
+ */
+int
+ft_proc_gone(const ft_proc_t *p)
+{
+	struct pollfd pfd;
+
+	if (p->pr_pidfd < 0)
+		return kill(p->pr_pid, 0) == -1 && errno == ESRCH;
+	pfd.fd = p->pr_pidfd;
+	pfd.events = POLLIN;
+	return poll(&pfd, 1, 0) > 0;
+}
+
 int
 ft_proc_site_add(ft_proc_t *p, uint64_t addr, void *user)
 {
@@ -615,6 +646,11 @@ ft_proc_exec(ft_proc_t *p, const ft_backend_t *be)
 		snprintf(path, sizeof(path), "/proc/%d/mem", (int)p->pr_pid);
 		fd = open(path, ((be->fb_caps & FT_CAP_PATCH) ? O_RDWR :
 		    O_RDONLY) | O_CLOEXEC);
+	}
+	/* opened by number: by ours only if it is still there after */
+	if (fd >= 0 && ft_proc_gone(p)) {
+		close(fd);
+		fd = -1;
 	}
 	pthread_mutex_lock(&p->pr_lock);
 	(void)ft_site_purge(p, ft_proc_sites(p, be), 0, NULL, 0);

@@ -304,3 +304,33 @@ ft_procfs_statusline(const char *line, const char *key, long *vp,
 		*v2p = b != x || b != y || a != b ? -1 : b;
 	return 1;
 }
+
+/*
+ * How many pid namespaces, from the reader's down, number process pid
+ * (the fields of its status's NSpid line): 1 for one of the reader's
+ * own namespace, more for one in a namespace below it; 0 if unknown.
+ */
+int
+ft_procfs_nsdepth(pid_t pid)
+{
+	char path[64], line[256], *s, *e;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "NSpid:", 6) != 0)
+			continue;
+		for (s = line + 6;; s = e) {
+			(void)strtol(s, &e, 10);
+			if (e == s)
+				break;
+			n++;
+		}
+		break;
+	}
+	fclose(f);
+	return n;
+}

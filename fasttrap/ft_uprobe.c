@@ -539,7 +539,8 @@ ft_uprobe_sync(ft_proc_t *p)
 	int nmaps = 0, refused = 0, e = 0, *fds = NULL;
 	struct ft_upwantarg wa;
 
-	if (p->pr_dead)
+	/* perf takes a pid: once ours has ended, it would be another's */
+	if (p->pr_dead || ft_proc_gone(p))
 		return 0;
 	pthread_mutex_lock(&up->up_synclock);
 	if ((maps = ft_uprobe_maps(p, &nmaps)) == NULL) {
@@ -760,7 +761,13 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 	if (up->up_letgo)
 		return;
 	if (r->br_cookie == FT_BPF_EXEC) {
-		ft_uprobe_exec(p);
+		/*
+		 * The exec program knows the process by its pid: once
+		 * ours has ended, an exec of that pid is another's.  Its
+		 * gate stays shut.
+		 */
+		if (!ft_proc_gone(p))
+			ft_uprobe_exec(p);
 		return;
 	}
 	if ((n = ft_site_enter(p, FT_UPROBE_TAB(p), r->br_cookie, &s,
@@ -874,6 +881,16 @@ ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 	struct epoll_event ev;
 	ft_up_t *up;
 
+	/*
+	 * The BPF programs number threads as the daemon's pid namespace
+	 * does (ft_bpf_pidtgid): one in a namespace below it has no
+	 * number there.  ptrace, which takes ours, stays for it.
+	 */
+	if (ft_bpf_pidns() && ft_procfs_nsdepth(p->pr_pid) != 1) {
+		snprintf(err, errlen, "in a pid namespace below dtraced's");
+		errno = ENOTSUP;
+		return -1;
+	}
 	if ((up = calloc(1, sizeof(*up))) == NULL) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;

@@ -171,8 +171,9 @@ tests_triggers_busy8_SOURCES = tests/triggers/busy8.c
 tests_triggers_busy8_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_busy8_LDFLAGS =
 tests_triggers_busy8_LDADD = $(PTHREAD_LIBS)
-TESTS += tests/daemon/faults.sh tests/daemon/storms.sh
-EXTRA_DIST += tests/daemon/faults.sh tests/daemon/storms.sh
+TESTS += tests/daemon/faults.sh tests/daemon/storms.sh tests/daemon/pidreuse.sh
+EXTRA_DIST += tests/daemon/faults.sh tests/daemon/storms.sh \
+	tests/daemon/pidreuse.sh
 TESTS += tests/daemon/uprobe.sh
 EXTRA_DIST += tests/daemon/uprobe.sh
 TESTS += tests/daemon/usdt.sh

@@ -58,6 +58,13 @@ walk_cb(dtd_probe_t *p, void *arg)
 	(*(int *)arg)++;
 }
 
+/* doomed: arg alone */
+static int
+only_cb(const dtd_probe_t *p, void *arg)
+{
+	return p == arg;
+}
+
 static int
 nmatch(const char *prov, const char *mod, const char *func, const char *name)
 {
@@ -121,7 +128,7 @@ bulk(void)
 
 	/* an enabled probe survives its provider's destruction */
 	keep->dpr_necb = 1;
-	dtd_probe_destroy_prov(&pa);
+	dtd_probe_destroy_prov(&pa, NULL, NULL);
 	tap_is(dtd_probe_count(), n0 + 10000 + 1, "bulka's probes gone "
 	    "but the enabled one");
 	tap_ok(dtd_probe_find("bulka", "mod", "f2", "entry") == keep &&
@@ -131,13 +138,28 @@ bulk(void)
 	dtd_probe_walk_prov(&pa, walk_cb, &nw);
 	tap_is(nw, 1, "bulka has one probe left");
 	tap_is(nmatch("bulkb", "", "", ""), 10000, "bulkb's all stay");
+	/*
+	 * retired, still enabled: by id alone, and its names are another
+	 * probe's; only what doomed picks goes
+	 */
+	dtd_probe_retire(keep);
+	tap_ok(dtd_probe_find("bulka", "mod", "f2", "entry") == NULL &&
+	    dtd_probe_lookup(keep->dpr_id) == keep, "retired: by id alone");
+	p = dtd_probe_create(&pa, "mod", "f2", "entry", NULL);
+	tap_ok(p != NULL && p != keep &&
+	    dtd_probe_find("bulka", "mod", "f2", "entry") == p,
+	    "a new probe takes a retired one's names");
 	keep->dpr_necb = 0;
-	dtd_probe_destroy_prov(&pa);
-	dtd_probe_destroy_prov(&pb);
+	dtd_probe_destroy_prov(&pa, only_cb, keep);
+	tap_ok(dtd_probe_lookup(keep->dpr_id) == NULL &&
+	    dtd_probe_find("bulka", "mod", "f2", "entry") == p,
+	    "doomed: the retired one goes, the new one stays");
+	dtd_probe_destroy_prov(&pa, NULL, NULL);
+	dtd_probe_destroy_prov(&pb, NULL, NULL);
 	tap_is(dtd_probe_count(), n0, "all gone");
 	tap_is(nmatch("bulk*", "", "", ""), 0, "none matches");
 	p = dtd_probe_create(&pa, "mod", "f0", "entry", NULL);
-	tap_ok(p != NULL && p->dpr_id == first + 20000, "ids are not reused");
+	tap_ok(p != NULL && p->dpr_id == first + 20001, "ids are not reused");
 	tap_ok(p != NULL && dtd_probe_find("bulka", "mod", "f0", "entry") == p,
 	    "a new probe of a destroyed name is found");
 	if (p != NULL)
