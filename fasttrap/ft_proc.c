@@ -237,11 +237,28 @@ ft_proc_tabinit(ft_proc_t *p)
 		p->pr_tab[i].sb_be = ft_backends[i];
 }
 
+/*
+ * p's locks.  pr_modlock is recursive: the module walks call back into
+ * what takes it again (ft_proc_errno_off's walk opens a module's ELF),
+ * for traced and observed processes alike.
+ */
+static void
+ft_proc_locksinit(ft_proc_t *p)
+{
+	pthread_mutexattr_t ma;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&p->pr_modlock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	pthread_mutex_init(&p->pr_lock, NULL);
+	pthread_cond_init(&p->pr_cv, NULL);
+}
+
 static ft_proc_t *
 ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
     int holdat, char *err, size_t errlen)
 {
-	pthread_mutexattr_t ma;
 	ft_proc_t *p;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL) {
@@ -258,12 +275,7 @@ ft_proc_new(pid_t pid, int pidfd, const ft_ops_t *ops, void *arg, int hold,
 	p->pr_holdat = holdat;
 	p->pr_modsdirty = 1;
 	p->pr_regslot = -1;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&p->pr_modlock, &ma);
-	pthread_mutexattr_destroy(&ma);
-	pthread_mutex_init(&p->pr_lock, NULL);
-	pthread_cond_init(&p->pr_cv, NULL);
+	ft_proc_locksinit(p);
 	ft_proc_tabinit(p);
 	p->pr_be = p->pr_grab = ft_proc_grabber();
 	/* the process named by the pidfd must be the one we attach to */
@@ -314,9 +326,7 @@ ft_proc_observe(pid_t pid, char *err, size_t errlen)
 	p->pr_grabgone = 1;
 	ft_proc_tabinit(p);
 	p->pr_modsdirty = 1;
-	pthread_mutex_init(&p->pr_modlock, NULL);
-	pthread_mutex_init(&p->pr_lock, NULL);
-	pthread_cond_init(&p->pr_cv, NULL);
+	ft_proc_locksinit(p);
 	/* reads: process_vm_readv alone, no descriptor kept per process */
 	p->pr_memfd = -1;
 	pthread_mutex_lock(&p->pr_modlock);
