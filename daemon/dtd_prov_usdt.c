@@ -261,6 +261,16 @@ dtd_prov_usdt_note(void *arg, const ft_sdtnote_t *n)
 		goto nomem;
 	p = dtd_probe_find(pname, mk->mk_modname, func, name);
 	ub = p != NULL ? p->dpr_arg : NULL;
+	if (ub != NULL && p->dpr_necb > 0 &&
+	    ub->ub_gen < dtd_target_born(mk->mk_tg)) {
+		/*
+		 * in use in an earlier process with this pid, ended: it
+		 * keeps its id for its consumers, this one takes the names
+		 */
+		dtd_probe_retire(p);
+		p = NULL;
+		ub = NULL;
+	}
 	if (ub != NULL && p->dpr_necb > 0 && !ub->ub_refill)
 		return 0;	/* in use: its sites stay as they are */
 	if (ub != NULL && ub->ub_gen == gen) {
@@ -632,10 +642,24 @@ dtd_prov_usdt_count(dtd_probe_t *p, void *arg)
 	(*(int *)arg)++;
 }
 
-/* tg is let go by everyone: its probes and providers go. */
+/* Is p read in an image of the process *arg's generations began? */
+static int
+dtd_prov_usdt_ofgen(const dtd_probe_t *p, void *arg)
+{
+	const dtd_usdtprobe_t *ub = p->dpr_arg;
+	const uint64_t *gen = arg;
+
+	return ub->ub_gen >= gen[0] && ub->ub_gen <= gen[1];
+}
+
+/*
+ * tg is let go by everyone: its probes and providers go (not those of
+ * a process that took its pid since).
+ */
 static void
 dtd_prov_usdt_release(dtd_target_t *tg)
 {
+	uint64_t gen[2] = { dtd_target_born(tg), dtd_target_gen(tg) };
 	dtd_usdtprov_t **upp, *up;
 	int left;
 
@@ -644,7 +668,7 @@ dtd_prov_usdt_release(dtd_target_t *tg)
 			upp = &up->up_next;
 			continue;
 		}
-		dtd_probe_destroy_prov(&up->up_prov, NULL, NULL);
+		dtd_probe_destroy_prov(&up->up_prov, dtd_prov_usdt_ofgen, gen);
 		left = 0;
 		dtd_probe_walk_prov(&up->up_prov, dtd_prov_usdt_count, &left);
 		if (left > 0) {
