@@ -32,7 +32,10 @@ struct ft_proc;		/* fasttrap's process model (ft.h) */
 #define DTD_DEFAULT_AGGSIZE	(4u << 20)
 #define DTD_DEFAULT_STRSIZE	256
 #define DTD_MAX_BUFSIZE		(1ull << 32)	/* per CPU, per buffer */
-/* a record header: any less holds nothing; more is the enabling's check */
+/*
+ * a record header (12 bytes) in a size of 8-byte units: any less holds
+ * nothing; more is the enabling's check
+ */
 #define DTD_MIN_BUFSIZE		16
 #define DTD_DEFAULT_DYNVARSIZE	(1u << 20)
 #define DTD_DEFAULT_SPECSIZE	(32u << 10)
@@ -52,6 +55,14 @@ struct ft_proc;		/* fasttrap's process model (ft.h) */
  */
 #define DTD_MAX_CONSUMER_MEM	(1ull << 30)
 
+/*
+ * A consumer's ECBs at most (dtd_consumer.c), and the chunks of its
+ * table of record sizes that hold them.
+ */
+#define DTD_MAX_ECBS		(1u << 20)
+#define DTD_RECSZ_CHUNK		4096
+#define DTD_RECSZ_NCHUNK	(DTD_MAX_ECBS / DTD_RECSZ_CHUNK)
+
 /* Providers at most (dtd_provider.c's table). */
 #define DTD_MAXPROVIDERS	8
 
@@ -67,8 +78,9 @@ struct ft_proc;		/* fasttrap's process model (ft.h) */
  * different units never meet, and a snapshot takes one unit's lock just
  * long enough to swap (switch) or copy out (fill, ring) its data, so a
  * record is either wholly in the data handed out or wholly in the next
- * snapshot.  Every record keeps its size in the second word of its
- * header (dtd_buf_write puts it there): the ring walks its records by it.
+ * snapshot.  A record's header (dt_proto.h) does not hold its size: the
+ * ring walks its records by the size of their enabled probe ID, which
+ * the owner of the buffer gives it (dtd_buf_sizer).
  */
 #define DTD_BUFSCOPE_CPU	0
 #define DTD_BUFSCOPE_THREAD	1
@@ -93,6 +105,12 @@ typedef struct dtd_bufcpu {
 	char		*dbc_copy;	/* fill, ring: the last snapshot */
 } __attribute__((aligned(64))) dtd_bufcpu_t;
 
+/*
+ * The size of every record of an enabled probe ID, 0 for an unknown one;
+ * called by writers, under a unit's lock, from any thread.
+ */
+typedef size_t	dtd_buf_recsize_f(void *, uint32_t);
+
 typedef struct dtd_buf {
 	int		db_policy;	/* DTD_BUFPOLICY_* */
 	int		db_scope;	/* DTD_BUFSCOPE_* */
@@ -107,6 +125,8 @@ typedef struct dtd_buf {
 	uint32_t	db_maxthr;	/* units the memory limit allows */
 	uint32_t	*db_thash;	/* tid -> index + 1, open addressing */
 	uint32_t	db_thashsize;	/* a power of two > 2 * db_maxthr */
+	dtd_buf_recsize_f *db_recsize;	/* ring: a record's size by epid */
+	void		*db_recarg;
 } dtd_buf_t;
 
 typedef struct dtd_bufsnap {
@@ -365,6 +385,12 @@ typedef struct dtd_consumer {
 	dtd_ecb_t	**dc_ecbs;	/* by epid - 1 */
 	uint32_t	dc_necb;
 	uint32_t	dc_ecbcap;
+	/*
+	 * Record size by epid - 1, in chunks that never move, for the
+	 * ring buffers' writers (dtd_consumer_recsize) while late ECBs
+	 * are added and dc_ecbs is reallocated; atomic pointers.
+	 */
+	uint32_t	*dc_recsz[DTD_RECSZ_NCHUNK];
 	const dtp_agg_t	**dc_aggs;	/* by aggregation id */
 	uint32_t	dc_naggs;
 
@@ -540,6 +566,7 @@ int		dtd_consumer_snap(dtd_consumer_t *, uint32_t,
 int		dtd_consumer_activity(const dtd_consumer_t *);
 dtd_consumer_t	*dtd_consumer_next(dtd_consumer_t *);
 void		dtd_consumer_rematch(dtd_consumer_t *, const char *);
+size_t		dtd_consumer_recsize(void *, uint32_t);
 int		dtd_consumer_announce(dtd_consumer_t *, uint32_t,
 		    int (*)(void *, dt_msg_t *), void *);
 int		dtd_consumer_option(dtd_consumer_t *, const char *, uint64_t,
@@ -713,6 +740,7 @@ int		dtd_buf_init(dtd_buf_t *, int, int, size_t);
 int		dtd_buf_init_thread(dtd_buf_t *, int, size_t, uint32_t);
 void		dtd_buf_fini(dtd_buf_t *);
 void		dtd_buf_reserve(dtd_buf_t *, size_t);
+void		dtd_buf_sizer(dtd_buf_t *, dtd_buf_recsize_f *, void *);
 void		dtd_buf_cooldown(dtd_buf_t *);
 int		dtd_buf_write(dtd_buf_t *, int, pid_t, const void *, size_t);
 int		dtd_buf_write_recs(dtd_buf_t *, int, pid_t, const void *,

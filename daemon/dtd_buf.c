@@ -16,8 +16,9 @@
  *		does not fit at the end starts again at offset 0, and the
  *		oldest records it lands on are forgotten.  A record never
  *		straddles the end, so the surviving records stay parseable;
- *		each record's size is in its header, which is how the ring
- *		finds the next oldest one.
+ *		the size of a record's enabled probe ID, which the owner
+ *		gives (dtd_buf_sizer), is how the ring finds the next
+ *		oldest one.
  *
  * Under every policy a record larger than the whole unit is dropped.  A
  * commit() writes a speculation's records as one piece
@@ -192,6 +193,18 @@ dtd_buf_reserve(dtd_buf_t *b, size_t len)
 	b->db_reserve = len;
 }
 
+/*
+ * Ring: how to know the size of a record by its epid (records do not
+ * carry their size, dt_proto.h).  Without it a ring that needs room
+ * forgets all of its older part at once.
+ */
+void
+dtd_buf_sizer(dtd_buf_t *b, dtd_buf_recsize_f *fn, void *arg)
+{
+	b->db_recsize = fn;
+	b->db_recarg = arg;
+}
+
 /* END is about to fire: from now on the reservation may be written. */
 void
 dtd_buf_cooldown(dtd_buf_t *b)
@@ -253,12 +266,14 @@ dtd_buf_thread(dtd_buf_t *b, pid_t tid)
 }
 
 static size_t
-dtd_buf_reclen(const char *p)
+dtd_buf_reclen(const dtd_buf_t *b, const char *p)
 {
-	uint32_t len;
+	uint32_t epid;
 
-	memcpy(&len, p + 4, sizeof(len));
-	return len;
+	if (b->db_recsize == NULL)
+		return 0;
+	dt_proto_rechdr_get(p, &epid, NULL);
+	return b->db_recsize(b->db_recarg, epid);
 }
 
 /*
@@ -286,7 +301,7 @@ dtd_buf_ring(dtd_buf_t *b, dtd_bufcpu_t *c, size_t len)
 		if (c->dbc_off + len <= c->dbc_head)
 			break;
 		/* forget the oldest record */
-		rl = dtd_buf_reclen(d + c->dbc_head);
+		rl = dtd_buf_reclen(b, d + c->dbc_head);
 		if (rl < DTRACE_RECHDR_SIZE || rl % 4 != 0 ||
 		    rl > c->dbc_wrapend - c->dbc_head)
 			rl = c->dbc_wrapend - c->dbc_head;	/* defensive */
@@ -303,11 +318,10 @@ dtd_buf_ring(dtd_buf_t *b, dtd_bufcpu_t *c, size_t len)
 	return d;
 }
 
-static int	dtd_buf_put(dtd_buf_t *, int, pid_t, const void *, size_t,
-		    int);
+static int	dtd_buf_put(dtd_buf_t *, int, pid_t, const void *, size_t);
 
 /*
- * Append one record (len a multiple of 8, at least a record header) for
+ * Append one record (len a multiple of 4, at least a record header) for
  * a hit on cpu by thread tid.  Returns 0; DTD_BUF_DROPPED when it was
  * dropped and counted; DTD_BUF_FILLED when a fill unit is full (the
  * caller stops tracing; not a drop).
@@ -315,28 +329,25 @@ static int	dtd_buf_put(dtd_buf_t *, int, pid_t, const void *, size_t,
 int
 dtd_buf_write(dtd_buf_t *b, int cpu, pid_t tid, const void *rec, size_t len)
 {
-	return dtd_buf_put(b, cpu, tid, rec, len, 1);
+	return dtd_buf_put(b, cpu, tid, rec, len);
 }
 
 /*
- * Append len bytes of whole records, each with its size in its header,
- * as one: all of them or, counted as one drop, none (a commit()).
- * Returns as dtd_buf_write does.
+ * Append len bytes of whole records as one: all of them or, counted as
+ * one drop, none (a commit()).  Returns as dtd_buf_write does.
  */
 int
 dtd_buf_write_recs(dtd_buf_t *b, int cpu, pid_t tid, const void *recs,
     size_t len)
 {
-	return dtd_buf_put(b, cpu, tid, recs, len, 0);
+	return dtd_buf_put(b, cpu, tid, recs, len);
 }
 
 static int
-dtd_buf_put(dtd_buf_t *b, int cpu, pid_t tid, const void *rec, size_t len,
-    int one)
+dtd_buf_put(dtd_buf_t *b, int cpu, pid_t tid, const void *rec, size_t len)
 {
 	dtd_bufcpu_t *c;
 	char *dst = NULL;
-	uint32_t rl = (uint32_t)len;
 	size_t usable;
 	int rv = DTD_BUF_DROPPED;
 
@@ -385,8 +396,6 @@ dtd_buf_put(dtd_buf_t *b, int cpu, pid_t tid, const void *rec, size_t len,
 	if (dst == NULL)
 		goto drop;
 	memcpy(dst, rec, len);
-	if (one)
-		memcpy(dst + 4, &rl, sizeof(rl));
 	pthread_mutex_unlock(&c->dbc_lock);
 	return 0;
 drop:

@@ -27,7 +27,6 @@
 #include "dtd.h"
 
 #define DTD_MAX_VARSIZE		(1u << 20)
-#define DTD_MAX_ECBS		(1u << 20)
 
 static void	dtd_consumer_err(char *, size_t, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
@@ -176,6 +175,8 @@ dtd_consumer_free(dtd_consumer_t *c)
 	dtd_provider_drop(c);
 	dtd_consumer_ecbs_free(c, 0);
 	free(c->dc_ecbs);
+	for (i = 0; i < DTD_RECSZ_NCHUNK; i++)
+		free(c->dc_recsz[i]);
 	for (i = 0; i < c->dc_nprog; i++)
 		dt_proto_prog_free(c->dc_progs[i]);
 	free(c->dc_progs);
@@ -467,6 +468,45 @@ dtd_consumer_hasecb(dtd_probe_t *pr, const dtd_consumer_t *c,
 	return has;
 }
 
+/*
+ * Every record of epid is size bytes: said before the ECB is enabled,
+ * so that a writer that finds a record of it in a ring finds its size.
+ * A chunk, once there, stays where it is until the consumer is freed.
+ */
+static int
+dtd_consumer_setrecsize(dtd_consumer_t *c, uint32_t epid, uint32_t size)
+{
+	uint32_t *ch, i = (epid - 1) / DTD_RECSZ_CHUNK;
+
+	if (epid == 0 || epid > DTD_MAX_ECBS)
+		return -1;
+	if ((ch = c->dc_recsz[i]) == NULL) {
+		if ((ch = calloc(DTD_RECSZ_CHUNK, sizeof(*ch))) == NULL)
+			return -1;
+		__atomic_store_n(&c->dc_recsz[i], ch, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&ch[(epid - 1) % DTD_RECSZ_CHUNK], size,
+	    __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The size of every record of epid, 0 if it has none (dtd_buf_sizer). */
+size_t
+dtd_consumer_recsize(void *arg, uint32_t epid)
+{
+	dtd_consumer_t *c = arg;
+	uint32_t *ch;
+
+	if (epid == 0 || epid > DTD_MAX_ECBS)
+		return 0;
+	ch = __atomic_load_n(&c->dc_recsz[(epid - 1) / DTD_RECSZ_CHUNK],
+	    __ATOMIC_ACQUIRE);
+	if (ch == NULL)
+		return 0;
+	return __atomic_load_n(&ch[(epid - 1) % DTD_RECSZ_CHUNK],
+	    __ATOMIC_ACQUIRE);
+}
+
 static int
 dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
 {
@@ -513,6 +553,11 @@ dtd_consumer_mkecb(dtd_probe_t *pr, void *arg)
 	if (dtd_validate_records(s))
 		e->de_recsize = (uint32_t)DTRACE_RECROUND(DTRACE_RECHDR_SIZE +
 		    s->ds_size);
+	if (dtd_consumer_setrecsize(c, e->de_epid, e->de_recsize) == -1) {
+		free(e->de_aggs);
+		free(e);
+		goto nomem;
+	}
 	c->dc_ecbs[c->dc_necb++] = e;
 	return 0;
 nomem:
@@ -869,6 +914,7 @@ dtd_consumer_bufalloc(dtd_consumer_t *c, int nunit, uint64_t budget,
 		return -1;
 	}
 	dtd_buf_reserve(&c->dc_buf, reserve);
+	dtd_buf_sizer(&c->dc_buf, dtd_consumer_recsize, c);
 	c->dc_hasbuf = 1;
 	c->dc_bufused = size;
 	*charged = o->do_bufscope == DTD_BUFSCOPE_THREAD ? per * maxthr :
@@ -1209,20 +1255,19 @@ dtd_consumer_sendbuf(const dtd_bufsnap_t *bs, int (*send)(void *,
 static size_t
 dtd_consumer_beginlen(const dtd_consumer_t *c, const dtd_bufsnap_t *bs)
 {
-	size_t off = 0;
-	uint32_t epid, size, k;
+	size_t off = 0, size;
+	uint32_t epid;
+	const dtd_ecb_t *e;
 
 	while (off + DTRACE_RECHDR_SIZE <= bs->dbs_len) {
-		memcpy(&epid, bs->dbs_data + off, sizeof(epid));
-		memcpy(&size, bs->dbs_data + off + 4, sizeof(size));
-		if (epid == DTRACE_EPIDNONE || size < DTRACE_RECHDR_SIZE ||
-		    size > bs->dbs_len - off)
+		dt_proto_rechdr_get(bs->dbs_data + off, &epid, NULL);
+		/* an ECB's epid is its index + 1 (dtd_consumer_mkecb) */
+		if (epid == DTRACE_EPIDNONE || epid > c->dc_necb)
 			break;
-		for (k = 0; k < c->dc_necb; k++)
-			if (c->dc_ecbs[k]->de_epid == epid)
-				break;
-		if (k == c->dc_necb ||
-		    c->dc_ecbs[k]->de_probe->dpr_id != DTD_PROBE_BEGIN)
+		e = c->dc_ecbs[epid - 1];
+		size = e->de_recsize;
+		if (size < DTRACE_RECHDR_SIZE || size > bs->dbs_len - off ||
+		    e->de_probe->dpr_id != DTD_PROBE_BEGIN)
 			break;
 		off += size;
 	}

@@ -604,8 +604,7 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 			goto fault;
 		}
 		memset(rec, 0, e->de_recsize);
-		dtd_ecb_putint(rec, e->de_epid, 4);
-		dtd_ecb_putint(rec + 8, h->dh_timestamp, 8);
+		dt_proto_rechdr_put(rec, e->de_epid, h->dh_timestamp);
 	}
 	for (i = 0; i < s->ds_nact; i++) {
 		const dtp_action_t *a = &s->ds_act[i];

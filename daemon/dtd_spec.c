@@ -174,7 +174,7 @@ dtd_spec_valid(const dtd_specs_t *ss, uint64_t id)
 }
 
 /*
- * speculate(): put one record (len bytes, a multiple of 8, header
+ * speculate(): put one record (len bytes, a multiple of 4, header
  * first) in speculation id's buffer of cpu.  Id 0, and a speculation
  * that is not active, take nothing and count nothing (as illumos).
  * Returns 0, or -1 for a record that did not fit (a speculative drop).
@@ -184,7 +184,6 @@ dtd_spec_write(dtd_specs_t *ss, uint64_t id, int cpu, const void *rec,
     size_t len)
 {
 	dtd_spec_t *sp;
-	uint32_t rl = (uint32_t)len;
 	char *dst;
 	int rv = 0;
 
@@ -216,7 +215,6 @@ dtd_spec_write(dtd_specs_t *ss, uint64_t id, int cpu, const void *rec,
 		goto drop;
 	dst = sp->ds_buf[cpu] + sp->ds_off[cpu];
 	memcpy(dst, rec, len);
-	memcpy(dst + 4, &rl, sizeof(rl));
 	sp->ds_off[cpu] += len;
 	pthread_mutex_unlock(&sp->ds_lock);
 	return rv;

@@ -1010,8 +1010,7 @@ dt_consume_buf(dtrace_hdl_t *dtp, FILE *fp, int cpu, const char *buf,
 		uint64_t ts;
 		size_t size, next;
 
-		memcpy(&epid, buf + off, sizeof(epid));
-		memcpy(&ts, buf + off + 8, sizeof(ts));
+		dt_proto_rechdr_get(buf + off, &epid, &ts);
 		if (epid == DTRACE_EPIDNONE)
 			break;
 		if ((ep = dt_program_epid(dtp, epid)) == NULL)

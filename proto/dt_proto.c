@@ -620,3 +620,32 @@ dt_proto_retain_name_ok(const char *name)
 	}
 	return 1;
 }
+
+/*
+ * A record's header (see DTRACE_RECHDR_SIZE): the timestamp goes in two
+ * 4-byte halves, high first, as illumos splits it, so that a header
+ * 4-aligned in a buffer is all a record needs.
+ */
+void
+dt_proto_rechdr_put(void *rec, uint32_t epid, uint64_t ts)
+{
+	uint32_t hi = (uint32_t)(ts >> 32), lo = (uint32_t)ts;
+	char *p = rec;
+
+	memcpy(p, &epid, sizeof(epid));
+	memcpy(p + 4, &hi, sizeof(hi));
+	memcpy(p + 8, &lo, sizeof(lo));
+}
+
+void
+dt_proto_rechdr_get(const void *rec, uint32_t *epid, uint64_t *ts)
+{
+	uint32_t hi, lo;
+	const char *p = rec;
+
+	memcpy(epid, p, sizeof(*epid));
+	memcpy(&hi, p + 4, sizeof(hi));
+	memcpy(&lo, p + 8, sizeof(lo));
+	if (ts != NULL)
+		*ts = (uint64_t)hi << 32 | lo;
+}

@@ -26,7 +26,7 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	7
+#define DT_PROTO_VERSION	8
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -207,18 +207,23 @@ enum dt_msgtype {
 #define DT_ACT_STOPPED	3	/* END has fired */
 
 /*
- * Buffer records.  Each record starts with this header followed by the
- * ECB's data laid out by its actions' offsets; the whole record is
- * rounded up to 4 bytes, as illumos aligns a record of 4-byte values to
- * its EPID's 4 (so that two exit()-sized records fit 40 bytes).  A record
- * is thus 4-aligned in a buffer, and its header and values are read and
- * written bytewise (memcpy), never through wider pointers.  The header's
- * size word is that rounded size (the daemon's ring buffers walk records
- * by it; a consumer may ignore it).  An epid of DTRACE_EPIDNONE ends the
- * data.
+ * Buffer records.  Each record starts with a 12-byte header, as
+ * illumos's dtrace_rechdr_t: u32 epid, then the timestamp as two u32
+ * halves, high then low, so that a header needs only 4-byte alignment.
+ * The ECB's data follows it, laid out by its actions' offsets (which
+ * count from the end of the header), and the whole record is rounded up
+ * to 4 bytes, as illumos aligns a record of 4-byte values to its EPID's
+ * 4 (an int printf()'s record and an exit()'s are 16 bytes each, and
+ * fit 32).  A record is thus 4-aligned in a buffer and an 8-byte value
+ * in it may be too: headers and values are read and written bytewise
+ * (memcpy, dt_proto_rechdr_*), never through wider pointers.  A record
+ * does not carry its size: every record of an enabled probe ID has the
+ * same, 12 + its statement's ds_size rounded, which both sides know
+ * (the daemon's ring buffers walk records by it).  An epid of
+ * DTRACE_EPIDNONE ends the data.
  */
 #define DTRACE_EPIDNONE		0
-#define DTRACE_RECHDR_SIZE	16	/* u32 epid, u32 size, u64 timestamp */
+#define DTRACE_RECHDR_SIZE	12	/* u32 epid, u32 ts high, u32 ts low */
 #define DTRACE_RECROUND(x)	(((x) + 3) & ~(uint64_t)3)
 
 /*
@@ -504,5 +509,7 @@ int		dt_proto_agg_nbuckets(const dtp_agg_t *);
 int64_t		dt_proto_llq_mul(int64_t, uint64_t);
 int64_t		dt_proto_llq_pow(uint64_t, uint64_t);
 int		dt_proto_retain_name_ok(const char *);
+void		dt_proto_rechdr_put(void *, uint32_t, uint64_t);
+void		dt_proto_rechdr_get(const void *, uint32_t *, uint64_t *);
 
 #endif /* DT_PROTO_H */

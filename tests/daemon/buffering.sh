@@ -1,8 +1,10 @@
 #!/bin/sh
 # Principal buffer policies end to end: ring, fill (and END's
 # reservation), switch drops, bufresize, statusrate.  Expected outputs
-# are computed from record and buffer sizes: a printf("%d\n", n) record
-# is 20 bytes (16 of header, 4 of int, rounded to 4), and so is exit()'s.
+# are computed from record and buffer sizes: a record is a 12-byte header
+# (epid, timestamp) and its values, rounded to 4 bytes, as in illumos; a
+# printf("%d\n", n) record is 16 bytes (12 and 4 of int), and so is
+# exit()'s.
 #
 # Per-CPU results depend on which CPU each hit runs on, so these runs pin
 # dtrace, and the private daemon it starts, to CPU 0 with taskset.
@@ -20,25 +22,25 @@ pdtrace()
 	taskset -c 0 timeout -k 10 60 "$DTRACE" "$@"
 }
 
-# ring of 16k: 2000 tick records and exit()'s; 16384 / 20 = 819 survive,
-# the newest: 1182 .. 1999 (818 printed) and exit()'s record.
+# ring of 16k: 2000 tick records and exit()'s; 16384 / 16 = 1024
+# survive, the newest: 977 .. 1999 (1023 printed) and exit()'s record.
 pdtrace -q -x bufpolicy=ring -x bufsize=16k -n '
     tick-1ms { printf("%d\n", i++); }
     tick-1ms /i == 2000/ { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "ring: exit 0" [ $? -eq 0 ]
-{ seq 1182 1999; echo; } >"$tmp/want"
-check "ring 16k: exactly the newest 819 records, oldest first" \
+{ seq 977 1999; echo; } >"$tmp/want"
+check "ring 16k: exactly the newest 1024 records, oldest first" \
     cmp -s "$tmp/want" "$tmp/out"
 same "$tmp/err" "" "ring: nothing on stderr"
 
-# fill of 2k: END's 20 bytes are kept, 2028 / 20 = 101 records fit; the
-# 102nd firing (i++ done) fills the buffer and stops tracing; END runs.
+# fill of 2k: END's 16 bytes are kept, 2032 / 16 = 127 records fit; the
+# 128th firing (i++ done) fills the buffer and stops tracing; END runs.
 pdtrace -q -x bufpolicy=fill -x bufsize=2k -n '
     tick-1ms { printf("%d\n", i++); }
     END { printf("end %d\n", i); }' >"$tmp/out" 2>"$tmp/err"
 check "fill: exit 0" [ $? -eq 0 ]
-{ seq 0 100; echo "end 102"; echo; } >"$tmp/want"
-check "fill 2k: 101 records, then END's" cmp -s "$tmp/want" "$tmp/out"
+{ seq 0 126; echo "end 128"; echo; } >"$tmp/want"
+check "fill 2k: 127 records, then END's" cmp -s "$tmp/want" "$tmp/out"
 same "$tmp/err" "" "fill: no drops reported"
 
 # The same with statusrate polling only: a NOTIFY is not needed to stop.
@@ -48,8 +50,34 @@ pdtrace -q -x bufpolicy=fill -x bufsize=2k -x statusrate=10ms \
     END { printf("end %d\n", i); }' >"$tmp/out" 2>"$tmp/err"
 check "fill with statusrate=10ms: same output" cmp -s "$tmp/want" "$tmp/out"
 
-# END's records cannot fit in a fill buffer: refuse to start.
-pdtrace -x bufpolicy=fill -x bufsize=56 -n '
+# The record's size is 12 + its values: a printf() of one 8-byte value
+# is 20 bytes, so a fill buffer of 200 keeps exactly 10 (0 .. 9), and
+# of three ints 24, so one of 240 keeps 10 as well.
+pdtrace -q -x bufpolicy=fill -x bufsize=200 -n '
+    tick-1ms { printf("%d\n", (uint64_t)i++); }' >"$tmp/out" 2>"$tmp/err"
+check "fill 200, 20-byte records: exit 0" [ $? -eq 0 ]
+{ seq 0 9; echo; } >"$tmp/want"
+check "fill 200: 200 / (12 + 8) = 10 records" cmp -s "$tmp/want" "$tmp/out"
+same "$tmp/err" "" "fill 200: nothing on stderr"
+pdtrace -q -x bufpolicy=fill -x bufsize=240 -n '
+    tick-1ms { printf("%d %d %d\n", i++, 1, 2); }' \
+    >"$tmp/out" 2>"$tmp/err"
+{ for i in $(seq 0 9); do echo "$i 1 2"; done; echo; } >"$tmp/want"
+check "fill 240: 240 / (12 + 3 * 4) = 10 records" \
+    cmp -s "$tmp/want" "$tmp/out"
+
+# A switch buffer of 32 bytes holds one firing's printf() (16) and
+# exit() (16), with no drop.
+pdtrace -q -x bufsize=32 -n 'BEGIN { printf("%d\n", 1); }
+    BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+check "switch 32: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "1
+
+" "switch 32: the printf()'s record"
+same "$tmp/err" "" "switch 32: printf() and exit() fit, no drop"
+
+# END's records (48 bytes) cannot fit in a fill buffer: refuse to start.
+pdtrace -x bufpolicy=fill -x bufsize=40 -n '
     END { printf("%d\n", 1); } END { printf("%d\n", 2); }
     END { printf("%d\n", 3); }' >"$tmp/out" 2>"$tmp/err"
 check "END too big: exit 1" [ $? -eq 1 ]
@@ -57,33 +85,34 @@ same "$tmp/err" "dtrace: description '
     END ' matched 3 probes
 dtrace: could not enable tracing: END enablings exceed size of principal buffer
 " "END too big: illumos's message"
-pdtrace -q -x bufpolicy=fill -x bufsize=40 -n 'BEGIN { exit(0); }
-    END { printf("%d\n", 1); } END { printf("%d\n", 2); }' \
-    >"$tmp/out" 2>"$tmp/err"
+pdtrace -q -x bufpolicy=fill -x bufsize=48 -n 'BEGIN { exit(0); }
+    END { printf("%d\n", 1); } END { printf("%d\n", 2); }
+    END { printf("%d\n", 3); }' >"$tmp/out" 2>"$tmp/err"
 check "END of exactly the buffer: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "1
 2
+3
 
-" "END of exactly the buffer: both END records"
+" "END of exactly the buffer: the three END records"
 
-# switch of 1k: 60 printf records and exit()'s in one BEGIN firing;
-# 1024 / 20 = 51 fit, 61 - 51 = 10 are dropped and reported.
+# switch of 1k: 80 printf records and exit()'s in one BEGIN firing;
+# 1024 / 16 = 64 fit, 81 - 64 = 17 are dropped and reported.
 {
 	echo '#pragma D option quiet'
 	echo '#pragma D option bufsize=1k'
-	for i in $(seq 1 60); do
+	for i in $(seq 1 80); do
 		printf 'BEGIN { printf("%%d\\n", %d); }\n' "$i"
 	done
 	echo 'BEGIN { exit(0); }'
 } >"$tmp/drops.d"
 pdtrace -s "$tmp/drops.d" >"$tmp/out" 2>"$tmp/err"
 check "switch drops: exit 0" [ $? -eq 0 ]
-{ seq 1 51; echo; } >"$tmp/want"
-check "switch 1k: the first 51 records" cmp -s "$tmp/want" "$tmp/out"
-same "$tmp/err" "dtrace: 10 drops on CPU 0
-" "switch 1k: 51 records + 10 drops = 61 firings"
+{ seq 1 64; echo; } >"$tmp/want"
+check "switch 1k: the first 64 records" cmp -s "$tmp/want" "$tmp/out"
+same "$tmp/err" "dtrace: 17 drops on CPU 0
+" "switch 1k: 64 records + 17 drops = 81 firings"
 pdtrace -x droptags -s "$tmp/drops.d" >"$tmp/out" 2>"$tmp/err"
-same "$tmp/err" "dtrace: [DTRACEDROP_PRINCIPAL] 10 drops on CPU 0
+same "$tmp/err" "dtrace: [DTRACEDROP_PRINCIPAL] 17 drops on CPU 0
 " "switch drops under -x droptags"
 
 # bufresize: one CPU (-x cpu=0), two halves of 1g exceed the 1g a
@@ -117,8 +146,8 @@ pdtrace -q -x bufsize=1000 -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 check "bufsize=1000: no resize, exit 0" [ $? -eq 0 ]
 
 # ring across CPUs: oncpu calls f 1000 times on CPU 1, then 1000 on
-# CPU 0; each CPU's ring of 16k keeps its newest 682 records of 24 bytes
-# (arg0 is 8 bytes wide), and they
+# CPU 0; each CPU's ring of 16k keeps its newest 819 records of 20 bytes
+# (arg0 is 8 bytes wide, and 4-aligned after the 12-byte header), and they
 # are printed CPU by CPU, oldest first, the CPU that END ran on (0, as
 # the daemon is pinned there) last, as illumos does (-o: into a file,
 # appended to).
@@ -127,7 +156,7 @@ pdtrace -q -x bufpolicy=ring -x bufsize=16k -o "$tmp/ring" \
     -c "$TRIGGERS/oncpu 1 1000 0 1000" -n '
     pid$target::f:entry { printf("%d\n", arg0); }' >"$tmp/out" 2>"$tmp/err"
 check "ring on two CPUs: exit 0" [ $? -eq 0 ]
-{ echo before; seq 318 999; seq 1318 1999; echo; } >"$tmp/want"
+{ echo before; seq 181 999; seq 1181 1999; echo; } >"$tmp/want"
 check "ring on two CPUs: CPU 1's newest, then END's CPU 0's, oldest first" \
     cmp -s "$tmp/want" "$tmp/ring"
 same "$tmp/out" "2000 calls

@@ -183,12 +183,12 @@ DTRACED=$tmp/no/dtraced timeout -k 10 60 "$DTRACE" -l -n 'BEGIN' \
 check "no daemon to start, -l: exit 1" [ $? -eq 1 ]
 same "$tmp/err" "dtrace: failed to initialize dtrace: failed to start $tmp/no/dtraced: No such file or directory
 " "no daemon to start, -l: failed to initialize dtrace"
-dtrace -b 24 -n 'BEGIN { trace(1); trace(2); exit(0); }' >"$tmp/out" \
+dtrace -b 16 -n 'BEGIN { trace(1); trace(2); exit(0); }' >"$tmp/out" \
     2>"$tmp/err"
-check "-b 24: exit 1" [ $? -eq 1 ]
+check "-b 16: exit 1" [ $? -eq 1 ]
 same "$tmp/err" "dtrace: description 'BEGIN ' matched 1 probe
 dtrace: could not enable tracing: Enabling exceeds size of buffer
-" "-b 24: Enabling exceeds size of buffer, after the match"
+" "-b 16: Enabling exceeds size of buffer, after the match"
 dtrace -q -b 64t -n 'BEGIN { printf("ran\n"); exit(0); }' >"$tmp/out" \
     2>"$tmp/err"
 check "-b 64t: exit 0" [ $? -eq 0 ]

@@ -161,13 +161,13 @@ same "$tmp/out" "   ID   PROVIDER            MODULE                          FUN
 stop_daemon
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
 
-# drops: a 1k switch buffer holds 51 20-byte printf records of 61 (see
+# drops: a 1k switch buffer holds 64 16-byte printf records of 81 (see
 # buffering.sh); pinned to CPU 0 so that all of them land on one CPU
 if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
 	{
 		echo '#pragma D option bufsize=1k'
 		echo '#pragma D option oformat=json'
-		for i in $(seq 1 60); do
+		for i in $(seq 1 80); do
 			printf 'BEGIN { printf("%%d\\n", %d); }\n' "$i"
 		done
 		echo 'BEGIN { exit(0); }'
@@ -178,10 +178,10 @@ if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
 	head -n 1 "$tmp/out" >"$tmp/drop"
 	check "json drops: the drop line comes first" jsonis "$tmp/drop" '[
 {"type": "drop", "kind": "principal", "tag": "DTRACEDROP_PRINCIPAL",
- "cpu": 0, "count": 10, "message": "10 drops on CPU 0"}]'
-	check "json drops: then 51 probe lines" [ "$(grep -c \
-	    '^{"type":"probe",' "$tmp/out")" -eq 51 ]
-	check "json drops: 52 lines in all" [ "$(wc -l <"$tmp/out")" -eq 52 ]
+ "cpu": 0, "count": 17, "message": "17 drops on CPU 0"}]'
+	check "json drops: then 64 probe lines" [ "$(grep -c \
+	    '^{"type":"probe",' "$tmp/out")" -eq 64 ]
+	check "json drops: 65 lines in all" [ "$(wc -l <"$tmp/out")" -eq 65 ]
 else
 	ok "# SKIP taskset cannot pin to CPU 0"
 fi

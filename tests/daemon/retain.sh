@@ -84,7 +84,8 @@ same "$tmp/jl" "{\"type\":\"retained\",\"name\":\"rec\",\"uid\":0,\
 check "rec's probes are in the trigger" \
     sh -c "! '$TRIGGERS/textcmp' $lpid >/dev/null 2>&1"
 
-# ring OUT: the records (24 bytes each: 100 fit in 2400) are consecutive
+# ring OUT: the records (20 bytes each, a 12-byte header and arg0: 120
+# fit in 2400) are consecutive
 # sequence numbers; prints "count first last n lo" (n, lo: the
 # aggregations that follow the records)
 ring()
@@ -100,8 +101,8 @@ ring()
 dtrace -a -x grab=snapshot rec >"$tmp/snap1" 2>"$tmp/err"
 check "snapshot: exit 0" [ $? -eq 0 ]
 set -- $(ring "$tmp/snap1")
-check "snapshot: only the newest 100 records, oldest first ($1 records)" \
-    [ "$1" = 100 ]
+check "snapshot: only the newest 120 records, oldest first ($1 records)" \
+    [ "$1" = 120 ]
 check "snapshot: the ring wrapped, older records are gone ($2 > $5)" \
     [ "$2" -gt "$5" ]
 check "snapshot: the aggregations so far ($4 >= $3 - $5 + 1)" \
@@ -111,7 +112,7 @@ sleep 0.5
 dtrace -a -x grab=snapshot rec >"$tmp/snap2" 2>"$tmp/err"
 set -- $(ring "$tmp/snap2")
 check "a snapshot leaves it running: newer records ($3 > $s1last)" \
-    [ "$1" = 100 ] && [ "$3" -gt "$s1last" ]
+    [ "$1" = 120 ] && [ "$3" -gt "$s1last" ]
 s2last=$3
 check "still listed after snapshots" [ -n "$(listed rec)" ]
 sleep 0.2
@@ -119,8 +120,8 @@ sleep 0.2
 dtrace -a rec >"$tmp/claim" 2>"$tmp/err"
 check "claim rec: exit 0" [ $? -eq 0 ]
 set -- $(ring "$tmp/claim")
-check "claim: the newest 100 records ($1), newer than the snapshots'" \
-    [ "$1" = 100 ] && [ "$3" -gt "$s2last" ]
+check "claim: the newest 120 records ($1), newer than the snapshots'" \
+    [ "$1" = 120 ] && [ "$3" -gt "$s2last" ]
 check "claim: snapshots consumed nothing: count = last - first + 1 ($4)" \
     [ "$4" -eq $(($3 - $5 + 1)) ]
 check "claimed: rec is no longer listed" [ -z "$(listed rec)" ]
@@ -147,15 +148,15 @@ exited_sw()
 }
 check "the target exits; sw stays, with its target marked" waitfor exited_sw
 set -- $(listed sw)
-check "-a -l: sw: switch, 1200 bytes, 250 drops (50 of 300 records fit)" \
-    [ "$1 $3 $4 $5 $7" = "sw active switch 1200 250" ]
+check "-a -l: sw: switch, 1200 bytes, 240 drops (60 of 300 records fit)" \
+    [ "$1 $3 $4 $5 $7" = "sw active switch 1200 240" ]
 dtrace -a >"$tmp/out" 2>"$tmp/err"
 check "claim the only one (no name): exit 0" [ $? -eq 0 ]
-same "$tmp/out" "$(seq 0 49)
+same "$tmp/out" "$(seq 0 59)
 
               300
-" "claim sw: the first 50 records, all 300 counted"
-same "$tmp/err" "dtrace: 250 drops on CPU 0
+" "claim sw: the first 60 records, all 300 counted"
+same "$tmp/err" "dtrace: 240 drops on CPU 0
 " "claim sw: the drop count, exactly"
 waitfor [ -s "$tmp/c.out" ]
 same "$tmp/c.out" "sum=90000

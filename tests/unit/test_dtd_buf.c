@@ -13,20 +13,34 @@
 #include "tap.h"
 
 /*
- * A record of len bytes: epid (low word) = id, then filler derived from
- * id.  The buffer stamps the size into the second word, as the daemon's
- * record header has it.
+ * Records carry no size (dt_proto.h): every record of an epid has the
+ * same, which the buffer's owner tells it.  Here the owner is this
+ * table, filled by mkrec; ids are unique within a test.
+ */
+#define MAXID	4096
+
+static size_t recsz[MAXID];
+
+static size_t
+sizer(void *arg, uint32_t epid)
+{
+	(void)arg;
+	return epid < MAXID ? recsz[epid] : 0;
+}
+
+/*
+ * A record of len bytes (a multiple of 4, at least the 12-byte header):
+ * epid = id, a timestamp, then filler derived from id.
  */
 static void
 mkrec(char *r, uint32_t id, size_t len)
 {
-	uint32_t sz = (uint32_t)len;
 	size_t i;
 
+	recsz[id] = len;
 	memset(r, 0, len);
-	memcpy(r, &id, 4);
-	memcpy(r + 4, &sz, 4);
-	for (i = 8; i < len; i++)
+	dt_proto_rechdr_put(r, id, 0x0102030405060708ull + id);
+	for (i = DTRACE_RECHDR_SIZE; i < len; i++)
 		r[i] = (char)(id * 7 + i);
 }
 
@@ -39,19 +53,25 @@ recid(const char *r)
 	return id;
 }
 
-/* The ids of the records in a snapshot, walking by their size words. */
+/*
+ * The ids of the records in a snapshot, walking by their epids' sizes,
+ * as a consumer does; -1 unless every header and timestamp is whole.
+ */
 static int
 ids(const dtd_bufsnap_t *s, uint32_t *out, int max)
 {
-	size_t off = 0;
-	uint32_t len;
+	size_t off = 0, len;
+	uint32_t id;
+	uint64_t ts;
 	int n = 0;
 
-	while (off + 16 <= s->dbs_len && n < max) {
-		memcpy(&len, s->dbs_data + off + 4, 4);
-		if (len < 16 || off + len > s->dbs_len)
+	while (off + DTRACE_RECHDR_SIZE <= s->dbs_len && n < max) {
+		dt_proto_rechdr_get(s->dbs_data + off, &id, &ts);
+		len = sizer(NULL, id);
+		if (len < DTRACE_RECHDR_SIZE || off + len > s->dbs_len ||
+		    ts != 0x0102030405060708ull + id)
 			return -1;
-		out[n++] = recid(s->dbs_data + off);
+		out[n++] = id;
 		off += len;
 	}
 	return off == s->dbs_len ? n : -1;
@@ -183,6 +203,7 @@ test_fill(void)
 static void
 test_ring(void)
 {
+	static uint32_t many[1024];
 	dtd_buf_t b;
 	dtd_bufsnap_t s;
 	char r[72];
@@ -190,16 +211,17 @@ test_ring(void)
 	int i, n;
 
 	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_RING, 1, 64), 0, "init ring");
-	/* 24-byte records: two fit, 16 bytes at the end stay unused */
+	dtd_buf_sizer(&b, sizer, NULL);
+	/* 20-byte records: three fit, 4 bytes at the end stay unused */
 	for (i = 1; i <= 5; i++) {
-		mkrec(r, i, 24);
-		tap_is(dtd_buf_write(&b, 0, 1, r, 24), 0, "ring write %d", i);
+		mkrec(r, i, 20);
+		tap_is(dtd_buf_write(&b, 0, 1, r, 20), 0, "ring write %d", i);
 	}
 	dtd_buf_snap(&b, 0, &s);
 	n = ids(&s, got, 16);
-	tap_is(n, 2, "2 records survive");
-	tap_ok(n == 2 && got[0] == 4 && got[1] == 5, "the newest two, oldest "
-	    "first: 4 5");
+	tap_is(n, 3, "3 records survive");
+	tap_ok(n == 3 && got[0] == 3 && got[1] == 4 && got[2] == 5,
+	    "the newest three, oldest first: 3 4 5");
 	tap_ok(s.dbs_flags & DT_BUFF_WRAPPED, "flag WRAPPED");
 	tap_is(s.dbs_drops, 0, "a ring does not drop");
 	dtd_buf_snap(&b, 0, &s);
@@ -208,6 +230,7 @@ test_ring(void)
 
 	/* mixed sizes: A16 B32 C16 fill 64; D16 takes A's place; E32 B's */
 	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_RING, 1, 64), 0, "init ring 2");
+	dtd_buf_sizer(&b, sizer, NULL);
 	mkrec(r, 'A', 16);
 	dtd_buf_write(&b, 0, 1, r, 16);
 	mkrec(r, 'B', 32);
@@ -218,7 +241,7 @@ test_ring(void)
 	dtd_buf_write(&b, 0, 1, r, 16);
 	mkrec(r, 'E', 32);
 	dtd_buf_write(&b, 0, 1, r, 32);
-	mkrec(r, 'F', 72 - 8);
+	mkrec(r, 'F', 64);
 	tap_is(dtd_buf_write(&b, 0, 1, r, 64), 0,
 	    "a record of the whole ring replaces everything");
 	mkrec(r, 'G', 16);
@@ -229,6 +252,7 @@ test_ring(void)
 	dtd_buf_fini(&b);
 
 	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_RING, 1, 64), 0, "init ring 3");
+	dtd_buf_sizer(&b, sizer, NULL);
 	mkrec(r, 'A', 16);
 	dtd_buf_write(&b, 0, 1, r, 16);
 	mkrec(r, 'B', 32);
@@ -251,14 +275,37 @@ test_ring(void)
 	/* many records: exactly floor(size / recsize) of the newest survive */
 	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_RING, 1, 16384), 0,
 	    "init ring 16k");
+	dtd_buf_sizer(&b, sizer, NULL);
 	for (i = 1; i <= 2001; i++) {
-		mkrec(r, i, 24);
-		dtd_buf_write(&b, 0, 1, r, 24);
+		mkrec(r, i, 20);
+		dtd_buf_write(&b, 0, 1, r, 20);
 	}
 	dtd_buf_snap(&b, 0, &s);
-	tap_is(s.dbs_len, 682 * 24, "16384 / 24 = 682 records");
-	tap_is(recid(s.dbs_data), 2001 - 682 + 1, "the oldest is 1320");
-	tap_is(recid(s.dbs_data + s.dbs_len - 24), 2001, "the newest is 2001");
+	tap_is(s.dbs_len, 819 * 20, "16384 / 20 = 819 records");
+	tap_is(recid(s.dbs_data), 2001 - 819 + 1, "the oldest is 1183");
+	tap_is(recid(s.dbs_data + s.dbs_len - 20), 2001, "the newest is 2001");
+	tap_is(ids(&s, many, 1024), 819, "and walk by their epids' sizes");
+	dtd_buf_fini(&b);
+
+	/*
+	 * Records written as one piece (a commit()) are forgotten one at a
+	 * time: P12 Q16 R20 written at once after A16 into 64 bytes; S20
+	 * needs A's room and P's, and Q R S survive.
+	 */
+	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_RING, 1, 64), 0, "init ring 4");
+	dtd_buf_sizer(&b, sizer, NULL);
+	mkrec(r, 'A', 16);
+	dtd_buf_write(&b, 0, 1, r, 16);
+	mkrec(r, 'P', 12);
+	mkrec(r + 12, 'Q', 16);
+	mkrec(r + 28, 'R', 20);
+	tap_is(dtd_buf_write_recs(&b, 0, 1, r, 48), 0, "a piece of 3 records");
+	mkrec(r, 'S', 20);
+	dtd_buf_write(&b, 0, 1, r, 20);
+	dtd_buf_snap(&b, 0, &s);
+	n = ids(&s, got, 16);
+	tap_ok(n == 3 && got[0] == 'Q' && got[1] == 'R' && got[2] == 'S',
+	    "the piece's first record alone goes: Q R S survive");
 	dtd_buf_fini(&b);
 }
 
@@ -315,7 +362,7 @@ writer(void *arg)
 	uint64_t *drops = calloc(1, sizeof(*drops));
 
 	for (i = 0; i < NREC; i++) {
-		r[0] = id;	/* the size word overwrites the high half */
+		r[0] = id;	/* the header: epid, timestamp high 0 */
 		r[1] = i;
 		r[2] = ~i;
 		r[3] = (id * 0x9e3779b97f4a7c15ull) ^ i;
@@ -351,7 +398,7 @@ consume(tally_t *t, int unit)
 	for (off = 0; off + RECSIZE <= s.dbs_len; off += RECSIZE) {
 		r = (const uint64_t *)(s.dbs_data + off);
 		id = (uint32_t)r[0];
-		if (id >= NTHREAD || (r[0] >> 32) != RECSIZE ||
+		if (id >= NTHREAD || (r[0] >> 32) != 0 ||
 		    r[2] != ~r[1] ||
 		    r[3] != (((uint64_t)id * 0x9e3779b97f4a7c15ull) ^ r[1])) {
 			t->torn++;
@@ -428,6 +475,7 @@ test_peek(void)
 	int i, n;
 
 	tap_is(dtd_buf_init(&b, DTD_BUFPOLICY_RING, 1, 64), 0, "peek: ring");
+	dtd_buf_sizer(&b, sizer, NULL);
 	for (i = 1; i <= 5; i++) {
 		mkrec(r, i, 24);
 		dtd_buf_write(&b, 0, 1, r, 24);

@@ -10,11 +10,14 @@
 #include "dtd.h"
 #include "tap.h"
 
+/* Every record here is RECLEN bytes: records carry no size (dt_proto.h). */
+#define RECLEN	24
+
 static void
 mkrec(char *r, uint32_t epid, size_t len)
 {
 	memset(r, 0, len);
-	memcpy(r, &epid, 4);
+	dt_proto_rechdr_put(r, epid, 0);
 }
 
 /* The epids of the records in CPU cpu's principal buffer, in order. */
@@ -23,17 +26,13 @@ epids(dtd_buf_t *b, int cpu, uint32_t *out, int max)
 {
 	dtd_bufsnap_t s;
 	size_t off = 0;
-	uint32_t len;
 	int n = 0;
 
 	if (dtd_buf_snap(b, cpu, &s) == -1)
 		return -1;
-	while (off < s.dbs_len && n < max) {
-		memcpy(&out[n++], s.dbs_data + off, 4);
-		memcpy(&len, s.dbs_data + off + 4, 4);
-		off += len;
-	}
-	return n;
+	for (; off + RECLEN <= s.dbs_len && n < max; off += RECLEN)
+		dt_proto_rechdr_get(s.dbs_data + off, &out[n++], NULL);
+	return off == s.dbs_len ? n : -1;
 }
 
 static void
@@ -64,7 +63,7 @@ test_commit(void)
 {
 	dtd_specs_t ss;
 	dtd_buf_t b;
-	char r[24];
+	char r[RECLEN];
 	uint32_t got[8];
 	uint32_t id;
 

@@ -1,9 +1,10 @@
 /*
- * Under the fill policy END's records (3 x 20 bytes) must fit in the
- * buffer (56 bytes): dtrace refuses to start.
+ * Under the fill policy END's records (3 x 16 bytes: a 12-byte header
+ * and an int) must fit in the buffer (40 bytes): dtrace refuses to
+ * start.
  */
 #pragma D option bufpolicy=fill
-#pragma D option bufsize=56
+#pragma D option bufsize=40
 
 END
 {

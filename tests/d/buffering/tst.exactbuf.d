@@ -1,10 +1,10 @@
 /* @@args: -q -x bufsize=24 */
 /*
- * A record of exactly the buffer's size fits: 16 bytes of header and
- * two 4-byte values (printf( )'s and exit( )'s) in 24 bytes.
+ * A record of exactly the buffer's size fits: 12 bytes of header and
+ * three 4-byte values (printf( )'s two and exit( )'s) in 24 bytes.
  */
 BEGIN
 {
-	printf("%d\n", 5);
+	printf("%d %d\n", 5, 6);
 	exit(0);
 }

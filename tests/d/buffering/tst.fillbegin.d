@@ -1,8 +1,8 @@
 /*
- * A fill buffer of 256 bytes: END's 20 are kept, 236 / 20 = 11 of
- * BEGIN's records fit; the 12th fills the buffer and stops tracing, and
- * END still prints.  No drops are reported: the records after the fill
- * are not drops.
+ * A fill buffer of 256 bytes: END's 16 are kept, 240 / 16 = 15 of
+ * BEGIN's records (a 12-byte header and an int) fit; the 16th fills the
+ * buffer and stops tracing, and END still prints.  No drops are
+ * reported: the records after the fill are not drops.
  */
 #pragma D option quiet
 #pragma D option bufpolicy=fill

@@ -1,8 +1,8 @@
 /* @@args: -x bufscope=thread */
 /*
  * A ring of 1k in bufscope=thread: tick fires on one daemon thread, so
- * one buffer takes every record whatever CPU it ran on.  Records are 20
- * bytes: 1024 / 20 = 51 survive, the newest: exit()'s and 150 .. 199.
+ * one buffer takes every record whatever CPU it ran on.  Records are 16
+ * bytes: 1024 / 16 = 64 survive, the newest: exit()'s and 137 .. 199.
  */
 #pragma D option quiet
 #pragma D option bufpolicy=ring

@@ -1,6 +1,6 @@
-/* specsize=48 holds two 20-byte records: the third and fourth drop */
+/* specsize=40 holds two 16-byte records: the third and fourth drop */
 #pragma D option quiet
-#pragma D option specsize=48
+#pragma D option specsize=40
 
 BEGIN { s = speculation(); }
 BEGIN { speculate(s); printf("%d\n", 1); }
