@@ -227,9 +227,8 @@ dt_consume_json_drop(dtrace_hdl_t *dtp, const char *kind, const char *tag,
 {
 	dt_json_t j;
 
-	dt_json_init(&j, dtp->dt_ofp != NULL ? dtp->dt_ofp : stdout);
-	dt_json_object_begin(&j);
-	dt_json_kstring(&j, "type", "drop");
+	dt_json_beginline(&j, dtp->dt_ofp != NULL ? dtp->dt_ofp : stdout,
+	    "drop");
 	dt_json_kstring(&j, "kind", kind);
 	dt_json_kstring(&j, "tag", tag);
 	if (where != NULL)
@@ -371,9 +370,7 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
 		    pd->dtpd_name, dif_fault_name(fault), details, where,
 		    offinfo);
-		dt_json_init(&j, fp);
-		dt_json_object_begin(&j);
-		dt_json_kstring(&j, "type", "error");
+		dt_json_beginline(&j, fp, "error");
 		dt_json_kuint(&j, "epid", epid);
 		dt_json_kuint(&j, "id", pd->dtpd_id);
 		dt_consume_json_pdesc(&j, pd);
@@ -562,9 +559,7 @@ dt_consume_json_probe(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 {
 	dt_json_t j;
 
-	dt_json_init(&j, fp);
-	dt_json_object_begin(&j);
-	dt_json_kstring(&j, "type", "probe");
+	dt_json_beginline(&j, fp, "probe");
 	dt_json_kuint(&j, "timestamp", ts);
 	dt_json_kint(&j, "cpu", cpu);
 	dt_json_kuint(&j, "epid", ep->de_edesc.dtepd_epid);

@@ -335,6 +335,7 @@ void		dt_json_kstring(dt_json_t *, const char *, const char *);
 void		dt_json_kint(dt_json_t *, const char *, int64_t);
 void		dt_json_kuint(dt_json_t *, const char *, uint64_t);
 int		dt_json_error(const dt_json_t *);
+void		dt_json_beginline(dt_json_t *, FILE *, const char *);
 int		dt_json_endline(dt_json_t *);
 
 /* dt_proc.c */

@@ -313,9 +313,7 @@ dtrace_retained_json(dtrace_hdl_t *dtp, FILE *fp, const dtrace_retained_t *r)
 	dt_json_t j;
 	uint32_t i;
 
-	dt_json_init(&j, fp);
-	dt_json_object_begin(&j);
-	dt_json_kstring(&j, "type", "retained");
+	dt_json_beginline(&j, fp, "retained");
 	dt_json_kstring(&j, "name", r->dtr_name);
 	dt_json_kuint(&j, "uid", r->dtr_uid);
 	dt_json_kstring(&j, "state", r->dtr_state >= 0 &&
