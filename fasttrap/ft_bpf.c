@@ -163,6 +163,33 @@ ft_bpf_load(int type, uint32_t expected, const struct bpf_insn *insn, int n,
 	return (int)ft_bpf_sys(BPF_PROG_LOAD, &a, sizeof(a));
 }
 
+/* Emit at insn[n] the two slots that load map fd into reg: the next n. */
+static int
+ft_bpf_ldmap(struct bpf_insn *insn, int n, int reg, int fd)
+{
+	struct bpf_insn ld[2] = { LDMAP(reg, fd) };
+
+	insn[n++] = ld[0];
+	insn[n++] = ld[1];
+	return n;
+}
+
+/*
+ * Emit at insn[n] a lookup of the 32-bit key (kept at fp-4) in map fd:
+ * r0 is then the value's address, or 0, which the caller tests where
+ * it needs to.  Returns the next n.
+ */
+static int
+ft_bpf_lookup(struct bpf_insn *insn, int n, int fd, int32_t key)
+{
+	insn[n++] = ST32(R10, -4, key);
+	insn[n++] = MOV64R(R2, R10);
+	insn[n++] = ADD64I(R2, -4);
+	n = ft_bpf_ldmap(insn, n, R1, fd);
+	insn[n++] = CALL(BPF_FUNC_map_lookup_elem);
+	return n;
+}
+
 static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
@@ -175,14 +202,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
 	/* the gate: nothing of an image the daemon has not accepted */
 	for (i = 0; i < 2; i++) {
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_gate) };
-
-		EMIT(ST32(R10, -4, i));
-		EMIT(MOV64R(R2, R10));
-		EMIT(ADD64I(R2, -4));
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-		EMIT(CALL(BPF_FUNC_map_lookup_elem));
+		n = ft_bpf_lookup(insn, n, fb->fb_gate, i);
 		jgate[i] = n;
 		EMIT(JEQI(R0, 0, 0));		/* patched: to shut */
 		EMIT(LDX64(i == 0 ? R7 : R1, R0, 0));
@@ -197,16 +217,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	 * busy word is taken with a compare-and-exchange, and a capture
 	 * that finds it taken counts as lost.
 	 */
-	EMIT(ST32(R10, -4, 0));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_scratch) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_scratch, 0);
 	jlost = n;
 	EMIT(JEQI(R0, 0, 0));				/* patched: to lost */
 	EMIT(MOV64R(R7, R0));
@@ -241,16 +252,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_fsbase)));
 		EMIT(MOV64I(R2, 8));
 		EMIT(CALL(BPF_FUNC_probe_read_kernel));
-		EMIT(ST32(R10, -4, 0));
-		EMIT(MOV64R(R2, R10));
-		EMIT(ADD64I(R2, -4));
-		{
-			struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_conf) };
-
-			insn[n++] = ld[0];
-			insn[n++] = ld[1];
-		}
-		EMIT(CALL(BPF_FUNC_map_lookup_elem));
+		n = ft_bpf_lookup(insn, n, fb->fb_conf, 0);
 		EMIT(JEQI(R0, 0, 13));			/* to noerr */
 		EMIT(LDX64(R3, R0, 0));
 		EMIT(JEQI(R3, 0, 11));			/* to noerr */
@@ -283,16 +285,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	 * it is ever read for the unwinder.  The bound is kept at fp-16
 	 * across the calls, the size of a read at fp-24.
 	 */
-	EMIT(ST32(R10, -4, 1));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_conf) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_conf, 1);
 	EMIT(MOV64I(R4, 0));
 	EMIT(JEQI(R0, 0, 1));
 	EMIT(LDX64(R4, R0, 0));
@@ -350,23 +343,13 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(MOV64I(R9, 0));
 	EMIT(STX32(R7, R9, offsetof(ft_bpfrec_t, br_stklen)));
 	/* wake the reader only when the ring is more than half full */
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
 	EMIT(MOV64I(R2, BPF_RB_AVAIL_DATA));
 	EMIT(CALL(BPF_FUNC_ringbuf_query));
 	EMIT(MOV64I(R4, BPF_RB_NO_WAKEUP));
 	EMIT(JLEI(R0, (int32_t)(fb->fb_size / 2), 1));
 	EMIT(MOV64I(R4, BPF_RB_FORCE_WAKEUP));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
 	EMIT(MOV64R(R2, R7));
 	EMIT(MOV64R(R3, R9));
 	EMIT(ADD64I(R3, offsetof(ft_bpfrec_t, br_stack)));
@@ -386,16 +369,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	insn[jlost].off = (int16_t)(n - jlost - 1);
 	insn[jbusy].off = (int16_t)(n - jbusy - 1);
 	insn[jfull].off = (int16_t)(n - jfull - 1);
-	EMIT(ST32(R10, -4, 0));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_lost) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_lost, 0);
 	jout = n;
 	EMIT(JEQI(R0, 0, 0));
 	EMIT(MOV64I(R1, 1));
@@ -652,8 +626,7 @@ ft_bpf_gate(ft_bpf_t *fb, uint64_t nexec)
 int
 ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 {
-	struct bpf_insn insn[64], ld[2] = { LDMAP(R1, fb->fb_ring) };
-	struct bpf_insn ldg[2] = { LDMAP(R1, fb->fb_gate) };
+	struct bpf_insn insn[64];
 	struct bpf_insn ldc[2] = {
 		I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)FT_BPF_EXEC),
 		I(0, 0, 0, 0, (int32_t)(FT_BPF_EXEC >> 32))
@@ -667,19 +640,13 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	jout = n;
 	EMIT(JNEI(R0, (int32_t)pid, 0));		/* patched: to out */
 	/* shut the gate (word 0: one more exec), even if no room follows */
-	EMIT(ST32(R10, -4, 0));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	insn[n++] = ldg[0];
-	insn[n++] = ldg[1];
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_gate, 0);
 	jgate = n;
 	EMIT(JEQI(R0, 0, 0));			/* patched: to ring */
 	EMIT(MOV64I(R1, 1));
 	EMIT(XADD64(R0, R1, 0));
 	insn[jgate].off = (int16_t)(n - jgate - 1);
-	insn[n++] = ld[0];
-	insn[n++] = ld[1];
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
 	EMIT(MOV64I(R2, (int32_t)offsetof(ft_bpfrec_t, br_stack)));
 	EMIT(MOV64I(R3, 0));
 	EMIT(CALL(BPF_FUNC_ringbuf_reserve));
