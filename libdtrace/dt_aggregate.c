@@ -1452,9 +1452,7 @@ dt_aggregate_print_json(dtrace_hdl_t *dtp, FILE *fp)
 			free(v);
 			return -1;
 		}
-		dt_json_object_end(&j);
-		dt_json_newline(&j);
-		if (dt_json_error(&j) != 0) {
+		if (dt_json_endline(&j) != 0) {
 			free(v);
 			return dt_set_errno(dtp, errno);
 		}

@@ -235,8 +235,7 @@ dt_consume_json_drop(dtrace_hdl_t *dtp, const char *kind, const char *tag,
 		dt_json_kint(&j, where, unit);
 	dt_json_kuint(&j, "count", n);
 	dt_json_kstring(&j, "message", msg);
-	dt_json_object_end(&j);
-	dt_json_newline(&j);
+	(void)dt_json_endline(&j);
 }
 
 void
@@ -379,8 +378,7 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		dt_json_kint(&j, "offset", offset);
 		dt_json_kuint(&j, "address", addr);
 		dt_json_kstring(&j, "message", msg);
-		dt_json_object_end(&j);
-		dt_json_newline(&j);
+		(void)dt_json_endline(&j);
 		return 0;
 	}
 	fprintf(stderr, "dtrace: error on enabled probe ID %u (ID %u: "
