@@ -945,6 +945,8 @@ dt_epid_t	*dt_program_epid_create(struct dtrace_prog *, uint32_t);
 void		dt_program_epid_free(dt_epid_t *);
 int		dt_program_epid_insert(dtrace_hdl_t *, uint32_t,
 		    dt_epid_t *);
+dt_epid_t	*dt_program_epid_add(dtrace_hdl_t *, struct dtrace_prog *,
+		    uint32_t, uint32_t, const dtrace_probedesc_t *);
 int		dt_program_aggs(dtrace_hdl_t *, struct dtrace_prog *);
 void		dt_program_ecbs(dtrace_hdl_t *, dt_msg_t *);
 int		dt_program_errhandler(dtrace_hdl_t *);

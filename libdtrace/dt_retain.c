@@ -182,7 +182,6 @@ dtrace_claim(dtrace_hdl_t *dtp, const char *name, int snapshot)
 	for (i = 0; i < nepid && rep.dm_err == 0; i++) {
 		dtrace_probedesc_t pd;
 		uint32_t epid, prog, stmt;
-		dt_epid_t *ep;
 
 		epid = dt_msg_get_u32(&rep);
 		prog = dt_msg_get_u32(&rep);
@@ -193,15 +192,8 @@ dtrace_claim(dtrace_hdl_t *dtp, const char *name, int snapshot)
 		    stmt >= progs[prog]->dp_prog.dp_nstmt ||
 		    dt_program_epid(dtp, epid) != NULL)
 			goto bad;
-		if ((ep = dt_program_epid_create(progs[prog], stmt)) == NULL) {
-			(void)dt_set_errno(dtp, EDT_NOMEM);
-			goto out;
-		}
-		ep->de_edesc.dtepd_epid = epid;
-		ep->de_edesc.dtepd_probeid = pd.dtpd_id;
-		ep->de_pdesc = pd;
-		if (dt_program_epid_insert(dtp, epid, ep) != 0) {
-			dt_program_epid_free(ep);
+		if (dt_program_epid_add(dtp, progs[prog], stmt, epid,
+		    &pd) == NULL) {
 			(void)dt_set_errno(dtp, EDT_NOMEM);
 			goto out;
 		}
