@@ -467,14 +467,14 @@ ft_bpf_close(ft_bpf_t *fb)
 	free(fb);
 }
 
-/* Word key of fb_conf: v. */
+/* Word key of the array map fd: v.  0, or -1 with errno. */
 static int
-ft_bpf_conf(ft_bpf_t *fb, uint32_t key, uint64_t v)
+ft_bpf_set(int fd, uint32_t key, uint64_t v)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fb->fb_conf;
+	a.map_fd = (uint32_t)fd;
 	a.key = (uint64_t)(uintptr_t)&key;
 	a.value = (uint64_t)(uintptr_t)&v;
 	a.flags = BPF_ANY;
@@ -513,27 +513,12 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		goto fail;
 	}
 	if ((fb->fb_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
-	    "dtraced_lost")) == -1) {
-		e = errno;
-		snprintf(err, errlen, "cannot create a BPF map: %s",
-		    strerror(e));
-		goto fail;
-	}
-	if ((fb->fb_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
-	    sizeof(ft_bpfrec_t) + 8, 1, "dtraced_scratch")) == -1) {
-		e = errno;
-		snprintf(err, errlen, "cannot create a BPF map: %s",
-		    strerror(e));
-		goto fail;
-	}
-	if ((fb->fb_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
-	    "dtraced_conf")) == -1) {
-		e = errno;
-		snprintf(err, errlen, "cannot create a BPF map: %s",
-		    strerror(e));
-		goto fail;
-	}
-	if ((fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    "dtraced_lost")) == -1 ||
+	    (fb->fb_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+	    sizeof(ft_bpfrec_t) + 8, 1, "dtraced_scratch")) == -1 ||
+	    (fb->fb_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    "dtraced_conf")) == -1 ||
+	    (fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
 	    "dtraced_gate")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
@@ -558,7 +543,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 	fb->fb_prod = p;
 	fb->fb_data = (uint8_t *)p + fb->fb_page;
 	/* the whole copy until the daemon says what its clauses use */
-	if (ft_bpf_conf(fb, 1, FT_BPF_STACK) == -1) {
+	if (ft_bpf_set(fb->fb_conf, 1, FT_BPF_STACK) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot set a BPF map: %s",
 		    strerror(e));
@@ -582,7 +567,7 @@ fail:
 int
 ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 {
-	return ft_bpf_conf(fb, 0, (uint64_t)off);
+	return ft_bpf_set(fb->fb_conf, 0, (uint64_t)off);
 }
 
 /*
@@ -592,7 +577,7 @@ ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 int
 ft_bpf_stack(ft_bpf_t *fb, size_t len)
 {
-	return ft_bpf_conf(fb, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
+	return ft_bpf_set(fb->fb_conf, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
 	    (uint64_t)len);
 }
 
@@ -605,15 +590,7 @@ ft_bpf_stack(ft_bpf_t *fb, size_t len)
 int
 ft_bpf_gate(ft_bpf_t *fb, uint64_t nexec)
 {
-	union bpf_attr a;
-	uint32_t key = 1;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fb->fb_gate;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)&nexec;
-	a.flags = BPF_ANY;
-	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
+	return ft_bpf_set(fb->fb_gate, 1, nexec);
 }
 
 /*
