@@ -673,6 +673,7 @@ dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
 void		dt_idhash_drop_kind(dt_idhash_t *, int);
 void		dt_idhash_keep_gen(dt_idhash_t *, unsigned int);
+uint32_t	dt_idhash_hashstr(const char *);
 int		dt_ident_init(dtrace_hdl_t *);
 int		dt_ident_version(dtrace_hdl_t *, const char *);
 const char	*dt_ident_aggfunc_name(uint32_t);
