@@ -166,6 +166,23 @@ dtd_spec_alloc(dtd_specs_t *ss, uint64_t now)
 	return 0;
 }
 
+/*
+ * Speculation id, locked, with *cpu made the CPU of one of its buffers;
+ * NULL for id 0 or one past nspec, which name nothing to act on.
+ */
+static dtd_spec_t *
+dtd_spec_lock(dtd_specs_t *ss, uint64_t id, int *cpu)
+{
+	dtd_spec_t *sp;
+
+	if (id == 0 || id > ss->dss_nspec)
+		return NULL;
+	sp = &ss->dss_spec[id - 1];
+	*cpu = *cpu < 0 ? 0 : *cpu % ss->dss_ncpu;
+	pthread_mutex_lock(&sp->ds_lock);
+	return sp;
+}
+
 /* Is id one that speculate(), commit() and discard() may name? */
 int
 dtd_spec_valid(const dtd_specs_t *ss, uint64_t id)
@@ -187,11 +204,8 @@ dtd_spec_write(dtd_specs_t *ss, uint64_t id, int cpu, const void *rec,
 	char *dst;
 	int rv = 0;
 
-	if (id == 0 || id > ss->dss_nspec)
+	if ((sp = dtd_spec_lock(ss, id, &cpu)) == NULL)
 		return 0;
-	sp = &ss->dss_spec[id - 1];
-	cpu = cpu < 0 ? 0 : cpu % ss->dss_ncpu;
-	pthread_mutex_lock(&sp->ds_lock);
 	switch (sp->ds_state) {
 	case DTD_SPEC_ACTIVE:
 		sp->ds_state = DTD_SPEC_ACTIVEONE;
@@ -256,11 +270,8 @@ dtd_spec_commit(dtd_specs_t *ss, uint64_t id, int cpu, dtd_buf_t *b,
 	dtd_spec_t *sp;
 	int c, filled = 0;
 
-	if (id == 0 || id > ss->dss_nspec)
+	if ((sp = dtd_spec_lock(ss, id, &cpu)) == NULL)
 		return 0;
-	sp = &ss->dss_spec[id - 1];
-	cpu = cpu < 0 ? 0 : cpu % ss->dss_ncpu;
-	pthread_mutex_lock(&sp->ds_lock);
 	switch (sp->ds_state) {
 	case DTD_SPEC_ACTIVE:
 		/* nothing speculated: free again at once */
@@ -299,11 +310,8 @@ dtd_spec_discard(dtd_specs_t *ss, uint64_t id, int cpu, uint64_t now)
 {
 	dtd_spec_t *sp;
 
-	if (id == 0 || id > ss->dss_nspec)
+	if ((sp = dtd_spec_lock(ss, id, &cpu)) == NULL)
 		return;
-	sp = &ss->dss_spec[id - 1];
-	cpu = cpu < 0 ? 0 : cpu % ss->dss_ncpu;
-	pthread_mutex_lock(&sp->ds_lock);
 	switch (sp->ds_state) {
 	case DTD_SPEC_ACTIVEONE:
 		if (sp->ds_owner == cpu) {

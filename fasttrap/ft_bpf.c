@@ -226,6 +226,33 @@ ft_bpf_load(int type, uint32_t expected, const struct bpf_insn *insn, int n,
 	return (int)ft_bpf_sys(BPF_PROG_LOAD, &a, sizeof(a));
 }
 
+/* Emit at insn[n] the two slots that load map fd into reg: the next n. */
+static int
+ft_bpf_ldmap(struct bpf_insn *insn, int n, int reg, int fd)
+{
+	struct bpf_insn ld[2] = { LDMAP(reg, fd) };
+
+	insn[n++] = ld[0];
+	insn[n++] = ld[1];
+	return n;
+}
+
+/*
+ * Emit at insn[n] a lookup of the 32-bit key (kept at fp-4) in map fd:
+ * r0 is then the value's address, or 0, which the caller tests where
+ * it needs to.  Returns the next n.
+ */
+static int
+ft_bpf_lookup(struct bpf_insn *insn, int n, int fd, int32_t key)
+{
+	insn[n++] = ST32(R10, -4, key);
+	insn[n++] = MOV64R(R2, R10);
+	insn[n++] = ADD64I(R2, -4);
+	n = ft_bpf_ldmap(insn, n, R1, fd);
+	insn[n++] = CALL(BPF_FUNC_map_lookup_elem);
+	return n;
+}
+
 static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
@@ -238,14 +265,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
 	/* the gate: nothing of an image the daemon has not accepted */
 	for (i = 0; i < 2; i++) {
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_gate) };
-
-		EMIT(ST32(R10, -4, i));
-		EMIT(MOV64R(R2, R10));
-		EMIT(ADD64I(R2, -4));
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-		EMIT(CALL(BPF_FUNC_map_lookup_elem));
+		n = ft_bpf_lookup(insn, n, fb->fb_gate, i);
 		jgate[i] = n;
 		EMIT(JEQI(R0, 0, 0));		/* patched: to shut */
 		EMIT(LDX64(i == 0 ? R7 : R1, R0, 0));
@@ -260,16 +280,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	 * busy word is taken with a compare-and-exchange, and a capture
 	 * that finds it taken counts as lost.
 	 */
-	EMIT(ST32(R10, -4, 0));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_scratch) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_scratch, 0);
 	jlost = n;
 	EMIT(JEQI(R0, 0, 0));				/* patched: to lost */
 	EMIT(MOV64R(R7, R0));
@@ -304,16 +315,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_fsbase)));
 		EMIT(MOV64I(R2, 8));
 		EMIT(CALL(BPF_FUNC_probe_read_kernel));
-		EMIT(ST32(R10, -4, 0));
-		EMIT(MOV64R(R2, R10));
-		EMIT(ADD64I(R2, -4));
-		{
-			struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_conf) };
-
-			insn[n++] = ld[0];
-			insn[n++] = ld[1];
-		}
-		EMIT(CALL(BPF_FUNC_map_lookup_elem));
+		n = ft_bpf_lookup(insn, n, fb->fb_conf, 0);
 		EMIT(JEQI(R0, 0, 13));			/* to noerr */
 		EMIT(LDX64(R3, R0, 0));
 		EMIT(JEQI(R3, 0, 11));			/* to noerr */
@@ -346,16 +348,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	 * it is ever read for the unwinder.  The bound is kept at fp-16
 	 * across the calls, the size of a read at fp-24.
 	 */
-	EMIT(ST32(R10, -4, 1));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_conf) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_conf, 1);
 	EMIT(MOV64I(R4, 0));
 	EMIT(JEQI(R0, 0, 1));
 	EMIT(LDX64(R4, R0, 0));
@@ -413,23 +406,13 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(MOV64I(R9, 0));
 	EMIT(STX32(R7, R9, offsetof(ft_bpfrec_t, br_stklen)));
 	/* wake the reader only when the ring is more than half full */
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
 	EMIT(MOV64I(R2, BPF_RB_AVAIL_DATA));
 	EMIT(CALL(BPF_FUNC_ringbuf_query));
 	EMIT(MOV64I(R4, BPF_RB_NO_WAKEUP));
 	EMIT(JLEI(R0, (int32_t)(fb->fb_size / 2), 1));
 	EMIT(MOV64I(R4, BPF_RB_FORCE_WAKEUP));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_ring) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
 	EMIT(MOV64R(R2, R7));
 	EMIT(MOV64R(R3, R9));
 	EMIT(ADD64I(R3, offsetof(ft_bpfrec_t, br_stack)));
@@ -449,16 +432,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	insn[jlost].off = (int16_t)(n - jlost - 1);
 	insn[jbusy].off = (int16_t)(n - jbusy - 1);
 	insn[jfull].off = (int16_t)(n - jfull - 1);
-	EMIT(ST32(R10, -4, 0));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	{
-		struct bpf_insn ld[2] = { LDMAP(R1, fb->fb_lost) };
-
-		insn[n++] = ld[0];
-		insn[n++] = ld[1];
-	}
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_lost, 0);
 	jout = n;
 	EMIT(JEQI(R0, 0, 0));
 	EMIT(MOV64I(R1, 1));
@@ -556,14 +530,14 @@ ft_bpf_close(ft_bpf_t *fb)
 	free(fb);
 }
 
-/* Word key of fb_conf: v. */
+/* Word key of the array map fd: v.  0, or -1 with errno. */
 static int
-ft_bpf_conf(ft_bpf_t *fb, uint32_t key, uint64_t v)
+ft_bpf_set(int fd, uint32_t key, uint64_t v)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fb->fb_conf;
+	a.map_fd = (uint32_t)fd;
 	a.key = (uint64_t)(uintptr_t)&key;
 	a.value = (uint64_t)(uintptr_t)&v;
 	a.flags = BPF_ANY;
@@ -602,27 +576,12 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		goto fail;
 	}
 	if ((fb->fb_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
-	    "dtraced_lost")) == -1) {
-		e = errno;
-		snprintf(err, errlen, "cannot create a BPF map: %s",
-		    strerror(e));
-		goto fail;
-	}
-	if ((fb->fb_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
-	    sizeof(ft_bpfrec_t) + 8, 1, "dtraced_scratch")) == -1) {
-		e = errno;
-		snprintf(err, errlen, "cannot create a BPF map: %s",
-		    strerror(e));
-		goto fail;
-	}
-	if ((fb->fb_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
-	    "dtraced_conf")) == -1) {
-		e = errno;
-		snprintf(err, errlen, "cannot create a BPF map: %s",
-		    strerror(e));
-		goto fail;
-	}
-	if ((fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    "dtraced_lost")) == -1 ||
+	    (fb->fb_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+	    sizeof(ft_bpfrec_t) + 8, 1, "dtraced_scratch")) == -1 ||
+	    (fb->fb_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    "dtraced_conf")) == -1 ||
+	    (fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
 	    "dtraced_gate")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
@@ -647,7 +606,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 	fb->fb_prod = p;
 	fb->fb_data = (uint8_t *)p + fb->fb_page;
 	/* the whole copy until the daemon says what its clauses use */
-	if (ft_bpf_conf(fb, 1, FT_BPF_STACK) == -1) {
+	if (ft_bpf_set(fb->fb_conf, 1, FT_BPF_STACK) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot set a BPF map: %s",
 		    strerror(e));
@@ -671,7 +630,7 @@ fail:
 int
 ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 {
-	return ft_bpf_conf(fb, 0, (uint64_t)off);
+	return ft_bpf_set(fb->fb_conf, 0, (uint64_t)off);
 }
 
 /*
@@ -681,7 +640,7 @@ ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 int
 ft_bpf_stack(ft_bpf_t *fb, size_t len)
 {
-	return ft_bpf_conf(fb, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
+	return ft_bpf_set(fb->fb_conf, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
 	    (uint64_t)len);
 }
 
@@ -694,15 +653,7 @@ ft_bpf_stack(ft_bpf_t *fb, size_t len)
 int
 ft_bpf_gate(ft_bpf_t *fb, uint64_t nexec)
 {
-	union bpf_attr a;
-	uint32_t key = 1;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fb->fb_gate;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)&nexec;
-	a.flags = BPF_ANY;
-	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
+	return ft_bpf_set(fb->fb_gate, 1, nexec);
 }
 
 /*
@@ -715,8 +666,7 @@ ft_bpf_gate(ft_bpf_t *fb, uint64_t nexec)
 int
 ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 {
-	struct bpf_insn insn[96], ld[2] = { LDMAP(R1, fb->fb_ring) };
-	struct bpf_insn ldg[2] = { LDMAP(R1, fb->fb_gate) };
+	struct bpf_insn insn[96];
 	struct bpf_insn ldc[2] = {
 		I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)FT_BPF_EXEC),
 		I(0, 0, 0, 0, (int32_t)(FT_BPF_EXEC >> 32))
@@ -730,19 +680,13 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	jout = n;
 	EMIT(JNEI(R0, (int32_t)pid, 0));		/* patched: to out */
 	/* shut the gate (word 0: one more exec), even if no room follows */
-	EMIT(ST32(R10, -4, 0));
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	insn[n++] = ldg[0];
-	insn[n++] = ldg[1];
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	n = ft_bpf_lookup(insn, n, fb->fb_gate, 0);
 	jgate = n;
 	EMIT(JEQI(R0, 0, 0));			/* patched: to ring */
 	EMIT(MOV64I(R1, 1));
 	EMIT(XADD64(R0, R1, 0));
 	insn[jgate].off = (int16_t)(n - jgate - 1);
-	insn[n++] = ld[0];
-	insn[n++] = ld[1];
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
 	EMIT(MOV64I(R2, (int32_t)offsetof(ft_bpfrec_t, br_stack)));
 	EMIT(MOV64I(R3, 0));
 	EMIT(CALL(BPF_FUNC_ringbuf_reserve));

@@ -1444,19 +1444,15 @@ dt_aggregate_print_json(dtrace_hdl_t *dtp, FILE *fp)
 
 	if ((v = dt_aggregate_sorted(dtp, UINT32_MAX, &n)) == NULL)
 		return -1;
-	dt_json_init(&j, fp);
 	for (i = 0; i < n; i++) {
 		if (i > 0 && v[i]->ae_aggid == v[i - 1]->ae_aggid)
 			continue;
-		dt_json_object_begin(&j);
-		dt_json_kstring(&j, "type", "aggregation");
+		dt_json_beginline(&j, fp, "aggregation");
 		if (dt_aggregate_json(dtp, &j, v[i]->ae_aggid) != 0) {
 			free(v);
 			return -1;
 		}
-		dt_json_object_end(&j);
-		dt_json_newline(&j);
-		if (dt_json_error(&j) != 0) {
+		if (dt_json_endline(&j) != 0) {
 			free(v);
 			return dt_set_errno(dtp, errno);
 		}

@@ -227,17 +227,15 @@ dt_consume_json_drop(dtrace_hdl_t *dtp, const char *kind, const char *tag,
 {
 	dt_json_t j;
 
-	dt_json_init(&j, dtp->dt_ofp != NULL ? dtp->dt_ofp : stdout);
-	dt_json_object_begin(&j);
-	dt_json_kstring(&j, "type", "drop");
+	dt_json_beginline(&j, dtp->dt_ofp != NULL ? dtp->dt_ofp : stdout,
+	    "drop");
 	dt_json_kstring(&j, "kind", kind);
 	dt_json_kstring(&j, "tag", tag);
 	if (where != NULL)
 		dt_json_kint(&j, where, unit);
 	dt_json_kuint(&j, "count", n);
 	dt_json_kstring(&j, "message", msg);
-	dt_json_object_end(&j);
-	dt_json_newline(&j);
+	(void)dt_json_endline(&j);
 }
 
 void
@@ -371,9 +369,7 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
 		    pd->dtpd_name, dif_fault_name(fault), details, where,
 		    offinfo);
-		dt_json_init(&j, fp);
-		dt_json_object_begin(&j);
-		dt_json_kstring(&j, "type", "error");
+		dt_json_beginline(&j, fp, "error");
 		dt_json_kuint(&j, "epid", epid);
 		dt_json_kuint(&j, "id", pd->dtpd_id);
 		dt_consume_json_pdesc(&j, pd);
@@ -382,8 +378,7 @@ dt_consume_error(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 		dt_json_kint(&j, "offset", offset);
 		dt_json_kuint(&j, "address", addr);
 		dt_json_kstring(&j, "message", msg);
-		dt_json_object_end(&j);
-		dt_json_newline(&j);
+		(void)dt_json_endline(&j);
 		return 0;
 	}
 	fprintf(stderr, "dtrace: error on enabled probe ID %u (ID %u: "
@@ -562,9 +557,7 @@ dt_consume_json_probe(dtrace_hdl_t *dtp, FILE *fp, const dt_epid_t *ep,
 {
 	dt_json_t j;
 
-	dt_json_init(&j, fp);
-	dt_json_object_begin(&j);
-	dt_json_kstring(&j, "type", "probe");
+	dt_json_beginline(&j, fp, "probe");
 	dt_json_kuint(&j, "timestamp", ts);
 	dt_json_kint(&j, "cpu", cpu);
 	dt_json_kuint(&j, "epid", ep->de_edesc.dtepd_epid);

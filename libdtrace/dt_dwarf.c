@@ -122,16 +122,6 @@ dt_dwarf_state(dtrace_hdl_t *dtp)
 	return dtp->dt_dwarf;
 }
 
-static uint32_t
-dt_dwarf_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 /* Open path's DWARF file: its own, else by build-id, else debuglink. */
 static int
 dt_dwarf_try(const char *path)
@@ -300,7 +290,7 @@ static void
 dt_dwarf_add(dt_dwarf_file_t *df, const char *name, int ns, Dwarf_Off off,
     int alt, int tag, int64_t value)
 {
-	uint32_t h = dt_dwarf_hash(name) % df->df_nhash;
+	uint32_t h = dt_idhash_hashstr(name) % df->df_nhash;
 	dt_dwarf_ent_t *e;
 
 	/* the first definition of a name stands: every CU repeats them */
@@ -428,8 +418,8 @@ dt_dwarf_find(dt_dwarf_file_t *df, const char *name, int ns, int tag)
 		dt_dwarf_index(df);
 	if (df->df_hash == NULL)
 		return NULL;
-	for (e = df->df_hash[dt_dwarf_hash(name) % df->df_nhash]; e != NULL;
-	    e = e->de_next) {
+	for (e = df->df_hash[dt_idhash_hashstr(name) % df->df_nhash];
+	    e != NULL; e = e->de_next) {
 		if (e->de_ns == ns && strcmp(e->de_name, name) == 0 &&
 		    (tag == 0 || e->de_tag == tag))
 			return e;

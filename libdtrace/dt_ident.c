@@ -56,7 +56,8 @@ dt_idhash_destroy(dt_idhash_t *dhp)
 	free(dhp);
 }
 
-static uint32_t
+/* FNV-1a: the hash of a name, for this table and dt_dwarf.c's. */
+uint32_t
 dt_idhash_hashstr(const char *s)
 {
 	uint32_t h = 2166136261u;

@@ -335,6 +335,7 @@ void		dt_json_kstring(dt_json_t *, const char *, const char *);
 void		dt_json_kint(dt_json_t *, const char *, int64_t);
 void		dt_json_kuint(dt_json_t *, const char *, uint64_t);
 int		dt_json_error(const dt_json_t *);
+void		dt_json_beginline(dt_json_t *, FILE *, const char *);
 int		dt_json_endline(dt_json_t *);
 
 /* dt_proc.c */
@@ -672,6 +673,7 @@ dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
 void		dt_idhash_drop_kind(dt_idhash_t *, int);
 void		dt_idhash_keep_gen(dt_idhash_t *, unsigned int);
+uint32_t	dt_idhash_hashstr(const char *);
 int		dt_ident_init(dtrace_hdl_t *);
 int		dt_ident_version(dtrace_hdl_t *, const char *);
 const char	*dt_ident_aggfunc_name(uint32_t);
@@ -944,6 +946,8 @@ dt_epid_t	*dt_program_epid_create(struct dtrace_prog *, uint32_t);
 void		dt_program_epid_free(dt_epid_t *);
 int		dt_program_epid_insert(dtrace_hdl_t *, uint32_t,
 		    dt_epid_t *);
+dt_epid_t	*dt_program_epid_add(dtrace_hdl_t *, struct dtrace_prog *,
+		    uint32_t, uint32_t, const dtrace_probedesc_t *);
 int		dt_program_aggs(dtrace_hdl_t *, struct dtrace_prog *);
 void		dt_program_ecbs(dtrace_hdl_t *, dt_msg_t *);
 int		dt_program_errhandler(dtrace_hdl_t *);

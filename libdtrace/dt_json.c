@@ -8,8 +8,9 @@
  * A dt_json_t writes to a stream and remembers, at each depth, whether
  * something was written there already (then a comma goes first) and
  * whether a key was just written (then its value follows the colon).
- * Output is compact: no space anywhere, one line per object the caller
- * ends with dt_json_newline.  Errors are the stream's: dt_json_error.
+ * Output is compact: no space anywhere, one line per top-level object,
+ * which dt_json_beginline opens with its "type" and dt_json_endline
+ * ends.  Errors are the stream's: dt_json_error.
  */
 #include <stdio.h>
 #include <string.h>
@@ -261,6 +262,18 @@ int
 dt_json_error(const dt_json_t *j)
 {
 	return ferror(j->dj_fp) ? -1 : 0;
+}
+
+/*
+ * A line's top-level object opens on fp, its first member the "type"
+ * that tells a reader which kind of line this is.
+ */
+void
+dt_json_beginline(dt_json_t *j, FILE *fp, const char *type)
+{
+	dt_json_init(j, fp);
+	dt_json_object_begin(j);
+	dt_json_kstring(j, "type", type);
 }
 
 /* A line's top-level object ends: dt_json_error() of all it wrote. */

@@ -222,9 +222,7 @@ dtrace_probe_json(dtrace_hdl_t *dtp, FILE *fp, const dtrace_probedesc_t *pdp,
 	dt_json_t j;
 	int i;
 
-	dt_json_init(&j, fp);
-	dt_json_object_begin(&j);
-	dt_json_kstring(&j, "type", "probe-description");
+	dt_json_beginline(&j, fp, "probe-description");
 	dt_json_kuint(&j, "id", pdp->dtpd_id);
 	dt_json_kstring(&j, "provider", pdp->dtpd_provider);
 	dt_json_kstring(&j, "module", pdp->dtpd_mod);

@@ -70,7 +70,6 @@ dt_program_ecbs(dtrace_hdl_t *dtp, dt_msg_t *m)
 		struct dtrace_prog *pgp;
 		dtrace_probedesc_t pd;
 		uint32_t epid, prog, stmt;
-		dt_epid_t *ep;
 
 		epid = dt_msg_get_u32(m);
 		prog = dt_msg_get_u32(m);
@@ -83,14 +82,8 @@ dt_program_ecbs(dtrace_hdl_t *dtp, dt_msg_t *m)
 		for (pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
 			if (pgp->dp_exec && pgp->dp_seq == prog)
 				break;
-		if (pgp == NULL || stmt >= pgp->dp_prog.dp_nstmt ||
-		    (ep = dt_program_epid_create(pgp, stmt)) == NULL)
-			continue;
-		ep->de_edesc.dtepd_epid = epid;
-		ep->de_edesc.dtepd_probeid = pd.dtpd_id;
-		ep->de_pdesc = pd;
-		if (dt_program_epid_insert(dtp, epid, ep) != 0)
-			dt_program_epid_free(ep);
+		if (pgp != NULL && stmt < pgp->dp_prog.dp_nstmt)
+			(void)dt_program_epid_add(dtp, pgp, stmt, epid, &pd);
 	}
 }
 
@@ -180,6 +173,29 @@ dt_program_epid_insert(dtrace_hdl_t *dtp, uint32_t epid, dt_epid_t *ep)
 	}
 	dtp->dt_epids[epid] = ep;
 	return 0;
+}
+
+/*
+ * EPID epid, the daemon's enabling of statement stmt of pgp on probe pd:
+ * its record descriptions, made and entered in the handle's table.
+ * NULL if memory ran out.
+ */
+dt_epid_t *
+dt_program_epid_add(dtrace_hdl_t *dtp, struct dtrace_prog *pgp,
+    uint32_t stmt, uint32_t epid, const dtrace_probedesc_t *pd)
+{
+	dt_epid_t *ep;
+
+	if ((ep = dt_program_epid_create(pgp, stmt)) == NULL)
+		return NULL;
+	ep->de_edesc.dtepd_epid = epid;
+	ep->de_edesc.dtepd_probeid = pd->dtpd_id;
+	ep->de_pdesc = *pd;
+	if (dt_program_epid_insert(dtp, epid, ep) != 0) {
+		dt_program_epid_free(ep);
+		return NULL;
+	}
+	return ep;
 }
 
 int
@@ -334,15 +350,8 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 			err = EDT_PROTO;
 			goto fail;
 		}
-		if ((ep = dt_program_epid_create(pgp, stmt)) == NULL) {
-			err = EDT_NOMEM;
-			goto fail;
-		}
-		ep->de_edesc.dtepd_epid = epid;
-		ep->de_edesc.dtepd_probeid = pd.dtpd_id;
-		ep->de_pdesc = pd;
-		if (dt_program_epid_insert(dtp, epid, ep) != 0) {
-			dt_program_epid_free(ep);
+		if ((ep = dt_program_epid_add(dtp, pgp, stmt, epid,
+		    &pd)) == NULL) {
 			err = EDT_NOMEM;
 			goto fail;
 		}

@@ -182,7 +182,6 @@ dtrace_claim(dtrace_hdl_t *dtp, const char *name, int snapshot)
 	for (i = 0; i < nepid && rep.dm_err == 0; i++) {
 		dtrace_probedesc_t pd;
 		uint32_t epid, prog, stmt;
-		dt_epid_t *ep;
 
 		epid = dt_msg_get_u32(&rep);
 		prog = dt_msg_get_u32(&rep);
@@ -193,15 +192,8 @@ dtrace_claim(dtrace_hdl_t *dtp, const char *name, int snapshot)
 		    stmt >= progs[prog]->dp_prog.dp_nstmt ||
 		    dt_program_epid(dtp, epid) != NULL)
 			goto bad;
-		if ((ep = dt_program_epid_create(progs[prog], stmt)) == NULL) {
-			(void)dt_set_errno(dtp, EDT_NOMEM);
-			goto out;
-		}
-		ep->de_edesc.dtepd_epid = epid;
-		ep->de_edesc.dtepd_probeid = pd.dtpd_id;
-		ep->de_pdesc = pd;
-		if (dt_program_epid_insert(dtp, epid, ep) != 0) {
-			dt_program_epid_free(ep);
+		if (dt_program_epid_add(dtp, progs[prog], stmt, epid,
+		    &pd) == NULL) {
 			(void)dt_set_errno(dtp, EDT_NOMEM);
 			goto out;
 		}
@@ -313,9 +305,7 @@ dtrace_retained_json(dtrace_hdl_t *dtp, FILE *fp, const dtrace_retained_t *r)
 	dt_json_t j;
 	uint32_t i;
 
-	dt_json_init(&j, fp);
-	dt_json_object_begin(&j);
-	dt_json_kstring(&j, "type", "retained");
+	dt_json_beginline(&j, fp, "retained");
 	dt_json_kstring(&j, "name", r->dtr_name);
 	dt_json_kuint(&j, "uid", r->dtr_uid);
 	dt_json_kstring(&j, "state", r->dtr_state >= 0 &&

@@ -611,9 +611,26 @@ dt_usym_keyhow(uint32_t kind)
 }
 
 /*
- * A ustack() record (pid, then nframes pcs, 0 after the last) as
- * illumos prints it: a newline, then one frame a line, each indented by
- * the stackindent option.
+ * The name of frame i of a ustack() record (pid, then the frames' pcs, 0
+ * after the last), in buf; 0 past the last frame, else 1.
+ */
+static int
+dt_usym_frame(dtrace_hdl_t *dtp, const char *data, uint32_t i, char *buf,
+    size_t size)
+{
+	uint64_t pid, pc;
+
+	memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
+	if (pc == 0)
+		return 0;
+	memcpy(&pid, data, sizeof(pid));
+	dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, buf, size);
+	return 1;
+}
+
+/*
+ * A ustack() record of nframes pcs as illumos prints it: a newline,
+ * then one frame a line, each indented by the stackindent option.
  */
 int
 dt_usym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
@@ -621,25 +638,18 @@ dt_usym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
 {
 	dtrace_optval_t ind = dtp->dt_options[DTRACEOPT_STACKINDENT];
 	char name[1024];
-	uint64_t pid, pc;
 	uint32_t i;
 
 	if (nframes == 0)
 		return 0;
 	if (ind == DTRACEOPT_UNSET || ind < 0 || ind > 1024)
 		ind = 14;
-	memcpy(&pid, data, sizeof(pid));
 	if (fprintf(fp, "\n") < 0)
 		return -1;
-	for (i = 0; i < nframes; i++) {
-		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
-		if (pc == 0)
-			break;
-		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
-		    sizeof(name));
+	for (i = 0; i < nframes && dt_usym_frame(dtp, data, i, name,
+	    sizeof(name)); i++)
 		if (fprintf(fp, "%*s%s\n", (int)ind, "", name) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -674,19 +684,12 @@ dt_usym_json_stack(dtrace_hdl_t *dtp, dt_json_t *j, const char *data,
     uint32_t nframes)
 {
 	char name[1024];
-	uint64_t pid, pc;
 	uint32_t i;
 
-	memcpy(&pid, data, sizeof(pid));
 	dt_json_array_begin(j);
-	for (i = 0; i < nframes; i++) {
-		memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
-		if (pc == 0)
-			break;
-		dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, name,
-		    sizeof(name));
+	for (i = 0; i < nframes && dt_usym_frame(dtp, data, i, name,
+	    sizeof(name)); i++)
 		dt_json_string(j, name, sizeof(name));
-	}
 	dt_json_array_end(j);
 }
 

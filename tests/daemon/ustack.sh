@@ -330,6 +330,47 @@ prefix() {
 	na=$(wc -l <"$1"); nb=$(wc -l <"$2")
 	[ "$na" -lt "$nb" ] && head -n "$na" "$2" | cmp -s - "$1"
 }
+# captured WHAT RC FILE SEL REF HOW [EXTRA]: the checks of a stack that
+# WHAT captured (dtrace's exit status RC, its -o file FILE: the stack,
+# then ustackdepth) against ptrace's of the same chain (REF).  SEL picks
+# the frames compared: stk every one, downs the downs.  HOW is whole
+# (the chain fits the copy: the same frames) or cut (ptrace's, cut
+# where the copy ends, the last a down(), never a frame of a later
+# moment).  EXTRA, a command, is this case's own check, run right after
+# the comparison.
+captured() {
+	what=$1 file=$3 sel=$4 ref=$5 how=$6 extra=$7
+	check "$what: exit 0" [ "$2" -eq 0 ]
+	$sel "$file" >"$tmp/c"
+	$sel "$ref" >"$tmp/r"
+	all="every frame" part="frames, cut at the copy's end"
+	[ $sel = downs ] && all="the downs" part="downs, cut short"
+	if [ $how = whole ]; then
+		check "$what: $all as under ptrace" cmp -s "$tmp/c" "$tmp/r"
+		[ -z "$extra" ] || $extra
+	else
+		check "$what: ptrace's $part" \
+		    prefix "$tmp/c" "$tmp/r"
+		[ -z "$extra" ] || $extra
+		check "$what: the stack ends in down(), no later frame" \
+		    [ "$(last "$file")" = "$t\`down" ]
+	fi
+	check "$what: ustackdepth is the frame count" \
+	    [ "$(tail -1 "$file")" = "$(stk "$file" | wc -l)" ]
+}
+# (this case's own: at least some KiB of the stack in the copy)
+kib() {
+	check "$t $n, uprobe: several KiB copied (14 frames or more)" \
+	    [ "$(wc -l <"$tmp/c")" -ge 14 ]
+}
+# (and its: below the downs, main, then the rest of ptrace's stack)
+tomain() {
+	stk "$file" | sed -n '/`down+/,$p' | grep -v '`down+' | head -1 \
+	    >"$tmp/after"
+	check "$t spin $n, profile-997: then main ... $t\`_start" \
+	    [ "$(sed 's/+0x[0-9a-f]*$//' "$tmp/after")" = "$t\`main" \
+	    -a "$(last "$file")" = "$t\`_start" ]
+}
 dtrace -x backend=uprobe -q -c "$TRIGGERS/deep 1" \
     -n 'pid$target:a.out:leaf:entry { exit(0); }' >/dev/null 2>"$tmp/err"
 haveup=$?
@@ -390,51 +431,27 @@ for t in deep deepfp deepnofp; do
 		rm -f "$tmp/u.$t.$n"
 		dtrace -x backend=uprobe -q -c "$TRIGGERS/$t $n" -n "$prog" \
 		    -o "$tmp/u.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
-		check "$t $n, uprobe: exit 0" [ $? -eq 0 ]
-		stk "$tmp/u.$t.$n" >"$tmp/u"
-		stk "$tmp/p.$t.$n" >"$tmp/p"
-		if [ $n = 5 ]; then
-			check "$t $n, uprobe: every frame as under ptrace" \
-			    cmp -s "$tmp/u" "$tmp/p"
-		else
-			check "$t $n, uprobe: ptrace's frames, cut at the copy's end" \
-			    prefix "$tmp/u" "$tmp/p"
-			check "$t $n, uprobe: several KiB copied (14 frames or more)" \
-			    [ "$(wc -l <"$tmp/u")" -ge 14 ]
-			check "$t $n, uprobe: the stack ends in down(), no later frame" \
-			    [ "$(last "$tmp/u.$t.$n")" = "$t\`down" ]
-		fi
-		check "$t $n, uprobe: ustackdepth is the frame count" \
-		    [ "$(tail -1 "$tmp/u.$t.$n")" = "$(wc -l <"$tmp/u")" ]
+		rc=$?
+		how=whole extra=
+		[ $n = 5 ] || how=cut extra=kib
+		captured "$t $n, uprobe" $rc "$tmp/u.$t.$n" stk \
+		    "$tmp/p.$t.$n" $how $extra
 	done
 	# profile samples of leaf() spinning at the bottom of the chain
 	for n in 40 80; do
 		[ -s "$tmp/p.$t.$n" ] ||
 		    dtrace -x backend=ptrace -q -c "$TRIGGERS/$t $n" -n "$prog" \
 		    -o "$tmp/p.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
+		rm -f "$tmp/s.$t.$n"
 		dtrace -q -c "$TRIGGERS/$t spin $n" -n '
 		    profile-997 /pid == $target && arg1 != 0/ {
 			ustack(200); trace(ustackdepth); exit(0); }' \
-		    >"$tmp/s.$t.$n" 2>"$tmp/err"
-		check "$t spin $n, profile-997: exit 0" [ $? -eq 0 ]
-		downs "$tmp/s.$t.$n" >"$tmp/s"
-		downs "$tmp/p.$t.$n" >"$tmp/p"
-		if [ $n = 40 ]; then
-			check "$t spin $n, profile-997: the downs as under ptrace" \
-			    cmp -s "$tmp/s" "$tmp/p"
-			stk "$tmp/s.$t.$n" | sed -n '/`down+/,$p' |
-			    grep -v '`down+' | head -1 >"$tmp/after"
-			check "$t spin $n, profile-997: then main ... $t\`_start" \
-			    [ "$(sed 's/+0x[0-9a-f]*$//' "$tmp/after")" = "$t\`main" \
-			    -a "$(last "$tmp/s.$t.$n")" = "$t\`_start" ]
-		else
-			check "$t spin $n, profile-997: ptrace's downs, cut short" \
-			    prefix "$tmp/s" "$tmp/p"
-			check "$t spin $n, profile-997: ends in down(), no later frame" \
-			    [ "$(last "$tmp/s.$t.$n")" = "$t\`down" ]
-		fi
-		check "$t spin $n, profile-997: ustackdepth is the frame count" \
-		    grep -qx " *$(stk "$tmp/s.$t.$n" | wc -l)" "$tmp/s.$t.$n"
+		    -o "$tmp/s.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
+		rc=$?
+		how=whole extra=tomain
+		[ $n = 40 ] || how=cut extra=
+		captured "$t spin $n, profile-997" $rc "$tmp/s.$t.$n" downs \
+		    "$tmp/p.$t.$n" $how $extra
 	done
 done
 
