@@ -620,9 +620,10 @@ int		dtd_prov_profile_parse(const char *, int *, uint64_t *);
 #define DTD_SAMPLE_CPU		1	/* every CPU's samples */
 #define DTD_SAMPLE_TASK		2	/* the samples of the targets */
 typedef struct dtd_sampler dtd_sampler_t;
-dtd_sampler_t	*dtd_sample_open_cpu(dtd_probe_t *, int, uint64_t, uint32_t);
-dtd_sampler_t	*dtd_sample_open_task(dtd_probe_t *, int, uint64_t, uint32_t,
-		    int *);
+dtd_sampler_t	*dtd_sample_open_cpu(dtd_probe_t *, int, uint64_t,
+		    uint32_t);
+dtd_sampler_t	*dtd_sample_open_task(dtd_probe_t *, int, uint64_t,
+		    uint32_t, int *);
 void		dtd_sample_close(dtd_sampler_t *);
 int		dtd_sample_fd(const dtd_sampler_t *);
 void		dtd_sample_follow(dtd_sampler_t *);

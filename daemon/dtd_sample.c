@@ -38,10 +38,10 @@
  * top FT_PERF_STACK bytes of its user stack.  They make the hit's
  * uregs[] and its memory accessor (ft_perf_read: the copy, else the
  * process's memory now, later than the sample), and ustack(),
- * ustackdepth and ucaller
- * unwind them with fasttrap's unwinder (ft_unwind.c).  A sample taken in
- * the kernel also carries, when a clause records stack(), the kernel's
- * call chain (the sampled PC first), which stack() records as it is.  Each sampled
+ * ustackdepth and ucaller unwind them with fasttrap's unwinder
+ * (ft_unwind.c).  A sample taken in the kernel also carries, when a
+ * clause records stack(), the kernel's call chain (the sampled PC
+ * first), which stack() records as it is.  Each sampled
  * process is observed (dtd_target_observe: its modules, its unwinder,
  * the module maps its consumers are sent), and the side-band records
  * of the sampling events are passed on to it (dtd_target_sideband).

@@ -386,8 +386,8 @@ void		dt_ksym_name(dtrace_hdl_t *, uint64_t, int, char *, size_t);
 uint64_t	dt_ksym_start(dtrace_hdl_t *, uint64_t, int);
 int		dt_ksym_print_stack(dtrace_hdl_t *, FILE *, const char *,
 		    uint32_t);
-void		dt_ksym_json_stack(dtrace_hdl_t *, dt_json_t *, const char *,
-		    uint32_t);
+void		dt_ksym_json_stack(dtrace_hdl_t *, dt_json_t *,
+		    const char *, uint32_t);
 void		dt_ksym_fini(dtrace_hdl_t *);
 
 /*
