@@ -204,6 +204,12 @@ typedef struct dtd_provider {
 	int		(*dpv_enable)(dtd_probe_t *);
 	void		(*dpv_disable)(dtd_probe_t *);
 	/*
+	 * Another ECB is about to be added to p, enabled already: what it
+	 * needs of the probe's hits may be more than the others did (a
+	 * profile sample's kernel stack).  -1 refuses it.
+	 */
+	int		(*dpv_addecb)(dtd_probe_t *, const struct dtd_ecb *);
+	/*
 	 * Does d select p for this consumer?  NULL: the four globs.  Lets
 	 * a provider hide probes a consumer may not use (pid: another
 	 * client's processes).
@@ -339,6 +345,13 @@ typedef struct dtd_hit {
 	int		(*dh_ustack)(const struct dtd_hit *, uint64_t *,
 			    uint32_t);
 	void		*dh_ustackarg;
+	/*
+	 * The kernel stack at the hit, for stack(): its program counters,
+	 * the hit's own first.  None: no kernel context (pid and USDT hits,
+	 * BEGIN, END, tick, a sample taken in user mode).
+	 */
+	const uint64_t	*dh_kpcs;
+	uint32_t	dh_nkpcs;
 	/*
 	 * errno: the C errno of the thread that hit, 0 or a DIF_FLT_*
 	 * code.  NULL: errno is 0 (no user thread).
@@ -637,8 +650,10 @@ int		dtd_prov_profile_parse(const char *, int *, uint64_t *);
 #define DTD_SAMPLE_CPU		1	/* every CPU's samples */
 #define DTD_SAMPLE_TASK		2	/* the samples of the targets */
 typedef struct dtd_sampler dtd_sampler_t;
-dtd_sampler_t	*dtd_sample_open_cpu(dtd_probe_t *, int, uint64_t);
-dtd_sampler_t	*dtd_sample_open_task(dtd_probe_t *, int, uint64_t, int *);
+dtd_sampler_t	*dtd_sample_open_cpu(dtd_probe_t *, int, uint64_t,
+		    uint32_t);
+dtd_sampler_t	*dtd_sample_open_task(dtd_probe_t *, int, uint64_t,
+		    uint32_t, int *);
 void		dtd_sample_close(dtd_sampler_t *);
 int		dtd_sample_fd(const dtd_sampler_t *);
 void		dtd_sample_follow(dtd_sampler_t *);

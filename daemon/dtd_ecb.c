@@ -9,7 +9,9 @@
  * fires the consumer's dtrace:::ERROR ECBs instead (a fault inside
  * those is only counted).  ustack() records the pid and the program
  * counters the hit's dh_ustack gives (usym() and friends: the pid and
- * the address); stop() and raise() signal the thread that hit, for a
+ * the address), stack() the kernel's the hit carries (dh_kpcs: a
+ * profile sample's, taken in the kernel; none for the others, an empty
+ * stack); stop() and raise() signal the thread that hit, for a
  * consumer allowed destructive actions, while it waits for us.
  *
  * What the firing path has to tell (exit(), a full fill buffer, a
@@ -373,6 +375,19 @@ dtd_ecb_ustack(const dtd_hit_t *h, char *dst, uint32_t nframes)
 		dtd_ecb_putint(dst + 8 + 8 * i, pcs[i], 8);
 }
 
+/*
+ * A kernel stack as stack() records it: nframes program counters, the
+ * hit's first, 0 past the last (no kernel context: none at all).
+ */
+static void
+dtd_ecb_kstack(const dtd_hit_t *h, char *dst, uint32_t nframes)
+{
+	uint32_t n = h->dh_nkpcs < nframes ? h->dh_nkpcs : nframes;
+
+	if (h->dh_kpcs != NULL && n > 0)
+		memcpy(dst, h->dh_kpcs, (size_t)n * 8);
+}
+
 static int
 dtd_ecb_isref(const dif_difo_t *d)
 {
@@ -409,6 +424,9 @@ dtd_ecb_agg(dtd_consumer_t *c, const dtd_hit_t *h, dif_mstate_t *ms,
 			break;
 		case DTP_KEY_USTACK:
 			dtd_ecb_ustack(h, key + off, ksize / 8 - 1);
+			break;
+		case DTP_KEY_STACK:
+			dtd_ecb_kstack(h, key + off, ksize / 8);
 			break;
 		case DTP_KEY_USYM:
 		case DTP_KEY_UMOD:
@@ -624,6 +642,12 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 				dtd_ecb_ustack(h, rec + DTRACE_RECHDR_SIZE +
 				    a->da_offset,
 				    DTRACE_USTACK_NFRAMES(a->da_arg));
+			continue;
+		}
+		if (a->da_kind == DTRACEACT_STACK) {
+			if (rec != NULL)
+				dtd_ecb_kstack(h, rec + DTRACE_RECHDR_SIZE +
+				    a->da_offset, (uint32_t)a->da_arg);
 			continue;
 		}
 		if (a->da_ndifo == 0)

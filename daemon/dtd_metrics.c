@@ -365,8 +365,13 @@ dtd_metrics_keytext(const dtp_aggkey_t *k, const char *p, char *buf,
 		memcpy(buf, p, n);
 		return n;
 	case DTP_KEY_USTACK:
-		/* the pid, then the frames: their addresses, innermost first */
-		for (i = 8; i + 8 <= k->dk_size; i += 8) {
+	case DTP_KEY_STACK:
+		/*
+		 * (ustack(): the pid, then) the frames: their addresses,
+		 * innermost first
+		 */
+		for (i = k->dk_kind == DTP_KEY_USTACK ? 8 : 0;
+		    i + 8 <= k->dk_size; i += 8) {
 			memcpy(&pc, p + i, 8);
 			if (pc == 0)
 				break;

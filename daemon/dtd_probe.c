@@ -455,12 +455,18 @@ dtd_probe_iter(const dtp_probedesc_t *d, dtd_consumer_t *c,
 	return rv;
 }
 
-/* Append an ECB to a probe's chain; the provider hears of the first. */
+/*
+ * Append an ECB to a probe's chain; the provider hears of the first,
+ * and of the others if it asks to.
+ */
 int
 dtd_probe_enable(dtd_probe_t *p, dtd_ecb_t *e)
 {
 	if (p->dpr_necb == 0 && p->dpr_prov->dpv_enable != NULL &&
 	    p->dpr_prov->dpv_enable(p) == -1)
+		return -1;
+	if (p->dpr_necb > 0 && p->dpr_prov->dpv_addecb != NULL &&
+	    p->dpr_prov->dpv_addecb(p, e) == -1)
 		return -1;
 	pthread_rwlock_wrlock(&p->dpr_lock);
 	TAILQ_INSERT_TAIL(&p->dpr_ecbs, e, de_link);

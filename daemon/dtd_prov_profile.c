@@ -39,6 +39,12 @@
  * intervals per wakeup at high rates); the ring wakes it early only
  * when half full.
  *
+ * Kernel stacks.  The samples carry the kernel's call chain only where
+ * an ECB on the probe records stack() (the kernel walks it at every
+ * sample), as deep as the deepest asks: found when the probe is
+ * enabled, and again when an ECB that asks for more joins it
+ * (dtd_prov_profile_addecb).
+ *
  * Idle CPUs.  illumos fires profile-N on every CPU, idle or not.  Here a
  * cpu-clock event samples an idle CPU on some CPUs and not on others
  * (measured on Linux 6.18: CPU 0 gives its idle samples with pid 0,
@@ -101,6 +107,7 @@ typedef struct dtd_profile {
 	int			dpf_nthr;
 	int			dpf_mode;	/* DTD_PROFILE_MODE_* */
 	int			dpf_nokernel;	/* task mode: exclude_kernel */
+	uint32_t		dpf_kframes;	/* kernel frames sampled */
 } dtd_profile_t;
 
 /* How profile-N samples (see above). */
@@ -112,6 +119,7 @@ static int	dtd_prov_profile_provide(const dtp_probedesc_t *,
 		    dtd_consumer_t *, char *, size_t);
 static int	dtd_prov_profile_enable(dtd_probe_t *);
 static void	dtd_prov_profile_disable(dtd_probe_t *);
+static int	dtd_prov_profile_addecb(dtd_probe_t *, const dtd_ecb_t *);
 static int	dtd_prov_profile_init(void);
 static int	dtd_prov_profile_uses(const dtd_consumer_t *);
 
@@ -121,6 +129,7 @@ const dtd_provider_t dtd_prov_profile = {
 	.dpv_provide = dtd_prov_profile_provide,
 	.dpv_enable = dtd_prov_profile_enable,
 	.dpv_disable = dtd_prov_profile_disable,
+	.dpv_addecb = dtd_prov_profile_addecb,
 	/* a sample shows whatever ran: its maps are sent */
 	.dpv_observes = dtd_prov_profile_uses,
 };
@@ -396,6 +405,57 @@ dtd_prov_profile_stop(dtd_profile_t *pf)
 	pf->dpf_stopfd = -1;
 }
 
+/*
+ * The kernel frames ECB e records at most: its stack() actions' and
+ * stack() keys' (0: none).
+ */
+static uint32_t
+dtd_prov_profile_ecbframes(const dtd_ecb_t *e)
+{
+	const dtp_stmt_t *st = e->de_stmt;
+	uint32_t i, k, n = 0;
+
+	for (i = 0; i < st->ds_nact; i++) {
+		const dtp_action_t *a = &st->ds_act[i];
+		const dtp_agg_t *g;
+
+		if (a->da_kind == DTRACEACT_STACK && a->da_arg > n)
+			n = (uint32_t)a->da_arg;
+		if (e->de_aggs == NULL || (g = e->de_aggs[i]) == NULL)
+			continue;
+		for (k = 0; k < g->dg_nkeys; k++)
+			if (g->dg_keys[k].dk_kind == DTP_KEY_STACK &&
+			    g->dg_keys[k].dk_size / 8 > n)
+				n = g->dg_keys[k].dk_size / 8;
+	}
+	return n;
+}
+
+/*
+ * The kernel frames the samples of p must carry: the most any ECB on p
+ * records, of those enabled and those a consumer is enabling now (its
+ * ECBs are all made before the first is enabled).  0 when no clause
+ * records stack(): then the kernel walks no call chain at a sample.
+ */
+static uint32_t
+dtd_prov_profile_kframes(const dtd_probe_t *p)
+{
+	dtd_consumer_t *c;
+	uint32_t i, n = 0, k;
+
+	for (c = dtd_consumer_next(NULL); c != NULL;
+	    c = dtd_consumer_next(c)) {
+		for (i = 0; i < c->dc_necb; i++) {
+			const dtd_ecb_t *e = c->dc_ecbs[i];
+
+			if (e != NULL && e->de_probe == p &&
+			    (k = dtd_prov_profile_ecbframes(e)) > n)
+				n = k;
+		}
+	}
+	return n;
+}
+
 static int
 dtd_prov_profile_enable(dtd_probe_t *p)
 {
@@ -408,6 +468,8 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 
 	if (pf->dpf_nthr > 0)
 		return 0;
+	pf->dpf_kframes = pf->dpf_kind == DTD_PROFILE_PROFILE ?
+	    dtd_prov_profile_kframes(p) : 0;
 	if (pf->dpf_kind == DTD_PROFILE_PROFILE) {
 		/* the CPUs the daemon may run on: the ones it can pin to */
 		if (sched_getaffinity(0, sizeof(set), &set) == -1)
@@ -456,17 +518,19 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 		 */
 		if (pf->dpf_kind == DTD_PROFILE_PROFILE) {
 			if (i == 0 && (t->dpt_smp = dtd_sample_open_cpu(p,
-			    t->dpt_cpu, pf->dpf_ns)) != NULL)
+			    t->dpt_cpu, pf->dpf_ns, pf->dpf_kframes)) != NULL)
 				pf->dpf_mode = DTD_PROFILE_MODE_CPU;
 			else if (i == 0 && (t->dpt_smp = dtd_sample_open_task(p,
-			    t->dpt_cpu, pf->dpf_ns, &pf->dpf_nokernel)) != NULL)
+			    t->dpt_cpu, pf->dpf_ns, pf->dpf_kframes,
+			    &pf->dpf_nokernel)) != NULL)
 				pf->dpf_mode = DTD_PROFILE_MODE_TASK;
 			else if (i > 0 && pf->dpf_mode == DTD_PROFILE_MODE_CPU)
 				t->dpt_smp = dtd_sample_open_cpu(p, t->dpt_cpu,
-				    pf->dpf_ns);
+				    pf->dpf_ns, pf->dpf_kframes);
 			else if (i > 0 && pf->dpf_mode == DTD_PROFILE_MODE_TASK)
 				t->dpt_smp = dtd_sample_open_task(p, t->dpt_cpu,
-				    pf->dpf_ns, &pf->dpf_nokernel);
+				    pf->dpf_ns, pf->dpf_kframes,
+				    &pf->dpf_nokernel);
 		}
 		if (i == 0 && pf->dpf_mode == DTD_PROFILE_MODE_TASK)
 			dtd_sample_retarget();
@@ -522,12 +586,12 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 	}
 	if (pf->dpf_mode != DTD_PROFILE_MODE_TIMER)
 		dtd_sample_start(pf->dpf_mode);
-	log_debug("%s: profile:::%s armed, %d thread%s%s", __func__,
-	    p->dpr_name, n, n == 1 ? "" : "s",
+	log_debug("%s: profile:::%s armed, %d thread%s%s, %u kernel frames",
+	    __func__, p->dpr_name, n, n == 1 ? "" : "s",
 	    pf->dpf_mode == DTD_PROFILE_MODE_CPU ? ", sampling each CPU" :
 	    pf->dpf_mode == DTD_PROFILE_MODE_TASK ? (pf->dpf_nokernel ?
 	    ", sampling the targets in user mode" :
-	    ", sampling the targets") : "");
+	    ", sampling the targets") : "", pf->dpf_kframes);
 	return 0;
 
 fail:
@@ -550,6 +614,35 @@ dtd_prov_profile_disable(dtd_probe_t *p)
 		pf->dpf_mode = DTD_PROFILE_MODE_TIMER;
 	}
 	log_debug("%s: profile:::%s disarmed", __func__, p->dpr_name);
+}
+
+/*
+ * ECB e joins p's others: if it records deeper kernel stacks than p's
+ * samples carry (a consumer's stack() on a probe another's enabling
+ * samples without), sample again with them.  The threads stop and start
+ * anew, the new ones counted before the old go, so that the sampled
+ * processes stay observed; the intervals in between are not sampled.
+ */
+static int
+dtd_prov_profile_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
+{
+	dtd_profile_t *pf = p->dpr_arg;
+	int mode = pf->dpf_mode;
+
+	if (pf->dpf_kind != DTD_PROFILE_PROFILE || pf->dpf_nthr == 0 ||
+	    mode == DTD_PROFILE_MODE_TIMER ||
+	    dtd_prov_profile_ecbframes(e) <= pf->dpf_kframes)
+		return 0;
+	dtd_prov_profile_stop(pf);
+	pf->dpf_mode = DTD_PROFILE_MODE_TIMER;
+	if (dtd_prov_profile_enable(p) == -1) {
+		dtd_sample_stop(mode);
+		return -1;
+	}
+	dtd_sample_stop(mode);
+	log_debug("%s: profile:::%s sampled again, %u kernel frames",
+	    __func__, p->dpr_name, pf->dpf_kframes);
+	return 0;
 }
 
 /* The illumos defaults, listed by dtrace -l in this order. */

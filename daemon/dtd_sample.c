@@ -38,8 +38,10 @@
  * top FT_PERF_STACK bytes of its user stack.  They make the hit's
  * uregs[] and its memory accessor (ft_perf_read: the copy, else the
  * process's memory now, later than the sample), and ustack(),
- * ustackdepth and ucaller
- * unwind them with fasttrap's unwinder (ft_unwind.c).  Each sampled
+ * ustackdepth and ucaller unwind them with fasttrap's unwinder
+ * (ft_unwind.c).  A sample taken in the kernel also carries, when a
+ * clause records stack(), the kernel's call chain (the sampled PC
+ * first), which stack() records as it is.  Each sampled
  * process is observed (dtd_target_observe: its modules, its unwinder,
  * the module maps its consumers are sent), and the side-band records
  * of the sampling events are passed on to it (dtd_target_sideband).
@@ -122,27 +124,29 @@ dtd_sample_new(dtd_probe_t *p, int mode, ft_perf_t *f)
 }
 
 /*
- * Sample what cpu runs every ns, for probe p.  The ring wakes the
- * thread only when half full: the timer drains it.  NULL if perf
- * refuses (try task mode).
+ * Sample what cpu runs every ns, for probe p, with kframes kernel
+ * frames (0: none; stack()).  The ring wakes the thread only when half
+ * full: the timer drains it.  NULL if perf refuses (try task mode).
  */
 dtd_sampler_t *
-dtd_sample_open_cpu(dtd_probe_t *p, int cpu, uint64_t ns)
+dtd_sample_open_cpu(dtd_probe_t *p, int cpu, uint64_t ns, uint32_t kframes)
 {
-	return dtd_sample_new(p, DTD_SAMPLE_CPU, ft_perf_open_cpu(cpu, ns));
+	return dtd_sample_new(p, DTD_SAMPLE_CPU, ft_perf_open_cpu(cpu, ns,
+	    kframes));
 }
 
 /*
  * Task mode: a sampler of the targets on cpu every ns, for probe p, if
  * this daemon may sample a process of its own there (user mode alone
- * if the kernel is refused: *nokernel, for the probe's other CPUs).
- * NULL if perf refuses this too (timers).
+ * if the kernel is refused: *nokernel, for the probe's other CPUs; no
+ * kernel frames then).  NULL if perf refuses this too (timers).
  */
 dtd_sampler_t *
-dtd_sample_open_task(dtd_probe_t *p, int cpu, uint64_t ns, int *nokernel)
+dtd_sample_open_task(dtd_probe_t *p, int cpu, uint64_t ns, uint32_t kframes,
+    int *nokernel)
 {
 	return dtd_sample_new(p, DTD_SAMPLE_TASK, ft_perf_open_task(cpu, ns,
-	    nokernel));
+	    kframes, nokernel));
 }
 
 /*
@@ -319,6 +323,9 @@ dtd_sample_fire(void *arg, const ft_perfhit_t *h)
 	hit.dh_private = 1;
 	hit.dh_args[0] = DTD_SAMPLE_KERNEL(h->ph_ip) ? h->ph_ip : 0;
 	hit.dh_args[1] = DTD_SAMPLE_KERNEL(h->ph_ip) ? 0 : h->ph_ip;
+	/* stack(): the kernel's call chain of a sample in the kernel */
+	hit.dh_kpcs = h->ph_kpcs;
+	hit.dh_nkpcs = h->ph_nkpcs;
 	if (h->ph_pid == 0) {
 		hit.dh_uid = 0;
 		if (hit.dh_args[0] != 0)

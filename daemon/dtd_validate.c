@@ -140,6 +140,11 @@ dtd_validate_checkagg(const dtd_consumer_t *c, const dtp_agg_t *g,
 			    k->dk_size > (DTRACE_USTACK_MAXFRAMES + 1) * 8)
 				goto bad;
 			break;
+		case DTP_KEY_STACK:
+			if (k->dk_size < 8 || k->dk_size % 8 != 0 ||
+			    k->dk_size > DTRACE_STACK_MAXFRAMES * 8)
+				goto bad;
+			break;
 		case DTP_KEY_USYM:
 		case DTP_KEY_UMOD:
 		case DTP_KEY_UADDR:
@@ -234,6 +239,7 @@ dtd_validate_records(const dtp_stmt_t *s)
 		case DTRACEACT_TRACEMEM:
 		case DTRACEACT_TRACEMEM_DYNSIZE:
 		case DTRACEACT_USTACK:
+		case DTRACEACT_STACK:
 		case DTRACEACT_USYM:
 		case DTRACEACT_UMOD:
 		case DTRACEACT_UADDR:
@@ -377,6 +383,19 @@ dtd_validate_checkstmt(const dtd_consumer_t *c, const dtp_prog_t *p,
 			}
 			break;
 		}
+		case DTRACEACT_STACK:
+			/* nframes pcs, da_arg of them; computed here */
+			if (a->da_ndifo != 0 || a->da_arg == 0 ||
+			    a->da_arg > DTRACE_STACK_MAXFRAMES ||
+			    a->da_size != a->da_arg * 8 ||
+			    a->da_offset % 8 != 0 ||
+			    (uint64_t)a->da_offset + a->da_size > s->ds_size) {
+				dtd_validate_err(err, errlen, "statement %u: "
+				    "stack() at action %u has a bad layout",
+				    si, i);
+				return -1;
+			}
+			break;
 		case DTRACEACT_USYM:
 		case DTRACEACT_UMOD:
 		case DTRACEACT_UADDR:

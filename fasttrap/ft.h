@@ -575,11 +575,13 @@ void		ft_guard_unwatch(int);
 
 /*
  * ft_perf.c: perf sampling as a capture source (cpu-clock samples of a
- * CPU, or of chosen processes on it, with user registers and the top
- * FT_PERF_STACK bytes of the user stack; and perf's side-band records).
- * ft_perf_drain() hands each sample to po_sample (ph_stack is valid
- * until it returns) and each record to po_event: a process's executable
- * mappings changed (FT_PERF_MODS), it exec'd, or it exited.
+ * CPU, or of chosen processes on it, with user registers, the top
+ * FT_PERF_STACK bytes of the user stack and, if opened with kframes,
+ * the kernel frames of a sample taken in the kernel, at most kframes
+ * and perf_event_max_stack; and perf's side-band records).
+ * ft_perf_drain() hands each sample to po_sample (ph_stack and ph_kpcs
+ * are valid until it returns) and each record to po_event: a process's
+ * executable mappings changed (FT_PERF_MODS), it exec'd, or it exited.
  * ft_perf_read() is a sample's memory accessor: the copy, then the
  * process now; ft_perf_stackread() the unwinder's: the copy alone.
  */
@@ -604,6 +606,8 @@ typedef struct ft_perfhit {
 	uint64_t	ph_sp;		/* where ph_stack was copied from */
 	const uint8_t	*ph_stack;
 	uint64_t	ph_stklen;
+	const uint64_t	*ph_kpcs;	/* kernel frames, the PC first */
+	uint32_t	ph_nkpcs;	/* 0: in user mode, or not asked */
 } ft_perfhit_t;
 
 typedef struct ft_perfops {
@@ -611,8 +615,8 @@ typedef struct ft_perfops {
 	void	(*po_event)(void *, pid_t, int);
 } ft_perfops_t;
 
-ft_perf_t	*ft_perf_open_cpu(int, uint64_t);
-ft_perf_t	*ft_perf_open_task(int, uint64_t, int *);
+ft_perf_t	*ft_perf_open_cpu(int, uint64_t, uint32_t);
+ft_perf_t	*ft_perf_open_task(int, uint64_t, uint32_t, int *);
 void		ft_perf_follow(ft_perf_t *, const pid_t *, uint32_t);
 void		ft_perf_close(ft_perf_t *);
 int		ft_perf_fd(const ft_perf_t *);

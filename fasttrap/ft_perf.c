@@ -1,10 +1,11 @@
 /*
  * ft_perf.c: perf sampling as a capture source.  A sampler is one CPU's
  * perf ring of cpu-clock samples, each with the sampled thread's user
- * registers (at kernel entry, for a sample taken in the kernel) and the
- * top FT_PERF_STACK bytes of its user stack, and with perf's side-band
- * records: an executable mmap, an exec, an exit.  It is opened in the
- * mode perf allows:
+ * registers (at kernel entry, for a sample taken in the kernel), the
+ * top FT_PERF_STACK bytes of its user stack and, where the caller asks
+ * for kernel frames, the kernel's call chain of a sample taken in the
+ * kernel, and with perf's side-band records: an executable mmap, an
+ * exec, an exit.  It is opened in the mode perf allows:
  *  - CPU (ft_perf_open_cpu): root, CAP_PERFMON or a permissive
  *    perf_event_paranoid.  The CPU's event samples whatever runs there.
  *  - task (ft_perf_open_task): where perf_event_paranoid is 2 or less,
@@ -62,6 +63,7 @@ typedef struct ft_perftask {
 struct ft_perf {
 	int		pf_cpu;
 	uint64_t	pf_ns;		/* the sampling period */
+	uint32_t	pf_kframes;	/* kernel frames a sample carries */
 	int		pf_task;	/* task mode */
 	int		pf_nokernel;	/* task mode: exclude_kernel */
 	int		pf_fd;		/* the ring's event, or -1 */
@@ -73,13 +75,35 @@ struct ft_perf {
 };
 
 /*
+ * The most kernel frames a sample may carry: the kernel's
+ * perf_event_max_stack (127 by default), which an event may not exceed.
+ */
+static uint32_t
+ft_perf_maxstack(void)
+{
+	unsigned long v = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/sys/kernel/perf_event_max_stack", "re")) ==
+	    NULL)
+		return 127;
+	if (fscanf(f, "%lu", &v) != 1)
+		v = 127;
+	fclose(f);
+	return v > UINT16_MAX ? UINT16_MAX : (uint32_t)v;
+}
+
+/*
  * The attributes of a sampling event: cpu-clock every ns, with the user
  * registers and FT_PERF_STACK bytes of user stack in each sample, and
  * the side-band records that say when a process's modules change
- * (executable mmaps, exec) or it exits.
+ * (executable mmaps, exec) or it exits.  With kframes, the kernel's
+ * call chain too, at most kframes deep: kernel frames only (the user
+ * stack is unwound from the copy), asked for only when wanted, since
+ * the kernel walks it at every sample.
  */
 static void
-ft_perf_attr(struct perf_event_attr *a, uint64_t ns)
+ft_perf_attr(struct perf_event_attr *a, uint64_t ns, uint32_t kframes)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -88,6 +112,11 @@ ft_perf_attr(struct perf_event_attr *a, uint64_t ns)
 	a->sample_period = ns;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	if (kframes > 0) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->exclude_callchain_user = 1;
+		a->sample_max_stack = (uint16_t)kframes;
+	}
 	a->sample_regs_user = FT_PERF_REGMASK;
 	a->sample_stack_user = FT_PERF_STACK;
 	a->use_clockid = 1;
@@ -99,11 +128,15 @@ ft_perf_attr(struct perf_event_attr *a, uint64_t ns)
 	a->task = 1;
 }
 
-/* A sampler of cpu, with nothing open yet; NULL if out of memory. */
+/*
+ * A sampler of cpu, with nothing open yet, its samples kframes kernel
+ * frames deep at most (0: none); NULL if out of memory.
+ */
 static ft_perf_t *
-ft_perf_new(int cpu, int task, uint64_t ns)
+ft_perf_new(int cpu, int task, uint64_t ns, uint32_t kframes)
 {
 	ft_perf_t *s;
+	uint32_t max;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
@@ -114,6 +147,9 @@ ft_perf_new(int cpu, int task, uint64_t ns)
 	s->pf_cpu = cpu;
 	s->pf_task = task;
 	s->pf_ns = ns;
+	if (kframes > 0 && kframes > (max = ft_perf_maxstack()))
+		kframes = max;
+	s->pf_kframes = kframes;
 	s->pf_fd = -1;
 	return s;
 }
@@ -148,18 +184,19 @@ ft_perf_openring(ft_perf_t *s, struct perf_event_attr *a, pid_t pid)
 }
 
 /*
- * Sample what cpu runs every ns: a perf cpu-clock event of the CPU, its
- * ring mapped.  NULL if perf refuses (try task mode).
+ * Sample what cpu runs every ns, with kframes kernel frames at most (0:
+ * none): a perf cpu-clock event of the CPU, its ring mapped.  NULL if
+ * perf refuses (try task mode).
  */
 ft_perf_t *
-ft_perf_open_cpu(int cpu, uint64_t ns)
+ft_perf_open_cpu(int cpu, uint64_t ns, uint32_t kframes)
 {
 	struct perf_event_attr a;
 	ft_perf_t *s;
 
-	if ((s = ft_perf_new(cpu, 0, ns)) == NULL)
+	if ((s = ft_perf_new(cpu, 0, ns, kframes)) == NULL)
 		return NULL;
-	ft_perf_attr(&a, ns);
+	ft_perf_attr(&a, ns, s->pf_kframes);
 	if (ft_perf_openring(s, &a, -1) == -1) {
 		ft_perf_close(s);
 		return NULL;
@@ -176,23 +213,30 @@ ft_perf_open_cpu(int cpu, uint64_t ns)
  * into.  NULL if perf refuses this too.
  */
 ft_perf_t *
-ft_perf_open_task(int cpu, uint64_t ns, int *nokernel)
+ft_perf_open_task(int cpu, uint64_t ns, uint32_t kframes, int *nokernel)
 {
 	struct perf_event_attr a;
 	ft_perf_t *s;
 	int fd;
 
-	if ((s = ft_perf_new(cpu, 1, ns)) == NULL)
+	if ((s = ft_perf_new(cpu, 1, ns, kframes)) == NULL)
 		return NULL;
-	s->pf_nokernel = *nokernel;
-	ft_perf_attr(&a, s->pf_ns);
+	/* user mode alone: no sample is in the kernel, none has its frames */
+	if ((s->pf_nokernel = *nokernel) != 0)
+		s->pf_kframes = 0;
+	ft_perf_attr(&a, s->pf_ns, s->pf_kframes);
 	a.exclude_kernel = s->pf_nokernel;
 	a.exclude_hv = 1;
 	a.disabled = 1;
 	if ((fd = (int)syscall(SYS_perf_event_open, &a, 0, s->pf_cpu, -1,
 	    PERF_FLAG_FD_CLOEXEC)) == -1 && errno == EACCES &&
 	    !s->pf_nokernel) {
-		*nokernel = s->pf_nokernel = a.exclude_kernel = 1;
+		*nokernel = s->pf_nokernel = 1;
+		s->pf_kframes = 0;
+		ft_perf_attr(&a, s->pf_ns, 0);
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		a.disabled = 1;
 		fd = (int)syscall(SYS_perf_event_open, &a, 0, s->pf_cpu, -1,
 		    PERF_FLAG_FD_CLOEXEC);
 	}
@@ -247,7 +291,7 @@ ft_perf_task_open(ft_perf_t *s, ft_perftask_t *k)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)k->pk_pid);
 	if ((d = opendir(path)) == NULL)
 		return -1;
-	ft_perf_attr(&a, s->pf_ns);
+	ft_perf_attr(&a, s->pf_ns, s->pf_kframes);
 	a.inherit = 1;
 	a.exclude_kernel = s->pf_nokernel;
 	a.exclude_hv = 1;
@@ -371,20 +415,43 @@ ft_perf_regs(const uint64_t *pr, struct user_regs_struct *r)
 	r->r15 = pr[19];
 }
 
-/* One PERF_RECORD_SAMPLE of len bytes after its header, to ops. */
+/*
+ * The kernel frames of a call chain of n entries: those after the
+ * kernel's context marker, up to the next marker.  The first is the
+ * sampled PC itself.
+ */
 static void
-ft_perf_sample(const ft_perfops_t *ops, void *arg, const uint8_t *p,
-    size_t len)
+ft_perf_kchain(const uint64_t *ips, uint64_t n, ft_perfhit_t *h)
+{
+	uint64_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (ips[i] != PERF_CONTEXT_KERNEL)
+			continue;
+		for (j = i + 1; j < n && ips[j] < PERF_CONTEXT_MAX; j++)
+			;
+		h->ph_kpcs = ips + i + 1;
+		h->ph_nkpcs = (uint32_t)(j - i - 1);
+		return;
+	}
+}
+
+/*
+ * One PERF_RECORD_SAMPLE of s, len bytes after its header (8-byte
+ * aligned, as perf lays records out), to ops.
+ */
+static void
+ft_perf_sample(const ft_perf_t *s, const ft_perfops_t *ops, void *arg,
+    const uint8_t *p, size_t len)
 {
 	struct {
 		uint64_t	ip;
 		uint32_t	pid, tid;
 		uint64_t	time;
 		uint32_t	cpu, res;
-		uint64_t	abi;
 	} smp;
 	uint64_t pregs[FT_PERF_NPREGS];
-	uint64_t stksize = 0, dynsize = 0;
+	uint64_t stksize = 0, dynsize = 0, nr, abi;
 	size_t off = sizeof(smp);
 	ft_perfhit_t h;
 
@@ -392,8 +459,23 @@ ft_perf_sample(const ft_perfops_t *ops, void *arg, const uint8_t *p,
 		return;
 	memcpy(&smp, p, sizeof(smp));
 	memset(&h, 0, sizeof(h));
-	if (smp.abi != PERF_SAMPLE_REGS_ABI_NONE) {
-		if (len < off + FT_PERF_NPREGS * 8 + 8)
+	if (s->pf_kframes > 0) {
+		if (len < off + 8)
+			return;
+		memcpy(&nr, p + off, 8);
+		off += 8;
+		if (nr > (len - off) / 8)
+			return;
+		ft_perf_kchain((const uint64_t *)(const void *)(p + off), nr,
+		    &h);
+		off += nr * 8;
+	}
+	if (len < off + 8)
+		return;
+	memcpy(&abi, p + off, 8);
+	off += 8;
+	if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
+		if (len < off + FT_PERF_NPREGS * 8)
 			return;
 		memcpy(pregs, p + off, FT_PERF_NPREGS * 8);
 		off += FT_PERF_NPREGS * 8;
@@ -458,7 +540,8 @@ ft_perf_drain(ft_perf_t *s, const ft_perfops_t *ops, void *arg)
 		rec += sizeof(hdr);
 		switch (hdr.type) {
 		case PERF_RECORD_SAMPLE:
-			ft_perf_sample(ops, arg, rec, hdr.size - sizeof(hdr));
+			ft_perf_sample(s, ops, arg, rec,
+			    hdr.size - sizeof(hdr));
 			n++;
 			break;
 		case PERF_RECORD_LOST:

@@ -581,6 +581,8 @@ dt_aggregate_print_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
 			rv = dt_usym_print_stack(dtp, fp, p,
 			    k->dk_size / 8 - 1);
+		} else if (k->dk_kind == DTP_KEY_STACK) {
+			rv = dt_ksym_print_stack(dtp, fp, p, k->dk_size / 8);
 		} else if (dt_usym_keyhow(k->dk_kind) != -1) {
 			rv = dt_usym_print_sym(dtp, fp, p,
 			    dt_usym_keyhow(k->dk_kind));
@@ -873,6 +875,10 @@ dt_aggregate_keyrecs(dtrace_hdl_t *dtp, const dtp_agg_t *d)
 		case DTP_KEY_USTACK:
 			r[i].dtrd_action = DTRACEACT_USTACK;
 			r[i].dtrd_arg = k->dk_size / 8 - 1;
+			break;
+		case DTP_KEY_STACK:
+			r[i].dtrd_action = DTRACEACT_STACK;
+			r[i].dtrd_arg = k->dk_size / 8;
 			break;
 		case DTP_KEY_USYM:
 			r[i].dtrd_action = DTRACEACT_USYM;
@@ -1258,6 +1264,8 @@ dt_aggregate_json_keys(dtrace_hdl_t *dtp, dt_json_t *j, const dtp_agg_t *d,
 			dt_json_string(j, p, k->dk_size);
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
 			dt_usym_json_stack(dtp, j, p, k->dk_size / 8 - 1);
+		} else if (k->dk_kind == DTP_KEY_STACK) {
+			dt_ksym_json_stack(dtp, j, p, k->dk_size / 8);
 		} else if (dt_usym_keyhow(k->dk_kind) != -1) {
 			char name[1024];
 

@@ -747,16 +747,24 @@ dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
 }
 
 /*
- * stack([nframes]): the kernel's stack, which no user-space provider
- * has; its arguments are checked as illumos checks them before it is
- * refused.
+ * stack([nframes]): the kernel's stack, nframes program counters
+ * (default the stackframes option, 20), checked as illumos checks them:
+ * the count, the argument's type, then its value.  dtrace-utils'
+ * maxframes caps it, as it caps ustack().  The daemon records the
+ * kernel's call chain where the hit has one (a profile sample taken in
+ * the kernel); elsewhere the stack is empty.
  */
-static void
-dt_cc_act_stack(dt_pcb_t *pcb, dt_node_t *dnp)
+static uint32_t
+dt_cc_stack_args(dt_pcb_t *pcb, dt_node_t *dnp)
 {
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtrace_optval_t nf = dtp->dt_options[DTRACEOPT_STACKFRAMES];
+	dtrace_optval_t mf = dtp->dt_options[DTRACEOPT_MAXFRAMES];
 	dt_node_t *a0 = dnp->dn_args;
 	int n = dt_cc_nargs(dnp->dn_args);
 
+	if (nf == DTRACEOPT_UNSET || nf <= 0)
+		nf = 20;
 	if (n > 1)
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
 		    "stack( ) prototype mismatch: %d args passed, at most 1 "
@@ -767,9 +775,26 @@ dt_cc_act_stack(dt_pcb_t *pcb, dt_node_t *dnp)
 			dt_parser_error(pcb, dnp->dn_line, D_STACK_SIZE,
 			    "stack( ) argument #1 must be a non-zero positive "
 			    "integer constant");
+		nf = a0->dn_value > DTRACE_STACK_MAXFRAMES ?
+		    DTRACE_STACK_MAXFRAMES : (dtrace_optval_t)a0->dn_value;
 	}
-	dt_parser_error(pcb, dnp->dn_line, D_FUNC_UNSUP,
-	    "stack( ) is not supported yet: no kernel stack is traced");
+	if (nf > DTRACE_STACK_MAXFRAMES)
+		nf = DTRACE_STACK_MAXFRAMES;
+	if (mf != DTRACEOPT_UNSET && mf > 0 && nf > mf)
+		nf = mf;
+	return (uint32_t)nf;
+}
+
+static void
+dt_cc_act_stack(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
+{
+	dtp_action_t *ap;
+	uint32_t nf = dt_cc_stack_args(pcb, dnp);
+
+	ap = dt_cc_newact(pcb, cc, DTRACEACT_STACK);
+	ap->da_arg = nf;
+	ap->da_size = nf * 8;
+	ap->da_align = 8;
 }
 
 static void
@@ -848,6 +873,7 @@ dt_cc_act_symmod(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 #define	DT_CC_KEYTYPE(name) \
 	{ .dt_name = (name), .dt_kind = DT_TK_INT, .dt_size = 8 }
 static const dt_type_t dt_cc_type_ustack = DT_CC_KEYTYPE("stack");
+static const dt_type_t dt_cc_type_stack = DT_CC_KEYTYPE("stack");
 static const dt_type_t dt_cc_type_usym = DT_CC_KEYTYPE("_usymaddr_t");
 static const dt_type_t dt_cc_type_umod = DT_CC_KEYTYPE("_umodaddr_t");
 static const dt_type_t dt_cc_type_uaddr = DT_CC_KEYTYPE("_uaddr_t");
@@ -857,7 +883,8 @@ static const dt_type_t dt_cc_type_mod = DT_CC_KEYTYPE("_modaddr_t");
 static int
 dt_cc_type_isact(const dt_type_t *t)
 {
-	return t == &dt_cc_type_ustack || t == &dt_cc_type_usym ||
+	return t == &dt_cc_type_ustack || t == &dt_cc_type_stack ||
+	    t == &dt_cc_type_usym ||
 	    t == &dt_cc_type_umod || t == &dt_cc_type_uaddr ||
 	    t == &dt_cc_type_sym || t == &dt_cc_type_mod;
 }
@@ -873,8 +900,9 @@ dt_cc_keytype_differ(const dt_type_t *a, const dt_type_t *b)
 
 /*
  * Is key node k an action that makes a key of its own (ustack(),
- * usym(), ufunc(), umod(), uaddr())?  Fills its key element and type,
- * and in *argp the node computing its address (NULL for ustack()).
+ * stack(), usym(), ufunc(), umod(), uaddr(), sym(), func(), mod())?
+ * Fills its key element and type, and in *argp the node computing its
+ * address (NULL for the stacks).
  */
 static int
 dt_cc_keyact(dt_pcb_t *pcb, dt_node_t *k, dtp_aggkey_t *kp,
@@ -895,6 +923,12 @@ dt_cc_keyact(dt_pcb_t *pcb, dt_node_t *k, dtp_aggkey_t *kp,
 		kp->dk_kind = DTP_KEY_USTACK;
 		kp->dk_size = (nf + 1) * 8;
 		*tp = &dt_cc_type_ustack;
+		*argp = NULL;
+		return 1;
+	case DT_ACT_STACK:
+		kp->dk_kind = DTP_KEY_STACK;
+		kp->dk_size = dt_cc_stack_args(pcb, k) * 8;
+		*tp = &dt_cc_type_stack;
 		*argp = NULL;
 		return 1;
 	case DT_ACT_USYM:
@@ -1259,7 +1293,8 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		prev = dt_cc_aggdesc(pcb, aidp->di_id);
 		for (i = 0; i < nkeys; i++) {
 			if (dt_cc_keytype_differ(aidp->di_keys[i], keys[i]) ||
-			    (kacts[i].dk_kind == DTP_KEY_USTACK &&
+			    ((kacts[i].dk_kind == DTP_KEY_USTACK ||
+			    kacts[i].dk_kind == DTP_KEY_STACK) &&
 			    prev != NULL && (uint32_t)i < prev->dg_nkeys &&
 			    prev->dg_keys[i].dk_size != kacts[i].dk_size))
 				dt_parser_error(pcb, dnp->dn_line, D_AGG_MDIM,
@@ -1349,7 +1384,7 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	i = 0;
 	for (k = ap_node->dn_args; k != NULL; k = k->dn_list) {
 		if (dt_cc_type_isact(keys[i])) {
-			/* the address, or for ustack() nothing (0) */
+			/* the address, or for the stacks nothing (0) */
 			if (kargs[i] == NULL) {
 				ap->da_difo[i] = dt_cc_difo_zero(pcb);
 			} else {
@@ -1510,7 +1545,8 @@ dt_cc_act_printa(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 		types = dt_parser_alloc(pcb, (first->di_nargs + 1) *
 		    sizeof(dif_type_t));
 		for (i = 0; i < first->di_nargs; i++) {
-			if (first->di_keys[i] == &dt_cc_type_ustack)
+			if (first->di_keys[i] == &dt_cc_type_ustack ||
+			    first->di_keys[i] == &dt_cc_type_stack)
 				dt_printf_stacktype(&types[i]);
 			else
 				dt_decl_rtype(dtp, first->di_keys[i],
@@ -1835,11 +1871,6 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	    (dt_cc_spec_flags(cc) & DT_CC_SPEC))
 		dt_parser_error(pcb, dnp->dn_line, D_ACT_SPEC,
 		    "destructive actions may not follow speculate( )");
-	if (idp != NULL && idp->di_kind == DT_IDENT_ACTFUNC &&
-	    idp->di_id == DT_ACT_STACK) {
-		dt_cc_act_stack(pcb, dnp);
-		return;
-	}
 	if (idp == NULL || idp->di_kind != DT_IDENT_ACTFUNC ||
 	    (idp->di_flags & DT_IDFLG_UNSUP)) {
 		/* an expression evaluated for its effect: no record */
@@ -1908,6 +1939,9 @@ dt_cc_statement(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	case DT_ACT_USTACK:
 	case DT_ACT_JSTACK:
 		dt_cc_act_ustack(pcb, cc, dnp);
+		break;
+	case DT_ACT_STACK:
+		dt_cc_act_stack(pcb, cc, dnp);
 		break;
 	case DT_ACT_USYM:
 	case DT_ACT_UFUNC:

@@ -689,6 +689,13 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, dt_json_t *j, const dt_epid_t *ep,
 		    DTRACE_USTACK_NFRAMES(rp->dtrd_arg));
 		dt_json_object_end(j);
 		break;
+	case DTRACEACT_STACK:
+		dt_json_object_begin(j);
+		dt_json_kstring(j, "action", "stack");
+		dt_json_key(j, "value");
+		dt_ksym_json_stack(dtp, j, addr, (uint32_t)rp->dtrd_arg);
+		dt_json_object_end(j);
+		break;
 	case DTRACEACT_USYM:
 	case DTRACEACT_UMOD:
 	case DTRACEACT_UADDR:
@@ -933,6 +940,11 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, dt_json_t *jw,
 		case DTRACEACT_USTACK:
 			if (dt_usym_print_stack(dtp, fp, pd.dtpda_data,
 			    DTRACE_USTACK_NFRAMES(rp->dtrd_arg)) != 0)
+				return dt_set_errno(dtp, errno);
+			break;
+		case DTRACEACT_STACK:
+			if (dt_ksym_print_stack(dtp, fp, pd.dtpda_data,
+			    (uint32_t)rp->dtrd_arg) != 0)
 				return dt_set_errno(dtp, errno);
 			break;
 		case DTRACEACT_USYM:

@@ -231,7 +231,7 @@ static const dt_ident_builtin_t dt_ident_builtins[] = {
 	BI_ACT("printa", DT_ACT_PRINTA, -1),
 	BI_ACT("print", DT_ACT_PRINT, 1),
 	BI_ACT("tracemem", DT_ACT_TRACEMEM, -1),
-	BI_UNACTN("stack", DT_ACT_STACK, -1),
+	BI_ACT("stack", DT_ACT_STACK, -1),
 	BI_ACT("ustack", DT_ACT_USTACK, -1),
 	BI_ACT("jstack", DT_ACT_JSTACK, -1),
 	BI_ACT("usym", DT_ACT_USYM, 1), BI_ACT("ufunc", DT_ACT_UFUNC, 1),

@@ -385,6 +385,10 @@ void		dt_usym_fini(dtrace_hdl_t *);
 /* dt_ksym.c: kernel addresses, how is DT_USYM_* without the flag */
 void		dt_ksym_name(dtrace_hdl_t *, uint64_t, int, char *, size_t);
 uint64_t	dt_ksym_start(dtrace_hdl_t *, uint64_t, int);
+int		dt_ksym_print_stack(dtrace_hdl_t *, FILE *, const char *,
+		    uint32_t);
+void		dt_ksym_json_stack(dtrace_hdl_t *, dt_json_t *,
+		    const char *, uint32_t);
 void		dt_ksym_fini(dtrace_hdl_t *);
 
 /*
@@ -626,7 +630,7 @@ void		dt_dwarf_fini(dtrace_hdl_t *);
 #define DT_ACT_UFUNC		32
 #define DT_ACT_UMOD		33
 #define DT_ACT_UADDR		34
-#define DT_ACT_STACK		35	/* checked, then refused */
+#define DT_ACT_STACK		35	/* the kernel's (dt_ksym.c) */
 #define DT_ACT_JSTACK		36	/* ustack() with jstack's defaults */
 #define DT_ACT_SYM		37	/* kernel addresses (dt_ksym.c) */
 #define DT_ACT_FUNC		38

@@ -1,8 +1,9 @@
 /*
  * dt_ksym.c: naming kernel addresses, for sym(), func() and mod() (a
- * profile sample's arg0 is the kernel PC when it hit the kernel), as
- * illumos names them: "module`function" and "module", "module`0xaddr"
- * past a module's last symbol, else "0xaddr".
+ * profile sample's arg0 is the kernel PC when it hit the kernel) and
+ * the frames of stack(), as illumos names them: "module`function" and
+ * "module", "module`function+0xoff" in a stack, else "0xaddr".  Under
+ * -x noresolve a stack's frames (and %a, %A) are "0xaddr".
  *
  * The names are /proc/kallsyms's, read once, on the first kernel
  * address named: the core kernel's symbols are module "vmlinux" (as
@@ -162,9 +163,14 @@ void
 dt_ksym_name(dtrace_hdl_t *dtp, uint64_t addr, int how, char *buf,
     size_t len)
 {
-	const dt_ksym_t *s = dt_ksym_lookup(dtp, addr);
+	const dt_ksym_t *s;
 	const char *mod;
 
+	if (how != DT_USYM_MOD &&
+	    dtp->dt_options[DTRACEOPT_NORESOLVE] != DTRACEOPT_UNSET)
+		s = NULL;
+	else
+		s = dt_ksym_lookup(dtp, addr);
 	if (s == NULL) {
 		snprintf(buf, len, "0x%" PRIx64, addr);
 		return;
@@ -187,14 +193,71 @@ dt_ksym_name(dtrace_hdl_t *dtp, uint64_t addr, int how, char *buf,
 uint64_t
 dt_ksym_start(dtrace_hdl_t *dtp, uint64_t addr, int how)
 {
-	const dt_ksym_t *s = dt_ksym_lookup(dtp, addr);
-	const dt_ksym_tab_t *t = dtp->dt_ksyms;
+	const dt_ksym_t *s;
+	const dt_ksym_tab_t *t;
 
-	if (s == NULL)
+	/* noresolve names each address alone: keys stay apart */
+	if (how != DT_USYM_MOD &&
+	    dtp->dt_options[DTRACEOPT_NORESOLVE] != DTRACEOPT_UNSET)
 		return addr;
+	if ((s = dt_ksym_lookup(dtp, addr)) == NULL)
+		return addr;
+	t = dtp->dt_ksyms;
 	if (how == DT_USYM_MOD)
 		return t->kt_mods[s->ks_mod].km_first;
 	return s->ks_addr;
+}
+
+/*
+ * A stack() record or key (nframes pcs, 0 after the last) as illumos
+ * prints a kernel stack: a newline, then one frame a line, each
+ * indented by the stackindent option.  An empty stack (no kernel
+ * context at the hit) is the newline alone.
+ */
+int
+dt_ksym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
+    uint32_t nframes)
+{
+	dtrace_optval_t ind = dtp->dt_options[DTRACEOPT_STACKINDENT];
+	char name[1024];
+	uint64_t pc;
+	uint32_t i;
+
+	if (nframes == 0)
+		return 0;
+	if (ind == DTRACEOPT_UNSET || ind < 0 || ind > 1024)
+		ind = 14;
+	if (fprintf(fp, "\n") < 0)
+		return -1;
+	for (i = 0; i < nframes; i++) {
+		memcpy(&pc, data + 8 * (size_t)i, sizeof(pc));
+		if (pc == 0)
+			break;
+		dt_ksym_name(dtp, pc, DT_USYM_ADDR, name, sizeof(name));
+		if (fprintf(fp, "%*s%s\n", (int)ind, "", name) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* oformat=json: a stack() as an array of frame names. */
+void
+dt_ksym_json_stack(dtrace_hdl_t *dtp, dt_json_t *j, const char *data,
+    uint32_t nframes)
+{
+	char name[1024];
+	uint64_t pc;
+	uint32_t i;
+
+	dt_json_array_begin(j);
+	for (i = 0; i < nframes; i++) {
+		memcpy(&pc, data + 8 * (size_t)i, sizeof(pc));
+		if (pc == 0)
+			break;
+		dt_ksym_name(dtp, pc, DT_USYM_ADDR, name, sizeof(name));
+		dt_json_string(j, name, sizeof(name));
+	}
+	dt_json_array_end(j);
 }
 
 void

@@ -11,10 +11,10 @@
  * escapes for unprintable characters, %Y a walltimestamp as
  * "2024 Jan  5 12:34:56" in local time, %T as RFC 822 has it,
  * "Fri, 05 Jan 2024 12:34:56 UTC".  %k prints a stack: in printa()
- * a ustack() key (dt_printf_stacktype marks its type); printf() would
- * need a kernel stack(), which user-space tracing has not.  %wc/%ws
- * need wide characters, which D strings cannot hold.  Both are refused
- * when the program is compiled.
+ * a ustack() or stack() key (dt_printf_stacktype marks its type); no D
+ * value has that type, so printf() has nothing to print with it, as in
+ * illumos.  %wc/%ws need wide characters, which D strings cannot hold.
+ * Both are refused when the program is compiled.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -344,9 +344,18 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
 			    "%s( ) format conversion #%d is undefined: "
 			    "%%%s", func, conv, pc.pc_name);
-		if (rv == DT_PF_KSTACK && aggkind != 0 && arg < nargs &&
-		    !pc.pc_agg) {
-			if (dt_printf_isstack(&argtypes[arg])) {
+		/*
+		 * %k: only a stack() or ustack() aggregation key has the
+		 * stack type; a D value never has it (printf's arguments)
+		 */
+		if (rv == DT_PF_KSTACK && !pc.pc_agg) {
+			if (arg >= nargs)
+				return dt_printf_fail(tagp,
+				    "D_PRINTF_ARG_PROTO", msg, msglen,
+				    "%s( ) prototype mismatch: conversion "
+				    "#%d (%%%s) is missing a corresponding "
+				    "value argument", func, conv, pc.pc_name);
+			if (aggkind != 0 && dt_printf_isstack(&argtypes[arg])) {
 				arg++;
 				continue;
 			}
@@ -358,12 +367,19 @@ dt_printf_check_common(const char *func, const char *fmt, int nargs,
 			    dt_printf_typename(&argtypes[arg], tn,
 			    sizeof(tn)));
 		}
+		if (rv == DT_PF_KSTACK && aggkind == 0)
+			return dt_printf_fail(tagp, "D_PRINTF_AGG_CONV",
+			    msg, msglen, "%%@ conversion requires an "
+			    "aggregation and is not for use with %s( )",
+			    func);
 		if (rv == DT_PF_KSTACK)
 			return dt_printf_fail(tagp, "D_PRINTF_ARG_TYPE", msg,
-			    msglen, "%s( ) format conversion #%d (%%%s) "
-			    "requires a kernel stack( ) argument: kernel "
-			    "stacks are not available in user-space tracing",
-			    func, conv, pc.pc_name);
+			    msglen, "%s( ) aggregating action is "
+			    "incompatible with conversion #%d prototype:\n"
+			    "\tconversion: %%%s\n\t prototype: stack\n\t  "
+			    "argument: %s", func, conv, pc.pc_name,
+			    aggkind == DTRACEAGG_COUNT ? "uint64_t" :
+			    "int64_t");
 		if (rv == DT_PF_WIDE)
 			return dt_printf_fail(tagp, "D_PRINTF_FMT", msg, msglen,
 			    "%s( ) format conversion #%d (%%%s) is not "
@@ -630,13 +646,21 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 		f = pct + 1;
 		rv = dt_printf_parse(&f, &pc);
 		if (rv == DT_PF_KSTACK && !pc.pc_agg) {
-			/* %k: a ustack() key, a frame a line */
+			/* %k: a ustack() or stack() key, a frame a line */
 			if (arg >= nrecs ||
-			    recs[arg].dtrd_action != DTRACEACT_USTACK)
+			    (recs[arg].dtrd_action != DTRACEACT_USTACK &&
+			    recs[arg].dtrd_action != DTRACEACT_STACK))
 				return dt_set_errno(dtp, EDT_BADCONV);
 			rp = &recs[arg++];
-			if (dt_usym_print_stack(dtp, fp, base + rp->dtrd_offset,
-			    DTRACE_USTACK_NFRAMES(rp->dtrd_arg)) != 0)
+			if (rp->dtrd_action == DTRACEACT_STACK)
+				rv = dt_ksym_print_stack(dtp, fp,
+				    base + rp->dtrd_offset,
+				    (uint32_t)rp->dtrd_arg);
+			else
+				rv = dt_usym_print_stack(dtp, fp,
+				    base + rp->dtrd_offset,
+				    DTRACE_USTACK_NFRAMES(rp->dtrd_arg));
+			if (rv != 0)
 				return dt_set_errno(dtp, errno);
 			continue;
 		}

@@ -302,11 +302,17 @@ enum dt_msgtype {
  * kinds DTP_KEY_USTACK (dk_size = (nframes + 1) * 8) and DTP_KEY_USYM,
  * DTP_KEY_UMOD, DTP_KEY_UADDR (dk_size 16); their DIFO (ustack: one
  * that returns 0) computes the address.
+ *
+ * stack(nframes), the kernel stack: da_arg = nframes, no DIFO; the
+ * record is nframes u64 program counters, 0 past the last frame (none
+ * at all where the hit has no kernel stack).  As a key, DTP_KEY_STACK
+ * with dk_size = nframes * 8 and a DIFO that returns 0.
  */
 #define DTRACE_USTACK_NFRAMES(x)	((uint32_t)((x) & UINT32_MAX))
 #define DTRACE_USTACK_STRSIZE(x)	((uint32_t)((x) >> 32))
 #define DTRACE_USTACK_ARG(n, s)	((uint64_t)(n) | (uint64_t)(s) << 32)
 #define DTRACE_USTACK_MAXFRAMES		1024
+#define DTRACE_STACK_MAXFRAMES		1024
 
 #define DTRACEACT_ISAGG(k)	(((k) & 0xff00) == DTRACEACT_AGGREGATION)
 
@@ -370,6 +376,7 @@ typedef struct dtp_stmt {
 #define DTP_KEY_UADDR	6	/* uaddr() */
 #define DTP_KEY_SYM	7	/* sym(), func(): as USYM, a kernel address */
 #define DTP_KEY_MOD	8	/* mod(): as UMOD, a kernel address */
+#define DTP_KEY_STACK	9	/* stack(): pcs, no pid */
 
 /*
  * dk_name: what the key expression names (execname, pid, ufunc, the

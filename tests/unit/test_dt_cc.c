@@ -848,6 +848,45 @@ test_stacks(void)
 	check_error("BEGIN { stack(\"x\"); }", "D_PROTO_ARG",
 	    "stack( ) argument #1 is incompatible with prototype:\n"
 	    "\tprototype: uint32_t\n\t argument: string");
+	check_error("BEGIN { stack(1, 2); }", "D_PROTO_LEN",
+	    "stack( ) prototype mismatch: 2 args passed, at most 1 "
+	    "expected");
+
+	/* stack(): nframes pcs, stackframes by default, maxframes caps */
+	g_dtp->dt_options[DTRACEOPT_STACKFRAMES] = 6;
+	pgp = compile("BEGIN { stack(); stack(3); stack(5000); "
+	    "@kst[stack(), stack(2), 1] = count(); }", 0, 0, NULL);
+	g_dtp->dt_options[DTRACEOPT_STACKFRAMES] = 20;
+	tap_ok(pgp != NULL, "stack() as actions and keys");
+	if (pgp == NULL)
+		return;
+	sp = &pgp->dp_prog.dp_stmt[0];
+	ap = sp->ds_act;
+	pp = &pgp->dp_prog;
+	tap_ok(sp->ds_nact == 4 && ap[0].da_kind == DTRACEACT_STACK &&
+	    ap[0].da_ndifo == 0 && ap[0].da_arg == 6 &&
+	    ap[0].da_size == 6 * 8 && ap[1].da_arg == 3 &&
+	    ap[1].da_size == 3 * 8 && ap[1].da_offset % 8 == 0 &&
+	    ap[2].da_arg == DTRACE_STACK_MAXFRAMES &&
+	    ap[2].da_size == DTRACE_STACK_MAXFRAMES * 8,
+	    "stack(): stackframes (6) pcs; stack(3): 3; stack(5000): 1024");
+	tap_ok(pp->dp_nagg == 1 && pp->dp_agg[0].dg_nkeys == 3 &&
+	    pp->dp_agg[0].dg_keys[0].dk_kind == DTP_KEY_STACK &&
+	    pp->dp_agg[0].dg_keys[0].dk_size == 6 * 8 &&
+	    pp->dp_agg[0].dg_keys[1].dk_kind == DTP_KEY_STACK &&
+	    pp->dp_agg[0].dg_keys[1].dk_size == 2 * 8 &&
+	    pp->dp_agg[0].dg_keys[2].dk_kind == DTP_KEY_INT,
+	    "@[stack(), stack(2), 1]: stacks of 6 and 2 pcs, an int");
+	tap_ok(verify_prog(pgp) == 0, "verifies");
+	g_dtp->dt_options[DTRACEOPT_MAXFRAMES] = 4;
+	pgp = compile("BEGIN { stack(); stack(9); stack(2); }", 0, 0, NULL);
+	g_dtp->dt_options[DTRACEOPT_MAXFRAMES] = DTRACEOPT_UNSET;
+	ap = pgp != NULL ? pgp->dp_prog.dp_stmt[0].ds_act : NULL;
+	tap_ok(ap != NULL && ap[0].da_arg == 4 && ap[1].da_arg == 4 &&
+	    ap[2].da_arg == 2, "maxframes=4 caps stack() and stack(9)");
+	check_error("BEGIN { @kst2[stack()] = count(); }\n"
+	    "BEGIN { @kst2[ustack()] = count(); }", "D_AGG_MDIM", "key #1");
+
 	check_error("BEGIN { panic(1); }", "D_PROTO_LEN",
 	    "panic( ) prototype mismatch: 1 arg passed, 0 expected");
 	check_error("BEGIN { progenyof(trace(1)); }", "D_PROTO_ARG",

@@ -194,9 +194,12 @@ main(void)
 	    "strings hold no wide characters");
 	check_bad(dtp, "%wc\n", 1, args, "D_PRINTF_FMT", NULL);
 	check_bad(dtp, "%k\n", 1, args, "D_PRINTF_ARG_TYPE",
-	    "printf( ) format conversion #1 (%k) requires a kernel stack( ) "
-	    "argument: kernel stacks are not available in user-space "
-	    "tracing");
+	    "printf( ) argument #2 is incompatible with conversion #1 "
+	    "prototype:\n\tconversion: %k\n\t prototype: stack\n\t  "
+	    "argument: int");
+	check_bad(dtp, "%k\n", 0, args, "D_PRINTF_ARG_PROTO",
+	    "printf( ) prototype mismatch: conversion #1 (%k) is missing a "
+	    "corresponding value argument");
 	check_bad(dtp, "tail %", 0, args, "D_SYNTAX",
 	    "format conversion #1 name expected before end of format string");
 	check_bad(dtp, "%1$d\n", 1, args, "D_SYNTAX",

@@ -1,2 +1,2 @@
-/* stack()'s frame count is checked before the kernel stack is refused */
+/* stack()'s frame count must be positive */
 BEGIN { stack(-4); }

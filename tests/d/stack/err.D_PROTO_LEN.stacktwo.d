@@ -1,0 +1,2 @@
+/* stack() takes a frame count at most */
+BEGIN { stack(5, 10); }

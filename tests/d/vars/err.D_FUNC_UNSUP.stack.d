@@ -1,2 +1,0 @@
-/* stack( ) is a kernel stack */
-BEGIN { stack(); }
