@@ -438,13 +438,18 @@ for t in deep deepfp deepnofp; do
 		    "$tmp/p.$t.$n" $how $extra
 	done
 	# profile samples of leaf() spinning at the bottom of the chain
+	# (not of its start: in ld.so or on the way down, which a loaded
+	# machine may sample first; 80's copy holds some 30 frames)
 	for n in 40 80; do
+		min=$n
+		[ $n = 40 ] || min=20
 		[ -s "$tmp/p.$t.$n" ] ||
 		    dtrace -x backend=ptrace -q -c "$TRIGGERS/$t $n" -n "$prog" \
 		    -o "$tmp/p.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
 		rm -f "$tmp/s.$t.$n"
 		dtrace -q -c "$TRIGGERS/$t spin $n" -n '
-		    profile-997 /pid == $target && arg1 != 0/ {
+		    profile-997 /pid == $target && arg1 != 0 &&
+		    ustackdepth >= '$min'/ {
 			ustack(200); trace(ustackdepth); exit(0); }' \
 		    -o "$tmp/s.$t.$n" >"$tmp/tgt" 2>"$tmp/err"
 		rc=$?
