@@ -188,6 +188,7 @@ fire(firer_t *f, dif_vstate_t *vs, const dif_difo_t *d, uint64_t tkey,
 	args[2] = a2;
 	v = dif_vm_exec(d, ms);
 	f->fi_fault = ms->dm_fault;
+	dif_mstate_fini(ms);
 	return v;
 }
 
