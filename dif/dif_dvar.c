@@ -358,24 +358,20 @@ dif_dvar_charge(dif_dvar_space_t *ds, size_t size)
 	return 1;
 }
 
-static void
-dif_dvar_free(dif_dvar_space_t *ds, dif_dvar_ent_t *e)
-{
-	__atomic_sub_fetch(&ds->ds_used, e->de_charge, __ATOMIC_RELAXED);
-	free(e);
-}
-
 /*
  * An entry just unlinked (under its bucket's lock, so that no new hold
- * can be taken): freed now, or by the last firing that holds it.
+ * can be taken): freed now, or by the last firing that holds it.  Its
+ * room is given back at once, as a delete's always was: a held entry
+ * outlives it by one clause at most, and a clause holds DIF_MAXDREFS.
  */
 static void
 dif_dvar_release(dif_dvar_space_t *ds, dif_dvar_ent_t *e)
 {
+	__atomic_sub_fetch(&ds->ds_used, e->de_charge, __ATOMIC_RELAXED);
 	__atomic_sub_fetch(&ds->ds_count, 1, __ATOMIC_RELAXED);
 	if (__atomic_fetch_or(&e->de_refs, DIF_DVAR_DEAD,
 	    __ATOMIC_ACQ_REL) == 0)
-		dif_dvar_free(ds, e);
+		free(e);
 }
 
 void *
@@ -413,9 +409,10 @@ dif_dvar_unref(dif_vstate_t *vs, void *ent)
 {
 	dif_dvar_ent_t *e = ent;
 
+	(void)vs;
 	if (__atomic_sub_fetch(&e->de_refs, 1, __ATOMIC_ACQ_REL) ==
 	    DIF_DVAR_DEAD)
-		dif_dvar_free(vs->dv_dynvars, e);
+		free(e);
 }
 
 static void
