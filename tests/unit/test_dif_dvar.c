@@ -877,6 +877,31 @@ test_lend(void)
 	dif_mstate_fini(&G.fi_ms);
 	dif_dvar_thread_exit(&vs, 8);
 	tap_ok(dif_dvar_used(&vs) == 0, "then it is freed");
+
+	/*
+	 * What is lent is the entry's own size: a program (another
+	 * client's, say) that sizes p[] at 8 bytes finds no 16-byte p[1],
+	 * and the verifier bounds every size.
+	 */
+	{
+		dif_var_t v8[NELEM(lvartab)];
+		dif_difo_t a8 = LMK(l_addr);
+
+		fire(&F, &vs, &stp, 1, 1, 12, 1);
+		memcpy(v8, lvartab, sizeof(v8));
+		v8[0].dv_type.dt_size = 8;
+		a8.dd_vartab = v8;
+		tap_ok(verifies(&a8, "8-byte p") &&
+		    fire(&F, &vs, &a8, 1, 1, 0, 0) == 0 && F.fi_fault == 0,
+		    "an element of another size is not lent");
+		v8[0].dv_type.dt_size = 0;
+		tap_ok(dif_verify(&a8, NULL, 0) == -1,
+		    "the verifier refuses a struct of no size");
+		v8[0].dv_type.dt_size = DIF_MAXSTRSIZE + 1;
+		tap_ok(dif_verify(&a8, NULL, 0) == -1,
+		    "and one over %d bytes", DIF_MAXSTRSIZE);
+		fire(&F, &vs, &del, 1, 1, 0, 0);
+	}
 	dif_dvar_fini(&vs);
 
 	/* a full space: the store is a drop, and lands in scratch */
