@@ -48,7 +48,7 @@ typedef struct dif_dvar_ent {
 	uint8_t		de_nkeys;
 	uint16_t	de_pad;
 	uint32_t	de_klen;	/* bytes of encoded key in de_data */
-	uint32_t	de_vsize;	/* bytes of by-ref value after the key */
+	uint32_t	de_vsize;	/* by-ref value bytes, after the key */
 	uint32_t	de_charge;	/* bytes charged against dynvarsize */
 	/*
 	 * Firings holding the entry, and DIF_DVAR_DEAD once it is

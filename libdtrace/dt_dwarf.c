@@ -1941,7 +1941,8 @@ dt_dwarf_pill(FILE *fp, const dt_type_t *t, const unsigned char *p,
 
 			if (m->dm_flags & DT_MF_ANON)
 				continue;
-			if (m->dm_off > avail || mt->dt_size > avail - m->dm_off)
+			if (m->dm_off > avail ||
+			    mt->dt_size > avail - m->dm_off)
 				continue;
 			dt_dwarf_pill_indent(fp, nest + 1);
 			fprintf(fp, "%s %s = ", mt->dt_name,
