@@ -220,9 +220,10 @@ dtd_ecb_stage(char **bufp, size_t *sizep, size_t need)
 }
 
 /*
- * Start a firing of consumer c: clear this-> (an O(1) generation bump),
- * first growing the storage to c's variables and strsize.  NULL if it
- * cannot grow: LDLS and STLS then fault, and the firing reports it.
+ * Start a firing of consumer c: clear this-> and strtok()'s position (an
+ * O(1) generation bump), first growing the storage to c's variables and
+ * strsize.  NULL if it cannot grow: LDLS and STLS then fault, and the
+ * firing reports it.
  */
 static dif_lstate_t *
 dtd_ecb_lstate_begin(dif_lstate_t *ls, const dtd_consumer_t *c)
@@ -233,9 +234,8 @@ dtd_ecb_lstate_begin(dif_lstate_t *ls, const dtd_consumer_t *c)
 	 */
 	uint32_t ssize = (c->dc_opts.do_strsize + 1 + 7) & ~7u;
 
-	if (c->dc_nlocals == 0)
-		return ls;
-	if (ls->dl_nvars < c->dc_nlocals || ls->dl_ssize < ssize) {
+	if (ls->dl_tok == NULL || ls->dl_nvars < c->dc_nlocals ||
+	    ls->dl_ssize < ssize) {
 		uint32_t n = ls->dl_nvars > c->dc_nlocals ? ls->dl_nvars :
 		    c->dc_nlocals;
 
@@ -613,7 +613,7 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		if (ms.dm_fault)
 			goto fault;
 		if (v == 0)
-			return;
+			goto done;
 	}
 	if (e->de_recsize > 0) {
 		if ((rec = dtd_ecb_stage(&dtd_ecb_rec, &dtd_ecb_recsize,
@@ -717,7 +717,10 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		dtd_ecb_drain(c, DT_REASON_FILL, 0);
 	if (exiting)
 		dtd_ecb_drain(c, DT_REASON_EXIT, status);
-	return;
+	goto done;
 fault:
 	dtd_ecb_error(e, h, ndx, &ms);
+done:
+	/* the dynamic variables lent to the clause, given back */
+	dif_mstate_fini(&ms);
 }

@@ -423,6 +423,15 @@ typedef struct dif_lstate {
 	uint32_t	dl_nvars;
 	uint32_t	dl_ssize;
 	uint32_t	dl_gen;		/* the current firing, never 0 */
+	/*
+	 * strtok()'s string (dl_ssize bytes, which DIF cannot load) and
+	 * where strtok(NULL, ...) resumes in it, for the firing dl_tokgen
+	 * (0: none): a firing's clauses share it (dif_subr.c).
+	 */
+	char		*dl_tok;
+	uint32_t	dl_toklen;
+	uint32_t	dl_tokoff;
+	uint32_t	dl_tokgen;
 } dif_lstate_t;
 
 /*
@@ -445,6 +454,22 @@ typedef struct dif_region {
 	size_t		dr_size;
 } dif_region_t;
 
+/*
+ * A dynamic variable's storage lent to one firing: a load of a struct,
+ * union or array held in a thread-local or associative array yields
+ * the variable's own bytes, as illumos hands them out, so that a[k].m
+ * and self->s.m are written in place.  The entry is held (dif_dvar.c)
+ * until dif_mstate_fini(), so that another thread deleting it meanwhile
+ * frees nothing this firing can still reach; the VM loads and stores
+ * there only within the bytes lent.
+ */
+#define DIF_MAXDREFS	32
+typedef struct dif_dref {
+	void		*dr_ent;	/* the entry held */
+	uintptr_t	dr_base;	/* its value */
+	size_t		dr_size;
+} dif_dref_t;
+
 /* Machine state for one probe firing (shared by all DIFOs of that firing). */
 typedef struct dif_mstate {
 	const dif_host_t *dm_host;
@@ -464,7 +489,14 @@ typedef struct dif_mstate {
 	uint32_t	dm_faultpc;	/* index of the faulting instruction */
 	/* extra regions the host allows (e.g. a record being built) */
 	dif_region_t	dm_regions[DIF_MAXREGIONS];
+	/*
+	 * dynamic variables lent to this firing (see dif_dref_t); only
+	 * read below dm_ndrefs, so dif_mstate_init() leaves it (and
+	 * dm_regions) as it was
+	 */
+	dif_dref_t	dm_drefs[DIF_MAXDREFS];
 	int		dm_nregions;
+	int		dm_ndrefs;
 	/*
 	 * Set by the host after dif_mstate_init().  dm_tkey keys self->
 	 * variables: the tid of the thread that hit the probe (tids are
@@ -502,6 +534,13 @@ typedef struct dif_mstate {
 /* dif_vm.c */
 void		dif_mstate_init(dif_mstate_t *, const dif_host_t *, void *,
 		    dif_vstate_t *, char *, size_t, uint32_t);
+/*
+ * The end of what an mstate ran: gives back the dynamic variables lent
+ * to it.  A host calls it once its DIFOs are done with what they
+ * returned (a record copied out); one that does not keeps deleted
+ * variables allocated until dif_dvar_fini().
+ */
+void		dif_mstate_fini(dif_mstate_t *);
 uint64_t	dif_vm_exec(const dif_difo_t *, dif_mstate_t *);
 int		dif_vm_canload(const dif_mstate_t *, const dif_difo_t *,
 		    uint64_t, size_t);
@@ -543,6 +582,15 @@ int		dif_dvar_load(dif_vstate_t *, uint32_t, uint8_t,
 int		dif_dvar_store(dif_vstate_t *, uint32_t, uint8_t,
 		    const dif_dkey_t *, int, uint64_t, const void *, size_t,
 		    size_t);
+/*
+ * dif_dvar_ref: the storage of a by-ref variable (vsize bytes) held for
+ * the caller, its address in *datap and its size in *sizep; NULL if the
+ * variable does not exist.  dif_dvar_unref gives back what it returned,
+ * and frees an entry deleted meanwhile.
+ */
+void		*dif_dvar_ref(dif_vstate_t *, uint32_t, uint8_t,
+		    const dif_dkey_t *, int, size_t, void **, size_t *);
+void		dif_dvar_unref(dif_vstate_t *, void *);
 int		dif_dvar_local_init(dif_lstate_t *, uint32_t, uint32_t);
 void		dif_dvar_local_reset(dif_lstate_t *);
 void		dif_dvar_local_fini(dif_lstate_t *);

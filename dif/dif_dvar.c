@@ -14,10 +14,16 @@
  * and a per-bucket lock keeps them apart unless they hash to the same
  * bucket; the critical sections are a chain walk and a copy of one value
  * (strsize bytes for a string, 64k at most for a struct, union or
- * array), and malloc/free happen outside them.  Loads copy the
- * value out under the lock (by-ref values into the firing's scratch), so
- * an entry can be freed as soon as it is deleted: no reader keeps a
- * pointer into it, and illumos's dirty/rinsing lists are not needed.
+ * array), and malloc/free happen outside them.  Loads of an integer or a
+ * string copy the value out under the lock (a string into the firing's
+ * scratch).  A struct, union or array is lent in place instead, as
+ * illumos lends its dynamic variables' storage, so that a[k].m = v
+ * writes the element itself: dif_dvar_ref() holds the entry (de_refs,
+ * taken under the bucket lock while the entry is linked) for the
+ * firing, and an entry deleted while held is unlinked at once but freed
+ * by the last dif_dvar_unref(), which the VM calls when the firing ends
+ * (dif_mstate_fini).  So no firing can reach freed memory, and
+ * illumos's dirty/rinsing lists are not needed: a hold lasts one firing.
  *
  * Clause-local variables (this->x) are not dynamic: they live in a
  * dif_lstate_t the host keeps per tracer thread and resets per firing.
@@ -42,10 +48,27 @@ typedef struct dif_dvar_ent {
 	uint8_t		de_nkeys;
 	uint16_t	de_pad;
 	uint32_t	de_klen;	/* bytes of encoded key in de_data */
-	uint32_t	de_vsize;	/* bytes of by-ref value after the key */
+	uint32_t	de_vsize;	/* by-ref value bytes, after the key */
 	uint32_t	de_charge;	/* bytes charged against dynvarsize */
-	unsigned char	de_data[];
+	/*
+	 * Firings holding the entry, and DIF_DVAR_DEAD once it is
+	 * unlinked: whoever takes the count to DEAD alone frees it.
+	 */
+	uint32_t	de_refs;
+	/* the key, then the value 8-aligned (DIF loads must be aligned) */
+	unsigned char	de_data[] __attribute__((aligned(8)));
 } dif_dvar_ent_t;
+
+#define DIF_DVAR_DEAD	0x80000000u
+
+/* The value's offset in de_data: after the key, 8-aligned. */
+#define DIF_DVAR_VOFF(klen)	(((size_t)(klen) + 7) & ~(size_t)7)
+
+static inline unsigned char *
+dif_dvar_val(dif_dvar_ent_t *e)
+{
+	return e->de_data + DIF_DVAR_VOFF(e->de_klen);
+}
 
 typedef struct dif_dvar_bucket {
 	dif_dvar_ent_t	*db_head;
@@ -309,7 +332,7 @@ dif_dvar_load(dif_vstate_t *vs, uint32_t id, uint8_t scope,
 		if (valp != NULL)
 			*valp = e->de_value;
 	} else {
-		memcpy(buf, e->de_data + e->de_klen,
+		memcpy(buf, dif_dvar_val(e),
 		    vsize < e->de_vsize ? vsize : e->de_vsize);
 	}
 	dif_dvar_unlock(b);
@@ -335,18 +358,67 @@ dif_dvar_charge(dif_dvar_space_t *ds, size_t size)
 	return 1;
 }
 
+/*
+ * An entry just unlinked (under its bucket's lock, so that no new hold
+ * can be taken): freed now, or by the last firing that holds it.  Its
+ * room is given back at once, as a delete's always was: a held entry
+ * outlives it by one clause at most, and a clause holds DIF_MAXDREFS.
+ */
 static void
 dif_dvar_release(dif_dvar_space_t *ds, dif_dvar_ent_t *e)
 {
 	__atomic_sub_fetch(&ds->ds_used, e->de_charge, __ATOMIC_RELAXED);
 	__atomic_sub_fetch(&ds->ds_count, 1, __ATOMIC_RELAXED);
-	free(e);
+	if (__atomic_fetch_or(&e->de_refs, DIF_DVAR_DEAD,
+	    __ATOMIC_ACQ_REL) == 0)
+		free(e);
+}
+
+void *
+dif_dvar_ref(dif_vstate_t *vs, uint32_t id, uint8_t scope,
+    const dif_dkey_t *k, int nkeys, size_t vsize, void **datap,
+    size_t *sizep)
+{
+	dif_dvar_space_t *ds = vs->dv_dynvars;
+	dif_dvar_bucket_t *b;
+	dif_dvar_ent_t **ep, *e = NULL;
+	uint64_t hash;
+	size_t klen;
+
+	if (ds == NULL || vsize == 0 || nkeys < 1 ||
+	    nkeys > DIF_DVAR_MAXKEYS)
+		return NULL;
+	hash = dif_dvar_hash(id, scope, k, nkeys);
+	klen = dif_dvar_klen(k, nkeys);
+	b = &ds->ds_buckets[hash & ds->ds_mask];
+	dif_dvar_lock(b);
+	ep = dif_dvar_find(b, hash, id, scope, k, nkeys, klen);
+	/* a value of another size is another program's: none here */
+	if (ep != NULL && (*ep)->de_vsize == vsize) {
+		e = *ep;
+		__atomic_add_fetch(&e->de_refs, 1, __ATOMIC_RELAXED);
+		*datap = dif_dvar_val(e);
+		*sizep = e->de_vsize;
+	}
+	dif_dvar_unlock(b);
+	return e;
+}
+
+void
+dif_dvar_unref(dif_vstate_t *vs, void *ent)
+{
+	dif_dvar_ent_t *e = ent;
+
+	(void)vs;
+	if (__atomic_sub_fetch(&e->de_refs, 1, __ATOMIC_ACQ_REL) ==
+	    DIF_DVAR_DEAD)
+		free(e);
 }
 
 static void
 dif_dvar_setval(dif_dvar_ent_t *e, uint64_t val, const void *buf, size_t len)
 {
-	unsigned char *v = e->de_data + e->de_klen;
+	unsigned char *v = dif_dvar_val(e);
 
 	if (e->de_vsize == 0) {
 		e->de_value = val;
@@ -354,7 +426,8 @@ dif_dvar_setval(dif_dvar_ent_t *e, uint64_t val, const void *buf, size_t len)
 	}
 	if (len > e->de_vsize)
 		len = e->de_vsize;
-	memcpy(v, buf, len);
+	/* a[k] = a[k]: the source may be the entry's own (lent) value */
+	memmove(v, buf, len);
 	memset(v + len, 0, e->de_vsize - len);
 }
 
@@ -405,10 +478,12 @@ dif_dvar_store(dif_vstate_t *vs, uint32_t id, uint8_t scope,
 	 * the entry outside the lock, then insert it unless another thread
 	 * did so meanwhile.
 	 */
-	charge = (sizeof(*ne) + klen + vsize + 15) & ~(size_t)15;
+	charge = (sizeof(*ne) + DIF_DVAR_VOFF(klen) + vsize + 15) &
+	    ~(size_t)15;
 	if (!dif_dvar_charge(ds, charge))
 		goto drop;
-	if ((ne = malloc(sizeof(*ne) + klen + vsize)) == NULL) {
+	if ((ne = malloc(sizeof(*ne) + DIF_DVAR_VOFF(klen) + vsize)) ==
+	    NULL) {
 		__atomic_sub_fetch(&ds->ds_used, charge, __ATOMIC_RELAXED);
 		goto drop;
 	}
@@ -422,7 +497,10 @@ dif_dvar_store(dif_vstate_t *vs, uint32_t id, uint8_t scope,
 	ne->de_klen = (uint32_t)klen;
 	ne->de_vsize = (uint32_t)vsize;
 	ne->de_charge = (uint32_t)charge;
+	ne->de_refs = 0;
 	dif_dvar_kencode(ne->de_data, k, nkeys);
+	/* the bytes between the key and the value are charged: zeroed */
+	memset(ne->de_data + klen, 0, DIF_DVAR_VOFF(klen) - klen);
 	dif_dvar_setval(ne, val, buf, len);
 	__atomic_add_fetch(&ds->ds_count, 1, __ATOMIC_RELAXED);
 
@@ -479,10 +557,16 @@ dif_dvar_local_init(dif_lstate_t *ls, uint32_t nvars, uint32_t ssize)
 {
 	memset(ls, 0, sizeof(*ls));
 	ls->dl_gen = 1;
-	if (nvars == 0)
-		return 0;
 	if (ssize == 0)
 		ssize = 8;
+	/* strtok()'s string, whether or not there are variables */
+	if ((ls->dl_tok = calloc(1, ssize)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	ls->dl_ssize = ssize;
+	if (nvars == 0)
+		return 0;
 	ls->dl_value = calloc(nvars, sizeof(*ls->dl_value));
 	ls->dl_setgen = calloc(nvars, sizeof(*ls->dl_setgen));
 	ls->dl_data = calloc(nvars, ssize);
@@ -493,7 +577,6 @@ dif_dvar_local_init(dif_lstate_t *ls, uint32_t nvars, uint32_t ssize)
 		return -1;
 	}
 	ls->dl_nvars = nvars;
-	ls->dl_ssize = ssize;
 	return 0;
 }
 
@@ -508,6 +591,7 @@ dif_dvar_local_reset(dif_lstate_t *ls)
 		if (ls->dl_setgen != NULL)
 			memset(ls->dl_setgen, 0,
 			    ls->dl_nvars * sizeof(*ls->dl_setgen));
+		ls->dl_tokgen = 0;
 		ls->dl_gen = 1;
 	}
 }
@@ -518,6 +602,7 @@ dif_dvar_local_fini(dif_lstate_t *ls)
 	free(ls->dl_value);
 	free(ls->dl_setgen);
 	free(ls->dl_data);
+	free(ls->dl_tok);
 	memset(ls, 0, sizeof(*ls));
 }
 

@@ -480,11 +480,21 @@ dif_subr_copyinstr(dif_mstate_t *ms, uint64_t uaddr, size_t size)
  * the token up to the next delimiter into scratch, and remember where it
  * stopped; strtok(NULL, delims) resumes there.  At the end of the string
  * the result is NULL and so is the saved position.
+ *
+ * The position belongs to the firing, across its clauses, as illumos
+ * keeps it in the firing's machine state: strtok(NULL, ...) usually
+ * comes in a later clause, whose scratch and string table are not the
+ * first one's.  With the host's clause-local storage (dm_lstate) the
+ * string is copied there, which DIF cannot reach, and tagged with the
+ * firing; without it, into the scratch of this machine state, which
+ * every DIFO of the clause may load.
  */
 static uint64_t
 dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
     uint64_t delims)
 {
+	dif_lstate_t *ls = ms->dm_lstate;
+	int inls = ls != NULL && ls->dl_tok != NULL;
 	uint8_t map[32];
 	const char *s, *dl;
 	size_t len, dlen, i, n;
@@ -494,7 +504,13 @@ dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 
 	if (!dif_subr_str(dp, ms, delims, &dlen))
 		return 0;
-	if (addr == 0) {
+	if (addr == 0 && inls) {
+		if (ls->dl_tokgen != ls->dl_gen)
+			return 0;	/* nothing saved by this firing */
+		addr = dif_subr_ptr(ls->dl_tok + ls->dl_tokoff);
+		limit = dif_subr_ptr(ls->dl_tok + ls->dl_toklen);
+		len = limit - addr;
+	} else if (addr == 0) {
 		/* resume; the saved string must still be loadable */
 		addr = ms->dm_strtok;
 		limit = ms->dm_strtok_limit;
@@ -506,13 +522,16 @@ dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 	} else {
 		if (!dif_subr_str(dp, ms, addr, &len))
 			return 0;
-		/*
-		 * strtok(0, ...) usually resumes in a later statement, whose
-		 * DIFO cannot load this one's string table: keep the string
-		 * in the scratch of this machine state, which every DIFO of
-		 * it may load.
-		 */
-		if (!dif_vm_inscratch(ms, addr, len + 1)) {
+		if (inls) {
+			if (len > ls->dl_ssize - 1)
+				len = ls->dl_ssize - 1;
+			memmove(ls->dl_tok, (const void *)(uintptr_t)addr,
+			    len);
+			ls->dl_tok[len] = '\0';
+			ls->dl_toklen = (uint32_t)len;
+			ls->dl_tokgen = ls->dl_gen;
+			addr = dif_subr_ptr(ls->dl_tok);
+		} else if (!dif_vm_inscratch(ms, addr, len + 1)) {
 			if ((d = dif_subr_strres(ms,
 			    (const char *)(uintptr_t)addr, len)) == NULL)
 				return 0;
@@ -534,6 +553,8 @@ dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 		;
 	if (i == len || s[i] == '\0') {
 		ms->dm_strtok = ms->dm_strtok_limit = 0;
+		if (inls)
+			ls->dl_tokgen = 0;
 		return 0;
 	}
 	for (n = 0; i + n < len && s[i + n] != '\0' &&
@@ -542,6 +563,10 @@ dif_subr_strtok(const dif_difo_t *dp, dif_mstate_t *ms, uint64_t addr,
 #undef DIF_SUBR_ISDELIM
 	if ((d = dif_subr_strres(ms, s + i, n)) == NULL)
 		return 0;
+	if (inls) {
+		ls->dl_tokoff = (uint32_t)(s + i + n - ls->dl_tok);
+		return dif_subr_ptr(d);
+	}
 	ms->dm_strtok = addr + i + n;
 	ms->dm_strtok_limit = limit;
 	return dif_subr_ptr(d);

@@ -27,12 +27,14 @@ dif_mstate_init(dif_mstate_t *ms, const dif_host_t *host, void *hostarg,
     dif_vstate_t *vs, char *scratch, size_t scratch_size, uint32_t strsize)
 {
 	const size_t roff = offsetof(dif_mstate_t, dm_regions);
-	const size_t rend = roff + sizeof(ms->dm_regions);
+	const size_t rend = offsetof(dif_mstate_t, dm_drefs) +
+	    sizeof(ms->dm_drefs);
 
 	/*
-	 * Every field but dm_regions (most of the structure, only read
-	 * below dm_nregions) starts zeroed: a memset of it all cost a probe
-	 * firing more than a few of its instructions.
+	 * Every field but dm_regions and dm_drefs (most of the structure,
+	 * only read below dm_nregions and dm_ndrefs) starts zeroed: a
+	 * memset of it all cost a probe firing more than a few of its
+	 * instructions.
 	 */
 	memset(ms, 0, roff);
 	memset((char *)ms + rend, 0, sizeof(*ms) - rend);
@@ -45,12 +47,36 @@ dif_mstate_init(dif_mstate_t *ms, const dif_host_t *host, void *hostarg,
 	ms->dm_budget = DIF_DEFAULT_BUDGET;
 }
 
+void
+dif_mstate_fini(dif_mstate_t *ms)
+{
+	int i;
+
+	for (i = 0; i < ms->dm_ndrefs; i++)
+		dif_dvar_unref(ms->dm_vstate, ms->dm_drefs[i].dr_ent);
+	ms->dm_ndrefs = 0;
+}
+
 /* Is [addr, addr + size) inside [base, base + len)? Overflow-safe. */
 static inline int
 dif_vm_within(uint64_t addr, size_t size, uintptr_t base, size_t len)
 {
 	return addr >= base && addr - base <= len &&
 	    size <= len - (addr - base);
+}
+
+/* Is [addr, addr + size) inside a dynamic variable lent to the firing? */
+static inline int
+dif_vm_indref(const dif_mstate_t *ms, uint64_t addr, size_t size)
+{
+	int i;
+
+	for (i = 0; i < ms->dm_ndrefs; i++) {
+		if (dif_vm_within(addr, size, ms->dm_drefs[i].dr_base,
+		    ms->dm_drefs[i].dr_size))
+			return 1;
+	}
+	return 0;
 }
 
 int
@@ -76,6 +102,8 @@ dif_vm_canload(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr,
 		    ms->dm_regions[r].dr_size))
 			return 1;
 	}
+	if (dif_vm_indref(ms, addr, size))
+		return 1;
 	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL &&
 	    dif_vm_within(addr, size, (uintptr_t)ms->dm_lstate->dl_data,
 	    (size_t)ms->dm_lstate->dl_nvars * ms->dm_lstate->dl_ssize))
@@ -119,6 +147,11 @@ dif_vm_avail(const dif_mstate_t *ms, const dif_difo_t *dp, uint64_t addr)
 		off = addr - ms->dm_regions[r].dr_base;
 		if (off < ms->dm_regions[r].dr_size)
 			return ms->dm_regions[r].dr_size - off;
+	}
+	for (r = 0; r < ms->dm_ndrefs; r++) {
+		off = addr - ms->dm_drefs[r].dr_base;
+		if (off < ms->dm_drefs[r].dr_size)
+			return ms->dm_drefs[r].dr_size - off;
 	}
 	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL) {
 		const dif_lstate_t *ls = ms->dm_lstate;
@@ -227,6 +260,9 @@ dif_vm_canstore(const dif_mstate_t *ms, uint64_t addr, size_t size)
 		    ms->dm_regions[r].dr_size))
 			return 1;
 	}
+	/* so is a thread-local's or an array element's (a[k].m = v) */
+	if (dif_vm_indref(ms, addr, size))
+		return 1;
 	/* a clause-local struct or array is written in place (this->s.m) */
 	if (ms->dm_lstate != NULL && ms->dm_lstate->dl_data != NULL &&
 	    dif_vm_within(addr, size, (uintptr_t)ms->dm_lstate->dl_data,
@@ -395,13 +431,48 @@ dif_vm_dkeys(const dif_difo_t *dp, dif_mstate_t *ms, const dif_vm_tuple_t *t,
 }
 
 /*
+ * A struct, union or array held in a dynamic variable: its own storage,
+ * held until dif_mstate_fini() (one hold per entry and firing), in *valp;
+ * 0 if there is no such variable.
+ */
+static int
+dif_vm_lend(dif_mstate_t *ms, uint32_t id, uint8_t scope,
+    const dif_dkey_t *k, int nk, size_t vsize, uint64_t *valp)
+{
+	void *ent, *data;
+	size_t size;
+	int i;
+
+	*valp = 0;
+	if ((ent = dif_dvar_ref(ms->dm_vstate, id, scope, k, nk, vsize,
+	    &data, &size)) == NULL)
+		return 0;
+	for (i = 0; i < ms->dm_ndrefs && ms->dm_drefs[i].dr_ent != ent; i++)
+		;
+	if (i < ms->dm_ndrefs) {
+		/* held already by this firing: the one hold will do */
+		dif_dvar_unref(ms->dm_vstate, ent);
+	} else if (i == DIF_MAXDREFS) {
+		dif_dvar_unref(ms->dm_vstate, ent);
+		return DIF_FLT_NOSCRATCH;
+	} else {
+		ms->dm_drefs[i].dr_ent = ent;
+		ms->dm_drefs[i].dr_base = (uintptr_t)data;
+		ms->dm_drefs[i].dr_size = size;
+		ms->dm_ndrefs++;
+	}
+	*valp = (uint64_t)(uintptr_t)data;
+	return 0;
+}
+
+/*
  * LDTS, LDGAA, LDTAA, STTS, STGAA, STTAA.  Loads of an absent variable
- * yield 0, or for a by-ref variable a zeroed value in scratch (the value
- * is always copied out, see dif_dvar.c).  Storing 0, a NULL pointer or
- * an empty string deletes.  A store the space cannot hold is a drop,
- * counted by dif_dvar_store, not a fault.  Not inlined (nor is
- * dif_vm_local): folded into dif_vm_exec they cost its arithmetic loop
- * about a fifth of its speed.
+ * yield 0 (NULL for a by-ref one).  An integer is loaded by value, a
+ * string copied into scratch, a struct, union or array lent in place
+ * (dif_vm_lend).  Storing 0, a NULL pointer or an empty string deletes.
+ * A store the space cannot hold is a drop, counted by dif_dvar_store,
+ * not a fault.  Not inlined (nor is dif_vm_local): folded into
+ * dif_vm_exec they cost its arithmetic loop about a fifth of its speed.
  */
 static __attribute__((noinline)) int
 dif_vm_dvar(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
@@ -443,6 +514,14 @@ dif_vm_dvar(const dif_difo_t *dp, dif_mstate_t *ms, dif_instr_t in,
 				(void)dif_dvar_load(ms->dm_vstate, id, scope,
 				    k, nk, &regs[rd], NULL, 0);
 			return 0;
+		}
+		if (v->dv_type.dt_kind != DIF_TYPE_STRING) {
+			if (scope == DIFV_SCOPE_THREAD && ms->dm_tkey == 0) {
+				regs[rd] = 0;
+				return 0;
+			}
+			return dif_vm_lend(ms, id, scope, k, nk, vsize,
+			    &regs[rd]);
 		}
 		if ((buf = dif_vm_scratch_alloc(ms, vsize, 8)) == NULL)
 			return DIF_FLT_NOSCRATCH;

@@ -442,7 +442,10 @@ dt_cc_difexpr(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp,
 
 /*
  * print(p), as dtrace-utils has it: p's value, marked for the consumer
- * with the type it points to, then the object (dt_dwarf_print).
+ * with the type it points to, then the object (dt_dwarf_print).  An
+ * array (which both illumos and dtrace-utils take where void * is
+ * asked) or a float, double or long double is one record, its value,
+ * printed as illumos's print() prints a value (dt_dwarf_printv).
  */
 static void
 dt_cc_act_print(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
@@ -451,6 +454,23 @@ dt_cc_act_print(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	const dt_type_t *t;
 	uint32_t id;
 
+	if (arg->dn_type->dt_kind == DT_TK_ARRAY ||
+	    arg->dn_type->dt_kind == DT_TK_FLOAT) {
+		t = arg->dn_type;
+		if (t->dt_size == 0)
+			dt_parser_error(pcb, arg->dn_line, D_PRINT_SIZE,
+			    "print( ) argument #1 has type '%s' with size "
+			    "0; cannot print( ) it.", t->dt_name);
+		dt_dwarf_check(pcb, arg->dn_line, t, "print( ) argument #1");
+		if (dt_dwarf_ptype(pcb->pcb_hdl, t, &id) != 0) {
+			dt_set_errno(pcb->pcb_hdl, EDT_NOMEM);
+			longjmp(pcb->pcb_jmpbuf, 1);
+		}
+		dt_cc_difexpr(pcb, cc, arg, "print", 1);
+		cc->cc_act[cc->cc_nact - 1].da_arg =
+		    (uint64_t)DT_PRINTV_MAGIC << 32 | id;
+		return;
+	}
 	if (arg->dn_type->dt_kind != DT_TK_PTR)
 		dt_parser_error(pcb, arg->dn_line, D_PROTO_ARG,
 		    "print( ) argument #1 is incompatible with prototype:\n"

@@ -164,9 +164,94 @@ dt_cg_bitfield_store(dt_pcb_t *pcb, int reg, int areg, const dt_member_t *m)
 	dt_regset_free(pcb, unit);
 }
 
-/* The address of an object in memory, in dnp->dn_reg. */
+static void dt_cg_keys(dt_pcb_t *, dt_node_t *);
+static void dt_cg_load(dt_pcb_t *, dt_ident_t *, int);
+static void dt_cg_store(dt_pcb_t *, dt_ident_t *, int);
+
+/*
+ * The storage of a struct, union or array held in a thread-local
+ * variable or an associative array, to be written (self->s.m = v,
+ * a[k].m = v), as illumos generates it: the load yields the variable's
+ * own storage (the VM lends it), and a variable not yet there is first
+ * stored from zeroed scratch, then loaded again.  Should that store be
+ * dropped (the space is full: the drop is counted) or go nowhere (no
+ * thread), the scratch is written instead and the value is lost, as a
+ * dropped store's is.
+ *
+ *	ld	var, %r		keys on the tuple stack (a[k]), kept
+ *	tst	%r
+ *	bne	done
+ *	setx	size, %r
+ *	allocs	%r, %r
+ *	st	var, %r
+ *	ld	var, %t
+ *	tst	%t
+ *	be	done
+ *	mov	%t, %r
+ * done:
+ */
 static void
-dt_cg_addr(dt_pcb_t *pcb, dt_node_t *dnp)
+dt_cg_dvar_ref(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	uint32_t ldone = dt_as_label(pcb);
+	int reg, t;
+
+	dt_cg_keys(pcb, dnp);
+	reg = dnp->dn_reg = dt_regset_alloc(pcb);
+	dt_cg_load(pcb, dnp->dn_ident, reg);
+	dt_as_emit(pcb, DIF_INSTR_TST(reg), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BNE, 0), ldone);
+	dt_cg_setx(pcb, reg, dnp->dn_type->dt_size);
+	dt_as_emit(pcb, DIF_INSTR_ALLOCS(reg, reg), DT_LBL_NONE);
+	dt_cg_store(pcb, dnp->dn_ident, reg);
+	t = dt_regset_alloc(pcb);
+	dt_cg_load(pcb, dnp->dn_ident, t);
+	dt_as_emit(pcb, DIF_INSTR_TST(t), DT_LBL_NONE);
+	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BE, 0), ldone);
+	dt_as_emit(pcb, DIF_INSTR_MOV(t, reg), DT_LBL_NONE);
+	dt_regset_free(pcb, t);
+	dt_as_label_here(pcb, ldone);
+}
+
+static void dt_cg_addr(dt_pcb_t *, dt_node_t *, int);
+
+/*
+ * The address of the struct or array on the left of s.m or a[i], in
+ * lp->dn_reg.  store: the object is to be written, so that one held in
+ * a thread-local or an associative array is made to exist first.
+ */
+static void
+dt_cg_base(dt_pcb_t *pcb, dt_node_t *lp, int store)
+{
+	const dt_ident_t *idp;
+
+	if (!store || !dt_decl_is_byref(lp->dn_type)) {
+		dt_cg_node(pcb, lp);
+		return;
+	}
+	if (lp->dn_kind == DT_NODE_VAR) {
+		idp = lp->dn_ident;
+		if (idp->di_kind == DT_IDENT_ASSOC ||
+		    (idp->di_kind == DT_IDENT_SCALAR &&
+		    idp->di_scope == DIFV_SCOPE_THREAD))
+			dt_cg_dvar_ref(pcb, lp);
+		else
+			dt_cg_node(pcb, lp);
+		return;
+	}
+	/* a member or element that is itself a struct or array: its address */
+	if (lp->dn_flags & DT_NF_MEMORY)
+		dt_cg_addr(pcb, lp, store);
+	else
+		dt_cg_node(pcb, lp);
+}
+
+/*
+ * The address of an object in memory, in dnp->dn_reg; store as for
+ * dt_cg_base().
+ */
+static void
+dt_cg_addr(dt_pcb_t *pcb, dt_node_t *dnp, int store)
 {
 	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
 
@@ -177,7 +262,7 @@ dt_cg_addr(dt_pcb_t *pcb, dt_node_t *dnp)
 		dnp->dn_reg = lp->dn_reg;
 		return;
 	case DT_TOK_LBRAC:
-		dt_cg_node(pcb, lp);
+		dt_cg_base(pcb, lp, store);
 		dt_cg_node(pcb, rp);
 		dt_cg_scale(pcb, rp->dn_reg, dt_decl_pointee_size(lp->dn_type),
 		    DIF_OP_MUL);
@@ -189,7 +274,10 @@ dt_cg_addr(dt_pcb_t *pcb, dt_node_t *dnp)
 	case DT_TOK_PTR:
 	case DT_TOK_DOT:
 		/* a pointer's value, or a struct's: its address */
-		dt_cg_node(pcb, lp);
+		if (dnp->dn_op == DT_TOK_DOT)
+			dt_cg_base(pcb, lp, store);
+		else
+			dt_cg_node(pcb, lp);
 		dt_cg_addoff(pcb, lp->dn_reg, dnp->dn_member->dm_off);
 		dnp->dn_reg = lp->dn_reg;
 		return;
@@ -204,7 +292,7 @@ dt_cg_addr(dt_pcb_t *pcb, dt_node_t *dnp)
 static void
 dt_cg_memref(dt_pcb_t *pcb, dt_node_t *dnp)
 {
-	dt_cg_addr(pcb, dnp);
+	dt_cg_addr(pcb, dnp, 0);
 	if (dnp->dn_flags & DT_NF_BITFIELD)
 		dt_cg_bitfield(pcb, dnp->dn_reg, dnp->dn_member);
 	else
@@ -456,7 +544,7 @@ dt_cg_lval_load(dt_pcb_t *pcb, dt_node_t *lp, int *areg)
 	int reg;
 
 	if (lp->dn_flags & DT_NF_MEMORY) {
-		dt_cg_addr(pcb, lp);
+		dt_cg_addr(pcb, lp, 1);
 		*areg = lp->dn_reg;
 		reg = dt_regset_alloc(pcb);
 		dt_as_emit(pcb, DIF_INSTR_MOV(*areg, reg), DT_LBL_NONE);
@@ -608,7 +696,7 @@ dt_cg_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (dt_decl_is_scalar(rp->dn_type))
 			dt_cg_normalize(pcb, rp->dn_reg, lp->dn_type);
 		if (lp->dn_flags & DT_NF_MEMORY) {
-			dt_cg_addr(pcb, lp);
+			dt_cg_addr(pcb, lp, 1);
 			dt_cg_lval_store(pcb, lp, rp->dn_reg, lp->dn_reg);
 		} else {
 			dt_cg_keys(pcb, lp);
@@ -686,7 +774,7 @@ dt_cg_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_cg_memref(pcb, dnp);
 		return;
 	case DT_TOK_ADDROF:
-		dt_cg_addr(pcb, cp);
+		dt_cg_addr(pcb, cp, 0);
 		dnp->dn_reg = cp->dn_reg;
 		return;
 	}

@@ -971,6 +971,13 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, dt_json_t *jw,
 				i++;
 				break;
 			}
+			if ((uint32_t)(rp->dtrd_arg >> 32) == DT_PRINTV_MAGIC) {
+				if (dt_dwarf_printv(dtp, fp,
+				    (uint32_t)rp->dtrd_arg, pd.dtpda_data,
+				    rp->dtrd_size) != 0)
+					return dt_set_errno(dtp, errno);
+				break;
+			}
 			if (dt_consume_datum(dtp, fp, rp, pd.dtpda_data,
 			    quiet) != 0)
 				return -1;

@@ -1804,6 +1804,181 @@ dt_dwarf_print(dtrace_hdl_t *dtp, FILE *fp, uint32_t id, const char *addr,
 	return 0;
 }
 
+/*
+ * A value as illumos's print() shows one: integers and pointers in hex
+ * ("%#llx": 0 is "0"), a char as 'c', an enum by its name, floating
+ * point as "%+.7e" (long double "%+.16Le"), an array as "[ a, b ]" (a
+ * char array as a string when it holds one), a struct or union as
+ * "{", then a member a line ("type name = value", four spaces deeper
+ * for each level), then "}".
+ */
+static void dt_dwarf_pill(FILE *, const dt_type_t *, const unsigned char *,
+    size_t, int);
+
+static int
+dt_dwarf_pill_ischar(const dt_type_t *t)
+{
+	return t->dt_kind == DT_TK_INT && t->dt_size == 1 &&
+	    strstr(t->dt_name, "char") != NULL;
+}
+
+static void
+dt_dwarf_pill_indent(FILE *fp, int nest)
+{
+	fprintf(fp, "%*s", nest * 4, "");
+}
+
+static void
+dt_dwarf_pill_char(FILE *fp, unsigned char c)
+{
+	if (c == '\0')
+		fprintf(fp, "'\\0'");
+	else if (isprint(c))
+		fprintf(fp, "'%c'", c);
+	else
+		fprintf(fp, "'\\%03o'", c);
+}
+
+/*
+ * A char array shown as a string: printable characters up to a NUL or
+ * the end of the array (an empty string too), whatever follows the NUL.
+ */
+static int
+dt_dwarf_pill_isstr(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && p[i] != '\0'; i++) {
+		if (!isprint(p[i]))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+dt_dwarf_pill(FILE *fp, const dt_type_t *t, const unsigned char *p,
+    size_t avail, int nest)
+{
+	const dt_member_t *m;
+	uint32_t i, esz;
+	long double ld;
+	double d;
+	float f;
+
+	if (t->dt_size > avail) {
+		fprintf(fp, "?");
+		return;
+	}
+	switch (t->dt_kind) {
+	case DT_TK_INT:
+		if (dt_dwarf_pill_ischar(t))
+			dt_dwarf_pill_char(fp, p[0]);
+		else
+			fprintf(fp, "%#llx", (unsigned long long)
+			    dt_dwarf_getu(p, t->dt_size));
+		break;
+	case DT_TK_ENUM: {
+		int64_t v = t->dt_signed ? dt_dwarf_gets(p, t->dt_size) :
+		    (int64_t)dt_dwarf_getu(p, t->dt_size);
+
+		for (m = t->dt_members; m != NULL; m = m->dm_next) {
+			if (m->dm_value == v)
+				break;
+		}
+		if (m != NULL && m->dm_name != NULL)
+			fprintf(fp, "%s", m->dm_name);
+		else
+			fprintf(fp, "%lld", (long long)v);
+		break;
+	}
+	case DT_TK_PTR:
+		fprintf(fp, "%#llx", (unsigned long long)dt_dwarf_getu(p, 8));
+		break;
+	case DT_TK_FLOAT:
+		if (t->dt_size == sizeof(f)) {
+			memcpy(&f, p, sizeof(f));
+			fprintf(fp, "%+.7e", (double)f);
+		} else if (t->dt_size == sizeof(d)) {
+			memcpy(&d, p, sizeof(d));
+			fprintf(fp, "%+.7e", d);
+		} else if (t->dt_size == sizeof(ld)) {
+			memcpy(&ld, p, sizeof(ld));
+			fprintf(fp, "%+.16Le", ld);
+		} else
+			fprintf(fp, "?");
+		break;
+	case DT_TK_ARRAY:
+		esz = t->dt_base->dt_size;
+		if (dt_dwarf_pill_ischar(t->dt_base) &&
+		    dt_dwarf_pill_isstr(p, t->dt_nelems)) {
+			fprintf(fp, "\"%.*s\"", (int)t->dt_nelems, p);
+			break;
+		}
+		fprintf(fp, "[ ");
+		for (i = 0; i < t->dt_nelems && esz != 0; i++) {
+			if (i > 0)
+				fprintf(fp, ", ");
+			dt_dwarf_pill(fp, t->dt_base, p + (size_t)i * esz,
+			    avail - (size_t)i * esz, nest);
+		}
+		fprintf(fp, " ]");
+		break;
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+		fprintf(fp, "{\n");
+		for (m = t->dt_members; m != NULL; m = m->dm_next) {
+			const dt_type_t *mt = m->dm_type;
+
+			if (m->dm_flags & DT_MF_ANON)
+				continue;
+			if (m->dm_off > avail ||
+			    mt->dt_size > avail - m->dm_off)
+				continue;
+			dt_dwarf_pill_indent(fp, nest + 1);
+			fprintf(fp, "%s %s = ", mt->dt_name,
+			    m->dm_name != NULL ? m->dm_name : "");
+			if (m->dm_bits != 0) {
+				uint64_t u = dt_dwarf_getu(p + m->dm_off,
+				    mt->dt_size);
+
+				fprintf(fp, "%#llx\n", (unsigned long long)
+				    ((u >> m->dm_bitoff) & (m->dm_bits >= 64 ?
+				    ~0ULL : (1ULL << m->dm_bits) - 1)));
+				continue;
+			}
+			dt_dwarf_pill(fp, mt, p + m->dm_off,
+			    avail - m->dm_off, nest + 1);
+			fprintf(fp, "\n");
+		}
+		dt_dwarf_pill_indent(fp, nest);
+		fprintf(fp, "}");
+		break;
+	default:
+		fprintf(fp, "?");
+		break;
+	}
+}
+
+/* print() of an array or a float's value: "int [3] [ 0x1, 0x2, 0x3 ]" */
+int
+dt_dwarf_printv(dtrace_hdl_t *dtp, FILE *fp, uint32_t id, const char *data,
+    size_t size)
+{
+	struct dt_dwarf *dd = dtp->dt_dwarf;
+	const dt_type_t *t;
+
+	if (dd == NULL || id >= dd->dd_nptypes) {
+		errno = EINVAL;
+		return -1;
+	}
+	t = dd->dd_ptypes[id];
+	fprintf(fp, "%s ", t->dt_name);
+	dt_dwarf_pill(fp, t, (const unsigned char *)data, size, 0);
+	if (fprintf(fp, "\n") < 0)
+		return -1;
+	return 0;
+}
+
 void
 dt_dwarf_fini(dtrace_hdl_t *dtp)
 {

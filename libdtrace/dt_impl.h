@@ -585,9 +585,17 @@ const dt_type_t	*dt_dwarf_userptr(dtrace_hdl_t *, const dt_type_t *);
  * bytes are the next record.
  */
 #define DT_PRINT_MAGIC	0x7072696eu
+/*
+ * print() of an array or a floating-point value: its one record, the
+ * value's bytes, has this in the high word of dtrd_arg and the type's
+ * number in the low one (dt_dwarf_printv).
+ */
+#define DT_PRINTV_MAGIC	0x7072766cu
 int		dt_dwarf_ptype(dtrace_hdl_t *, const dt_type_t *, uint32_t *);
 int		dt_dwarf_print(dtrace_hdl_t *, FILE *, uint32_t, const char *,
 		    const char *, size_t);
+int		dt_dwarf_printv(dtrace_hdl_t *, FILE *, uint32_t, const char *,
+		    size_t);
 void		dt_dwarf_fini(dtrace_hdl_t *);
 
 /* dt_ident.c: identifiers in hash tables hanging off the handle */

@@ -865,12 +865,13 @@ dt_node_cook_index(dt_pcb_t *pcb, dt_node_t *dnp)
 		return dt_node_user_deref(pcb, dnp, bp, ip);
 	dt_node_setmem(dnp, dt_node_pointee(bp));
 	/*
-	 * an element of a D variable (a global or clause-local array) is
-	 * written in place
+	 * An element of an array is written in place where the array is:
+	 * a D variable's (global, clause-local, thread-local or an
+	 * associative array's element, whose storage the VM lends), or a
+	 * writable object's; not an inline's value.
 	 */
-	if (bp->dn_kind == DT_NODE_VAR && bp->dn_type->dt_kind ==
-	    DT_TK_ARRAY && bp->dn_ident->di_scope != DIFV_SCOPE_GLOBAL &&
-	    bp->dn_ident->di_scope != DIFV_SCOPE_LOCAL)
+	if (bp->dn_type->dt_kind == DT_TK_ARRAY &&
+	    !(bp->dn_flags & DT_NF_WRITABLE))
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
 }
@@ -1049,16 +1050,14 @@ dt_node_cook_member(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (m->dm_bits != 0)
 		dnp->dn_flags |= DT_NF_BITFIELD;
 	/*
-	 * s.m of a struct in a D variable: a global's or a clause-local's
-	 * storage is written in place (this->s.m = v, as illumos allows);
-	 * a thread-local or array element's value is a copy, so a store
-	 * there would be lost: refused.
+	 * s.m of a struct in a D variable is written in place, as illumos
+	 * allows: a global's or a clause-local's storage, or a
+	 * thread-local's or an associative array element's, which the VM
+	 * lends (dt_cg.c allocates it first); or of a writable object in
+	 * memory.  An inline's or a cast's value is not an object.
 	 */
 	if (dnp->dn_op == DT_TOK_DOT && !(lp->dn_flags & DT_NF_WRITABLE &&
-	    lp->dn_flags & DT_NF_MEMORY) && !(lp->dn_kind == DT_NODE_VAR &&
-	    lp->dn_ident->di_kind == DT_IDENT_SCALAR &&
-	    (lp->dn_ident->di_scope == DIFV_SCOPE_GLOBAL ||
-	    lp->dn_ident->di_scope == DIFV_SCOPE_LOCAL)))
+	    (lp->dn_flags & DT_NF_MEMORY || lp->dn_kind == DT_NODE_VAR)))
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 	return dnp;
 }

@@ -140,7 +140,7 @@ main(int argc, char **argv)
 	int ispred[64];
 	dif_vstate_t vs;
 	dif_lstate_t ls;
-	dif_mstate_t ms;
+	dif_mstate_t ms = { 0 };
 	difbench_fire_t f;
 	uint64_t firings, n, v, instrs = 0, taken = 0, sink = 0;
 	uint32_t i, j, k, ndifo = 0, nlocal = 0, nglobal = 0;
@@ -220,6 +220,8 @@ main(int argc, char **argv)
 		for (d = 0; d < (int)ndifo; d++) {
 			/* one mstate per statement, as the daemon does */
 			if (d == 0 || ispred[d]) {
+				if (d != 0)
+					dif_mstate_fini(&ms);
 				dif_mstate_init(&ms, &difbench_host, &f, &vs,
 				    scratch, sizeof(scratch), 256);
 				ms.dm_lstate = nlocal > 0 ? &ls : NULL;
@@ -260,6 +262,7 @@ main(int argc, char **argv)
 					taken++;
 			}
 		}
+		dif_mstate_fini(&ms);
 	}
 	t1 = difbench_now(CLOCK_THREAD_CPUTIME_ID);
 	w1 = difbench_now(CLOCK_MONOTONIC);

@@ -142,6 +142,7 @@ fuzz_dif_run(const dif_difo_t *dp)
 			ms.dm_lstate = &ls;
 		}
 		(void)dif_vm_exec(dp, &ms);
+		dif_mstate_fini(&ms);
 	}
 out:
 	if (nloc > 0)

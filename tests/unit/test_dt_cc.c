@@ -152,6 +152,8 @@ run_stmt(dtrace_prog_t *pgp, uint32_t stmt, int *faultp)
 			ms.dm_regions[0].dr_size = sizeof(g_strings);
 			ms.dm_nregions = 1;
 			r = dif_vm_exec(sp->ds_act[j].da_difo[k], &ms);
+			/* what it returned stays readable: nothing deleted */
+			dif_mstate_fini(&ms);
 			if (ms.dm_fault != 0) {
 				*faultp = ms.dm_fault;
 				return 0;
