@@ -1179,9 +1179,13 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	dif_type_t rt;
 	uint32_t cap;
 
-	if (fn->dn_kind != DT_NODE_FUNC ||
-	    (fidp = dt_idhash_lookup(dtp->dt_globals, fn->dn_string)) == NULL ||
-	    fidp->di_kind != DT_IDENT_AGGFUNC)
+	fidp = fn->dn_kind == DT_NODE_FUNC ?
+	    dt_idhash_lookup(dtp->dt_globals, fn->dn_string) : NULL;
+	/* as illumos, which looks a called name up as it parses the call */
+	if (fn->dn_kind == DT_NODE_FUNC && fidp == NULL)
+		dt_parser_error(pcb, fn->dn_line, D_FUNC_UNDEF,
+		    "undefined function name: %s", fn->dn_string);
+	if (fidp == NULL || fidp->di_kind != DT_IDENT_AGGFUNC)
 		dt_parser_error(pcb, dnp->dn_line, D_AGG_FUNC,
 		    "@%s must be assigned the result of an aggregating "
 		    "function", name);

@@ -655,6 +655,8 @@ typedef struct dt_ident {
 					   with parameters the parsed one */
 	struct dt_node	*di_iparams;	/* inline name[type a, ...]: type
 					   nodes, each dn_string its name */
+	uint32_t	di_vers;	/* built-ins: the D version that
+					   brought it, 0 for 1.0 */
 	struct dt_ident	*di_next;	/* hash chain */
 } dt_ident_t;
 
@@ -662,11 +664,14 @@ typedef struct dt_idhash {
 	dt_ident_t	**dh_hash;
 	uint32_t	dh_nbuckets;
 	uint32_t	dh_nelems;
+	uint32_t	dh_vmax;	/* lookups hide di_vers above it;
+					   0 hides nothing */
 } dt_idhash_t;
 
 dt_idhash_t	*dt_idhash_create(uint32_t);
 void		dt_idhash_destroy(dt_idhash_t *);
 dt_ident_t	*dt_idhash_lookup(dt_idhash_t *, const char *);
+dt_ident_t	*dt_idhash_lookup_subr(dt_idhash_t *, const char *);
 dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 		    uint32_t, const dt_type_t *);
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
@@ -707,6 +712,8 @@ const char	*dt_ident_aggfunc_name(uint32_t);
 #define DT_NF_XLSTR	0x40	/* an xlate's store of a string into a
 				   char array member (the = and the
 				   member): its bytes and NUL */
+#define DT_NF_SUBR	0x80	/* a FUNC the compiler wrote: the built-in
+				   subroutine of that name, always */
 
 typedef struct dt_node {
 	int		dn_kind;	/* DT_NODE_* */

@@ -340,6 +340,22 @@ dt_node_func(dt_pcb_t *pcb, dt_node_t *callee, dt_node_t *args)
 	return dnp;
 }
 
+/*
+ * A call the compiler writes into a program: the built-in subroutine
+ * name, which neither the program's D version nor its own declarations
+ * can hide (dt_node_cook_func).
+ */
+static dt_node_t *
+dt_node_subr(dt_pcb_t *pcb, const char *name, dt_node_t *args)
+{
+	dt_node_t *dnp;
+
+	dnp = dt_node_func(pcb, dt_node_ident(pcb, dt_parser_strdup(pcb,
+	    name)), args);
+	dnp->dn_flags |= DT_NF_SUBR;
+	return dnp;
+}
+
 dt_node_t *
 dt_node_index(dt_pcb_t *pcb, dt_node_t *base, dt_node_t *args)
 {
@@ -905,8 +921,7 @@ dt_node_user_uintptr(dt_pcb_t *pcb, dt_node_t *dnp)
 static dt_node_t *
 dt_node_user_copyin(dt_pcb_t *pcb, dt_node_t *addr, uint32_t size)
 {
-	return dt_node_func(pcb, dt_node_ident(pcb,
-	    dt_parser_strdup(pcb, "copyin")), dt_node_link(addr,
+	return dt_node_subr(pcb, "copyin", dt_node_link(addr,
 	    dt_node_int(pcb, size, 0)));
 }
 
@@ -1524,11 +1539,11 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 	arg = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 	dx = dt_node_xlate_find(pcb, dnp->dn_line, op, t, &arg, &st);
 	snprintf(name, sizeof(name), "%%xlate<%s>", st->dt_name);
+	val = dt_node_subr(pcb, "alloca", dt_node_int(pcb, st->dt_size,
+	    DT_INTF_U));
 	e = dt_node_op2(pcb, DT_TOK_ASGN, dt_node_dvar(pcb, DIFV_SCOPE_LOCAL,
 	    dt_parser_strdup(pcb, name)), dt_node_op2(pcb, DT_TOK_CAST,
-	    dt_node_typename(pcb, dt_decl_ptr(pcb, st)), dt_node_func(pcb,
-	    dt_node_ident(pcb, dt_parser_strdup(pcb, "alloca")),
-	    dt_node_int(pcb, st->dt_size, DT_INTF_U))));
+	    dt_node_typename(pcb, dt_decl_ptr(pcb, st)), val));
 	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
 		m = dt_decl_member_lookup(st, mp->dn_string);
 		val = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
@@ -1539,8 +1554,7 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 			val->dn_list = dt_node_int(pcb, 0, 0);
 			val->dn_list->dn_list = dt_node_int(pcb,
 			    m->dm_type->dt_size - 1, 0);
-			val = dt_node_func(pcb, dt_node_ident(pcb,
-			    dt_parser_strdup(pcb, "substr")), val);
+			val = dt_node_subr(pcb, "substr", val);
 		}
 		val = dt_node_op2(pcb, DT_TOK_ASGN, dt_node_member(pcb,
 		    DT_TOK_PTR, dt_node_dvar(pcb, DIFV_SCOPE_LOCAL,
@@ -2062,8 +2076,7 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 			    cp->dn_type->dt_name);
 		if (dt_node_is_userptr(cp) && (cp->dn_flags |= DT_NF_DONE))
 			return dt_node_become(dnp, dt_node_cook(pcb,
-			    dt_node_func(pcb, dt_node_ident(pcb,
-			    dt_parser_strdup(pcb, "copyinstr")),
+			    dt_node_subr(pcb, "copyinstr",
 			    dt_node_user_uintptr(pcb, cp))));
 		dnp->dn_type = &dt_type_string;
 		break;
@@ -2520,8 +2533,10 @@ dt_node_cook_subr(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 static dt_node_t *
 dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 {
-	dt_ident_t *idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals,
-	    dnp->dn_string);
+	dt_idhash_t *dhp = pcb->pcb_hdl->dt_globals;
+	dt_ident_t *idp = dnp->dn_flags & DT_NF_SUBR ?
+	    dt_idhash_lookup_subr(dhp, dnp->dn_string) :
+	    dt_idhash_lookup(dhp, dnp->dn_string);
 	dt_node_t *ap;
 
 	if (idp == NULL)
