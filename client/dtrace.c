@@ -536,19 +536,18 @@ stab_print(const char *what, const dtrace_attribute_t *a)
 }
 
 /*
- * -v with a program: illumos's stability report.  The statements use
- * D's own identifiers and actions, all Stable; the descriptions are as
- * stable as what they match.
+ * -v with a program: illumos's stability report.  The descriptions are
+ * as stable as what they match; the statements as what they use.
  */
 static void
 stab_report(const dtrace_cmd_t *dcp)
 {
 	dtrace_attribute_t desc = { DTRACE_STABILITY_MAX,
 	    DTRACE_STABILITY_MAX, DTRACE_CLASS_MAX };
-	static const dtrace_attribute_t stmt = { DTRACE_STABILITY_STABLE,
-	    DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON };
+	dtrace_attribute_t stmt;
 
 	(void)dtrace_program_desc_iter(g_dtp, dcp->dc_prog, stab_desc, &desc);
+	dtrace_program_stmtattr(g_dtp, dcp->dc_prog, &stmt);
 	oprintf("\nStability attributes for %s %s:\n", dcp->dc_desc,
 	    dcp->dc_name);
 	stab_print("Minimum Probe Description Attributes", &desc);

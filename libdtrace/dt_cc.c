@@ -2059,6 +2059,54 @@ dt_cc_clause_pred(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	cc->cc_pred = dt_cc_difo(pcb, pred, &rt);
 }
 
+/*
+ * dtrace -v: fold into sa the identifiers the parsed expression dnp
+ * names, as illumos's cooking gives each node the least attributes of
+ * its identifiers and operands (a constant has the greatest).  Members
+ * and self->, this-> variables are the program's own, Stable.
+ */
+static void
+dt_cc_attr(dtrace_hdl_t *dtp, const dt_node_t *dnp, dt_stmtattr_t *sa)
+{
+	const dt_node_t *ap;
+
+	if (dnp == NULL)
+		return;
+	if ((dnp->dn_kind == DT_NODE_IDENT && dnp->dn_op != DT_TOK_PTR) ||
+	    dnp->dn_kind == DT_NODE_FUNC)
+		dt_ident_attr(dtp, dnp->dn_string, &sa->sa_attr, &sa->sa_mask);
+	dt_cc_attr(dtp, dnp->dn_left, sa);
+	dt_cc_attr(dtp, dnp->dn_right, sa);
+	dt_cc_attr(dtp, dnp->dn_expr, sa);
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		dt_cc_attr(dtp, ap, sa);
+}
+
+/*
+ * The attributes of a clause's statements: those of its predicate and
+ * actions, before cooking rewrites them; a clause without actions has
+ * D's default, Stable (illumos's dt_compile_one_clause).
+ */
+static void
+dt_cc_clause_attr(dtrace_hdl_t *dtp, const dt_node_t *cnp, dt_stmtattr_t *sa)
+{
+	static const dtrace_attribute_t max = { DTRACE_STABILITY_MAX,
+	    DTRACE_STABILITY_MAX, DTRACE_CLASS_MAX };
+	static const dtrace_attribute_t def = { DTRACE_STABILITY_STABLE,
+	    DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON };
+	const dt_node_t *dnp;
+
+	sa->sa_mask = 0;
+	if (cnp->dn_acts == NULL) {
+		sa->sa_attr = def;
+		return;
+	}
+	sa->sa_attr = max;
+	dt_cc_attr(dtp, cnp->dn_expr, sa);
+	for (dnp = cnp->dn_acts; dnp != NULL; dnp = dnp->dn_list)
+		dt_cc_attr(dtp, dnp, sa);
+}
+
 static void
 dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 {
@@ -2068,7 +2116,10 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	uint32_t off = 0, i, cap;
 	dtp_stmt_t *sp;
 	dt_cc_decls_t dc;
+	dt_stmtattr_t sa, *sap;
 	int pred_last;
+
+	dt_cc_clause_attr(dtp, cnp, &sa);
 
 	/* descriptions first: their errors come before the body's */
 	pcb->pcb_cstmt = pp->dp_nstmt;
@@ -2125,6 +2176,15 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 			longjmp(pcb->pcb_jmpbuf, 1);
 		}
 	}
+	if ((sap = realloc(pcb->pcb_prog->dp_sattr, pp->dp_nstmt *
+	    sizeof(*sap))) == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	pcb->pcb_prog->dp_sattr = sap;
+	for (i = pcb->pcb_prog->dp_nsattr; i < pp->dp_nstmt; i++)
+		sap[i] = sa;
+	pcb->pcb_prog->dp_nsattr = pp->dp_nstmt;
 	dt_cc_clause_free(cc);
 }
 
@@ -2135,6 +2195,7 @@ dt_cc_prog_free(dtrace_prog_t *pgp)
 	if (pgp == NULL)
 		return;
 	dt_proto_prog_fini(&pgp->dp_prog);
+	free(pgp->dp_sattr);
 	free(pgp);
 }
 
@@ -2349,6 +2410,46 @@ dtrace_program_desc_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 			return rv;
 	}
 	return 0;
+}
+
+/*
+ * dtrace -v: the least attributes of the program's statements, each
+ * with the attributes its probe's provider gives the parts of the
+ * description it names (dt_ident_attr), as illumos's dt_setcontext
+ * resets probeprov ... args[] for each description.
+ */
+void
+dtrace_program_stmtattr(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_attribute_t *ap)
+{
+	static const uint32_t part[5] = { DT_ATTR_PPROV, DT_ATTR_PMOD,
+	    DT_ATTR_PFUNC, DT_ATTR_PNAME, DT_ATTR_PARGS };
+	const dtp_prog_t *pp = &pgp->dp_prog;
+	dtrace_attribute_t pa[5];
+	dtrace_probedesc_t pd;
+	uint32_t i, j;
+
+	ap->dtat_name = ap->dtat_data = DTRACE_STABILITY_MAX;
+	ap->dtat_class = DTRACE_CLASS_MAX;
+	for (i = 0; i < pp->dp_nstmt && i < pgp->dp_nsattr; i++) {
+		const dtp_probedesc_t *dp = &pp->dp_stmt[i].ds_desc;
+		const dt_stmtattr_t *sa = &pgp->dp_sattr[i];
+
+		dt_ident_attrmin(ap, &sa->sa_attr);
+		if (sa->sa_mask == 0)
+			continue;
+		memset(&pd, 0, sizeof(pd));
+		memcpy(pd.dtpd_provider, dp->dpd_provider,
+		    sizeof(pd.dtpd_provider));
+		memcpy(pd.dtpd_mod, dp->dpd_mod, sizeof(pd.dtpd_mod));
+		memcpy(pd.dtpd_func, dp->dpd_func, sizeof(pd.dtpd_func));
+		memcpy(pd.dtpd_name, dp->dpd_name, sizeof(pd.dtpd_name));
+		(void)dt_probe_provattr(dtp, &pd, pa);
+		for (j = 0; j < 5; j++) {
+			if (sa->sa_mask & part[j])
+				dt_ident_attrmin(ap, &pa[j]);
+		}
+	}
 }
 
 void

@@ -635,6 +635,88 @@ dt_ident_version(dtrace_hdl_t *dtp, const char *arg)
 	return 0;
 }
 
+/*
+ * Stability (dtrace -v): illumos's attributes of its built-ins that are
+ * not Stable/Stable/Common; the program's own identifiers, the libraries'
+ * and the other built-ins are.
+ */
+#define DT_ATTR(n, d, c)	{ DTRACE_STABILITY_##n, DTRACE_STABILITY_##d, \
+	DTRACE_CLASS_##c }
+#define DT_EVOLCMN	DT_ATTR(EVOLVING, EVOLVING, COMMON)
+static const struct {
+	const char		*da_name;
+	dtrace_attribute_t	da_attr;
+} dt_ident_attrs[] = {
+	{ "curthread", DT_ATTR(STABLE, PRIVATE, COMMON) },
+	{ "htons", DT_EVOLCMN }, { "htonl", DT_EVOLCMN },
+	{ "htonll", DT_EVOLCMN }, { "ntohs", DT_EVOLCMN },
+	{ "ntohl", DT_EVOLCMN }, { "ntohll", DT_EVOLCMN },
+	{ "mutex_owned", DT_EVOLCMN }, { "mutex_owner", DT_EVOLCMN },
+	{ "mutex_type_adaptive", DT_EVOLCMN },
+	{ "mutex_type_spin", DT_EVOLCMN }, { "rw_read_held", DT_EVOLCMN },
+	{ "rw_write_held", DT_EVOLCMN }, { "rw_iswriter", DT_EVOLCMN },
+	{ "getmajor", DT_EVOLCMN }, { "getminor", DT_EVOLCMN },
+	{ "ddi_pathname", DT_EVOLCMN },
+};
+
+/*
+ * The attributes of the identifier name as a program uses it, folded
+ * into *ap.  probeprov, probemod, probefunc, probename and args[] have
+ * those of the probe's provider, for the part each names: they go into
+ * *maskp (DT_ATTR_P*), for dtrace_program_stmtattr to resolve.
+ */
+void
+dt_ident_attr(dtrace_hdl_t *dtp, const char *name, dtrace_attribute_t *ap,
+    uint32_t *maskp)
+{
+	static const dtrace_attribute_t stab = DT_ATTR(STABLE, STABLE, COMMON);
+	const dtrace_attribute_t *a = &stab;
+	const dt_ident_t *idp;
+	size_t i;
+
+	idp = dtp->dt_globals != NULL ?
+	    dt_idhash_lookup(dtp->dt_globals, name) : NULL;
+	if (idp != NULL && idp->di_gen == 0) {
+		/* (DIF_VAR_ARGS is 0: a function's id matches no case) */
+		switch (idp->di_kind == DT_IDENT_SCALAR ||
+		    idp->di_kind == DT_IDENT_ARRAY ? idp->di_id : UINT32_MAX) {
+		case DIF_VAR_PROBEPROV:
+			*maskp |= DT_ATTR_PPROV;
+			return;
+		case DIF_VAR_PROBEMOD:
+			*maskp |= DT_ATTR_PMOD;
+			return;
+		case DIF_VAR_PROBEFUNC:
+			*maskp |= DT_ATTR_PFUNC;
+			return;
+		case DIF_VAR_PROBENAME:
+			*maskp |= DT_ATTR_PNAME;
+			return;
+		case DIF_VAR_ARGS:
+			*maskp |= DT_ATTR_PARGS;
+			return;
+		}
+		for (i = 0; i < sizeof(dt_ident_attrs) /
+		    sizeof(dt_ident_attrs[0]); i++) {
+			if (strcmp(dt_ident_attrs[i].da_name, name) == 0)
+				a = &dt_ident_attrs[i].da_attr;
+		}
+	}
+	dt_ident_attrmin(ap, a);
+}
+
+/* *ap = the least of *ap and *bp, each attribute on its own */
+void
+dt_ident_attrmin(dtrace_attribute_t *ap, const dtrace_attribute_t *bp)
+{
+	if (bp->dtat_name < ap->dtat_name)
+		ap->dtat_name = bp->dtat_name;
+	if (bp->dtat_data < ap->dtat_data)
+		ap->dtat_data = bp->dtat_data;
+	if (bp->dtat_class < ap->dtat_class)
+		ap->dtat_class = bp->dtat_class;
+}
+
 #define	DT_IDENT_NBUILTINS	\
 	(sizeof(dt_ident_builtins) / sizeof(dt_ident_builtins[0]))
 #define	DT_IDENT_NSUBRS	(sizeof(dt_ident_subrs) / sizeof(dt_ident_subrs[0]))

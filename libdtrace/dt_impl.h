@@ -177,10 +177,27 @@ struct dt_ident;
  * A compiled program on the client side: the wire program plus what the
  * consumer needs to print its records.
  */
+/*
+ * A statement's stability (dtrace -v): the least attributes of what it
+ * uses, and the parts of its probe's provider whose attributes it takes
+ * (probeprov ... args[]), which only its description resolves.
+ */
+#define DT_ATTR_PPROV	0x1
+#define DT_ATTR_PMOD	0x2
+#define DT_ATTR_PFUNC	0x4
+#define DT_ATTR_PNAME	0x8
+#define DT_ATTR_PARGS	0x10
+typedef struct dt_stmtattr {
+	dtrace_attribute_t sa_attr;
+	uint32_t	sa_mask;	/* DT_ATTR_P* */
+} dt_stmtattr_t;
+
 struct dtrace_prog {
 	dtp_prog_t	dp_prog;	/* what goes to the daemon */
 	int		dp_exec;	/* sent to the daemon */
 	uint32_t	dp_seq;		/* then: the consumer's program number */
+	dt_stmtattr_t	*dp_sattr;	/* per statement of dp_prog (-v) */
+	uint32_t	dp_nsattr;
 	struct dtrace_prog *dp_next;	/* handle's list of programs */
 };
 
@@ -680,6 +697,12 @@ void		dt_idhash_keep_gen(dt_idhash_t *, unsigned int);
 int		dt_ident_init(dtrace_hdl_t *);
 int		dt_ident_version(dtrace_hdl_t *, const char *);
 const char	*dt_ident_aggfunc_name(uint32_t);
+void		dt_ident_attr(dtrace_hdl_t *, const char *, dtrace_attribute_t *,
+		    uint32_t *);
+void		dt_ident_attrmin(dtrace_attribute_t *, const dtrace_attribute_t *);
+
+int		dt_probe_provattr(dtrace_hdl_t *, const dtrace_probedesc_t *,
+		    dtrace_attribute_t *);
 
 /* dt_parser.c: the parse tree */
 #define DT_INTF_U	0x1	/* integer constant: u suffix */
