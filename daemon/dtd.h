@@ -698,6 +698,9 @@ typedef struct dtd_fire {
 	struct {
 		char	dfs_psargs[80];	/* illumos's PRARGSZ, with the NUL */
 		char	dfs_clname[8];
+		/* timestruc_t's: seconds, nanoseconds */
+		int64_t	dfs_start[2], dfs_time[2];
+		int64_t	dfs_lstart[2], dfs_ltime[2];
 	} df_psstr;
 } dtd_fire_t;
 void		dtd_host_init(dtd_fire_t *, const dtd_hit_t *,

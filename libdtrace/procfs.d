@@ -119,7 +119,11 @@ translator psinfo_t < struct task_struct *T > {
 	pr_gid = gid;
 	pr_egid = __psinfo[3];
 	pr_addr = (uintptr_t)T;
+	pr_size = __psinfo[15];
+	pr_rssize = __psinfo[16];
 	pr_ttydev = __psinfo[9];
+	pr_start = *(timestruc_t *)__psinfo[13];
+	pr_time = *(timestruc_t *)__psinfo[14];
 	pr_fname = execname;
 	pr_psargs = stringof((char *)__psinfo[6]);
 	pr_argc = __psinfo[10];
@@ -134,6 +138,8 @@ translator lwpsinfo_t < struct task_struct *T > {
 	pr_state = SONPROC;
 	pr_sname = 'O';
 	pr_pri = __psinfo[7];
+	pr_start = *(timestruc_t *)__psinfo[17];
+	pr_time = *(timestruc_t *)__psinfo[18];
 	pr_clname = stringof((char *)__psinfo[8]);
 	pr_onpro = cpu;
 };
