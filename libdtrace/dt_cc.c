@@ -2356,6 +2356,216 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 }
 
 /*
+ * dtrace -A: the program as this compile takes it in, to save as D that
+ * compiles alike with no arguments and no -C, as illumos's -A saves the
+ * compiled program: through cpp under -C, and each macro variable ($1,
+ * $$1, $0, $pid...) replaced by what it stands for, as the lexer would
+ * take it: a number (in parentheses when negative), an identifier, or a
+ * string literal; in a probe description, the argument's text.  Their
+ * context is told apart as the lexer does: outside braces and a
+ * predicate and before an '=', a probe description.  Comments, strings
+ * and character constants are left as they are, and so are lines that
+ * start with '#' (pragmas, cpp's line markers).  A malloc'd string, or
+ * NULL with the error set (a macro variable the compile would refuse).
+ */
+/* s as a D string literal */
+static void
+dt_cc_text_quote(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void
+dt_cc_text_macros(dt_pcb_t *pcb, const char *p, FILE *out)
+{
+	int depth = 0, pred = 0, assign = 0, line = 1, bol = 1;
+	char name[64], *s;
+	const char *q;
+	int64_t v;
+	size_t n;
+	int str, want, pdesc;
+
+	while (*p != '\0') {
+		if (bol && *p == '#') {
+			n = strcspn(p, "\n");
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		bol = 0;
+		if (*p == '\n') {
+			line++;
+			bol = 1;
+			fputc(*p++, out);
+			continue;
+		}
+		if (p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
+			q = p[1] == '*' ? strstr(p + 2, "*/") : strchr(p, '\n');
+			n = q == NULL ? strlen(p) : (size_t)(q - p) +
+			    (p[1] == '*' ? 2 : 0);
+			for (q = p; q < p + n; q++)
+				line += *q == '\n';
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			for (q = p + 1; *q != '\0' && *q != *p; q++) {
+				if (*q == '\\' && q[1] != '\0')
+					q++;
+				line += *q == '\n';
+			}
+			n = (size_t)(q - p) + (*q != '\0');
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		if (*p != '$' || !(isalnum((unsigned char)p[1]) || p[1] == '_' ||
+		    (p[1] == '$' && isdigit((unsigned char)p[2])))) {
+			switch (*p) {
+			case '{':
+				depth++;
+				pred = assign = 0;
+				break;
+			case '}':
+				depth--;
+				assign = 0;
+				break;
+			case ';':
+				assign = 0;
+				break;
+			case '=':
+				assign |= depth == 0;
+				break;
+			case '/':
+				if (depth != 0)
+					break;
+				if (!pred) {
+					pred = 1;
+					break;
+				}
+				/* the predicate's end: a { follows */
+				for (q = p + 1; isspace((unsigned char)*q); q++)
+					;
+				if (*q == '{')
+					pred = 0;
+				break;
+			}
+			fputc(*p++, out);
+			continue;
+		}
+		str = p[1] == '$';
+		p += str ? 2 : 1;
+		for (n = 0; (isalnum((unsigned char)*p) || *p == '_') &&
+		    n < sizeof(name) - 1; n++)
+			name[n] = *p++;
+		name[n] = '\0';
+		pdesc = depth == 0 && !pred && !assign;
+		want = pdesc ? DT_MACRO_PDESC : str ? DT_MACRO_STR :
+		    DT_MACRO_INT;
+		s = NULL;
+		v = 0;
+		if (dt_cc_macro(pcb, line, name, want, &s, &v) ==
+		    DT_MACRO_INT) {
+			fprintf(out, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
+			continue;
+		}
+		if (pdesc) {
+			fputs(s, out);
+			continue;
+		}
+		for (q = s; *q == '_' || isalnum((unsigned char)*q); q++)
+			;
+		if (!str && *q == '\0' && (isalpha((unsigned char)s[0]) ||
+		    s[0] == '_')) {
+			fputs(s, out);
+			continue;
+		}
+		/* a string: as the lexer, without the quotes it may have */
+		n = strlen(s);
+		if (!str && n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+			s = dt_parser_strdup(pcb, s + 1);
+			s[n - 2] = '\0';
+		}
+		dt_cc_text_quote(out, s);
+	}
+}
+
+char *
+dtrace_program_text(dtrace_hdl_t *dtp, const char *str, unsigned int cflags,
+    int argc, char *const argv[])
+{
+	char *text = NULL, *res = NULL;
+	const char *volatile src = str;
+	FILE *cpp, *volatile out;
+	size_t len = 0, n;
+	dt_pcb_t pcb;
+
+	if ((dtp->dt_copts & DT_COPT_CPP) || (cflags & DTRACE_C_CPP)) {
+		if ((cpp = dt_cpp_run(dtp, str, NULL)) == NULL)
+			return NULL;
+		if ((out = open_memstream(&text, &len)) == NULL) {
+			fclose(cpp);
+			dt_set_errno(dtp, EDT_NOMEM);
+			return NULL;
+		}
+		while ((n = fread(dtp->dt_errmsg, 1, sizeof(dtp->dt_errmsg),
+		    cpp)) > 0)
+			fwrite(dtp->dt_errmsg, 1, n, out);
+		dtp->dt_errmsg[0] = '\0';
+		fclose(cpp);
+		if (fclose(out) != 0) {
+			free(text);
+			dt_set_errno(dtp, EDT_NOMEM);
+			return NULL;
+		}
+		src = text;
+	}
+	memset(&pcb, 0, sizeof(pcb));
+	pcb.pcb_hdl = dtp;
+	pcb.pcb_cflags = cflags;
+	pcb.pcb_argc = argv != NULL ? argc : 0;
+	pcb.pcb_argv = argv;
+	if (dtp->dt_copts & DT_COPT_ERRTAGS)
+		pcb.pcb_cflags |= DTRACE_C_ETAGS;
+	if (dtp->dt_copts & DT_COPT_DEFARGS)
+		pcb.pcb_cflags |= DTRACE_C_DEFARG;
+	dtp->dt_errtag = NULL;
+	if ((pcb.pcb_argref = calloc(pcb.pcb_argc + 1, 1)) == NULL ||
+	    (out = open_memstream(&res, &len)) == NULL) {
+		free(pcb.pcb_argref);
+		free(text);
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	if (setjmp(pcb.pcb_jmpbuf) != 0) {
+		fclose(out);
+		free(res);
+		res = NULL;
+	} else {
+		dt_cc_text_macros(&pcb, src, out);
+		if (fclose(out) != 0) {
+			free(res);
+			res = NULL;
+			dt_set_errno(dtp, EDT_NOMEM);
+		}
+	}
+	dt_parser_free(&pcb);
+	free(pcb.pcb_argref);
+	free(text);
+	return res;
+}
+
+/*
  * A D library (dt_lib.c): declarations, and clauses that are dropped.
  * Never through cpp: -C is the programs' (as illumos passes it with each
  * program's compile), and a library is D as written.

@@ -235,6 +235,8 @@ dtrace_prog_t	*dtrace_program_fcompile(dtrace_hdl_t *, FILE *,
 		    unsigned int, int, char *const []);
 void		dtrace_program_info(dtrace_hdl_t *, dtrace_prog_t *,
 		    dtrace_proginfo_t *);
+char		*dtrace_program_text(dtrace_hdl_t *, const char *, unsigned int,
+		    int, char *const []);
 void		dtrace_program_stmtattr(dtrace_hdl_t *, dtrace_prog_t *,
 		    dtrace_attribute_t *);
 int		dtrace_program_desc_iter(dtrace_hdl_t *, dtrace_prog_t *,
