@@ -222,6 +222,11 @@ typedef struct dtd_provider {
 	void		(*dpv_retarget)(dtd_target_t *, uint64_t, int);
 	/* t is released: forget what was made in it. */
 	void		(*dpv_release)(dtd_target_t *);
+	/*
+	 * How many arguments p has, for the compiler's check of args[N]
+	 * (PROGRAM_OK, LIST_OK); -1 or NULL: not known.
+	 */
+	int		(*dpv_nargs)(const dtd_probe_t *);
 } dtd_provider_t;
 
 struct dtd_probe {

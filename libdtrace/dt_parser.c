@@ -8,6 +8,7 @@
  * end of the compile; errors longjmp back to dt_cc.c, so no constructor
  * or cooking function ever returns failure.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -735,33 +736,63 @@ dt_node_args_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
 	return 0;
 }
 
+/*
+ * The most arguments the probes a description matches have, when the
+ * daemon knows each one's (USDT: its note's); else -1.
+ */
+static int
+dt_node_args_count(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
+    void *arg)
+{
+	int *np = arg;
+
+	(void)dtp;
+	if (pd->dtpd_nargs < 0 || *np == -1)
+		*np = -1;
+	else if (pd->dtpd_nargs > *np)
+		*np = pd->dtpd_nargs;
+	return 0;
+}
+
+/*
+ * args[N], N a constant: out of range for a provider whose probes have
+ * no arguments, or past the arguments every probe the description
+ * matches has (illumos's check against the probe's own count).
+ */
 static void
 dt_node_args_check(dt_pcb_t *pcb, const dt_node_t *kp)
 {
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
 	dtrace_probedesc_t d;
 	uint32_t i;
-	int typed;
+	int typed, n;
 
 	for (i = pcb->pcb_cstmt; i < pcb->pcb_cstmt + pcb->pcb_ncstmt &&
 	    i < pp->dp_nstmt; i++) {
 		const dtp_probedesc_t *pd = &pp->dp_stmt[i].ds_desc;
 
 		typed = 0;
+		memset(&d, 0, sizeof(d));
+		strcpy(d.dtpd_provider, pd->dpd_provider);
+		strcpy(d.dtpd_mod, pd->dpd_mod);
+		strcpy(d.dtpd_func, pd->dpd_func);
+		strcpy(d.dtpd_name, pd->dpd_name);
 		if (pd->dpd_provider[0] == '\0' ||
 		    strpbrk(pd->dpd_provider, "*?[") != NULL) {
-			memset(&d, 0, sizeof(d));
-			strcpy(d.dtpd_provider, pd->dpd_provider);
-			strcpy(d.dtpd_mod, pd->dpd_mod);
-			strcpy(d.dtpd_func, pd->dpd_func);
-			strcpy(d.dtpd_name, pd->dpd_name);
 			/* no match (-Z), or no daemon: nothing to judge */
 			if (dtrace_probe_iter(pcb->pcb_hdl, &d,
 			    dt_node_args_probe, &typed) != 0)
 				typed = 1;
 		} else if (!dt_node_args_noargs(pd->dpd_provider))
 			typed = 1;
-		if (typed)
+		n = -2;		/* none seen yet */
+		/* a pid provider's counts are not known: spare the list */
+		if (typed && strncmp(pd->dpd_provider, "pid", 3) == 0 &&
+		    isdigit((unsigned char)pd->dpd_provider[3]))
+			continue;
+		if (typed && (dtrace_probe_iter(pcb->pcb_hdl, &d,
+		    dt_node_args_count, &n) != 0 || n < 0 ||
+		    kp->dn_value < (uint64_t)n))
 			continue;
 		dt_parser_error(pcb, kp->dn_line, D_ARGS_IDX,
 		    "index %lld is out of range for %s:%s:%s:%s args[ ]",

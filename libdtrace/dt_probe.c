@@ -190,6 +190,7 @@ dt_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
 	dt_msg_get_strbuf(m, pd->dtpd_mod, sizeof(pd->dtpd_mod));
 	dt_msg_get_strbuf(m, pd->dtpd_func, sizeof(pd->dtpd_func));
 	dt_msg_get_strbuf(m, pd->dtpd_name, sizeof(pd->dtpd_name));
+	pd->dtpd_nargs = (int32_t)dt_msg_get_u32(m);
 }
 
 int

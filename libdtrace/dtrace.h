@@ -72,6 +72,7 @@ typedef struct dtrace_probedesc {
 	char		dtpd_mod[64];
 	char		dtpd_func[192];
 	char		dtpd_name[64];
+	int32_t		dtpd_nargs;	/* its arguments, -1: not known */
 } dtrace_probedesc_t;
 
 /* Stability attributes (dtrace -v), in illumos's order. */
