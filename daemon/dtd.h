@@ -703,6 +703,7 @@ typedef struct dtd_fire {
 	struct {
 		char	dfs_psargs[80];	/* illumos's PRARGSZ, with the NUL */
 		char	dfs_clname[8];
+		char	dfs_fname[16];	/* illumos's PRFNSZ: execname */
 		/* timestruc_t's: seconds, nanoseconds */
 		int64_t	dfs_start[2], dfs_time[2];
 		int64_t	dfs_lstart[2], dfs_ltime[2];

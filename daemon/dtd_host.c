@@ -146,6 +146,7 @@ dtd_host_proc(dtd_fire_t *f)
 #define DTD_PS_MODEL	0x8	/* the executable's ELF class, likewise */
 #define DTD_PS_STACK	0x10	/* argc, argv, envp: stat, then memory */
 #define DTD_PS_PSTAT	0x20	/* the process's stat and statm */
+#define DTD_PS_FNAME	0x40	/* execname, as a char[16] */
 
 /* ps(1)'s names of the scheduling policies, by number */
 static const char *const dtd_host_clnames[] = {
@@ -415,6 +416,9 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 	case DIF_PSINFO_RSSIZE:
 		grp = DTD_PS_PSTAT;
 		break;
+	case DIF_PSINFO_FNAME:
+		grp = DTD_PS_FNAME;
+		break;
 	default:
 		return DIF_FLT_ILLOP;
 	}
@@ -441,6 +445,13 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 			break;
 		case DTD_PS_PSTAT:
 			dtd_host_ps_pstat(f);
+			break;
+		case DTD_PS_FNAME:
+			/* the rest of the 16 bytes 0 (memset above) */
+			dtd_host_execname(f);
+			memcpy(f->df_psstr.dfs_fname, f->df_execname,
+			    strnlen(f->df_execname,
+			    sizeof(f->df_psstr.dfs_fname) - 1));
 			break;
 		case DTD_PS_ARGS:
 			if (f->df_hit->dh_psargs != NULL)
@@ -471,6 +482,8 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 		*valp = (uintptr_t)f->df_psstr.dfs_lstart;
 	else if (ndx == DIF_PSINFO_LTIME)
 		*valp = (uintptr_t)f->df_psstr.dfs_ltime;
+	else if (ndx == DIF_PSINFO_FNAME)
+		*valp = (uintptr_t)f->df_psstr.dfs_fname;
 	else
 		*valp = (uint64_t)f->df_ps[ndx];
 	return 0;

@@ -193,7 +193,8 @@ typedef uint32_t dif_instr_t;
 #define DIF_PSINFO_RSSIZE	16	/* its resident set, in Kbytes */
 #define DIF_PSINFO_LSTART	17	/* address of the thread's start time */
 #define DIF_PSINFO_LTIME	18	/* and of its CPU time */
-#define DIF_PSINFO_MAX		18
+#define DIF_PSINFO_FNAME	19	/* address of execname in 16 bytes */
+#define DIF_PSINFO_MAX		19
 #define DIF_VAR_CURTHREAD	0x0100	/* kernel-only */
 #define DIF_VAR_TIMESTAMP	0x0101
 #define DIF_VAR_VTIMESTAMP	0x0102

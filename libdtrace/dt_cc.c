@@ -1231,6 +1231,16 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
 			    "@%s[ ] key #%d may not be of type void", name,
 			    i + 1);
+		/*
+		 * A char array (curpsinfo->pr_fname): the string it holds,
+		 * as D takes one for a string elsewhere (both are by
+		 * reference: only the type changes, as stringof does)
+		 */
+		if (k->dn_type->dt_kind == DT_TK_ARRAY &&
+		    k->dn_type->dt_base != NULL &&
+		    k->dn_type->dt_base->dt_kind == DT_TK_INT &&
+		    k->dn_type->dt_base->dt_size == 1)
+			k->dn_type = &dt_type_string;
 		if (!dt_node_is_scalar(k) && !dt_node_is_string(k))
 			dt_parser_error(pcb, k->dn_line, D_KEY_TYPE,
 			    "@%s[ ] key #%d may not be of type %s: keys are "

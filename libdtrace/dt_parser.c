@@ -1578,6 +1578,12 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
 		m = dt_decl_member_lookup(st, mp->dn_string);
 		val = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
+		/* a char array (pr_fname): copied as the string it holds */
+		if (m->dm_type->dt_kind == DT_TK_ARRAY &&
+		    val->dn_type->dt_kind == DT_TK_ARRAY &&
+		    dt_node_is_strcompat(val))
+			val = dt_node_cook(pcb, dt_node_op1(pcb, DT_TOK_STRINGOF,
+			    val));
 		xlstr = m->dm_type->dt_kind == DT_TK_ARRAY &&
 		    dt_node_is_string(val);
 		if (xlstr) {

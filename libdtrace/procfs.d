@@ -24,6 +24,7 @@ typedef id_t	projid_t;
 typedef id_t	poolid_t;
 typedef id_t	zoneid_t;
 typedef id_t	psetid_t;
+typedef char	__psinfo_fname_t[16];	/* pr_fname, PRFNSZ bytes */
 typedef struct timestruc {
 	long	tv_sec;
 	long	tv_nsec;
@@ -124,7 +125,7 @@ translator psinfo_t < struct task_struct *T > {
 	pr_ttydev = __psinfo[9];
 	pr_start = *(timestruc_t *)__psinfo[13];
 	pr_time = *(timestruc_t *)__psinfo[14];
-	pr_fname = execname;
+	pr_fname = *(__psinfo_fname_t *)__psinfo[19];
 	pr_psargs = stringof((char *)__psinfo[6]);
 	pr_argc = __psinfo[10];
 	pr_argv = __psinfo[11];

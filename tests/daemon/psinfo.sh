@@ -139,6 +139,25 @@ else
 	kill "$dt"
 fi
 
+# pr_fname is illumos's char pr_fname[16]: 16 bytes, the name cut to 15,
+# printed, compared and keyed as the string it holds, and copied whole
+# by a bare xlate; here of a target whose name the kernel cuts to 15
+cp "$TRIGGERS/loop" "$tmp/a-long-program-name"
+dtrace -q -c "$tmp/a-long-program-name 3 0" -n 'pid$target:a.out:f:entry {
+	@[curpsinfo->pr_fname, sizeof (curpsinfo->pr_fname)] = count();
+	@c[curpsinfo->pr_fname == execname,
+	    curpsinfo->pr_fname == "a-long-program-"] = count();
+	x = *curpsinfo; @x[x.pr_fname, sizeof (x.pr_fname)] = count(); }
+	END { printa("%s|%d %@d\n", @); printa("%d %d %@d\n", @c);
+	printa("%s|%d %@d\n", @x); }' >"$tmp/out" 2>"$tmp/err"
+check "pr_fname: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/err"
+same "$tmp/out" "sum=9
+a-long-program-|16 3
+1 1 3
+a-long-program-|16 3
+
+" "pr_fname: char[16], the name cut to 15"
+
 # a member Linux has no value for is refused when compiled
 dtrace -xerrtags -n 'BEGIN { trace(curlwpsinfo->pr_nice); }' \
     >"$tmp/out" 2>&1
