@@ -536,19 +536,18 @@ stab_print(const char *what, const dtrace_attribute_t *a)
 }
 
 /*
- * -v with a program: illumos's stability report.  The statements use
- * D's own identifiers and actions, all Stable; the descriptions are as
- * stable as what they match.
+ * -v with a program: illumos's stability report.  The descriptions are
+ * as stable as what they match; the statements as what they use.
  */
 static void
 stab_report(const dtrace_cmd_t *dcp)
 {
 	dtrace_attribute_t desc = { DTRACE_STABILITY_MAX,
 	    DTRACE_STABILITY_MAX, DTRACE_CLASS_MAX };
-	static const dtrace_attribute_t stmt = { DTRACE_STABILITY_STABLE,
-	    DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON };
+	dtrace_attribute_t stmt;
 
 	(void)dtrace_program_desc_iter(g_dtp, dcp->dc_prog, stab_desc, &desc);
+	dtrace_program_stmtattr(g_dtp, dcp->dc_prog, &stmt);
 	oprintf("\nStability attributes for %s %s:\n", dcp->dc_desc,
 	    dcp->dc_name);
 	stab_print("Minimum Probe Description Attributes", &desc);
@@ -1117,8 +1116,11 @@ set_opt(const char *name, char *val, const char *what, const char *arg)
  * anonymous.d, which dtraced retains under the name "anonymous" when
  * it starts (dtraced.8, RETAINED PROGRAMS), and dtrace -a claims.  The
  * options the command line set come first, as pragmas; descriptions
- * given by -P, -m, -f and -i are written out in full.  Without a
- * program, -A removes the saved one.  The messages are illumos's.
+ * given by -P, -m, -f and -i are written out in full; each program is
+ * saved as compiled, as illumos saves its DOF: through cpp under -C,
+ * its macro arguments ($1, $$1, $0...) replaced by their values
+ * (dtrace_program_text).  Without a program, -A removes the saved one.
+ * The messages are illumos's.
  */
 static void
 anon_write_cmd(FILE *fp, const dtrace_cmd_t *dcp)
@@ -1181,8 +1183,29 @@ anon_main(void)
 	fprintf(fp, "/* saved by dtrace -A: dtraced retains it at start */\n");
 	for (i = 0; i < g_nanonopt; i++)
 		fprintf(fp, "#pragma D option %s\n", g_anonopt[i]);
-	for (i = 0; i < g_cmdc; i++)
-		anon_write_cmd(fp, &g_cmdv[i]);
+	for (i = 0; i < g_cmdc; i++) {
+		char *text = NULL, *saved;
+		size_t len = 0;
+		FILE *mp;
+
+		/* as compiled: after cpp (-C), with $1... as they stood */
+		if ((mp = open_memstream(&text, &len)) == NULL)
+			fatal("failed to allocate memory");
+		anon_write_cmd(mp, &g_cmdv[i]);
+		if (fclose(mp) == EOF)
+			fatal("failed to allocate memory");
+		if (g_cmdv[i].dc_script)
+			g_argv[0] = g_cmdv[i].dc_arg;
+		if ((saved = dtrace_program_text(g_dtp, text, g_cflags, g_argc,
+		    g_argv)) == NULL) {
+			fclose(fp);
+			(void)unlink(path);
+			dfatal("failed to save %s", g_cmdv[i].dc_arg);
+		}
+		fputs(saved, fp);
+		free(saved);
+		free(text);
+	}
 	if (fclose(fp) == EOF)
 		fatal("failed to close output file '%s'", path);
 	/* error(), not notice(): a program's quiet pragma must not hide it */

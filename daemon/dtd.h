@@ -248,6 +248,11 @@ typedef struct dtd_provider {
 	void		(*dpv_retarget)(dtd_target_t *, uint64_t, int);
 	/* t is released: forget what was made in it. */
 	void		(*dpv_release)(dtd_target_t *);
+	/*
+	 * How many arguments p has, for the compiler's check of args[N]
+	 * (PROGRAM_OK, LIST_OK); -1 or NULL: not known.
+	 */
+	int		(*dpv_nargs)(const dtd_probe_t *);
 } dtd_provider_t;
 
 struct dtd_probe {
@@ -744,6 +749,10 @@ typedef struct dtd_fire {
 	struct {
 		char	dfs_psargs[80];	/* illumos's PRARGSZ, with the NUL */
 		char	dfs_clname[8];
+		char	dfs_fname[16];	/* illumos's PRFNSZ: execname */
+		/* timestruc_t's: seconds, nanoseconds */
+		int64_t	dfs_start[2], dfs_time[2];
+		int64_t	dfs_lstart[2], dfs_ltime[2];
 	} df_psstr;
 } dtd_fire_t;
 void		dtd_host_init(dtd_fire_t *, const dtd_hit_t *,

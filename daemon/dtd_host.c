@@ -145,6 +145,8 @@ dtd_host_proc(dtd_fire_t *f)
 #define DTD_PS_ARGS	0x4	/* cmdline, unless the target keeps it */
 #define DTD_PS_MODEL	0x8	/* the executable's ELF class, likewise */
 #define DTD_PS_STACK	0x10	/* argc, argv, envp: stat, then memory */
+#define DTD_PS_PSTAT	0x20	/* the process's stat and statm */
+#define DTD_PS_FNAME	0x40	/* execname, as a char[16] */
 
 /* ps(1)'s names of the scheduling policies, by number */
 static const char *const dtd_host_clnames[] = {
@@ -152,8 +154,85 @@ static const char *const dtd_host_clnames[] = {
 };
 
 /*
+ * A start time in clock ticks after boot as a time of day, and a CPU
+ * time in ticks, as timestruc_t's: the boot time is /proc/stat's btime,
+ * in seconds, as ps(1) counts a start time from it.
+ */
+static void
+dtd_host_ticks(int64_t *ts, long long ticks, int since_boot)
+{
+	static long long btime = -1;
+	long hz = sysconf(_SC_CLK_TCK);
+	char line[128];
+	FILE *fp;
+
+	if (hz <= 0)
+		hz = 100;
+	if (since_boot && btime < 0 && (fp = fopen("/proc/stat", "re")) !=
+	    NULL) {
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			if (sscanf(line, "btime %lld", &btime) == 1)
+				break;
+		}
+		fclose(fp);
+	}
+	ts[0] = ticks / hz + (since_boot && btime > 0 ? btime : 0);
+	ts[1] = ticks % hz * (1000000000 / hz);
+}
+
+/*
+ * /proc/PID/stat and statm: the start, CPU time (user and system, of
+ * every thread) and size of the process, as illumos's psinfo_t has
+ * them, its sizes in Kbytes.
+ */
+static void
+dtd_host_ps_pstat(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+	unsigned long long size, rss;
+	long long kpp = sysconf(_SC_PAGESIZE) / 1024;
+	char path[64], buf[1024], *p;
+	long long v[20];
+	size_t n;
+	FILE *fp;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) != NULL) {
+		if (fscanf(fp, "%llu %llu", &size, &rss) == 2) {
+			f->df_ps[DIF_PSINFO_SIZE] = (int64_t)(size * kpp);
+			f->df_ps[DIF_PSINFO_RSSIZE] = (int64_t)(rss * kpp);
+		}
+		fclose(fp);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)h->dh_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL)
+		return;
+	p += 2;
+	while (*p != '\0' && *p != ' ')
+		p++;
+	/* v[i] is field i + 4 of proc(5): utime 14, stime 15, start 22 */
+	for (i = 0; i < 20; i++) {
+		char *end;
+
+		v[i] = strtoll(p, &end, 10);
+		if (end == p)
+			return;
+		p = end;
+	}
+	dtd_host_ticks(f->df_psstr.dfs_time, v[10] + v[11], 0);
+	dtd_host_ticks(f->df_psstr.dfs_start, v[18], 1);
+}
+
+/*
  * /proc/PID/task/TID/stat: the process group, session, tty and number
- * of threads of the process, the priority and policy of the thread.
+ * of threads of the process, the priority, policy, start and CPU time
+ * of the thread.
  */
 static void
 dtd_host_ps_stat(dtd_fire_t *f)
@@ -197,6 +276,8 @@ dtd_host_ps_stat(dtd_fire_t *f)
 	f->df_ps[DIF_PSINFO_PRI] = v[14] + 100;	/* the kernel's prio */
 	f->df_ps[DIF_PSINFO_ARGV] = v[24];	/* startstack, for now */
 	f->df_ps[DIF_PSINFO_NLWP] = v[16];
+	dtd_host_ticks(f->df_psstr.dfs_ltime, v[10] + v[11], 0);
+	dtd_host_ticks(f->df_psstr.dfs_lstart, v[18], 1);
 	if (v[37] >= 0 && v[37] < (long long)(sizeof(dtd_host_clnames) /
 	    sizeof(dtd_host_clnames[0])))
 		strcpy(f->df_psstr.dfs_clname, dtd_host_clnames[v[37]]);
@@ -325,7 +406,18 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 	case DIF_PSINFO_PRI:
 	case DIF_PSINFO_CLNAME:
 	case DIF_PSINFO_TTYDEV:
+	case DIF_PSINFO_LSTART:
+	case DIF_PSINFO_LTIME:
 		grp = DTD_PS_STAT;
+		break;
+	case DIF_PSINFO_START:
+	case DIF_PSINFO_TIME:
+	case DIF_PSINFO_SIZE:
+	case DIF_PSINFO_RSSIZE:
+		grp = DTD_PS_PSTAT;
+		break;
+	case DIF_PSINFO_FNAME:
+		grp = DTD_PS_FNAME;
 		break;
 	default:
 		return DIF_FLT_ILLOP;
@@ -351,6 +443,16 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 		case DTD_PS_IDS:
 			dtd_host_ps_ids(f);
 			break;
+		case DTD_PS_PSTAT:
+			dtd_host_ps_pstat(f);
+			break;
+		case DTD_PS_FNAME:
+			/* the rest of the 16 bytes 0 (memset above) */
+			dtd_host_execname(f);
+			memcpy(f->df_psstr.dfs_fname, f->df_execname,
+			    strnlen(f->df_execname,
+			    sizeof(f->df_psstr.dfs_fname) - 1));
+			break;
 		case DTD_PS_ARGS:
 			if (f->df_hit->dh_psargs != NULL)
 				strncpy(f->df_psstr.dfs_psargs,
@@ -372,6 +474,16 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 		*valp = (uintptr_t)f->df_psstr.dfs_psargs;
 	else if (ndx == DIF_PSINFO_CLNAME)
 		*valp = (uintptr_t)f->df_psstr.dfs_clname;
+	else if (ndx == DIF_PSINFO_START)
+		*valp = (uintptr_t)f->df_psstr.dfs_start;
+	else if (ndx == DIF_PSINFO_TIME)
+		*valp = (uintptr_t)f->df_psstr.dfs_time;
+	else if (ndx == DIF_PSINFO_LSTART)
+		*valp = (uintptr_t)f->df_psstr.dfs_lstart;
+	else if (ndx == DIF_PSINFO_LTIME)
+		*valp = (uintptr_t)f->df_psstr.dfs_ltime;
+	else if (ndx == DIF_PSINFO_FNAME)
+		*valp = (uintptr_t)f->df_psstr.dfs_fname;
 	else
 		*valp = (uint64_t)f->df_ps[ndx];
 	return 0;

@@ -517,4 +517,6 @@ dtd_probe_encode(dt_msg_t *m, const dtd_probe_t *p)
 	dt_msg_put_str(m, p->dpr_mod);
 	dt_msg_put_str(m, p->dpr_func);
 	dt_msg_put_str(m, p->dpr_name);
+	dt_msg_put_u32(m, p->dpr_prov->dpv_nargs != NULL ?
+	    (uint32_t)p->dpr_prov->dpv_nargs(p) : UINT32_MAX);
 }

@@ -82,6 +82,7 @@ static int	dtd_prov_usdt_match(const dtp_probedesc_t *,
 static void	dtd_prov_usdt_siteargs(dtd_hit_t *, const ft_hit_t *);
 static void	dtd_prov_usdt_retarget(dtd_target_t *, uint64_t, int);
 static void	dtd_prov_usdt_release(dtd_target_t *);
+static int	dtd_prov_usdt_nargs(const dtd_probe_t *);
 
 /* The row of the table: it makes the probes, which hang on others. */
 const dtd_provider_t dtd_prov_usdt = {
@@ -110,9 +111,29 @@ dtd_prov_usdt_prov(const char *name, pid_t pid, int mk)
 	up->up_prov.dpv_disable = dtd_prov_usdt_disable;
 	up->up_prov.dpv_match = dtd_prov_usdt_match;
 	up->up_prov.dpv_siteargs = dtd_prov_usdt_siteargs;
+	up->up_prov.dpv_nargs = dtd_prov_usdt_nargs;
 	up->up_next = dtd_usdt_provs;
 	dtd_usdt_provs = up;
 	return &up->up_prov;
+}
+
+/*
+ * The arguments of a probe: its notes' argument count (the most of its
+ * sites', which one probe's share), as illumos's USDT probe has its
+ * provider definition's.
+ */
+static int
+dtd_prov_usdt_nargs(const dtd_probe_t *p)
+{
+	const dtd_usdtprobe_t *ub = p->dpr_arg;
+	size_t i;
+	int n = -1;
+
+	for (i = 0; ub != NULL && i < ub->ub_nsite; i++) {
+		if (ub->ub_site[i].us_nargs > n)
+			n = ub->ub_site[i].us_nargs;
+	}
+	return n;
 }
 
 /* The note's name as probes show it: "__" becomes "-". */

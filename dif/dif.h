@@ -187,7 +187,14 @@ typedef uint32_t dif_instr_t;
 #define DIF_PSINFO_ARGC		10	/* argc, on the initial stack */
 #define DIF_PSINFO_ARGV		11	/* the address of argv[] there */
 #define DIF_PSINFO_ENVP		12	/* and of envp[] */
-#define DIF_PSINFO_MAX		12
+#define DIF_PSINFO_START	13	/* address of the process's start time */
+#define DIF_PSINFO_TIME		14	/* and of its CPU time (timestruc_t) */
+#define DIF_PSINFO_SIZE		15	/* its address space, in Kbytes */
+#define DIF_PSINFO_RSSIZE	16	/* its resident set, in Kbytes */
+#define DIF_PSINFO_LSTART	17	/* address of the thread's start time */
+#define DIF_PSINFO_LTIME	18	/* and of its CPU time */
+#define DIF_PSINFO_FNAME	19	/* address of execname in 16 bytes */
+#define DIF_PSINFO_MAX		19
 #define DIF_VAR_CURTHREAD	0x0100	/* kernel-only */
 #define DIF_VAR_TIMESTAMP	0x0101
 #define DIF_VAR_VTIMESTAMP	0x0102

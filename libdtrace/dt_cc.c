@@ -1233,9 +1233,13 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 	dif_type_t rt;
 	uint32_t cap;
 
-	if (fn->dn_kind != DT_NODE_FUNC ||
-	    (fidp = dt_idhash_lookup(dtp->dt_globals, fn->dn_string)) == NULL ||
-	    fidp->di_kind != DT_IDENT_AGGFUNC)
+	fidp = fn->dn_kind == DT_NODE_FUNC ?
+	    dt_idhash_lookup(dtp->dt_globals, fn->dn_string) : NULL;
+	/* as illumos, which looks a called name up as it parses the call */
+	if (fn->dn_kind == DT_NODE_FUNC && fidp == NULL)
+		dt_parser_error(pcb, fn->dn_line, D_FUNC_UNDEF,
+		    "undefined function name: %s", fn->dn_string);
+	if (fidp == NULL || fidp->di_kind != DT_IDENT_AGGFUNC)
 		dt_parser_error(pcb, dnp->dn_line, D_AGG_FUNC,
 		    "@%s must be assigned the result of an aggregating "
 		    "function", name);
@@ -1281,6 +1285,16 @@ dt_cc_act_agg(dt_pcb_t *pcb, dt_cc_clause_t *cc, dt_node_t *dnp)
 			dt_parser_error(pcb, k->dn_line, D_PROTO_ARG,
 			    "@%s[ ] key #%d may not be of type void", name,
 			    i + 1);
+		/*
+		 * A char array (curpsinfo->pr_fname): the string it holds,
+		 * as D takes one for a string elsewhere (both are by
+		 * reference: only the type changes, as stringof does)
+		 */
+		if (k->dn_type->dt_kind == DT_TK_ARRAY &&
+		    k->dn_type->dt_base != NULL &&
+		    k->dn_type->dt_base->dt_kind == DT_TK_INT &&
+		    k->dn_type->dt_base->dt_size == 1)
+			k->dn_type = &dt_type_string;
 		if (!dt_node_is_scalar(k) && !dt_node_is_string(k))
 			dt_parser_error(pcb, k->dn_line, D_KEY_TYPE,
 			    "@%s[ ] key #%d may not be of type %s: keys are "
@@ -2109,6 +2123,54 @@ dt_cc_clause_pred(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	cc->cc_pred = dt_cc_difo(pcb, pred, &rt);
 }
 
+/*
+ * dtrace -v: fold into sa the identifiers the parsed expression dnp
+ * names, as illumos's cooking gives each node the least attributes of
+ * its identifiers and operands (a constant has the greatest).  Members
+ * and self->, this-> variables are the program's own, Stable.
+ */
+static void
+dt_cc_attr(dtrace_hdl_t *dtp, const dt_node_t *dnp, dt_stmtattr_t *sa)
+{
+	const dt_node_t *ap;
+
+	if (dnp == NULL)
+		return;
+	if ((dnp->dn_kind == DT_NODE_IDENT && dnp->dn_op != DT_TOK_PTR) ||
+	    dnp->dn_kind == DT_NODE_FUNC)
+		dt_ident_attr(dtp, dnp->dn_string, &sa->sa_attr, &sa->sa_mask);
+	dt_cc_attr(dtp, dnp->dn_left, sa);
+	dt_cc_attr(dtp, dnp->dn_right, sa);
+	dt_cc_attr(dtp, dnp->dn_expr, sa);
+	for (ap = dnp->dn_args; ap != NULL; ap = ap->dn_list)
+		dt_cc_attr(dtp, ap, sa);
+}
+
+/*
+ * The attributes of a clause's statements: those of its predicate and
+ * actions, before cooking rewrites them; a clause without actions has
+ * D's default, Stable (illumos's dt_compile_one_clause).
+ */
+static void
+dt_cc_clause_attr(dtrace_hdl_t *dtp, const dt_node_t *cnp, dt_stmtattr_t *sa)
+{
+	static const dtrace_attribute_t max = { DTRACE_STABILITY_MAX,
+	    DTRACE_STABILITY_MAX, DTRACE_CLASS_MAX };
+	static const dtrace_attribute_t def = { DTRACE_STABILITY_STABLE,
+	    DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON };
+	const dt_node_t *dnp;
+
+	sa->sa_mask = 0;
+	if (cnp->dn_acts == NULL) {
+		sa->sa_attr = def;
+		return;
+	}
+	sa->sa_attr = max;
+	dt_cc_attr(dtp, cnp->dn_expr, sa);
+	for (dnp = cnp->dn_acts; dnp != NULL; dnp = dnp->dn_list)
+		dt_cc_attr(dtp, dnp, sa);
+}
+
 static void
 dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 {
@@ -2118,7 +2180,10 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 	uint32_t off = 0, i, cap;
 	dtp_stmt_t *sp;
 	dt_cc_decls_t dc;
+	dt_stmtattr_t sa, *sap;
 	int pred_last;
+
+	dt_cc_clause_attr(dtp, cnp, &sa);
 
 	/* descriptions first: their errors come before the body's */
 	pcb->pcb_cstmt = pp->dp_nstmt;
@@ -2175,6 +2240,15 @@ dt_cc_clause(dt_pcb_t *pcb, dt_node_t *cnp, dt_cc_clause_t *cc)
 			longjmp(pcb->pcb_jmpbuf, 1);
 		}
 	}
+	if ((sap = realloc(pcb->pcb_prog->dp_sattr, pp->dp_nstmt *
+	    sizeof(*sap))) == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		longjmp(pcb->pcb_jmpbuf, 1);
+	}
+	pcb->pcb_prog->dp_sattr = sap;
+	for (i = pcb->pcb_prog->dp_nsattr; i < pp->dp_nstmt; i++)
+		sap[i] = sa;
+	pcb->pcb_prog->dp_nsattr = pp->dp_nstmt;
 	dt_cc_clause_free(cc);
 }
 
@@ -2185,6 +2259,7 @@ dt_cc_prog_free(dtrace_prog_t *pgp)
 	if (pgp == NULL)
 		return;
 	dt_proto_prog_fini(&pgp->dp_prog);
+	free(pgp->dp_sattr);
 	free(pgp);
 }
 
@@ -2345,6 +2420,216 @@ dt_cc_compile(dtrace_hdl_t *dtp, const char *str, FILE *fp,
 }
 
 /*
+ * dtrace -A: the program as this compile takes it in, to save as D that
+ * compiles alike with no arguments and no -C, as illumos's -A saves the
+ * compiled program: through cpp under -C, and each macro variable ($1,
+ * $$1, $0, $pid...) replaced by what it stands for, as the lexer would
+ * take it: a number (in parentheses when negative), an identifier, or a
+ * string literal; in a probe description, the argument's text.  Their
+ * context is told apart as the lexer does: outside braces and a
+ * predicate and before an '=', a probe description.  Comments, strings
+ * and character constants are left as they are, and so are lines that
+ * start with '#' (pragmas, cpp's line markers).  A malloc'd string, or
+ * NULL with the error set (a macro variable the compile would refuse).
+ */
+/* s as a D string literal */
+static void
+dt_cc_text_quote(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void
+dt_cc_text_macros(dt_pcb_t *pcb, const char *p, FILE *out)
+{
+	int depth = 0, pred = 0, assign = 0, line = 1, bol = 1;
+	char name[64], *s;
+	const char *q;
+	int64_t v;
+	size_t n;
+	int str, want, pdesc;
+
+	while (*p != '\0') {
+		if (bol && *p == '#') {
+			n = strcspn(p, "\n");
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		bol = 0;
+		if (*p == '\n') {
+			line++;
+			bol = 1;
+			fputc(*p++, out);
+			continue;
+		}
+		if (p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
+			q = p[1] == '*' ? strstr(p + 2, "*/") : strchr(p, '\n');
+			n = q == NULL ? strlen(p) : (size_t)(q - p) +
+			    (p[1] == '*' ? 2 : 0);
+			for (q = p; q < p + n; q++)
+				line += *q == '\n';
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			for (q = p + 1; *q != '\0' && *q != *p; q++) {
+				if (*q == '\\' && q[1] != '\0')
+					q++;
+				line += *q == '\n';
+			}
+			n = (size_t)(q - p) + (*q != '\0');
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		if (*p != '$' || !(isalnum((unsigned char)p[1]) || p[1] == '_' ||
+		    (p[1] == '$' && isdigit((unsigned char)p[2])))) {
+			switch (*p) {
+			case '{':
+				depth++;
+				pred = assign = 0;
+				break;
+			case '}':
+				depth--;
+				assign = 0;
+				break;
+			case ';':
+				assign = 0;
+				break;
+			case '=':
+				assign |= depth == 0;
+				break;
+			case '/':
+				if (depth != 0)
+					break;
+				if (!pred) {
+					pred = 1;
+					break;
+				}
+				/* the predicate's end: a { follows */
+				for (q = p + 1; isspace((unsigned char)*q); q++)
+					;
+				if (*q == '{')
+					pred = 0;
+				break;
+			}
+			fputc(*p++, out);
+			continue;
+		}
+		str = p[1] == '$';
+		p += str ? 2 : 1;
+		for (n = 0; (isalnum((unsigned char)*p) || *p == '_') &&
+		    n < sizeof(name) - 1; n++)
+			name[n] = *p++;
+		name[n] = '\0';
+		pdesc = depth == 0 && !pred && !assign;
+		want = pdesc ? DT_MACRO_PDESC : str ? DT_MACRO_STR :
+		    DT_MACRO_INT;
+		s = NULL;
+		v = 0;
+		if (dt_cc_macro(pcb, line, name, want, &s, &v) ==
+		    DT_MACRO_INT) {
+			fprintf(out, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
+			continue;
+		}
+		if (pdesc) {
+			fputs(s, out);
+			continue;
+		}
+		for (q = s; *q == '_' || isalnum((unsigned char)*q); q++)
+			;
+		if (!str && *q == '\0' && (isalpha((unsigned char)s[0]) ||
+		    s[0] == '_')) {
+			fputs(s, out);
+			continue;
+		}
+		/* a string: as the lexer, without the quotes it may have */
+		n = strlen(s);
+		if (!str && n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+			s = dt_parser_strdup(pcb, s + 1);
+			s[n - 2] = '\0';
+		}
+		dt_cc_text_quote(out, s);
+	}
+}
+
+char *
+dtrace_program_text(dtrace_hdl_t *dtp, const char *str, unsigned int cflags,
+    int argc, char *const argv[])
+{
+	char *text = NULL, *res = NULL;
+	const char *volatile src = str;
+	FILE *cpp, *volatile out;
+	size_t len = 0, n;
+	dt_pcb_t pcb;
+
+	if ((dtp->dt_copts & DT_COPT_CPP) || (cflags & DTRACE_C_CPP)) {
+		if ((cpp = dt_cpp_run(dtp, str, NULL)) == NULL)
+			return NULL;
+		if ((out = open_memstream(&text, &len)) == NULL) {
+			fclose(cpp);
+			dt_set_errno(dtp, EDT_NOMEM);
+			return NULL;
+		}
+		while ((n = fread(dtp->dt_errmsg, 1, sizeof(dtp->dt_errmsg),
+		    cpp)) > 0)
+			fwrite(dtp->dt_errmsg, 1, n, out);
+		dtp->dt_errmsg[0] = '\0';
+		fclose(cpp);
+		if (fclose(out) != 0) {
+			free(text);
+			dt_set_errno(dtp, EDT_NOMEM);
+			return NULL;
+		}
+		src = text;
+	}
+	memset(&pcb, 0, sizeof(pcb));
+	pcb.pcb_hdl = dtp;
+	pcb.pcb_cflags = cflags;
+	pcb.pcb_argc = argv != NULL ? argc : 0;
+	pcb.pcb_argv = argv;
+	if (dtp->dt_copts & DT_COPT_ERRTAGS)
+		pcb.pcb_cflags |= DTRACE_C_ETAGS;
+	if (dtp->dt_copts & DT_COPT_DEFARGS)
+		pcb.pcb_cflags |= DTRACE_C_DEFARG;
+	dtp->dt_errtag = NULL;
+	if ((pcb.pcb_argref = calloc(pcb.pcb_argc + 1, 1)) == NULL ||
+	    (out = open_memstream(&res, &len)) == NULL) {
+		free(pcb.pcb_argref);
+		free(text);
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	if (setjmp(pcb.pcb_jmpbuf) != 0) {
+		fclose(out);
+		free(res);
+		res = NULL;
+	} else {
+		dt_cc_text_macros(&pcb, src, out);
+		if (fclose(out) != 0) {
+			free(res);
+			res = NULL;
+			dt_set_errno(dtp, EDT_NOMEM);
+		}
+	}
+	dt_parser_free(&pcb);
+	free(pcb.pcb_argref);
+	free(text);
+	return res;
+}
+
+/*
  * A D library (dt_lib.c): declarations, and clauses that are dropped.
  * Never through cpp: -C is the programs' (as illumos passes it with each
  * program's compile), and a library is D as written.
@@ -2399,6 +2684,46 @@ dtrace_program_desc_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 			return rv;
 	}
 	return 0;
+}
+
+/*
+ * dtrace -v: the least attributes of the program's statements, each
+ * with the attributes its probe's provider gives the parts of the
+ * description it names (dt_ident_attr), as illumos's dt_setcontext
+ * resets probeprov ... args[] for each description.
+ */
+void
+dtrace_program_stmtattr(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_attribute_t *ap)
+{
+	static const uint32_t part[5] = { DT_ATTR_PPROV, DT_ATTR_PMOD,
+	    DT_ATTR_PFUNC, DT_ATTR_PNAME, DT_ATTR_PARGS };
+	const dtp_prog_t *pp = &pgp->dp_prog;
+	dtrace_attribute_t pa[5];
+	dtrace_probedesc_t pd;
+	uint32_t i, j;
+
+	ap->dtat_name = ap->dtat_data = DTRACE_STABILITY_MAX;
+	ap->dtat_class = DTRACE_CLASS_MAX;
+	for (i = 0; i < pp->dp_nstmt && i < pgp->dp_nsattr; i++) {
+		const dtp_probedesc_t *dp = &pp->dp_stmt[i].ds_desc;
+		const dt_stmtattr_t *sa = &pgp->dp_sattr[i];
+
+		dt_ident_attrmin(ap, &sa->sa_attr);
+		if (sa->sa_mask == 0)
+			continue;
+		memset(&pd, 0, sizeof(pd));
+		memcpy(pd.dtpd_provider, dp->dpd_provider,
+		    sizeof(pd.dtpd_provider));
+		memcpy(pd.dtpd_mod, dp->dpd_mod, sizeof(pd.dtpd_mod));
+		memcpy(pd.dtpd_func, dp->dpd_func, sizeof(pd.dtpd_func));
+		memcpy(pd.dtpd_name, dp->dpd_name, sizeof(pd.dtpd_name));
+		(void)dt_probe_provattr(dtp, &pd, pa);
+		for (j = 0; j < 5; j++) {
+			if (sa->sa_mask & part[j])
+				dt_ident_attrmin(ap, &pa[j]);
+		}
+	}
 }
 
 void

@@ -74,7 +74,29 @@ dt_idhash_lookup(dt_idhash_t *dhp, const char *name)
 
 	idp = dhp->dh_hash[dt_idhash_hashstr(name) % dhp->dh_nbuckets];
 	for (; idp != NULL; idp = idp->di_next) {
+		/* newer than the program's D version: not there for it */
+		if (dhp->dh_vmax != 0 && idp->di_vers > dhp->dh_vmax)
+			continue;
 		if (strcmp(idp->di_name, name) == 0)
+			return idp;
+	}
+	return NULL;
+}
+
+/*
+ * The built-in subroutine name, whatever the program's D version and its
+ * own identifiers: the compiler's rewrites call subroutines by name
+ * (dt_parser.c), which a program's version or declarations may hide.
+ */
+dt_ident_t *
+dt_idhash_lookup_subr(dt_idhash_t *dhp, const char *name)
+{
+	dt_ident_t *idp;
+
+	idp = dhp->dh_hash[dt_idhash_hashstr(name) % dhp->dh_nbuckets];
+	for (; idp != NULL; idp = idp->di_next) {
+		if (idp->di_kind == DT_IDENT_FUNC && idp->di_gen == 0 &&
+		    strcmp(idp->di_name, name) == 0)
 			return idp;
 	}
 	return NULL;
@@ -515,6 +537,11 @@ static const uint32_t dt_ident_versions[] = {
 	DT_VERS(1, 12, 0), DT_VERS(1, 12, 1), DT_VERS(1, 13, 0),
 };
 
+/*
+ * The built-in identifiers that illumos added after D 1.0, with the
+ * version that brought each (its dt_open.c); the others are of 1.0, or
+ * are not illumos's and so are there in every version.
+ */
 static const struct {
 	const char	*dv_name;
 	uint32_t	dv_vers;
@@ -527,45 +554,45 @@ static const struct {
 	{ "umod", DT_VERS(1, 2, 0) }, { "uaddr", DT_VERS(1, 2, 0) },
 	{ "sym", DT_VERS(1, 2, 0) }, { "func", DT_VERS(1, 2, 0) },
 	{ "mod", DT_VERS(1, 2, 0) }, { "setopt", DT_VERS(1, 2, 0) },
+	{ "ucaller", DT_VERS(1, 2, 0) }, { "ustackdepth", DT_VERS(1, 2, 0) },
 	{ "htons", DT_VERS(1, 3, 0) }, { "htonl", DT_VERS(1, 3, 0) },
 	{ "htonll", DT_VERS(1, 3, 0) }, { "ntohs", DT_VERS(1, 3, 0) },
 	{ "ntohl", DT_VERS(1, 3, 0) }, { "ntohll", DT_VERS(1, 3, 0) },
 	{ "inet_ntoa", DT_VERS(1, 5, 0) }, { "inet_ntoa6", DT_VERS(1, 5, 0) },
 	{ "inet_ntop", DT_VERS(1, 5, 0) },
+	{ "stddev", DT_VERS(1, 6, 0) },
+	{ "llquantize", DT_VERS(1, 7, 0) },
+	{ "toupper", DT_VERS(1, 8, 0) }, { "tolower", DT_VERS(1, 8, 0) },
+	{ "print", DT_VERS(1, 9, 0) },
+	{ "strtoll", DT_VERS(1, 11, 0) }, { "json", DT_VERS(1, 11, 0) },
 };
 
-/* Hide the identifiers newer than the handle's -x version. */
+/* Stamp the built-ins of later versions with theirs (dt_idhash_lookup). */
 static void
-dt_ident_reduce(dtrace_hdl_t *dtp)
+dt_ident_stamp(dtrace_hdl_t *dtp)
 {
 	dt_idhash_t *dhp = dtp->dt_globals;
-	dt_ident_t **pp, *idp;
+	dt_ident_t *idp;
 	size_t i;
 
-	if (dhp == NULL || dtp->dt_vmax == 0)
-		return;
 	for (i = 0; i < sizeof(dt_ident_vers) / sizeof(dt_ident_vers[0]);
 	    i++) {
-		if (dt_ident_vers[i].dv_vers <= dtp->dt_vmax)
-			continue;
-		pp = &dhp->dh_hash[dt_idhash_hashstr(dt_ident_vers[i].dv_name) %
+		idp = dhp->dh_hash[dt_idhash_hashstr(dt_ident_vers[i].dv_name) %
 		    dhp->dh_nbuckets];
-		for (; (idp = *pp) != NULL; pp = &idp->di_next) {
-			if (strcmp(idp->di_name, dt_ident_vers[i].dv_name) ==
-			    0 && (idp->di_kind == DT_IDENT_FUNC ||
-			    idp->di_kind == DT_IDENT_ACTFUNC)) {
-				*pp = idp->di_next;
-				dt_ident_free(idp);
-				dhp->dh_nelems--;
-				break;
-			}
+		for (; idp != NULL; idp = idp->di_next) {
+			if (idp->di_gen == 0 && strcmp(idp->di_name,
+			    dt_ident_vers[i].dv_name) == 0)
+				idp->di_vers = dt_ident_vers[i].dv_vers;
 		}
 	}
+	dhp->dh_vmax = dtp->dt_libcur != NULL ? 0 : dtp->dt_vmax;
 }
 
 /*
  * -x version=M.m[.u]: compile for that D version, one of illumos's; a
- * version can only be lowered (the identifiers it hides are gone).
+ * version can only be lowered.  The identifiers of later versions are
+ * hidden from the program, as if undefined, and their names are free for
+ * its own; not from the D libraries (dt_lib.c), which are the system's.
  */
 int
 dt_ident_version(dtrace_hdl_t *dtp, const char *arg)
@@ -604,8 +631,91 @@ dt_ident_version(dtrace_hdl_t *dtp, const char *arg)
 	if (dtp->dt_vmax != 0 && v > dtp->dt_vmax)
 		return dt_set_errno(dtp, EDT_VERSREDUCED);
 	dtp->dt_vmax = v;
-	dt_ident_reduce(dtp);
+	if (dtp->dt_globals != NULL && dtp->dt_libcur == NULL)
+		dtp->dt_globals->dh_vmax = v;
 	return 0;
+}
+
+/*
+ * Stability (dtrace -v): illumos's attributes of its built-ins that are
+ * not Stable/Stable/Common; the program's own identifiers, the libraries'
+ * and the other built-ins are.
+ */
+#define DT_ATTR(n, d, c)	{ DTRACE_STABILITY_##n, DTRACE_STABILITY_##d, \
+	DTRACE_CLASS_##c }
+#define DT_EVOLCMN	DT_ATTR(EVOLVING, EVOLVING, COMMON)
+static const struct {
+	const char		*da_name;
+	dtrace_attribute_t	da_attr;
+} dt_ident_attrs[] = {
+	{ "curthread", DT_ATTR(STABLE, PRIVATE, COMMON) },
+	{ "htons", DT_EVOLCMN }, { "htonl", DT_EVOLCMN },
+	{ "htonll", DT_EVOLCMN }, { "ntohs", DT_EVOLCMN },
+	{ "ntohl", DT_EVOLCMN }, { "ntohll", DT_EVOLCMN },
+	{ "mutex_owned", DT_EVOLCMN }, { "mutex_owner", DT_EVOLCMN },
+	{ "mutex_type_adaptive", DT_EVOLCMN },
+	{ "mutex_type_spin", DT_EVOLCMN }, { "rw_read_held", DT_EVOLCMN },
+	{ "rw_write_held", DT_EVOLCMN }, { "rw_iswriter", DT_EVOLCMN },
+	{ "getmajor", DT_EVOLCMN }, { "getminor", DT_EVOLCMN },
+	{ "ddi_pathname", DT_EVOLCMN },
+};
+
+/*
+ * The attributes of the identifier name as a program uses it, folded
+ * into *ap.  probeprov, probemod, probefunc, probename and args[] have
+ * those of the probe's provider, for the part each names: they go into
+ * *maskp (DT_ATTR_P*), for dtrace_program_stmtattr to resolve.
+ */
+void
+dt_ident_attr(dtrace_hdl_t *dtp, const char *name, dtrace_attribute_t *ap,
+    uint32_t *maskp)
+{
+	static const dtrace_attribute_t stab = DT_ATTR(STABLE, STABLE, COMMON);
+	const dtrace_attribute_t *a = &stab;
+	const dt_ident_t *idp;
+	size_t i;
+
+	idp = dtp->dt_globals != NULL ?
+	    dt_idhash_lookup(dtp->dt_globals, name) : NULL;
+	if (idp != NULL && idp->di_gen == 0) {
+		/* (DIF_VAR_ARGS is 0: a function's id matches no case) */
+		switch (idp->di_kind == DT_IDENT_SCALAR ||
+		    idp->di_kind == DT_IDENT_ARRAY ? idp->di_id : UINT32_MAX) {
+		case DIF_VAR_PROBEPROV:
+			*maskp |= DT_ATTR_PPROV;
+			return;
+		case DIF_VAR_PROBEMOD:
+			*maskp |= DT_ATTR_PMOD;
+			return;
+		case DIF_VAR_PROBEFUNC:
+			*maskp |= DT_ATTR_PFUNC;
+			return;
+		case DIF_VAR_PROBENAME:
+			*maskp |= DT_ATTR_PNAME;
+			return;
+		case DIF_VAR_ARGS:
+			*maskp |= DT_ATTR_PARGS;
+			return;
+		}
+		for (i = 0; i < sizeof(dt_ident_attrs) /
+		    sizeof(dt_ident_attrs[0]); i++) {
+			if (strcmp(dt_ident_attrs[i].da_name, name) == 0)
+				a = &dt_ident_attrs[i].da_attr;
+		}
+	}
+	dt_ident_attrmin(ap, a);
+}
+
+/* *ap = the least of *ap and *bp, each attribute on its own */
+void
+dt_ident_attrmin(dtrace_attribute_t *ap, const dtrace_attribute_t *bp)
+{
+	if (bp->dtat_name < ap->dtat_name)
+		ap->dtat_name = bp->dtat_name;
+	if (bp->dtat_data < ap->dtat_data)
+		ap->dtat_data = bp->dtat_data;
+	if (bp->dtat_class < ap->dtat_class)
+		ap->dtat_class = bp->dtat_class;
 }
 
 #define	DT_IDENT_NBUILTINS	\
@@ -708,6 +818,6 @@ dt_ident_init(dtrace_hdl_t *dtp)
 		if (dt_ident_proto(idp, &dt_ident_sprotos[i]) != 0)
 			return dt_set_errno(dtp, EDT_HARDWIRE);
 	}
-	dt_ident_reduce(dtp);
+	dt_ident_stamp(dtp);
 	return 0;
 }

@@ -177,10 +177,27 @@ struct dt_ident;
  * A compiled program on the client side: the wire program plus what the
  * consumer needs to print its records.
  */
+/*
+ * A statement's stability (dtrace -v): the least attributes of what it
+ * uses, and the parts of its probe's provider whose attributes it takes
+ * (probeprov ... args[]), which only its description resolves.
+ */
+#define DT_ATTR_PPROV	0x1
+#define DT_ATTR_PMOD	0x2
+#define DT_ATTR_PFUNC	0x4
+#define DT_ATTR_PNAME	0x8
+#define DT_ATTR_PARGS	0x10
+typedef struct dt_stmtattr {
+	dtrace_attribute_t sa_attr;
+	uint32_t	sa_mask;	/* DT_ATTR_P* */
+} dt_stmtattr_t;
+
 struct dtrace_prog {
 	dtp_prog_t	dp_prog;	/* what goes to the daemon */
 	int		dp_exec;	/* sent to the daemon */
 	uint32_t	dp_seq;		/* then: the consumer's program number */
+	dt_stmtattr_t	*dp_sattr;	/* per statement of dp_prog (-v) */
+	uint32_t	dp_nsattr;
 	struct dtrace_prog *dp_next;	/* handle's list of programs */
 };
 
@@ -668,6 +685,8 @@ typedef struct dt_ident {
 					   with parameters the parsed one */
 	struct dt_node	*di_iparams;	/* inline name[type a, ...]: type
 					   nodes, each dn_string its name */
+	uint32_t	di_vers;	/* built-ins: the D version that
+					   brought it, 0 for 1.0 */
 	struct dt_ident	*di_next;	/* hash chain */
 } dt_ident_t;
 
@@ -675,11 +694,14 @@ typedef struct dt_idhash {
 	dt_ident_t	**dh_hash;
 	uint32_t	dh_nbuckets;
 	uint32_t	dh_nelems;
+	uint32_t	dh_vmax;	/* lookups hide di_vers above it;
+					   0 hides nothing */
 } dt_idhash_t;
 
 dt_idhash_t	*dt_idhash_create(uint32_t);
 void		dt_idhash_destroy(dt_idhash_t *);
 dt_ident_t	*dt_idhash_lookup(dt_idhash_t *, const char *);
+dt_ident_t	*dt_idhash_lookup_subr(dt_idhash_t *, const char *);
 dt_ident_t	*dt_idhash_insert(dt_idhash_t *, const char *, int, uint32_t,
 		    uint32_t, const dt_type_t *);
 void		dt_idhash_rollback(dt_idhash_t *, unsigned int);
@@ -689,6 +711,12 @@ uint32_t	dt_idhash_hashstr(const char *);
 int		dt_ident_init(dtrace_hdl_t *);
 int		dt_ident_version(dtrace_hdl_t *, const char *);
 const char	*dt_ident_aggfunc_name(uint32_t);
+void		dt_ident_attr(dtrace_hdl_t *, const char *, dtrace_attribute_t *,
+		    uint32_t *);
+void		dt_ident_attrmin(dtrace_attribute_t *, const dtrace_attribute_t *);
+
+int		dt_probe_provattr(dtrace_hdl_t *, const dtrace_probedesc_t *,
+		    dtrace_attribute_t *);
 
 /* dt_parser.c: the parse tree */
 #define DT_INTF_U	0x1	/* integer constant: u suffix */
@@ -721,6 +749,8 @@ const char	*dt_ident_aggfunc_name(uint32_t);
 #define DT_NF_XLSTR	0x40	/* an xlate's store of a string into a
 				   char array member (the = and the
 				   member): its bytes and NUL */
+#define DT_NF_SUBR	0x80	/* a FUNC the compiler wrote: the built-in
+				   subroutine of that name, always */
 
 typedef struct dt_node {
 	int		dn_kind;	/* DT_NODE_* */

@@ -254,8 +254,13 @@ dt_lib_compile(dtrace_hdl_t *dtp, dt_lib_t *dl)
 		    dl->dl_path, strerror(errno));
 		return -1;
 	}
+	/* a library sees every identifier, whatever -x version says */
 	dtp->dt_libcur = dl->dl_path;
+	if (dtp->dt_globals != NULL)
+		dtp->dt_globals->dh_vmax = 0;
 	pgp = dt_cc_compile_lib(dtp, fp);
+	if (dtp->dt_globals != NULL)
+		dtp->dt_globals->dh_vmax = dtp->dt_vmax;
 	dtp->dt_libcur = NULL;
 	fclose(fp);
 	if (pgp == NULL)

@@ -8,6 +8,7 @@
  * end of the compile; errors longjmp back to dt_cc.c, so no constructor
  * or cooking function ever returns failure.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -337,6 +338,22 @@ dt_node_func(dt_pcb_t *pcb, dt_node_t *callee, dt_node_t *args)
 	dnp->dn_line = callee->dn_line;
 	dnp->dn_string = callee->dn_string;
 	dnp->dn_args = args;
+	return dnp;
+}
+
+/*
+ * A call the compiler writes into a program: the built-in subroutine
+ * name, which neither the program's D version nor its own declarations
+ * can hide (dt_node_cook_func).
+ */
+static dt_node_t *
+dt_node_subr(dt_pcb_t *pcb, const char *name, dt_node_t *args)
+{
+	dt_node_t *dnp;
+
+	dnp = dt_node_func(pcb, dt_node_ident(pcb, dt_parser_strdup(pcb,
+	    name)), args);
+	dnp->dn_flags |= DT_NF_SUBR;
 	return dnp;
 }
 
@@ -719,33 +736,63 @@ dt_node_args_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
 	return 0;
 }
 
+/*
+ * The most arguments the probes a description matches have, when the
+ * daemon knows each one's (USDT: its note's); else -1.
+ */
+static int
+dt_node_args_count(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd,
+    void *arg)
+{
+	int *np = arg;
+
+	(void)dtp;
+	if (pd->dtpd_nargs < 0 || *np == -1)
+		*np = -1;
+	else if (pd->dtpd_nargs > *np)
+		*np = pd->dtpd_nargs;
+	return 0;
+}
+
+/*
+ * args[N], N a constant: out of range for a provider whose probes have
+ * no arguments, or past the arguments every probe the description
+ * matches has (illumos's check against the probe's own count).
+ */
 static void
 dt_node_args_check(dt_pcb_t *pcb, const dt_node_t *kp)
 {
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
 	dtrace_probedesc_t d;
 	uint32_t i;
-	int typed;
+	int typed, n;
 
 	for (i = pcb->pcb_cstmt; i < pcb->pcb_cstmt + pcb->pcb_ncstmt &&
 	    i < pp->dp_nstmt; i++) {
 		const dtp_probedesc_t *pd = &pp->dp_stmt[i].ds_desc;
 
 		typed = 0;
+		memset(&d, 0, sizeof(d));
+		strcpy(d.dtpd_provider, pd->dpd_provider);
+		strcpy(d.dtpd_mod, pd->dpd_mod);
+		strcpy(d.dtpd_func, pd->dpd_func);
+		strcpy(d.dtpd_name, pd->dpd_name);
 		if (pd->dpd_provider[0] == '\0' ||
 		    strpbrk(pd->dpd_provider, "*?[") != NULL) {
-			memset(&d, 0, sizeof(d));
-			strcpy(d.dtpd_provider, pd->dpd_provider);
-			strcpy(d.dtpd_mod, pd->dpd_mod);
-			strcpy(d.dtpd_func, pd->dpd_func);
-			strcpy(d.dtpd_name, pd->dpd_name);
 			/* no match (-Z), or no daemon: nothing to judge */
 			if (dtrace_probe_iter(pcb->pcb_hdl, &d,
 			    dt_node_args_probe, &typed) != 0)
 				typed = 1;
 		} else if (!dt_node_args_noargs(pd->dpd_provider))
 			typed = 1;
-		if (typed)
+		n = -2;		/* none seen yet */
+		/* a pid provider's counts are not known: spare the list */
+		if (typed && strncmp(pd->dpd_provider, "pid", 3) == 0 &&
+		    isdigit((unsigned char)pd->dpd_provider[3]))
+			continue;
+		if (typed && (dtrace_probe_iter(pcb->pcb_hdl, &d,
+		    dt_node_args_count, &n) != 0 || n < 0 ||
+		    kp->dn_value < (uint64_t)n))
 			continue;
 		dt_parser_error(pcb, kp->dn_line, D_ARGS_IDX,
 		    "index %lld is out of range for %s:%s:%s:%s args[ ]",
@@ -906,8 +953,7 @@ dt_node_user_uintptr(dt_pcb_t *pcb, dt_node_t *dnp)
 static dt_node_t *
 dt_node_user_copyin(dt_pcb_t *pcb, dt_node_t *addr, uint32_t size)
 {
-	return dt_node_func(pcb, dt_node_ident(pcb,
-	    dt_parser_strdup(pcb, "copyin")), dt_node_link(addr,
+	return dt_node_subr(pcb, "copyin", dt_node_link(addr,
 	    dt_node_int(pcb, size, 0)));
 }
 
@@ -1523,14 +1569,20 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 	arg = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right);
 	dx = dt_node_xlate_find(pcb, dnp->dn_line, op, t, &arg, &st);
 	snprintf(name, sizeof(name), "%%xlate<%s>", st->dt_name);
+	val = dt_node_subr(pcb, "alloca", dt_node_int(pcb, st->dt_size,
+	    DT_INTF_U));
 	e = dt_node_op2(pcb, DT_TOK_ASGN, dt_node_dvar(pcb, DIFV_SCOPE_LOCAL,
 	    dt_parser_strdup(pcb, name)), dt_node_op2(pcb, DT_TOK_CAST,
-	    dt_node_typename(pcb, dt_decl_ptr(pcb, st)), dt_node_func(pcb,
-	    dt_node_ident(pcb, dt_parser_strdup(pcb, "alloca")),
-	    dt_node_int(pcb, st->dt_size, DT_INTF_U))));
+	    dt_node_typename(pcb, dt_decl_ptr(pcb, st)), val));
 	for (mp = dx->dx_members; mp != NULL; mp = mp->dn_list) {
 		m = dt_decl_member_lookup(st, mp->dn_string);
 		val = dt_node_xlate_member(pcb, dnp->dn_line, dx, mp, m, arg);
+		/* a char array (pr_fname): copied as the string it holds */
+		if (m->dm_type->dt_kind == DT_TK_ARRAY &&
+		    val->dn_type->dt_kind == DT_TK_ARRAY &&
+		    dt_node_is_strcompat(val))
+			val = dt_node_cook(pcb, dt_node_op1(pcb, DT_TOK_STRINGOF,
+			    val));
 		xlstr = m->dm_type->dt_kind == DT_TK_ARRAY &&
 		    dt_node_is_string(val);
 		if (xlstr) {
@@ -1538,8 +1590,7 @@ dt_node_cook_xlate_all(dt_pcb_t *pcb, dt_node_t *dnp)
 			val->dn_list = dt_node_int(pcb, 0, 0);
 			val->dn_list->dn_list = dt_node_int(pcb,
 			    m->dm_type->dt_size - 1, 0);
-			val = dt_node_func(pcb, dt_node_ident(pcb,
-			    dt_parser_strdup(pcb, "substr")), val);
+			val = dt_node_subr(pcb, "substr", val);
 		}
 		val = dt_node_op2(pcb, DT_TOK_ASGN, dt_node_member(pcb,
 		    DT_TOK_PTR, dt_node_dvar(pcb, DIFV_SCOPE_LOCAL,
@@ -2061,8 +2112,7 @@ dt_node_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp)
 			    cp->dn_type->dt_name);
 		if (dt_node_is_userptr(cp) && (cp->dn_flags |= DT_NF_DONE))
 			return dt_node_become(dnp, dt_node_cook(pcb,
-			    dt_node_func(pcb, dt_node_ident(pcb,
-			    dt_parser_strdup(pcb, "copyinstr")),
+			    dt_node_subr(pcb, "copyinstr",
 			    dt_node_user_uintptr(pcb, cp))));
 		dnp->dn_type = &dt_type_string;
 		break;
@@ -2519,8 +2569,10 @@ dt_node_cook_subr(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 static dt_node_t *
 dt_node_cook_func(dt_pcb_t *pcb, dt_node_t *dnp)
 {
-	dt_ident_t *idp = dt_idhash_lookup(pcb->pcb_hdl->dt_globals,
-	    dnp->dn_string);
+	dt_idhash_t *dhp = pcb->pcb_hdl->dt_globals;
+	dt_ident_t *idp = dnp->dn_flags & DT_NF_SUBR ?
+	    dt_idhash_lookup_subr(dhp, dnp->dn_string) :
+	    dt_idhash_lookup(dhp, dnp->dn_string);
 	dt_node_t *ap;
 
 	if (idp == NULL)

@@ -136,6 +136,50 @@ dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 	return 0;
 }
 
+static int
+dt_probe_first(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	memcpy(arg, pd->dtpd_provider, sizeof(pd->dtpd_provider));
+	return 1;
+}
+
+/*
+ * The attributes of the provider, module, function, name and arguments
+ * of the provider of a probe the description matches (illumos's
+ * representative probe of a clause's context); when it matches none or
+ * names a provider with no attributes of its own, Unstable all through.
+ * -1 when it matched none.
+ */
+int
+dt_probe_provattr(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
+    dtrace_attribute_t *pa)
+{
+	char prov[sizeof(pdp->dtpd_provider)];
+	const char *name = pdp->dtpd_provider;
+	size_t i;
+	int rv = 0;
+
+	for (i = 0; i < 5; i++)
+		pa[i] = dt_probe_unknown;
+	if (dt_probe_isglob(name)) {
+		prov[0] = '\0';
+		rv = dtrace_probe_iter(dtp, pdp, dt_probe_first, prov) == -1 ?
+		    -1 : 0;
+		if (rv != 0 || prov[0] == '\0')
+			return -1;
+		name = prov;
+	}
+	for (i = 0; i < sizeof(dt_probe_pattr) / sizeof(dt_probe_pattr[0]);
+	    i++) {
+		if (strcmp(name, dt_probe_pattr[i].pa_prov) == 0 ||
+		    (dt_probe_pid(name) != 0 &&
+		    strcmp(dt_probe_pattr[i].pa_prov, "pid") == 0))
+			memcpy(pa, dt_probe_pattr[i].pa_attr,
+			    sizeof(dt_probe_pattr[i].pa_attr));
+	}
+	return rv;
+}
+
 /* A probe's id and names, as PROGRAM_OK and LIST_OK carry them. */
 void
 dt_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
@@ -146,6 +190,7 @@ dt_probe_decode(dt_msg_t *m, dtrace_probedesc_t *pd)
 	dt_msg_get_strbuf(m, pd->dtpd_mod, sizeof(pd->dtpd_mod));
 	dt_msg_get_strbuf(m, pd->dtpd_func, sizeof(pd->dtpd_func));
 	dt_msg_get_strbuf(m, pd->dtpd_name, sizeof(pd->dtpd_name));
+	pd->dtpd_nargs = (int32_t)dt_msg_get_u32(m);
 }
 
 int

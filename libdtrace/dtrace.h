@@ -72,6 +72,7 @@ typedef struct dtrace_probedesc {
 	char		dtpd_mod[64];
 	char		dtpd_func[192];
 	char		dtpd_name[64];
+	int32_t		dtpd_nargs;	/* its arguments, -1: not known */
 } dtrace_probedesc_t;
 
 /* Stability attributes (dtrace -v), in illumos's order. */
@@ -235,6 +236,10 @@ dtrace_prog_t	*dtrace_program_fcompile(dtrace_hdl_t *, FILE *,
 		    unsigned int, int, char *const []);
 void		dtrace_program_info(dtrace_hdl_t *, dtrace_prog_t *,
 		    dtrace_proginfo_t *);
+char		*dtrace_program_text(dtrace_hdl_t *, const char *, unsigned int,
+		    int, char *const []);
+void		dtrace_program_stmtattr(dtrace_hdl_t *, dtrace_prog_t *,
+		    dtrace_attribute_t *);
 int		dtrace_program_desc_iter(dtrace_hdl_t *, dtrace_prog_t *,
 		    int (*)(dtrace_hdl_t *, const dtrace_probedesc_t *, void *),
 		    void *);

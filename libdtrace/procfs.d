@@ -24,6 +24,7 @@ typedef id_t	projid_t;
 typedef id_t	poolid_t;
 typedef id_t	zoneid_t;
 typedef id_t	psetid_t;
+typedef char	__psinfo_fname_t[16];	/* pr_fname, PRFNSZ bytes */
 typedef struct timestruc {
 	long	tv_sec;
 	long	tv_nsec;
@@ -119,8 +120,12 @@ translator psinfo_t < struct task_struct *T > {
 	pr_gid = gid;
 	pr_egid = __psinfo[3];
 	pr_addr = (uintptr_t)T;
+	pr_size = __psinfo[15];
+	pr_rssize = __psinfo[16];
 	pr_ttydev = __psinfo[9];
-	pr_fname = execname;
+	pr_start = *(timestruc_t *)__psinfo[13];
+	pr_time = *(timestruc_t *)__psinfo[14];
+	pr_fname = *(__psinfo_fname_t *)__psinfo[19];
 	pr_psargs = stringof((char *)__psinfo[6]);
 	pr_argc = __psinfo[10];
 	pr_argv = __psinfo[11];
@@ -134,6 +139,8 @@ translator lwpsinfo_t < struct task_struct *T > {
 	pr_state = SONPROC;
 	pr_sname = 'O';
 	pr_pri = __psinfo[7];
+	pr_start = *(timestruc_t *)__psinfo[17];
+	pr_time = *(timestruc_t *)__psinfo[18];
 	pr_clname = stringof((char *)__psinfo[8]);
 	pr_onpro = cpu;
 };

@@ -50,7 +50,8 @@ enum dt_msgtype {
 	DT_MSG_PROGRAM_OK,	/* d->c: u32 nepid, then nepid x
 				 *   { u32 epid, u32 stmt, u32 probe id,
 				 *     str provider, str module, str function,
-				 *     str name } */
+				 *     str name, u32 nargs (the probe's
+				 *     arguments, ~0 if not known) } */
 	DT_MSG_GO,		/* c->d: (empty): fire BEGIN, start tracing */
 	DT_MSG_GO_OK,		/* d->c: u64 bufsize, u64 aggsize,
 				 *   u64 specsize, u64 dynvarsize: the
@@ -60,7 +61,7 @@ enum dt_msgtype {
 	DT_MSG_STOP_OK,		/* d->c: (empty) */
 	DT_MSG_LIST,		/* c->d: str prov, str mod, str func, str name */
 	DT_MSG_LIST_OK,		/* d->c: u32 n, then n x { u32 id, str prov,
-				 *   str mod, str func, str name } */
+				 *   str mod, str func, str name, u32 nargs } */
 	DT_MSG_STATUS,		/* c->d: (empty): how is tracing? */
 	DT_MSG_STATUS_OK,	/* d->c: u32 activity, u32 reason */
 	DT_MSG_RETAIN,		/* c->d: str name, u32 nopt, then nopt x

@@ -240,6 +240,45 @@ $(printf '%32s ' :BEGIN)
 
 " "-v: illumos's stability report of a script"
 
+# -v: a statement is as stable as the least of what it uses: each
+# built-in's own attributes, and for probeprov, probemod, probefunc,
+# probename and args[] those of the part its probe's provider names
+stab()	# stab WHAT NAME DATA CLASS: one block of the report
+{
+	printf '\n\t%s\n\t\tIdentifier Names: %s\n' "$1" "$2"
+	printf '\t\tData Semantics:   %s\n\t\tDependency Class: %s\n' "$3" "$4"
+}
+stabcase()	# stabcase DESC PROGRAM DESC-ATTRS STMT-ATTRS [dtrace args]
+{
+	d=$1 p=$2 da=$3 sa=$4
+	shift 4
+	dtrace -v -e "$@" -n "$p" >"$tmp/out" 2>"$tmp/err"
+	# shellcheck disable=SC2086
+	# the description is named by the text before its clause
+	same "$tmp/out" "
+Stability attributes for description ${p%%[/{]*}:
+$(stab 'Minimum Probe Description Attributes' $da)
+$(stab 'Minimum Statement Attributes' $sa)
+
+" "-v: $d"
+}
+stabcase "htons() is Evolving" 'dtrace:::BEGIN { trace(htons(arg0)); }' \
+    'Unstable Unstable Common' 'Evolving Evolving Common'
+stabcase "probefunc has the profile provider's function attributes" \
+    'profile-97 { trace(probefunc); }' \
+    'Unstable Unstable Common' 'Private Private Unknown'
+stabcase "probename of a dtrace probe is Stable, arg0 whatever the probe" \
+    'profile-97 { trace(arg0); } BEGIN { trace(probename); }' \
+    'Unstable Unstable Common' 'Stable Stable Common'
+stabcase "a predicate counts, a clause without actions is Stable" \
+    'profile-97 /probemod == ""/ { x = 1; } tick-1s { }' \
+    'Unstable Unstable Common' 'Unstable Unstable Unknown'
+stabcase "a constant alone is Standard" 'BEGIN { 1; }' \
+    'Unstable Unstable Common' 'Standard Standard Common'
+stabcase "args[] of a pid probe: the pid provider's argument attributes" \
+    'pid$target::main:entry { trace(args[0]); }' \
+    'Private Private Unknown' 'Private Private Unknown' -c "$TRIGGERS/loop"
+
 # -l: a description with too many fields for its flag, before the heading
 dtrace -l -m prov:mod:func >"$tmp/out" 2>"$tmp/err"
 check "-l -m p:m:f: exit 1, no heading" \

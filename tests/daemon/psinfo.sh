@@ -91,6 +91,73 @@ $(printf '%s' "$a1" | cut -c 1-79)|execer 3
 check "exec: no error reported" [ ! -s "$tmp/err" ] ||
     sed "s/^/# /" "$tmp/err"
 
+# pr_size and pr_rssize (Kbytes), pr_start and pr_time (timestruc_t) of a
+# target that stop() holds still, against its /proc files read then; at
+# leaf's return, after its entry probe has had the daemon map what it
+# maps into the target to resume it (its size is then what it stays)
+dtrace -w -q -c "$TRIGGERS/recurse stop" -n 'pid$target:a.out:leaf:entry { }
+    pid$target:a.out:leaf:return /!done/ {
+	done = 1;
+	stop();
+	printf("ps %d %d %d %d %d %d %d %d %d\n", pid, curpsinfo->pr_size,
+	    curpsinfo->pr_rssize, curpsinfo->pr_start.tv_sec,
+	    curpsinfo->pr_start.tv_nsec, curlwpsinfo->pr_start.tv_sec,
+	    curlwpsinfo->pr_start.tv_nsec, curpsinfo->pr_time.tv_sec * 1000 +
+	    curpsinfo->pr_time.tv_nsec / 1000000,
+	    curpsinfo->pr_time.tv_nsec % 1000000);
+	x = *curpsinfo;
+	printf("whole %d %d\n", x.pr_start.tv_sec == curpsinfo->pr_start.tv_sec,
+	    x.pr_size == curpsinfo->pr_size); }' >"$tmp/out" 2>"$tmp/err" &
+dt=$!
+i=0
+while ! grep -qs '^whole' "$tmp/out" && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+tpid=$(sed -n 's/^ps \([0-9]*\) .*/\1/p' "$tmp/out")
+if [ -n "$tpid" ] && [ -r "/proc/$tpid/statm" ]; then
+	hz=$(getconf CLK_TCK)
+	kpp=$(($(getconf PAGESIZE) / 1024))
+	set -- $(cat "/proc/$tpid/statm")
+	size=$(($1 * kpp)) rss=$(($2 * kpp))
+	set -- $(sed 's/.*) //' "/proc/$tpid/stat")
+	# fields 14, 15 and 22 of proc(5), $1 being field 3
+	ticks=$((${12} + ${13})) st=${20}
+	bt=$(sed -n 's/^btime //p' /proc/stat)
+	start="$((bt + st / hz)) $((st % hz * (1000000000 / hz)))"
+	kill -CONT "$tpid"
+	wait $dt
+	check "stopped target: dtrace exits 0" [ $? -eq 0 ]
+	same "$tmp/out" "ps $tpid $size $rss $start $start $((ticks * 1000 / hz)) 0
+whole 1 1
+resumed
+
+" "pr_size, pr_rssize, pr_start, pr_time: /proc's"
+else
+	not_ok "pr_size ...: the target did not stop"
+	sed "s/^/# /" "$tmp/out" "$tmp/err"
+	kill "$dt"
+fi
+
+# pr_fname is illumos's char pr_fname[16]: 16 bytes, the name cut to 15,
+# printed, compared and keyed as the string it holds, and copied whole
+# by a bare xlate; here of a target whose name the kernel cuts to 15
+cp "$TRIGGERS/loop" "$tmp/a-long-program-name"
+dtrace -q -c "$tmp/a-long-program-name 3 0" -n 'pid$target:a.out:f:entry {
+	@[curpsinfo->pr_fname, sizeof (curpsinfo->pr_fname)] = count();
+	@c[curpsinfo->pr_fname == execname,
+	    curpsinfo->pr_fname == "a-long-program-"] = count();
+	x = *curpsinfo; @x[x.pr_fname, sizeof (x.pr_fname)] = count(); }
+	END { printa("%s|%d %@d\n", @); printa("%d %d %@d\n", @c);
+	printa("%s|%d %@d\n", @x); }' >"$tmp/out" 2>"$tmp/err"
+check "pr_fname: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$tmp/err"
+same "$tmp/out" "sum=9
+a-long-program-|16 3
+1 1 3
+a-long-program-|16 3
+
+" "pr_fname: char[16], the name cut to 15"
+
 # a member Linux has no value for is refused when compiled
 dtrace -xerrtags -n 'BEGIN { trace(curlwpsinfo->pr_nice); }' \
     >"$tmp/out" 2>&1

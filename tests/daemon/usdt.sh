@@ -3,7 +3,8 @@
 # trig): listing (names with dashes, both spellings, -P glob with -p),
 # exact counts and argument values of several operand kinds (32-bit and
 # 8-bit registers, a constant, a string pointer, a signed short on the
-# stack) as argN and args[N], under the ptrace and the uprobe backends;
+# stack) as argN and args[N], under the ptrace and the uprobe backends,
+# args[N] past a probe's arguments refused when compiled;
 # the is-enabled semaphore set while enabled (the guarded probe's code
 # runs) and back to 0, with the text intact, once dtrace is gone, by
 # exit() or by a signal, or the daemon stopping; probes of an image
@@ -69,6 +70,24 @@ done 4 loop-done
 guarded ran 4, semaphore 1
 rounds 4 sum 6 guarded 60
 " "ptrace: counts, arguments, the guarded probe runs with its semaphore"
+
+# args[N] past a probe's arguments (its note's count): illumos's
+# D_ARGS_IDX when compiled, for the description as written; the last
+# argument is fine
+for c in 'trig$target:::mixed 5 trig[0-9]*:::mixed' \
+    'trig$target:::loop-done 1 trig[0-9]*:::loop-done' \
+    'trig*:::round 1 trig\*:::round'; do
+	set -- $c
+	dtrace -xerrtags -q -c "$T 1" -n "$1 { trace(args[$2]); }" \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "$1 args[$2]: exit 1" [ $? -eq 1 ]
+	check "$1 args[$2]: D_ARGS_IDX" grep -q \
+	    "\[D_ARGS_IDX\] index $2 is out of range for $3 args\[ \]\$" \
+	    "$tmp/err" || sed 's/^/# /' "$tmp/err"
+done
+dtrace -xerrtags -q -c "$T 1" -n 'trig$target:::mixed { trace(args[4]); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "mixed args[4], its last: exit 0" [ $? -eq 0 ]
 
 # strings, from the hit (ptrace)
 dtrace -q -c "$T 3" -n 'trig$target:::mixed { printf("%s\n", copyinstr(arg3)); }' \

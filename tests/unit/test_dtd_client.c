@@ -482,16 +482,18 @@ main(void)
 		static const char *pname[] = { "BEGIN", "BEGIN", "BEGIN",
 		    "END", "ERROR" };
 		uint32_t epid = dt_msg_get_u32(&m), si = dt_msg_get_u32(&m);
-		uint32_t id = dt_msg_get_u32(&m);
+		uint32_t id = dt_msg_get_u32(&m), nargs;
 		char prov[64], mod[64], func[192];
 
 		dt_msg_get_strbuf(&m, prov, sizeof(prov));
 		dt_msg_get_strbuf(&m, mod, sizeof(mod));
 		dt_msg_get_strbuf(&m, func, sizeof(func));
 		dt_msg_get_strbuf(&m, name, sizeof(name));
+		nargs = dt_msg_get_u32(&m);
 		tap_ok(epid == i + 1 && si == i && id == probe[i] &&
 		    strcmp(prov, "dtrace") == 0 && mod[0] == '\0' &&
-		    func[0] == '\0' && strcmp(name, pname[i]) == 0,
+		    func[0] == '\0' && strcmp(name, pname[i]) == 0 &&
+		    nargs == UINT32_MAX,
 		    "epid %u: stmt %u, probe %u dtrace:::%s", epid, si, id, name);
 	}
 	tap_ok(dt_msg_done(&m), "PROGRAM_OK exact");
