@@ -1120,9 +1120,11 @@ ft_ptrace_child(ft_proc_t *p, pid_t child, int vfork)
 static void
 ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 {
+	struct user_regs_struct r;
 	ft_thread_t *n;
 	char path[64];
 	uint64_t av[2], entry = 0;
+	uint8_t b;
 	int fd;
 
 	if (t->th_foreign) {
@@ -1141,6 +1143,23 @@ ft_ptrace_exec(ft_proc_t *p, ft_thread_t *t)
 	if (t == NULL)
 		return;
 	t->th_new = 0;
+
+	/*
+	 * What we wrote since the seize went through the memory descriptor
+	 * opened then.  Opened after an exec whose event is only handled
+	 * now (the process exec'd between the seize and the open), it is
+	 * the new image's, and so are the sites written through it (the
+	 * linker's hook, at the grab): their bytes go back before the table
+	 * forgets them, or the new image would trap on them untraced.  A
+	 * descriptor of the image the exec replaced reads nothing: its
+	 * sites went with it.
+	 */
+	if (ptrace(PTRACE_GETREGS, t->th_tid, 0, &r) == 0 &&
+	    pread(p->pr_memfd, &b, 1, (off_t)r.rip) == 1) {
+		pthread_mutex_lock(&p->pr_lock);
+		(void)ft_site_purge(p, FT_PTRACE_TAB(p), 1, NULL, 0);
+		pthread_mutex_unlock(&p->pr_lock);
+	}
 
 	/*
 	 * The stop of PTRACE_EVENT_EXEC comes after the new credentials
