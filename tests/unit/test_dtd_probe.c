@@ -89,7 +89,7 @@ bulk(void)
 	char fn[32];
 	dtd_probe_t *p, *keep = NULL;
 	dtp_probedesc_t d;
-	uint32_t first = 0, i, n0 = dtd_probe_count();
+	uint32_t first = 0, i, keepid, n0 = dtd_probe_count();
 	int bad = 0, nw = 0;
 	ids_t v;
 
@@ -150,8 +150,9 @@ bulk(void)
 	    dtd_probe_find("bulka", "mod", "f2", "entry") == p,
 	    "a new probe takes a retired one's names");
 	keep->dpr_necb = 0;
+	keepid = keep->dpr_id;
 	dtd_probe_destroy_prov(&pa, only_cb, keep);
-	tap_ok(dtd_probe_lookup(keep->dpr_id) == NULL &&
+	tap_ok(dtd_probe_lookup(keepid) == NULL &&
 	    dtd_probe_find("bulka", "mod", "f2", "entry") == p,
 	    "doomed: the retired one goes, the new one stays");
 	dtd_probe_destroy_prov(&pa, NULL, NULL);
