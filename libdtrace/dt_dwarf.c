@@ -1651,6 +1651,24 @@ dt_dwarf_pint(FILE *fp, const dt_type_t *t, const unsigned char *p)
 		    t->dt_size));
 }
 
+/* An enum's value: its enumerator's name, or the number if none has it */
+static void
+dt_dwarf_penum(FILE *fp, const dt_type_t *t, const unsigned char *p)
+{
+	int64_t v = t->dt_signed ? dt_dwarf_gets(p, t->dt_size) :
+	    (int64_t)dt_dwarf_getu(p, t->dt_size);
+	const dt_member_t *m;
+
+	for (m = t->dt_members; m != NULL; m = m->dm_next) {
+		if (m->dm_value == v)
+			break;
+	}
+	if (m != NULL && m->dm_name != NULL)
+		fprintf(fp, "%s", m->dm_name);
+	else
+		fprintf(fp, "%lld", (long long)v);
+}
+
 /*
  * A value, after its "(type)": an integer in decimal, a bit-field in
  * hex, an enum by its enumerator's name, a pointer in hex, a char array
@@ -1675,20 +1693,9 @@ dt_dwarf_pvalue(FILE *fp, const dt_type_t *t, const unsigned char *p,
 	case DT_TK_INT:
 		dt_dwarf_pint(fp, t, p);
 		break;
-	case DT_TK_ENUM: {
-		int64_t v = t->dt_signed ? dt_dwarf_gets(p, t->dt_size) :
-		    (int64_t)dt_dwarf_getu(p, t->dt_size);
-
-		for (m = t->dt_members; m != NULL; m = m->dm_next) {
-			if (m->dm_value == v)
-				break;
-		}
-		if (m != NULL && m->dm_name != NULL)
-			fprintf(fp, "%s", m->dm_name);
-		else
-			fprintf(fp, "%lld", (long long)v);
+	case DT_TK_ENUM:
+		dt_dwarf_penum(fp, t, p);
 		break;
-	}
 	case DT_TK_PTR:
 		fprintf(fp, "0x%llx", (unsigned long long)dt_dwarf_getu(p, 8));
 		break;
@@ -1877,20 +1884,9 @@ dt_dwarf_pill(FILE *fp, const dt_type_t *t, const unsigned char *p,
 			fprintf(fp, "%#llx", (unsigned long long)
 			    dt_dwarf_getu(p, t->dt_size));
 		break;
-	case DT_TK_ENUM: {
-		int64_t v = t->dt_signed ? dt_dwarf_gets(p, t->dt_size) :
-		    (int64_t)dt_dwarf_getu(p, t->dt_size);
-
-		for (m = t->dt_members; m != NULL; m = m->dm_next) {
-			if (m->dm_value == v)
-				break;
-		}
-		if (m != NULL && m->dm_name != NULL)
-			fprintf(fp, "%s", m->dm_name);
-		else
-			fprintf(fp, "%lld", (long long)v);
+	case DT_TK_ENUM:
+		dt_dwarf_penum(fp, t, p);
 		break;
-	}
 	case DT_TK_PTR:
 		fprintf(fp, "%#llx", (unsigned long long)dt_dwarf_getu(p, 8));
 		break;
