@@ -181,6 +181,37 @@ dtd_host_ticks(int64_t *ts, long long ticks, int since_boot)
 }
 
 /*
+ * The numbers of a /proc stat file after the name (in parentheses, it
+ * may hold anything: they follow its last ")") and the state: v[i] is
+ * field i + 4 of proc(5).  How many of at most max were read, or -1.
+ */
+static int
+dtd_host_statfields(const char *path, long long *v, int max)
+{
+	char buf[1024], *p, *end;
+	size_t n;
+	FILE *fp;
+	int i;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL)
+		return -1;
+	for (p++; *p == ' '; p++)
+		;
+	while (*p != '\0' && *p != ' ')	/* the state */
+		p++;
+	for (i = 0; i < max; i++, p = end) {
+		v[i] = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+	}
+	return i;
+}
+/*
  * /proc/PID/stat and statm: the start, CPU time (user and system, of
  * every thread) and size of the process, as illumos's psinfo_t has
  * them, its sizes in Kbytes.
@@ -191,11 +222,9 @@ dtd_host_ps_pstat(dtd_fire_t *f)
 	const dtd_hit_t *h = f->df_hit;
 	unsigned long long size, rss;
 	long long kpp = sysconf(_SC_PAGESIZE) / 1024;
-	char path[64], buf[1024], *p;
+	char path[64];
 	long long v[20];
-	size_t n;
 	FILE *fp;
-	int i;
 
 	snprintf(path, sizeof(path), "/proc/%d/statm", (int)h->dh_pid);
 	if ((fp = fopen(path, "re")) != NULL) {
@@ -206,25 +235,9 @@ dtd_host_ps_pstat(dtd_fire_t *f)
 		fclose(fp);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)h->dh_pid);
-	if ((fp = fopen(path, "re")) == NULL)
+	/* utime 14, stime 15, start 22 */
+	if (dtd_host_statfields(path, v, 20) < 20)
 		return;
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL)
-		return;
-	p += 2;
-	while (*p != '\0' && *p != ' ')
-		p++;
-	/* v[i] is field i + 4 of proc(5): utime 14, stime 15, start 22 */
-	for (i = 0; i < 20; i++) {
-		char *end;
-
-		v[i] = strtoll(p, &end, 10);
-		if (end == p)
-			return;
-		p = end;
-	}
 	dtd_host_ticks(f->df_psstr.dfs_time, v[10] + v[11], 0);
 	dtd_host_ticks(f->df_psstr.dfs_start, v[18], 1);
 }
@@ -238,36 +251,13 @@ static void
 dtd_host_ps_stat(dtd_fire_t *f)
 {
 	const dtd_hit_t *h = f->df_hit;
-	char path[96], buf[1024], *p;
+	char path[96];
 	long long v[40];
-	size_t n;
-	FILE *fp;
-	int i;
 
 	f->df_ps[DIF_PSINFO_TTYDEV] = -1;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)h->dh_pid,
 	    (int)h->dh_tid);
-	if ((fp = fopen(path, "re")) == NULL)
-		return;
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	/* the name, in parentheses, may hold anything: after its last ) */
-	if ((p = strrchr(buf, ')')) == NULL)
-		return;
-	p += 2;		/* ") ": then field 3, the state */
-	while (*p != '\0' && *p != ' ')
-		p++;
-	/* v[i] is field i + 4 of proc(5) */
-	for (i = 0; i < 40; i++) {
-		char *end;
-
-		v[i] = strtoll(p, &end, 10);
-		if (end == p)
-			break;
-		p = end;
-	}
-	if (i < 38)
+	if (dtd_host_statfields(path, v, 40) < 38)
 		return;
 	f->df_ps[DIF_PSINFO_PGID] = v[1];
 	f->df_ps[DIF_PSINFO_SID] = v[2];
