@@ -82,20 +82,23 @@ dt_cpp_fini(dtrace_hdl_t *dtp)
 	dtp->dt_cpp_path = NULL;
 }
 
-/* Copy the program into a file cpp reads, blanking a "#!" first line. */
+/*
+ * Copy the program into a file cpp reads, blanking a "#!" first line.
+ * It ends at a NUL byte, as it does for the lexer without cpp: a file
+ * of them (/dev/zero, /dev/full) is read no further.
+ */
 static FILE *
 dt_cpp_input(const char *str, FILE *fp)
 {
 	FILE *in;
-	int c, first = 1, skip = 0, n = 0;
+	int c, first = 1, skip = 0;
+	size_t n = 0;
 
 	if ((in = tmpfile()) == NULL)
 		return NULL;
 	for (;;) {
 		c = str != NULL ? (unsigned char)str[n] : getc(fp);
-		if (str != NULL && c == '\0')
-			break;
-		if (str == NULL && c == EOF)
+		if (c == '\0' || (str == NULL && c == EOF))
 			break;
 		n++;
 		if (first && n == 1 && c == '#') {

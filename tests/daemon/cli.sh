@@ -339,4 +339,14 @@ DTRACED_SOCKET=$tmp/nothing-here "$DTRACE" -n 'BEGIN { exit(0); }' \
 check "unreachable named daemon: exit 1" [ $? -eq 1 ]
 check "unreachable named daemon: the path is named" \
     grep -q "$tmp/nothing-here" "$tmp/err"
+
+# a script of NUL bytes without end ends at the first, under cpp as
+# without it (fuzz_cli: -C -s /dev/full copied it for cpp forever)
+for f in /dev/zero /dev/full; do
+	timeout -k 10 60 "$DTRACE" -C -s $f >"$tmp/out" 2>"$tmp/err"
+	check "-C -s $f: exit 1" [ $? -eq 1 ]
+	check "-C -s $f: an empty program" \
+	    grep -q "failed to compile script $f: line 1: empty D program" \
+	    "$tmp/err"
+done
 done_testing
