@@ -36,19 +36,23 @@ timeout -k 10 60 "$DTRACE" -x aggrate=1h -x switchrate=10ms -s "$tmp/stale.d" \
 check "aggrate=1h: exit 0" [ $? -eq 0 ]
 b=$(sed -n 's/^before //p' "$tmp/out")
 case $b in
-[1-5])	ok "aggrate=1h: printa() shows the data of the last read ($b of 6)" ;;
+[1-6])	ok "aggrate=1h: printa() shows the data of the last read ($b of 6)" ;;
 *)	not_ok "aggrate=1h: printa() shows the data of the last read ($b)"
 	sed 's/^/# /' "$tmp/out" "$tmp/err"
 	b=1 ;;
 esac
+# (a first read after all five ticks, on a slow machine, read all: then
+# nothing of @k[1] comes back after trunc())
+kend1="kend 1 $((6 - b))
+"
+[ "$b" -eq 6 ] && kend1=
 same "$tmp/out" "before $b
 after 0
 k 1 $b
 k 2 10
 t 2 10
 end $((6 - b))
-kend 1 $((6 - b))
-kend 2 10
+${kend1}kend 2 10
 
                 5
 " "aggrate=1h: clear() and trunc() act on what was read; the rest comes at the end"
