@@ -763,10 +763,13 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 	if (r->br_cookie == FT_BPF_EXEC) {
 		/*
 		 * The exec program knows the process by its pid: once
-		 * ours has ended, an exec of that pid is another's.  Its
-		 * gate stays shut.
+		 * this thread has heard ours end (every record of it was
+		 * drained first), an exec of that pid is another's, and
+		 * its gate stays shut.  One drained before is ours, though
+		 * the process may have ended since: exec is followed after
+		 * the fact, and its users are asked all the same.
 		 */
-		if (!ft_proc_gone(p))
+		if (!up->up_exited)
 			ft_uprobe_exec(p);
 		return;
 	}
