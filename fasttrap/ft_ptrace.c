@@ -534,7 +534,8 @@ ft_ptrace_ours(ft_proc_t *p, pid_t tid)
  * Is thread tid of p traced by this thread already?  A thread that a
  * seized one creates while we walk /proc/PID/task is ours at once
  * (PTRACE_O_TRACECLONE) before its clone event is read: seizing it
- * again fails with EPERM.
+ * again fails with EPERM.  -1 if it is gone (an exiting thread fails
+ * the seize with EPERM too).
  */
 static int
 ft_ptrace_seized(const ft_proc_t *p, pid_t tid)
@@ -547,7 +548,7 @@ ft_ptrace_seized(const ft_proc_t *p, pid_t tid)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
 	    (int)p->pr_pid, (int)tid);
 	if ((fp = fopen(path, "re")) == NULL)
-		return 0;
+		return -1;	/* gone meanwhile: it was exiting */
 	while (rc == 0 && fgets(line, sizeof(line), fp) != NULL)
 		rc = ft_procfs_statusline(line, "TracerPid", &tracer, NULL);
 	fclose(fp);
@@ -584,12 +585,15 @@ ft_ptrace_attach(ft_proc_t *p)
 				continue;
 			if (ptrace(PTRACE_SEIZE, tid, 0,
 			    (void *)FT_PTRACE_OPTS) == -1) {
-				if (errno == ESRCH)
+				int e = errno;
+
+				if (e == ESRCH)
 					continue;	/* it just exited */
-				if (errno == EPERM && ft_ptrace_seized(p, tid))
-					continue;	/* a clone of ours */
+				/* a clone of ours, or one exiting (-1) */
+				if (e == EPERM && ft_ptrace_seized(p, tid) != 0)
+					continue;
 				snprintf(p->pr_err, sizeof(p->pr_err), "%s",
-				    strerror(errno));
+				    strerror(e));
 				closedir(d);
 				return -1;
 			}
