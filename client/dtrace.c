@@ -225,12 +225,16 @@ unsupported(int c)
 	exit(E_USAGE);
 }
 
-/* The text of a file, NUL-terminated; exits on errors. */
+/*
+ * The text of a file, NUL-terminated; exits on errors.  The text ends at
+ * its first NUL byte, as the compiler's does (dt_cpp.c): /dev/zero is an
+ * empty script, not a read until memory runs out.
+ */
 static char *
 read_text(const char *path)
 {
 	FILE *fp;
-	char *buf = NULL;
+	char *buf = NULL, *nul = NULL;
 	size_t len = 0, cap = 0, n;
 
 	if ((fp = fopen(path, "r")) == NULL)
@@ -242,8 +246,10 @@ read_text(const char *path)
 				fatal("failed to allocate memory");
 		}
 		n = fread(buf + len, 1, cap - len - 1, fp);
+		if ((nul = memchr(buf + len, '\0', n)) != NULL)
+			n = (size_t)(nul - (buf + len));
 		len += n;
-	} while (n > 0);
+	} while (n > 0 && nul == NULL);
 	if (ferror(fp))
 		fatal("failed to read %s", path);
 	fclose(fp);

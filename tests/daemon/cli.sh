@@ -349,4 +349,12 @@ for f in /dev/zero /dev/full; do
 	    grep -q "failed to compile script $f: line 1: empty D program" \
 	    "$tmp/err"
 done
+# and so does -h's and -G's (fuzz_cli: -G -s /dev/full read it forever)
+for m in h G; do
+	timeout -k 10 60 "$DTRACE" -$m -o "$tmp/sdt.$m" -s /dev/zero \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "-$m -s /dev/zero: exit 0, no providers" [ $? -eq 0 ]
+done
+check "-h -s /dev/zero: the header has no probe" \
+    sh -c "! grep -q '_ENABLED\|DTRACE_PROBE' '$tmp/sdt.h'"
 done_testing
