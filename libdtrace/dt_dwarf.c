@@ -1613,8 +1613,39 @@ dt_dwarf_gets(const unsigned char *p, uint32_t size)
 	return (int64_t)(u << sh) >> sh;
 }
 
-static void dt_dwarf_pvalue(FILE *, const dt_type_t *, const unsigned char *,
-    size_t, int);
+/*
+ * print() shows a value in one of two forms: dtrace-utils' for print()
+ * of a pointer (dt_dwarf_print), illumos's for an array or a float
+ * (dt_dwarf_printv).  Both walk arrays, structs, unions and bit-fields
+ * alike (dt_dwarf_pwalk); a dt_dwarf_pfmt_t holds what each form
+ * prints of what the walk finds.
+ */
+typedef struct dt_dwarf_pfmt {
+	/* an integer, a pointer or a floating-point value */
+	void	(*pf_scalar)(FILE *, const dt_type_t *,
+		    const unsigned char *);
+	/* a char array as a string: 1, or 0 to show its elements */
+	int	(*pf_string)(FILE *, const dt_type_t *,
+		    const unsigned char *);
+	/* a line's left margin at a depth */
+	void	(*pf_indent)(FILE *, int);
+	/*
+	 * The start of a member's line, up to its value, or all of a
+	 * bit-field's line but its end (its value is u): 0 leaves the
+	 * member out.  Then its value, then pf_mend.
+	 */
+	int	(*pf_member)(FILE *, const dt_member_t *,
+		    const unsigned char *, int);
+	int	(*pf_bits)(FILE *, const dt_member_t *, uint64_t, int);
+	const char *pf_mend;
+	/* an array's elements a line each, a level deeper, as members */
+	int	pf_lines;
+	/* a struct or union cut short shows the members it holds */
+	int	pf_partial;
+} dt_dwarf_pfmt_t;
+
+static void dt_dwarf_pwalk(const dt_dwarf_pfmt_t *, FILE *,
+    const dt_type_t *, const unsigned char *, size_t, int);
 
 /* "struct <anon>": a struct with no tag, and no typedef for it */
 static int
@@ -1632,23 +1663,6 @@ dt_dwarf_isblock(const dt_type_t *t)
 	return t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION ||
 	    (t->dt_kind == DT_TK_ARRAY && !(t->dt_base->dt_kind == DT_TK_INT &&
 	    t->dt_base->dt_size == 1));
-}
-
-/* A line of print()'s output: the left margin, then depth spaces */
-static void
-dt_dwarf_pindent(FILE *fp, int depth)
-{
-	fprintf(fp, "%*s", 44 + depth, "");
-}
-
-static void
-dt_dwarf_pint(FILE *fp, const dt_type_t *t, const unsigned char *p)
-{
-	if (t->dt_signed)
-		fprintf(fp, "%lld", (long long)dt_dwarf_gets(p, t->dt_size));
-	else
-		fprintf(fp, "%llu", (unsigned long long)dt_dwarf_getu(p,
-		    t->dt_size));
 }
 
 /* An enum's value: its enumerator's name, or the number if none has it */
@@ -1670,36 +1684,30 @@ dt_dwarf_penum(FILE *fp, const dt_type_t *t, const unsigned char *p)
 }
 
 /*
- * A value, after its "(type)": an integer in decimal, a bit-field in
- * hex, an enum by its enumerator's name, a pointer in hex, a char array
- * as a string, other arrays and structs one element or member a line,
- * members that are all zero left out, as dtrace-utils shows them.
+ * dtrace-utils' form, after the value's "(type)": an integer in
+ * decimal, a bit-field in hex, an enum by its enumerator's name, a
+ * pointer in hex, a char array as a string, other arrays and structs
+ * one element or member a line, members that are all zero left out.
  */
 static void
-dt_dwarf_pvalue(FILE *fp, const dt_type_t *t, const unsigned char *p,
-    size_t avail, int depth)
+dt_dwarf_pvalue_scalar(FILE *fp, const dt_type_t *t, const unsigned char *p)
 {
-	const dt_member_t *m;
-	uint32_t i, esz;
 	double d;
 	float f;
 
-	if (t->dt_kind != DT_TK_STRUCT && t->dt_kind != DT_TK_UNION &&
-	    t->dt_size > avail) {
-		fprintf(fp, "?");
-		return;
-	}
 	switch (t->dt_kind) {
 	case DT_TK_INT:
-		dt_dwarf_pint(fp, t, p);
-		break;
-	case DT_TK_ENUM:
-		dt_dwarf_penum(fp, t, p);
+		if (t->dt_signed)
+			fprintf(fp, "%lld", (long long)dt_dwarf_gets(p,
+			    t->dt_size));
+		else
+			fprintf(fp, "%llu", (unsigned long long)
+			    dt_dwarf_getu(p, t->dt_size));
 		break;
 	case DT_TK_PTR:
 		fprintf(fp, "0x%llx", (unsigned long long)dt_dwarf_getu(p, 8));
 		break;
-	case DT_TK_FLOAT:
+	default:
 		if (t->dt_size == 4) {
 			memcpy(&f, p, 4);
 			fprintf(fp, "%f", (double)f);
@@ -1709,73 +1717,265 @@ dt_dwarf_pvalue(FILE *fp, const dt_type_t *t, const unsigned char *p,
 		} else
 			fprintf(fp, "?");
 		break;
+	}
+}
+
+static int
+dt_dwarf_pvalue_string(FILE *fp, const dt_type_t *t, const unsigned char *p)
+{
+	uint32_t i;
+
+	if (t->dt_base->dt_kind != DT_TK_INT || t->dt_base->dt_size != 1)
+		return 0;
+	fputc('"', fp);
+	for (i = 0; i < t->dt_nelems && p[i] != '\0'; i++) {
+		if (p[i] == '"' || p[i] == '\\')
+			fprintf(fp, "\\%c", p[i]);
+		else if (p[i] >= 0x20 && p[i] < 0x7f)
+			fputc(p[i], fp);
+		else
+			fprintf(fp, "\\%03o", p[i]);
+	}
+	fputc('"', fp);
+	return 1;
+}
+
+/* A line of print()'s output: the left margin, then depth spaces */
+static void
+dt_dwarf_pindent(FILE *fp, int depth)
+{
+	fprintf(fp, "%*s", 44 + depth, "");
+}
+
+static int
+dt_dwarf_pvalue_member(FILE *fp, const dt_member_t *m,
+    const unsigned char *p, int depth)
+{
+	const dt_type_t *mt = m->dm_type;
+
+	if (dt_dwarf_iszero(p, mt->dt_size))
+		return 0;
+	dt_dwarf_pindent(fp, depth);
+	if (m->dm_name != NULL)
+		fprintf(fp, ".%s = ", m->dm_name);
+	/* an anonymous struct or union: "(union)" */
+	fprintf(fp, "(%.*s)%s", (int)(strlen(mt->dt_name) -
+	    (dt_dwarf_isanon(mt) ? 7 : 0)), mt->dt_name,
+	    dt_dwarf_isblock(mt) ? " " : "");
+	return 1;
+}
+
+static int
+dt_dwarf_pvalue_bits(FILE *fp, const dt_member_t *m, uint64_t u, int depth)
+{
+	if (u == 0)
+		return 0;
+	dt_dwarf_pindent(fp, depth);
+	fprintf(fp, ".%s = (%s)0x%llx", m->dm_name, m->dm_type->dt_name,
+	    (unsigned long long)u);
+	return 1;
+}
+
+static const dt_dwarf_pfmt_t dt_dwarf_pvalue = {
+	.pf_scalar = dt_dwarf_pvalue_scalar,
+	.pf_string = dt_dwarf_pvalue_string,
+	.pf_indent = dt_dwarf_pindent,
+	.pf_member = dt_dwarf_pvalue_member,
+	.pf_bits = dt_dwarf_pvalue_bits,
+	.pf_mend = ",\n",
+	.pf_lines = 1,
+	.pf_partial = 1,
+};
+
+/*
+ * illumos's form: integers and pointers in hex ("%#llx": 0 is "0"), a
+ * char as 'c', an enum by its name, floating point as "%+.7e" (long
+ * double "%+.16Le"), an array as "[ a, b ]" (a char array as a string
+ * when it holds one), a struct or union as "{", then a member a line
+ * ("type name = value", four spaces deeper for each level), then "}".
+ */
+static int
+dt_dwarf_pill_ischar(const dt_type_t *t)
+{
+	return t->dt_kind == DT_TK_INT && t->dt_size == 1 &&
+	    strstr(t->dt_name, "char") != NULL;
+}
+
+static void
+dt_dwarf_pill_indent(FILE *fp, int nest)
+{
+	fprintf(fp, "%*s", nest * 4, "");
+}
+
+static void
+dt_dwarf_pill_char(FILE *fp, unsigned char c)
+{
+	if (c == '\0')
+		fprintf(fp, "'\\0'");
+	else if (isprint(c))
+		fprintf(fp, "'%c'", c);
+	else
+		fprintf(fp, "'\\%03o'", c);
+}
+
+static void
+dt_dwarf_pill_scalar(FILE *fp, const dt_type_t *t, const unsigned char *p)
+{
+	long double ld;
+	double d;
+	float f;
+
+	switch (t->dt_kind) {
+	case DT_TK_INT:
+		if (dt_dwarf_pill_ischar(t))
+			dt_dwarf_pill_char(fp, p[0]);
+		else
+			fprintf(fp, "%#llx", (unsigned long long)
+			    dt_dwarf_getu(p, t->dt_size));
+		break;
+	case DT_TK_PTR:
+		fprintf(fp, "%#llx", (unsigned long long)dt_dwarf_getu(p, 8));
+		break;
+	default:
+		if (t->dt_size == sizeof(f)) {
+			memcpy(&f, p, sizeof(f));
+			fprintf(fp, "%+.7e", (double)f);
+		} else if (t->dt_size == sizeof(d)) {
+			memcpy(&d, p, sizeof(d));
+			fprintf(fp, "%+.7e", d);
+		} else if (t->dt_size == sizeof(ld)) {
+			memcpy(&ld, p, sizeof(ld));
+			fprintf(fp, "%+.16Le", ld);
+		} else
+			fprintf(fp, "?");
+		break;
+	}
+}
+
+/*
+ * A char array shown as a string: printable characters up to a NUL or
+ * the end of the array (an empty string too), whatever follows the NUL.
+ */
+static int
+dt_dwarf_pill_string(FILE *fp, const dt_type_t *t, const unsigned char *p)
+{
+	uint32_t i;
+
+	if (!dt_dwarf_pill_ischar(t->dt_base))
+		return 0;
+	for (i = 0; i < t->dt_nelems && p[i] != '\0'; i++) {
+		if (!isprint(p[i]))
+			return 0;
+	}
+	fprintf(fp, "\"%.*s\"", (int)t->dt_nelems, p);
+	return 1;
+}
+
+static int
+dt_dwarf_pill_member(FILE *fp, const dt_member_t *m,
+    const unsigned char *p, int nest)
+{
+	dt_dwarf_pill_indent(fp, nest);
+	fprintf(fp, "%s %s = ", m->dm_type->dt_name,
+	    m->dm_name != NULL ? m->dm_name : "");
+	return 1;
+}
+
+static int
+dt_dwarf_pill_bits(FILE *fp, const dt_member_t *m, uint64_t u, int nest)
+{
+	dt_dwarf_pill_member(fp, m, NULL, nest);
+	fprintf(fp, "%#llx", (unsigned long long)u);
+	return 1;
+}
+
+static const dt_dwarf_pfmt_t dt_dwarf_pill = {
+	.pf_scalar = dt_dwarf_pill_scalar,
+	.pf_string = dt_dwarf_pill_string,
+	.pf_indent = dt_dwarf_pill_indent,
+	.pf_member = dt_dwarf_pill_member,
+	.pf_bits = dt_dwarf_pill_bits,
+	.pf_mend = "\n",
+	.pf_lines = 0,
+	.pf_partial = 0,
+};
+
+/*
+ * The value of type t at p (avail bytes of it recorded) in form pf,
+ * depth levels deep: what is not recorded, or has no form, is "?".
+ */
+static void
+dt_dwarf_pwalk(const dt_dwarf_pfmt_t *pf, FILE *fp, const dt_type_t *t,
+    const unsigned char *p, size_t avail, int depth)
+{
+	const dt_member_t *m;
+	uint32_t i, esz;
+	uint64_t u;
+
+	if (t->dt_size > avail && !(pf->pf_partial &&
+	    (t->dt_kind == DT_TK_STRUCT || t->dt_kind == DT_TK_UNION))) {
+		fprintf(fp, "?");
+		return;
+	}
+	switch (t->dt_kind) {
+	case DT_TK_INT:
+	case DT_TK_PTR:
+	case DT_TK_FLOAT:
+		pf->pf_scalar(fp, t, p);
+		break;
+	case DT_TK_ENUM:
+		dt_dwarf_penum(fp, t, p);
+		break;
 	case DT_TK_ARRAY:
-		esz = t->dt_base->dt_size;
-		if (t->dt_base->dt_kind == DT_TK_INT && esz == 1) {
-			fputc('"', fp);
-			for (i = 0; i < t->dt_nelems && p[i] != '\0'; i++) {
-				if (p[i] == '"' || p[i] == '\\')
-					fprintf(fp, "\\%c", p[i]);
-				else if (p[i] >= 0x20 && p[i] < 0x7f)
-					fputc(p[i], fp);
-				else
-					fprintf(fp, "\\%03o", p[i]);
-			}
-			fputc('"', fp);
+		if (pf->pf_string(fp, t, p))
 			break;
-		}
-		fprintf(fp, "[\n");
+		esz = t->dt_base->dt_size;
+		fprintf(fp, pf->pf_lines ? "[\n" : "[ ");
 		for (i = 0; i < t->dt_nelems && esz != 0; i++) {
-			dt_dwarf_pindent(fp, depth + 1);
-			dt_dwarf_pvalue(fp, t->dt_base, p + (size_t)i * esz,
-			    avail - (size_t)i * esz, depth + 1);
-			fprintf(fp, ",\n");
+			if (pf->pf_lines)
+				pf->pf_indent(fp, depth + 1);
+			else if (i > 0)
+				fprintf(fp, ", ");
+			dt_dwarf_pwalk(pf, fp, t->dt_base, p + (size_t)i * esz,
+			    avail - (size_t)i * esz, depth + pf->pf_lines);
+			if (pf->pf_lines)
+				fprintf(fp, "%s", pf->pf_mend);
 		}
-		dt_dwarf_pindent(fp, depth);
-		fprintf(fp, "]");
+		if (pf->pf_lines) {
+			pf->pf_indent(fp, depth);
+			fprintf(fp, "]");
+		} else
+			fprintf(fp, " ]");
 		break;
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
 		fprintf(fp, "{\n");
 		for (m = t->dt_members; m != NULL; m = m->dm_next) {
 			const dt_type_t *mt = m->dm_type;
-			size_t msz = mt->dt_size;
+			const unsigned char *mp = p + m->dm_off;
 
 			/* an anonymous member's members show under it */
 			if (m->dm_flags & DT_MF_ANON)
 				continue;
-			if (m->dm_off > avail || msz > avail - m->dm_off)
+			if (m->dm_off > avail ||
+			    mt->dt_size > avail - m->dm_off)
 				continue;
 			if (m->dm_bits != 0) {
-				uint64_t u = dt_dwarf_getu(p + m->dm_off,
-				    mt->dt_size);
-
+				u = dt_dwarf_getu(mp, mt->dt_size);
 				u = (u >> m->dm_bitoff) & (m->dm_bits >= 64 ?
 				    ~0ULL : (1ULL << m->dm_bits) - 1);
-				if (u == 0)
+				if (!pf->pf_bits(fp, m, u, depth + 1))
 					continue;
-				dt_dwarf_pindent(fp, depth + 1);
-				fprintf(fp, ".%s = (%s)0x%llx,\n", m->dm_name,
-				    mt->dt_name, (unsigned long long)u);
-				continue;
-			}
-			if (dt_dwarf_iszero(p + m->dm_off, msz))
-				continue;
-			dt_dwarf_pindent(fp, depth + 1);
-			if (m->dm_name != NULL)
-				fprintf(fp, ".%s = ", m->dm_name);
-			/* an anonymous struct or union: "(union)" */
-			fprintf(fp, "(%.*s)%s", (int)(strlen(mt->dt_name) -
-			    (dt_dwarf_isanon(mt) ? 7 : 0)), mt->dt_name,
-			    dt_dwarf_isblock(mt) ? " " : "");
-			if (mt->dt_kind == DT_TK_OPAQUE)
-				fprintf(fp, "?");
-			else
-				dt_dwarf_pvalue(fp, mt, p + m->dm_off,
+			} else {
+				if (!pf->pf_member(fp, m, mp, depth + 1))
+					continue;
+				/* an opaque member's value is "?" */
+				dt_dwarf_pwalk(pf, fp, mt, mp,
 				    avail - m->dm_off, depth + 1);
-			fprintf(fp, ",\n");
+			}
+			fprintf(fp, "%s", pf->pf_mend);
 		}
-		dt_dwarf_pindent(fp, depth);
+		pf->pf_indent(fp, depth);
 		fprintf(fp, "}");
 		break;
 	default:
@@ -1805,154 +2005,11 @@ dt_dwarf_print(dtrace_hdl_t *dtp, FILE *fp, uint32_t id, const char *addr,
 	fprintf(fp, "0x%llx = *\n", (unsigned long long)a);
 	dt_dwarf_pindent(fp, 0);
 	fprintf(fp, "(%s)%s", t->dt_name, dt_dwarf_isblock(t) ? " " : "");
-	dt_dwarf_pvalue(fp, t, (const unsigned char *)data, size, 0);
+	dt_dwarf_pwalk(&dt_dwarf_pvalue, fp, t, (const unsigned char *)data,
+	    size, 0);
 	if (fprintf(fp, "\n") < 0)
 		return -1;
 	return 0;
-}
-
-/*
- * A value as illumos's print() shows one: integers and pointers in hex
- * ("%#llx": 0 is "0"), a char as 'c', an enum by its name, floating
- * point as "%+.7e" (long double "%+.16Le"), an array as "[ a, b ]" (a
- * char array as a string when it holds one), a struct or union as
- * "{", then a member a line ("type name = value", four spaces deeper
- * for each level), then "}".
- */
-static void dt_dwarf_pill(FILE *, const dt_type_t *, const unsigned char *,
-    size_t, int);
-
-static int
-dt_dwarf_pill_ischar(const dt_type_t *t)
-{
-	return t->dt_kind == DT_TK_INT && t->dt_size == 1 &&
-	    strstr(t->dt_name, "char") != NULL;
-}
-
-static void
-dt_dwarf_pill_indent(FILE *fp, int nest)
-{
-	fprintf(fp, "%*s", nest * 4, "");
-}
-
-static void
-dt_dwarf_pill_char(FILE *fp, unsigned char c)
-{
-	if (c == '\0')
-		fprintf(fp, "'\\0'");
-	else if (isprint(c))
-		fprintf(fp, "'%c'", c);
-	else
-		fprintf(fp, "'\\%03o'", c);
-}
-
-/*
- * A char array shown as a string: printable characters up to a NUL or
- * the end of the array (an empty string too), whatever follows the NUL.
- */
-static int
-dt_dwarf_pill_isstr(const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && p[i] != '\0'; i++) {
-		if (!isprint(p[i]))
-			return 0;
-	}
-	return 1;
-}
-
-static void
-dt_dwarf_pill(FILE *fp, const dt_type_t *t, const unsigned char *p,
-    size_t avail, int nest)
-{
-	const dt_member_t *m;
-	uint32_t i, esz;
-	long double ld;
-	double d;
-	float f;
-
-	if (t->dt_size > avail) {
-		fprintf(fp, "?");
-		return;
-	}
-	switch (t->dt_kind) {
-	case DT_TK_INT:
-		if (dt_dwarf_pill_ischar(t))
-			dt_dwarf_pill_char(fp, p[0]);
-		else
-			fprintf(fp, "%#llx", (unsigned long long)
-			    dt_dwarf_getu(p, t->dt_size));
-		break;
-	case DT_TK_ENUM:
-		dt_dwarf_penum(fp, t, p);
-		break;
-	case DT_TK_PTR:
-		fprintf(fp, "%#llx", (unsigned long long)dt_dwarf_getu(p, 8));
-		break;
-	case DT_TK_FLOAT:
-		if (t->dt_size == sizeof(f)) {
-			memcpy(&f, p, sizeof(f));
-			fprintf(fp, "%+.7e", (double)f);
-		} else if (t->dt_size == sizeof(d)) {
-			memcpy(&d, p, sizeof(d));
-			fprintf(fp, "%+.7e", d);
-		} else if (t->dt_size == sizeof(ld)) {
-			memcpy(&ld, p, sizeof(ld));
-			fprintf(fp, "%+.16Le", ld);
-		} else
-			fprintf(fp, "?");
-		break;
-	case DT_TK_ARRAY:
-		esz = t->dt_base->dt_size;
-		if (dt_dwarf_pill_ischar(t->dt_base) &&
-		    dt_dwarf_pill_isstr(p, t->dt_nelems)) {
-			fprintf(fp, "\"%.*s\"", (int)t->dt_nelems, p);
-			break;
-		}
-		fprintf(fp, "[ ");
-		for (i = 0; i < t->dt_nelems && esz != 0; i++) {
-			if (i > 0)
-				fprintf(fp, ", ");
-			dt_dwarf_pill(fp, t->dt_base, p + (size_t)i * esz,
-			    avail - (size_t)i * esz, nest);
-		}
-		fprintf(fp, " ]");
-		break;
-	case DT_TK_STRUCT:
-	case DT_TK_UNION:
-		fprintf(fp, "{\n");
-		for (m = t->dt_members; m != NULL; m = m->dm_next) {
-			const dt_type_t *mt = m->dm_type;
-
-			if (m->dm_flags & DT_MF_ANON)
-				continue;
-			if (m->dm_off > avail ||
-			    mt->dt_size > avail - m->dm_off)
-				continue;
-			dt_dwarf_pill_indent(fp, nest + 1);
-			fprintf(fp, "%s %s = ", mt->dt_name,
-			    m->dm_name != NULL ? m->dm_name : "");
-			if (m->dm_bits != 0) {
-				uint64_t u = dt_dwarf_getu(p + m->dm_off,
-				    mt->dt_size);
-
-				fprintf(fp, "%#llx\n", (unsigned long long)
-				    ((u >> m->dm_bitoff) & (m->dm_bits >= 64 ?
-				    ~0ULL : (1ULL << m->dm_bits) - 1)));
-				continue;
-			}
-			dt_dwarf_pill(fp, mt, p + m->dm_off,
-			    avail - m->dm_off, nest + 1);
-			fprintf(fp, "\n");
-		}
-		dt_dwarf_pill_indent(fp, nest);
-		fprintf(fp, "}");
-		break;
-	default:
-		fprintf(fp, "?");
-		break;
-	}
 }
 
 /* print() of an array or a float's value: "int [3] [ 0x1, 0x2, 0x3 ]" */
@@ -1969,7 +2026,8 @@ dt_dwarf_printv(dtrace_hdl_t *dtp, FILE *fp, uint32_t id, const char *data,
 	}
 	t = dd->dd_ptypes[id];
 	fprintf(fp, "%s ", t->dt_name);
-	dt_dwarf_pill(fp, t, (const unsigned char *)data, size, 0);
+	dt_dwarf_pwalk(&dt_dwarf_pill, fp, t, (const unsigned char *)data,
+	    size, 0);
 	if (fprintf(fp, "\n") < 0)
 		return -1;
 	return 0;
