@@ -580,9 +580,10 @@ dt_aggregate_print_keys(dtrace_hdl_t *dtp, FILE *fp, const dtp_agg_t *d,
 			    (int)strnlen(p, k->dk_size), p);
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
 			rv = dt_usym_print_stack(dtp, fp, p,
-			    k->dk_size / 8 - 1);
+			    k->dk_size / 8 - 1, 0);
 		} else if (k->dk_kind == DTP_KEY_STACK) {
-			rv = dt_ksym_print_stack(dtp, fp, p, k->dk_size / 8);
+			rv = dt_usym_print_stack(dtp, fp, p, k->dk_size / 8,
+			    DT_USYM_KERNEL);
 		} else if (dt_usym_keyhow(k->dk_kind) != -1) {
 			rv = dt_usym_print_sym(dtp, fp, p,
 			    dt_usym_keyhow(k->dk_kind));
@@ -1263,9 +1264,10 @@ dt_aggregate_json_keys(dtrace_hdl_t *dtp, dt_json_t *j, const dtp_agg_t *d,
 		if (k->dk_kind == DTP_KEY_STRING) {
 			dt_json_string(j, p, k->dk_size);
 		} else if (k->dk_kind == DTP_KEY_USTACK) {
-			dt_usym_json_stack(dtp, j, p, k->dk_size / 8 - 1);
+			dt_usym_json_stack(dtp, j, p, k->dk_size / 8 - 1, 0);
 		} else if (k->dk_kind == DTP_KEY_STACK) {
-			dt_ksym_json_stack(dtp, j, p, k->dk_size / 8);
+			dt_usym_json_stack(dtp, j, p, k->dk_size / 8,
+			    DT_USYM_KERNEL);
 		} else if (dt_usym_keyhow(k->dk_kind) != -1) {
 			char name[1024];
 

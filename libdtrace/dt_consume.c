@@ -686,14 +686,15 @@ dt_consume_json_rec(dtrace_hdl_t *dtp, dt_json_t *j, const dt_epid_t *ep,
 		dt_json_kstring(j, "action", "ustack");
 		dt_json_key(j, "value");
 		dt_usym_json_stack(dtp, j, addr,
-		    DTRACE_USTACK_NFRAMES(rp->dtrd_arg));
+		    DTRACE_USTACK_NFRAMES(rp->dtrd_arg), 0);
 		dt_json_object_end(j);
 		break;
 	case DTRACEACT_STACK:
 		dt_json_object_begin(j);
 		dt_json_kstring(j, "action", "stack");
 		dt_json_key(j, "value");
-		dt_ksym_json_stack(dtp, j, addr, (uint32_t)rp->dtrd_arg);
+		dt_usym_json_stack(dtp, j, addr, (uint32_t)rp->dtrd_arg,
+		    DT_USYM_KERNEL);
 		dt_json_object_end(j);
 		break;
 	case DTRACEACT_USYM:
@@ -939,12 +940,12 @@ dt_consume_recs(dtrace_hdl_t *dtp, FILE *fp, dt_json_t *jw,
 			break;
 		case DTRACEACT_USTACK:
 			if (dt_usym_print_stack(dtp, fp, pd.dtpda_data,
-			    DTRACE_USTACK_NFRAMES(rp->dtrd_arg)) != 0)
+			    DTRACE_USTACK_NFRAMES(rp->dtrd_arg), 0) != 0)
 				return dt_set_errno(dtp, errno);
 			break;
 		case DTRACEACT_STACK:
-			if (dt_ksym_print_stack(dtp, fp, pd.dtpda_data,
-			    (uint32_t)rp->dtrd_arg) != 0)
+			if (dt_usym_print_stack(dtp, fp, pd.dtpda_data,
+			    (uint32_t)rp->dtrd_arg, DT_USYM_KERNEL) != 0)
 				return dt_set_errno(dtp, errno);
 			break;
 		case DTRACEACT_USYM:

@@ -385,12 +385,12 @@ void		dt_usym_modmap(dtrace_hdl_t *, dt_msg_t *);
 void		dt_usym_name(dtrace_hdl_t *, pid_t, uint64_t, int, char *,
 		    size_t);
 int		dt_usym_print_stack(dtrace_hdl_t *, FILE *, const char *,
-		    uint32_t);
+		    uint32_t, int);
 int		dt_usym_print_sym(dtrace_hdl_t *, FILE *, const char *, int);
 void		dt_usym_recname(dtrace_hdl_t *, const char *, int, char *,
 		    size_t);
 void		dt_usym_json_stack(dtrace_hdl_t *, dt_json_t *,
-		    const char *, uint32_t);
+		    const char *, uint32_t, int);
 uint64_t	dt_usym_start(dtrace_hdl_t *, pid_t, uint64_t, int);
 int		dt_usym_argtypes(dtrace_hdl_t *, pid_t, const char *,
 		    const char *, char (*)[128], int);
@@ -402,10 +402,6 @@ void		dt_usym_fini(dtrace_hdl_t *);
 /* dt_ksym.c: kernel addresses, how is DT_USYM_* without the flag */
 void		dt_ksym_name(dtrace_hdl_t *, uint64_t, int, char *, size_t);
 uint64_t	dt_ksym_start(dtrace_hdl_t *, uint64_t, int);
-int		dt_ksym_print_stack(dtrace_hdl_t *, FILE *, const char *,
-		    uint32_t);
-void		dt_ksym_json_stack(dtrace_hdl_t *, dt_json_t *,
-		    const char *, uint32_t);
 void		dt_ksym_fini(dtrace_hdl_t *);
 
 /*

@@ -208,58 +208,6 @@ dt_ksym_start(dtrace_hdl_t *dtp, uint64_t addr, int how)
 	return s->ks_addr;
 }
 
-/*
- * A stack() record or key (nframes pcs, 0 after the last) as illumos
- * prints a kernel stack: a newline, then one frame a line, each
- * indented by the stackindent option.  An empty stack (no kernel
- * context at the hit) is the newline alone.
- */
-int
-dt_ksym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
-    uint32_t nframes)
-{
-	dtrace_optval_t ind = dtp->dt_options[DTRACEOPT_STACKINDENT];
-	char name[1024];
-	uint64_t pc;
-	uint32_t i;
-
-	if (nframes == 0)
-		return 0;
-	if (ind == DTRACEOPT_UNSET || ind < 0 || ind > 1024)
-		ind = 14;
-	if (fprintf(fp, "\n") < 0)
-		return -1;
-	for (i = 0; i < nframes; i++) {
-		memcpy(&pc, data + 8 * (size_t)i, sizeof(pc));
-		if (pc == 0)
-			break;
-		dt_ksym_name(dtp, pc, DT_USYM_ADDR, name, sizeof(name));
-		if (fprintf(fp, "%*s%s\n", (int)ind, "", name) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* oformat=json: a stack() as an array of frame names. */
-void
-dt_ksym_json_stack(dtrace_hdl_t *dtp, dt_json_t *j, const char *data,
-    uint32_t nframes)
-{
-	char name[1024];
-	uint64_t pc;
-	uint32_t i;
-
-	dt_json_array_begin(j);
-	for (i = 0; i < nframes; i++) {
-		memcpy(&pc, data + 8 * (size_t)i, sizeof(pc));
-		if (pc == 0)
-			break;
-		dt_ksym_name(dtp, pc, DT_USYM_ADDR, name, sizeof(name));
-		dt_json_string(j, name, sizeof(name));
-	}
-	dt_json_array_end(j);
-}
-
 void
 dt_ksym_fini(dtrace_hdl_t *dtp)
 {

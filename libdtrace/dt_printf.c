@@ -653,13 +653,13 @@ dt_printf_doformat(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 				return dt_set_errno(dtp, EDT_BADCONV);
 			rp = &recs[arg++];
 			if (rp->dtrd_action == DTRACEACT_STACK)
-				rv = dt_ksym_print_stack(dtp, fp,
+				rv = dt_usym_print_stack(dtp, fp,
 				    base + rp->dtrd_offset,
-				    (uint32_t)rp->dtrd_arg);
+				    (uint32_t)rp->dtrd_arg, DT_USYM_KERNEL);
 			else
 				rv = dt_usym_print_stack(dtp, fp,
 				    base + rp->dtrd_offset,
-				    DTRACE_USTACK_NFRAMES(rp->dtrd_arg));
+				    DTRACE_USTACK_NFRAMES(rp->dtrd_arg), 0);
 			if (rv != 0)
 				return dt_set_errno(dtp, errno);
 			continue;

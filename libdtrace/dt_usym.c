@@ -611,30 +611,38 @@ dt_usym_keyhow(uint32_t kind)
 }
 
 /*
- * The name of frame i of a ustack() record (pid, then the frames' pcs, 0
- * after the last), in buf; 0 past the last frame, else 1.
+ * The name of frame i of a stack record, in buf; 0 past the last frame,
+ * else 1.  A ustack() record is the pid, then the frames' pcs, 0 after
+ * the last; a stack() record (how DT_USYM_KERNEL) the kernel pcs alone.
  */
 static int
-dt_usym_frame(dtrace_hdl_t *dtp, const char *data, uint32_t i, char *buf,
-    size_t size)
+dt_usym_frame(dtrace_hdl_t *dtp, const char *data, uint32_t i, int how,
+    char *buf, size_t size)
 {
+	size_t pcs = how & DT_USYM_KERNEL ? 0 : 8;
 	uint64_t pid, pc;
 
-	memcpy(&pc, data + 8 + 8 * (size_t)i, sizeof(pc));
+	memcpy(&pc, data + pcs + 8 * (size_t)i, sizeof(pc));
 	if (pc == 0)
 		return 0;
+	if (how & DT_USYM_KERNEL) {
+		dt_ksym_name(dtp, pc, DT_USYM_ADDR, buf, size);
+		return 1;
+	}
 	memcpy(&pid, data, sizeof(pid));
 	dt_usym_name(dtp, (pid_t)pid, pc, DT_USYM_ADDR, buf, size);
 	return 1;
 }
 
 /*
- * A ustack() record of nframes pcs as illumos prints it: a newline,
- * then one frame a line, each indented by the stackindent option.
+ * A ustack() record of nframes pcs, or a stack() record (how
+ * DT_USYM_KERNEL), as illumos prints one: a newline, then one frame a
+ * line, each indented by the stackindent option.  A stack() with no
+ * frame (no kernel context at the hit) is the newline alone.
  */
 int
 dt_usym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
-    uint32_t nframes)
+    uint32_t nframes, int how)
 {
 	dtrace_optval_t ind = dtp->dt_options[DTRACEOPT_STACKINDENT];
 	char name[1024];
@@ -646,7 +654,7 @@ dt_usym_print_stack(dtrace_hdl_t *dtp, FILE *fp, const char *data,
 		ind = 14;
 	if (fprintf(fp, "\n") < 0)
 		return -1;
-	for (i = 0; i < nframes && dt_usym_frame(dtp, data, i, name,
+	for (i = 0; i < nframes && dt_usym_frame(dtp, data, i, how, name,
 	    sizeof(name)); i++)
 		if (fprintf(fp, "%*s%s\n", (int)ind, "", name) < 0)
 			return -1;
@@ -678,16 +686,16 @@ dt_usym_print_sym(dtrace_hdl_t *dtp, FILE *fp, const char *data, int how)
 	return fprintf(fp, "  %-50s", name) < 0 ? -1 : 0;
 }
 
-/* oformat=json: a stack as an array of frame names. */
+/* oformat=json: a stack (how as above) as an array of frame names. */
 void
 dt_usym_json_stack(dtrace_hdl_t *dtp, dt_json_t *j, const char *data,
-    uint32_t nframes)
+    uint32_t nframes, int how)
 {
 	char name[1024];
 	uint32_t i;
 
 	dt_json_array_begin(j);
-	for (i = 0; i < nframes && dt_usym_frame(dtp, data, i, name,
+	for (i = 0; i < nframes && dt_usym_frame(dtp, data, i, how, name,
 	    sizeof(name)); i++)
 		dt_json_string(j, name, sizeof(name));
 	dt_json_array_end(j);
