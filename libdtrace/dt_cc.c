@@ -702,6 +702,25 @@ dt_cc_stack_arg(dt_pcb_t *pcb, dt_node_t *ap, const char *name, int i)
 }
 
 /*
+ * Argument #1 of stack(), ustack() or jstack(), the frame count,
+ * checked: its type, then a non-zero positive integer constant no
+ * larger than max, or the error tagged tag.  Its value.
+ */
+static uint64_t
+dt_cc_stack_nframes(dt_pcb_t *pcb, dt_node_t *dnp, const char *name,
+    int tag, uint64_t max)
+{
+	dt_node_t *ap = dt_cc_stack_arg(pcb, dnp->dn_args, name, 1);
+
+	if (ap->dn_kind != DT_NODE_INT || (int64_t)ap->dn_value <= 0 ||
+	    ap->dn_value > max)
+		dt_parser_error(pcb, dnp->dn_line, tag,
+		    "%s( ) argument #1 must be a non-zero positive integer "
+		    "constant", name);
+	return ap->dn_value;
+}
+
+/*
  * ustack([nframes [, strsize]]): both integer constants; nframes
  * defaults to the ustackframes option.  Its record: the pid, nframes
  * program counters, strsize bytes of (helper) strings.  The checks are
@@ -738,15 +757,9 @@ dt_cc_ustack_args(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t *nfp,
 		    "expected", name, n);
 	if (a0 != NULL)
 		a1 = a0->dn_list;
-	if (a0 != NULL) {
-		a0 = dt_cc_stack_arg(pcb, a0, name, 1);
-		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0 ||
-		    a0->dn_value > DTRACE_USTACK_MAXFRAMES)
-			dt_parser_error(pcb, dnp->dn_line, D_USTACK_FRAMES,
-			    "%s( ) argument #1 must be a non-zero positive "
-			    "integer constant", name);
-		nf = (dtrace_optval_t)a0->dn_value;
-	}
+	if (a0 != NULL)
+		nf = (dtrace_optval_t)dt_cc_stack_nframes(pcb, dnp, name,
+		    D_USTACK_FRAMES, DTRACE_USTACK_MAXFRAMES);
 	if (a1 != NULL) {
 		a1 = dt_cc_stack_arg(pcb, a1, name, 2);
 		if (a1->dn_kind != DT_NODE_INT || (int64_t)a1->dn_value < 0 ||
@@ -780,7 +793,6 @@ dt_cc_stack_args(dt_pcb_t *pcb, dt_node_t *dnp)
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtrace_optval_t nf = dtp->dt_options[DTRACEOPT_STACKFRAMES];
 	dtrace_optval_t mf = dtp->dt_options[DTRACEOPT_MAXFRAMES];
-	dt_node_t *a0 = dnp->dn_args;
 	int n = dt_cc_nargs(dnp->dn_args);
 
 	if (nf == DTRACEOPT_UNSET || nf <= 0)
@@ -789,15 +801,10 @@ dt_cc_stack_args(dt_pcb_t *pcb, dt_node_t *dnp)
 		dt_parser_error(pcb, dnp->dn_line, D_PROTO_LEN,
 		    "stack( ) prototype mismatch: %d args passed, at most 1 "
 		    "expected", n);
-	if (a0 != NULL) {
-		a0 = dt_cc_stack_arg(pcb, a0, "stack", 1);
-		if (a0->dn_kind != DT_NODE_INT || (int64_t)a0->dn_value <= 0)
-			dt_parser_error(pcb, dnp->dn_line, D_STACK_SIZE,
-			    "stack( ) argument #1 must be a non-zero positive "
-			    "integer constant");
-		nf = a0->dn_value > DTRACE_STACK_MAXFRAMES ?
-		    DTRACE_STACK_MAXFRAMES : (dtrace_optval_t)a0->dn_value;
-	}
+	/* more than DTRACE_STACK_MAXFRAMES is not refused: see below */
+	if (dnp->dn_args != NULL)
+		nf = (dtrace_optval_t)dt_cc_stack_nframes(pcb, dnp, "stack",
+		    D_STACK_SIZE, INT64_MAX);
 	if (nf > DTRACE_STACK_MAXFRAMES)
 		nf = DTRACE_STACK_MAXFRAMES;
 	if (mf != DTRACEOPT_UNSET && mf > 0 && nf > mf)
