@@ -26,7 +26,11 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	8
+/*
+ * 9: stack() (DTP_KEY_STACK keys, DTRACEACT_STACK records), which
+ * daemons of 8 built before it refuse as a bad program.
+ */
+#define DT_PROTO_VERSION	9
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */

@@ -27,7 +27,7 @@ long=$!
 "$TRIGGERS/sockpoke" "$sock" idle &
 idle=$!
 
-for mode in garbage badversion huge noHello; do
+for mode in garbage badversion oldversion newversion huge noHello; do
 	check "peer sending '$mode' is dropped" "$TRIGGERS/sockpoke" "$sock" $mode
 done
 check "half a message then hang-up" "$TRIGGERS/sockpoke" "$sock" half
@@ -37,6 +37,8 @@ check "HELLO, half a PROGRAM, then hang-up" \
 check "HELLO, half a GRAB with an fd, then hang-up" \
     "$TRIGGERS/sockpoke" "$sock" fd
 check "bad peers were logged" grep -q "pid" "$tmp/dtraced.log"
+check "a peer of another protocol version was logged as such" grep -q \
+    "malformed message (Protocol error), dropping client" "$tmp/dtraced.log"
 check "a hang-up after a header was logged" grep -q \
     "hung up in the middle of a message (12 bytes, 0 fds unread), dropping client" \
     "$tmp/dtraced.log"
