@@ -468,6 +468,8 @@ typedef struct dt_peer {
 	int		dp_timeout;	/* ms dt_peer_recv and dt_peer_request
 					   wait for the peer to move; 0:
 					   for ever */
+	uint16_t	dp_version;	/* of a header refused as another
+					   protocol's, else 0 */
 } dt_peer_t;
 
 /* dt_msg.c */
