@@ -488,49 +488,6 @@ compile_file(dtrace_cmd_t *dcp)
 }
 
 static void
-attr_min(dtrace_attribute_t *a, const dtrace_attribute_t *b)
-{
-	if (b->dtat_name < a->dtat_name)
-		a->dtat_name = b->dtat_name;
-	if (b->dtat_data < a->dtat_data)
-		a->dtat_data = b->dtat_data;
-	if (b->dtat_class < a->dtat_class)
-		a->dtat_class = b->dtat_class;
-}
-
-static int
-stab_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
-{
-	dtrace_probeinfo_t p;
-
-	if (dtrace_probe_info(dtp, pd, &p) == 0)
-		attr_min(arg, &p.dtp_attr);
-	return 0;
-}
-
-/*
- * A description's attributes: those of the probes it matches, and no
- * better than Unstable when it leaves a field to match anything (what
- * it names may change as providers do).
- */
-static int
-stab_desc(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
-{
-	static const dtrace_attribute_t open = { DTRACE_STABILITY_UNSTABLE,
-	    DTRACE_STABILITY_UNSTABLE, DTRACE_CLASS_COMMON };
-	const char *f[4] = { pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
-	    pd->dtpd_name };
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		if (f[i][0] == '\0' || strpbrk(f[i], "*?[") != NULL)
-			attr_min(arg, &open);
-	}
-	(void)dtrace_probe_iter(dtp, pd, stab_probe, arg);
-	return 0;
-}
-
-static void
 stab_print(const char *what, const dtrace_attribute_t *a)
 {
 	oprintf("\n\t%s\n", what);
@@ -543,16 +500,14 @@ stab_print(const char *what, const dtrace_attribute_t *a)
 
 /*
  * -v with a program: illumos's stability report.  The descriptions are
- * as stable as what they match; the statements as what they use.
+ * as stable as the fields they name; the statements as what they use.
  */
 static void
 stab_report(const dtrace_cmd_t *dcp)
 {
-	dtrace_attribute_t desc = { DTRACE_STABILITY_MAX,
-	    DTRACE_STABILITY_MAX, DTRACE_CLASS_MAX };
-	dtrace_attribute_t stmt;
+	dtrace_attribute_t desc, stmt;
 
-	(void)dtrace_program_desc_iter(g_dtp, dcp->dc_prog, stab_desc, &desc);
+	dtrace_program_descattr(g_dtp, dcp->dc_prog, &desc);
 	dtrace_program_stmtattr(g_dtp, dcp->dc_prog, &stmt);
 	oprintf("\nStability attributes for %s %s:\n", dcp->dc_desc,
 	    dcp->dc_name);

@@ -807,6 +807,15 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 		rv = dt_peer_get(&cl->cl_peer, &m);
 		if (rv == 0)
 			break;
+		if (rv == -1 && cl->cl_peer.dp_version != 0) {
+			log_warnx("%s: pid %d: speaks protocol %u, not %u, "
+			    "dropping client", __func__,
+			    (int)cl->cl_peer.dp_pid,
+			    (unsigned)cl->cl_peer.dp_version,
+			    (unsigned)DT_PROTO_VERSION);
+			dtd_client_free(cl);
+			return;
+		}
 		if (rv == -1) {
 			log_warnx("%s: pid %d: malformed message (%s), dropping "
 			    "client", __func__, (int)cl->cl_peer.dp_pid,

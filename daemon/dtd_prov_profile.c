@@ -118,6 +118,8 @@ typedef struct dtd_profile {
 static int	dtd_prov_profile_provide(const dtp_probedesc_t *,
 		    dtd_consumer_t *, char *, size_t);
 static int	dtd_prov_profile_enable(dtd_probe_t *);
+static int	dtd_prov_profile_arm(dtd_probe_t *, const int *,
+		    dtd_sampler_t **, int);
 static void	dtd_prov_profile_disable(dtd_probe_t *);
 static int	dtd_prov_profile_addecb(dtd_probe_t *, const dtd_ecb_t *);
 static int	dtd_prov_profile_init(void);
@@ -460,28 +462,56 @@ static int
 dtd_prov_profile_enable(dtd_probe_t *p)
 {
 	dtd_profile_t *pf = p->dpr_arg;
-	struct itimerspec its, tits;
-	struct timespec now;
-	sigset_t all, old;
 	cpu_set_t set;
-	int cpu, i, n, rv, saved;
+	int cpus[CPU_SETSIZE];
+	int cpu, n;
 
 	if (pf->dpf_nthr > 0)
 		return 0;
 	pf->dpf_kframes = pf->dpf_kind == DTD_PROFILE_PROFILE ?
 	    dtd_prov_profile_kframes(p) : 0;
+	n = 0;
 	if (pf->dpf_kind == DTD_PROFILE_PROFILE) {
 		/* the CPUs the daemon may run on: the ones it can pin to */
 		if (sched_getaffinity(0, sizeof(set), &set) == -1)
 			return -1;
-		n = CPU_COUNT(&set);
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &set))
+				cpus[n++] = cpu;
 	} else
-		n = 1;
-	if ((pf->dpf_thr = calloc((size_t)n, sizeof(*pf->dpf_thr))) == NULL)
+		cpus[n++] = -1;
+	return dtd_prov_profile_arm(p, cpus, NULL, n);
+}
+
+/*
+ * Start p's n threads, thread i on cpus[i] (-1: unpinned).  Their
+ * samplers are smp's, in pf->dpf_mode (NULL: none there), or when smp
+ * is NULL opened here in the mode perf allows.  The samplers are p's
+ * from now on, even on failure.
+ */
+static int
+dtd_prov_profile_arm(dtd_probe_t *p, const int *cpus, dtd_sampler_t **smp,
+    int n)
+{
+	dtd_profile_t *pf = p->dpr_arg;
+	struct itimerspec its, tits;
+	struct timespec now;
+	sigset_t all, old;
+	int i, rv, saved;
+
+	if ((pf->dpf_thr = calloc((size_t)n, sizeof(*pf->dpf_thr))) == NULL) {
+		saved = errno;
+		for (i = 0; smp != NULL && i < n; i++)
+			dtd_sample_close(smp[i]);
+		errno = saved;
 		return -1;
+	}
 	pf->dpf_nthr = n;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pf->dpf_thr[i].dpt_tfd = -1;
+		pf->dpf_thr[i].dpt_cpu = cpus[i];
+		pf->dpf_thr[i].dpt_smp = smp != NULL ? smp[i] : NULL;
+	}
 	if ((pf->dpf_stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) == -1)
 		goto fail;
 
@@ -500,23 +530,16 @@ dtd_prov_profile_enable(dtd_probe_t *p)
 	/* signals belong to the main loop: the threads block them all */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	cpu = 0;
 	for (i = 0; i < n; i++) {
 		dtd_profile_thr_t *t = &pf->dpf_thr[i];
 
 		t->dpt_pf = pf;
 		t->dpt_probe = p;
-		t->dpt_cpu = -1;
-		if (pf->dpf_kind == DTD_PROFILE_PROFILE) {
-			while (!CPU_ISSET(cpu, &set))
-				cpu++;
-			t->dpt_cpu = cpu++;
-		}
 		/*
 		 * profile-N samples the CPU where perf allows it, else the
 		 * targets on the CPU; thread 0 finds out which for all
 		 */
-		if (pf->dpf_kind == DTD_PROFILE_PROFILE) {
+		if (pf->dpf_kind == DTD_PROFILE_PROFILE && smp == NULL) {
 			if (i == 0 && (t->dpt_smp = dtd_sample_open_cpu(p,
 			    t->dpt_cpu, pf->dpf_ns, pf->dpf_kframes)) != NULL)
 				pf->dpf_mode = DTD_PROFILE_MODE_CPU;
@@ -619,27 +642,74 @@ dtd_prov_profile_disable(dtd_probe_t *p)
 /*
  * ECB e joins p's others: if it records deeper kernel stacks than p's
  * samples carry (a consumer's stack() on a probe another's enabling
- * samples without), sample again with them.  The threads stop and start
- * anew, the new ones counted before the old go, so that the sampled
- * processes stay observed; the intervals in between are not sampled.
+ * samples without), sample again with them.  The new samplers are all
+ * opened, in the mode of the old, before the old threads stop: when
+ * perf refuses one, the old sampling goes on as it was and e is
+ * refused (the consumer that brought it is told why, the others lose
+ * nothing).  Then the threads start anew, the new ones counted before
+ * the old go, so that the sampled processes stay observed; the
+ * intervals in between are not sampled.
  */
 static int
 dtd_prov_profile_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
 {
 	dtd_profile_t *pf = p->dpr_arg;
-	int mode = pf->dpf_mode;
+	int mode = pf->dpf_mode, nokernel = pf->dpf_nokernel;
+	int n = pf->dpf_nthr, i, rv, saved;
+	dtd_sampler_t **smp;
+	uint32_t kframes;
+	int *cpus;
 
-	if (pf->dpf_kind != DTD_PROFILE_PROFILE || pf->dpf_nthr == 0 ||
+	if (pf->dpf_kind != DTD_PROFILE_PROFILE || n == 0 ||
 	    mode == DTD_PROFILE_MODE_TIMER ||
 	    dtd_prov_profile_ecbframes(e) <= pf->dpf_kframes)
 		return 0;
-	dtd_prov_profile_stop(pf);
-	pf->dpf_mode = DTD_PROFILE_MODE_TIMER;
-	if (dtd_prov_profile_enable(p) == -1) {
-		dtd_sample_stop(mode);
+	kframes = dtd_prov_profile_kframes(p);
+	smp = calloc((size_t)n, sizeof(*smp));
+	cpus = calloc((size_t)n, sizeof(*cpus));
+	if (smp == NULL || cpus == NULL) {
+		free(smp);
+		free(cpus);
 		return -1;
 	}
+	for (i = 0; i < n; i++) {
+		const dtd_profile_thr_t *t = &pf->dpf_thr[i];
+
+		cpus[i] = t->dpt_cpu;
+		/* a CPU perf did not sample (offline) stays with its timer */
+		if (t->dpt_smp == NULL)
+			continue;
+		smp[i] = mode == DTD_PROFILE_MODE_CPU ?
+		    dtd_sample_open_cpu(p, t->dpt_cpu, pf->dpf_ns, kframes) :
+		    dtd_sample_open_task(p, t->dpt_cpu, pf->dpf_ns, kframes,
+		    &nokernel);
+		if (smp[i] == NULL)
+			break;
+	}
+	if (i < n) {
+		saved = errno;
+		log_warn("%s: profile:::%s: %u kernel frames refused, "
+		    "sampling on with %u", __func__, p->dpr_name, kframes,
+		    pf->dpf_kframes);
+		while (i-- > 0)
+			dtd_sample_close(smp[i]);
+		free(smp);
+		free(cpus);
+		errno = saved;
+		return -1;
+	}
+	dtd_prov_profile_stop(pf);
+	pf->dpf_kframes = kframes;
+	pf->dpf_nokernel = nokernel;
+	rv = dtd_prov_profile_arm(p, cpus, smp, n);
+	saved = errno;
+	free(smp);
+	free(cpus);
 	dtd_sample_stop(mode);
+	if (rv == -1) {
+		errno = saved;
+		return -1;
+	}
 	log_debug("%s: profile:::%s sampled again, %u kernel frames",
 	    __func__, p->dpr_name, pf->dpf_kframes);
 	return 0;

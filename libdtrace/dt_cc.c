@@ -2694,6 +2694,40 @@ dtrace_program_desc_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 }
 
 /*
+ * dtrace -v: the least attributes of the program's probe descriptions,
+ * each as illumos's dt_probe_info gives it (dtrace_probe_info): its
+ * provider's attributes for the provider and for each other field it
+ * names.  A field left empty or a glob matches whatever is there and
+ * depends on no name, so it lowers nothing; an open provider is
+ * Unstable.  dtrace:::BEGIN is as stable as the dtrace provider and
+ * its probe names, not Unstable for its empty module and function.
+ */
+void
+dtrace_program_descattr(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_attribute_t *ap)
+{
+	const dtp_prog_t *pp = &pgp->dp_prog;
+	dtrace_probeinfo_t pi;
+	dtrace_probedesc_t pd;
+	uint32_t i;
+
+	ap->dtat_name = ap->dtat_data = DTRACE_STABILITY_MAX;
+	ap->dtat_class = DTRACE_CLASS_MAX;
+	for (i = 0; i < pp->dp_nstmt; i++) {
+		const dtp_probedesc_t *dp = &pp->dp_stmt[i].ds_desc;
+
+		memset(&pd, 0, sizeof(pd));
+		memcpy(pd.dtpd_provider, dp->dpd_provider,
+		    sizeof(pd.dtpd_provider));
+		memcpy(pd.dtpd_mod, dp->dpd_mod, sizeof(pd.dtpd_mod));
+		memcpy(pd.dtpd_func, dp->dpd_func, sizeof(pd.dtpd_func));
+		memcpy(pd.dtpd_name, dp->dpd_name, sizeof(pd.dtpd_name));
+		if (dtrace_probe_info(dtp, &pd, &pi) == 0)
+			dt_ident_attrmin(ap, &pi.dtp_attr);
+	}
+}
+
+/*
  * dtrace -v: the least attributes of the program's statements, each
  * with the attributes its probe's provider gives the parts of the
  * description it names (dt_ident_attr), as illumos's dt_setcontext

@@ -238,6 +238,8 @@ void		dtrace_program_info(dtrace_hdl_t *, dtrace_prog_t *,
 		    dtrace_proginfo_t *);
 char		*dtrace_program_text(dtrace_hdl_t *, const char *, unsigned int,
 		    int, char *const []);
+void		dtrace_program_descattr(dtrace_hdl_t *, dtrace_prog_t *,
+		    dtrace_attribute_t *);
 void		dtrace_program_stmtattr(dtrace_hdl_t *, dtrace_prog_t *,
 		    dtrace_attribute_t *);
 int		dtrace_program_desc_iter(dtrace_hdl_t *, dtrace_prog_t *,

@@ -140,6 +140,9 @@ dt_peer_get(dt_peer_t *p, dt_msg_t *m)
 
 	if ((err = dt_msg_check(type, version, flags, len,
 	    p->dp_maxmsg)) != 0) {
+		/* for the caller to name the versions, not just EPROTO */
+		if (version != DT_PROTO_VERSION)
+			p->dp_version = version;
 		errno = err;
 		return -1;
 	}

@@ -26,7 +26,11 @@
 
 #include "dif.h"
 
-#define DT_PROTO_VERSION	8
+/*
+ * 9: stack() (DTP_KEY_STACK keys, DTRACEACT_STACK records), which
+ * daemons of 8 built before it refuse as a bad program.
+ */
+#define DT_PROTO_VERSION	9
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -464,6 +468,8 @@ typedef struct dt_peer {
 	int		dp_timeout;	/* ms dt_peer_recv and dt_peer_request
 					   wait for the peer to move; 0:
 					   for ever */
+	uint16_t	dp_version;	/* of a header refused as another
+					   protocol's, else 0 */
 } dt_peer_t;
 
 /* dt_msg.c */

@@ -263,7 +263,25 @@ $(stab 'Minimum Statement Attributes' $sa)
 " "-v: $d"
 }
 stabcase "htons() is Evolving" 'dtrace:::BEGIN { trace(htons(arg0)); }' \
-    'Unstable Unstable Common' 'Evolving Evolving Common'
+    'Stable Stable Common' 'Evolving Evolving Common'
+# a description is as stable as the fields it names: an empty or glob
+# module, function or name depends on no name and lowers nothing; an
+# empty or glob provider is Unstable
+stabcase "dtrace:::BEGIN: the dtrace provider's and its names', Stable" \
+    'dtrace:::BEGIN { }' 'Stable Stable Common' 'Stable Stable Common'
+stabcase "profile:::tick-1s: the profile provider's, Evolving" \
+    'profile:::tick-1s { exit(0); }' 'Evolving Evolving Common' \
+    'Stable Stable Common'
+stabcase "a named module lowers to the provider's module attributes" \
+    'profile:a::tick-1s { }' 'Unstable Unstable Unknown' \
+    'Stable Stable Common' -Z
+stabcase "a glob name lowers nothing" 'dtrace:::B* { }' \
+    'Stable Stable Common' 'Stable Stable Common'
+stabcase "the least of the descriptions" \
+    'dtrace:::BEGIN { } profile:::tick-1s { exit(0); }' \
+    'Evolving Evolving Common' 'Stable Stable Common'
+stabcase "a glob provider is Unstable" 'dtrac*:::BEGIN { }' \
+    'Unstable Unstable Common' 'Stable Stable Common'
 stabcase "probefunc has the profile provider's function attributes" \
     'profile-97 { trace(probefunc); }' \
     'Unstable Unstable Common' 'Private Private Unknown'

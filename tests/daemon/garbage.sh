@@ -27,7 +27,7 @@ long=$!
 "$TRIGGERS/sockpoke" "$sock" idle &
 idle=$!
 
-for mode in garbage badversion huge noHello; do
+for mode in garbage badversion oldversion newversion huge noHello; do
 	check "peer sending '$mode' is dropped" "$TRIGGERS/sockpoke" "$sock" $mode
 done
 check "half a message then hang-up" "$TRIGGERS/sockpoke" "$sock" half
@@ -37,6 +37,14 @@ check "HELLO, half a PROGRAM, then hang-up" \
 check "HELLO, half a GRAB with an fd, then hang-up" \
     "$TRIGGERS/sockpoke" "$sock" fd
 check "bad peers were logged" grep -q "pid" "$tmp/dtraced.log"
+proto=$(sed -n 's/^#define[[:space:]]*DT_PROTO_VERSION[[:space:]]*\([0-9]*\).*/\1/p' \
+    "$srcdir/proto/dt_proto.h")
+check "a peer of the protocol before ours is logged with both versions" \
+    grep -q "speaks protocol $((proto - 1)), not $proto, dropping client" \
+    "$tmp/dtraced.log"
+check "a peer of the protocol after ours is logged with both versions" \
+    grep -q "speaks protocol $((proto + 1)), not $proto, dropping client" \
+    "$tmp/dtraced.log"
 check "a hang-up after a header was logged" grep -q \
     "hung up in the middle of a message (12 bytes, 0 fds unread), dropping client" \
     "$tmp/dtraced.log"

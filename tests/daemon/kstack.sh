@@ -186,6 +186,56 @@ check "first consumer: exit 0 on SIGINT" [ $? -eq 0 ]
 check "first consumer: its samples counted" \
     grep -q '^ *[1-9][0-9]*$' "$tmp/first"
 
+# A second consumer's stack() whose sampling the kernel refuses: the
+# first goes on sampling as it did, the second is told why.  The
+# daemon reads the kernel's perf_event_max_stack (127) through a file
+# bound over it in its own mount namespace that says 4096, so that it
+# asks for the 200 frames of stack(200) and perf_event_open refuses
+# them (EOVERFLOW); nothing outside the daemon sees the file.
+stop_daemon
+echo 4096 >"$tmp/maxstack"
+if unshare -m sh -c 'mount --bind "$1" /proc/sys/kernel/perf_event_max_stack' \
+    sh "$tmp/maxstack" 2>/dev/null; then
+	rm -f "$sock"
+	: >"$tmp/dtraced.log"
+	unshare -m sh -c 'mount --bind "$1" \
+	    /proc/sys/kernel/perf_event_max_stack && exec "$2" -d -s "$3" -vv' \
+	    sh "$tmp/maxstack" "$DTRACED" "$sock" 2>>"$tmp/dtraced.log" &
+	dpid=$!
+	waitfor [ -S "$sock" ]
+	check "refused reopen: daemon starts" [ -S "$sock" ]
+	"$DTRACE" -x socket="$sock" -q -p $sp -n 'BEGIN { printf("go\n"); }
+	profile-997 /pid == $target/ { printf("s\n"); }' >"$tmp/first" 2>&1 &
+	fp=$!
+	waitfor grep -q go "$tmp/first"
+	dtrace -q -p $sp -n 'profile-997 /pid == $target/ {
+		@[stack(200)] = count(); }
+	tick-1s { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+	check "refused reopen: the second consumer exits 1" [ $? -eq 1 ]
+	same "$tmp/err" "dtrace: could not enable tracing: cannot enable \
+profile:::profile-997: Value too large for defined data type
+" "refused reopen: the second consumer is told why"
+	check "refused reopen: the daemon says it samples on as it did" \
+	    grep -q "profile:::profile-997: 200 kernel frames refused, \
+sampling on with 0: Value too large for defined data type\$" \
+	    "$tmp/dtraced.log"
+	# the first consumer's samples of spin go on coming (a timer's
+	# firing would be the daemon's, not spin's)
+	atleast()	# atleast N: the first consumer printed N samples
+	{
+		[ "$(grep -c '^s$' "$tmp/first")" -ge "$1" ]
+	}
+	n0=$(grep -c '^s$' "$tmp/first")
+	check "refused reopen: the first consumer is still sampled" \
+	    waitfor atleast $((n0 + 50))
+	kill -INT $fp
+	wait $fp
+	check "refused reopen: the first consumer exits 0 on SIGINT" [ $? -eq 0 ]
+else
+	ok "# SKIP refused reopen: no private mount namespace here"
+	start_daemon
+fi
+
 kill $sp
 wait $sp
 check "spin sys: not harmed (exit 0 on SIGTERM)" [ $? -eq 0 ]

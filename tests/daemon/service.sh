@@ -159,6 +159,9 @@ check "-V: exit 0" [ $? -eq 0 ]
 check "-V: dtraced VERSION (protocol $proto)" \
     grep -qx "dtraced [0-9][0-9.]* (protocol $proto)" "$tmp/v" ||
     sed 's/^/# /' "$tmp/v"
+check "dtraced(8) shows -V with the protocol of the header ($proto)" \
+    grep -qx "\.Dl dtraced [0-9][0-9.]* (protocol $proto)" \
+    "$srcdir/man/dtraced.8"
 
 # the systemd units, with ExecStart naming the dtraced under test
 if command -v systemd-analyze >/dev/null 2>&1; then

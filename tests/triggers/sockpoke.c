@@ -4,6 +4,8 @@
  *
  *	sockpoke SOCKET garbage		random bytes, then hang up
  *	sockpoke SOCKET badversion	a header with a wrong version
+ *	sockpoke SOCKET oldversion	a HELLO of the protocol before ours
+ *	sockpoke SOCKET newversion	a HELLO of the protocol after ours
  *	sockpoke SOCKET huge		a header announcing 1 GiB
  *	sockpoke SOCKET half		half a HELLO, then hang up
  *	sockpoke SOCKET header		a whole HELLO header, no payload, then
@@ -258,6 +260,14 @@ main(int argc, char *argv[])
 		    wait_closed(fd) : 1;
 	} else if (strcmp(argv[2], "badversion") == 0) {
 		hdr(buf, 4, 100, 9999);
+		memset(buf + 12, 0, 4);
+		write(fd, buf, 16);
+		return wait_closed(fd);
+	} else if (strcmp(argv[2], "oldversion") == 0 ||
+	    strcmp(argv[2], "newversion") == 0) {
+		/* a peer one release away: well formed but for the version */
+		hdr(buf, 4, DT_MSG_HELLO, argv[2][0] == 'o' ?
+		    DT_PROTO_VERSION - 1 : DT_PROTO_VERSION + 1);
 		memset(buf + 12, 0, 4);
 		write(fd, buf, 16);
 		return wait_closed(fd);
