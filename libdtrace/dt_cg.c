@@ -165,8 +165,8 @@ dt_cg_bitfield_store(dt_pcb_t *pcb, int reg, int areg, const dt_member_t *m)
 }
 
 static void dt_cg_keys(dt_pcb_t *, dt_node_t *);
-static void dt_cg_load(dt_pcb_t *, dt_ident_t *, int);
-static void dt_cg_store(dt_pcb_t *, dt_ident_t *, int);
+static void dt_cg_load(dt_pcb_t *, const dt_node_t *, int);
+static void dt_cg_store(dt_pcb_t *, const dt_node_t *, int);
 
 /*
  * The storage of a struct, union or array held in a thread-local
@@ -198,14 +198,14 @@ dt_cg_dvar_ref(dt_pcb_t *pcb, dt_node_t *dnp)
 
 	dt_cg_keys(pcb, dnp);
 	reg = dnp->dn_reg = dt_regset_alloc(pcb);
-	dt_cg_load(pcb, dnp->dn_ident, reg);
+	dt_cg_load(pcb, dnp, reg);
 	dt_as_emit(pcb, DIF_INSTR_TST(reg), DT_LBL_NONE);
 	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BNE, 0), ldone);
 	dt_cg_setx(pcb, reg, dnp->dn_type->dt_size);
 	dt_as_emit(pcb, DIF_INSTR_ALLOCS(reg, reg), DT_LBL_NONE);
-	dt_cg_store(pcb, dnp->dn_ident, reg);
+	dt_cg_store(pcb, dnp, reg);
 	t = dt_regset_alloc(pcb);
-	dt_cg_load(pcb, dnp->dn_ident, t);
+	dt_cg_load(pcb, dnp, t);
 	dt_as_emit(pcb, DIF_INSTR_TST(t), DT_LBL_NONE);
 	dt_as_emit(pcb, DIF_INSTR_BRANCH(DIF_OP_BE, 0), ldone);
 	dt_as_emit(pcb, DIF_INSTR_MOV(t, reg), DT_LBL_NONE);
@@ -362,18 +362,46 @@ dt_cg_keys(dt_pcb_t *pcb, dt_node_t *dnp)
 	}
 }
 
+/*
+ * A global holds what one DIF variable carries (the daemon refuses more,
+ * as illumos's kernel refuses an oversized by-ref static): checked where
+ * code uses it, as a declaration alone (an extern naming an object of
+ * the traced program, a sizeof) takes no storage.
+ */
 static void
-dt_cg_load(dt_pcb_t *pcb, dt_ident_t *idp, int reg)
+dt_cg_var_check(dt_pcb_t *pcb, const dt_node_t *dnp)
 {
-	if (!(idp->di_flags & DT_IDFLG_BUILTIN))
+	const dt_ident_t *idp = dnp->dn_ident;
+	const dt_type_t *t = idp->di_type;
+
+	if (idp->di_scope == DIFV_SCOPE_GLOBAL &&
+	    idp->di_kind != DT_IDENT_ASSOC && dt_decl_is_byref(t) &&
+	    t->dt_size > DIF_MAXSTRSIZE)
+		dt_parser_error(pcb, dnp->dn_line, D_DECL_DYNOBJ,
+		    "%s of type %s is %u bytes: a variable holds at most %u "
+		    "bytes", idp->di_name, t->dt_name, t->dt_size,
+		    (unsigned int)DIF_MAXSTRSIZE);
+}
+
+static void
+dt_cg_load(dt_pcb_t *pcb, const dt_node_t *dnp, int reg)
+{
+	dt_ident_t *idp = dnp->dn_ident;
+
+	if (!(idp->di_flags & DT_IDFLG_BUILTIN)) {
+		dt_cg_var_check(pcb, dnp);
 		dt_as_var(pcb, idp, DIFV_F_REF);
+	}
 	dt_as_emit(pcb, DIF_INSTR_LDV(dt_cg_varop(idp, 0), idp->di_id, reg),
 	    DT_LBL_NONE);
 }
 
 static void
-dt_cg_store(dt_pcb_t *pcb, dt_ident_t *idp, int reg)
+dt_cg_store(dt_pcb_t *pcb, const dt_node_t *dnp, int reg)
 {
+	dt_ident_t *idp = dnp->dn_ident;
+
+	dt_cg_var_check(pcb, dnp);
 	dt_as_var(pcb, idp, DIFV_F_MOD);
 	dt_as_emit(pcb, DIF_INSTR_STV(dt_cg_varop(idp, 1), idp->di_id, reg),
 	    DT_LBL_NONE);
@@ -557,7 +585,7 @@ dt_cg_lval_load(dt_pcb_t *pcb, dt_node_t *lp, int *areg)
 	*areg = -1;
 	dt_cg_keys(pcb, lp);
 	reg = dt_regset_alloc(pcb);
-	dt_cg_load(pcb, lp->dn_ident, reg);
+	dt_cg_load(pcb, lp, reg);
 	return reg;
 }
 
@@ -565,7 +593,7 @@ static void
 dt_cg_lval_store(dt_pcb_t *pcb, dt_node_t *lp, int reg, int areg)
 {
 	if (areg < 0) {
-		dt_cg_store(pcb, lp->dn_ident, reg);
+		dt_cg_store(pcb, lp, reg);
 		return;
 	}
 	if (lp->dn_flags & DT_NF_BITFIELD)
@@ -700,7 +728,7 @@ dt_cg_op2(dt_pcb_t *pcb, dt_node_t *dnp)
 			dt_cg_lval_store(pcb, lp, rp->dn_reg, lp->dn_reg);
 		} else {
 			dt_cg_keys(pcb, lp);
-			dt_cg_store(pcb, lp->dn_ident, rp->dn_reg);
+			dt_cg_store(pcb, lp, rp->dn_reg);
 		}
 		dnp->dn_reg = rp->dn_reg;
 		break;
@@ -872,7 +900,7 @@ dt_cg_node(dt_pcb_t *pcb, dt_node_t *dnp)
 		}
 		dt_cg_keys(pcb, dnp);
 		dnp->dn_reg = dt_regset_alloc(pcb);
-		dt_cg_load(pcb, dnp->dn_ident, dnp->dn_reg);
+		dt_cg_load(pcb, dnp, dnp->dn_reg);
 		break;
 	case DT_NODE_OP1:
 		dt_cg_op1(pcb, dnp);

@@ -1741,12 +1741,6 @@ dt_node_declare(dt_pcb_t *pcb, int line, const char *name, int kind,
 		    "%s of type %s is %u bytes: a dynamic variable holds at "
 		    "most %u bytes", name, t->dt_name, t->dt_size,
 		    (unsigned int)DIF_MAXSTRSIZE);
-	/* a global too: what DIF carries (the daemon refuses more) */
-	if (dt_decl_is_byref(t) && t->dt_size > DIF_MAXSTRSIZE)
-		dt_parser_error(pcb, line, D_DECL_DYNOBJ,
-		    "%s of type %s is %u bytes: a variable holds at most %u "
-		    "bytes", name, t->dt_name, t->dt_size,
-		    (unsigned int)DIF_MAXSTRSIZE);
 	idp = dt_idhash_insert(dtp->dt_globals, name, kind, 0, *nextp, t);
 	if (idp == NULL) {
 		dt_set_errno(dtp, EDT_NOMEM);
