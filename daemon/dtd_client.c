@@ -290,6 +290,28 @@ dtd_client_refuse(dt_peer_t *p, const char *why)
 	dt_peer_close(p);
 }
 
+/*
+ * A client of another protocol version: an error in ours, which it
+ * cannot read but whose header tells it our version (dt_conn.c), so that
+ * it names both rather than "closed the connection".  Its buffer is
+ * empty: the HELLO is the first thing a client sends.
+ */
+static void
+dtd_client_mismatch(dtd_client_t *cl)
+{
+	dt_msg_t m;
+	char text[128];
+
+	snprintf(text, sizeof(text), "dtraced speaks protocol %u, not %u",
+	    (unsigned)DT_PROTO_VERSION, (unsigned)cl->cl_peer.dp_version);
+	dt_msg_init(&m, DT_MSG_ERROR);
+	dt_msg_put_u32(&m, EPROTO);
+	dt_msg_put_str(&m, text);
+	if (dt_peer_send(&cl->cl_peer, &m) == 0)
+		(void)dt_peer_flush(&cl->cl_peer);
+	dt_msg_free(&m);
+}
+
 void
 dtd_client_create(int fd, int oneshot)
 {
@@ -813,6 +835,7 @@ dtd_client_read(evutil_socket_t fd, short ev, void *arg)
 			    (int)cl->cl_peer.dp_pid,
 			    (unsigned)cl->cl_peer.dp_version,
 			    (unsigned)DT_PROTO_VERSION);
+			dtd_client_mismatch(cl);
 			dtd_client_free(cl);
 			return;
 		}

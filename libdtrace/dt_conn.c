@@ -267,6 +267,20 @@ dt_conn_unsolicited(dtrace_hdl_t *dtp, dt_msg_t *m)
 }
 
 /*
+ * A daemon of another protocol version (an upgrade installed while the
+ * old dtraced runs): its reply's header names its version.
+ */
+static int
+dt_conn_mismatch(dtrace_hdl_t *dtp)
+{
+	unsigned int theirs = dtp->dt_peer.dp_version;
+
+	return dt_conn_error(dtp, EDT_PROTO, "dtraced speaks protocol %u, "
+	    "this dtrace %u: restart dtraced from the same release",
+	    theirs, (unsigned int)DT_PROTO_VERSION);
+}
+
+/*
  * Read one message the caller asked for, taking in the unasked ones.
  * DT_MSG_ERROR becomes EDT_REMOTE.
  */
@@ -284,6 +298,8 @@ dt_conn_recv(dtrace_hdl_t *dtp, dt_msg_t *m)
 			return dt_conn_error(dtp, EDT_DAEMON,
 			    "dtraced did not answer in %d seconds",
 			    dtp->dt_peer.dp_timeout / 1000);
+		if (rv < 0 && dtp->dt_peer.dp_version != 0)
+			return dt_conn_mismatch(dtp);
 		if (rv < 0)
 			return dt_conn_error(dtp, errno == EPROTO ? EDT_PROTO :
 			    EDT_DAEMON, "failed to read from dtraced: %s",

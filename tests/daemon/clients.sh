@@ -228,6 +228,38 @@ if command -v python3 >/dev/null 2>&1; then
 	    "$tmp/err"
 	sed 's/^/# /' "$tmp/err"
 	kill $mpid
+
+	# a daemon of the next protocol version (an upgrade not yet
+	# restarted into): it answers HELLO with an error of its own
+	# version, which this dtrace cannot read but names
+	proto=$(sed -n 's/^#define[[:space:]]*DT_PROTO_VERSION[[:space:]]*\([0-9]*\).*/\1/p' \
+	    "$srcdir/proto/dt_proto.h")
+	cat >"$tmp/other.py" <<'EOF2'
+import os, socket, struct, sys
+path, version = sys.argv[1], int(sys.argv[2])
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path + ".tmp")
+s.listen(8)
+os.rename(path + ".tmp", path)
+c = s.accept()[0]
+c.recv(4096)
+text = b"dtraced speaks protocol %d" % version
+payload = struct.pack("<II", 71, len(text)) + text
+c.sendall(struct.pack("<IHHI", len(payload), 400, version, 0) + payload)
+c.close()
+EOF2
+	python3 "$tmp/other.py" "$tmp/other" $((proto + 1)) &
+	mpid=$!
+	waitfor [ -S "$tmp/other" ]
+	timeout -k 10 90 "$DTRACE" -x socket="$tmp/other" \
+	    -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "a daemon of protocol $((proto + 1)): exit 1 ($rc)" [ $rc -eq 1 ]
+	check "a daemon of protocol $((proto + 1)): both versions are named" \
+	    grep -q ": dtraced speaks protocol $((proto + 1)), this dtrace $proto: restart dtraced from the same release\$" \
+	    "$tmp/err"
+	sed 's/^/# /' "$tmp/err"
+	kill $mpid 2>/dev/null
 else
 	ok "# SKIP a mute daemon: no python3"
 fi

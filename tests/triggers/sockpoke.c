@@ -4,8 +4,10 @@
  *
  *	sockpoke SOCKET garbage		random bytes, then hang up
  *	sockpoke SOCKET badversion	a header with a wrong version
- *	sockpoke SOCKET oldversion	a HELLO of the protocol before ours
- *	sockpoke SOCKET newversion	a HELLO of the protocol after ours
+ *	sockpoke SOCKET oldversion	a HELLO of the protocol before ours,
+ *					answered by an error of ours
+ *	sockpoke SOCKET newversion	a HELLO of the protocol after ours,
+ *					answered likewise
  *	sockpoke SOCKET huge		a header announcing 1 GiB
  *	sockpoke SOCKET half		half a HELLO, then hang up
  *	sockpoke SOCKET header		a whole HELLO header, no payload, then
@@ -270,6 +272,13 @@ main(int argc, char *argv[])
 		    DT_PROTO_VERSION - 1 : DT_PROTO_VERSION + 1);
 		memset(buf + 12, 0, 4);
 		write(fd, buf, 16);
+		/* the answer: an error whose header names the daemon's */
+		if (read(fd, buf, 12) != 12 || (buf[4] | buf[5] << 8) !=
+		    DT_MSG_ERROR || (buf[6] | buf[7] << 8) != DT_PROTO_VERSION) {
+			fprintf(stderr, "sockpoke: no error of protocol %d\n",
+			    DT_PROTO_VERSION);
+			return 1;
+		}
 		return wait_closed(fd);
 	} else if (strcmp(argv[2], "huge") == 0) {
 		hdr(buf, 1u << 30, 200, 1);
