@@ -10,12 +10,15 @@
  * #pragma lines (ident, non-D) are ignored.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dt_impl.h"
 
 #define DT_PRAGMA_MAXTOK	16
+/* a directive's line number: with a gigabyte of lines after it, an int */
+#define DT_PRAGMA_MAXLINE	1000000000ULL
 
 /* Split s into whitespace-separated words (quotes kept). */
 static int
@@ -185,12 +188,25 @@ dt_pragma(dt_pcb_t *pcb, int line, const char *text)
 	if (tokc == 0)
 		return;		/* a lone "#" is a null directive */
 
-	/* # 12 "file" and #line 12: the next line is line 12 */
+	/*
+	 * # 12 "file" and #line 12: the next line is line 12.  A number
+	 * the line count could not go on from (fuzz_cc: #2147483648) is
+	 * refused, as no cpp writes one.
+	 */
 	if (isdigit((unsigned char)tokv[0][0]) ||
 	    (strcmp(tokv[0], "line") == 0 && tokc > 1 &&
 	    isdigit((unsigned char)tokv[1][0]))) {
-		dt_lex_setline(pcb, atoi(tokv[isdigit((unsigned char)
-		    tokv[0][0]) ? 0 : 1]) - 1);
+		const char *num = tokv[isdigit((unsigned char)tokv[0][0]) ?
+		    0 : 1];
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(num, NULL, 10);
+		if (errno != 0 || n > DT_PRAGMA_MAXLINE)
+			dt_parser_error(pcb, line, D_PRAGMA_MALFORM,
+			    "invalid line number in control directive: %s",
+			    num);
+		dt_lex_setline(pcb, (int)n - 1);
 		return;
 	}
 	if (strcmp(tokv[0], "pragma") != 0)
