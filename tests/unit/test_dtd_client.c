@@ -378,7 +378,7 @@ int
 main(void)
 {
 	const char *top = getenv("top_builddir");
-	char path[4096], name[32];
+	char path[4096], name[32], text[128];
 	uint8_t buf[65536];
 	size_t len;
 	uint32_t activity, status, i, n;
@@ -580,9 +580,15 @@ main(void)
 	sendempty(DT_MSG_STOP);
 	experror("already stopped", "second STOP");
 
-	/* garbage: a header with a wrong version drops us, and -f exits */
+	/*
+	 * garbage: a header with a wrong version (65535) drops us, after
+	 * an error that names both versions, and -f exits
+	 */
 	memset(buf, 0xff, 12);
 	tap_is(write(peer.dp_fd, buf, 12), 12, "send garbage");
+	snprintf(text, sizeof(text), "dtraced speaks protocol %u, not 65535",
+	    (unsigned int)DT_PROTO_VERSION);
+	experror(text, "a header of version 65535");
 	tap_ok(dt_peer_recv(&peer, &m) == 0, "daemon hung up on garbage");
 	tap_is(waitpid(pid, &st, 0), pid, "daemon exited");
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "with status 0");
