@@ -293,8 +293,9 @@ dtd_client_refuse(dt_peer_t *p, const char *why)
 /*
  * A client of another protocol version: an error in ours, which it
  * cannot read but whose header tells it our version (dt_conn.c), so that
- * it names both rather than "closed the connection".  Its buffer is
- * empty: the HELLO is the first thing a client sends.
+ * it names both rather than "closed the connection".  Sent as far as
+ * the socket takes it now (a HELLO's answer is the first and only thing
+ * queued), never waited for.
  */
 static void
 dtd_client_mismatch(dtd_client_t *cl)
