@@ -2702,29 +2702,23 @@ dtrace_program_desc_iter(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
  * Unstable.  dtrace:::BEGIN is as stable as the dtrace provider and
  * its probe names, not Unstable for its empty module and function.
  */
+static int
+dt_cc_descattr(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	dtrace_probeinfo_t pi;
+
+	if (dtrace_probe_info(dtp, pd, &pi) == 0)
+		dt_ident_attrmin(arg, &pi.dtp_attr);
+	return 0;
+}
+
 void
 dtrace_program_descattr(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_attribute_t *ap)
 {
-	const dtp_prog_t *pp = &pgp->dp_prog;
-	dtrace_probeinfo_t pi;
-	dtrace_probedesc_t pd;
-	uint32_t i;
-
 	ap->dtat_name = ap->dtat_data = DTRACE_STABILITY_MAX;
 	ap->dtat_class = DTRACE_CLASS_MAX;
-	for (i = 0; i < pp->dp_nstmt; i++) {
-		const dtp_probedesc_t *dp = &pp->dp_stmt[i].ds_desc;
-
-		memset(&pd, 0, sizeof(pd));
-		memcpy(pd.dtpd_provider, dp->dpd_provider,
-		    sizeof(pd.dtpd_provider));
-		memcpy(pd.dtpd_mod, dp->dpd_mod, sizeof(pd.dtpd_mod));
-		memcpy(pd.dtpd_func, dp->dpd_func, sizeof(pd.dtpd_func));
-		memcpy(pd.dtpd_name, dp->dpd_name, sizeof(pd.dtpd_name));
-		if (dtrace_probe_info(dtp, &pd, &pi) == 0)
-			dt_ident_attrmin(ap, &pi.dtp_attr);
-	}
+	(void)dtrace_program_desc_iter(dtp, pgp, dt_cc_descattr, ap);
 }
 
 /*
