@@ -203,31 +203,34 @@ if len(sys.argv) > 2:
 while True:
     held.append(s.accept()[0])
 EOF
-if command -v python3 >/dev/null 2>&1; then
-	python3 "$tmp/mute.py" "$tmp/mute" &
+# against SOCKET SCRIPT [ARG...]: a BEGIN consumer run against a python
+# stand-in for dtraced listening at SOCKET; its status in rc, its stderr
+# in $tmp/err
+against()
+{
+	sockpath=$1
+	shift
+	python3 "$@" &
 	mpid=$!
-	waitfor [ -S "$tmp/mute" ]
-	timeout -k 10 90 "$DTRACE" -x socket="$tmp/mute" \
+	waitfor [ -S "$sockpath" ]
+	timeout -k 10 90 "$DTRACE" -x socket="$sockpath" \
 	    -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
 	rc=$?
+	sed 's/^/# /' "$tmp/err"
+	kill $mpid 2>/dev/null
+}
+
+if command -v python3 >/dev/null 2>&1; then
+	against "$tmp/mute" "$tmp/mute.py" "$tmp/mute"
 	check "a mute daemon: dtrace gives up, exit 1 ($rc)" [ $rc -eq 1 ]
 	check "a mute daemon: it says so" grep -q \
 	    ": dtraced did not answer in 30 seconds\$" "$tmp/err"
-	sed 's/^/# /' "$tmp/err"
-	kill $mpid
 
-	python3 "$tmp/mute.py" "$tmp/deaf" deaf &
-	mpid=$!
-	waitfor [ -S "$tmp/deaf" ]
-	timeout -k 10 90 "$DTRACE" -x socket="$tmp/deaf" \
-	    -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	against "$tmp/deaf" "$tmp/mute.py" "$tmp/deaf" deaf
 	check "a deaf daemon: dtrace gives up, exit 1 ($rc)" [ $rc -eq 1 ]
 	check "a deaf daemon: it says so" grep -q \
 	    ": failed to connect to dtraced at $tmp/deaf: it accepted nothing in 30 seconds\$" \
 	    "$tmp/err"
-	sed 's/^/# /' "$tmp/err"
-	kill $mpid
 
 	# a daemon of the next protocol version (an upgrade not yet
 	# restarted into): it answers HELLO with an error of its own
@@ -248,18 +251,11 @@ payload = struct.pack("<II", 71, len(text)) + text
 c.sendall(struct.pack("<IHHI", len(payload), 400, version, 0) + payload)
 c.close()
 EOF2
-	python3 "$tmp/other.py" "$tmp/other" $((proto + 1)) &
-	mpid=$!
-	waitfor [ -S "$tmp/other" ]
-	timeout -k 10 90 "$DTRACE" -x socket="$tmp/other" \
-	    -n 'BEGIN { exit(0); }' >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	against "$tmp/other" "$tmp/other.py" "$tmp/other" $((proto + 1))
 	check "a daemon of protocol $((proto + 1)): exit 1 ($rc)" [ $rc -eq 1 ]
 	check "a daemon of protocol $((proto + 1)): both versions are named" \
 	    grep -q ": dtraced speaks protocol $((proto + 1)), this dtrace $proto: restart dtraced from the same release\$" \
 	    "$tmp/err"
-	sed 's/^/# /' "$tmp/err"
-	kill $mpid 2>/dev/null
 else
 	ok "# SKIP a mute daemon: no python3"
 fi
