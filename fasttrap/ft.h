@@ -94,9 +94,15 @@ ft_sym_cmp(const ft_sym_t *x, const ft_sym_t *y)
 typedef struct ft_elf ft_elf_t;
 typedef struct ft_proc ft_proc_t;
 
-/* ft_elf.c */
+/*
+ * ft_elf.c.  An ft_elf_slotrd_t reads the 8 bytes at a link-time address
+ * of the object's live image and gives them as a link-time address (less
+ * the load bias); 0 or -1.
+ */
+typedef int	ft_elf_slotrd_t(void *, uint64_t, uint64_t *);
 ft_elf_t	*ft_elf_open(const char *, char *, size_t);
-ft_elf_t	*ft_elf_fdopen(int, const char *, char *, size_t);
+ft_elf_t	*ft_elf_fdopen(int, const char *, ft_elf_slotrd_t *, void *,
+		    char *, size_t);
 void		ft_elf_close(ft_elf_t *);
 int		ft_elf_is_pie(const ft_elf_t *);
 size_t		ft_elf_nsyms(const ft_elf_t *);

@@ -14,9 +14,20 @@
  * local one (foo.localalias, foo.part.0, foo.cold).  libdtrace's
  * dt_usym.c names addresses by the same rules, so that -l and ufunc()
  * agree.
- * IFUNC symbols name resolvers, not the functions callers reach, so they
- * are not offered.
+ * An IFUNC symbol (strlen, memcpy in glibc) names a resolver, which the
+ * dynamic linker calls once to pick the function callers reach, by the
+ * CPU.  With a reader of the live image (ft_proc_mod_elf) the name goes
+ * to that function: the object's R_X86_64_IRELATIVE relocation whose
+ * addend is the resolver has a slot that holds, once relocated, the
+ * function picked; its extent is its FDE's in .eh_frame, as such
+ * functions have no symbol of their own in a stripped library.  An
+ * IFUNC that the object never calls itself has no such slot, and one
+ * read before the linker relocated the object (a process held before
+ * its libraries are relocated, or a library at dlopen's hook) has
+ * nothing there yet: those are not offered, as a probe on a resolver
+ * would not fire.
  */
+#include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -48,6 +59,26 @@ ft_elf_cmp_name(const void *a, const void *b)
 	    ((const ft_sym_t *)b)->fs_name);
 }
 
+/*
+ * Order by name and, for one name, what it names first: the default
+ * version over a compat one (memcpy@@GLIBC_2.14 over memcpy@GLIBC_2.2.5,
+ * a function elsewhere), a global over a local.
+ */
+static int
+ft_elf_cmp_namepref(const void *a, const void *b)
+{
+	const ft_sym_t *x = a, *y = b;
+	int c;
+
+	if ((c = strcmp(x->fs_name, y->fs_name)) != 0)
+		return c;
+	if (x->fs_hidden != y->fs_hidden)
+		return x->fs_hidden ? 1 : -1;
+	if ((x->fs_bind == STB_LOCAL) != (y->fs_bind == STB_LOCAL))
+		return x->fs_bind == STB_LOCAL ? 1 : -1;
+	return x->fs_addr < y->fs_addr ? -1 : x->fs_addr > y->fs_addr;
+}
+
 /* Order by address, then the preferred name first (ft_sym_cmp). */
 static int
 ft_elf_cmp_addr(const void *a, const void *b)
@@ -77,16 +108,45 @@ ft_elf_versym(Elf *elf, Elf_Scn *scn)
 	return NULL;
 }
 
-/* Collect the function symbols of one symbol table section. */
+/* Append s to the vector *v of *n (room for *cap). */
 static int
-ft_elf_symtab(Elf_Scn *scn, const GElf_Shdr *sh, Elf *elf, ft_sym_t **syms,
-    size_t *n, size_t *cap, size_t *strbytes)
+ft_elf_push(ft_sym_t **v, size_t *n, size_t *cap, const ft_sym_t *s)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 1024;
+		ft_sym_t *nv = realloc(*v, ncap * sizeof(ft_sym_t));
+
+		if (nv == NULL)
+			return -1;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = *s;
+	return 0;
+}
+
+/* What ft_elf_fdopen collects from the sections before it builds. */
+struct ft_elf_scan {
+	ft_sym_t	*es_syms;	/* function symbols */
+	size_t		es_nsyms, es_capsyms;
+	ft_sym_t	*es_ifuncs;	/* IFUNCs: fs_addr is the resolver */
+	size_t		es_nifuncs, es_capifuncs;
+	uint64_t	(*es_irel)[2];	/* IRELATIVE: resolver, slot */
+	size_t		es_nirel, es_capirel;
+};
+
+/* Collect the function and IFUNC symbols of one symbol table section. */
+static int
+ft_elf_symtab(Elf_Scn *scn, const GElf_Shdr *sh, Elf *elf,
+    struct ft_elf_scan *es)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	Elf_Data *ver = ft_elf_versym(elf, scn);
 	size_t i, count;
 	const char *at;
 	GElf_Versym vs;
+	ft_sym_t fs;
+	int type, rc;
 
 	if (data == NULL || sh->sh_entsize == 0)
 		return 0;
@@ -97,33 +157,291 @@ ft_elf_symtab(Elf_Scn *scn, const GElf_Shdr *sh, Elf *elf, ft_sym_t **syms,
 
 		if (gelf_getsym(data, i, &sym) == NULL)
 			continue;
-		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
 		    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (name == NULL || name[0] == '\0')
 			continue;
-		if (*n == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 1024;
-			ft_sym_t *ns = realloc(*syms, ncap * sizeof(ft_sym_t));
-
-			if (ns == NULL)
-				return -1;
-			*syms = ns;
-			*cap = ncap;
-		}
-		(*syms)[*n].fs_name = name;
-		(*syms)[*n].fs_addr = sym.st_value;
-		(*syms)[*n].fs_size = sym.st_size;
-		(*syms)[*n].fs_bind = GELF_ST_BIND(sym.st_info);
+		fs.fs_name = name;
+		fs.fs_addr = sym.st_value;
+		fs.fs_size = sym.st_size;
+		fs.fs_bind = GELF_ST_BIND(sym.st_info);
 		/* a compat version: hidden in versym, or spelled name@VER */
-		(*syms)[*n].fs_hidden = (ver != NULL && gelf_getversym(ver,
-		    (int)i, &vs) != NULL && (vs & 0x8000) != 0) ||
+		fs.fs_hidden = (ver != NULL && gelf_getversym(ver, (int)i,
+		    &vs) != NULL && (vs & 0x8000) != 0) ||
 		    ((at = strchr(name, '@')) != NULL && at[1] != '@');
-		(*n)++;
-		*strbytes += strlen(name) + 1;
+		if (type == STT_FUNC)
+			rc = ft_elf_push(&es->es_syms, &es->es_nsyms,
+			    &es->es_capsyms, &fs);
+		else
+			rc = ft_elf_push(&es->es_ifuncs, &es->es_nifuncs,
+			    &es->es_capifuncs, &fs);
+		if (rc == -1)
+			return -1;
 	}
 	return 0;
+}
+
+/* Collect the R_X86_64_IRELATIVE relocations of one SHT_RELA section. */
+static int
+ft_elf_irelative(Elf_Scn *scn, const GElf_Shdr *sh, struct ft_elf_scan *es)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, count;
+	GElf_Rela r;
+
+	if (data == NULL || sh->sh_entsize == 0)
+		return 0;
+	count = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < count; i++) {
+		if (gelf_getrela(data, (int)i, &r) == NULL ||
+		    GELF_R_TYPE(r.r_info) != R_X86_64_IRELATIVE)
+			continue;
+		if (es->es_nirel == es->es_capirel) {
+			size_t ncap = es->es_capirel ? es->es_capirel * 2 : 64;
+			uint64_t (*nv)[2] = realloc(es->es_irel,
+			    ncap * sizeof(*nv));
+
+			if (nv == NULL)
+				return -1;
+			es->es_irel = nv;
+			es->es_capirel = ncap;
+		}
+		es->es_irel[es->es_nirel][0] = (uint64_t)r.r_addend;
+		es->es_irel[es->es_nirel][1] = r.r_offset;
+		es->es_nirel++;
+	}
+	return 0;
+}
+
+/* Whether link-time address a is in an executable loadable segment. */
+static int
+ft_elf_intext(Elf *elf, uint64_t a)
+{
+	size_t nph, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &nph) != 0)
+		return 0;
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(elf, i, &ph) != NULL &&
+		    ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
+		    a >= ph.p_vaddr && a < ph.p_vaddr + ph.p_filesz)
+			return 1;
+	return 0;
+}
+
+static int
+ft_elf_cmp_irel(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The function IFUNC s chose in the live image (rd), from the slot of
+ * its IRELATIVE relocation: 0 and *addr, or -1 if there is none yet.
+ */
+static int
+ft_elf_ifunc_chosen(ft_elf_t *fe, struct ft_elf_scan *es, const ft_sym_t *s,
+    ft_elf_slotrd_t *rd, void *arg, uint64_t *addr)
+{
+	uint64_t (*r)[2], live, file;
+
+	if ((r = bsearch(&s->fs_addr, es->es_irel, es->es_nirel,
+	    sizeof(*r), ft_elf_cmp_irel)) == NULL ||
+	    rd(arg, (*r)[1], &live) == -1)
+		return -1;
+	/* what the file has there (zeros past its bytes) is unrelocated */
+	if (ft_elf_read(fe, (*r)[1], &file, sizeof(file)) == -1)
+		file = 0;
+	if (live == file || live == s->fs_addr ||
+	    !ft_elf_intext(fe->fe_elf, live))
+		return -1;
+	*addr = live;
+	return 0;
+}
+
+/* The bytes of a pointer of DWARF encoding enc (DW_EH_PE_*), or 0. */
+static size_t
+ft_elf_eh_size(uint8_t enc)
+{
+	static const uint8_t size[16] = { 8, 0, 2, 4, 8, 0, 0, 0,
+	    0, 0, 2, 4, 8, 0, 0, 0 };
+
+	return size[enc & 0x0f];
+}
+
+/*
+ * A pointer of DWARF encoding enc at p, which lies at link-time address
+ * pc, no further than end: 0 and *vp, or -1 for an encoding this reader
+ * does not take (none that GCC or glibc emit in .eh_frame: LEB128,
+ * datarel, indirect).
+ */
+static int
+ft_elf_eh_ptr(uint8_t enc, const uint8_t *p, const uint8_t *end, uint64_t pc,
+    uint64_t *vp)
+{
+	size_t n = ft_elf_eh_size(enc), i;
+	uint64_t v = 0;
+
+	if (n == 0 || end < p || (size_t)(end - p) < n ||
+	    (enc & 0x70) > 0x10 || (enc & 0x80) != 0)
+		return -1;
+	for (i = 0; i < n; i++)			/* little-endian */
+		v |= (uint64_t)p[i] << (8 * i);
+	if ((enc & 0x08) != 0 && n < 8 && (v >> (8 * n - 1)) != 0)
+		v |= ~(uint64_t)0 << (8 * n);	/* sign-extend */
+	if ((enc & 0x70) == 0x10)		/* pcrel */
+		v += pc;
+	*vp = v;
+	return 0;
+}
+
+/* The FDE pointer encoding of a CIE (its 'R' augmentation), or -1. */
+static int
+ft_elf_cie_enc(const Dwarf_CIE *cie)
+{
+	const uint8_t *d = cie->augmentation_data;
+	const uint8_t *e = d + cie->augmentation_data_size;
+	const char *a = cie->augmentation;
+	uint64_t v;
+
+	if (a[0] != 'z')
+		return a[0] == '\0' ? 0x00 : -1;	/* absptr */
+	for (a++; *a != '\0'; a++) {
+		switch (*a) {
+		case 'R':
+			return d < e ? *d : -1;
+		case 'L':
+			d++;
+			break;
+		case 'S':
+		case 'B':
+			break;
+		case 'P':		/* the personality routine: skipped */
+			if (d >= e || ft_elf_eh_ptr(*d, d + 1, e, 0, &v) == -1)
+				return -1;
+			d += 1 + ft_elf_eh_size(*d);
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0x00;
+}
+
+/*
+ * For each of the n link-time addresses a (sorted), the end of the FDE
+ * in .eh_frame that covers it (hi[i]; 0 if none): where the function
+ * whose code it starts ends, as stripped code has no symbol to say.
+ */
+static void
+ft_elf_fde_ends(ft_elf_t *fe, const uint64_t *a, size_t n, uint64_t *hi)
+{
+	struct { Dwarf_Off off; int enc; } cie[16];
+	size_t ncie = 0, i, lo, top;
+	Dwarf_Off off, next;
+	uint64_t addr, start, range;
+	Dwarf_CFI_Entry ent;
+	const uint8_t *p;
+	Elf_Data data;
+	const void *d;
+	char *ident;
+	int enc, rc;
+
+	memset(hi, 0, n * sizeof(*hi));
+	memset(&data, 0, sizeof(data));
+	if (ft_elf_section(fe, ".eh_frame", &d, &data.d_size, &addr) == -1 ||
+	    (ident = elf_getident(fe->fe_elf, NULL)) == NULL)
+		return;
+	data.d_buf = (void *)d;
+	data.d_type = ELF_T_BYTE;
+	data.d_version = EV_CURRENT;
+	for (off = 0; (rc = dwarf_next_cfi((unsigned char *)ident, &data,
+	    true, off, &next, &ent)) != 1 && next != (Dwarf_Off)-1 &&
+	    next > off; off = next) {
+		if (rc != 0)
+			continue;
+		if (dwarf_cfi_cie_p(&ent)) {
+			/* a handful per object: one per language and kind */
+			if (ncie < sizeof(cie) / sizeof(cie[0])) {
+				cie[ncie].off = off;
+				cie[ncie++].enc = ft_elf_cie_enc(&ent.cie);
+			}
+			continue;
+		}
+		for (i = 0, enc = -1; i < ncie; i++)
+			if (cie[i].off == ent.fde.CIE_pointer)
+				enc = cie[i].enc;
+		/* initial_location, then address_range (never pcrel) */
+		p = ent.fde.start;
+		if (enc == -1 || ft_elf_eh_ptr((uint8_t)enc, p, ent.fde.end,
+		    addr + (uint64_t)(p - (const uint8_t *)d), &start) == -1 ||
+		    ft_elf_eh_ptr((uint8_t)enc & 0x0f, p + ft_elf_eh_size(
+		    (uint8_t)enc), ent.fde.end, 0, &range) == -1)
+			continue;
+		/* the first address at or past start */
+		for (lo = 0, top = n; lo < top; ) {
+			i = (lo + top) / 2;
+			if (a[i] < start)
+				lo = i + 1;
+			else
+				top = i;
+		}
+		for (i = lo; i < n && a[i] - start < range; i++)
+			hi[i] = start + range;
+	}
+}
+
+/*
+ * Give each IFUNC of es the function its slot holds in the live image
+ * (rd), sized by its FDE, and add it to es's function symbols; those
+ * that cannot be resolved are left out.
+ */
+static int
+ft_elf_ifuncs(ft_elf_t *fe, struct ft_elf_scan *es, ft_elf_slotrd_t *rd,
+    void *arg)
+{
+	uint64_t *a, *hi, *sorted;
+	size_t i, n = es->es_nifuncs, k;
+	ft_sym_t fs;
+	int rc = 0;
+
+	if ((a = calloc(3 * n, sizeof(*a))) == NULL)
+		return -1;
+	hi = a + n;
+	sorted = hi + n;
+	qsort(es->es_irel, es->es_nirel, sizeof(*es->es_irel),
+	    ft_elf_cmp_irel);
+	for (i = 0, k = 0; i < n; i++) {
+		if (ft_elf_ifunc_chosen(fe, es, &es->es_ifuncs[i], rd, arg,
+		    &a[i]) == -1)
+			a[i] = 0;
+		else
+			sorted[k++] = a[i];
+	}
+	if (k > 0)
+		qsort(sorted, k, sizeof(*sorted), ft_elf_cmp_irel);
+	ft_elf_fde_ends(fe, sorted, k, hi);
+	for (i = 0; i < n && rc == 0; i++) {
+		uint64_t *s;
+
+		if (a[i] == 0 || (s = bsearch(&a[i], sorted, k,
+		    sizeof(*sorted), ft_elf_cmp_irel)) == NULL ||
+		    hi[s - sorted] <= a[i])
+			continue;
+		fs = es->es_ifuncs[i];
+		fs.fs_addr = a[i];
+		fs.fs_size = hi[s - sorted] - a[i];
+		rc = ft_elf_push(&es->es_syms, &es->es_nsyms, &es->es_capsyms,
+		    &fs);
+	}
+	free(a);
+	return rc;
 }
 
 static void
@@ -157,20 +475,24 @@ ft_elf_open(const char *path, char *err, size_t errlen)
 		ft_elf_err(err, errlen, path, strerror(errno));
 		return NULL;
 	}
-	return ft_elf_fdopen(fd, path, err, errlen);
+	return ft_elf_fdopen(fd, path, NULL, NULL, err, errlen);
 }
 
 /*
  * The object open on fd, which it owns from now on (closed on failure
  * too); path names it in errors only.  A target's files come here from
- * ft_procfs_mapopen(), so that what is read is the file mapped.
+ * ft_procfs_mapopen(), so that what is read is the file mapped, with rd
+ * reading its live image so that IFUNCs name the functions they chose;
+ * without rd (NULL) IFUNCs are not offered.
  */
 ft_elf_t *
-ft_elf_fdopen(int fd, const char *path, char *err, size_t errlen)
+ft_elf_fdopen(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
+    char *err, size_t errlen)
 {
+	struct ft_elf_scan es;
 	ft_elf_t *fe;
-	ft_sym_t *all = NULL;
-	size_t nall = 0, cap = 0, strbytes = 0, i, j;
+	ft_sym_t *all;
+	size_t nall, strbytes = 0, i, j;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	char *sp;
@@ -185,6 +507,7 @@ ft_elf_fdopen(int fd, const char *path, char *err, size_t errlen)
 		close(fd);
 		return NULL;
 	}
+	memset(&es, 0, sizeof(es));
 	fe->fe_fd = fd;
 	if ((fe->fe_elf = elf_begin(fe->fe_fd, ELF_C_READ_MMAP, NULL)) == NULL ||
 	    elf_kind(fe->fe_elf) != ELF_K_ELF || gelf_getehdr(fe->fe_elf, &eh) ==
@@ -201,8 +524,12 @@ ft_elf_fdopen(int fd, const char *path, char *err, size_t errlen)
 		if (gelf_getshdr(scn, &sh) == NULL)
 			continue;
 		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
-			if (ft_elf_symtab(scn, &sh, fe->fe_elf, &all, &nall,
-			    &cap, &strbytes) == -1) {
+			if (ft_elf_symtab(scn, &sh, fe->fe_elf, &es) == -1) {
+				ft_elf_err(err, errlen, path, strerror(errno));
+				goto fail;
+			}
+		} else if (sh.sh_type == SHT_RELA && rd != NULL) {
+			if (ft_elf_irelative(scn, &sh, &es) == -1) {
 				ft_elf_err(err, errlen, path, strerror(errno));
 				goto fail;
 			}
@@ -210,6 +537,15 @@ ft_elf_fdopen(int fd, const char *path, char *err, size_t errlen)
 			ft_elf_note_buildid(fe, scn);
 		}
 	}
+	if (rd != NULL && es.es_nifuncs > 0 && es.es_nirel > 0 &&
+	    ft_elf_ifuncs(fe, &es, rd, arg) == -1) {
+		ft_elf_err(err, errlen, path, strerror(errno));
+		goto fail;
+	}
+	all = es.es_syms;
+	nall = es.es_nsyms;
+	for (i = 0; i < nall; i++)
+		strbytes += strlen(all[i].fs_name) + 1;
 
 	/* Own the names, so the symbols outlive libelf's string tables. */
 	if ((fe->fe_strs = malloc(strbytes + 1)) == NULL ||
@@ -234,7 +570,7 @@ ft_elf_fdopen(int fd, const char *path, char *err, size_t errlen)
 	 * must not see it.
 	 */
 	if (nall > 0)
-		qsort(all, nall, sizeof(ft_sym_t), ft_elf_cmp_name);
+		qsort(all, nall, sizeof(ft_sym_t), ft_elf_cmp_namepref);
 	for (i = 0; i < nall; i++) {
 		if (fe->fe_nnames > 0 && strcmp(fe->fe_names[fe->fe_nnames -
 		    1].fs_name, all[i].fs_name) == 0)
@@ -263,10 +599,14 @@ ft_elf_fdopen(int fd, const char *path, char *err, size_t errlen)
 		if (fe->fe_aliases[i].fs_size == 0 && j < fe->fe_nsyms)
 			fe->fe_aliases[i].fs_size = fe->fe_syms[j].fs_size;
 	}
-	free(all);
+	free(es.es_syms);
+	free(es.es_ifuncs);
+	free(es.es_irel);
 	return fe;
 fail:
-	free(all);
+	free(es.es_syms);
+	free(es.es_ifuncs);
+	free(es.es_irel);
 	ft_elf_close(fe);
 	return NULL;
 }

@@ -1024,10 +1024,29 @@ ft_proc_mod_iter(ft_proc_t *p, const char *glob,
 	return rc;
 }
 
+struct ft_proc_slot {
+	ft_proc_t	*ps_proc;
+	ft_mod_t	*ps_mod;
+};
+
+/* ft_elf_slotrd_t: a pointer in the module's live image. */
+static int
+ft_proc_slotrd(void *arg, uint64_t addr, uint64_t *vp)
+{
+	struct ft_proc_slot *ps = arg;
+	uint64_t bias = ps->ps_mod->fm_bias;
+
+	if (ft_proc_read(ps->ps_proc, addr + bias, vp, sizeof(*vp)) == -1)
+		return -1;
+	*vp -= bias;
+	return 0;
+}
+
 /*
  * The module's symbols, read on first use and kept, from the file the
  * process has mapped at fm_lo (ft_procfs.c), if it is still the
- * module's.
+ * module's; its IFUNCs are named by what its live image chose
+ * (ft_elf.c).
  */
 ft_elf_t *
 ft_proc_mod_elf(ft_proc_t *p, ft_mod_t *m, char *err, size_t errlen)
@@ -1047,8 +1066,10 @@ ft_proc_mod_elf(ft_proc_t *p, ft_mod_t *m, char *err, size_t errlen)
 				    m->fm_path);
 		} else if ((fd = ft_procfs_mapopen(p->pr_pid, &me, err,
 		    errlen)) != -1) {
-			fe = m->fm_elf = ft_elf_fdopen(fd, m->fm_path, err,
-			    errlen);
+			struct ft_proc_slot ps = { p, m };
+
+			fe = m->fm_elf = ft_elf_fdopen(fd, m->fm_path,
+			    ft_proc_slotrd, &ps, err, errlen);
 		}
 	}
 	pthread_mutex_unlock(&p->pr_modlock);

@@ -62,6 +62,11 @@ tests_triggers_storm_SOURCES = tests/triggers/storm.c
 tests_triggers_storm_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_storm_LDFLAGS =
 tests_triggers_storm_LDADD = $(PTHREAD_LIBS)
+# GNU IFUNCs, its own and glibc's: strlen and memcpy called, not inlined
+check_PROGRAMS += tests/triggers/ifunc
+tests_triggers_ifunc_SOURCES = tests/triggers/ifunc.c
+tests_triggers_ifunc_CFLAGS = $(TRIGGER_CFLAGS) -fno-builtin
+tests_triggers_ifunc_LDFLAGS =
 tests_triggers_recurse_SOURCES = tests/triggers/recurse.c
 tests_triggers_recurse_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_recurse_LDFLAGS =

@@ -64,6 +64,35 @@ same "$tmp/out" "total=360000
            360000
 " "threads: 8 x 10000 entries, 360000 returned"
 
+# GNU IFUNCs: the function the resolver chose (the trigger's own pick,
+# whose resolver chooses pick_fast; glibc's strlen and memcpy, chosen by
+# the CPU), every call and return; memcpy is its default version's
+ifunc_d='
+pid$target:a.out:pick:entry { @c[probefunc] = count(); @a = sum(arg0); }
+pid$target:a.out:pick:return { @r = sum(arg1); }
+pid$target:a.out:work:entry { self->in = 1; }
+pid$target:libc.so.6:strlen:entry, pid$target:libc.so.6:memcpy:entry
+/self->in/ { @c[probefunc] = count(); }
+pid$target:libc.so.6:strlen:return /self->in/ { @s = sum(arg1); }
+pid$target:a.out:work:return { self->in = 0; }
+END { printa("%s %@d\n", @c); printa("pick %@d %@d, strlen %@d\n", @a, @r, @s); }'
+ifunc_out="pick=1499500 work=15500
+memcpy 1000
+pick 1000
+strlen 1000
+pick 499500 1499500, strlen 15500
+
+"
+dtrace -q -c "$TRIGGERS/ifunc 1000" -n "$ifunc_d" >"$tmp/out" 2>"$tmp/err"
+check "ifunc: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "$ifunc_out" \
+    "ifunc: pick, strlen, memcpy each fire 1000 times, with their values"
+dtrace -l -n 'pid$target:a.out:pick*:entry' -c "$TRIGGERS/ifunc 1" \
+    >"$tmp/out" 2>"$tmp/err"
+check "ifunc: -l lists pick once, over pick_fast, and the others" \
+    [ "$(awk 'NR > 1 { print $4 }' "$tmp/out" | sort | tr '\n' ' ')" = \
+    "pick pick_resolve pick_slow " ]
+
 # offset probes: offset 0 shares the entry site; a bad offset is refused
 dtrace -q -c "$TRIGGERS/loop 5" -n '
 pid$target:a.out:f:0 { @o = count(); }

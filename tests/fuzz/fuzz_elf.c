@@ -3,7 +3,8 @@
  * process's files, which the process's owner writes: the input is one
  * file, put in a memfd as ft_procfs_mapopen() would hand it over.  On it
  * run the load-bias reader (ft_elf_bias), the symbol table, note and
- * build-id reader (ft_elf_fdopen) and every lookup the pid provider
+ * build-id reader (ft_elf_fdopen, with its IFUNCs resolved from a live
+ * image that the input describes, through .eh_frame) and every lookup the pid provider
  * makes of it (by name, by address, the bytes of each function, the
  * dynamic section), the decoding of each function's bytes into probe
  * sites (ft_isa_function, as ft_proc_func_sites does) and of
@@ -193,6 +194,23 @@ fuzz_elf_syms(const ft_elf_t *fe)
 	(void)ft_elf_read(fe, UINT64_MAX - 4, buf, 8);
 }
 
+/*
+ * ft_proc_slotrd, for the IFUNCs: the live image as the input says.  A
+ * slot holds its own address plus the number in e_ident's padding
+ * (bytes 8 to 15, which nothing else reads), so that one input can
+ * point every IRELATIVE slot into its text, as a relocated image does.
+ */
+static int
+fuzz_elf_slotrd(void *arg, uint64_t addr, uint64_t *vp)
+{
+	const uint8_t *data = arg;
+	uint64_t delta;
+
+	memcpy(&delta, data + 8, sizeof(delta));
+	*vp = addr + delta;
+	return 0;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -217,7 +235,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* ft_proc_mod_elf: the descriptor is the object's from now on */
 	if ((fd = dup(fuzz_elf_fd)) == -1)
 		abort();
-	fe = ft_elf_fdopen(fd, "fuzz", err, sizeof(err));
+	fe = ft_elf_fdopen(fd, "fuzz", size >= 16 ? fuzz_elf_slotrd : NULL,
+	    (void *)data, err, sizeof(err));
 	if (fe != NULL)
 		fuzz_elf_syms(fe);
 	fuzz_elf_cfi(fuzz_elf_fd, fe);

@@ -115,7 +115,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if ((fd = dup(fuzz_sdt_fd)) == -1)
 		abort();
-	if ((fe = ft_elf_fdopen(fd, "fuzz", err, sizeof(err))) != NULL) {
+	if ((fe = ft_elf_fdopen(fd, "fuzz", NULL, NULL, err,
+	    sizeof(err))) != NULL) {
 		(void)ft_sdt_elf(fe, fuzz_sdt_note, &m);
 		ft_elf_close(fe);
 	}

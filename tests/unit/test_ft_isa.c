@@ -1,9 +1,13 @@
 /*
  * test_ft_isa.c: x86-64 classification and function analysis (Zydis),
  * and ELF function symbols (libelf), on hand-made code and on the real
- * libc of this machine.
+ * libc of this machine, whose IFUNCs are resolved from this process's
+ * own image of it.
  */
+#include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,11 +182,100 @@ test_libc(void)
 	ft_elf_close(fe);
 }
 
+static uint64_t test_libc_bias;
+
+static int
+test_libc_find(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const char *base = strrchr(info->dlpi_name, '/');
+
+	(void)size;
+	if (base != NULL && strcmp(base + 1, "libc.so.6") == 0) {
+		*(const char **)arg = info->dlpi_name;
+		test_libc_bias = info->dlpi_addr;
+		return 1;
+	}
+	return 0;
+}
+
+/* ft_elf_slotrd_t: this process's own image of libc, relocated. */
+static int
+test_libc_slotrd(void *arg, uint64_t addr, uint64_t *vp)
+{
+	(void)arg;
+	memcpy(vp, (const void *)(uintptr_t)(addr + test_libc_bias),
+	    sizeof(*vp));
+	*vp -= test_libc_bias;
+	return 0;
+}
+
+/*
+ * glibc's IFUNCs name what their resolvers chose in this process, which
+ * is what the dynamic linker hands out for the name (dlsym); without a
+ * live image they are not offered.
+ */
+static void
+test_ifunc(void)
+{
+	static const char *const names[] = {
+		"strlen", "memcpy", "memmove", "memset", "strcmp", "strchr",
+	};
+	const char *path = NULL;
+	const ft_sym_t *s;
+	ft_elf_t *fe;
+	char err[256];
+	size_t i;
+	void *want;
+	int fd;
+
+	dl_iterate_phdr(test_libc_find, &path);
+	if (!tap_ok(path != NULL, "this process has libc.so.6"))
+		return;
+	fe = ft_elf_open(path, err, sizeof(err));
+	tap_ok(fe != NULL && ft_elf_lookup(fe, "strlen") == NULL,
+	    "without a live image, no IFUNC is offered");
+	ft_elf_close(fe);
+	if ((fd = open(path, O_RDONLY)) == -1 ||
+	    (fe = ft_elf_fdopen(fd, path, test_libc_slotrd, NULL, err,
+	    sizeof(err))) == NULL) {
+		tap_ok(0, "open libc with its live image (%s)", err);
+		return;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		uint8_t *code;
+		ft_fn_t ff;
+		int ok = 0;
+
+		s = ft_elf_lookup(fe, names[i]);
+		want = dlsym(RTLD_DEFAULT, names[i]);
+		tap_ok(s != NULL && want != NULL && s->fs_addr +
+		    test_libc_bias == (uint64_t)(uintptr_t)want,
+		    "%s is the function its resolver chose (%#llx, %p)",
+		    names[i], s ? (unsigned long long)s->fs_addr : 0ULL,
+		    want);
+		/* bounded by its FDE: it decodes, and returns */
+		if (s != NULL && s->fs_size > 0 && s->fs_size < 65536 &&
+		    (code = malloc(s->fs_size)) != NULL) {
+			if (ft_elf_read(fe, s->fs_addr, code, s->fs_size) ==
+			    0 && ft_isa_function(code, s->fs_size, s->fs_addr,
+			    &ff) == 0) {
+				ok = ff.ff_nret > 0;
+				ft_isa_function_free(&ff);
+			}
+			free(code);
+		}
+		tap_ok(ok, "%s: %llu bytes that decode, with a return site",
+		    names[i], s ? (unsigned long long)s->fs_size : 0ULL);
+	}
+	ft_elf_close(fe);
+}
+
 int
 main(void)
 {
 	test_decode();
 	test_function();
 	test_libc();
+	test_ifunc();
 	return tap_done();
 }
