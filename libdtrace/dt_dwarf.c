@@ -1954,8 +1954,13 @@ dt_dwarf_pwalk(const dt_dwarf_pfmt_t *pf, FILE *fp, const dt_type_t *t,
 			const dt_type_t *mt = m->dm_type;
 			const unsigned char *mp = p + m->dm_off;
 
-			/* an anonymous member's members show under it */
-			if (m->dm_flags & DT_MF_ANON)
+			/*
+			 * an anonymous member's members show under it; an
+			 * unnamed bit-field is padding (no compiler of ours
+			 * describes one, but DWARF may)
+			 */
+			if ((m->dm_flags & DT_MF_ANON) ||
+			    (m->dm_bits != 0 && m->dm_name == NULL))
 				continue;
 			if (m->dm_off > avail ||
 			    mt->dt_size > avail - m->dm_off)
