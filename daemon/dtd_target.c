@@ -1031,14 +1031,26 @@ static int
 dtd_target_mapone(void *arg, ft_proc_t *proc, ft_mod_t *m)
 {
 	dtd_tmap_t *tm = arg;
+	const ft_elf_t *fi;
+	const ft_sym_t *s;
+	size_t i, n;
 
-	(void)proc;
 	dt_msg_put_u64(tm->tm_msg, m->fm_lo);
 	dt_msg_put_u64(tm->tm_msg, m->fm_hi);
 	dt_msg_put_u64(tm->tm_msg, m->fm_bias);
 	dt_msg_put_u32(tm->tm_msg, m->fm_exec ? DT_MODMAP_EXEC : 0);
 	dt_msg_put_str(tm->tm_msg, m->fm_path);
 	dt_msg_put_str(tm->tm_msg, m->fm_name);
+	/* what its IFUNCs chose: strlen is no symbol of a stripped libc's */
+	fi = ft_proc_mod_ifuncs(proc, m);
+	n = fi != NULL ? ft_elf_nsyms(fi) : 0;
+	dt_msg_put_u32(tm->tm_msg, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		s = ft_elf_sym(fi, i);
+		dt_msg_put_u64(tm->tm_msg, s->fs_addr + m->fm_bias);
+		dt_msg_put_u64(tm->tm_msg, s->fs_size);
+		dt_msg_put_str(tm->tm_msg, s->fs_name);
+	}
 	tm->tm_n++;
 	return 0;
 }

@@ -103,6 +103,8 @@ typedef int	ft_elf_slotrd_t(void *, uint64_t, uint64_t *);
 ft_elf_t	*ft_elf_open(const char *, char *, size_t);
 ft_elf_t	*ft_elf_fdopen(int, const char *, ft_elf_slotrd_t *, void *,
 		    char *, size_t);
+ft_elf_t	*ft_elf_ifuncs_open(int, const char *, ft_elf_slotrd_t *,
+		    void *, char *, size_t);
 void		ft_elf_close(ft_elf_t *);
 int		ft_elf_is_pie(const ft_elf_t *);
 size_t		ft_elf_nsyms(const ft_elf_t *);
@@ -349,6 +351,7 @@ typedef struct ft_mod {
 	int		fm_text;	/* has an executable mapping */
 	int		fm_live;	/* still mapped */
 	ft_elf_t	*fm_elf;	/* ft_proc_mod_elf(), opened once */
+	ft_elf_t	*fm_ifuncs;	/* ft_proc_mod_ifuncs(), made once */
 	struct ft_mod	*fm_next;
 } ft_mod_t;
 
@@ -484,6 +487,7 @@ int		ft_proc_mod_iter(ft_proc_t *, const char *,
 int		ft_proc_mod_match(const ft_mod_t *, const char *);
 int		ft_proc_modname_match(const char *, const char *);
 ft_elf_t	*ft_proc_mod_elf(ft_proc_t *, ft_mod_t *, char *, size_t);
+const ft_elf_t	*ft_proc_mod_ifuncs(ft_proc_t *, ft_mod_t *);
 int		ft_proc_func_iter(ft_proc_t *, const char *, const char *,
 		    int (*)(void *, ft_mod_t *, const ft_sym_t *, uint64_t),
 		    void *);

@@ -52,6 +52,9 @@ struct ft_elf {
 	size_t		fe_buildidlen;
 };
 
+static ft_elf_t	*ft_elf_load(int, const char *, ft_elf_slotrd_t *, void *,
+		    int, char *, size_t);
+
 static int
 ft_elf_cmp_name(const void *a, const void *b)
 {
@@ -133,6 +136,8 @@ struct ft_elf_scan {
 	size_t		es_nifuncs, es_capifuncs;
 	uint64_t	(*es_irel)[2];	/* IRELATIVE: resolver, slot */
 	size_t		es_nirel, es_capirel;
+	int		es_ifonly;	/* IFUNCs alone (ft_elf_ifuncs_open) */
+	size_t		es_pending;	/* slots the linker has not filled */
 };
 
 /* Collect the function and IFUNC symbols of one symbol table section. */
@@ -172,6 +177,8 @@ ft_elf_symtab(Elf_Scn *scn, const GElf_Shdr *sh, Elf *elf,
 		fs.fs_hidden = (ver != NULL && gelf_getversym(ver, (int)i,
 		    &vs) != NULL && (vs & 0x8000) != 0) ||
 		    ((at = strchr(name, '@')) != NULL && at[1] != '@');
+		if (type == STT_FUNC && es->es_ifonly)
+			continue;
 		if (type == STT_FUNC)
 			rc = ft_elf_push(&es->es_syms, &es->es_nsyms,
 			    &es->es_capsyms, &fs);
@@ -258,8 +265,11 @@ ft_elf_ifunc_chosen(ft_elf_t *fe, struct ft_elf_scan *es, const ft_sym_t *s,
 	/* what the file has there (zeros past its bytes) is unrelocated */
 	if (ft_elf_read(fe, (*r)[1], &file, sizeof(file)) == -1)
 		file = 0;
-	if (live == file || live == s->fs_addr ||
-	    !ft_elf_intext(fe->fe_elf, live))
+	if (live == file) {
+		es->es_pending++;
+		return -1;
+	}
+	if (live == s->fs_addr || !ft_elf_intext(fe->fe_elf, live))
 		return -1;
 	*addr = live;
 	return 0;
@@ -489,6 +499,38 @@ ft_elf_t *
 ft_elf_fdopen(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
     char *err, size_t errlen)
 {
+	return ft_elf_load(fd, path, rd, arg, 0, err, errlen);
+}
+
+/*
+ * The IFUNCs of the object open on fd alone, resolved through rd as
+ * ft_elf_fdopen does, for naming addresses in what the consumer is sent
+ * (the chosen functions have no symbol of their own in a stripped
+ * library).  fd is closed before it returns; of the result only the
+ * symbol lookups (ft_elf_nsyms, ft_elf_sym, ft_elf_lookup, ft_elf_addr)
+ * may be used.  Cheap for an object without IRELATIVE relocations (most
+ * have none): no symbol is read.  NULL and EAGAIN if the linker has not
+ * relocated the object yet.
+ */
+ft_elf_t *
+ft_elf_ifuncs_open(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
+    char *err, size_t errlen)
+{
+	ft_elf_t *fe = ft_elf_load(fd, path, rd, arg, 1, err, errlen);
+
+	if (fe != NULL) {
+		elf_end(fe->fe_elf);
+		fe->fe_elf = NULL;
+		close(fe->fe_fd);
+		fe->fe_fd = -1;
+	}
+	return fe;
+}
+
+static ft_elf_t *
+ft_elf_load(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
+    int ifonly, char *err, size_t errlen)
+{
 	struct ft_elf_scan es;
 	ft_elf_t *fe;
 	ft_sym_t *all;
@@ -517,19 +559,26 @@ ft_elf_fdopen(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
 		goto fail;
 	}
 	fe->fe_pie = eh.e_type == ET_DYN;
+	es.es_ifonly = ifonly;
 
-	while ((scn = elf_nextscn(fe->fe_elf, scn)) != NULL) {
+	/* the IRELATIVE slots first: IFUNCs alone need no symbol without */
+	while (rd != NULL && (scn = elf_nextscn(fe->fe_elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_RELA &&
+		    ft_elf_irelative(scn, &sh, &es) == -1) {
+			ft_elf_err(err, errlen, path, strerror(errno));
+			goto fail;
+		}
+	}
+	while ((!ifonly || es.es_nirel > 0) &&
+	    (scn = elf_nextscn(fe->fe_elf, scn)) != NULL) {
 		GElf_Shdr sh;
 
 		if (gelf_getshdr(scn, &sh) == NULL)
 			continue;
 		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
 			if (ft_elf_symtab(scn, &sh, fe->fe_elf, &es) == -1) {
-				ft_elf_err(err, errlen, path, strerror(errno));
-				goto fail;
-			}
-		} else if (sh.sh_type == SHT_RELA && rd != NULL) {
-			if (ft_elf_irelative(scn, &sh, &es) == -1) {
 				ft_elf_err(err, errlen, path, strerror(errno));
 				goto fail;
 			}
@@ -540,6 +589,11 @@ ft_elf_fdopen(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
 	if (rd != NULL && es.es_nifuncs > 0 && es.es_nirel > 0 &&
 	    ft_elf_ifuncs(fe, &es, rd, arg) == -1) {
 		ft_elf_err(err, errlen, path, strerror(errno));
+		goto fail;
+	}
+	if (ifonly && es.es_pending > 0) {
+		ft_elf_err(err, errlen, path, "not relocated yet");
+		errno = EAGAIN;
 		goto fail;
 	}
 	all = es.es_syms;

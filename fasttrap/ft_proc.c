@@ -212,6 +212,7 @@ ft_proc_free(ft_proc_t *p)
 	for (m = p->pr_mods; m != NULL; m = n) {
 		n = m->fm_next;
 		ft_elf_close(m->fm_elf);
+		ft_elf_close(m->fm_ifuncs);
 		free(m->fm_path);
 		free(m->fm_ownname);
 		free(m);
@@ -1043,35 +1044,66 @@ ft_proc_slotrd(void *arg, uint64_t addr, uint64_t *vp)
 }
 
 /*
- * The module's symbols, read on first use and kept, from the file the
- * process has mapped at fm_lo (ft_procfs.c), if it is still the
- * module's; its IFUNCs are named by what its live image chose
- * (ft_elf.c).
+ * The file the process has mapped at the module's fm_lo (ft_procfs.c),
+ * if it is still the module's, opened by openfn (ft_elf_fdopen or
+ * ft_elf_ifuncs_open) with a reader of the module's live image.
+ * pr_modlock held.
+ */
+static ft_elf_t *
+ft_proc_mod_open(ft_proc_t *p, ft_mod_t *m, ft_elf_t *(*openfn)(int,
+    const char *, ft_elf_slotrd_t *, void *, char *, size_t), char *err,
+    size_t errlen)
+{
+	struct ft_proc_slot ps = { p, m };
+	char path[PATH_MAX];
+	ft_mapent_t me;
+	int fd;
+
+	if (ft_procfs_mapfind(p->pr_pid, m->fm_lo, &me, path,
+	    sizeof(path)) == -1 || me.me_dev != m->fm_dev ||
+	    me.me_ino != m->fm_ino) {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "%s: no longer mapped",
+			    m->fm_path);
+		return NULL;
+	}
+	if ((fd = ft_procfs_mapopen(p->pr_pid, &me, err, errlen)) == -1)
+		return NULL;
+	return openfn(fd, m->fm_path, ft_proc_slotrd, &ps, err, errlen);
+}
+
+/*
+ * The module's symbols, read on first use and kept; its IFUNCs are named
+ * by what its live image chose (ft_elf.c).
  */
 ft_elf_t *
 ft_proc_mod_elf(ft_proc_t *p, ft_mod_t *m, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
-	ft_mapent_t me;
 	ft_elf_t *fe;
-	int fd;
 
 	pthread_mutex_lock(&p->pr_modlock);
-	if ((fe = m->fm_elf) == NULL) {
-		if (ft_procfs_mapfind(p->pr_pid, m->fm_lo, &me, path,
-		    sizeof(path)) == -1 || me.me_dev != m->fm_dev ||
-		    me.me_ino != m->fm_ino) {
-			if (err != NULL && errlen > 0)
-				snprintf(err, errlen, "%s: no longer mapped",
-				    m->fm_path);
-		} else if ((fd = ft_procfs_mapopen(p->pr_pid, &me, err,
-		    errlen)) != -1) {
-			struct ft_proc_slot ps = { p, m };
+	if ((fe = m->fm_elf) == NULL)
+		fe = m->fm_elf = ft_proc_mod_open(p, m, ft_elf_fdopen, err,
+		    errlen);
+	pthread_mutex_unlock(&p->pr_modlock);
+	return fe;
+}
 
-			fe = m->fm_elf = ft_elf_fdopen(fd, m->fm_path,
-			    ft_proc_slotrd, &ps, err, errlen);
-		}
-	}
+/*
+ * The functions the module's IFUNCs chose, and nothing else: what the
+ * consumer needs besides the file's symbols to name addresses as the
+ * probes are named.  Made once the linker has relocated the module, and
+ * kept; NULL before, or if the file cannot be read.
+ */
+const ft_elf_t *
+ft_proc_mod_ifuncs(ft_proc_t *p, ft_mod_t *m)
+{
+	ft_elf_t *fe;
+
+	pthread_mutex_lock(&p->pr_modlock);
+	if ((fe = m->fm_ifuncs) == NULL && m->fm_text)
+		fe = m->fm_ifuncs = ft_proc_mod_open(p, m, ft_elf_ifuncs_open,
+		    NULL, 0);
 	pthread_mutex_unlock(&p->pr_modlock);
 	return fe;
 }

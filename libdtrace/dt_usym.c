@@ -17,6 +17,11 @@
  * /proc while it lives.  printa()'s %k and the usym()/umod() keys that
  * aggregate by function or module (dt_usym_start) use the same names.
  *
+ * A function an IFUNC chose (glibc's strlen: __strlen_avx2, which no
+ * symbol of a stripped libc names) comes with the map, as the daemon
+ * resolved it (fasttrap/ft_elf.c), and goes by the IFUNC's name, as its
+ * probes do.
+ *
  * Several names for one function (malloc and __libc_malloc, free and
  * glibc's compat cfree@GLIBC_2.2.5, foo and foo.localalias) give the one
  * the daemon's fasttrap/ft_elf.c lists it under, by the same rule
@@ -44,6 +49,13 @@
 
 #define DT_USYM_DEBUGDIR	"/usr/lib/debug"
 
+/* A function an IFUNC chose, as the daemon names it (DT_MSG_MODMAP). */
+typedef struct dt_usym_ifunc {
+	uint64_t	ui_addr;	/* where it runs */
+	uint64_t	ui_size;
+	char		*ui_name;
+} dt_usym_ifunc_t;
+
 typedef struct dt_usym_mod {
 	uint64_t	um_lo;
 	uint64_t	um_hi;
@@ -51,6 +63,8 @@ typedef struct dt_usym_mod {
 	uint32_t	um_flags;	/* DT_MODMAP_* */
 	char		*um_path;
 	char		*um_name;	/* in stacks: the executable's as run */
+	dt_usym_ifunc_t	*um_ifuncs;	/* by address */
+	uint32_t	um_nifuncs;
 	/* -lv: its functions' DIEs by name, made on first use */
 	struct dt_usym_fnent *um_fns;
 	size_t		um_nfns;
@@ -163,6 +177,11 @@ dt_usym_mod_clear(dt_usym_mod_t *m)
 	m->um_path = NULL;
 	free(m->um_name);
 	m->um_name = NULL;
+	for (i = 0; i < m->um_nifuncs; i++)
+		free(m->um_ifuncs[i].ui_name);
+	free(m->um_ifuncs);
+	m->um_ifuncs = NULL;
+	m->um_nifuncs = 0;
 }
 
 static void
@@ -192,6 +211,41 @@ dt_usym_proc(dtrace_hdl_t *dtp, pid_t pid, int create)
 	return up;
 }
 
+static int
+dt_usym_ifunc_cmp(const void *a, const void *b)
+{
+	const dt_usym_ifunc_t *x = a, *y = b;
+
+	return x->ui_addr < y->ui_addr ? -1 : x->ui_addr > y->ui_addr;
+}
+
+/* A module's IFUNCs in DT_MSG_MODMAP: 0, or -1 if they are malformed. */
+static int
+dt_usym_modmap_ifuncs(dt_msg_t *m, dt_usym_mod_t *um)
+{
+	uint32_t n = dt_msg_get_u32(m), i;
+	dt_usym_ifunc_t *ui;
+
+	/* each takes at least 20 bytes: n is bounded by the message */
+	if (m->dm_err || n > (m->dm_len - m->dm_off) / 20)
+		return -1;
+	if (n == 0)
+		return 0;
+	if ((um->um_ifuncs = calloc(n, sizeof(*um->um_ifuncs))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		ui = &um->um_ifuncs[i];
+		ui->ui_addr = dt_msg_get_u64(m);
+		ui->ui_size = dt_msg_get_u64(m);
+		ui->ui_name = dt_msg_get_strdup(m, 4096);
+		if (ui->ui_name == NULL)
+			return -1;
+		um->um_nifuncs++;
+	}
+	qsort(um->um_ifuncs, n, sizeof(*um->um_ifuncs), dt_usym_ifunc_cmp);
+	return 0;
+}
+
 /* DT_MSG_MODMAP: the objects mapped in a target. */
 void
 dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
@@ -201,8 +255,8 @@ dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
 	struct dt_usym_proc *up;
 	dt_usym_mod_t *nm;
 
-	/* each module takes at least 32 bytes: n is bounded by the message */
-	if (m->dm_err || n > (m->dm_len - m->dm_off) / 32 ||
+	/* each module takes at least 40 bytes: n is bounded by the message */
+	if (m->dm_err || n > (m->dm_len - m->dm_off) / 40 ||
 	    (nm = calloc((size_t)n + 1, sizeof(*nm))) == NULL)
 		return;
 	for (i = 0; i < n; i++) {
@@ -213,7 +267,8 @@ dt_usym_modmap(dtrace_hdl_t *dtp, dt_msg_t *m)
 		nm[i].um_path = dt_msg_get_strdup(m, 4096);
 		nm[i].um_name = dt_msg_get_strdup(m, 4096);
 		if (nm[i].um_path == NULL || nm[i].um_name == NULL ||
-		    nm[i].um_lo >= nm[i].um_hi)
+		    nm[i].um_lo >= nm[i].um_hi ||
+		    dt_usym_modmap_ifuncs(m, &nm[i]) == -1)
 			break;
 		nn++;
 	}
@@ -446,6 +501,43 @@ dt_usym_alias(Dwfl_Module *mod, uint64_t addr)
 }
 
 /*
+ * The function an IFUNC chose that holds addr in pid, as the daemon
+ * named it, and its module (*ump); or NULL.
+ */
+static const dt_usym_ifunc_t *
+dt_usym_ifunc(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr,
+    const dt_usym_mod_t **ump)
+{
+	struct dt_usym_proc *up = dt_usym_proc(dtp, pid, 0);
+	const dt_usym_mod_t *um;
+	const dt_usym_ifunc_t *ui;
+	uint32_t i, lo, hi, mid;
+
+	for (i = 0; up != NULL && i < up->up_nmods; i++) {
+		um = &up->up_mods[i];
+		if (um->um_nifuncs == 0 || addr < um->um_lo ||
+		    addr >= um->um_hi)
+			continue;
+		/* the last that starts at or before addr */
+		for (lo = 0, hi = um->um_nifuncs; lo < hi; ) {
+			mid = lo + (hi - lo) / 2;
+			if (um->um_ifuncs[mid].ui_addr <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == 0)
+			continue;
+		ui = &um->um_ifuncs[lo - 1];
+		if (addr - ui->ui_addr < ui->ui_size) {
+			*ump = um;
+			return ui;
+		}
+	}
+	return NULL;
+}
+
+/*
  * -x noresolve (dtrace-utils'): no symbol, "mod:0xoff", where off is the
  * address in the module's file (as addr2line -e reads it); "0xaddr" in
  * no module.
@@ -482,6 +574,8 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 	Dwfl *d = dt_usym_dwfl(dtp, pid);
 	Dwfl_Module *mod = NULL;
 	const char *mname = NULL, *sname = NULL, *file = NULL, *at, *alias;
+	const dt_usym_ifunc_t *ui;
+	const dt_usym_mod_t *um;
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	int slen = 0;
@@ -508,6 +602,17 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 		    NULL, NULL, NULL)) != NULL &&
 		    (alias = dt_usym_alias(mod, addr - off)) != NULL)
 			sname = alias;
+	}
+	/*
+	 * A function an IFUNC chose goes by the IFUNC's name, as its probes
+	 * do (strlen, not __strlen_avx2, which only a debug file names)
+	 */
+	if (how != DT_USYM_MOD &&
+	    (ui = dt_usym_ifunc(dtp, pid, addr, &um)) != NULL) {
+		sname = ui->ui_name;
+		off = addr - ui->ui_addr;
+		if (mname == NULL)
+			mname = dt_usym_basename(um->um_name);
 	}
 	/* a debug file's .symtab may spell the version: foo@@GLIBC_2.34 */
 	if (sname != NULL) {
@@ -540,6 +645,8 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 uint64_t
 dt_usym_start(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how)
 {
+	const dt_usym_ifunc_t *ui;
+	const dt_usym_mod_t *um;
 	Dwfl *d;
 	Dwfl_Module *mod;
 	Dwarf_Addr start;
@@ -552,6 +659,9 @@ dt_usym_start(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how)
 	if (how != DT_USYM_MOD &&
 	    dtp->dt_options[DTRACEOPT_NORESOLVE] != DTRACEOPT_UNSET)
 		return addr;
+	if (how != DT_USYM_MOD &&
+	    (ui = dt_usym_ifunc(dtp, pid, addr, &um)) != NULL)
+		return ui->ui_addr;
 	d = dt_usym_dwfl(dtp, pid);
 	if (d == NULL || (mod = dwfl_addrmodule(d, addr)) == NULL)
 		return addr;

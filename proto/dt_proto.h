@@ -30,7 +30,7 @@
  * 9: stack() (DTP_KEY_STACK keys, DTRACEACT_STACK records), which
  * daemons of 8 built before it refuse as a bad program.
  */
-#define DT_PROTO_VERSION	9
+#define DT_PROTO_VERSION	10
 
 #define DT_MSG_HDRSIZE		12
 #define DT_MSGF_FD		0x1	/* one fd is attached */
@@ -137,10 +137,14 @@ enum dt_msgtype {
 				 *   u64 hi, u64 bias, u32 flags
 				 *   (DT_MODMAP_*), str path, str name
 				 *   (the module's in probes and stacks:
-				 *   the executable's as it was run) }: the
-				 *   objects mapped in a target (ustack(),
-				 *   usym() symbols are the client's work);
-				 *   replaces the pid's previous map */
+				 *   the executable's as it was run), u32
+				 *   nsyms, nsyms x { u64 addr, u64 size,
+				 *   str name }: the functions its IFUNCs
+				 *   chose, which its file may not name }:
+				 *   the objects mapped in a target
+				 *   (ustack(), usym() symbols are the
+				 *   client's work); replaces the pid's
+				 *   previous map */
 	DT_MSG_ECBS,		/* d->c, any time before records of them:
 				 *   u32 n, then n x { u32 epid, u32 program
 				 *   (the consumer's, in PROGRAM order), u32

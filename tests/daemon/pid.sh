@@ -87,6 +87,24 @@ dtrace -q -c "$TRIGGERS/ifunc 1000" -n "$ifunc_d" >"$tmp/out" 2>"$tmp/err"
 check "ifunc: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "$ifunc_out" \
     "ifunc: pick, strlen, memcpy each fire 1000 times, with their values"
+# and they are named so in ufunc() and ustack(), where no symbol of a
+# stripped libc names them (__strlen_avx2 is only a debug file's)
+dtrace -q -c "$TRIGGERS/ifunc 100" -n '
+pid$target:a.out:work:entry { self->in = 1; }
+pid$target:a.out:work:return { self->in = 0; }
+pid$target:a.out:pick:entry,
+pid$target:libc.so.6:strlen:entry, pid$target:libc.so.6:memcpy:entry
+/probefunc == "pick" || self->in/
+{ @u[ufunc(uregs[R_PC])] = count(); @s[ustack(2)] = count(); }
+END { printa("%A %@d\n", @u); printa("%k", @s); }' >"$tmp/out" 2>"$tmp/err"
+check "ifunc names: exit 0" [ $? -eq 0 ]
+check "ifunc names: ufunc() is libc.so.6\`strlen, memcpy and ifunc\`pick" \
+    [ "$(grep '^[a-z]' "$tmp/out" | tr '\n' ' ')" = \
+    "pick=14950 work=1558 libc.so.6\`memcpy 100 ifunc\`pick 100 libc.so.6\`strlen 100 " ]
+check "ifunc names: ustack() tops are strlen and memcpy under work, pick" \
+    [ "$(awk '/^ +[^ ]*`/ { printf "%s ", $1 }' "$tmp/out" |
+    sed 's/+0x[0-9a-f]*//g')" = \
+    "libc.so.6\`memcpy ifunc\`work ifunc\`pick ifunc\`main libc.so.6\`strlen ifunc\`work " ]
 dtrace -l -n 'pid$target:a.out:pick*:entry' -c "$TRIGGERS/ifunc 1" \
     >"$tmp/out" 2>"$tmp/err"
 check "ifunc: -l lists pick once, over pick_fast, and the others" \

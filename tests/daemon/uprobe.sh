@@ -128,6 +128,16 @@ strlen 1000
 pick 499500 1499500, strlen 15500
 
 " "ifunc: pick, strlen, memcpy each fire 1000 times, with their values"
+dtrace -x backend=uprobe -q -c "$TRIGGERS/ifunc 100" -n '
+pid$target:a.out:work:entry { self->in = 1; }
+pid$target:a.out:work:return { self->in = 0; }
+pid$target:libc.so.6:strlen:entry /self->in/
+{ @u[ufunc(uregs[R_PC])] = count(); @s[ustack(2)] = count(); }
+END { printa("%A %@d\n", @u); printa("%k", @s); }' >"$tmp/out" 2>"$tmp/err"
+check "ifunc names: ufunc() and ustack() say libc.so.6\`strlen, under work" \
+    [ "$(awk '/`/ { printf "%s ", $1 }' "$tmp/out" |
+    sed 's/+0x[0-9a-f]*//g')" = \
+    "libc.so.6\`strlen libc.so.6\`strlen ifunc\`work " ]
 
 # offset probes: offset 0 shares the entry site
 dtrace -x backend=uprobe -q -c "$TRIGGERS/loop 5" -n '
