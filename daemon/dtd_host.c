@@ -530,7 +530,14 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 		*valp = dtd_host_arg(h, (int)ndx);
 		return 0;
 	case DIF_VAR_UREGS:
-		if (h->dh_regs == NULL || ndx >= h->dh_nregs)
+		/*
+		 * no user thread under the hit (an idle CPU's sample): as
+		 * illumos's, an invalid address (0x0); a register there is
+		 * not, an illegal operation
+		 */
+		if (h->dh_regs == NULL)
+			return DIF_FLT_BADADDR;
+		if (ndx >= h->dh_nregs)
 			return DIF_FLT_ILLOP;
 		*valp = h->dh_regs[ndx];
 		return 0;

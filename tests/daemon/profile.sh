@@ -194,10 +194,12 @@ END { printa(@); }' $sp >"$tmp/out" 2>"$tmp/err"
 " "umod() of a process not traced: libc.so.6, not its path"
 
 	# an idle CPU fires as illumos's do: pid 0, tid 0, execname sched,
-	# uid 0, arg0 a kernel PC, arg1 0 (whether a CPU idles in this
-	# second on a busy machine cannot be known: how often is only said)
+	# uid 0, arg0 a kernel PC, arg1 0, and no user registers (uregs is
+	# an invalid address, 0x0); whether a CPU idles in this second on a
+	# busy machine cannot be known: how often is only said
 	dtrace -q -n '
 profile-97 /pid == 0/ { @i = count(); @[execname, tid, uid, arg0 != 0, arg1] = count(); }
+profile-97 /pid == 0/ { @r = sum(uregs[R_PC]); }
 tick-1s { exit(0); }
 END { printa("idle %@d\n", @i); printa("%s %d %d %d %d %@d\n", @); }' \
 	    >"$tmp/out" 2>"$tmp/err"
@@ -206,6 +208,10 @@ END { printa("idle %@d\n", @i); printa("%s %d %d %d %d %@d\n", @); }' \
 	check "idle firings: each has execname sched, tid 0, uid 0, a kernel PC, arg1 0" \
 	    [ "$(sed '/^idle /d;/^$/d' "$tmp/out" | sed 's/ [0-9]*$//' |
 	    grep -vx 'sched 0 0 1 0')" = "" ]
+	idle=$(sed -n 's/^idle //p' "$tmp/out")
+	check "idle firings: uregs is an invalid address (0x0) in each" \
+	    [ "$(grep -c 'profile:::profile-97): invalid address (0x0) in action #1 at DIF offset [0-9]*$' "$tmp/err")" = \
+	    "${idle:-0}" ]
 fi
 kill $spinners 2>/dev/null
 wait $spinners 2>/dev/null
