@@ -27,10 +27,13 @@
  * nothing there yet: those are not offered, as a probe on a resolver
  * would not fire.
  */
+#include <sys/stat.h>
+
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +53,26 @@ struct ft_elf {
 	char		*fe_strs;	/* the names' storage */
 	uint8_t		fe_buildid[64];
 	size_t		fe_buildidlen;
+	size_t		fe_nirel;	/* IRELATIVE relocations read */
 };
+
+/*
+ * Files known to have no IRELATIVE relocation, and so no IFUNC to
+ * resolve in any process, by device, inode, size and modification time:
+ * most objects, which ft_elf_ifuncs_open() would otherwise read again
+ * for every process that maps them (a profile of the whole machine
+ * sends the map of each process it samples).  A ring: when it is full
+ * the oldest is forgotten.
+ */
+#define FT_ELF_NOIREL		1024
+static struct ft_elf_file {
+	dev_t		ef_dev;
+	ino_t		ef_ino;
+	off_t		ef_size;
+	struct timespec	ef_mtime;
+} ft_elf_noirel[FT_ELF_NOIREL];
+static size_t ft_elf_nnoirel, ft_elf_noirelnext;
+static pthread_mutex_t ft_elf_noirel_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static ft_elf_t	*ft_elf_load(int, const char *, ft_elf_slotrd_t *, void *,
 		    int, char *, size_t);
@@ -516,14 +538,58 @@ ft_elf_t *
 ft_elf_ifuncs_open(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
     char *err, size_t errlen)
 {
-	ft_elf_t *fe = ft_elf_load(fd, path, rd, arg, 1, err, errlen);
+	struct stat st;
+	ft_elf_t *fe;
+	size_t i;
+	int known = 0;
 
-	if (fe != NULL) {
-		elf_end(fe->fe_elf);
-		fe->fe_elf = NULL;
-		close(fe->fe_fd);
-		fe->fe_fd = -1;
+	memset(&st, 0, sizeof(st));
+	if (fstat(fd, &st) == 0) {
+		pthread_mutex_lock(&ft_elf_noirel_lock);
+		for (i = 0; i < ft_elf_nnoirel && !known; i++) {
+			const struct ft_elf_file *f = &ft_elf_noirel[i];
+
+			known = f->ef_dev == st.st_dev &&
+			    f->ef_ino == st.st_ino &&
+			    f->ef_size == st.st_size &&
+			    f->ef_mtime.tv_sec == st.st_mtim.tv_sec &&
+			    f->ef_mtime.tv_nsec == st.st_mtim.tv_nsec;
+		}
+		pthread_mutex_unlock(&ft_elf_noirel_lock);
 	}
+	if (known) {
+		/* no symbol, as ft_elf_load makes it for a stripped object */
+		close(fd);
+		if ((fe = calloc(1, sizeof(*fe))) == NULL ||
+		    (fe->fe_syms = calloc(1, sizeof(ft_sym_t))) == NULL ||
+		    (fe->fe_names = calloc(1, sizeof(ft_sym_t))) == NULL ||
+		    (fe->fe_aliases = calloc(1, sizeof(ft_sym_t))) == NULL) {
+			ft_elf_err(err, errlen, path, strerror(errno));
+			if (fe != NULL)
+				fe->fe_fd = -1;
+			ft_elf_close(fe);
+			return NULL;
+		}
+		fe->fe_fd = -1;
+		return fe;
+	}
+	if ((fe = ft_elf_load(fd, path, rd, arg, 1, err, errlen)) == NULL)
+		return NULL;
+	if (fe->fe_nirel == 0 && st.st_ino != 0) {
+		pthread_mutex_lock(&ft_elf_noirel_lock);
+		ft_elf_noirel[ft_elf_noirelnext].ef_dev = st.st_dev;
+		ft_elf_noirel[ft_elf_noirelnext].ef_ino = st.st_ino;
+		ft_elf_noirel[ft_elf_noirelnext].ef_size = st.st_size;
+		ft_elf_noirel[ft_elf_noirelnext].ef_mtime = st.st_mtim;
+		ft_elf_noirelnext = (ft_elf_noirelnext + 1) % FT_ELF_NOIREL;
+		if (ft_elf_nnoirel < FT_ELF_NOIREL)
+			ft_elf_nnoirel++;
+		pthread_mutex_unlock(&ft_elf_noirel_lock);
+	}
+	elf_end(fe->fe_elf);
+	fe->fe_elf = NULL;
+	close(fe->fe_fd);
+	fe->fe_fd = -1;
 	return fe;
 }
 
@@ -586,6 +652,7 @@ ft_elf_load(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
 			ft_elf_note_buildid(fe, scn);
 		}
 	}
+	fe->fe_nirel = es.es_nirel;
 	if (rd != NULL && es.es_nifuncs > 0 && es.es_nirel > 0 &&
 	    ft_elf_ifuncs(fe, &es, rd, arg) == -1) {
 		ft_elf_err(err, errlen, path, strerror(errno));

@@ -2,14 +2,16 @@
  * test_ft_isa.c: x86-64 classification and function analysis (Zydis),
  * and ELF function symbols (libelf), on hand-made code and on the real
  * libc of this machine, whose IFUNCs are resolved from this process's
- * own image of it.
+ * own image of it, and which files without IFUNCs are remembered.
  */
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ft.h"
 #include "tap.h"
@@ -273,6 +275,79 @@ test_ifunc(void)
 	dlclose(libc);
 }
 
+static uint64_t test_pick_fast;
+
+/* ft_elf_slotrd_t: an image of the ifunc trigger, relocated. */
+static int
+test_pick_slotrd(void *arg, uint64_t addr, uint64_t *vp)
+{
+	(void)arg;
+	(void)addr;
+	*vp = test_pick_fast;
+	return 0;
+}
+
+static int
+test_copy(const char *from, int to)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(from, O_RDONLY)) == -1 || ftruncate(to, 0) == -1 ||
+	    lseek(to, 0, SEEK_SET) == -1)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (write(to, buf, (size_t)n) != n)
+			break;
+	close(fd);
+	return n == 0 ? 0 : -1;
+}
+
+/*
+ * ft_elf_ifuncs_open remembers a file without IRELATIVE relocations by
+ * its identity, and a file rewritten in place (a rebuilt program, one
+ * inode) is read again.
+ */
+static void
+test_ifunc_noirel(void)
+{
+	const char *top = getenv("top_builddir");
+	char loop[PATH_MAX], ifn[PATH_MAX], tmp[] = "/tmp/test_ft_isa.XXXXXX";
+	const ft_sym_t *s;
+	ft_elf_t *fe;
+	char err[256];
+	int fd, i;
+
+	snprintf(loop, sizeof(loop), "%s/tests/triggers/loop", top ? top : ".");
+	snprintf(ifn, sizeof(ifn), "%s/tests/triggers/ifunc", top ? top : ".");
+	fe = ft_elf_open(ifn, err, sizeof(err));
+	s = fe != NULL ? ft_elf_lookup(fe, "pick_fast") : NULL;
+	test_pick_fast = s != NULL ? s->fs_addr : 0;
+	ft_elf_close(fe);
+	if (!tap_ok(test_pick_fast != 0, "the ifunc trigger has pick_fast") ||
+	    (fd = mkstemp(tmp)) == -1)
+		return;
+	for (i = 0; i < 2; i++) {
+		fe = test_copy(loop, fd) == 0 ? ft_elf_ifuncs_open(open(tmp,
+		    O_RDONLY), tmp, test_pick_slotrd, NULL, err, sizeof(err)) :
+		    NULL;
+		tap_ok(fe != NULL && ft_elf_nsyms(fe) == 0,
+		    "loop: no IFUNC (%s time)", i ? "second" : "first");
+		ft_elf_close(fe);
+	}
+	/* the same inode, now the ifunc trigger: its mtime and size moved */
+	fe = test_copy(ifn, fd) == 0 ? ft_elf_ifuncs_open(open(tmp, O_RDONLY),
+	    tmp, test_pick_slotrd, NULL, err, sizeof(err)) : NULL;
+	s = fe != NULL ? ft_elf_lookup(fe, "pick") : NULL;
+	tap_ok(s != NULL && s->fs_addr == test_pick_fast && s->fs_size > 0 &&
+	    ft_elf_nsyms(fe) == 1,
+	    "rewritten in place as the ifunc trigger: pick is pick_fast, alone");
+	ft_elf_close(fe);
+	close(fd);
+	unlink(tmp);
+}
+
 int
 main(void)
 {
@@ -280,5 +355,6 @@ main(void)
 	test_function();
 	test_libc();
 	test_ifunc();
+	test_ifunc_noirel();
 	return tap_done();
 }
