@@ -365,8 +365,8 @@ static void
 dtd_client_free(dtd_client_t *cl)
 {
 	int oneshot = cl->cl_oneshot;
+	pid_t pid = cl->cl_peer.dp_pid;
 
-	log_info("%s: pid %d gone", __func__, (int)cl->cl_peer.dp_pid);
 	TAILQ_REMOVE(&dtd_clients, cl, cl_link);
 	dtd_client_nclients--;
 	/*
@@ -381,6 +381,8 @@ dtd_client_free(dtd_client_t *cl)
 	event_free(cl->cl_stallev);
 	dt_peer_close(&cl->cl_peer);
 	free(cl);
+	/* once its connection is closed */
+	log_info("%s: pid %d gone", __func__, (int)pid);
 	/* a retained program may have drained while its client was here */
 	dtd_retain_tend();
 	if (oneshot && dtd_base != NULL)

@@ -14,9 +14,13 @@ nfds()
 }
 # the socket comes before the rest of the daemon's start-up (its event
 # loop's descriptors): count once it has served a consumer (a run on a
-# loaded machine counted 9 at once, and 12 at the end, all its own)
+# loaded machine counted 9 at once, and 12 at the end, all its own),
+# and has closed that consumer's connection (it logs that it is gone
+# once it has; one run counted 13 before it had, and 12 at the end)
 dtrace -n 'BEGIN { exit(0); }' >/dev/null 2>&1
 check "a first consumer is served" [ $? -eq 0 ]
+check "and let go" waitfor grep -q "dtd_client_free: pid [0-9]* gone" \
+    "$tmp/dtraced.log"
 fd0=$(nfds)
 
 # A pid consumer counting every call of f of a target making 300000.
