@@ -207,7 +207,14 @@ if unshare -m sh -c 'mount --bind "$1" /proc/sys/kernel/perf_event_max_stack' \
 	"$DTRACE" -x socket="$sock" -q -p $sp -n 'BEGIN { printf("go\n"); }
 	profile-997 /pid == $target/ { printf("s\n"); }' >"$tmp/first" 2>&1 &
 	fp=$!
-	waitfor grep -q go "$tmp/first"
+	# (a bound on a hang: a run beside a busy machine's other work
+	# took more than waitfor's 10 s, and the second came first)
+	i=0
+	while ! grep -q go "$tmp/first" && [ $i -lt 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	check "refused reopen: the first consumer traces" grep -q go "$tmp/first"
 	dtrace -q -p $sp -n 'profile-997 /pid == $target/ {
 		@[stack(200)] = count(); }
 	tick-1s { exit(0); }' >"$tmp/out" 2>"$tmp/err"
