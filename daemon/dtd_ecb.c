@@ -111,6 +111,9 @@ dtd_ecb_wakeup(void)
 		fn();
 }
 
+static int	dtd_ecb_claim(dtd_consumer_t *, int);
+static void	dtd_ecb_stop(dtd_consumer_t *, int, int);
+
 /*
  * Stop tracing from the firing path (any thread): exit() or a full fill
  * buffer (reason DT_REASON_*).  The first reason wins, and it is in
@@ -120,17 +123,38 @@ dtd_ecb_wakeup(void)
 void
 dtd_ecb_drain(dtd_consumer_t *c, int reason, int status)
 {
-	int none = DT_REASON_NONE, expect;
+	if (dtd_ecb_claim(c, reason) == 1)
+		dtd_ecb_stop(c, reason, status);
+}
 
-	/* exit() in BEGIN drains too */
+/*
+ * Claim stopping c's tracing for reason: 1 if this caller is the first,
+ * 0 if another reason or firing came first, -1 if c is not tracing
+ * (exit() in END: nothing to stop).  exit() in BEGIN drains too.
+ */
+static int
+dtd_ecb_claim(dtd_consumer_t *c, int reason)
+{
+	int none = DT_REASON_NONE, act;
+
+	act = __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
+	if (act != DT_ACT_ACTIVE && act != DTD_ACT_WARMUP)
+		return -1;
+	return __atomic_compare_exchange_n(&c->dc_reason, &none, reason, 0,
+	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* Stop c's tracing for reason, which this caller claimed. */
+static void
+dtd_ecb_stop(dtd_consumer_t *c, int reason, int status)
+{
+	int expect;
+
+	if (reason == DT_REASON_EXIT)
+		c->dc_exitstatus = status;
 	expect = __atomic_load_n(&c->dc_activity, __ATOMIC_ACQUIRE);
 	if (expect != DT_ACT_ACTIVE && expect != DTD_ACT_WARMUP)
 		return;
-	if (!__atomic_compare_exchange_n(&c->dc_reason, &none, reason, 0,
-	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return;
-	if (reason == DT_REASON_EXIT)
-		c->dc_exitstatus = status;
 	if (!__atomic_compare_exchange_n(&c->dc_activity, &expect,
 	    DT_ACT_DRAINING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
@@ -655,9 +679,19 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		v = dif_vm_exec(a->da_difo[0], &ms);
 		if (ms.dm_fault)
 			goto fault;
+		/*
+		 * As illumos's: while tracing, one exit() is recorded, the
+		 * first; a firing on another thread that comes to its exit()
+		 * after it (two CPUs' samples at once) records nothing.  END's
+		 * and ERROR's, once tracing has stopped, stop nothing.
+		 */
 		if (a->da_kind == DTRACEACT_EXIT) {
-			exiting = 1;
 			status = (int)v;
+			exiting = dtd_ecb_claim(c, DT_REASON_EXIT);
+			if (exiting == 0 || (exiting == -1 &&
+			    h->dh_probe->dpr_id != DTD_PROBE_END &&
+			    h->dh_probe->dpr_id != DTD_PROBE_ERROR))
+				goto done;
 		}
 		if (a->da_kind == DTRACEACT_RAISE) {
 			if (dtd_ecb_signal(e, h, &ms, a->da_kind, v) == -1)
@@ -715,8 +749,8 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 	else if (rec != NULL && dtd_buf_write(&c->dc_buf, dtd_ecb_hitcpu(h),
 	    h->dh_tid, rec, e->de_recsize) == DTD_BUF_FILLED)
 		dtd_ecb_drain(c, DT_REASON_FILL, 0);
-	if (exiting)
-		dtd_ecb_drain(c, DT_REASON_EXIT, status);
+	if (exiting == 1)
+		dtd_ecb_stop(c, DT_REASON_EXIT, status);
 	goto done;
 fault:
 	dtd_ecb_error(e, h, ndx, &ms);
