@@ -747,8 +747,16 @@ dtd_ecb_run(dtd_ecb_t *e, const dtd_hit_t *h, dif_lstate_t *ls)
 		(void)dtd_spec_write(c->dc_spec, specid, dtd_ecb_hitcpu(h), rec,
 		    e->de_recsize);
 	else if (rec != NULL && dtd_buf_write(&c->dc_buf, dtd_ecb_hitcpu(h),
-	    h->dh_tid, rec, e->de_recsize) == DTD_BUF_FILLED)
-		dtd_ecb_drain(c, DT_REASON_FILL, 0);
+	    h->dh_tid, rec, e->de_recsize) == DTD_BUF_FILLED) {
+		/* a record that did not fit: its exit() is never seen */
+		if (exiting == 1) {
+			__atomic_store_n(&c->dc_reason, DT_REASON_FILL,
+			    __ATOMIC_RELEASE);
+			exiting = 0;
+			dtd_ecb_stop(c, DT_REASON_FILL, 0);
+		} else
+			dtd_ecb_drain(c, DT_REASON_FILL, 0);
+	}
 	if (exiting == 1)
 		dtd_ecb_stop(c, DT_REASON_EXIT, status);
 	goto done;
