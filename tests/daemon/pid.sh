@@ -67,25 +67,16 @@ same "$tmp/out" "total=360000
 # GNU IFUNCs: the function the resolver chose (the trigger's own pick,
 # whose resolver chooses pick_fast; glibc's strlen and memcpy, chosen by
 # the CPU), every call and return; memcpy is its default version's
-ifunc_d='
-pid$target:a.out:pick:entry { @c[probefunc] = count(); @a = sum(arg0); }
-pid$target:a.out:pick:return { @r = sum(arg1); }
-pid$target:a.out:work:entry { self->in = 1; }
-pid$target:libc.so.6:strlen:entry, pid$target:libc.so.6:memcpy:entry
-/self->in/ { @c[probefunc] = count(); }
-pid$target:libc.so.6:strlen:return /self->in/ { @s = sum(arg1); }
-pid$target:a.out:work:return { self->in = 0; }
-END { printa("%s %@d\n", @c); printa("pick %@d %@d, strlen %@d\n", @a, @r, @s); }'
-ifunc_out="pick=1499500 work=15500
+dtrace -q -c "$TRIGGERS/ifunc 1000" -s "$srcdir/tests/daemon/ifunc.d" \
+    >"$tmp/out" 2>"$tmp/err"
+check "ifunc: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "pick=1499500 work=15500
 memcpy 1000
 pick 1000
 strlen 1000
 pick 499500 1499500, strlen 15500
 
-"
-dtrace -q -c "$TRIGGERS/ifunc 1000" -n "$ifunc_d" >"$tmp/out" 2>"$tmp/err"
-check "ifunc: exit 0" [ $? -eq 0 ]
-same "$tmp/out" "$ifunc_out" \
+" \
     "ifunc: pick, strlen, memcpy each fire 1000 times, with their values"
 # and they are named so in ufunc() and ustack(), where no symbol of a
 # stripped libc names them (__strlen_avx2 is only a debug file's)

@@ -110,16 +110,8 @@ check "stack args: arg5, arg6, arg7 sum to 95, 105, 115" \
     grep -qx "arg5 95 arg6 105 arg7 115" "$tmp/out"
 
 # GNU IFUNCs (as in pid.sh): the chosen functions' entries and returns
-dtrace -x backend=uprobe -q -c "$TRIGGERS/ifunc 1000" -n '
-pid$target:a.out:pick:entry { @c[probefunc] = count(); @a = sum(arg0); }
-pid$target:a.out:pick:return { @r = sum(arg1); }
-pid$target:a.out:work:entry { self->in = 1; }
-pid$target:libc.so.6:strlen:entry, pid$target:libc.so.6:memcpy:entry
-/self->in/ { @c[probefunc] = count(); }
-pid$target:libc.so.6:strlen:return /self->in/ { @s = sum(arg1); }
-pid$target:a.out:work:return { self->in = 0; }
-END { printa("%s %@d\n", @c); printa("pick %@d %@d, strlen %@d\n", @a, @r, @s); }' \
-    >"$tmp/out" 2>"$tmp/err"
+dtrace -x backend=uprobe -q -c "$TRIGGERS/ifunc 1000" \
+    -s "$srcdir/tests/daemon/ifunc.d" >"$tmp/out" 2>"$tmp/err"
 check "ifunc: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "pick=1499500 work=15500
 memcpy 1000
