@@ -557,25 +557,11 @@ ft_elf_ifuncs_open(int fd, const char *path, ft_elf_slotrd_t *rd, void *arg,
 		}
 		pthread_mutex_unlock(&ft_elf_noirel_lock);
 	}
-	if (known) {
-		/* no symbol, as ft_elf_load makes it for a stripped object */
-		close(fd);
-		if ((fe = calloc(1, sizeof(*fe))) == NULL ||
-		    (fe->fe_syms = calloc(1, sizeof(ft_sym_t))) == NULL ||
-		    (fe->fe_names = calloc(1, sizeof(ft_sym_t))) == NULL ||
-		    (fe->fe_aliases = calloc(1, sizeof(ft_sym_t))) == NULL) {
-			ft_elf_err(err, errlen, path, strerror(errno));
-			if (fe != NULL)
-				fe->fe_fd = -1;
-			ft_elf_close(fe);
-			return NULL;
-		}
-		fe->fe_fd = -1;
-		return fe;
-	}
-	if ((fe = ft_elf_load(fd, path, rd, arg, 1, err, errlen)) == NULL)
+	/* a known file: without a reader, no relocation is read */
+	if ((fe = ft_elf_load(fd, path, known ? NULL : rd, arg, 1, err,
+	    errlen)) == NULL)
 		return NULL;
-	if (fe->fe_nirel == 0 && st.st_ino != 0) {
+	if (!known && fe->fe_nirel == 0 && st.st_ino != 0) {
 		pthread_mutex_lock(&ft_elf_noirel_lock);
 		ft_elf_noirel[ft_elf_noirelnext].ef_dev = st.st_dev;
 		ft_elf_noirel[ft_elf_noirelnext].ef_ino = st.st_ino;
