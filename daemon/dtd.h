@@ -249,6 +249,12 @@ typedef struct dtd_provider {
 	/* t is released: forget what was made in it. */
 	void		(*dpv_release)(dtd_target_t *);
 	/*
+	 * Consumer c stops, before its END: fire now the hits that are
+	 * still on their way (an asynchronous capture's ring), so that
+	 * what happened before the stop is traced.
+	 */
+	void		(*dpv_flush)(struct dtd_consumer *);
+	/*
 	 * How many arguments p has, for the compiler's check of args[N]
 	 * (PROGRAM_OK, LIST_OK); -1 or NULL: not known.
 	 */
@@ -640,6 +646,7 @@ void		dtd_provider_shutdown(void);
 int		dtd_provider_observes(const dtd_consumer_t *);
 void		dtd_provider_retarget(dtd_target_t *, uint64_t, int);
 void		dtd_provider_release(dtd_target_t *);
+void		dtd_provider_flush(dtd_consumer_t *);
 
 /* profile-N, tick-N: their names (dtd_prov_profile.c), for unit tests */
 #define DTD_PROFILE_TICK	1
@@ -667,6 +674,8 @@ void		dtd_sample_retarget(void);
 void		dtd_sample_start(int);
 void		dtd_sample_stop(int);
 uint64_t	dtd_sample_idlepc(void);
+struct ft_perfhit;
+void		dtd_sample_fire_user(dtd_hit_t *, const struct ft_perfhit *);
 
 /*
  * dtd_target.c: the processes traced (targets, shared by the consumers

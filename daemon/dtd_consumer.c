@@ -1219,6 +1219,8 @@ dtd_consumer_stop(dtd_consumer_t *c, char *err, size_t errlen)
 		dtd_consumer_err(err, errlen, "tracing has already stopped");
 		return -1;
 	}
+	/* the hits before the stop, then END */
+	dtd_provider_flush(c);
 	/* END may write into the room a fill buffer kept for it */
 	dtd_buf_cooldown(&c->dc_buf);
 	dtd_ecb_hit_consumer(&hit, dtd_probe_lookup(DTD_PROBE_END), c);

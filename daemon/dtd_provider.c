@@ -13,12 +13,14 @@ extern const dtd_provider_t dtd_prov_dtrace;
 extern const dtd_provider_t dtd_prov_profile;
 extern const dtd_provider_t dtd_prov_pid;
 extern const dtd_provider_t dtd_prov_usdt;
+extern const dtd_provider_t dtd_prov_syscall;
 
 static const dtd_provider_t *const dtd_providers[] = {
 	&dtd_prov_dtrace,	/* first: BEGIN, END and ERROR have ids 1-3 */
 	&dtd_prov_profile,	/* then the default profile probes */
 	&dtd_prov_pid,
 	&dtd_prov_usdt,
+	&dtd_prov_syscall,	/* its probes after the profile ones */
 };
 #define DTD_NPROVIDERS	(sizeof(dtd_providers) / sizeof(dtd_providers[0]))
 
@@ -147,5 +149,16 @@ dtd_provider_release(dtd_target_t *t)
 	for (i = 0; i < DTD_NPROVIDERS; i++) {
 		if (dtd_providers[i]->dpv_release != NULL)
 			dtd_providers[i]->dpv_release(t);
+	}
+}
+
+void
+dtd_provider_flush(dtd_consumer_t *c)
+{
+	size_t i;
+
+	for (i = 0; i < DTD_NPROVIDERS; i++) {
+		if (dtd_providers[i]->dpv_flush != NULL)
+			dtd_providers[i]->dpv_flush(c);
 	}
 }

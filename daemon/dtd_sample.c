@@ -304,11 +304,8 @@ static void
 dtd_sample_fire(void *arg, const ft_perfhit_t *h)
 {
 	dtd_sampler_t *s = arg;
-	dtd_sampctx_t ps;
 	dtd_hit_t hit;
 
-	memset(&ps, 0, sizeof(ps));
-	ps.ps_hit = h;
 	/* every field from the sample: no system call for the daemon's */
 	memset(&hit, 0, sizeof(hit));
 	hit.dh_probe = s->dsm_probe;
@@ -334,25 +331,47 @@ dtd_sample_fire(void *arg, const ft_perfhit_t *h)
 		dtd_ecb_fire(&hit);
 		return;
 	}
-	hit.dh_visible = dtd_target_visible;
+	hit.dh_uid = (uid_t)-1;
+	dtd_sample_fire_user(&hit, h);
+}
+
+/*
+ * Fire hit, whose probe, arguments, thread and time are filled in (its
+ * uid too, or (uid_t)-1 to be looked up), in
+ * the user context of capture h of whatever process ran (a sample, a
+ * system call): shown only to the consumers that may see that process
+ * (dh_private, dh_visible), with h's registers as uregs[], h's stack
+ * copy then the process's memory now as its memory, and h's stack
+ * copy unwound for ustack().  The process is observed (its modules,
+ * its unwinder, the maps its consumers are sent).  Any thread.
+ */
+void
+dtd_sample_fire_user(dtd_hit_t *hit, const ft_perfhit_t *h)
+{
+	dtd_sampctx_t ps;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.ps_hit = h;
+	hit->dh_private = 1;
+	hit->dh_visible = dtd_target_visible;
 	/* no user context (a kernel thread): no entry, nothing to name */
 	if (h->ph_user &&
-	    (ps.ps_proc = dtd_target_observe(hit.dh_pid)) != NULL)
-		hit.dh_uid = dtd_target_uid(ps.ps_proc);
-	else
-		hit.dh_uid = dtd_target_uidof(hit.dh_pid);
+	    (ps.ps_proc = dtd_target_observe(hit->dh_pid)) != NULL)
+		hit->dh_uid = dtd_target_uid(ps.ps_proc);
+	else if (hit->dh_uid == (uid_t)-1)
+		hit->dh_uid = dtd_target_uidof(hit->dh_pid);
 	if (h->ph_user) {
-		hit.dh_regs = (const uint64_t *)(const void *)&h->ph_regs;
-		hit.dh_nregs = DTD_SAMPLE_NREGS;
-		hit.dh_uread = dtd_sample_uread;
-		hit.dh_uarg = &ps;
+		hit->dh_regs = (const uint64_t *)(const void *)&h->ph_regs;
+		hit->dh_nregs = DTD_SAMPLE_NREGS;
+		hit->dh_uread = dtd_sample_uread;
+		hit->dh_uarg = &ps;
 		if (ps.ps_proc != NULL &&
 		    dtd_target_unwind(ps.ps_proc) != NULL) {
-			hit.dh_ustack = dtd_sample_ustack;
-			hit.dh_ustackarg = &ps;
+			hit->dh_ustack = dtd_sample_ustack;
+			hit->dh_ustackarg = &ps;
 		}
 	}
-	dtd_ecb_fire(&hit);
+	dtd_ecb_fire(hit);
 	dtd_target_rele(ps.ps_proc);
 }
 

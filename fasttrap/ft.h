@@ -562,6 +562,46 @@ int		ft_bpf_gate(ft_bpf_t *, uint64_t);
 int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
 int		ft_bpf_stack(ft_bpf_t *, size_t);
 
+/*
+ * The system call capture (ft_bpf_sys_*, one for the daemon): programs
+ * on the raw tracepoints sys_enter and sys_exit that capture, for the
+ * system calls the daemon wants (FT_BPF_SYS_* of each number, below
+ * FT_BPF_SYSMAX) of every 64-bit process but the daemon's, the user
+ * registers at entry (the return value in ax at return), the thread,
+ * its credentials and name, the time, the CPU, and the user stack as
+ * the uprobe capture copies it (up to the bound of ft_bpf_sys_stack(),
+ * 0 at first).  FT_BPF_SYS_SIDE asks for both records of a call whoever
+ * wants it, for what it says of the process (an exec, an exit).
+ */
+#define	FT_BPF_SYSMAX		512
+#define	FT_BPF_SYS_ENTRY	1
+#define	FT_BPF_SYS_RETURN	2
+#define	FT_BPF_SYS_SIDE		4
+
+typedef struct ft_bpfsysrec {
+	uint64_t	sr_regs[FT_BPF_NREGS];	/* as ft_bpfrec_t's */
+	uint64_t	sr_pidtgid;	/* tgid << 32 | tid */
+	uint64_t	sr_time;	/* CLOCK_MONOTONIC, ns */
+	uint64_t	sr_uidgid;	/* gid << 32 | uid */
+	uint32_t	sr_nr;		/* the call's number */
+	uint32_t	sr_return;	/* 0: entry, 1: return */
+	char		sr_comm[16];	/* the thread's name */
+	uint32_t	sr_cpu;
+	uint32_t	sr_stklen;
+	uint8_t		sr_stack[FT_BPF_STACK];
+} ft_bpfsysrec_t;
+
+typedef struct ft_bpfsys ft_bpfsys_t;
+
+ft_bpfsys_t	*ft_bpf_sys_open(size_t, char *, size_t);
+void		ft_bpf_sys_close(ft_bpfsys_t *);
+int		ft_bpf_sys_fd(const ft_bpfsys_t *);
+int		ft_bpf_sys_want(ft_bpfsys_t *, uint32_t, uint32_t);
+int		ft_bpf_sys_stack(ft_bpfsys_t *, size_t);
+size_t		ft_bpf_sys_drain(ft_bpfsys_t *,
+		    void (*)(void *, const ft_bpfsysrec_t *), void *);
+int		ft_bpf_sys_lost(const ft_bpfsys_t *, uint64_t *, int);
+
 /* ft_btf.c: the offset of a thread's %fs base in struct task_struct, or -1 */
 long		ft_btf_fsbase_off(void);
 

@@ -77,8 +77,18 @@ struct ft_bpf_linkattr {
 	uint32_t	la_pad;
 };
 
+/* A BPF ring buffer, mapped: its consumer page ours, the data twice. */
+typedef struct ft_bpfring {
+	int		fr_fd;		/* BPF_MAP_TYPE_RINGBUF, or -1 */
+	size_t		fr_size;	/* data bytes, a power of 2 */
+	size_t		fr_page;
+	volatile uint64_t *fr_cons;	/* consumer position (ours) */
+	volatile uint64_t *fr_prod;	/* producer position */
+	uint8_t		*fr_data;	/* the ring, mapped twice in a row */
+} ft_bpfring_t;
+
 struct ft_bpf {
-	int		fb_ring;	/* BPF_MAP_TYPE_RINGBUF */
+	ft_bpfring_t	fb_ring;
 	int		fb_execprog;	/* sched_process_exec, one process */
 	int		fb_exec;	/* its raw tracepoint */
 	int		fb_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
@@ -90,11 +100,6 @@ struct ft_bpf {
 	int		fb_gate;	/* BPF_MAP_TYPE_ARRAY, 2 u64: execs
 					   seen, execs accepted */
 	int		fb_prog;
-	size_t		fb_size;	/* ring data bytes, a power of 2 */
-	size_t		fb_page;
-	volatile uint64_t *fb_cons;	/* consumer position (ours) */
-	volatile uint64_t *fb_prod;	/* producer position */
-	uint8_t		*fb_data;	/* the ring, mapped twice in a row */
 	int		fb_ncpu;
 };
 
@@ -253,12 +258,177 @@ ft_bpf_lookup(struct bpf_insn *insn, int n, int fd, int32_t key)
 	return n;
 }
 
+/*
+ * Emit at insn[n] the copy of the user stack into the record at r7,
+ * from the user %rsp in r8: the rest of %rsp's page, then the pages
+ * above while they can be read, up to the bound in word 1 of map conf
+ * (no more than the clauses use) and at most FT_BPF_STACK bytes, into
+ * the record's stack at stkoff, its length at stklenoff.  A copy ends
+ * where the stack's mapping does (the top of a shallow stack) or at the
+ * bound; nothing beyond it is ever read for the unwinder.  The bound is
+ * kept at fp-16 across the calls, the size of a read at fp-24.  r9 is
+ * then the bytes copied.  Returns the next n.
+ */
+static int
+ft_bpf_emit_stack(struct bpf_insn *insn, int n, int conf, int16_t stkoff,
+    int16_t stklenoff)
+{
+	int i, jstk[FT_BPF_STACK / FT_BPF_PAGE];
+	int jstkz[FT_BPF_STACK / FT_BPF_PAGE], jnone[2];
+
+#define	EMIT(x)	(insn[n++] = (x))
+	n = ft_bpf_lookup(insn, n, conf, 1);
+	EMIT(MOV64I(R4, 0));
+	EMIT(JEQI(R0, 0, 1));
+	EMIT(LDX64(R4, R0, 0));
+	EMIT(JLEI(R4, FT_BPF_STACK, 1));
+	EMIT(MOV64I(R4, FT_BPF_STACK));
+	EMIT(STX64(R10, R4, -16));
+	EMIT(MOV64R(R2, R8));
+	EMIT(AND64I(R2, FT_BPF_PAGE - 1));
+	EMIT(XOR64I(R2, FT_BPF_PAGE - 1));
+	EMIT(ADD64I(R2, 1));		/* 1..page: to %rsp's page's end */
+	EMIT(JLER(R2, R4, 1));
+	EMIT(MOV64R(R2, R4));		/* the bound is nearer */
+	jnone[0] = n;
+	EMIT(JEQI(R2, 0, 0));		/* patched: to nostack */
+	jnone[1] = n;
+	EMIT(JGTI(R2, FT_BPF_PAGE, 0));	/* patched: to nostack (never) */
+	EMIT(MOV64R(R9, R2));
+	EMIT(MOV64R(R3, R8));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, stkoff));
+	EMIT(CALL(BPF_FUNC_probe_read_user));
+	jstk[0] = n;
+	EMIT(JNEI(R0, 0, 0));			/* patched: to nostack */
+	for (i = 1; i < FT_BPF_STACK / FT_BPF_PAGE; i++) {
+		/* r9: the bytes copied so far; r2: a page, or what is left */
+		EMIT(LDX64(R2, R10, -16));
+		EMIT(SUB64R(R2, R9));
+		jstkz[i] = n;
+		EMIT(JSLEI(R2, 0, 0));		/* patched: to stkend */
+		EMIT(JLEI(R2, FT_BPF_PAGE, 1));
+		EMIT(MOV64I(R2, FT_BPF_PAGE));
+		EMIT(STX64(R10, R2, -24));
+		EMIT(MOV64R(R1, R7));
+		EMIT(ADD64I(R1, stkoff));
+		EMIT(ADD64R(R1, R9));
+		EMIT(MOV64R(R3, R8));
+		EMIT(ADD64R(R3, R9));
+		EMIT(CALL(BPF_FUNC_probe_read_user));
+		jstk[i] = n;
+		EMIT(JNEI(R0, 0, 0));		/* patched: to stkend */
+		EMIT(LDX64(R2, R10, -24));
+		EMIT(ADD64R(R9, R2));
+	}
+	/* stkend: */
+	for (i = 1; i < FT_BPF_STACK / FT_BPF_PAGE; i++) {
+		insn[jstk[i]].off = (int16_t)(n - jstk[i] - 1);
+		insn[jstkz[i]].off = (int16_t)(n - jstkz[i] - 1);
+	}
+	EMIT(JA(1));
+	/* nostack: */
+	insn[jstk[0]].off = (int16_t)(n - jstk[0] - 1);
+	insn[jnone[0]].off = (int16_t)(n - jnone[0] - 1);
+	insn[jnone[1]].off = (int16_t)(n - jnone[1] - 1);
+	EMIT(MOV64I(R9, 0));
+	EMIT(STX32(R7, R9, stklenoff));
+#undef EMIT
+	return n;
+}
+
+/*
+ * Emit at insn[n] the output of the record at r7 into ring: its first
+ * stkoff bytes and the r9 bytes of stack after them, waking the reader
+ * only when the ring is more than half full (a wakeup per record is an
+ * IPI, dearer than the record; the reader polls as well); then the
+ * scratch's busy word at busyoff is cleared and the program returns.
+ * *jfull is the jump to take when the ring had no room, for the caller
+ * to patch (to its count of lost records).  Returns the next n.
+ */
+static int
+ft_bpf_emit_output(struct bpf_insn *insn, int n, const ft_bpfring_t *ring,
+    int32_t stkoff, int16_t busyoff, int *jfull)
+{
+#define	EMIT(x)	(insn[n++] = (x))
+	n = ft_bpf_ldmap(insn, n, R1, ring->fr_fd);
+	EMIT(MOV64I(R2, BPF_RB_AVAIL_DATA));
+	EMIT(CALL(BPF_FUNC_ringbuf_query));
+	EMIT(MOV64I(R4, BPF_RB_NO_WAKEUP));
+	EMIT(JLEI(R0, (int32_t)(ring->fr_size / 2), 1));
+	EMIT(MOV64I(R4, BPF_RB_FORCE_WAKEUP));
+	n = ft_bpf_ldmap(insn, n, R1, ring->fr_fd);
+	EMIT(MOV64R(R2, R7));
+	EMIT(MOV64R(R3, R9));
+	EMIT(ADD64I(R3, stkoff));
+	EMIT(CALL(BPF_FUNC_ringbuf_output));
+	EMIT(MOV64I(R1, 0));
+	EMIT(STX64(R7, R1, busyoff));			/* not busy */
+	*jfull = n;
+	EMIT(JNEI(R0, 0, 0));			/* patched: to lost */
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+#undef EMIT
+	return n;
+}
+
+/*
+ * Emit at insn[n]: take this CPU's scratch (of map scratch: a record
+ * and its busy word at busyoff) into r7.  A capture preempted by
+ * another on the same CPU must not have its scratch overwritten: the
+ * busy word is taken with a compare-and-exchange, and a capture that
+ * finds it taken counts as lost.  jlost[0], jlost[1]: the jumps to
+ * patch to the count of lost records.  Returns the next n.
+ */
+static int
+ft_bpf_emit_scratch(struct bpf_insn *insn, int n, int scratch,
+    int16_t busyoff, int *jlost)
+{
+#define	EMIT(x)	(insn[n++] = (x))
+	n = ft_bpf_lookup(insn, n, scratch, 0);
+	jlost[0] = n;
+	EMIT(JEQI(R0, 0, 0));				/* patched: to lost */
+	EMIT(MOV64R(R7, R0));
+	EMIT(MOV64I(R0, 0));
+	EMIT(MOV64I(R1, 1));
+	EMIT(CMPXCHG64(R7, R1, busyoff));
+	jlost[1] = n;
+	EMIT(JNEI(R0, 0, 0));				/* patched: to lost */
+#undef EMIT
+	return n;
+}
+
+/* Emit at insn[n] the count of a lost record on this CPU, and return. */
+static int
+ft_bpf_emit_lost(struct bpf_insn *insn, int n, int lost)
+{
+	int jout;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	n = ft_bpf_lookup(insn, n, lost, 0);
+	jout = n;
+	EMIT(JEQI(R0, 0, 0));
+	EMIT(MOV64I(R1, 1));
+	EMIT(XADD64(R0, R1, 0));
+	insn[jout].off = (int16_t)(n - jout - 1);
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+#undef EMIT
+	return n;
+}
+
+/* Point the jump at insn[j] to insn[to]. */
+static void
+ft_bpf_patch(struct bpf_insn *insn, int j, int to)
+{
+	insn[j].off = (int16_t)(to - j - 1);
+}
+
 static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
 	struct bpf_insn insn[200 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
-	int n = 0, i, jlost, jbusy, jfull, jout, jgate[3], jnone[3];
-	int jstk[FT_BPF_STACK / FT_BPF_PAGE], jstkz[FT_BPF_STACK / FT_BPF_PAGE];
+	int n = 0, i, jlost[2], jfull, jgate[3];
 	long fsoff;
 
 #define	EMIT(x)	(insn[n++] = (x))
@@ -274,21 +444,10 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(JNER(R1, R7, 0));			/* patched: to shut */
 	/*
 	 * The record is built in this CPU's scratch, then copied into the
-	 * ring at its size (the header and br_stklen bytes).  A capture
-	 * preempted by another on the same CPU (a thread of the same
-	 * process) must not have its scratch overwritten: the scratch's
-	 * busy word is taken with a compare-and-exchange, and a capture
-	 * that finds it taken counts as lost.
+	 * ring at its size (the header and br_stklen bytes).
 	 */
-	n = ft_bpf_lookup(insn, n, fb->fb_scratch, 0);
-	jlost = n;
-	EMIT(JEQI(R0, 0, 0));				/* patched: to lost */
-	EMIT(MOV64R(R7, R0));
-	EMIT(MOV64I(R0, 0));
-	EMIT(MOV64I(R1, 1));
-	EMIT(CMPXCHG64(R7, R1, (int16_t)sizeof(ft_bpfrec_t)));
-	jbusy = n;
-	EMIT(JNEI(R0, 0, 0));				/* patched: to lost */
+	n = ft_bpf_emit_scratch(insn, n, fb->fb_scratch,
+	    (int16_t)sizeof(ft_bpfrec_t), jlost);
 	for (i = 0; i < FT_BPF_NREGS; i++) {
 		EMIT(LDX64(R1, R6, i * 8));
 		EMIT(STX64(R7, R1, (int16_t)(offsetof(ft_bpfrec_t,
@@ -338,108 +497,23 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 		EMIT(STX64(R7, R1, offsetof(ft_bpfrec_t, br_fsbase)));
 		EMIT(STX32(R7, R1, offsetof(ft_bpfrec_t, br_errok)));
 	}
-	/*
-	 * The user stack from %rsp up, as it is at the hit: the rest of
-	 * %rsp's page, then the pages above while they can be read, up to
-	 * the bound the daemon set (fb_conf's second word, ft_bpf_stack():
-	 * no more than the clauses use) and at most FT_BPF_STACK bytes.  A
-	 * copy ends where the stack's mapping does (the top of a shallow
-	 * stack) or at the bound; br_stklen says where, and nothing beyond
-	 * it is ever read for the unwinder.  The bound is kept at fp-16
-	 * across the calls, the size of a read at fp-24.
-	 */
-	n = ft_bpf_lookup(insn, n, fb->fb_conf, 1);
-	EMIT(MOV64I(R4, 0));
-	EMIT(JEQI(R0, 0, 1));
-	EMIT(LDX64(R4, R0, 0));
-	EMIT(JLEI(R4, FT_BPF_STACK, 1));
-	EMIT(MOV64I(R4, FT_BPF_STACK));
-	EMIT(STX64(R10, R4, -16));
+	/* the user stack as it is at the hit, as the daemon bounds it */
 	EMIT(LDX64(R8, R6, FT_BPF_RSP * 8));
-	EMIT(MOV64R(R2, R8));
-	EMIT(AND64I(R2, FT_BPF_PAGE - 1));
-	EMIT(XOR64I(R2, FT_BPF_PAGE - 1));
-	EMIT(ADD64I(R2, 1));		/* 1..page: to %rsp's page's end */
-	EMIT(JLER(R2, R4, 1));
-	EMIT(MOV64R(R2, R4));		/* the bound is nearer */
-	jnone[0] = n;
-	EMIT(JEQI(R2, 0, 0));		/* patched: to nostack */
-	jnone[1] = n;
-	EMIT(JGTI(R2, FT_BPF_PAGE, 0));	/* patched: to nostack (never) */
-	EMIT(MOV64R(R9, R2));
-	EMIT(MOV64R(R3, R8));
-	EMIT(MOV64R(R1, R7));
-	EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_stack)));
-	EMIT(CALL(BPF_FUNC_probe_read_user));
-	jstk[0] = n;
-	EMIT(JNEI(R0, 0, 0));			/* patched: to nostack */
-	for (i = 1; i < FT_BPF_STACK / FT_BPF_PAGE; i++) {
-		/* r9: the bytes copied so far; r2: a page, or what is left */
-		EMIT(LDX64(R2, R10, -16));
-		EMIT(SUB64R(R2, R9));
-		jstkz[i] = n;
-		EMIT(JSLEI(R2, 0, 0));		/* patched: to stkend */
-		EMIT(JLEI(R2, FT_BPF_PAGE, 1));
-		EMIT(MOV64I(R2, FT_BPF_PAGE));
-		EMIT(STX64(R10, R2, -24));
-		EMIT(MOV64R(R1, R7));
-		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_stack)));
-		EMIT(ADD64R(R1, R9));
-		EMIT(MOV64R(R3, R8));
-		EMIT(ADD64R(R3, R9));
-		EMIT(CALL(BPF_FUNC_probe_read_user));
-		jstk[i] = n;
-		EMIT(JNEI(R0, 0, 0));		/* patched: to stkend */
-		EMIT(LDX64(R2, R10, -24));
-		EMIT(ADD64R(R9, R2));
-	}
-	/* stkend: */
-	for (i = 1; i < FT_BPF_STACK / FT_BPF_PAGE; i++) {
-		insn[jstk[i]].off = (int16_t)(n - jstk[i] - 1);
-		insn[jstkz[i]].off = (int16_t)(n - jstkz[i] - 1);
-	}
-	EMIT(JA(1));
-	/* nostack: */
-	insn[jstk[0]].off = (int16_t)(n - jstk[0] - 1);
-	insn[jnone[0]].off = (int16_t)(n - jnone[0] - 1);
-	insn[jnone[1]].off = (int16_t)(n - jnone[1] - 1);
-	EMIT(MOV64I(R9, 0));
-	EMIT(STX32(R7, R9, offsetof(ft_bpfrec_t, br_stklen)));
-	/* wake the reader only when the ring is more than half full */
-	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
-	EMIT(MOV64I(R2, BPF_RB_AVAIL_DATA));
-	EMIT(CALL(BPF_FUNC_ringbuf_query));
-	EMIT(MOV64I(R4, BPF_RB_NO_WAKEUP));
-	EMIT(JLEI(R0, (int32_t)(fb->fb_size / 2), 1));
-	EMIT(MOV64I(R4, BPF_RB_FORCE_WAKEUP));
-	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
-	EMIT(MOV64R(R2, R7));
-	EMIT(MOV64R(R3, R9));
-	EMIT(ADD64I(R3, offsetof(ft_bpfrec_t, br_stack)));
-	EMIT(CALL(BPF_FUNC_ringbuf_output));
-	EMIT(MOV64I(R1, 0));
-	EMIT(STX64(R7, R1, (int16_t)sizeof(ft_bpfrec_t)));	/* not busy */
-	jfull = n;
-	EMIT(JNEI(R0, 0, 0));			/* patched: to lost */
-	EMIT(MOV64I(R0, 0));
-	EMIT(EXIT());
+	n = ft_bpf_emit_stack(insn, n, fb->fb_conf,
+	    offsetof(ft_bpfrec_t, br_stack), offsetof(ft_bpfrec_t, br_stklen));
+	n = ft_bpf_emit_output(insn, n, &fb->fb_ring,
+	    offsetof(ft_bpfrec_t, br_stack), (int16_t)sizeof(ft_bpfrec_t),
+	    &jfull);
 	/* shut: an image not accepted (yet) */
 	for (i = 0; i < 3; i++)
-		insn[jgate[i]].off = (int16_t)(n - jgate[i] - 1);
+		ft_bpf_patch(insn, jgate[i], n);
 	EMIT(MOV64I(R0, 0));
 	EMIT(EXIT());
 	/* lost: count it on this CPU */
-	insn[jlost].off = (int16_t)(n - jlost - 1);
-	insn[jbusy].off = (int16_t)(n - jbusy - 1);
-	insn[jfull].off = (int16_t)(n - jfull - 1);
-	n = ft_bpf_lookup(insn, n, fb->fb_lost, 0);
-	jout = n;
-	EMIT(JEQI(R0, 0, 0));
-	EMIT(MOV64I(R1, 1));
-	EMIT(XADD64(R0, R1, 0));
-	insn[jout].off = (int16_t)(n - jout - 1);
-	EMIT(MOV64I(R0, 0));
-	EMIT(EXIT());
+	ft_bpf_patch(insn, jlost[0], n);
+	ft_bpf_patch(insn, jlost[1], n);
+	ft_bpf_patch(insn, jfull, n);
+	n = ft_bpf_emit_lost(insn, n, fb->fb_lost);
 #undef EMIT
 
 	if ((fb->fb_prog = ft_bpf_load(BPF_PROG_TYPE_KPROBE,
@@ -502,15 +576,132 @@ ft_bpf_ncpu(void)
 	return n;
 }
 
+/* Unmap and close ring r (what of it is open). */
+static void
+ft_bpf_ring_close(ft_bpfring_t *r)
+{
+	if (r->fr_data != NULL)
+		munmap((void *)r->fr_prod, r->fr_page + 2 * r->fr_size);
+	if (r->fr_cons != NULL)
+		munmap((void *)r->fr_cons, r->fr_page);
+	if (r->fr_fd >= 0)
+		close(r->fr_fd);
+	memset(r, 0, sizeof(*r));
+	r->fr_fd = -1;
+}
+
+/*
+ * Create and map ring r of ringsize bytes, rounded up to a power of two
+ * of at least a page.  0, or -1 with errno and err filled (r closed).
+ */
+static int
+ft_bpf_ring_open(ft_bpfring_t *r, size_t ringsize, char *err, size_t errlen)
+{
+	void *p;
+	int e;
+
+	memset(r, 0, sizeof(*r));
+	r->fr_page = (size_t)sysconf(_SC_PAGESIZE);
+	for (r->fr_size = r->fr_page; r->fr_size < ringsize &&
+	    r->fr_size < ((size_t)1 << 30); r->fr_size <<= 1)
+		;
+	if ((r->fr_fd = ft_bpf_map(BPF_MAP_TYPE_RINGBUF, 0, 0,
+	    (uint32_t)r->fr_size, "dtraced_ring")) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a BPF ring: %s",
+		    strerror(e));
+		goto fail;
+	}
+	if ((p = mmap(NULL, r->fr_page, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    r->fr_fd, 0)) == MAP_FAILED) {
+		e = errno;
+		snprintf(err, errlen, "cannot map the BPF ring: %s",
+		    strerror(e));
+		goto fail;
+	}
+	r->fr_cons = p;
+	if ((p = mmap(NULL, r->fr_page + 2 * r->fr_size, PROT_READ,
+	    MAP_SHARED, r->fr_fd, (off_t)r->fr_page)) == MAP_FAILED) {
+		e = errno;
+		snprintf(err, errlen, "cannot map the BPF ring: %s",
+		    strerror(e));
+		goto fail;
+	}
+	r->fr_prod = p;
+	r->fr_data = (uint8_t *)p + r->fr_page;
+	return 0;
+fail:
+	ft_bpf_ring_close(r);
+	errno = e;
+	return -1;
+}
+
+/*
+ * Hand every complete record of ring r to fn with its length, oldest
+ * first, and free its room.  Returns the number of records.
+ */
+static size_t
+ft_bpf_ring_drain(ft_bpfring_t *r, void (*fn)(void *, const void *,
+    uint32_t), void *arg)
+{
+	uint64_t cons, prod, mask = r->fr_size - 1;
+	size_t n = 0;
+
+	cons = __atomic_load_n(r->fr_cons, __ATOMIC_RELAXED);
+	prod = __atomic_load_n(r->fr_prod, __ATOMIC_ACQUIRE);
+	while (cons < prod) {
+		uint32_t *hdr = (uint32_t *)(void *)(r->fr_data +
+		    (cons & mask));
+		uint32_t h = __atomic_load_n(hdr, __ATOMIC_ACQUIRE), len;
+
+		if (h & BPF_RINGBUF_BUSY_BIT)
+			break;
+		len = h & ~(uint32_t)(BPF_RINGBUF_BUSY_BIT |
+		    BPF_RINGBUF_DISCARD_BIT);
+		if (!(h & BPF_RINGBUF_DISCARD_BIT)) {
+			fn(arg, hdr + 2, len);
+			n++;
+		}
+		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~(uint64_t)7;
+		__atomic_store_n(r->fr_cons, cons, __ATOMIC_RELEASE);
+		if (cons >= prod)
+			prod = __atomic_load_n(r->fr_prod, __ATOMIC_ACQUIRE);
+	}
+	return n;
+}
+
+/* Samples lost so far on each CPU of map fd (cumulative): the count. */
+static int
+ft_bpf_percpu(int fd, int ncpu, uint64_t *v, int max)
+{
+	union bpf_attr a;
+	uint64_t *all;
+	uint32_t key = 0;
+	int i, n;
+
+	/* one 8-byte value per possible CPU */
+	if ((all = calloc((size_t)ncpu, 8)) == NULL)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fd;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)all;
+	if (ft_bpf_sys(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a)) == -1) {
+		free(all);
+		return -1;
+	}
+	n = ncpu < max ? ncpu : max;
+	for (i = 0; i < n; i++)
+		v[i] = all[i];
+	free(all);
+	return n;
+}
+
 void
 ft_bpf_close(ft_bpf_t *fb)
 {
 	if (fb == NULL)
 		return;
-	if (fb->fb_data != NULL)
-		munmap((void *)fb->fb_prod, fb->fb_page + 2 * fb->fb_size);
-	if (fb->fb_cons != NULL)
-		munmap((void *)fb->fb_cons, fb->fb_page);
 	if (fb->fb_exec >= 0)
 		close(fb->fb_exec);
 	if (fb->fb_execprog >= 0)
@@ -525,8 +716,7 @@ ft_bpf_close(ft_bpf_t *fb)
 		close(fb->fb_scratch);
 	if (fb->fb_gate >= 0)
 		close(fb->fb_gate);
-	if (fb->fb_ring >= 0)
-		close(fb->fb_ring);
+	ft_bpf_ring_close(&fb->fb_ring);
 	free(fb);
 }
 
@@ -552,27 +742,20 @@ ft_bpf_t *
 ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 {
 	ft_bpf_t *fb;
-	void *p;
 	int e;
 
 	if ((fb = calloc(1, sizeof(*fb))) == NULL) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	fb->fb_ring = fb->fb_lost = fb->fb_prog = fb->fb_conf = -1;
+	fb->fb_ring.fr_fd = -1;
+	fb->fb_lost = fb->fb_prog = fb->fb_conf = -1;
 	fb->fb_scratch = -1;
 	fb->fb_gate = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
-	fb->fb_page = (size_t)sysconf(_SC_PAGESIZE);
 	fb->fb_ncpu = ft_bpf_ncpu();
-	for (fb->fb_size = fb->fb_page; fb->fb_size < ringsize &&
-	    fb->fb_size < ((size_t)1 << 30); fb->fb_size <<= 1)
-		;
-	if ((fb->fb_ring = ft_bpf_map(BPF_MAP_TYPE_RINGBUF, 0, 0,
-	    (uint32_t)fb->fb_size, "dtraced_ring")) == -1) {
+	if (ft_bpf_ring_open(&fb->fb_ring, ringsize, err, errlen) == -1) {
 		e = errno;
-		snprintf(err, errlen, "cannot create a BPF ring: %s",
-		    strerror(e));
 		goto fail;
 	}
 	if ((fb->fb_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
@@ -588,23 +771,6 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		    strerror(e));
 		goto fail;
 	}
-	if ((p = mmap(NULL, fb->fb_page, PROT_READ | PROT_WRITE, MAP_SHARED,
-	    fb->fb_ring, 0)) == MAP_FAILED) {
-		e = errno;
-		snprintf(err, errlen, "cannot map the BPF ring: %s",
-		    strerror(e));
-		goto fail;
-	}
-	fb->fb_cons = p;
-	if ((p = mmap(NULL, fb->fb_page + 2 * fb->fb_size, PROT_READ,
-	    MAP_SHARED, fb->fb_ring, (off_t)fb->fb_page)) == MAP_FAILED) {
-		e = errno;
-		snprintf(err, errlen, "cannot map the BPF ring: %s",
-		    strerror(e));
-		goto fail;
-	}
-	fb->fb_prod = p;
-	fb->fb_data = (uint8_t *)p + fb->fb_page;
 	/* the whole copy until the daemon says what its clauses use */
 	if (ft_bpf_set(fb->fb_conf, 1, FT_BPF_STACK) == -1) {
 		e = errno;
@@ -686,7 +852,7 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	EMIT(MOV64I(R1, 1));
 	EMIT(XADD64(R0, R1, 0));
 	insn[jgate].off = (int16_t)(n - jgate - 1);
-	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring);
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring.fr_fd);
 	EMIT(MOV64I(R2, (int32_t)offsetof(ft_bpfrec_t, br_stack)));
 	EMIT(MOV64I(R3, 0));
 	EMIT(CALL(BPF_FUNC_ringbuf_reserve));
@@ -735,7 +901,7 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 int
 ft_bpf_fd(const ft_bpf_t *fb)
 {
-	return fb->fb_ring;
+	return fb->fb_ring.fr_fd;
 }
 
 /*
@@ -761,6 +927,23 @@ ft_bpf_link(ft_bpf_t *fb, const char *path, const uint64_t *offs,
 	return (int)ft_bpf_sys(BPF_LINK_CREATE, &a, sizeof(a));
 }
 
+/* ft_bpf_drain: a record whose stack fits in its length, to fn. */
+typedef struct ft_bpf_drainarg {
+	void	(*da_fn)(void *, const ft_bpfrec_t *);
+	void	*da_arg;
+} ft_bpf_drainarg_t;
+
+static void
+ft_bpf_drainrec(void *arg, const void *rec, uint32_t len)
+{
+	const ft_bpf_drainarg_t *da = arg;
+	const ft_bpfrec_t *r = rec;
+
+	if (len >= offsetof(ft_bpfrec_t, br_stack) &&
+	    r->br_stklen <= len - offsetof(ft_bpfrec_t, br_stack))
+		da->da_fn(da->da_arg, r);
+}
+
 /*
  * Hand every complete record to fn, oldest first, and free its room.
  * Returns the number of records.
@@ -769,58 +952,314 @@ size_t
 ft_bpf_drain(ft_bpf_t *fb, void (*fn)(void *, const ft_bpfrec_t *),
     void *arg)
 {
-	uint64_t cons, prod, mask = fb->fb_size - 1;
-	size_t n = 0;
+	ft_bpf_drainarg_t da = { fn, arg };
 
-	cons = __atomic_load_n(fb->fb_cons, __ATOMIC_RELAXED);
-	prod = __atomic_load_n(fb->fb_prod, __ATOMIC_ACQUIRE);
-	while (cons < prod) {
-		uint32_t *hdr = (uint32_t *)(void *)(fb->fb_data +
-		    (cons & mask));
-		uint32_t h = __atomic_load_n(hdr, __ATOMIC_ACQUIRE), len;
-
-		if (h & BPF_RINGBUF_BUSY_BIT)
-			break;
-		len = h & ~(uint32_t)(BPF_RINGBUF_BUSY_BIT |
-		    BPF_RINGBUF_DISCARD_BIT);
-		if (!(h & BPF_RINGBUF_DISCARD_BIT) &&
-		    len >= offsetof(ft_bpfrec_t, br_stack) &&
-		    ((const ft_bpfrec_t *)(const void *)(hdr + 2))->br_stklen <=
-		    len - offsetof(ft_bpfrec_t, br_stack)) {
-			fn(arg, (const ft_bpfrec_t *)(const void *)(hdr + 2));
-			n++;
-		}
-		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~(uint64_t)7;
-		__atomic_store_n(fb->fb_cons, cons, __ATOMIC_RELEASE);
-		if (cons >= prod)
-			prod = __atomic_load_n(fb->fb_prod, __ATOMIC_ACQUIRE);
-	}
-	return n;
+	return ft_bpf_ring_drain(&fb->fb_ring, ft_bpf_drainrec, &da);
 }
 
 /* Samples lost so far on each CPU (cumulative); returns the CPU count. */
 int
 ft_bpf_lost(const ft_bpf_t *fb, uint64_t *v, int max)
 {
-	union bpf_attr a;
-	uint64_t *all;
-	uint32_t key = 0;
-	int i, n;
+	return ft_bpf_percpu(fb->fb_lost, fb->fb_ncpu, v, max);
+}
 
-	/* one 8-byte value per possible CPU */
-	if ((all = calloc((size_t)fb->fb_ncpu, 8)) == NULL)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fb->fb_lost;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)all;
-	if (ft_bpf_sys(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a)) == -1) {
-		free(all);
+/*
+ * The system call capture.  Two programs, on sys_enter (its arguments:
+ * the registers, the number) and sys_exit (the registers, the return
+ * value; the number is the registers' orig_ax), over one ring, one
+ * scratch and lost count per CPU, one conf (the stack bound in word 1),
+ * and the want array: FT_BPF_SYS_* by system call number.  A call is
+ * turned away before anything is copied when the daemon does not want
+ * it, when the daemon made it (its own calls would feed its reading of
+ * the ring), or when its thread is of another pid namespace than the
+ * daemon's; once the registers are copied, when it was made in 32-bit
+ * mode (its numbers are another table's).  Records + lost == the calls
+ * wanted, as in the uprobe capture.
+ */
+struct ft_bpfsys {
+	ft_bpfring_t	fs_ring;
+	int		fs_lost;
+	int		fs_scratch;
+	int		fs_conf;
+	int		fs_want;	/* BPF_MAP_TYPE_ARRAY, u32 per number */
+	int		fs_prog[2];	/* entry, return */
+	int		fs_tp[2];	/* their raw tracepoints */
+	int		fs_ncpu;
+};
+
+#define	LDX32(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
+
+/* struct pt_regs indexes: orig_ax, cs; the user code segment */
+#define	FT_BPF_ORIGAX	15
+#define	FT_BPF_CS	17
+#define	FT_BPF_USER64CS	0x33
+
+/* The program on sys_enter (ret 0) or sys_exit (ret 1). */
+static int
+ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
+{
+	struct bpf_insn insn[200 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
+	int n = 0, jout[8], nout = 0, jlost[2], jfull, jlostbusy, joutbusy, i;
+	union bpf_attr a;
+	int e;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
+	n = ft_bpf_pidtgid(insn, n);
+	EMIT(STX64(R10, R0, -48));
+	EMIT(RSH64I(R0, 32));
+	jout[nout++] = n;
+	EMIT(JEQI(R0, 0, 0));			/* another namespace's */
+	jout[nout++] = n;
+	EMIT(JEQI(R0, (int32_t)getpid(), 0));	/* ours */
+	/* the number: sys_enter's second argument, else orig_ax */
+	if (!ret) {
+		EMIT(LDX64(R1, R6, 8));
+		EMIT(STX64(R10, R1, -40));
+	} else {
+		EMIT(LDX64(R3, R6, 0));
+		EMIT(ADD64I(R3, FT_BPF_ORIGAX * 8));
+		EMIT(MOV64R(R1, R10));
+		EMIT(ADD64I(R1, -40));
+		EMIT(MOV64I(R2, 8));
+		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		jout[nout++] = n;
+		EMIT(JNEI(R0, 0, 0));
+		EMIT(LDX64(R1, R10, -40));
+	}
+	jout[nout++] = n;
+	EMIT(JGTI(R1, FT_BPF_SYSMAX - 1, 0));	/* unsigned: -1 too */
+	EMIT(STX32(R10, R1, -4));
+	EMIT(MOV64R(R2, R10));
+	EMIT(ADD64I(R2, -4));
+	n = ft_bpf_ldmap(insn, n, R1, fs->fs_want);
+	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	jout[nout++] = n;
+	EMIT(JEQI(R0, 0, 0));
+	EMIT(LDX32(R1, R0, 0));
+	EMIT(AND64I(R1, (ret ? FT_BPF_SYS_RETURN : FT_BPF_SYS_ENTRY) |
+	    FT_BPF_SYS_SIDE));
+	jout[nout++] = n;
+	EMIT(JEQI(R1, 0, 0));
+	n = ft_bpf_emit_scratch(insn, n, fs->fs_scratch,
+	    (int16_t)sizeof(ft_bpfsysrec_t), jlost);
+	/* the user registers: the tracepoint's first argument */
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_regs)));
+	EMIT(MOV64I(R2, FT_BPF_NREGS * 8));
+	EMIT(LDX64(R3, R6, 0));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jlostbusy = n;
+	EMIT(JNEI(R0, 0, 0));			/* patched: to lostbusy */
+	EMIT(LDX64(R1, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
+	    FT_BPF_CS * 8));
+	joutbusy = n;
+	EMIT(JNEI(R1, FT_BPF_USER64CS, 0));	/* patched: to outbusy */
+	EMIT(LDX64(R1, R10, -48));
+	EMIT(STX64(R7, R1, offsetof(ft_bpfsysrec_t, sr_pidtgid)));
+	EMIT(LDX64(R1, R10, -40));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_nr)));
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_return), ret));
+	EMIT(CALL(BPF_FUNC_ktime_get_ns));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_time)));
+	EMIT(CALL(BPF_FUNC_get_smp_processor_id));
+	EMIT(STX32(R7, R0, offsetof(ft_bpfsysrec_t, sr_cpu)));
+	EMIT(CALL(BPF_FUNC_get_current_uid_gid));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_comm)));
+	EMIT(MOV64I(R2, 16));
+	EMIT(CALL(BPF_FUNC_get_current_comm));
+	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
+	    FT_BPF_RSP * 8));
+	n = ft_bpf_emit_stack(insn, n, fs->fs_conf,
+	    offsetof(ft_bpfsysrec_t, sr_stack),
+	    offsetof(ft_bpfsysrec_t, sr_stklen));
+	n = ft_bpf_emit_output(insn, n, &fs->fs_ring,
+	    offsetof(ft_bpfsysrec_t, sr_stack),
+	    (int16_t)sizeof(ft_bpfsysrec_t), &jfull);
+	/* outbusy: a 32-bit call; out: not wanted, or not ours to see */
+	ft_bpf_patch(insn, joutbusy, n);
+	EMIT(MOV64I(R1, 0));
+	EMIT(STX64(R7, R1, (int16_t)sizeof(ft_bpfsysrec_t)));	/* not busy */
+	for (i = 0; i < nout; i++)
+		ft_bpf_patch(insn, jout[i], n);
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+	/* lostbusy: the registers could not be read */
+	ft_bpf_patch(insn, jlostbusy, n);
+	EMIT(MOV64I(R1, 0));
+	EMIT(STX64(R7, R1, (int16_t)sizeof(ft_bpfsysrec_t)));	/* not busy */
+	/* lost: count it on this CPU */
+	ft_bpf_patch(insn, jlost[0], n);
+	ft_bpf_patch(insn, jlost[1], n);
+	ft_bpf_patch(insn, jfull, n);
+	n = ft_bpf_emit_lost(insn, n, fs->fs_lost);
+#undef EMIT
+
+	if ((fs->fs_prog[ret] = ft_bpf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0,
+	    insn, n, ret ? "dtraced_sysret" : "dtraced_sysent")) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot load the system call capture "
+		    "program: %s", strerror(e));
+		errno = e;
 		return -1;
 	}
-	n = fb->fb_ncpu < max ? fb->fb_ncpu : max;
-	for (i = 0; i < n; i++)
-		v[i] = all[i];
-	free(all);
-	return n;
+	memset(&a, 0, sizeof(a));
+	a.raw_tracepoint.name = (uint64_t)(uintptr_t)(ret ? "sys_exit" :
+	    "sys_enter");
+	a.raw_tracepoint.prog_fd = (uint32_t)fs->fs_prog[ret];
+	if ((fs->fs_tp[ret] = (int)ft_bpf_sys(BPF_RAW_TRACEPOINT_OPEN, &a,
+	    sizeof(a))) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot attach to the %s tracepoint: %s",
+		    ret ? "sys_exit" : "sys_enter", strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void
+ft_bpf_sys_close(ft_bpfsys_t *fs)
+{
+	int i;
+
+	if (fs == NULL)
+		return;
+	for (i = 0; i < 2; i++) {
+		if (fs->fs_tp[i] >= 0)
+			close(fs->fs_tp[i]);
+		if (fs->fs_prog[i] >= 0)
+			close(fs->fs_prog[i]);
+	}
+	if (fs->fs_want >= 0)
+		close(fs->fs_want);
+	if (fs->fs_conf >= 0)
+		close(fs->fs_conf);
+	if (fs->fs_scratch >= 0)
+		close(fs->fs_scratch);
+	if (fs->fs_lost >= 0)
+		close(fs->fs_lost);
+	ft_bpf_ring_close(&fs->fs_ring);
+	free(fs);
+}
+
+/*
+ * The system call capture, wanting nothing yet, with a ring of ringsize
+ * bytes (rounded up as ft_bpf_open's).  NULL with err filled (and
+ * errno: EPERM without the rights to load it).
+ */
+ft_bpfsys_t *
+ft_bpf_sys_open(size_t ringsize, char *err, size_t errlen)
+{
+	ft_bpfsys_t *fs;
+	int e;
+
+	if ((fs = calloc(1, sizeof(*fs))) == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	fs->fs_ring.fr_fd = -1;
+	fs->fs_lost = fs->fs_scratch = fs->fs_conf = fs->fs_want = -1;
+	fs->fs_prog[0] = fs->fs_prog[1] = fs->fs_tp[0] = fs->fs_tp[1] = -1;
+	fs->fs_ncpu = ft_bpf_ncpu();
+	if (ft_bpf_ring_open(&fs->fs_ring, ringsize, err, errlen) == -1) {
+		e = errno;
+		goto fail;
+	}
+	if ((fs->fs_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
+	    "dtraced_syslost")) == -1 ||
+	    (fs->fs_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+	    sizeof(ft_bpfsysrec_t) + 8, 1, "dtraced_sysscr")) == -1 ||
+	    (fs->fs_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    "dtraced_sysconf")) == -1 ||
+	    (fs->fs_want = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 4,
+	    FT_BPF_SYSMAX, "dtraced_syswant")) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a BPF map: %s",
+		    strerror(e));
+		goto fail;
+	}
+	if (ft_bpf_sysprog(fs, 0, err, errlen) == -1 ||
+	    ft_bpf_sysprog(fs, 1, err, errlen) == -1) {
+		e = errno;
+		goto fail;
+	}
+	return fs;
+fail:
+	ft_bpf_sys_close(fs);
+	errno = e;
+	return NULL;
+}
+
+/* The descriptor to poll for records (readable when the ring wakes us). */
+int
+ft_bpf_sys_fd(const ft_bpfsys_t *fs)
+{
+	return fs->fs_ring.fr_fd;
+}
+
+/* Capture system call nr as flags (FT_BPF_SYS_*) say.  0, or -1. */
+int
+ft_bpf_sys_want(ft_bpfsys_t *fs, uint32_t nr, uint32_t flags)
+{
+	union bpf_attr a;
+
+	if (nr >= FT_BPF_SYSMAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fs->fs_want;
+	a.key = (uint64_t)(uintptr_t)&nr;
+	a.value = (uint64_t)(uintptr_t)&flags;
+	a.flags = BPF_ANY;
+	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
+}
+
+/* Copy at most len bytes of user stack into each record from now on. */
+int
+ft_bpf_sys_stack(ft_bpfsys_t *fs, size_t len)
+{
+	return ft_bpf_set(fs->fs_conf, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
+	    (uint64_t)len);
+}
+
+typedef struct ft_bpf_sysdrain {
+	void	(*sd_fn)(void *, const ft_bpfsysrec_t *);
+	void	*sd_arg;
+} ft_bpf_sysdrain_t;
+
+static void
+ft_bpf_sysdrainrec(void *arg, const void *rec, uint32_t len)
+{
+	const ft_bpf_sysdrain_t *sd = arg;
+	const ft_bpfsysrec_t *r = rec;
+
+	if (len >= offsetof(ft_bpfsysrec_t, sr_stack) &&
+	    r->sr_stklen <= len - offsetof(ft_bpfsysrec_t, sr_stack) &&
+	    r->sr_nr < FT_BPF_SYSMAX)
+		sd->sd_fn(sd->sd_arg, r);
+}
+
+/*
+ * Hand every complete record to fn, oldest first, and free its room.
+ * Returns the number of records.
+ */
+size_t
+ft_bpf_sys_drain(ft_bpfsys_t *fs, void (*fn)(void *, const ft_bpfsysrec_t *),
+    void *arg)
+{
+	ft_bpf_sysdrain_t sd = { fn, arg };
+
+	return ft_bpf_ring_drain(&fs->fs_ring, ft_bpf_sysdrainrec, &sd);
+}
+
+/* Records lost so far on each CPU (cumulative); returns the CPU count. */
+int
+ft_bpf_sys_lost(const ft_bpfsys_t *fs, uint64_t *v, int max)
+{
+	return ft_bpf_percpu(fs->fs_lost, fs->fs_ncpu, v, max);
 }

@@ -107,6 +107,12 @@ tests_triggers_errnoer_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_errnoer_LDFLAGS =
 tests_triggers_errnoer_LDADD = $(PTHREAD_LIBS)
 # the same, linked statically: errno through local-exec TLS
+check_PROGRAMS += tests/triggers/syscaller
+tests_triggers_syscaller_SOURCES = tests/triggers/syscaller.c
+tests_triggers_syscaller_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_syscaller_LDFLAGS =
+tests_triggers_syscaller_LDADD = $(PTHREAD_LIBS)
+
 check_PROGRAMS += tests/triggers/errnoer-static
 tests_triggers_errnoer_static_SOURCES = tests/triggers/errnoer.c
 tests_triggers_errnoer_static_CFLAGS = $(TRIGGER_CFLAGS)

@@ -1,0 +1,595 @@
+/*
+ * dtd_prov_syscall.c: syscall::NAME:entry and syscall::NAME:return, for
+ * every system call of x86-64 Linux (the names and numbers of the
+ * kernel's <asm/unistd_64.h>, dtd_sysnames.h, made at build time), in
+ * every process, as illumos's syscall provider has them.
+ *
+ * The capture is fasttrap's (ft_bpf_sys_*: BPF programs on the raw
+ * tracepoints sys_enter and sys_exit, which need no tracefs), opened
+ * when the first probe is enabled and closed when the last goes; it
+ * captures only the calls whose probes are enabled, never the daemon's
+ * own.  One drain thread reads its ring (woken when half full, else
+ * every DTD_SYSCALL_POLLMS) and fires each call's probe after the fact,
+ * in the context of the thread that made it: pid, tid, uid, CPU and
+ * time of the call, the user registers at entry as uregs[], the user
+ * stack as it was for ustack() (copied only when a clause on a syscall
+ * probe walks it), and the process's memory as it is when DIF runs,
+ * later than the call (a buffer copyin() reads at write:entry is
+ * usually still there; one the call fills is read at its return).  The
+ * traced program is not stopped and none of its calls is changed.
+ *
+ * Arguments.  At entry, arg0 to arg5 are the call's arguments.  At
+ * return, arg0 and arg1 are its value as the C library returns it: -1
+ * when the kernel returned an error, and errno is that error (0 for a
+ * call that succeeded), as illumos's syscall provider gives them.
+ *
+ * Who sees what.  A hit is of whatever process made the call: it fires
+ * for root's consumers and for those that could ptrace that process
+ * (dtd_sample_fire_user, as profile-N's samples).  Capturing needs the
+ * rights to load BPF programs (root, or CAP_BPF and CAP_PERFMON): a
+ * private daemon without them refuses to enable a syscall probe.
+ *
+ * Records the ring had no room for are counted on their CPU and
+ * reported as drops to every consumer with a syscall clause.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtd.h"
+#include "ft.h"
+
+/* The ring, and how often the drain thread reads it at least. */
+#define DTD_SYSCALL_RING	(8u << 20)
+#define DTD_SYSCALL_POLLMS	10
+#define DTD_SYSCALL_MAXCPU	256
+
+/* The largest error a system call returns (the kernel's MAX_ERRNO). */
+#define DTD_SYSCALL_MAXERRNO	4095
+
+/* struct user_regs_struct indexes of the arguments, the return value */
+static const int dtd_prov_syscall_argreg[6] = { 14, 13, 12, 7, 9, 8 };
+#define DTD_SYSCALL_AX		10
+#define DTD_SYSCALL_DX		12
+
+static const struct {
+	const char	*sn_name;
+	uint32_t	sn_nr;
+} dtd_prov_syscall_names[] = {
+#include "dtd_sysnames.h"
+};
+#define DTD_SYSCALL_NNAMES	(sizeof(dtd_prov_syscall_names) / \
+				    sizeof(dtd_prov_syscall_names[0]))
+
+static int	dtd_prov_syscall_init(void);
+static int	dtd_prov_syscall_enable(dtd_probe_t *);
+static void	dtd_prov_syscall_disable(dtd_probe_t *);
+static int	dtd_prov_syscall_addecb(dtd_probe_t *, const dtd_ecb_t *);
+static int	dtd_prov_syscall_uses(const dtd_consumer_t *);
+static int	dtd_prov_syscall_nargs(const dtd_probe_t *);
+static void	dtd_prov_syscall_shutdown(void);
+static void	dtd_prov_syscall_flush(dtd_consumer_t *);
+
+const dtd_provider_t dtd_prov_syscall = {
+	.dpv_name = "syscall",
+	.dpv_init = dtd_prov_syscall_init,
+	.dpv_enable = dtd_prov_syscall_enable,
+	.dpv_disable = dtd_prov_syscall_disable,
+	.dpv_addecb = dtd_prov_syscall_addecb,
+	/* a call is of whatever process made it: its maps are sent */
+	.dpv_observes = dtd_prov_syscall_uses,
+	.dpv_nargs = dtd_prov_syscall_nargs,
+	.dpv_shutdown = dtd_prov_syscall_shutdown,
+	.dpv_flush = dtd_prov_syscall_flush,
+};
+
+/* A probe's dpr_arg: its number and kind. */
+#define DTD_SYSCALL_ARG(nr, ret)	((void *)(uintptr_t)((nr) << 1 | (ret)))
+#define DTD_SYSCALL_NR(p)		((uint32_t)((uintptr_t)(p)->dpr_arg >> 1))
+#define DTD_SYSCALL_RET(p)		((int)((uintptr_t)(p)->dpr_arg & 1))
+
+/*
+ * The probes by number and kind (made at init, read by the drain
+ * thread), what is enabled (FT_BPF_SYS_* by number, atomic: written on
+ * the main thread, read by the drain thread), and the capture.
+ */
+static dtd_probe_t	*dtd_prov_syscall_probes[FT_BPF_SYSMAX][2];
+static uint32_t		dtd_prov_syscall_want[FT_BPF_SYSMAX];
+static uint32_t		dtd_prov_syscall_nenabled;	/* main thread */
+static ft_bpfsys_t	*dtd_prov_syscall_cap;
+static size_t		dtd_prov_syscall_stklen;	/* its stack copy */
+static pthread_t	dtd_prov_syscall_thr;
+static int		dtd_prov_syscall_stopfd[2] = { -1, -1 };
+static uint64_t		dtd_prov_syscall_lost[DTD_SYSCALL_MAXCPU];
+/* the ring's reader: the drain thread, or a stopping consumer's flush */
+static pthread_mutex_t	dtd_prov_syscall_dlock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Enabled probes, for the drain thread to find the consumers a lost
+ * record is reported to: under dtd_prov_syscall_elock.
+ */
+static pthread_mutex_t	dtd_prov_syscall_elock = PTHREAD_MUTEX_INITIALIZER;
+static dtd_probe_t	*dtd_prov_syscall_enabled[FT_BPF_SYSMAX * 2];
+
+/* The calls whose records say something of their process. */
+static const struct {
+	uint32_t	ss_nr;
+	uint32_t	ss_flags;
+} dtd_prov_syscall_side[] = {
+	{ SYS_execve, FT_BPF_SYS_RETURN },	/* a new image */
+	{ SYS_execveat, FT_BPF_SYS_RETURN },
+	{ SYS_mmap, FT_BPF_SYS_RETURN },	/* a module, if executable */
+	{ SYS_exit_group, FT_BPF_SYS_ENTRY },	/* the process ends */
+};
+
+static int
+dtd_prov_syscall_init(void)
+{
+	size_t i;
+	uint32_t nr;
+	int ret;
+
+	for (i = 0; i < DTD_SYSCALL_NNAMES; i++) {
+		nr = dtd_prov_syscall_names[i].sn_nr;
+		if (nr >= FT_BPF_SYSMAX)
+			continue;
+		for (ret = 0; ret < 2; ret++) {
+			if ((dtd_prov_syscall_probes[nr][ret] =
+			    dtd_probe_create(&dtd_prov_syscall, "",
+			    dtd_prov_syscall_names[i].sn_name,
+			    ret ? "return" : "entry",
+			    DTD_SYSCALL_ARG(nr, ret))) == NULL)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Entry: the six arguments of x86-64's calling convention; return: 2. */
+static int
+dtd_prov_syscall_nargs(const dtd_probe_t *p)
+{
+	return DTD_SYSCALL_RET(p) ? 2 : 6;
+}
+
+/* Does DIFO d (or NULL) read ucaller or ustackdepth? */
+static int
+dtd_prov_syscall_difowalks(const dif_difo_t *d)
+{
+	uint32_t k, v;
+
+	for (k = 0; d != NULL && k < d->dd_len; k++) {
+		if (DIF_INSTR_OP(d->dd_buf[k]) != DIF_OP_LDGS)
+			continue;
+		v = DIF_INSTR_VAR(d->dd_buf[k]);
+		if (v == DIF_VAR_UCALLER || v == DIF_VAR_USTACKDEPTH)
+			return 1;
+	}
+	return 0;
+}
+
+/* Does ECB e walk the user stack (ustack(), ucaller, ustackdepth)? */
+static int
+dtd_prov_syscall_ecbwalks(const dtd_ecb_t *e)
+{
+	const dtp_stmt_t *st = e->de_stmt;
+	uint32_t i, k;
+
+	for (i = 0; i < st->ds_nact; i++) {
+		const dtp_action_t *a = &st->ds_act[i];
+		const dtp_agg_t *g;
+
+		if (a->da_kind == DTRACEACT_USTACK ||
+		    a->da_kind == DTRACEACT_JSTACK)
+			return 1;
+		if (e->de_aggs != NULL && (g = e->de_aggs[i]) != NULL) {
+			for (k = 0; k < g->dg_nkeys; k++)
+				if (g->dg_keys[k].dk_kind == DTP_KEY_USTACK)
+					return 1;
+		}
+	}
+	if (dtd_prov_syscall_difowalks(st->ds_pred))
+		return 1;
+	for (i = 0; i < st->ds_nact; i++)
+		for (k = 0; k < st->ds_act[i].da_ndifo; k++)
+			if (dtd_prov_syscall_difowalks(st->ds_act[i].da_difo[k]))
+				return 1;
+	return 0;
+}
+
+/*
+ * The stack each record copies: the whole copy if a clause on a
+ * syscall probe, enabled or being enabled, walks the stack; else none.
+ */
+static size_t
+dtd_prov_syscall_needstack(void)
+{
+	dtd_consumer_t *c;
+	uint32_t i;
+
+	for (c = dtd_consumer_next(NULL); c != NULL;
+	    c = dtd_consumer_next(c)) {
+		for (i = 0; i < c->dc_necb; i++) {
+			const dtd_ecb_t *e = c->dc_ecbs[i];
+
+			if (e != NULL &&
+			    e->de_probe->dpr_prov == &dtd_prov_syscall &&
+			    dtd_prov_syscall_ecbwalks(e))
+				return FT_BPF_STACK;
+		}
+	}
+	return 0;
+}
+
+/* Has c an ECB on a syscall probe? */
+static int
+dtd_prov_syscall_uses(const dtd_consumer_t *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->dc_necb; i++) {
+		const dtd_ecb_t *e = c->dc_ecbs[i];
+
+		if (e != NULL && e->de_probe->dpr_prov == &dtd_prov_syscall)
+			return 1;
+	}
+	return 0;
+}
+
+/* A hit of a system call, and its errno. */
+typedef struct dtd_syshit {
+	dtd_hit_t	sh_hit;		/* first: dh_errno's argument */
+	uint64_t	sh_errno;
+} dtd_syshit_t;
+
+static int
+dtd_prov_syscall_errno(const dtd_hit_t *h, uint64_t *v)
+{
+	*v = ((const dtd_syshit_t *)(const void *)h)->sh_errno;
+	return 0;
+}
+
+/* Drain thread: a record of the capture. */
+static void
+dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
+{
+	uint32_t nr = r->sr_nr, want;
+	int ret = r->sr_return != 0, i;
+	pid_t pid = (pid_t)(r->sr_pidtgid >> 32);
+	int64_t rv = (int64_t)r->sr_regs[DTD_SYSCALL_AX];
+	int failed = rv < 0 && rv >= -DTD_SYSCALL_MAXERRNO;
+	dtd_probe_t *p = dtd_prov_syscall_probes[nr][ret];
+	ft_perfhit_t ph;
+	dtd_syshit_t sh;
+
+	(void)arg;
+	/* what the call says of its process, before its probe fires */
+	if (ret && !failed && (nr == SYS_execve || nr == SYS_execveat))
+		dtd_target_sideband(pid, DTD_TARGET_SB_EXEC);
+	else if (ret && !failed && nr == SYS_mmap &&
+	    (r->sr_regs[DTD_SYSCALL_DX] & PROT_EXEC))
+		dtd_target_sideband(pid, DTD_TARGET_SB_MODS);
+	want = __atomic_load_n(&dtd_prov_syscall_want[nr], __ATOMIC_ACQUIRE);
+	if (p != NULL && (want & (ret ? FT_BPF_SYS_RETURN :
+	    FT_BPF_SYS_ENTRY))) {
+		memset(&ph, 0, sizeof(ph));
+		ph.ph_pid = pid;
+		ph.ph_tid = (pid_t)(uint32_t)r->sr_pidtgid;
+		ph.ph_cpu = (int)r->sr_cpu;
+		ph.ph_time = r->sr_time;
+		ph.ph_user = 1;
+		memcpy(&ph.ph_regs, r->sr_regs, sizeof(r->sr_regs));
+		ph.ph_ip = ph.ph_regs.rip;
+		ph.ph_sp = ph.ph_regs.rsp;
+		ph.ph_stack = r->sr_stack;
+		ph.ph_stklen = r->sr_stklen;
+		memset(&sh, 0, sizeof(sh));
+		sh.sh_hit.dh_probe = p;
+		sh.sh_hit.dh_pid = ph.ph_pid;
+		sh.sh_hit.dh_tid = ph.ph_tid;
+		sh.sh_hit.dh_cpu = ph.ph_cpu;
+		sh.sh_hit.dh_timestamp = ph.ph_time;
+		sh.sh_hit.dh_ppid = -1;
+		sh.sh_hit.dh_uid = (uid_t)(uint32_t)r->sr_uidgid;
+		sh.sh_hit.dh_gid = (gid_t)(r->sr_uidgid >> 32);
+		/* the thread's name (the process's, unless it renamed it) */
+		sh.sh_hit.dh_execname = r->sr_comm;
+		sh.sh_hit.dh_errno = dtd_prov_syscall_errno;
+		if (!ret) {
+			for (i = 0; i < 6; i++)
+				sh.sh_hit.dh_args[i] = r->sr_regs[
+				    dtd_prov_syscall_argreg[i]];
+		} else if (failed) {
+			sh.sh_hit.dh_args[0] = sh.sh_hit.dh_args[1] =
+			    (uint64_t)-1;
+			sh.sh_errno = (uint64_t)-rv;
+		} else
+			sh.sh_hit.dh_args[0] = sh.sh_hit.dh_args[1] =
+			    (uint64_t)rv;
+		dtd_sample_fire_user(&sh.sh_hit, &ph);
+	}
+	if (!ret && nr == SYS_exit_group)
+		dtd_target_sideband(pid, DTD_TARGET_SB_EXIT);
+}
+
+/*
+ * Drain thread: report n records lost on cpu to every consumer with an
+ * enabled syscall ECB, once each.
+ */
+static void
+dtd_prov_syscall_drop(int cpu, uint64_t n)
+{
+	dtd_consumer_t *seen[64];
+	uint32_t i, k, nseen = 0;
+	dtd_ecb_t *e;
+
+	pthread_mutex_lock(&dtd_prov_syscall_elock);
+	for (i = 0; i < FT_BPF_SYSMAX * 2; i++) {
+		dtd_probe_t *p = dtd_prov_syscall_enabled[i];
+
+		if (p == NULL)
+			continue;
+		pthread_rwlock_rdlock(&p->dpr_lock);
+		TAILQ_FOREACH(e, &p->dpr_ecbs, de_link) {
+			for (k = 0; k < nseen; k++)
+				if (seen[k] == e->de_consumer)
+					break;
+			if (k < nseen)
+				continue;
+			dtd_buf_drop(&e->de_consumer->dc_buf, cpu, n);
+			if (nseen < sizeof(seen) / sizeof(seen[0]))
+				seen[nseen++] = e->de_consumer;
+		}
+		pthread_rwlock_unlock(&p->dpr_lock);
+	}
+	pthread_mutex_unlock(&dtd_prov_syscall_elock);
+	dtd_ecb_wakeup();
+}
+
+/* Drain thread: the records lost since the last time, as drops. */
+static void
+dtd_prov_syscall_lostcheck(void)
+{
+	uint64_t v[DTD_SYSCALL_MAXCPU];
+	int n, i;
+
+	if ((n = ft_bpf_sys_lost(dtd_prov_syscall_cap, v,
+	    DTD_SYSCALL_MAXCPU)) <= 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (v[i] == dtd_prov_syscall_lost[i])
+			continue;
+		dtd_prov_syscall_drop(i, v[i] - dtd_prov_syscall_lost[i]);
+		dtd_prov_syscall_lost[i] = v[i];
+	}
+}
+
+/* Fire for every record in the ring, report the lost ones. */
+static void
+dtd_prov_syscall_drain(void)
+{
+	pthread_mutex_lock(&dtd_prov_syscall_dlock);
+	ft_bpf_sys_drain(dtd_prov_syscall_cap, dtd_prov_syscall_rec, NULL);
+	dtd_prov_syscall_lostcheck();
+	pthread_mutex_unlock(&dtd_prov_syscall_dlock);
+}
+
+/*
+ * Main thread: consumer c stops.  The calls made before now are in the
+ * ring (each program ran in its call, before the call went on): fire
+ * them now, before END, rather than when the thread wakes (a -c
+ * target's last calls, made just before it exited, would be lost).
+ */
+static void
+dtd_prov_syscall_flush(dtd_consumer_t *c)
+{
+	if (dtd_prov_syscall_cap != NULL && dtd_prov_syscall_uses(c))
+		dtd_prov_syscall_drain();
+}
+
+static void *
+dtd_prov_syscall_thread(void *arg)
+{
+	struct pollfd pfd[2];
+
+	(void)arg;
+	pfd[0].fd = dtd_prov_syscall_stopfd[0];
+	pfd[0].events = POLLIN;
+	pfd[1].fd = ft_bpf_sys_fd(dtd_prov_syscall_cap);
+	pfd[1].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, 2, DTD_SYSCALL_POLLMS) == -1 && errno != EINTR) {
+			log_warn("%s: poll", __func__);
+			break;
+		}
+		dtd_prov_syscall_drain();
+		if (pfd[0].revents != 0)
+			break;
+	}
+	return NULL;
+}
+
+/* Close the capture: its thread joined, every record drained. */
+static void
+dtd_prov_syscall_close(void)
+{
+	char one = 1;
+
+	if (dtd_prov_syscall_cap == NULL)
+		return;
+	if (write(dtd_prov_syscall_stopfd[1], &one, 1) != 1)
+		log_warn("%s: write", __func__);
+	pthread_join(dtd_prov_syscall_thr, NULL);
+	close(dtd_prov_syscall_stopfd[0]);
+	close(dtd_prov_syscall_stopfd[1]);
+	dtd_prov_syscall_stopfd[0] = dtd_prov_syscall_stopfd[1] = -1;
+	ft_bpf_sys_close(dtd_prov_syscall_cap);
+	dtd_prov_syscall_cap = NULL;
+	dtd_prov_syscall_stklen = 0;
+	memset(dtd_prov_syscall_lost, 0, sizeof(dtd_prov_syscall_lost));
+	dtd_sample_stop(DTD_SAMPLE_CPU);
+	log_debug("%s: system call capture closed", __func__);
+}
+
+/* Open the capture and start its thread: 0, or -1 with errno. */
+static int
+dtd_prov_syscall_open(void)
+{
+	char err[256];
+	sigset_t all, old;
+	size_t i;
+	int rv, e;
+
+	if ((dtd_prov_syscall_cap = ft_bpf_sys_open(DTD_SYSCALL_RING, err,
+	    sizeof(err))) == NULL) {
+		e = errno;
+		log_warnx("%s: %s", __func__, err);
+		errno = e;
+		return -1;
+	}
+	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
+	    sizeof(dtd_prov_syscall_side[0]); i++)
+		(void)ft_bpf_sys_want(dtd_prov_syscall_cap,
+		    dtd_prov_syscall_side[i].ss_nr, FT_BPF_SYS_SIDE);
+	if (pipe2(dtd_prov_syscall_stopfd, O_CLOEXEC) == -1) {
+		e = errno;
+		ft_bpf_sys_close(dtd_prov_syscall_cap);
+		dtd_prov_syscall_cap = NULL;
+		errno = e;
+		return -1;
+	}
+	/* the thread takes no signal: the main thread's */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rv = pthread_create(&dtd_prov_syscall_thr, NULL,
+	    dtd_prov_syscall_thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rv != 0) {
+		close(dtd_prov_syscall_stopfd[0]);
+		close(dtd_prov_syscall_stopfd[1]);
+		dtd_prov_syscall_stopfd[0] = dtd_prov_syscall_stopfd[1] = -1;
+		ft_bpf_sys_close(dtd_prov_syscall_cap);
+		dtd_prov_syscall_cap = NULL;
+		errno = rv;
+		return -1;
+	}
+	/* the processes it shows are observed as profile-N's samples' */
+	dtd_sample_start(DTD_SAMPLE_CPU);
+	log_debug("%s: system call capture open", __func__);
+	return 0;
+}
+
+/* Copy the stack into records if a clause now needs it. */
+static void
+dtd_prov_syscall_setstack(void)
+{
+	size_t len = dtd_prov_syscall_needstack();
+
+	if (len <= dtd_prov_syscall_stklen)
+		return;
+	if (ft_bpf_sys_stack(dtd_prov_syscall_cap, len) == -1) {
+		log_warn("%s: stack copy of %zu bytes", __func__, len);
+		return;
+	}
+	dtd_prov_syscall_stklen = len;
+}
+
+/* Capture p's calls as its kind says (on: 1) or no longer (on: 0). */
+static int
+dtd_prov_syscall_set(dtd_probe_t *p, int on)
+{
+	uint32_t nr = DTD_SYSCALL_NR(p), bit, v;
+	size_t i;
+
+	bit = DTD_SYSCALL_RET(p) ? FT_BPF_SYS_RETURN : FT_BPF_SYS_ENTRY;
+	v = dtd_prov_syscall_want[nr];
+	v = on ? v | bit : v & ~bit;
+	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
+	    sizeof(dtd_prov_syscall_side[0]); i++)
+		if (dtd_prov_syscall_side[i].ss_nr == nr)
+			v |= FT_BPF_SYS_SIDE;
+	/* the drain thread sees the probe wanted before its records */
+	if (on)
+		__atomic_store_n(&dtd_prov_syscall_want[nr], v,
+		    __ATOMIC_RELEASE);
+	if (ft_bpf_sys_want(dtd_prov_syscall_cap, nr, v) == -1)
+		return -1;
+	if (!on)
+		__atomic_store_n(&dtd_prov_syscall_want[nr], v,
+		    __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+dtd_prov_syscall_enable(dtd_probe_t *p)
+{
+	uint32_t slot = DTD_SYSCALL_NR(p) * 2 + (uint32_t)DTD_SYSCALL_RET(p);
+	int e;
+
+	if (dtd_prov_syscall_cap == NULL && dtd_prov_syscall_open() == -1)
+		return -1;
+	dtd_prov_syscall_setstack();
+	pthread_mutex_lock(&dtd_prov_syscall_elock);
+	dtd_prov_syscall_enabled[slot] = p;
+	pthread_mutex_unlock(&dtd_prov_syscall_elock);
+	if (dtd_prov_syscall_set(p, 1) == -1) {
+		e = errno;
+		pthread_mutex_lock(&dtd_prov_syscall_elock);
+		dtd_prov_syscall_enabled[slot] = NULL;
+		pthread_mutex_unlock(&dtd_prov_syscall_elock);
+		if (dtd_prov_syscall_nenabled == 0)
+			dtd_prov_syscall_close();
+		errno = e;
+		return -1;
+	}
+	dtd_prov_syscall_nenabled++;
+	return 0;
+}
+
+/* Another ECB on enabled p: it may walk the stack where none did. */
+static int
+dtd_prov_syscall_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
+{
+	(void)p;
+	(void)e;
+	dtd_prov_syscall_setstack();
+	return 0;
+}
+
+static void
+dtd_prov_syscall_disable(dtd_probe_t *p)
+{
+	uint32_t slot = DTD_SYSCALL_NR(p) * 2 + (uint32_t)DTD_SYSCALL_RET(p);
+
+	if (dtd_prov_syscall_cap == NULL)
+		return;
+	if (dtd_prov_syscall_set(p, 0) == -1)
+		log_warn("%s: syscall::%s:%s", __func__, p->dpr_func,
+		    p->dpr_name);
+	pthread_mutex_lock(&dtd_prov_syscall_elock);
+	dtd_prov_syscall_enabled[slot] = NULL;
+	pthread_mutex_unlock(&dtd_prov_syscall_elock);
+	if (--dtd_prov_syscall_nenabled == 0) {
+		dtd_prov_syscall_close();
+		memset(dtd_prov_syscall_want, 0,
+		    sizeof(dtd_prov_syscall_want));
+	}
+}
+
+static void
+dtd_prov_syscall_shutdown(void)
+{
+	dtd_prov_syscall_close();
+}
