@@ -95,10 +95,13 @@ const dtd_provider_t dtd_prov_syscall = {
 	.dpv_flush = dtd_prov_syscall_flush,
 };
 
-/* A probe's dpr_arg: its number and kind. */
-#define DTD_SYSCALL_ARG(nr, ret)	((void *)(uintptr_t)((nr) << 1 | (ret)))
-#define DTD_SYSCALL_NR(p)		((uint32_t)((uintptr_t)(p)->dpr_arg >> 1))
-#define DTD_SYSCALL_RET(p)		((int)((uintptr_t)(p)->dpr_arg & 1))
+/* A probe's dpr_arg (malloc'd: dtd_probe.c frees it). */
+typedef struct dtd_sysprobe {
+	uint32_t	sp_nr;
+	int		sp_ret;		/* 0: entry, 1: return */
+} dtd_sysprobe_t;
+#define DTD_SYSCALL_NR(p)	(((const dtd_sysprobe_t *)(p)->dpr_arg)->sp_nr)
+#define DTD_SYSCALL_RET(p)	(((const dtd_sysprobe_t *)(p)->dpr_arg)->sp_ret)
 
 /*
  * The probes by number and kind (made at init, read by the drain
@@ -123,6 +126,55 @@ static pthread_mutex_t	dtd_prov_syscall_dlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t	dtd_prov_syscall_elock = PTHREAD_MUTEX_INITIALIZER;
 static dtd_probe_t	*dtd_prov_syscall_enabled[FT_BPF_SYSMAX * 2];
 
+/*
+ * The memory a call names, copied at the hit when a clause on a syscall
+ * probe reads traced memory (copyin, copyinstr, copyinto): DIF runs
+ * after the call, when a short-lived process may be gone and a buffer
+ * reused.  At entry, the paths a call takes and the bytes it writes; at
+ * return, the bytes it read.  ca_ptr, ca_len: argument numbers (len -1:
+ * a string; -2: the call's value).
+ */
+static const struct {
+	const char	*ca_name;
+	int		ca_ret;
+	int		ca_ptr;
+	int		ca_len;
+} dtd_prov_syscall_caps[] = {
+	{ "open", 0, 0, -1 }, { "openat", 0, 1, -1 }, { "openat2", 0, 1, -1 },
+	{ "creat", 0, 0, -1 }, { "execve", 0, 0, -1 },
+	{ "execveat", 0, 1, -1 }, { "stat", 0, 0, -1 }, { "lstat", 0, 0, -1 },
+	{ "newfstatat", 0, 1, -1 }, { "statx", 0, 1, -1 },
+	{ "access", 0, 0, -1 }, { "faccessat", 0, 1, -1 },
+	{ "faccessat2", 0, 1, -1 }, { "unlink", 0, 0, -1 },
+	{ "unlinkat", 0, 1, -1 }, { "mkdir", 0, 0, -1 },
+	{ "mkdirat", 0, 1, -1 }, { "rmdir", 0, 0, -1 },
+	{ "rename", 0, 0, -1 }, { "renameat", 0, 1, -1 },
+	{ "renameat2", 0, 1, -1 }, { "chdir", 0, 0, -1 },
+	{ "chroot", 0, 0, -1 }, { "chmod", 0, 0, -1 },
+	{ "fchmodat", 0, 1, -1 }, { "chown", 0, 0, -1 },
+	{ "lchown", 0, 0, -1 }, { "fchownat", 0, 1, -1 },
+	{ "readlink", 0, 0, -1 }, { "readlinkat", 0, 1, -1 },
+	{ "truncate", 0, 0, -1 }, { "symlink", 0, 0, -1 },
+	{ "symlinkat", 0, 0, -1 }, { "link", 0, 0, -1 },
+	{ "linkat", 0, 1, -1 }, { "mknod", 0, 0, -1 },
+	{ "mknodat", 0, 1, -1 }, { "utimes", 0, 0, -1 },
+	{ "utimensat", 0, 1, -1 }, { "statfs", 0, 0, -1 },
+	{ "setxattr", 0, 0, -1 }, { "getxattr", 0, 0, -1 },
+	{ "listxattr", 0, 0, -1 }, { "removexattr", 0, 0, -1 },
+	{ "inotify_add_watch", 0, 1, -1 }, { "mount", 0, 0, -1 },
+	{ "umount2", 0, 0, -1 }, { "swapon", 0, 0, -1 },
+	{ "swapoff", 0, 0, -1 }, { "acct", 0, 0, -1 },
+	{ "sethostname", 0, 0, -1 }, { "memfd_create", 0, 0, -1 },
+	{ "write", 0, 1, 2 }, { "pwrite64", 0, 1, 2 }, { "sendto", 0, 1, 2 },
+	{ "read", 1, 1, -2 }, { "pread64", 1, 1, -2 },
+	{ "recvfrom", 1, 1, -2 }, { "getcwd", 1, 0, -2 },
+	{ "getrandom", 1, 0, -2 },
+};
+
+/* What each call's records copy (FT_BPF_SYS_CAPTURE ...), by number. */
+static uint32_t		dtd_prov_syscall_capspec[FT_BPF_SYSMAX];
+static int		dtd_prov_syscall_capon;	/* a clause reads memory */
+
 /* The calls whose records say something of their process. */
 static const struct {
 	uint32_t	ss_nr;
@@ -137,7 +189,9 @@ static const struct {
 static int
 dtd_prov_syscall_init(void)
 {
-	size_t i;
+	size_t i, k;
+	const __typeof__(dtd_prov_syscall_caps[0]) *c;
+	dtd_sysprobe_t *sp;
 	uint32_t nr;
 	int ret;
 
@@ -145,13 +199,32 @@ dtd_prov_syscall_init(void)
 		nr = dtd_prov_syscall_names[i].sn_nr;
 		if (nr >= FT_BPF_SYSMAX)
 			continue;
+		for (k = 0; k < sizeof(dtd_prov_syscall_caps) /
+		    sizeof(dtd_prov_syscall_caps[0]); k++) {
+			if (strcmp(dtd_prov_syscall_caps[k].ca_name,
+			    dtd_prov_syscall_names[i].sn_name) != 0)
+				continue;
+			c = &dtd_prov_syscall_caps[k];
+			dtd_prov_syscall_capspec[nr] = FT_BPF_SYS_CAPTURE |
+			    (c->ca_ret ? FT_BPF_SYS_CAPRET : 0) |
+			    FT_BPF_SYS_CAPSPEC(c->ca_len == -1 ?
+			    FT_BPF_SYS_STR : FT_BPF_SYS_BUF,
+			    dtd_prov_syscall_argreg[c->ca_ptr],
+			    c->ca_len == -2 ? DTD_SYSCALL_AX : c->ca_len >= 0 ?
+			    dtd_prov_syscall_argreg[c->ca_len] : 0);
+		}
 		for (ret = 0; ret < 2; ret++) {
+			if ((sp = malloc(sizeof(*sp))) == NULL)
+				return -1;
+			sp->sp_nr = nr;
+			sp->sp_ret = ret;
 			if ((dtd_prov_syscall_probes[nr][ret] =
 			    dtd_probe_create(&dtd_prov_syscall, "",
 			    dtd_prov_syscall_names[i].sn_name,
-			    ret ? "return" : "entry",
-			    DTD_SYSCALL_ARG(nr, ret))) == NULL)
+			    ret ? "return" : "entry", sp)) == NULL) {
+				free(sp);
 				return -1;
+			}
 		}
 	}
 	return 0;
@@ -164,60 +237,72 @@ dtd_prov_syscall_nargs(const dtd_probe_t *p)
 	return DTD_SYSCALL_RET(p) ? 2 : 6;
 }
 
-/* Does DIFO d (or NULL) read ucaller or ustackdepth? */
+/* What a clause needs of the records: the stack, the memory named. */
+#define DTD_SYSCALL_NEED_STACK	1	/* ustack(), ucaller, ustackdepth */
+#define DTD_SYSCALL_NEED_MEM	2	/* copyin(), copyinstr(), copyinto() */
+
+/* What DIFO d (or NULL) needs: DTD_SYSCALL_NEED_* bits. */
 static int
-dtd_prov_syscall_difowalks(const dif_difo_t *d)
+dtd_prov_syscall_difoneeds(const dif_difo_t *d)
 {
 	uint32_t k, v;
+	int need = 0;
 
 	for (k = 0; d != NULL && k < d->dd_len; k++) {
-		if (DIF_INSTR_OP(d->dd_buf[k]) != DIF_OP_LDGS)
-			continue;
-		v = DIF_INSTR_VAR(d->dd_buf[k]);
-		if (v == DIF_VAR_UCALLER || v == DIF_VAR_USTACKDEPTH)
-			return 1;
+		switch (DIF_INSTR_OP(d->dd_buf[k])) {
+		case DIF_OP_LDGS:
+			v = DIF_INSTR_VAR(d->dd_buf[k]);
+			if (v == DIF_VAR_UCALLER || v == DIF_VAR_USTACKDEPTH)
+				need |= DTD_SYSCALL_NEED_STACK;
+			break;
+		case DIF_OP_CALL:
+			v = DIF_INSTR_SUBR(d->dd_buf[k]);
+			if (v == DIF_SUBR_COPYIN || v == DIF_SUBR_COPYINSTR ||
+			    v == DIF_SUBR_COPYINTO)
+				need |= DTD_SYSCALL_NEED_MEM;
+			break;
+		}
 	}
-	return 0;
+	return need;
 }
 
-/* Does ECB e walk the user stack (ustack(), ucaller, ustackdepth)? */
+/* What ECB e needs of the records: DTD_SYSCALL_NEED_* bits. */
 static int
-dtd_prov_syscall_ecbwalks(const dtd_ecb_t *e)
+dtd_prov_syscall_ecbneeds(const dtd_ecb_t *e)
 {
 	const dtp_stmt_t *st = e->de_stmt;
 	uint32_t i, k;
+	int need;
 
+	need = dtd_prov_syscall_difoneeds(st->ds_pred);
 	for (i = 0; i < st->ds_nact; i++) {
 		const dtp_action_t *a = &st->ds_act[i];
 		const dtp_agg_t *g;
 
 		if (a->da_kind == DTRACEACT_USTACK ||
 		    a->da_kind == DTRACEACT_JSTACK)
-			return 1;
+			need |= DTD_SYSCALL_NEED_STACK;
 		if (e->de_aggs != NULL && (g = e->de_aggs[i]) != NULL) {
 			for (k = 0; k < g->dg_nkeys; k++)
 				if (g->dg_keys[k].dk_kind == DTP_KEY_USTACK)
-					return 1;
+					need |= DTD_SYSCALL_NEED_STACK;
 		}
+		for (k = 0; k < a->da_ndifo; k++)
+			need |= dtd_prov_syscall_difoneeds(a->da_difo[k]);
 	}
-	if (dtd_prov_syscall_difowalks(st->ds_pred))
-		return 1;
-	for (i = 0; i < st->ds_nact; i++)
-		for (k = 0; k < st->ds_act[i].da_ndifo; k++)
-			if (dtd_prov_syscall_difowalks(st->ds_act[i].da_difo[k]))
-				return 1;
-	return 0;
+	return need;
 }
 
 /*
- * The stack each record copies: the whole copy if a clause on a
- * syscall probe, enabled or being enabled, walks the stack; else none.
+ * What the clauses on syscall probes need of the records, of those
+ * enabled and those a consumer is enabling now.
  */
-static size_t
-dtd_prov_syscall_needstack(void)
+static int
+dtd_prov_syscall_needs(void)
 {
 	dtd_consumer_t *c;
 	uint32_t i;
+	int need = 0;
 
 	for (c = dtd_consumer_next(NULL); c != NULL;
 	    c = dtd_consumer_next(c)) {
@@ -225,12 +310,11 @@ dtd_prov_syscall_needstack(void)
 			const dtd_ecb_t *e = c->dc_ecbs[i];
 
 			if (e != NULL &&
-			    e->de_probe->dpr_prov == &dtd_prov_syscall &&
-			    dtd_prov_syscall_ecbwalks(e))
-				return FT_BPF_STACK;
+			    e->de_probe->dpr_prov == &dtd_prov_syscall)
+				need |= dtd_prov_syscall_ecbneeds(e);
 		}
 	}
-	return 0;
+	return need;
 }
 
 /* Has c an ECB on a syscall probe? */
@@ -295,6 +379,10 @@ dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
 		ph.ph_sp = ph.ph_regs.rsp;
 		ph.ph_stack = r->sr_stack;
 		ph.ph_stklen = r->sr_stklen;
+		ph.ph_capaddr = r->sr_capaddr;
+		ph.ph_cap = r->sr_cap;
+		ph.ph_caplen = r->sr_caplen;
+		ph.ph_capstr = r->sr_capstr != 0;
 		memset(&sh, 0, sizeof(sh));
 		sh.sh_hit.dh_probe = p;
 		sh.sh_hit.dh_pid = ph.ph_pid;
@@ -438,6 +526,7 @@ dtd_prov_syscall_close(void)
 	ft_bpf_sys_close(dtd_prov_syscall_cap);
 	dtd_prov_syscall_cap = NULL;
 	dtd_prov_syscall_stklen = 0;
+	dtd_prov_syscall_capon = 0;
 	memset(dtd_prov_syscall_lost, 0, sizeof(dtd_prov_syscall_lost));
 	dtd_sample_stop(DTD_SAMPLE_CPU);
 	log_debug("%s: system call capture closed", __func__);
@@ -491,44 +580,66 @@ dtd_prov_syscall_open(void)
 	return 0;
 }
 
-/* Copy the stack into records if a clause now needs it. */
-static void
-dtd_prov_syscall_setstack(void)
+/* The want word of number nr, for the capture. */
+static uint32_t
+dtd_prov_syscall_word(uint32_t nr)
 {
-	size_t len = dtd_prov_syscall_needstack();
+	uint32_t v = dtd_prov_syscall_want[nr];
+	size_t i;
 
-	if (len <= dtd_prov_syscall_stklen)
-		return;
-	if (ft_bpf_sys_stack(dtd_prov_syscall_cap, len) == -1) {
-		log_warn("%s: stack copy of %zu bytes", __func__, len);
-		return;
+	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
+	    sizeof(dtd_prov_syscall_side[0]); i++)
+		if (dtd_prov_syscall_side[i].ss_nr == nr)
+			v |= FT_BPF_SYS_SIDE;
+	if (dtd_prov_syscall_capon &&
+	    (v & (FT_BPF_SYS_ENTRY | FT_BPF_SYS_RETURN)))
+		v |= dtd_prov_syscall_capspec[nr];
+	return v;
+}
+
+/*
+ * Copy the stack, and the memory calls name, into records if a clause
+ * now needs them (never less while the capture is open).
+ */
+static void
+dtd_prov_syscall_setneeds(void)
+{
+	int need = dtd_prov_syscall_needs();
+	uint32_t nr;
+
+	if ((need & DTD_SYSCALL_NEED_STACK) && dtd_prov_syscall_stklen == 0) {
+		if (ft_bpf_sys_stack(dtd_prov_syscall_cap, FT_BPF_STACK) == -1)
+			log_warn("%s: stack copy", __func__);
+		else
+			dtd_prov_syscall_stklen = FT_BPF_STACK;
 	}
-	dtd_prov_syscall_stklen = len;
+	if ((need & DTD_SYSCALL_NEED_MEM) && !dtd_prov_syscall_capon) {
+		dtd_prov_syscall_capon = 1;
+		for (nr = 0; nr < FT_BPF_SYSMAX; nr++)
+			if (dtd_prov_syscall_want[nr] != 0 &&
+			    ft_bpf_sys_want(dtd_prov_syscall_cap, nr,
+			    dtd_prov_syscall_word(nr)) == -1)
+				log_warn("%s: %u", __func__, nr);
+	}
 }
 
 /* Capture p's calls as its kind says (on: 1) or no longer (on: 0). */
 static int
 dtd_prov_syscall_set(dtd_probe_t *p, int on)
 {
-	uint32_t nr = DTD_SYSCALL_NR(p), bit, v;
-	size_t i;
+	uint32_t nr = DTD_SYSCALL_NR(p), bit, v, old;
 
 	bit = DTD_SYSCALL_RET(p) ? FT_BPF_SYS_RETURN : FT_BPF_SYS_ENTRY;
-	v = dtd_prov_syscall_want[nr];
-	v = on ? v | bit : v & ~bit;
-	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
-	    sizeof(dtd_prov_syscall_side[0]); i++)
-		if (dtd_prov_syscall_side[i].ss_nr == nr)
-			v |= FT_BPF_SYS_SIDE;
+	old = dtd_prov_syscall_want[nr];
+	v = on ? old | bit : old & ~bit;
 	/* the drain thread sees the probe wanted before its records */
-	if (on)
-		__atomic_store_n(&dtd_prov_syscall_want[nr], v,
+	__atomic_store_n(&dtd_prov_syscall_want[nr], v, __ATOMIC_RELEASE);
+	if (ft_bpf_sys_want(dtd_prov_syscall_cap, nr,
+	    dtd_prov_syscall_word(nr)) == -1) {
+		__atomic_store_n(&dtd_prov_syscall_want[nr], old,
 		    __ATOMIC_RELEASE);
-	if (ft_bpf_sys_want(dtd_prov_syscall_cap, nr, v) == -1)
 		return -1;
-	if (!on)
-		__atomic_store_n(&dtd_prov_syscall_want[nr], v,
-		    __ATOMIC_RELEASE);
+	}
 	return 0;
 }
 
@@ -540,7 +651,7 @@ dtd_prov_syscall_enable(dtd_probe_t *p)
 
 	if (dtd_prov_syscall_cap == NULL && dtd_prov_syscall_open() == -1)
 		return -1;
-	dtd_prov_syscall_setstack();
+	dtd_prov_syscall_setneeds();
 	pthread_mutex_lock(&dtd_prov_syscall_elock);
 	dtd_prov_syscall_enabled[slot] = p;
 	pthread_mutex_unlock(&dtd_prov_syscall_elock);
@@ -564,7 +675,7 @@ dtd_prov_syscall_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
 {
 	(void)p;
 	(void)e;
-	dtd_prov_syscall_setstack();
+	dtd_prov_syscall_setneeds();
 	return 0;
 }
 

@@ -570,13 +570,28 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
  * registers at entry (the return value in ax at return), the thread,
  * its credentials and name, the time, the CPU, and the user stack as
  * the uprobe capture copies it (up to the bound of ft_bpf_sys_stack(),
- * 0 at first).  FT_BPF_SYS_SIDE asks for both records of a call whoever
+ * 0 at first), and memory the call names (FT_BPF_SYS_CAPTURE).  FT_BPF_SYS_SIDE asks for both records of a call whoever
  * wants it, for what it says of the process (an exec, an exit).
  */
 #define	FT_BPF_SYSMAX		512
 #define	FT_BPF_SYS_ENTRY	1
 #define	FT_BPF_SYS_RETURN	2
 #define	FT_BPF_SYS_SIDE		4
+/*
+ * Memory the call reads or writes, copied at the hit: at entry (or, with
+ * FT_BPF_SYS_CAPRET, at return) the memory that register PTR (a struct
+ * pt_regs index) points to: a NUL-terminated string (FT_BPF_SYS_STR),
+ * or as many bytes as register LEN says (FT_BPF_SYS_BUF; at return, ax
+ * is the call's value), at most FT_BPF_SYSCAP.  ft_bpf_sys_want()'s
+ * flags | FT_BPF_SYS_CAPSPEC(kind, ptr, len).
+ */
+#define	FT_BPF_SYS_CAPTURE	8
+#define	FT_BPF_SYS_CAPRET	16
+#define	FT_BPF_SYS_STR		1
+#define	FT_BPF_SYS_BUF		2
+#define	FT_BPF_SYS_CAPSPEC(kind, ptr, len) \
+	((uint32_t)(kind) << 24 | (uint32_t)(len) << 16 | (uint32_t)(ptr) << 8)
+#define	FT_BPF_SYSCAP		256
 
 typedef struct ft_bpfsysrec {
 	uint64_t	sr_regs[FT_BPF_NREGS];	/* as ft_bpfrec_t's */
@@ -586,6 +601,10 @@ typedef struct ft_bpfsysrec {
 	uint32_t	sr_nr;		/* the call's number */
 	uint32_t	sr_return;	/* 0: entry, 1: return */
 	char		sr_comm[16];	/* the thread's name */
+	uint64_t	sr_capaddr;	/* memory copied at the hit: from */
+	uint32_t	sr_caplen;	/* bytes (0: none) */
+	uint32_t	sr_capstr;	/* a string: nothing after its NUL */
+	uint8_t		sr_cap[FT_BPF_SYSCAP];
 	uint32_t	sr_cpu;
 	uint32_t	sr_stklen;
 	uint8_t		sr_stack[FT_BPF_STACK];
@@ -658,6 +677,11 @@ typedef struct ft_perfhit {
 	uint64_t	ph_stklen;
 	const uint64_t	*ph_kpcs;	/* kernel frames, the PC first */
 	uint32_t	ph_nkpcs;	/* 0: in user mode, or not asked */
+	/* other memory copied at the hit (a system call's), or none */
+	uint64_t	ph_capaddr;
+	const uint8_t	*ph_cap;
+	uint32_t	ph_caplen;
+	int		ph_capstr;	/* a string: nothing after its NUL */
 } ft_perfhit_t;
 
 typedef struct ft_perfops {

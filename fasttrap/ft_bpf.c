@@ -989,17 +989,93 @@ struct ft_bpfsys {
 };
 
 #define	LDX32(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
+#define	LSH64I(d, i)	I(BPF_ALU64 | BPF_LSH | BPF_K, d, 0, 0, i)
 
 /* struct pt_regs indexes: orig_ax, cs; the user code segment */
 #define	FT_BPF_ORIGAX	15
 #define	FT_BPF_CS	17
 #define	FT_BPF_USER64CS	0x33
 
+/*
+ * Emit at insn[n] the copy of the memory the call names, as the want
+ * word (kept at fp-56) says (FT_BPF_SYS_CAPTURE), into the record at
+ * r7, whose registers are copied.  r8, r9 are free.  Returns the next n.
+ */
+static int
+ft_bpf_syscap(struct bpf_insn *insn, int n, int ret)
+{
+	int jno[10], nno = 0, jbuf, jdone, i;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(MOV64I(R1, 0));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_caplen)));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_capstr)));
+	EMIT(LDX64(R9, R10, -56));
+	EMIT(MOV64R(R2, R9));
+	EMIT(AND64I(R2, FT_BPF_SYS_CAPTURE | FT_BPF_SYS_CAPRET));
+	jno[nno++] = n;
+	EMIT(JNEI(R2, ret ? FT_BPF_SYS_CAPTURE | FT_BPF_SYS_CAPRET :
+	    FT_BPF_SYS_CAPTURE, 0));
+	/* r3: the address, the register PTR's value */
+	EMIT(MOV64R(R2, R9));
+	EMIT(RSH64I(R2, 8));
+	EMIT(AND64I(R2, 31));
+	jno[nno++] = n;
+	EMIT(JGTI(R2, FT_BPF_NREGS - 1, 0));
+	EMIT(LSH64I(R2, 3));
+	EMIT(ADD64R(R2, R7));
+	EMIT(LDX64(R3, R2, offsetof(ft_bpfsysrec_t, sr_regs)));
+	EMIT(STX64(R7, R3, offsetof(ft_bpfsysrec_t, sr_capaddr)));
+	EMIT(MOV64R(R4, R9));
+	EMIT(RSH64I(R4, 24));
+	jbuf = n;
+	EMIT(JNEI(R4, FT_BPF_SYS_STR, 0));		/* patched: to buf */
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_cap)));
+	EMIT(MOV64I(R2, FT_BPF_SYSCAP));
+	EMIT(CALL(BPF_FUNC_probe_read_user_str));
+	jno[nno++] = n;
+	EMIT(JSLEI(R0, 0, 0));
+	EMIT(STX32(R7, R0, offsetof(ft_bpfsysrec_t, sr_caplen)));
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_capstr), 1));
+	jdone = n;
+	EMIT(JA(0));					/* patched: to done */
+	/* buf: as many bytes as the register LEN says, at most the room */
+	ft_bpf_patch(insn, jbuf, n);
+	jno[nno++] = n;
+	EMIT(JNEI(R4, FT_BPF_SYS_BUF, 0));
+	EMIT(MOV64R(R2, R9));
+	EMIT(RSH64I(R2, 16));
+	EMIT(AND64I(R2, 31));
+	jno[nno++] = n;
+	EMIT(JGTI(R2, FT_BPF_NREGS - 1, 0));
+	EMIT(LSH64I(R2, 3));
+	EMIT(ADD64R(R2, R7));
+	EMIT(LDX64(R2, R2, offsetof(ft_bpfsysrec_t, sr_regs)));
+	jno[nno++] = n;
+	EMIT(JSLEI(R2, 0, 0));
+	EMIT(JLEI(R2, FT_BPF_SYSCAP, 1));
+	EMIT(MOV64I(R2, FT_BPF_SYSCAP));
+	EMIT(MOV64R(R8, R2));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_cap)));
+	EMIT(CALL(BPF_FUNC_probe_read_user));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(STX32(R7, R8, offsetof(ft_bpfsysrec_t, sr_caplen)));
+	/* done, or none */
+	ft_bpf_patch(insn, jdone, n);
+	for (i = 0; i < nno; i++)
+		ft_bpf_patch(insn, jno[i], n);
+#undef EMIT
+	return n;
+}
+
 /* The program on sys_enter (ret 0) or sys_exit (ret 1). */
 static int
 ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 {
-	struct bpf_insn insn[200 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
+	struct bpf_insn insn[300 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
 	int n = 0, jout[8], nout = 0, jlost[2], jfull, jlostbusy, joutbusy, i;
 	union bpf_attr a;
 	int e;
@@ -1038,6 +1114,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	jout[nout++] = n;
 	EMIT(JEQI(R0, 0, 0));
 	EMIT(LDX32(R1, R0, 0));
+	EMIT(STX64(R10, R1, -56));
 	EMIT(AND64I(R1, (ret ? FT_BPF_SYS_RETURN : FT_BPF_SYS_ENTRY) |
 	    FT_BPF_SYS_SIDE));
 	jout[nout++] = n;
@@ -1071,6 +1148,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_comm)));
 	EMIT(MOV64I(R2, 16));
 	EMIT(CALL(BPF_FUNC_get_current_comm));
+	n = ft_bpf_syscap(insn, n, ret);
 	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
 	    FT_BPF_RSP * 8));
 	n = ft_bpf_emit_stack(insn, n, fs->fs_conf,
@@ -1240,7 +1318,7 @@ ft_bpf_sysdrainrec(void *arg, const void *rec, uint32_t len)
 
 	if (len >= offsetof(ft_bpfsysrec_t, sr_stack) &&
 	    r->sr_stklen <= len - offsetof(ft_bpfsysrec_t, sr_stack) &&
-	    r->sr_nr < FT_BPF_SYSMAX)
+	    r->sr_nr < FT_BPF_SYSMAX && r->sr_caplen <= FT_BPF_SYSCAP)
 		sd->sd_fn(sd->sd_arg, r);
 }
 

@@ -21,7 +21,9 @@
  * A sample's memory accessor (ft_perf_read) serves the stack copied at
  * the sample where the range lies in it, else the process's memory now
  * (later than the sample) through an observed ft_proc_t, with the
- * copied bytes laid over what it overlaps: snapshot, then live.
+ * copied bytes laid over what it overlaps: snapshot, then live.  A hit
+ * of another capture source in the same shape (a system call's, with
+ * the memory it names copied too: ph_cap) is served the same way.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -611,8 +613,29 @@ int
 ft_perf_read(const ft_perfhit_t *h, ft_proc_t *p, uint64_t addr, void *buf,
     size_t len)
 {
-	uint64_t lo = h->ph_sp, hi = h->ph_sp + h->ph_stklen, a, b;
+	uint64_t lo = h->ph_sp, hi = h->ph_sp + h->ph_stklen, a, b, off, n;
 
+	/*
+	 * Memory copied besides the stack: served from the copy, what lies
+	 * past it from the process now; a string copied is all a read
+	 * that starts in it needs where the process is gone.
+	 */
+	if (h->ph_caplen > 0 && addr >= h->ph_capaddr &&
+	    (off = addr - h->ph_capaddr) < h->ph_caplen) {
+		n = h->ph_caplen - off;
+		if (len <= n) {
+			memcpy(buf, h->ph_cap + off, len);
+			return 0;
+		}
+		if (p == NULL || ft_proc_read(p, addr, buf, len) != 0) {
+			if (!h->ph_capstr ||
+			    memchr(h->ph_cap + off, '\0', n) == NULL)
+				return -1;
+			memset((uint8_t *)buf + n, 0, len - n);
+		}
+		memcpy(buf, h->ph_cap + off, n);
+		return 0;
+	}
 	if (addr >= lo && addr <= hi && len <= hi - addr) {
 		memcpy(buf, h->ph_stack + (addr - lo), len);
 		return 0;

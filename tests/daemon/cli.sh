@@ -93,7 +93,8 @@ same "$tmp/err" "dtrace: failed to set -x version: Requested version is not supp
 check "linkmode, linktype, nolibs, version, -Xa: accepted" [ $? -eq 0 ]
 
 check "daemon starts" start_daemon
-dtrace -l >"$tmp/out" 2>"$tmp/err"
+dtrace -l >"$tmp/all" 2>"$tmp/err"
+head -n 17 "$tmp/all" >"$tmp/out"
 check "-l: exit 0" [ $? -eq 0 ]
 same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
 printf '%5d %10s %17s %33s %s\n' 1 dtrace '' '' BEGIN 2 dtrace '' '' END \
@@ -106,14 +107,24 @@ for n in profile-97 profile-199 profile-499 profile-997 profile-1999 \
 	i=$((i + 1))
 done)
 " "-l lists the dtrace provider, then profile's defaults in illumos's order"
+# then syscall's: an entry and a return of each call <asm/unistd_64.h> has
+nsys=$(echo '#include <asm/unistd_64.h>' | ${CC:-cc} -dM -E - |
+    grep -c '^#define __NR_[a-z0-9_]* [0-9][0-9]*$')
+check "-l lists syscall's probes after them, entry and return of each" \
+    [ "$(awk 'NR > 17 { print $2, $3, $4 }' "$tmp/all" | sort -u |
+    awk '$1 == "syscall" { n[$3]++ } END { print n["entry"], n["return"] }')" \
+    = "$nsys $nsys" -a "$(wc -l <"$tmp/all")" -eq $((17 + 2 * nsys)) ]
+check "-l: syscall::read:entry, then syscall::read:return" \
+    [ "$(awk 'NR > 17 && NR < 20 { print $2 ":" $3 ":" $4 }' "$tmp/all" |
+    tr '\n' ' ')" = "syscall:read:entry syscall:read:return " ]
 dtrace -l -n profile-123 >"$tmp/out" 2>"$tmp/err"
 same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
-printf '%5d %10s %17s %33s %s\n' 17 profile '' '' profile-123)
+printf '%5d %10s %17s %33s %s\n' $((17 + 2 * nsys)) profile '' '' profile-123)
 " "-l -n profile-123 creates the probe on demand, with the next id"
 dtrace -l -P profile >"$tmp/out" 2>"$tmp/err"
 check "-l -P profile: the 13 defaults and profile-123" \
     [ "$(awk 'NR > 1 { print $1 ":" $3 }' "$tmp/out" | tr '\n' ' ')" = \
-    "4:profile-97 5:profile-199 6:profile-499 7:profile-997 8:profile-1999 9:profile-4001 10:profile-4999 11:tick-1 12:tick-10 13:tick-100 14:tick-500 15:tick-1000 16:tick-5000 17:profile-123 " ]
+    "4:profile-97 5:profile-199 6:profile-499 7:profile-997 8:profile-1999 9:profile-4001 10:profile-4999 11:tick-1 12:tick-10 13:tick-100 14:tick-500 15:tick-1000 16:tick-5000 $((17 + 2 * nsys)):profile-123 " ]
 dtrace -l -n 'dtrace:::E*' >"$tmp/out" 2>"$tmp/err"
 check "-l -n with a glob lists END and ERROR" \
     [ "$(awk 'NR > 1 { print $3 }' "$tmp/out" | tr '\n' ' ')" = "END ERROR " ]

@@ -1,0 +1,120 @@
+#!/bin/sh
+# The syscall provider: syscall::NAME:entry and :return of every process,
+# captured by BPF programs on the system call tracepoints and fired after
+# the call in the calling thread's context.  Exact counts per thread,
+# arguments at entry, the C library's return value and errno at return,
+# the memory a call names (copied at the call: the trigger is gone when
+# most of its hits fire), the user stack, and nothing of the daemon's own
+# calls.  The traced program runs as it would untraced.
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+# BPF programs need root (or CAP_BPF and CAP_PERFMON)
+if ! dtrace -q -n 'syscall::getppid:entry { exit(0); }' \
+    -c "$TRIGGERS/syscaller 1" >/dev/null 2>"$tmp/err"; then
+	sed "s/^/# /" "$tmp/err"
+	ok "# SKIP no system call capture here"
+	check "daemon stops" stop_daemon
+	done_testing
+	exit 0
+fi
+
+cat >"$tmp/sys.d" <<'D'
+syscall::getppid:entry
+/pid == $target/
+{
+	@n[tid == pid ? "getppid main" : "getppid thread"] = count();
+}
+
+syscall::openat:entry
+/pid == $target && copyinstr(arg1) == "/nonexistent/syscaller"/
+{
+	self->missing = 1;
+	@n[(int)arg0 == -100 ? "openat AT_FDCWD" : "openat other"] = count();
+}
+
+syscall::openat:return
+/self->missing/
+{
+	@r["openat", (int64_t)arg0, (int64_t)arg1, errno] = count();
+	self->missing = 0;
+}
+
+syscall::write:entry
+/pid == $target && arg0 > 2/
+{
+	@w[execname, copyinstr(arg1, arg2), arg2] = count();
+}
+
+syscall::write:return
+/pid == $target && arg0 == 9/
+{
+	@r["write", (int64_t)arg0, (int64_t)arg1, errno] = count();
+}
+
+END
+{
+	printa("%s %@d\n", @n);
+	printa("%s %d %d %d %@d\n", @r);
+	printa("%s %s %d %@d\n", @w);
+}
+D
+dtrace -q -o "$tmp/out" -c "$TRIGGERS/syscaller 1000" -s "$tmp/sys.d" \
+    >"$tmp/tout" 2>"$tmp/err"
+check "exit 0" [ $? -eq 0 ]
+same "$tmp/tout" "1000
+" "the target ran as untraced"
+same "$tmp/out" "getppid main 1000
+getppid thread 1000
+openat AT_FDCWD 1000
+openat -1 -1 2 1000
+write 9 9 0 1000
+syscaller syscaller 9 1000
+
+" "counts per thread, arguments, return values and errno, exact"
+check "no error reported" [ ! -s "$tmp/err" ] || sed "s/^/# /" "$tmp/err"
+
+# the user stack at the call: main() called getppid() through syscall();
+# the trigger lingers, for its hits to be fired while it lives
+dtrace -q -c "$TRIGGERS/syscaller 100 -1 500" -n '
+syscall::getppid:entry /pid == $target && tid == pid/ { @[ustack()] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "ustack(): exit 0" [ $? -eq 0 ]
+frame='syscaller`main+0x'
+check "ustack(): one stack, through main, 100 times" \
+    [ "$(grep -cF "$frame" "$tmp/out")" -eq 1 -a \
+    "$(grep -c '^  *100$' "$tmp/out")" -eq 1 ] || sed "s/^/# /" "$tmp/out"
+
+# the daemon's own calls are not shown (it reads the ring with them)
+dtrace -q -n "syscall:::entry /pid == $dpid/ { @ = count(); }
+    tick-200ms { exit(0); } END { printa(\"%@d\\n\", @); }" \
+    >"$tmp/out" 2>"$tmp/err"
+same "$tmp/out" "
+" "no call of the daemon's own"
+
+# every process: without -p or -c, the calls of a process nobody named
+# (it waits on a FIFO until tracing is on)
+mkfifo "$tmp/go"
+"$TRIGGERS/syscaller" 50 3 3<"$tmp/go" >/dev/null &
+spid=$!
+dtrace -q -n "BEGIN { printf(\"ready\n\"); }
+    syscall::getppid:entry /pid == $spid/ { @ = count(); }
+    tick-5s { exit(0); } END { printa(\"%@d\n\", @); }" \
+    >"$tmp/out" 2>"$tmp/err" &
+dt=$!
+i=0
+while ! grep -q ready "$tmp/out" 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+echo go >"$tmp/go"
+wait $spid
+wait $dt
+same "$tmp/out" "ready
+100
+
+" "a process nobody named: both threads' calls, exact"
+
+check "daemon stops" stop_daemon
+done_testing
