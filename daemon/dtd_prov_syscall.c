@@ -544,7 +544,7 @@ dtd_prov_syscall_open(void)
 	if ((dtd_prov_syscall_cap = ft_bpf_sys_open(DTD_SYSCALL_RING, err,
 	    sizeof(err))) == NULL) {
 		e = errno;
-		log_warnx("%s: %s", __func__, err);
+		log_info("%s: %s", __func__, err);
 		errno = e;
 		return -1;
 	}

@@ -18,7 +18,8 @@
  * (its out-of-line steps: emulation, scratch slots), ft_uprobe.c (the
  * uprobe backend: sites as BPF uprobe_multi links, the drain thread, the
  * hit snapshot), ft_bpf.c (its kernel side: the capture program, ring
- * and links over raw bpf(2)), ft_btf.c (the %fs base offset in a task,
+ * and links over raw bpf(2); and the system call capture, a capture
+ * source of the syscall provider), ft_btf.c (the %fs base offset in a task,
  * from the kernel's BTF), ft_guard.c (crash-time restore: the guardian
  * process that restores every patched byte when the daemon dies of
  * SIGKILL, and the fatal table a signal handler restores from),
@@ -511,7 +512,8 @@ int		ft_hit_read(const ft_hit_t *, uint64_t, void *, size_t);
 int		ft_hit_stackread(const ft_hit_t *, uint64_t, void *, size_t);
 
 /*
- * ft_bpf.c: the kernel side of the uprobe backend.  A sample as the
+ * ft_bpf.c: the kernel side of the uprobe backend (and of the syscall
+ * provider, below).  A sample as the
  * capture program writes it: struct pt_regs (the first FT_BPF_NREGS
  * words of struct user_regs_struct, same order), the %fs base (from the
  * task_struct, through the kernel's BTF) and errno there, and

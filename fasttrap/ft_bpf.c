@@ -1,7 +1,11 @@
 /*
- * ft_bpf.c: the kernel side of the uprobe backend, over raw bpf(2).
+ * ft_bpf.c: fasttrap's BPF programs, maps and rings, over raw bpf(2):
+ * the kernel side of the uprobe backend (ft_bpf_*), and the system call
+ * capture of the syscall provider (ft_bpf_sys_*, at the end).  The two
+ * share the emitters of a record's scratch, its stack copy, its output
+ * into a ring and the count of the lost ones, and the ring's reader.
  *
- * One capture program, a ring and a lost-sample counter per traced
+ * The uprobe capture.  One capture program, a ring and a lost-sample counter per traced
  * process (ft_bpf_t), and uprobe_multi links (one per file, holding all
  * of that file's probe offsets, filtered by pid, cookie = the site's
  * runtime address) that run the program on each hit.  The program only

@@ -1,7 +1,7 @@
 # fasttrap/: user-space instrumentation (ELF symbols, x86-64 decoding,
 # the target model, the site table, the ptrace backend and its
-# out-of-line steps, the uprobe backend, perf sampling, crash-time
-# restore).
+# out-of-line steps, the uprobe backend, perf sampling, the system call
+# capture, crash-time restore).
 # ft.h is its one header; it includes nothing else of ours.
 noinst_LIBRARIES += fasttrap/libft.a
 fasttrap_libft_a_SOURCES = fasttrap/ft.h fasttrap/ft_elf.c fasttrap/ft_isa_x86.c \

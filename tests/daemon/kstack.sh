@@ -204,6 +204,9 @@ if unshare -m sh -c 'mount --bind "$1" /proc/sys/kernel/perf_event_max_stack' \
 	dpid=$!
 	waitfor [ -S "$sock" ]
 	check "refused reopen: daemon starts" [ -S "$sock" ]
+	# (emptied first: the earlier consumer's "go" is in it, and the
+	# background job's redirection may come after the loop's grep)
+	: >"$tmp/first"
 	"$DTRACE" -x socket="$sock" -q -p $sp -n 'BEGIN { printf("go\n"); }
 	profile-997 /pid == $target/ { printf("s\n"); }' >"$tmp/first" 2>&1 &
 	fp=$!

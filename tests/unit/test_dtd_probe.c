@@ -178,6 +178,7 @@ main(void)
 	};
 	dtd_probe_t *p;
 	size_t i;
+	int nsys, base;
 
 	parse("tick-100", 1, DTD_PROFILE_TICK, 10000000);
 	parse("tick-1s", 1, DTD_PROFILE_TICK, 1000000000);
@@ -227,7 +228,22 @@ main(void)
 		    strcmp(p->dpr_name, defaults[i]) == 0,
 		    "id %u is profile:::%s", 4 + (unsigned)i, defaults[i]);
 	}
-	tap_ok(dtd_probe_lookup(17) == NULL, "no other probes yet");
+	/* then syscall's, an entry and a return of each call */
+	nsys = nmatch("syscall", "", "", "");
+	tap_ok(nsys > 600 && nsys % 2 == 0, "syscall::: %u probes", nsys);
+	tap_is(nmatch("syscall", "", "", "entry"), nsys / 2,
+	    "syscall:::entry, half of them");
+	tap_is(nmatch("syscall", "", "read", ""), 2, "syscall::read:");
+	p = dtd_probe_lookup(17);
+	tap_ok(p != NULL && strcmp(p->dpr_prov->dpv_name, "syscall") == 0 &&
+	    strcmp(p->dpr_func, "read") == 0 &&
+	    strcmp(p->dpr_name, "entry") == 0, "id 17 is syscall::read:entry");
+	p = dtd_probe_lookup(18);
+	tap_ok(p != NULL && strcmp(p->dpr_func, "read") == 0 &&
+	    strcmp(p->dpr_name, "return") == 0,
+	    "id 18 is syscall::read:return");
+	base = 16 + nsys;
+	tap_ok(dtd_probe_lookup(base + 1) == NULL, "no other probes yet");
 
 	tap_is(nmatch("dtrace", "", "", "BEGIN"), 1, "dtrace:::BEGIN");
 	tap_is(nmatch("", "", "", "BEGIN"), 1, ":::BEGIN");
@@ -239,25 +255,26 @@ main(void)
 	tap_is(nmatch("profile", "", "", ""), 13, "profile::: the defaults");
 	tap_is(nmatch("profile", "", "", "profile-997"), 1,
 	    "profile-997 exists, not created again");
-	tap_is(dtd_probe_count(), 16, "3 + 13 probes");
+	tap_is(dtd_probe_count(), base, "3 + 13 probes, and syscall's");
 
 	tap_is(nmatch("profile", "", "", "tick-1s"), 1,
 	    "profile:::tick-1s created on demand");
-	tap_is(dtd_probe_count(), 17, "one probe more");
-	p = dtd_probe_lookup(17);
+	tap_is(dtd_probe_count(), base + 1, "one probe more");
+	p = dtd_probe_lookup(base + 1);
 	tap_ok(p != NULL && strcmp(p->dpr_prov->dpv_name, "profile") == 0 &&
-	    strcmp(p->dpr_name, "tick-1s") == 0, "id 17 is profile:::tick-1s");
+	    strcmp(p->dpr_name, "tick-1s") == 0,
+	    "the next id is profile:::tick-1s");
 	tap_is(nmatch("profile", "", "", "tick-1s"), 1, "not created twice");
 	tap_is(nmatch("", "", "", "tick-1s"), 1, "empty provider finds it");
 	tap_is(nmatch("", "", "", "tick-10ms"), 1,
 	    "empty provider creates tick-10ms");
-	tap_is(dtd_probe_count(), 18, "tick-10ms is id 18");
+	tap_is(dtd_probe_count(), base + 2, "tick-10ms has the next id");
 	tap_is(nmatch("profile", "", "", "tick-*"), 8,
 	    "glob matches existing ticks (6 defaults, 2 made), creates none");
-	tap_is(dtd_probe_count(), 18, "still 18");
+	tap_is(dtd_probe_count(), base + 2, "no more");
 	tap_is(nmatch("profile", "", "", "profile-98"), 1,
 	    "profile:::profile-98 created on demand");
-	tap_is(dtd_probe_count(), 19, "profile-98 is id 19");
+	tap_is(dtd_probe_count(), base + 3, "profile-98 has the next id");
 	tap_is(nmatch("profile", "", "", "tick-1us"), 0, "too fast: no probe");
 	tap_is(nmatch("profile", "", "", "profile-5000000hz"), 0,
 	    "too fast profile-N: no probe");
@@ -265,8 +282,8 @@ main(void)
 	    "module named: no tick probe");
 	tap_is(nmatch("dtrace", "", "", "tick-3s"), 0,
 	    "other provider named: no tick probe");
-	tap_is(dtd_probe_count(), 19, "nothing else created");
-	tap_is(nmatch("", "", "", ""), 19, "::: lists all");
+	tap_is(dtd_probe_count(), base + 3, "nothing else created");
+	tap_is(nmatch("", "", "", ""), base + 3, "::: lists all");
 
 	bulk();
 	dtd_probe_fini();
