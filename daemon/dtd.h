@@ -675,7 +675,8 @@ void		dtd_sample_start(int);
 void		dtd_sample_stop(int);
 uint64_t	dtd_sample_idlepc(void);
 struct ft_perfhit;
-void		dtd_sample_fire_user(dtd_hit_t *, const struct ft_perfhit *);
+void		dtd_sample_fire_user(dtd_hit_t *,
+		    const struct ft_perfhit *);
 
 /*
  * dtd_target.c: the processes traced (targets, shared by the consumers

@@ -25,7 +25,9 @@
  *
  * Who sees what.  A hit is of whatever process made the call: it fires
  * for root's consumers and for those that could ptrace that process
- * (dtd_sample_fire_user, as profile-N's samples).  Capturing needs the
+ * (dtd_sample_fire_user, as profile-N's samples), judged by what the
+ * record says of its credentials at the call (the kernel's BTF gives
+ * where they are; the process may be gone when its call fires).  Capturing needs the
  * rights to load BPF programs (root, or CAP_BPF and CAP_PERFMON): a
  * private daemon without them refuses to enable a syscall probe.
  *
@@ -100,8 +102,8 @@ typedef struct dtd_sysprobe {
 	uint32_t	sp_nr;
 	int		sp_ret;		/* 0: entry, 1: return */
 } dtd_sysprobe_t;
-#define DTD_SYSCALL_NR(p)	(((const dtd_sysprobe_t *)(p)->dpr_arg)->sp_nr)
-#define DTD_SYSCALL_RET(p)	(((const dtd_sysprobe_t *)(p)->dpr_arg)->sp_ret)
+#define DTD_SYSCALL_NR(p) (((const dtd_sysprobe_t *)(p)->dpr_arg)->sp_nr)
+#define DTD_SYSCALL_RET(p) (((const dtd_sysprobe_t *)(p)->dpr_arg)->sp_ret)
 
 /*
  * The probes by number and kind (made at init, read by the drain
@@ -110,20 +112,22 @@ typedef struct dtd_sysprobe {
  */
 static dtd_probe_t	*dtd_prov_syscall_probes[FT_BPF_SYSMAX][2];
 static uint32_t		dtd_prov_syscall_want[FT_BPF_SYSMAX];
-static uint32_t		dtd_prov_syscall_nenabled;	/* main thread */
+static uint32_t		dtd_prov_syscall_nenabled; /* main thread */
 static ft_bpfsys_t	*dtd_prov_syscall_cap;
-static size_t		dtd_prov_syscall_stklen;	/* its stack copy */
+static size_t		dtd_prov_syscall_stklen; /* its stack copy */
 static pthread_t	dtd_prov_syscall_thr;
 static int		dtd_prov_syscall_stopfd[2] = { -1, -1 };
 static uint64_t		dtd_prov_syscall_lost[DTD_SYSCALL_MAXCPU];
 /* the ring's reader: the drain thread, or a stopping consumer's flush */
-static pthread_mutex_t	dtd_prov_syscall_dlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	dtd_prov_syscall_dlock =
+    PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * Enabled probes, for the drain thread to find the consumers a lost
  * record is reported to: under dtd_prov_syscall_elock.
  */
-static pthread_mutex_t	dtd_prov_syscall_elock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	dtd_prov_syscall_elock =
+    PTHREAD_MUTEX_INITIALIZER;
 static dtd_probe_t	*dtd_prov_syscall_enabled[FT_BPF_SYSMAX * 2];
 
 /*
@@ -173,7 +177,7 @@ static const struct {
 
 /* What each call's records copy (FT_BPF_SYS_CAPTURE ...), by number. */
 static uint32_t		dtd_prov_syscall_capspec[FT_BPF_SYSMAX];
-static int		dtd_prov_syscall_capon;	/* a clause reads memory */
+static int		dtd_prov_syscall_capon;	/* clauses read memory */
 
 /* The calls whose records say something of their process. */
 static const struct {
@@ -238,8 +242,8 @@ dtd_prov_syscall_nargs(const dtd_probe_t *p)
 }
 
 /* What a clause needs of the records: the stack, the memory named. */
-#define DTD_SYSCALL_NEED_STACK	1	/* ustack(), ucaller, ustackdepth */
-#define DTD_SYSCALL_NEED_MEM	2	/* copyin(), copyinstr(), copyinto() */
+#define DTD_SYSCALL_NEED_STACK	1	/* ustack(), ucaller... */
+#define DTD_SYSCALL_NEED_MEM	2	/* copyin(), copyinstr()... */
 
 /* What DIFO d (or NULL) needs: DTD_SYSCALL_NEED_* bits. */
 static int
@@ -332,11 +336,40 @@ dtd_prov_syscall_uses(const dtd_consumer_t *c)
 	return 0;
 }
 
-/* A hit of a system call, and its errno. */
+/* A hit of a system call, its errno and its record. */
 typedef struct dtd_syshit {
-	dtd_hit_t	sh_hit;		/* first: dh_errno's argument */
+	dtd_hit_t	sh_hit;		/* first: the hooks' argument */
 	uint64_t	sh_errno;
+	const ft_bpfsysrec_t *sh_rec;
 } dtd_syshit_t;
+
+/* The dumpable bits of mm_struct's flags, and "dumpable by its user". */
+#define DTD_SYSCALL_DUMPMASK	3
+#define DTD_SYSCALL_DUMPUSER	1
+
+/*
+ * May a consumer of uid and gid (not root) see h's call?  Where the
+ * record has them, by the process's credentials at the call, as the
+ * kernel's ptrace check reads them (the record may be fired after the
+ * process is gone, or after its pid is another's): all its uids uid,
+ * all its gids gid, no permitted capability, dumpable by its user.
+ * Else by the process as it is now (dtd_target_visible).
+ */
+static int
+dtd_prov_syscall_visible(const dtd_hit_t *h, uid_t uid, gid_t gid)
+{
+	const ft_bpfsysrec_t *r = ((const dtd_syshit_t *)(const void *)h)->
+	    sh_rec;
+	int i;
+
+	if (!r->sr_credok)
+		return dtd_target_visible(h, uid, gid);
+	for (i = 0; i < 8; i++)
+		if (r->sr_cred[i] != (uint32_t)(i % 2 == 0 ? uid : gid))
+			return 0;
+	return r->sr_capprm == 0 &&
+	    (r->sr_mmflags & DTD_SYSCALL_DUMPMASK) == DTD_SYSCALL_DUMPUSER;
+}
 
 static int
 dtd_prov_syscall_errno(const dtd_hit_t *h, uint64_t *v)
@@ -395,6 +428,8 @@ dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
 		/* the thread's name (the process's, unless it renamed it) */
 		sh.sh_hit.dh_execname = r->sr_comm;
 		sh.sh_hit.dh_errno = dtd_prov_syscall_errno;
+		sh.sh_hit.dh_visible = dtd_prov_syscall_visible;
+		sh.sh_rec = r;
 		if (!ret) {
 			for (i = 0; i < 6; i++)
 				sh.sh_hit.dh_args[i] = r->sr_regs[

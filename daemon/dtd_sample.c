@@ -337,12 +337,12 @@ dtd_sample_fire(void *arg, const ft_perfhit_t *h)
 
 /*
  * Fire hit, whose probe, arguments, thread and time are filled in (its
- * uid too, or (uid_t)-1 to be looked up), in
- * the user context of capture h of whatever process ran (a sample, a
- * system call): shown only to the consumers that may see that process
- * (dh_private, dh_visible), with h's registers as uregs[], h's stack
- * copy then the process's memory now as its memory, and h's stack
- * copy unwound for ustack().  The process is observed (its modules,
+ * uid too, or (uid_t)-1 to be looked up), in the user context of
+ * capture h of whatever process ran (a sample, a system call): shown
+ * only to the consumers that may see that process (dh_private, and
+ * dh_visible: the process as it is now, unless the caller set its own),
+ * with h's registers as uregs[], h's stack copy then the process's
+ * memory now as its memory, and h's stack copy unwound for ustack().  The process is observed (its modules,
  * its unwinder, the maps its consumers are sent).  Any thread.
  */
 void
@@ -353,7 +353,8 @@ dtd_sample_fire_user(dtd_hit_t *hit, const ft_perfhit_t *h)
 	memset(&ps, 0, sizeof(ps));
 	ps.ps_hit = h;
 	hit->dh_private = 1;
-	hit->dh_visible = dtd_target_visible;
+	if (hit->dh_visible == NULL)
+		hit->dh_visible = dtd_target_visible;
 	/* no user context (a kernel thread): no entry, nothing to name */
 	if (h->ph_user &&
 	    (ps.ps_proc = dtd_target_observe(hit->dh_pid)) != NULL)

@@ -572,8 +572,9 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
  * registers at entry (the return value in ax at return), the thread,
  * its credentials and name, the time, the CPU, and the user stack as
  * the uprobe capture copies it (up to the bound of ft_bpf_sys_stack(),
- * 0 at first), and memory the call names (FT_BPF_SYS_CAPTURE).  FT_BPF_SYS_SIDE asks for both records of a call whoever
- * wants it, for what it says of the process (an exec, an exit).
+ * 0 at first), and memory the call names (FT_BPF_SYS_CAPTURE).
+ * FT_BPF_SYS_SIDE asks for both records of a call whoever wants it, for
+ * what it says of the process (an exec, an exit).
  */
 #define	FT_BPF_SYSMAX		512
 #define	FT_BPF_SYS_ENTRY	1
@@ -607,6 +608,16 @@ typedef struct ft_bpfsysrec {
 	uint32_t	sr_caplen;	/* bytes (0: none) */
 	uint32_t	sr_capstr;	/* a string: nothing after its NUL */
 	uint8_t		sr_cap[FT_BPF_SYSCAP];
+	/*
+	 * What the kernel's ptrace check reads of the process at the call
+	 * (ft_btf_offs()), if sr_credok: its uid, gid, suid, sgid, euid,
+	 * egid, fsuid, fsgid; its permitted capabilities; its mm's flags.
+	 */
+	uint32_t	sr_cred[8];
+	uint64_t	sr_capprm;
+	uint64_t	sr_mmflags;
+	uint32_t	sr_credok;
+	uint32_t	sr_pad;
 	uint32_t	sr_cpu;
 	uint32_t	sr_stklen;
 	uint8_t		sr_stack[FT_BPF_STACK];
@@ -623,7 +634,21 @@ size_t		ft_bpf_sys_drain(ft_bpfsys_t *,
 		    void (*)(void *, const ft_bpfsysrec_t *), void *);
 int		ft_bpf_sys_lost(const ft_bpfsys_t *, uint64_t *, int);
 
-/* ft_btf.c: the offset of a thread's %fs base in struct task_struct, or -1 */
+/*
+ * ft_btf.c: byte offsets in the kernel's structures, from its BTF; -1
+ * where unknown.
+ */
+typedef struct ft_btfoffs {
+	long	bo_fsbase;	/* task_struct: thread.fsbase */
+	long	bo_cred;	/* task_struct: real_cred (a pointer) */
+	long	bo_uid;		/* cred: uid, gid, suid, sgid, euid, egid,
+				   fsuid, fsgid, 8 u32 in a row */
+	long	bo_capprm;	/* cred: cap_permitted (u64) */
+	long	bo_mm;		/* task_struct: mm (a pointer) */
+	long	bo_mmflags;	/* mm_struct: flags (dumpable: low 2 bits) */
+} ft_btfoffs_t;
+
+const ft_btfoffs_t *ft_btf_offs(void);
 long		ft_btf_fsbase_off(void);
 
 /*
@@ -683,7 +708,7 @@ typedef struct ft_perfhit {
 	uint64_t	ph_capaddr;
 	const uint8_t	*ph_cap;
 	uint32_t	ph_caplen;
-	int		ph_capstr;	/* a string: nothing after its NUL */
+	int		ph_capstr;	/* a string: no more after its NUL */
 } ft_perfhit_t;
 
 typedef struct ft_perfops {

@@ -5,22 +5,23 @@
  * share the emitters of a record's scratch, its stack copy, its output
  * into a ring and the count of the lost ones, and the ring's reader.
  *
- * The uprobe capture.  One capture program, a ring and a lost-sample counter per traced
- * process (ft_bpf_t), and uprobe_multi links (one per file, holding all
- * of that file's probe offsets, filtered by pid, cookie = the site's
- * runtime address) that run the program on each hit.  The program only
- * captures: the registers, tid, time (CLOCK_MONOTONIC), cpu, cookie, the
- * thread's %fs base (from its task_struct, at the offset the kernel's
- * BTF gives: ft_btf.c), its errno (at the offset ft_bpf_tlsoff() gives) and
- * up to FT_BPF_STACK bytes of user stack at %rsp (fewer where the stack
- * ends, or where ft_bpf_stack() says the users read less), into a BPF
- * ring buffer.  The record is built in a per-CPU
- * scratch and output at its length, so that a shallow stack costs the
- * ring less (a record with a full copy is some 8 KiB).  It outputs
- * without waking the reader unless the ring is more than half full (a
- * wakeup per record is an IPI, dearer than the record); the reader
- * polls as well.  A record that does not fit is counted in a per-CPU
- * array instead, so that records + lost == hits, exactly.
+ * The uprobe capture.  One capture program, a ring and a lost-sample
+ * counter per traced process (ft_bpf_t), and uprobe_multi links (one
+ * per file, holding all of that file's probe offsets, filtered by pid,
+ * cookie = the site's runtime address) that run the program on each
+ * hit.  The program only captures: the registers, tid, time
+ * (CLOCK_MONOTONIC), cpu, cookie, the thread's %fs base (from its
+ * task_struct, at the offset the kernel's BTF gives: ft_btf.c), its
+ * errno (at the offset ft_bpf_tlsoff() gives) and up to FT_BPF_STACK
+ * bytes of user stack at %rsp (fewer where the stack ends, or where
+ * ft_bpf_stack() says the users read less), into a BPF ring buffer.
+ * The record is built in a per-CPU scratch and output at its length, so
+ * that a shallow stack costs the ring less (a record with a full copy
+ * is some 8 KiB).  It outputs without waking the reader unless the ring
+ * is more than half full (a wakeup per record is an IPI, dearer than
+ * the record); the reader polls as well.  A record that does not fit is
+ * counted in a per-CPU array instead, so that records + lost == hits,
+ * exactly.
  *
  * Cost (tests/triggers/deep, `deep calls D N', a busy 2-CPU machine,
  * best of 5, against the 256-byte copy before it in the same run): a
@@ -83,12 +84,12 @@ struct ft_bpf_linkattr {
 
 /* A BPF ring buffer, mapped: its consumer page ours, the data twice. */
 typedef struct ft_bpfring {
-	int		fr_fd;		/* BPF_MAP_TYPE_RINGBUF, or -1 */
+	int		fr_fd;		/* BPF_MAP_TYPE_RINGBUF or -1 */
 	size_t		fr_size;	/* data bytes, a power of 2 */
 	size_t		fr_page;
 	volatile uint64_t *fr_cons;	/* consumer position (ours) */
 	volatile uint64_t *fr_prod;	/* producer position */
-	uint8_t		*fr_data;	/* the ring, mapped twice in a row */
+	uint8_t		*fr_data;	/* the ring, mapped twice */
 } ft_bpfring_t;
 
 struct ft_bpf {
@@ -986,7 +987,7 @@ struct ft_bpfsys {
 	int		fs_lost;
 	int		fs_scratch;
 	int		fs_conf;
-	int		fs_want;	/* BPF_MAP_TYPE_ARRAY, u32 per number */
+	int		fs_want;	/* BPF_MAP_TYPE_ARRAY: u32 by nr */
 	int		fs_prog[2];	/* entry, return */
 	int		fs_tp[2];	/* their raw tracepoints */
 	int		fs_ncpu;
@@ -1043,7 +1044,7 @@ ft_bpf_syscap(struct bpf_insn *insn, int n, int ret)
 	EMIT(STX32(R7, R0, offsetof(ft_bpfsysrec_t, sr_caplen)));
 	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_capstr), 1));
 	jdone = n;
-	EMIT(JA(0));					/* patched: to done */
+	EMIT(JA(0));				/* patched: to done */
 	/* buf: as many bytes as the register LEN says, at most the room */
 	ft_bpf_patch(insn, jbuf, n);
 	jno[nno++] = n;
@@ -1075,11 +1076,86 @@ ft_bpf_syscap(struct bpf_insn *insn, int n, int ret)
 	return n;
 }
 
+/*
+ * Emit at insn[n] the copy of what the kernel's ptrace check reads of
+ * the calling process (its credentials, its mm's dumpable bits) into
+ * the record at r7, at the offsets the kernel's BTF gives; sr_credok
+ * says whether all of it was read.  r8 is free.  Returns the next n.
+ */
+static int
+ft_bpf_syscred(struct bpf_insn *insn, int n)
+{
+	const ft_btfoffs_t *o = ft_btf_offs();
+	int jno[8], nno = 0, i;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_credok), 0));
+	if (o->bo_cred < 0 || o->bo_cred > INT32_MAX || o->bo_uid < 0 ||
+	    o->bo_uid > INT32_MAX || o->bo_capprm < 0 ||
+	    o->bo_capprm > INT32_MAX || o->bo_mm < 0 ||
+	    o->bo_mm > INT32_MAX || o->bo_mmflags < 0 ||
+	    o->bo_mmflags > INT32_MAX)
+		return n;
+	EMIT(CALL(BPF_FUNC_get_current_task));
+	EMIT(MOV64R(R8, R0));
+	/* the credentials: task->real_cred, kept at fp-64 */
+	EMIT(MOV64R(R1, R10));
+	EMIT(ADD64I(R1, -64));
+	EMIT(MOV64I(R2, 8));
+	EMIT(MOV64R(R3, R8));
+	EMIT(ADD64I(R3, (int32_t)o->bo_cred));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(LDX64(R3, R10, -64));
+	jno[nno++] = n;
+	EMIT(JEQI(R3, 0, 0));
+	EMIT(ADD64I(R3, (int32_t)o->bo_uid));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_cred)));
+	EMIT(MOV64I(R2, 32));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(LDX64(R3, R10, -64));
+	EMIT(ADD64I(R3, (int32_t)o->bo_capprm));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_capprm)));
+	EMIT(MOV64I(R2, 8));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	/* the dumpable bits: task->mm->flags */
+	EMIT(MOV64R(R1, R10));
+	EMIT(ADD64I(R1, -64));
+	EMIT(MOV64I(R2, 8));
+	EMIT(MOV64R(R3, R8));
+	EMIT(ADD64I(R3, (int32_t)o->bo_mm));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(LDX64(R3, R10, -64));
+	jno[nno++] = n;
+	EMIT(JEQI(R3, 0, 0));
+	EMIT(ADD64I(R3, (int32_t)o->bo_mmflags));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_mmflags)));
+	EMIT(MOV64I(R2, 8));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_credok), 1));
+	for (i = 0; i < nno; i++)
+		ft_bpf_patch(insn, jno[i], n);
+#undef EMIT
+	return n;
+}
+
 /* The program on sys_enter (ret 0) or sys_exit (ret 1). */
 static int
 ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 {
-	struct bpf_insn insn[300 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
+	struct bpf_insn insn[400 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
 	int n = 0, jout[8], nout = 0, jlost[2], jfull, jlostbusy, joutbusy, i;
 	union bpf_attr a;
 	int e;
@@ -1152,6 +1228,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_comm)));
 	EMIT(MOV64I(R2, 16));
 	EMIT(CALL(BPF_FUNC_get_current_comm));
+	n = ft_bpf_syscred(insn, n);
 	n = ft_bpf_syscap(insn, n, ret);
 	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
 	    FT_BPF_RSP * 8));
@@ -1164,7 +1241,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	/* outbusy: a 32-bit call; out: not wanted, or not ours to see */
 	ft_bpf_patch(insn, joutbusy, n);
 	EMIT(MOV64I(R1, 0));
-	EMIT(STX64(R7, R1, (int16_t)sizeof(ft_bpfsysrec_t)));	/* not busy */
+	EMIT(STX64(R7, R1, (int16_t)sizeof(ft_bpfsysrec_t)));	/* free */
 	for (i = 0; i < nout; i++)
 		ft_bpf_patch(insn, jout[i], n);
 	EMIT(MOV64I(R0, 0));
@@ -1172,7 +1249,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	/* lostbusy: the registers could not be read */
 	ft_bpf_patch(insn, jlostbusy, n);
 	EMIT(MOV64I(R1, 0));
-	EMIT(STX64(R7, R1, (int16_t)sizeof(ft_bpfsysrec_t)));	/* not busy */
+	EMIT(STX64(R7, R1, (int16_t)sizeof(ft_bpfsysrec_t)));	/* free */
 	/* lost: count it on this CPU */
 	ft_bpf_patch(insn, jlost[0], n);
 	ft_bpf_patch(insn, jlost[1], n);

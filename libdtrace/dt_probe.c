@@ -40,6 +40,9 @@ static const struct {
 	{ "pid", { A(EVOLVING, EVOLVING, ISA), A(PRIVATE, PRIVATE, UNKNOWN),
 	    A(PRIVATE, PRIVATE, UNKNOWN), A(EVOLVING, EVOLVING, ISA),
 	    A(PRIVATE, PRIVATE, UNKNOWN) } },
+	{ "syscall", { A(EVOLVING, EVOLVING, COMMON),
+	    A(PRIVATE, PRIVATE, UNKNOWN), A(PRIVATE, PRIVATE, ISA),
+	    A(EVOLVING, EVOLVING, COMMON), A(PRIVATE, PRIVATE, ISA) } },
 };
 
 /* illumos's attributes for a provider it does not know */

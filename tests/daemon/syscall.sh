@@ -116,5 +116,63 @@ same "$tmp/out" "ready
 
 " "a process nobody named: both threads' calls, exact"
 
+# who sees what: a user's consumer sees the calls of its own processes,
+# not root's, nor those of a set-uid root program the user runs (all
+# wait on a FIFO until tracing is on, and are gone when most of their
+# calls fire: judged by their credentials at the call)
+if find_test_user; then
+	chmod 666 "$sock"	# the test user is not in group dtrace
+	mkfifo -m 666 "$tmp/go2"
+	cp "$TRIGGERS/syscaller" "$tmp/suid" && chown root:root "$tmp/suid" &&
+	    chmod 4755 "$tmp/suid"
+	"$TRIGGERS/syscaller" 30 3 3<"$tmp/go2" >/dev/null &
+	rp=$!
+	as "$TRIGGERS/syscaller" 40 3 3<"$tmp/go2" >/dev/null &
+	up=$!
+	as "$tmp/suid" 25 3 3<"$tmp/go2" >/dev/null &
+	sp=$!
+	cat >"$tmp/who.d" <<'D'
+BEGIN { printf("ready\n"); }
+syscall::getppid:entry /execname == "syscaller" || execname == "suid"/
+{
+	@[uid == 0 ? "root" : "user"] = count();
+}
+tick-5s { exit(0); }
+END { printa("%s %@d\n", @); }
+D
+	chmod 644 "$tmp/who.d"
+	udtrace -q -s "$tmp/who.d" >"$tmp/out" 2>"$tmp/err" &
+	dt=$!
+	dtrace -q -s "$tmp/who.d" >"$tmp/rout" 2>"$tmp/rerr" &
+	rdt=$!
+	i=0
+	while ! { grep -q ready "$tmp/out" && grep -q ready "$tmp/rout"; } \
+	    2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo go >"$tmp/go2"
+	wait $rp
+	wait $up
+	wait $sp
+	wait $dt
+	wait $rdt
+	same "$tmp/rout" "ready
+root 60
+user 130
+
+" "root's consumer: every process's calls, the set-uid one's too"
+	same "$tmp/out" "ready
+user 80
+
+" "a user's consumer: its own process's calls, not root's nor set-uid's"
+	check "a user's consumer: no error" [ ! -s "$tmp/err" ] ||
+	    sed "s/^/# /" "$tmp/err"
+else
+	ok "# SKIP $why"
+	ok "# SKIP $why"
+	ok "# SKIP $why"
+fi
+
 check "daemon stops" stop_daemon
 done_testing
