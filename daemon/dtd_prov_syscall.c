@@ -425,7 +425,7 @@ dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
 		sh.sh_hit.dh_ppid = -1;
 		sh.sh_hit.dh_uid = (uid_t)(uint32_t)r->sr_uidgid;
 		sh.sh_hit.dh_gid = (gid_t)(r->sr_uidgid >> 32);
-		/* the thread's name (the process's, unless it renamed it) */
+		/* the process's name (its main thread's) */
 		sh.sh_hit.dh_execname = r->sr_comm;
 		sh.sh_hit.dh_errno = dtd_prov_syscall_errno;
 		sh.sh_hit.dh_visible = dtd_prov_syscall_visible;

@@ -603,7 +603,8 @@ typedef struct ft_bpfsysrec {
 	uint64_t	sr_uidgid;	/* gid << 32 | uid */
 	uint32_t	sr_nr;		/* the call's number */
 	uint32_t	sr_return;	/* 0: entry, 1: return */
-	char		sr_comm[16];	/* the thread's name */
+	char		sr_comm[16];	/* the process's name (its main
+					   thread's), else the thread's */
 	uint64_t	sr_capaddr;	/* memory copied at the hit: from */
 	uint32_t	sr_caplen;	/* bytes (0: none) */
 	uint32_t	sr_capstr;	/* a string: nothing after its NUL */
@@ -646,6 +647,8 @@ typedef struct ft_btfoffs {
 	long	bo_capprm;	/* cred: cap_permitted (u64) */
 	long	bo_mm;		/* task_struct: mm (a pointer) */
 	long	bo_mmflags;	/* mm_struct: flags (dumpable: low 2 bits) */
+	long	bo_leader;	/* task_struct: group_leader (a pointer) */
+	long	bo_comm;	/* task_struct: comm (16 bytes) */
 } ft_btfoffs_t;
 
 const ft_btfoffs_t *ft_btf_offs(void);

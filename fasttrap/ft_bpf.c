@@ -995,6 +995,7 @@ struct ft_bpfsys {
 
 #define	LDX32(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
 #define	LSH64I(d, i)	I(BPF_ALU64 | BPF_LSH | BPF_K, d, 0, 0, i)
+#define	JSGTI(d, i, o)	I(BPF_JMP | BPF_JSGT | BPF_K, d, 0, o, i)
 
 /* struct pt_regs indexes: orig_ax, cs; the user code segment */
 #define	FT_BPF_ORIGAX	15
@@ -1072,6 +1073,55 @@ ft_bpf_syscap(struct bpf_insn *insn, int n, int ret)
 	ft_bpf_patch(insn, jdone, n);
 	for (i = 0; i < nno; i++)
 		ft_bpf_patch(insn, jno[i], n);
+#undef EMIT
+	return n;
+}
+
+/*
+ * Emit at insn[n] the copy of the process's name into the record at r7:
+ * its main thread's comm, as illumos's execname is the process's (a
+ * thread may have renamed itself), where the kernel's BTF says where
+ * it is; else, or if it cannot be read, the thread's own.  r8 is free.
+ * Returns the next n.
+ */
+static int
+ft_bpf_syscomm(struct bpf_insn *insn, int n)
+{
+	const ft_btfoffs_t *o = ft_btf_offs();
+	int jno[2], jdone = -1, i;
+
+#define	EMIT(x)	(insn[n++] = (x))
+	if (o->bo_leader >= 0 && o->bo_leader <= INT32_MAX &&
+	    o->bo_comm >= 0 && o->bo_comm <= INT32_MAX) {
+		EMIT(CALL(BPF_FUNC_get_current_task));
+		EMIT(MOV64R(R3, R0));
+		EMIT(ADD64I(R3, (int32_t)o->bo_leader));
+		EMIT(MOV64R(R1, R10));
+		EMIT(ADD64I(R1, -64));
+		EMIT(MOV64I(R2, 8));
+		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		jno[0] = n;
+		EMIT(JNEI(R0, 0, 0));
+		EMIT(LDX64(R3, R10, -64));
+		jno[1] = n;
+		EMIT(JEQI(R3, 0, 0));
+		EMIT(ADD64I(R3, (int32_t)o->bo_comm));
+		EMIT(MOV64R(R1, R7));
+		EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_comm)));
+		EMIT(MOV64I(R2, 16));
+		EMIT(CALL(BPF_FUNC_probe_read_kernel_str));
+		jdone = n;
+		EMIT(JSGTI(R0, 0, 0));			/* patched: to done */
+		for (i = 0; i < 2; i++)
+			ft_bpf_patch(insn, jno[i], n);
+	}
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_comm)));
+	EMIT(MOV64I(R2, 16));
+	EMIT(CALL(BPF_FUNC_get_current_comm));
+	/* done: */
+	if (jdone >= 0)
+		ft_bpf_patch(insn, jdone, n);
 #undef EMIT
 	return n;
 }
@@ -1224,10 +1274,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	EMIT(STX32(R7, R0, offsetof(ft_bpfsysrec_t, sr_cpu)));
 	EMIT(CALL(BPF_FUNC_get_current_uid_gid));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
-	EMIT(MOV64R(R1, R7));
-	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_comm)));
-	EMIT(MOV64I(R2, 16));
-	EMIT(CALL(BPF_FUNC_get_current_comm));
+	n = ft_bpf_syscomm(insn, n);
 	n = ft_bpf_syscred(insn, n);
 	n = ft_bpf_syscap(insn, n, ret);
 	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +

@@ -9,7 +9,8 @@
  * check reads it: the task's credentials (real_cred: its uids and gids,
  * its permitted capabilities) and its mm's dumpable bits (the low bits
  * of mm_struct's flags), for the system call capture, whose records may
- * be fired after their process is gone.  Found once per daemon; -1 for
+ * be fired after their process is gone; and the process's name, its
+ * main thread's (group_leader->comm).  Found once per daemon; -1 for
  * what the kernel has no BTF or no such members for.
  */
 #include <errno.h>
@@ -229,6 +230,12 @@ ft_btf_parse(const uint8_t *buf, size_t len, ft_btfoffs_t *o)
 		} else
 			o->bo_capprm = -1;
 	}
+	/* the process's name: its main thread's comm */
+	if ((off = ft_btf_path(&bt, task, "group_leader", &id)) != -1 &&
+	    (o->bo_comm = ft_btf_path(&bt, task, "comm", &id)) != -1)
+		o->bo_leader = off;
+	else
+		o->bo_comm = -1;
 	if ((off = ft_btf_path(&bt, task, "mm", &id)) != -1 &&
 	    (mm = ft_btf_resolve(&bt, id, 1)) != 0 &&
 	    (o->bo_mmflags = ft_btf_path(&bt, mm, "flags", &id)) != -1)
@@ -250,6 +257,7 @@ ft_btf_init(void)
 	ft_btf_found.bo_fsbase = ft_btf_found.bo_cred = -1;
 	ft_btf_found.bo_uid = ft_btf_found.bo_capprm = -1;
 	ft_btf_found.bo_mm = ft_btf_found.bo_mmflags = -1;
+	ft_btf_found.bo_leader = ft_btf_found.bo_comm = -1;
 	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) ==
 	    -1)
 		return;

@@ -4,8 +4,8 @@
 # the call in the calling thread's context.  Exact counts per thread,
 # arguments at entry, the C library's return value and errno at return,
 # the memory a call names (copied at the call: the trigger is gone when
-# most of its hits fire), the user stack, and nothing of the daemon's own
-# calls.  The traced program runs as it would untraced.
+# most of its hits fire), the user stack, the process's name for a thread
+# that renamed itself, and nothing of the daemon's own calls.  The traced program runs as it would untraced.
 . "$(dirname "$0")/lib.sh"
 
 check "daemon starts" start_daemon
@@ -24,7 +24,9 @@ cat >"$tmp/sys.d" <<'D'
 syscall::getppid:entry
 /pid == $target/
 {
-	@n[tid == pid ? "getppid main" : "getppid thread"] = count();
+	/* the worker named itself syscaller-w: execname is the process's */
+	@n[strjoin(tid == pid ? "getppid main " : "getppid thread ",
+	    execname)] = count();
 }
 
 syscall::openat:entry
@@ -65,8 +67,8 @@ dtrace -q -o "$tmp/out" -c "$TRIGGERS/syscaller 1000" -s "$tmp/sys.d" \
 check "exit 0" [ $? -eq 0 ]
 same "$tmp/tout" "1000
 " "the target ran as untraced"
-same "$tmp/out" "getppid main 1000
-getppid thread 1000
+same "$tmp/out" "getppid main syscaller 1000
+getppid thread syscaller 1000
 openat AT_FDCWD 1000
 openat -1 -1 2 1000
 write 9 9 0 1000

@@ -5,14 +5,18 @@
  *	syscaller N [start-fd [linger-ms]]
  *
  * Waits until start-fd (if given and not -1) can be read (the tracer is
- * ready), then each round: getppid(); an openat() of a missing file (fails with
- * ENOENT); a write() of "syscaller" (9 bytes) to /dev/null.  A second
- * thread makes N getppid() calls of its own.  Prints the rounds done,
- * then lingers linger-ms before it exits (the syscall provider fires
- * after the call: a clause that walks the stack needs the process).
+ * ready), then each round: getppid(); an openat() of a missing file
+ * (fails with ENOENT); a write() of "syscaller" (9 bytes) to /dev/null.
+ * A second thread, named syscaller-w, makes N getppid() calls of its
+ * own.  Prints the rounds done, then lingers linger-ms before it exits
+ * (the syscall provider fires after the call: a clause that walks the
+ * stack needs the process).
  * The paths are read before the calls name them: a page the program
  * never touched may not be in memory when the call is captured.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -43,6 +47,8 @@ worker(void *arg)
 	int i;
 
 	(void)arg;
+	/* a name of its own: execname is still the process's */
+	(void)pthread_setname_np(pthread_self(), "syscaller-w");
 	for (i = 0; i < rounds; i++)
 		(void)syscall(SYS_getppid);
 	return NULL;
