@@ -10,13 +10,14 @@
  * captures only the calls whose probes are enabled, never the daemon's
  * own.  One drain thread reads its ring (woken when half full, else
  * every DTD_SYSCALL_POLLMS) and fires each call's probe after the fact,
- * in the context of the thread that made it: pid, tid, uid, CPU and
- * time of the call, the user registers at entry as uregs[], the user
- * stack as it was for ustack() (copied only when a clause on a syscall
- * probe walks it), and the process's memory as it is when DIF runs,
- * later than the call (a buffer copyin() reads at write:entry is
- * usually still there; one the call fills is read at its return).  The
- * traced program is not stopped and none of its calls is changed.
+ * in the context of the thread that made it: pid, tid, uid, execname
+ * (the process's name), CPU and time of the call, the user registers at
+ * entry as uregs[], the user stack as it was for ustack() (copied only
+ * when a clause on a syscall probe walks it), the memory the call names
+ * as it was (dtd_prov_syscall_caps: copied only when a clause reads
+ * traced memory), and the rest of the process's memory as it is when
+ * DIF runs, later than the call.  The traced program is not stopped and
+ * none of its calls is changed.
  *
  * Arguments.  At entry, arg0 to arg5 are the call's arguments.  At
  * return, arg0 and arg1 are its value as the C library returns it: -1
@@ -27,9 +28,10 @@
  * for root's consumers and for those that could ptrace that process
  * (dtd_sample_fire_user, as profile-N's samples), judged by what the
  * record says of its credentials at the call (the kernel's BTF gives
- * where they are; the process may be gone when its call fires).  Capturing needs the
- * rights to load BPF programs (root, or CAP_BPF and CAP_PERFMON): a
- * private daemon without them refuses to enable a syscall probe.
+ * where they are; the process may be gone when its call fires).
+ * Capturing needs the rights to load BPF programs (root, or CAP_BPF and
+ * CAP_PERFMON): a private daemon without them refuses to enable a
+ * syscall probe.
  *
  * Records the ring had no room for are counted on their CPU and
  * reported as drops to every consumer with a syscall clause.
