@@ -140,12 +140,14 @@ static dtd_probe_t	*dtd_prov_syscall_enabled[FT_BPF_SYSMAX * 2];
  * return, the bytes it read.  ca_ptr, ca_len: argument numbers (len -1:
  * a string; -2: the call's value).
  */
-static const struct {
+typedef struct dtd_syscap {
 	const char	*ca_name;
 	int		ca_ret;
 	int		ca_ptr;
 	int		ca_len;
-} dtd_prov_syscall_caps[] = {
+} dtd_syscap_t;
+
+static const dtd_syscap_t dtd_prov_syscall_caps[] = {
 	{ "open", 0, 0, -1 }, { "openat", 0, 1, -1 }, { "openat2", 0, 1, -1 },
 	{ "creat", 0, 0, -1 }, { "execve", 0, 0, -1 },
 	{ "execveat", 0, 1, -1 }, { "stat", 0, 0, -1 }, { "lstat", 0, 0, -1 },
@@ -181,22 +183,20 @@ static const struct {
 static uint32_t		dtd_prov_syscall_capspec[FT_BPF_SYSMAX];
 static int		dtd_prov_syscall_capon;	/* clauses read memory */
 
-/* The calls whose records say something of their process. */
-static const struct {
-	uint32_t	ss_nr;
-	uint32_t	ss_flags;
-} dtd_prov_syscall_side[] = {
-	{ SYS_execve, FT_BPF_SYS_RETURN },	/* a new image */
-	{ SYS_execveat, FT_BPF_SYS_RETURN },
-	{ SYS_mmap, FT_BPF_SYS_RETURN },	/* a module, if executable */
-	{ SYS_exit_group, FT_BPF_SYS_ENTRY },	/* the process ends */
+/*
+ * The calls whose records say something of their process: a new image
+ * (at return), a module (an executable mapping, at return), its end (at
+ * entry).  Captured while the capture is open (FT_BPF_SYS_SIDE).
+ */
+static const uint32_t dtd_prov_syscall_side[] = {
+	SYS_execve, SYS_execveat, SYS_mmap, SYS_exit_group
 };
 
 static int
 dtd_prov_syscall_init(void)
 {
 	size_t i, k;
-	const __typeof__(dtd_prov_syscall_caps[0]) *c;
+	const dtd_syscap_t *c;
 	dtd_sysprobe_t *sp;
 	uint32_t nr;
 	int ret;
@@ -588,7 +588,7 @@ dtd_prov_syscall_open(void)
 	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
 	    sizeof(dtd_prov_syscall_side[0]); i++)
 		(void)ft_bpf_sys_want(dtd_prov_syscall_cap,
-		    dtd_prov_syscall_side[i].ss_nr, FT_BPF_SYS_SIDE);
+		    dtd_prov_syscall_side[i], FT_BPF_SYS_SIDE);
 	if (pipe2(dtd_prov_syscall_stopfd, O_CLOEXEC) == -1) {
 		e = errno;
 		ft_bpf_sys_close(dtd_prov_syscall_cap);
@@ -626,7 +626,7 @@ dtd_prov_syscall_word(uint32_t nr)
 
 	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
 	    sizeof(dtd_prov_syscall_side[0]); i++)
-		if (dtd_prov_syscall_side[i].ss_nr == nr)
+		if (dtd_prov_syscall_side[i] == nr)
 			v |= FT_BPF_SYS_SIDE;
 	if (dtd_prov_syscall_capon &&
 	    (v & (FT_BPF_SYS_ENTRY | FT_BPF_SYS_RETURN)))
