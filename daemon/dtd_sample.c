@@ -342,8 +342,9 @@ dtd_sample_fire(void *arg, const ft_perfhit_t *h)
  * only to the consumers that may see that process (dh_private, and
  * dh_visible: the process as it is now, unless the caller set its own),
  * with h's registers as uregs[], h's stack copy then the process's
- * memory now as its memory, and h's stack copy unwound for ustack().  The process is observed (its modules,
- * its unwinder, the maps its consumers are sent).  Any thread.
+ * memory now as its memory, and h's stack copy unwound for ustack().
+ * The process is observed (its modules, its unwinder, the maps its
+ * consumers are sent).  Any thread.
  */
 void
 dtd_sample_fire_user(dtd_hit_t *hit, const ft_perfhit_t *h)
