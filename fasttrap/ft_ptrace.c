@@ -1384,6 +1384,32 @@ ft_ptrace_untrap(ft_thread_t *t, struct user_regs_struct *r)
 }
 
 /*
+ * Will thread tid of p report no stop: has it ended, or is it a zombie
+ * (a leader that exited while other threads live, a thread of a process
+ * being killed)?  Its /proc entry says.
+ */
+static int
+ft_ptrace_ended(const ft_proc_t *p, pid_t tid)
+{
+	char path[64], buf[512], *s;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)p->pr_pid,
+	    (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno == ENOENT || errno == ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
+		return 0;
+	return s[2] == 'Z' || s[2] == 'X';
+}
+
+/*
  * Let go of everything: restore every patched byte, stop every thread,
  * move those inside a slot back to the original code, detach.
  */
@@ -1423,11 +1449,26 @@ ft_ptrace_detach(ft_proc_t *p)
 			pending += !t->th_stopped;
 		if (pending == 0)
 			break;
-		if ((tid = waitpid(-1, &st, __WALL | __WNOTHREAD)) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;
+		tid = waitpid(-1, &st, __WALL | __WNOTHREAD | WNOHANG);
+		if (tid == 0 || (tid == -1 && errno == EINTR)) {
+			/*
+			 * Nothing to report yet.  A thread that has ended or
+			 * is a zombie never stops: waiting for it would keep
+			 * the others in their stops (a process being killed:
+			 * its threads stopped by us wait to be let go to die,
+			 * its zombie leader is reported once they are gone).
+			 */
+			for (t = p->pr_threads; t != NULL; t = n) {
+				n = t->th_next;
+				if (!t->th_stopped && ft_ptrace_ended(p, t->th_tid))
+					ft_ptrace_thread_drop(p, t);
+			}
+			if (tid == 0)
+				(void)poll(NULL, 0, 1);
+			continue;
 		}
+		if (tid == -1)
+			break;
 		t = ft_ptrace_thread(p, tid);
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			if (t != NULL)

@@ -273,6 +273,22 @@ check "tick-100us: matches no probe" grep -q \
 dtrace -n 'profile-4999hz { exit(0); }' >/dev/null 2>"$tmp/err"
 check "profile-4999hz (just over 200us) accepted" [ $? -eq 0 ]
 
+# A -c target of several threads is killed as dtrace exits, while the
+# daemon lets it go: its leader, a zombie until the other threads die,
+# reports no stop, and the others, stopped by the daemon, die only once
+# let go.  The daemon waited for the leader and hung (and every client
+# with it); each run must end.
+i=0
+ended=0
+while [ $i -lt 5 ]; do
+	dtrace -q -n 'profile-1999 /pid == $target/ { @ = count(); }
+	    tick-1s { exit(0); }' -c "$TRIGGERS/threads 1000000000" \
+	    >/dev/null 2>"$tmp/err" && ended=$((ended + 1))
+	i=$((i + 1))
+done
+check "-c of 8 threads killed at exit: dtrace ends, 5 runs of 5" \
+    [ $ended -eq 5 ] || sed "s/^/# /" "$tmp/err"
+
 check "daemon still running" kill -0 "$dpid"
 stop_daemon
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
