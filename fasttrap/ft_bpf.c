@@ -92,20 +92,28 @@ typedef struct ft_bpfring {
 	uint8_t		*fr_data;	/* the ring, mapped twice */
 } ft_bpfring_t;
 
+/*
+ * What a capture program writes with: its ring, its count of lost
+ * records, its scratch and its configuration (ft_bpf_cap_*).
+ */
+typedef struct ft_bpfcap {
+	ft_bpfring_t	fc_ring;
+	int		fc_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
+	int		fc_scratch;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 record
+					   and its busy word */
+	int		fc_conf;	/* BPF_MAP_TYPE_ARRAY, 2 u64: (uprobe)
+					   errno's offset from %fs base (0
+					   unknown), the stack copy's bound */
+	int		fc_ncpu;
+} ft_bpfcap_t;
+
 struct ft_bpf {
-	ft_bpfring_t	fb_ring;
+	ft_bpfcap_t	fb_cap;
 	int		fb_execprog;	/* sched_process_exec, one process */
 	int		fb_exec;	/* its raw tracepoint */
-	int		fb_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
-	int		fb_scratch;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 record
-					   and its busy word */
-	int		fb_conf;	/* BPF_MAP_TYPE_ARRAY, 2 u64: errno's
-					   offset from %fs base (0 unknown),
-					   the stack copy's bound */
 	int		fb_gate;	/* BPF_MAP_TYPE_ARRAY, 2 u64: execs
 					   seen, execs accepted */
 	int		fb_prog;
-	int		fb_ncpu;
 };
 
 static long
@@ -451,7 +459,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	 * The record is built in this CPU's scratch, then copied into the
 	 * ring at its size (the header and br_stklen bytes).
 	 */
-	n = ft_bpf_emit_scratch(insn, n, fb->fb_scratch,
+	n = ft_bpf_emit_scratch(insn, n, fb->fb_cap.fc_scratch,
 	    (int16_t)sizeof(ft_bpfrec_t), jlost);
 	for (i = 0; i < FT_BPF_NREGS; i++) {
 		EMIT(LDX64(R1, R6, i * 8));
@@ -469,7 +477,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_cookie)));
 	/*
 	 * The thread's %fs base, from its task_struct (0 if unknown), and
-	 * errno at that base plus fb_conf's offset, as it is at the hit.
+	 * errno at that base plus fc_conf's offset, as it is at the hit.
 	 */
 	if ((fsoff = ft_btf_fsbase_off()) > 0 && fsoff < INT32_MAX) {
 		EMIT(CALL(BPF_FUNC_get_current_task));
@@ -479,7 +487,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_fsbase)));
 		EMIT(MOV64I(R2, 8));
 		EMIT(CALL(BPF_FUNC_probe_read_kernel));
-		n = ft_bpf_lookup(insn, n, fb->fb_conf, 0);
+		n = ft_bpf_lookup(insn, n, fb->fb_cap.fc_conf, 0);
 		EMIT(JEQI(R0, 0, 13));			/* to noerr */
 		EMIT(LDX64(R3, R0, 0));
 		EMIT(JEQI(R3, 0, 11));			/* to noerr */
@@ -504,9 +512,9 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	}
 	/* the user stack as it is at the hit, as the daemon bounds it */
 	EMIT(LDX64(R8, R6, FT_BPF_RSP * 8));
-	n = ft_bpf_emit_stack(insn, n, fb->fb_conf,
+	n = ft_bpf_emit_stack(insn, n, fb->fb_cap.fc_conf,
 	    offsetof(ft_bpfrec_t, br_stack), offsetof(ft_bpfrec_t, br_stklen));
-	n = ft_bpf_emit_output(insn, n, &fb->fb_ring,
+	n = ft_bpf_emit_output(insn, n, &fb->fb_cap.fc_ring,
 	    offsetof(ft_bpfrec_t, br_stack), (int16_t)sizeof(ft_bpfrec_t),
 	    &jfull);
 	/* shut: an image not accepted (yet) */
@@ -518,7 +526,7 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	ft_bpf_patch(insn, jlost[0], n);
 	ft_bpf_patch(insn, jlost[1], n);
 	ft_bpf_patch(insn, jfull, n);
-	n = ft_bpf_emit_lost(insn, n, fb->fb_lost);
+	n = ft_bpf_emit_lost(insn, n, fb->fb_cap.fc_lost);
 #undef EMIT
 
 	if ((fb->fb_prog = ft_bpf_load(BPF_PROG_TYPE_KPROBE,
@@ -702,6 +710,99 @@ ft_bpf_percpu(int fd, int ncpu, uint64_t *v, int max)
 	return n;
 }
 
+/* Element key of the array map fd: the value at v.  0, or -1 with errno. */
+static int
+ft_bpf_update(int fd, uint32_t key, const void *v)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fd;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)v;
+	a.flags = BPF_ANY;
+	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
+}
+
+/* Word key of the array map fd (of u64 values): v.  0, or -1. */
+static int
+ft_bpf_set(int fd, uint32_t key, uint64_t v)
+{
+	return ft_bpf_update(fd, key, &v);
+}
+
+/* Close what of c is open. */
+static void
+ft_bpf_cap_close(ft_bpfcap_t *c)
+{
+	if (c->fc_lost >= 0)
+		close(c->fc_lost);
+	if (c->fc_conf >= 0)
+		close(c->fc_conf);
+	if (c->fc_scratch >= 0)
+		close(c->fc_scratch);
+	ft_bpf_ring_close(&c->fc_ring);
+	c->fc_lost = c->fc_conf = c->fc_scratch = -1;
+}
+
+/*
+ * Open c: a ring of ringsize bytes (rounded up to a power of two of at
+ * least a page), the lost count, a scratch of a record of recsize bytes
+ * and its busy word, the configuration; maps named as names[] says
+ * (lost, scratch, conf).  0, or -1 with errno and err (c closed).
+ */
+static int
+ft_bpf_cap_open(ft_bpfcap_t *c, size_t ringsize, size_t recsize,
+    const char *const names[3], char *err, size_t errlen)
+{
+	int e;
+
+	c->fc_lost = c->fc_scratch = c->fc_conf = -1;
+	c->fc_ncpu = ft_bpf_ncpu();
+	if (ft_bpf_ring_open(&c->fc_ring, ringsize, err, errlen) == -1)
+		return -1;
+	if ((c->fc_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
+	    names[0])) == -1 ||
+	    (c->fc_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+	    (uint32_t)recsize + 8, 1, names[1])) == -1 ||
+	    (c->fc_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    names[2])) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a BPF map: %s",
+		    strerror(e));
+		ft_bpf_cap_close(c);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Copy at most len bytes of the user stack into each record of c from
+ * now on (0: none; more than FT_BPF_STACK: FT_BPF_STACK).  0, or -1.
+ */
+static int
+ft_bpf_cap_stack(ft_bpfcap_t *c, size_t len)
+{
+	return ft_bpf_set(c->fc_conf, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
+	    (uint64_t)len);
+}
+
+/*
+ * Attach program prog to the raw tracepoint named tp: the link's
+ * descriptor (closing it detaches), or -1 with errno.
+ */
+static int
+ft_bpf_rawtp(const char *tp, int prog)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.raw_tracepoint.name = (uint64_t)(uintptr_t)tp;
+	a.raw_tracepoint.prog_fd = (uint32_t)prog;
+	return (int)ft_bpf_sys(BPF_RAW_TRACEPOINT_OPEN, &a, sizeof(a));
+}
+
 void
 ft_bpf_close(ft_bpf_t *fb)
 {
@@ -713,30 +814,10 @@ ft_bpf_close(ft_bpf_t *fb)
 		close(fb->fb_execprog);
 	if (fb->fb_prog >= 0)
 		close(fb->fb_prog);
-	if (fb->fb_lost >= 0)
-		close(fb->fb_lost);
-	if (fb->fb_conf >= 0)
-		close(fb->fb_conf);
-	if (fb->fb_scratch >= 0)
-		close(fb->fb_scratch);
 	if (fb->fb_gate >= 0)
 		close(fb->fb_gate);
-	ft_bpf_ring_close(&fb->fb_ring);
+	ft_bpf_cap_close(&fb->fb_cap);
 	free(fb);
-}
-
-/* Word key of the array map fd: v.  0, or -1 with errno. */
-static int
-ft_bpf_set(int fd, uint32_t key, uint64_t v)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fd;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)&v;
-	a.flags = BPF_ANY;
-	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
 }
 
 /*
@@ -746,6 +827,8 @@ ft_bpf_set(int fd, uint32_t key, uint64_t v)
 ft_bpf_t *
 ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 {
+	static const char *const names[3] = { "dtraced_lost",
+	    "dtraced_scratch", "dtraced_conf" };
 	ft_bpf_t *fb;
 	int e;
 
@@ -753,23 +836,16 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	fb->fb_ring.fr_fd = -1;
-	fb->fb_lost = fb->fb_prog = fb->fb_conf = -1;
-	fb->fb_scratch = -1;
-	fb->fb_gate = -1;
+	fb->fb_prog = fb->fb_gate = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
-	fb->fb_ncpu = ft_bpf_ncpu();
-	if (ft_bpf_ring_open(&fb->fb_ring, ringsize, err, errlen) == -1) {
+	if (ft_bpf_cap_open(&fb->fb_cap, ringsize, sizeof(ft_bpfrec_t),
+	    names, err, errlen) == -1) {
 		e = errno;
-		goto fail;
+		free(fb);
+		errno = e;
+		return NULL;
 	}
-	if ((fb->fb_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
-	    "dtraced_lost")) == -1 ||
-	    (fb->fb_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
-	    sizeof(ft_bpfrec_t) + 8, 1, "dtraced_scratch")) == -1 ||
-	    (fb->fb_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
-	    "dtraced_conf")) == -1 ||
-	    (fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	if ((fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
 	    "dtraced_gate")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
@@ -777,7 +853,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		goto fail;
 	}
 	/* the whole copy until the daemon says what its clauses use */
-	if (ft_bpf_set(fb->fb_conf, 1, FT_BPF_STACK) == -1) {
+	if (ft_bpf_set(fb->fb_cap.fc_conf, 1, FT_BPF_STACK) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot set a BPF map: %s",
 		    strerror(e));
@@ -801,7 +877,7 @@ fail:
 int
 ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 {
-	return ft_bpf_set(fb->fb_conf, 0, (uint64_t)off);
+	return ft_bpf_set(fb->fb_cap.fc_conf, 0, (uint64_t)off);
 }
 
 /*
@@ -811,8 +887,7 @@ ft_bpf_tlsoff(ft_bpf_t *fb, int64_t off)
 int
 ft_bpf_stack(ft_bpf_t *fb, size_t len)
 {
-	return ft_bpf_set(fb->fb_conf, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
-	    (uint64_t)len);
+	return ft_bpf_cap_stack(&fb->fb_cap, len);
 }
 
 /*
@@ -842,7 +917,6 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 		I(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)FT_BPF_EXEC),
 		I(0, 0, 0, 0, (int32_t)(FT_BPF_EXEC >> 32))
 	};
-	union bpf_attr a;
 	int n = 0, jout, jlost, jgate, e;
 
 #define	EMIT(x)	(insn[n++] = (x))
@@ -857,7 +931,7 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	EMIT(MOV64I(R1, 1));
 	EMIT(XADD64(R0, R1, 0));
 	insn[jgate].off = (int16_t)(n - jgate - 1);
-	n = ft_bpf_ldmap(insn, n, R1, fb->fb_ring.fr_fd);
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_cap.fc_ring.fr_fd);
 	EMIT(MOV64I(R2, (int32_t)offsetof(ft_bpfrec_t, br_stack)));
 	EMIT(MOV64I(R3, 0));
 	EMIT(CALL(BPF_FUNC_ringbuf_reserve));
@@ -888,11 +962,8 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 	if ((fb->fb_execprog = ft_bpf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0,
 	    insn, n, "dtraced_exec")) == -1)
 		return -1;
-	memset(&a, 0, sizeof(a));
-	a.raw_tracepoint.name = (uint64_t)(uintptr_t)"sched_process_exec";
-	a.raw_tracepoint.prog_fd = (uint32_t)fb->fb_execprog;
-	if ((fb->fb_exec = (int)ft_bpf_sys(BPF_RAW_TRACEPOINT_OPEN, &a,
-	    sizeof(a))) == -1) {
+	if ((fb->fb_exec = ft_bpf_rawtp("sched_process_exec",
+	    fb->fb_execprog)) == -1) {
 		e = errno;
 		close(fb->fb_execprog);
 		fb->fb_execprog = -1;
@@ -906,7 +977,7 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 int
 ft_bpf_fd(const ft_bpf_t *fb)
 {
-	return fb->fb_ring.fr_fd;
+	return fb->fb_cap.fc_ring.fr_fd;
 }
 
 /*
@@ -959,14 +1030,14 @@ ft_bpf_drain(ft_bpf_t *fb, void (*fn)(void *, const ft_bpfrec_t *),
 {
 	ft_bpf_drainarg_t da = { fn, arg };
 
-	return ft_bpf_ring_drain(&fb->fb_ring, ft_bpf_drainrec, &da);
+	return ft_bpf_ring_drain(&fb->fb_cap.fc_ring, ft_bpf_drainrec, &da);
 }
 
 /* Samples lost so far on each CPU (cumulative); returns the CPU count. */
 int
 ft_bpf_lost(const ft_bpf_t *fb, uint64_t *v, int max)
 {
-	return ft_bpf_percpu(fb->fb_lost, fb->fb_ncpu, v, max);
+	return ft_bpf_percpu(fb->fb_cap.fc_lost, fb->fb_cap.fc_ncpu, v, max);
 }
 
 /*
@@ -983,14 +1054,10 @@ ft_bpf_lost(const ft_bpf_t *fb, uint64_t *v, int max)
  * wanted, as in the uprobe capture.
  */
 struct ft_bpfsys {
-	ft_bpfring_t	fs_ring;
-	int		fs_lost;
-	int		fs_scratch;
-	int		fs_conf;
+	ft_bpfcap_t	fs_cap;
 	int		fs_want;	/* BPF_MAP_TYPE_ARRAY: u32 by nr */
 	int		fs_prog[2];	/* entry, return */
 	int		fs_tp[2];	/* their raw tracepoints */
-	int		fs_ncpu;
 };
 
 #define	LDX32(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
@@ -1207,7 +1274,6 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 {
 	struct bpf_insn insn[400 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
 	int n = 0, jout[8], nout = 0, jlost[2], jfull, jlostbusy, joutbusy, i;
-	union bpf_attr a;
 	int e;
 
 #define	EMIT(x)	(insn[n++] = (x))
@@ -1249,7 +1315,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	    FT_BPF_SYS_SIDE));
 	jout[nout++] = n;
 	EMIT(JEQI(R1, 0, 0));
-	n = ft_bpf_emit_scratch(insn, n, fs->fs_scratch,
+	n = ft_bpf_emit_scratch(insn, n, fs->fs_cap.fc_scratch,
 	    (int16_t)sizeof(ft_bpfsysrec_t), jlost);
 	/* the user registers: the tracepoint's first argument */
 	EMIT(MOV64R(R1, R7));
@@ -1279,10 +1345,10 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	n = ft_bpf_syscap(insn, n, ret);
 	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
 	    FT_BPF_RSP * 8));
-	n = ft_bpf_emit_stack(insn, n, fs->fs_conf,
+	n = ft_bpf_emit_stack(insn, n, fs->fs_cap.fc_conf,
 	    offsetof(ft_bpfsysrec_t, sr_stack),
 	    offsetof(ft_bpfsysrec_t, sr_stklen));
-	n = ft_bpf_emit_output(insn, n, &fs->fs_ring,
+	n = ft_bpf_emit_output(insn, n, &fs->fs_cap.fc_ring,
 	    offsetof(ft_bpfsysrec_t, sr_stack),
 	    (int16_t)sizeof(ft_bpfsysrec_t), &jfull);
 	/* outbusy: a 32-bit call; out: not wanted, or not ours to see */
@@ -1301,7 +1367,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	ft_bpf_patch(insn, jlost[0], n);
 	ft_bpf_patch(insn, jlost[1], n);
 	ft_bpf_patch(insn, jfull, n);
-	n = ft_bpf_emit_lost(insn, n, fs->fs_lost);
+	n = ft_bpf_emit_lost(insn, n, fs->fs_cap.fc_lost);
 #undef EMIT
 
 	if ((fs->fs_prog[ret] = ft_bpf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0,
@@ -1312,12 +1378,8 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 		errno = e;
 		return -1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.raw_tracepoint.name = (uint64_t)(uintptr_t)(ret ? "sys_exit" :
-	    "sys_enter");
-	a.raw_tracepoint.prog_fd = (uint32_t)fs->fs_prog[ret];
-	if ((fs->fs_tp[ret] = (int)ft_bpf_sys(BPF_RAW_TRACEPOINT_OPEN, &a,
-	    sizeof(a))) == -1) {
+	if ((fs->fs_tp[ret] = ft_bpf_rawtp(ret ? "sys_exit" : "sys_enter",
+	    fs->fs_prog[ret])) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot attach to the %s tracepoint: %s",
 		    ret ? "sys_exit" : "sys_enter", strerror(e));
@@ -1342,13 +1404,7 @@ ft_bpf_sys_close(ft_bpfsys_t *fs)
 	}
 	if (fs->fs_want >= 0)
 		close(fs->fs_want);
-	if (fs->fs_conf >= 0)
-		close(fs->fs_conf);
-	if (fs->fs_scratch >= 0)
-		close(fs->fs_scratch);
-	if (fs->fs_lost >= 0)
-		close(fs->fs_lost);
-	ft_bpf_ring_close(&fs->fs_ring);
+	ft_bpf_cap_close(&fs->fs_cap);
 	free(fs);
 }
 
@@ -1360,6 +1416,8 @@ ft_bpf_sys_close(ft_bpfsys_t *fs)
 ft_bpfsys_t *
 ft_bpf_sys_open(size_t ringsize, char *err, size_t errlen)
 {
+	static const char *const names[3] = { "dtraced_syslost",
+	    "dtraced_sysscr", "dtraced_sysconf" };
 	ft_bpfsys_t *fs;
 	int e;
 
@@ -1367,21 +1425,16 @@ ft_bpf_sys_open(size_t ringsize, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	fs->fs_ring.fr_fd = -1;
-	fs->fs_lost = fs->fs_scratch = fs->fs_conf = fs->fs_want = -1;
+	fs->fs_want = -1;
 	fs->fs_prog[0] = fs->fs_prog[1] = fs->fs_tp[0] = fs->fs_tp[1] = -1;
-	fs->fs_ncpu = ft_bpf_ncpu();
-	if (ft_bpf_ring_open(&fs->fs_ring, ringsize, err, errlen) == -1) {
+	if (ft_bpf_cap_open(&fs->fs_cap, ringsize, sizeof(ft_bpfsysrec_t),
+	    names, err, errlen) == -1) {
 		e = errno;
-		goto fail;
+		free(fs);
+		errno = e;
+		return NULL;
 	}
-	if ((fs->fs_lost = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
-	    "dtraced_syslost")) == -1 ||
-	    (fs->fs_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
-	    sizeof(ft_bpfsysrec_t) + 8, 1, "dtraced_sysscr")) == -1 ||
-	    (fs->fs_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
-	    "dtraced_sysconf")) == -1 ||
-	    (fs->fs_want = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 4,
+	if ((fs->fs_want = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 4,
 	    FT_BPF_SYSMAX, "dtraced_syswant")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
@@ -1404,33 +1457,25 @@ fail:
 int
 ft_bpf_sys_fd(const ft_bpfsys_t *fs)
 {
-	return fs->fs_ring.fr_fd;
+	return fs->fs_cap.fc_ring.fr_fd;
 }
 
 /* Capture system call nr as flags (FT_BPF_SYS_*) say.  0, or -1. */
 int
 ft_bpf_sys_want(ft_bpfsys_t *fs, uint32_t nr, uint32_t flags)
 {
-	union bpf_attr a;
-
 	if (nr >= FT_BPF_SYSMAX) {
 		errno = EINVAL;
 		return -1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fs->fs_want;
-	a.key = (uint64_t)(uintptr_t)&nr;
-	a.value = (uint64_t)(uintptr_t)&flags;
-	a.flags = BPF_ANY;
-	return ft_bpf_sys(BPF_MAP_UPDATE_ELEM, &a, sizeof(a)) == 0 ? 0 : -1;
+	return ft_bpf_update(fs->fs_want, nr, &flags);
 }
 
 /* Copy at most len bytes of user stack into each record from now on. */
 int
 ft_bpf_sys_stack(ft_bpfsys_t *fs, size_t len)
 {
-	return ft_bpf_set(fs->fs_conf, 1, len > FT_BPF_STACK ? FT_BPF_STACK :
-	    (uint64_t)len);
+	return ft_bpf_cap_stack(&fs->fs_cap, len);
 }
 
 typedef struct ft_bpf_sysdrain {
@@ -1460,12 +1505,12 @@ ft_bpf_sys_drain(ft_bpfsys_t *fs, void (*fn)(void *, const ft_bpfsysrec_t *),
 {
 	ft_bpf_sysdrain_t sd = { fn, arg };
 
-	return ft_bpf_ring_drain(&fs->fs_ring, ft_bpf_sysdrainrec, &sd);
+	return ft_bpf_ring_drain(&fs->fs_cap.fc_ring, ft_bpf_sysdrainrec, &sd);
 }
 
 /* Records lost so far on each CPU (cumulative); returns the CPU count. */
 int
 ft_bpf_sys_lost(const ft_bpfsys_t *fs, uint64_t *v, int max)
 {
-	return ft_bpf_percpu(fs->fs_lost, fs->fs_ncpu, v, max);
+	return ft_bpf_percpu(fs->fs_cap.fc_lost, fs->fs_cap.fc_ncpu, v, max);
 }
