@@ -300,11 +300,11 @@ dtd_prov_syscall_ecbneeds(const dtd_ecb_t *e)
 }
 
 /*
- * What the clauses on syscall probes need of the records, of those
- * enabled and those a consumer is enabling now.
+ * What the clauses a consumer is enabling on p need of the records (its
+ * ECBs are all made before the first is enabled).
  */
 static int
-dtd_prov_syscall_needs(void)
+dtd_prov_syscall_needs(const dtd_probe_t *p)
 {
 	dtd_consumer_t *c;
 	uint32_t i;
@@ -315,8 +315,7 @@ dtd_prov_syscall_needs(void)
 		for (i = 0; i < c->dc_necb; i++) {
 			const dtd_ecb_t *e = c->dc_ecbs[i];
 
-			if (e != NULL &&
-			    e->de_probe->dpr_prov == &dtd_prov_syscall)
+			if (e != NULL && e->de_probe == p)
 				need |= dtd_prov_syscall_ecbneeds(e);
 		}
 	}
@@ -635,13 +634,13 @@ dtd_prov_syscall_word(uint32_t nr)
 }
 
 /*
- * Copy the stack, and the memory calls name, into records if a clause
- * now needs them (never less while the capture is open).
+ * Copy the stack, and the memory calls name, into records if need
+ * (DTD_SYSCALL_NEED_*) asks for them (never less while the capture is
+ * open).
  */
 static void
-dtd_prov_syscall_setneeds(void)
+dtd_prov_syscall_setneeds(int need)
 {
-	int need = dtd_prov_syscall_needs();
 	uint32_t nr;
 
 	if ((need & DTD_SYSCALL_NEED_STACK) && dtd_prov_syscall_stklen == 0) {
@@ -688,7 +687,7 @@ dtd_prov_syscall_enable(dtd_probe_t *p)
 
 	if (dtd_prov_syscall_cap == NULL && dtd_prov_syscall_open() == -1)
 		return -1;
-	dtd_prov_syscall_setneeds();
+	dtd_prov_syscall_setneeds(dtd_prov_syscall_needs(p));
 	pthread_mutex_lock(&dtd_prov_syscall_elock);
 	dtd_prov_syscall_enabled[slot] = p;
 	pthread_mutex_unlock(&dtd_prov_syscall_elock);
@@ -706,13 +705,12 @@ dtd_prov_syscall_enable(dtd_probe_t *p)
 	return 0;
 }
 
-/* Another ECB on enabled p: it may walk the stack where none did. */
+/* Another ECB on enabled p: it may need what no other did. */
 static int
 dtd_prov_syscall_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
 {
 	(void)p;
-	(void)e;
-	dtd_prov_syscall_setneeds();
+	dtd_prov_syscall_setneeds(dtd_prov_syscall_ecbneeds(e));
 	return 0;
 }
 
