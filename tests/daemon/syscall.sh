@@ -10,6 +10,19 @@
 
 check "daemon starts" start_daemon
 
+# waitready FILE...: wait until each says "ready" (a consumer's BEGIN),
+# 60 s at most in all; empty them before the consumers start
+waitready()
+{
+	i=0
+	for f in "$@"; do
+		while ! grep -q ready "$f" 2>/dev/null && [ $i -lt 600 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	done
+}
+
 # BPF programs need root (or CAP_BPF and CAP_PERFMON)
 if ! dtrace -q -n 'syscall::getppid:entry { exit(0); }' \
     -c "$TRIGGERS/syscaller 1" >/dev/null 2>"$tmp/err"; then
@@ -100,16 +113,13 @@ same "$tmp/out" "
 mkfifo "$tmp/go"
 "$TRIGGERS/syscaller" 50 3 3<"$tmp/go" >/dev/null &
 spid=$!
+: >"$tmp/out"
 dtrace -q -n "BEGIN { printf(\"ready\n\"); }
     syscall::getppid:entry /pid == $spid/ { @ = count(); }
     tick-5s { exit(0); } END { printa(\"%@d\n\", @); }" \
     >"$tmp/out" 2>"$tmp/err" &
 dt=$!
-i=0
-while ! grep -q ready "$tmp/out" 2>/dev/null && [ $i -lt 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+waitready "$tmp/out"
 echo go >"$tmp/go"
 wait $spid
 wait $dt
@@ -143,16 +153,13 @@ tick-5s { exit(0); }
 END { printa("%s %@d\n", @); }
 D
 	chmod 644 "$tmp/who.d"
+	: >"$tmp/out"
+	: >"$tmp/rout"
 	udtrace -q -s "$tmp/who.d" >"$tmp/out" 2>"$tmp/err" &
 	dt=$!
 	dtrace -q -s "$tmp/who.d" >"$tmp/rout" 2>"$tmp/rerr" &
 	rdt=$!
-	i=0
-	while ! { grep -q ready "$tmp/out" && grep -q ready "$tmp/rout"; } \
-	    2>/dev/null && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	waitready "$tmp/out" "$tmp/rout"
 	echo go >"$tmp/go2"
 	wait $rp
 	wait $up
