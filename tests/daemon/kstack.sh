@@ -119,7 +119,8 @@ awk -v fn="vmlinux\`$sysfn" '
 }
 END { exit !(both > 0) }' "$tmp/out"
 check "@[stack()]: a stack from entry_SYSCALL_64 into $sysfn" [ $? -eq 0 ]
-awk '$2 ~ /^[Tt]$/ { print ($4 == "" ? "vmlinux" : \
+# text symbols as dtrace names them (dt_ksym.c): T, t and the weak W, w
+awk '$2 ~ /^[TtWw]$/ { print ($4 == "" ? "vmlinux" : \
     substr($4, 2, length($4) - 2)) "`" $3 }' /proc/kallsyms | sort -u \
     >"$tmp/ktext"
 # frame lines: 14 spaces and a name; a count is right-aligned digits

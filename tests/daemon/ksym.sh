@@ -103,7 +103,9 @@ END { printa("sym %a\n", @s); printa(@m); printa("others %@d\n", @others); }' \
 	n=$(grep -c '^sym ' "$tmp/out")
 	echo "# $n kernel functions sampled"
 	check "kernel samples: some were taken" [ "$n" -gt 0 ]
-	awk '$2 ~ /^[Tt]$/ { print ($4 == "" ? "vmlinux" : \
+	# text symbols as dtrace names them (dt_ksym.c): T, t and the weak
+	# W, w (arch_vma_name is a weak function)
+	awk '$2 ~ /^[TtWw]$/ { print ($4 == "" ? "vmlinux" : \
 	    substr($4, 2, length($4) - 2)) "`" $3 }' /proc/kallsyms |
 	    sort >"$tmp/kall"
 	sort -u "$tmp/kall" >"$tmp/ktext"
