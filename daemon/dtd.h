@@ -331,6 +331,19 @@ typedef struct dtd_hit {
 	 * address), read through dh_uread only when D asks for them.
 	 */
 	uint64_t	dh_argsp;
+	/*
+	 * Memory of the daemon's own that arguments point into (the proc
+	 * provider's strings), loadable by DIF; NULL none.
+	 */
+	const void	*dh_argmem;
+	size_t		dh_argmemlen;
+	/*
+	 * Tasks other than the hit's own that arguments name (procfs.d's
+	 * translators, given k, describe dh_subj[k - 1]: its pid, tid,
+	 * uid, gid, ppid and execname as set there, the rest from /proc).
+	 */
+#define DTD_HIT_NSUBJ	3
+	const struct dtd_hit *dh_subj[DTD_HIT_NSUBJ];
 	struct dtd_consumer *dh_consumer; /* only this consumer, or NULL */
 	pid_t		dh_ppid;	/* -1: look up in /proc */
 	uid_t		dh_uid;		/* (uid_t)-1: look up in /proc */
@@ -679,6 +692,26 @@ void		dtd_sample_fire_user(dtd_hit_t *,
 		    const struct ft_perfhit *);
 
 /*
+ * dtd_kcap.c: the kernel capture of system calls and process events,
+ * held by the providers that fire from it (syscall, proc).  ku_rec and
+ * ku_drop run on its drain thread (or a stopping consumer's flush):
+ * every record, whatever the holder wants; n records lost on cpu.
+ */
+struct ft_bpfsysrec;
+struct ft_bpfsys;
+typedef struct dtd_kcapuser {
+	void		(*ku_rec)(const struct ft_bpfsysrec *);
+	void		(*ku_drop)(int, uint64_t);
+} dtd_kcapuser_t;
+int		dtd_kcap_hold(const dtd_kcapuser_t *);
+void		dtd_kcap_rele(const dtd_kcapuser_t *);
+int		dtd_kcap_want(const dtd_kcapuser_t *, uint32_t, uint32_t);
+void		dtd_kcap_drain(void);
+struct ft_bpfsys *dtd_kcap_get(void);
+void		dtd_kcap_charge(dtd_probe_t *const *, size_t, int, uint64_t);
+int		dtd_kcap_visible(const struct ft_bpfsysrec *, uid_t, gid_t);
+
+/*
  * dtd_target.c: the processes traced (targets, shared by the consumers
  * that grabbed them) and observed (sampled, not traced); their
  * privilege checks, exits, module maps and the DT_MSG_PROC notices.
@@ -755,6 +788,7 @@ typedef struct dtd_fire {
 	 * first use in the firing: DTD_PS_* bits say which are read.
 	 */
 	int		df_psdone;
+	uint64_t	df_pssubj;	/* whose they are: 0, or dh_subj */
 	int64_t		df_ps[DIF_PSINFO_MAX + 1];
 	struct {
 		char	dfs_psargs[80];	/* illumos's PRARGSZ, with the NUL */

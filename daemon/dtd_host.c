@@ -74,6 +74,8 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	dtd_host_region(ms, f->df_execname, sizeof(f->df_execname));
 	dtd_host_region(ms, f->df_zonename, sizeof(f->df_zonename));
 	dtd_host_region(ms, &f->df_psstr, sizeof(f->df_psstr));
+	if (h->dh_argmem != NULL)
+		dtd_host_region(ms, h->dh_argmem, h->dh_argmemlen);
 	/*
 	 * arg0..arg9 and args[]: the VM reads them in place, but for 6 to
 	 * 9 when they are still on the traced stack (dh_argsp)
@@ -82,29 +84,38 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	ms->dm_nargs = h->dh_argsp != 0 ? 6 : 10;
 }
 
+/* h's process's name, cut to fit len bytes with its NUL ("" unknown) */
 static void
-dtd_host_execname(dtd_fire_t *f)
+dtd_host_comm(const dtd_hit_t *h, char *buf, size_t len)
 {
-	const dtd_hit_t *h = f->df_hit;
 	char path[64];
 	size_t n;
 	FILE *fp;
 
-	if (f->df_execdone)
-		return;
-	f->df_execdone = 1;
+	memset(buf, 0, len);
 	if (h->dh_execname != NULL) {
-		strncpy(f->df_execname, h->dh_execname,
-		    sizeof(f->df_execname) - 1);
+		strncpy(buf, h->dh_execname, len - 1);
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)h->dh_pid);
 	if ((fp = fopen(path, "re")) == NULL)
 		return;
-	n = fread(f->df_execname, 1, sizeof(f->df_execname) - 1, fp);
+	n = fread(buf, 1, len - 1, fp);
 	fclose(fp);
-	f->df_execname[n] = '\0';
-	f->df_execname[strcspn(f->df_execname, "\n")] = '\0';
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* execname: the firing hit's, read once */
+static void
+dtd_host_execname(dtd_fire_t *f)
+{
+	const dtd_hit_t *h = f->df_hit;
+
+	if (f->df_execdone)
+		return;
+	f->df_execdone = 1;
+	dtd_host_comm(h, f->df_execname, sizeof(f->df_execname));
 }
 
 static void
@@ -409,6 +420,29 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 	case DIF_PSINFO_FNAME:
 		grp = DTD_PS_FNAME;
 		break;
+	case DIF_PSINFO_PID:
+		*valp = (uint64_t)(int64_t)f->df_hit->dh_pid;
+		return 0;
+	case DIF_PSINFO_TID:
+		*valp = (uint64_t)(int64_t)f->df_hit->dh_tid;
+		return 0;
+	case DIF_PSINFO_PPID:
+		dtd_host_proc(f);
+		*valp = (uint64_t)(int64_t)f->df_ppid;
+		return 0;
+	case DIF_PSINFO_UID:
+		dtd_host_proc(f);
+		*valp = (uint64_t)f->df_uid;
+		return 0;
+	case DIF_PSINFO_GID:
+		dtd_host_proc(f);
+		*valp = (uint64_t)f->df_gid;
+		return 0;
+	case DIF_PSINFO_ONPRO:
+		*valp = f->df_hit->dh_cpu >= 0 || f->df_hit->dh_getcpu != NULL ?
+		    (uint64_t)(int64_t)dtd_ecb_hitcpu(f->df_hit) :
+		    (uint64_t)-1;
+		return 0;
 	default:
 		return DIF_FLT_ILLOP;
 	}
@@ -437,11 +471,9 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 			dtd_host_ps_pstat(f);
 			break;
 		case DTD_PS_FNAME:
-			/* the rest of the 16 bytes 0 (memset above) */
-			dtd_host_execname(f);
-			memcpy(f->df_psstr.dfs_fname, f->df_execname,
-			    strnlen(f->df_execname,
-			    sizeof(f->df_psstr.dfs_fname) - 1));
+			/* execname's first 15 bytes, the rest 0 */
+			dtd_host_comm(f->df_hit, f->df_psstr.dfs_fname,
+			    sizeof(f->df_psstr.dfs_fname));
 			break;
 		case DTD_PS_ARGS:
 			if (f->df_hit->dh_psargs != NULL)
@@ -477,6 +509,37 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 	else
 		*valp = (uint64_t)f->df_ps[ndx];
 	return 0;
+}
+
+/*
+ * __psinfo[key]: of the subject key names (dif.h), the firing hit's
+ * (0) or a task an argument names.  A subject's values are read with
+ * the firing's df_hit set to it for a moment; what the firing caches of
+ * its own hit's ppid, uid and gid is read again after that.
+ */
+static int
+dtd_host_psinfo_of(dtd_fire_t *f, uint64_t key, uint64_t *valp)
+{
+	uint64_t subj = key >> DIF_PSINFO_SUBJSHIFT;
+	const dtd_hit_t *h = f->df_hit;
+	int rv;
+
+	if (subj > DTD_HIT_NSUBJ || (subj != 0 && h->dh_subj[subj - 1] ==
+	    NULL))
+		return DIF_FLT_ILLOP;
+	if (subj != f->df_pssubj) {
+		f->df_psdone = 0;
+		f->df_pssubj = subj;
+	}
+	key &= (1u << DIF_PSINFO_SUBJSHIFT) - 1;
+	if (subj == 0)
+		return dtd_host_psinfo(f, key, valp);
+	f->df_hit = h->dh_subj[subj - 1];
+	f->df_procdone = 0;
+	rv = dtd_host_psinfo(f, key, valp);
+	f->df_hit = h;
+	f->df_procdone = 0;
+	return rv;
 }
 
 /* On-CPU time of the hit's thread, or the timestamp when unknown. */
@@ -542,7 +605,7 @@ dtd_host_builtin(void *arg, uint32_t var, uint64_t ndx, uint64_t *valp)
 		*valp = h->dh_regs[ndx];
 		return 0;
 	case DIF_VAR_PSINFO:
-		return dtd_host_psinfo(f, ndx, valp);
+		return dtd_host_psinfo_of(f, ndx, valp);
 	case DIF_VAR_REGS:
 	case DIF_VAR_CURTHREAD:
 	case DIF_VAR_IPL:

@@ -5,12 +5,11 @@
  * every process, as illumos's syscall provider has them.
  *
  * The capture is fasttrap's (ft_bpf_sys_*: BPF programs on the raw
- * tracepoints sys_enter and sys_exit, which need no tracefs), opened
- * when the first probe is enabled and closed when the last goes; it
- * captures only the calls whose probes are enabled, never the daemon's
- * own.  One drain thread reads its ring (woken when half full, else
- * every DTD_SYSCALL_POLLMS) and fires each call's probe after the fact,
- * in the context of the thread that made it: pid, tid, uid, execname
+ * tracepoints sys_enter and sys_exit, which need no tracefs), held
+ * (dtd_kcap.c, shared with the proc provider) while a probe is enabled;
+ * it captures only the calls whose probes are enabled, never the
+ * daemon's own.  Its drain thread fires each call's probe after the
+ * fact, in the context of the thread that made it: pid, tid, uid, execname
  * (the process's name), CPU and time of the call, the user registers at
  * entry as uregs[], the user stack as it was for ustack() (copied only
  * when a clause on a syscall probe walks it), the memory the call names
@@ -39,14 +38,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <sys/mman.h>
-#include <sys/syscall.h>
-
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,18 +48,12 @@
 #include "dtd.h"
 #include "ft.h"
 
-/* The ring, and how often the drain thread reads it at least. */
-#define DTD_SYSCALL_RING	(8u << 20)
-#define DTD_SYSCALL_POLLMS	10
-#define DTD_SYSCALL_MAXCPU	256
-
 /* The largest error a system call returns (the kernel's MAX_ERRNO). */
 #define DTD_SYSCALL_MAXERRNO	4095
 
 /* struct user_regs_struct indexes of the arguments, the return value */
 static const int dtd_prov_syscall_argreg[6] = { 14, 13, 12, 7, 9, 8 };
 #define DTD_SYSCALL_AX		10
-#define DTD_SYSCALL_DX		12
 
 static const struct {
 	const char	*sn_name;
@@ -110,19 +97,13 @@ typedef struct dtd_sysprobe {
 /*
  * The probes by number and kind (made at init, read by the drain
  * thread), what is enabled (FT_BPF_SYS_* by number, atomic: written on
- * the main thread, read by the drain thread), and the capture.
+ * the main thread, read by the drain thread), and the capture's holding.
  */
 static dtd_probe_t	*dtd_prov_syscall_probes[FT_BPF_SYSMAX][2];
 static uint32_t		dtd_prov_syscall_want[FT_BPF_SYSMAX];
 static uint32_t		dtd_prov_syscall_nenabled; /* main thread */
-static ft_bpfsys_t	*dtd_prov_syscall_cap;
+static int		dtd_prov_syscall_held;
 static size_t		dtd_prov_syscall_stklen; /* its stack copy */
-static pthread_t	dtd_prov_syscall_thr;
-static int		dtd_prov_syscall_stopfd[2] = { -1, -1 };
-static uint64_t		dtd_prov_syscall_lost[DTD_SYSCALL_MAXCPU];
-/* the ring's reader: the drain thread, or a stopping consumer's flush */
-static pthread_mutex_t	dtd_prov_syscall_dlock =
-    PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * Enabled probes, for the drain thread to find the consumers a lost
@@ -183,13 +164,12 @@ static const dtd_syscap_t dtd_prov_syscall_caps[] = {
 static uint32_t		dtd_prov_syscall_capspec[FT_BPF_SYSMAX];
 static int		dtd_prov_syscall_capon;	/* clauses read memory */
 
-/*
- * The calls whose records say something of their process: a new image
- * (at return), a module (an executable mapping, at return), its end (at
- * entry).  Captured while the capture is open (FT_BPF_SYS_SIDE).
- */
-static const uint32_t dtd_prov_syscall_side[] = {
-	SYS_execve, SYS_execveat, SYS_mmap, SYS_exit_group
+static void	dtd_prov_syscall_rec(const ft_bpfsysrec_t *);
+static void	dtd_prov_syscall_drop(int, uint64_t);
+
+static const dtd_kcapuser_t dtd_prov_syscall_kcap = {
+	.ku_rec = dtd_prov_syscall_rec,
+	.ku_drop = dtd_prov_syscall_drop,
 };
 
 static int
@@ -344,32 +324,21 @@ typedef struct dtd_syshit {
 	const ft_bpfsysrec_t *sh_rec;
 } dtd_syshit_t;
 
-/* The dumpable bits of mm_struct's flags, and "dumpable by its user". */
-#define DTD_SYSCALL_DUMPMASK	3
-#define DTD_SYSCALL_DUMPUSER	1
-
 /*
- * May a consumer of uid and gid (not root) see h's call?  Where the
- * record has them, by the process's credentials at the call, as the
- * kernel's ptrace check reads them (the record may be fired after the
- * process is gone, or after its pid is another's): all its uids uid,
- * all its gids gid, no permitted capability, dumpable by its user.
- * Else by the process as it is now (dtd_target_visible).
+ * May a consumer of uid and gid (not root) see h's call?  By the
+ * process's credentials at the call where the record has them
+ * (dtd_kcap_visible), else by the process as it is now.
  */
 static int
 dtd_prov_syscall_visible(const dtd_hit_t *h, uid_t uid, gid_t gid)
 {
 	const ft_bpfsysrec_t *r = ((const dtd_syshit_t *)(const void *)h)->
 	    sh_rec;
-	int i;
+	int v;
 
-	if (!r->sr_credok)
+	if ((v = dtd_kcap_visible(r, uid, gid)) == -1)
 		return dtd_target_visible(h, uid, gid);
-	for (i = 0; i < 8; i++)
-		if (r->sr_cred[i] != (uint32_t)(i % 2 == 0 ? uid : gid))
-			return 0;
-	return r->sr_capprm == 0 &&
-	    (r->sr_mmflags & DTD_SYSCALL_DUMPMASK) == DTD_SYSCALL_DUMPUSER;
+	return v;
 }
 
 static int
@@ -381,24 +350,20 @@ dtd_prov_syscall_errno(const dtd_hit_t *h, uint64_t *v)
 
 /* Drain thread: a record of the capture. */
 static void
-dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
+dtd_prov_syscall_rec(const ft_bpfsysrec_t *r)
 {
 	uint32_t nr = r->sr_nr, want;
 	int ret = r->sr_return != 0, i;
 	pid_t pid = (pid_t)(r->sr_pidtgid >> 32);
 	int64_t rv = (int64_t)r->sr_regs[DTD_SYSCALL_AX];
 	int failed = rv < 0 && rv >= -DTD_SYSCALL_MAXERRNO;
-	dtd_probe_t *p = dtd_prov_syscall_probes[nr][ret];
+	dtd_probe_t *p;
 	ft_perfhit_t ph;
 	dtd_syshit_t sh;
 
-	(void)arg;
-	/* what the call says of its process, before its probe fires */
-	if (ret && !failed && (nr == SYS_execve || nr == SYS_execveat))
-		dtd_target_sideband(pid, DTD_TARGET_SB_EXEC);
-	else if (ret && !failed && nr == SYS_mmap &&
-	    (r->sr_regs[DTD_SYSCALL_DX] & PROT_EXEC))
-		dtd_target_sideband(pid, DTD_TARGET_SB_MODS);
+	if (nr >= FT_BPF_SYSMAX)	/* a process event */
+		return;
+	p = dtd_prov_syscall_probes[nr][ret];
 	want = __atomic_load_n(&dtd_prov_syscall_want[nr], __ATOMIC_ACQUIRE);
 	if (p != NULL && (want & (ret ? FT_BPF_SYS_RETURN :
 	    FT_BPF_SYS_ENTRY))) {
@@ -423,7 +388,7 @@ dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
 		sh.sh_hit.dh_tid = ph.ph_tid;
 		sh.sh_hit.dh_cpu = ph.ph_cpu;
 		sh.sh_hit.dh_timestamp = ph.ph_time;
-		sh.sh_hit.dh_ppid = -1;
+		sh.sh_hit.dh_ppid = r->sr_ppid != 0 ? (pid_t)r->sr_ppid : -1;
 		sh.sh_hit.dh_uid = (uid_t)(uint32_t)r->sr_uidgid;
 		sh.sh_hit.dh_gid = (gid_t)(r->sr_uidgid >> 32);
 		/* the process's name (its main thread's) */
@@ -444,8 +409,6 @@ dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
 			    (uint64_t)rv;
 		dtd_sample_fire_user(&sh.sh_hit, &ph);
 	}
-	if (!ret && nr == SYS_exit_group)
-		dtd_target_sideband(pid, DTD_TARGET_SB_EXIT);
 }
 
 /*
@@ -455,178 +418,37 @@ dtd_prov_syscall_rec(void *arg, const ft_bpfsysrec_t *r)
 static void
 dtd_prov_syscall_drop(int cpu, uint64_t n)
 {
-	dtd_consumer_t *seen[64];
-	uint32_t i, k, nseen = 0;
-	dtd_ecb_t *e;
-
 	pthread_mutex_lock(&dtd_prov_syscall_elock);
-	for (i = 0; i < FT_BPF_SYSMAX * 2; i++) {
-		dtd_probe_t *p = dtd_prov_syscall_enabled[i];
-
-		if (p == NULL)
-			continue;
-		pthread_rwlock_rdlock(&p->dpr_lock);
-		TAILQ_FOREACH(e, &p->dpr_ecbs, de_link) {
-			for (k = 0; k < nseen; k++)
-				if (seen[k] == e->de_consumer)
-					break;
-			if (k < nseen)
-				continue;
-			dtd_buf_drop(&e->de_consumer->dc_buf, cpu, n);
-			if (nseen < sizeof(seen) / sizeof(seen[0]))
-				seen[nseen++] = e->de_consumer;
-		}
-		pthread_rwlock_unlock(&p->dpr_lock);
-	}
+	dtd_kcap_charge(dtd_prov_syscall_enabled, FT_BPF_SYSMAX * 2, cpu, n);
 	pthread_mutex_unlock(&dtd_prov_syscall_elock);
-	dtd_ecb_wakeup();
 }
 
-/* Drain thread: the records lost since the last time, as drops. */
-static void
-dtd_prov_syscall_lostcheck(void)
-{
-	uint64_t v[DTD_SYSCALL_MAXCPU];
-	int n, i;
-
-	if ((n = ft_bpf_sys_lost(dtd_prov_syscall_cap, v,
-	    DTD_SYSCALL_MAXCPU)) <= 0)
-		return;
-	for (i = 0; i < n; i++) {
-		if (v[i] == dtd_prov_syscall_lost[i])
-			continue;
-		dtd_prov_syscall_drop(i, v[i] - dtd_prov_syscall_lost[i]);
-		dtd_prov_syscall_lost[i] = v[i];
-	}
-}
-
-/* Fire for every record in the ring, report the lost ones. */
-static void
-dtd_prov_syscall_drain(void)
-{
-	pthread_mutex_lock(&dtd_prov_syscall_dlock);
-	ft_bpf_sys_drain(dtd_prov_syscall_cap, dtd_prov_syscall_rec, NULL);
-	dtd_prov_syscall_lostcheck();
-	pthread_mutex_unlock(&dtd_prov_syscall_dlock);
-}
-
-/*
- * Main thread: consumer c stops.  The calls made before now are in the
- * ring (each program ran in its call, before the call went on): fire
- * them now, before END, rather than when the thread wakes (a -c
- * target's last calls, made just before it exited, would be lost).
- */
+/* Main thread: consumer c stops; its calls made before now fire first. */
 static void
 dtd_prov_syscall_flush(dtd_consumer_t *c)
 {
-	if (dtd_prov_syscall_cap != NULL && dtd_prov_syscall_uses(c))
-		dtd_prov_syscall_drain();
+	if (dtd_prov_syscall_held && dtd_prov_syscall_uses(c))
+		dtd_kcap_drain();
 }
 
-static void *
-dtd_prov_syscall_thread(void *arg)
-{
-	struct pollfd pfd[2];
-
-	(void)arg;
-	pfd[0].fd = dtd_prov_syscall_stopfd[0];
-	pfd[0].events = POLLIN;
-	pfd[1].fd = ft_bpf_sys_fd(dtd_prov_syscall_cap);
-	pfd[1].events = POLLIN;
-	for (;;) {
-		if (poll(pfd, 2, DTD_SYSCALL_POLLMS) == -1 && errno != EINTR) {
-			log_warn("%s: poll", __func__);
-			break;
-		}
-		dtd_prov_syscall_drain();
-		if (pfd[0].revents != 0)
-			break;
-	}
-	return NULL;
-}
-
-/* Close the capture: its thread joined, every record drained. */
+/* Let the capture go, and what it was asked for with it. */
 static void
 dtd_prov_syscall_close(void)
 {
-	char one = 1;
-
-	if (dtd_prov_syscall_cap == NULL)
+	if (!dtd_prov_syscall_held)
 		return;
-	if (write(dtd_prov_syscall_stopfd[1], &one, 1) != 1)
-		log_warn("%s: write", __func__);
-	pthread_join(dtd_prov_syscall_thr, NULL);
-	close(dtd_prov_syscall_stopfd[0]);
-	close(dtd_prov_syscall_stopfd[1]);
-	dtd_prov_syscall_stopfd[0] = dtd_prov_syscall_stopfd[1] = -1;
-	ft_bpf_sys_close(dtd_prov_syscall_cap);
-	dtd_prov_syscall_cap = NULL;
+	dtd_kcap_rele(&dtd_prov_syscall_kcap);
+	dtd_prov_syscall_held = 0;
 	dtd_prov_syscall_stklen = 0;
 	dtd_prov_syscall_capon = 0;
-	memset(dtd_prov_syscall_lost, 0, sizeof(dtd_prov_syscall_lost));
-	dtd_sample_stop(DTD_SAMPLE_CPU);
-	log_debug("%s: system call capture closed", __func__);
 }
 
-/* Open the capture and start its thread: 0, or -1 with errno. */
-static int
-dtd_prov_syscall_open(void)
-{
-	char err[256];
-	sigset_t all, old;
-	size_t i;
-	int rv, e;
-
-	if ((dtd_prov_syscall_cap = ft_bpf_sys_open(DTD_SYSCALL_RING, err,
-	    sizeof(err))) == NULL) {
-		e = errno;
-		log_info("%s: %s", __func__, err);
-		errno = e;
-		return -1;
-	}
-	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
-	    sizeof(dtd_prov_syscall_side[0]); i++)
-		(void)ft_bpf_sys_want(dtd_prov_syscall_cap,
-		    dtd_prov_syscall_side[i], FT_BPF_SYS_SIDE);
-	if (pipe2(dtd_prov_syscall_stopfd, O_CLOEXEC) == -1) {
-		e = errno;
-		ft_bpf_sys_close(dtd_prov_syscall_cap);
-		dtd_prov_syscall_cap = NULL;
-		errno = e;
-		return -1;
-	}
-	/* the thread takes no signal: the main thread's */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rv = pthread_create(&dtd_prov_syscall_thr, NULL,
-	    dtd_prov_syscall_thread, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rv != 0) {
-		close(dtd_prov_syscall_stopfd[0]);
-		close(dtd_prov_syscall_stopfd[1]);
-		dtd_prov_syscall_stopfd[0] = dtd_prov_syscall_stopfd[1] = -1;
-		ft_bpf_sys_close(dtd_prov_syscall_cap);
-		dtd_prov_syscall_cap = NULL;
-		errno = rv;
-		return -1;
-	}
-	/* the processes it shows are observed as profile-N's samples' */
-	dtd_sample_start(DTD_SAMPLE_CPU);
-	log_debug("%s: system call capture open", __func__);
-	return 0;
-}
-
-/* The want word of number nr, for the capture. */
+/* What this provider wants of number nr, for the capture. */
 static uint32_t
 dtd_prov_syscall_word(uint32_t nr)
 {
 	uint32_t v = dtd_prov_syscall_want[nr];
-	size_t i;
 
-	for (i = 0; i < sizeof(dtd_prov_syscall_side) /
-	    sizeof(dtd_prov_syscall_side[0]); i++)
-		if (dtd_prov_syscall_side[i] == nr)
-			v |= FT_BPF_SYS_SIDE;
 	if (dtd_prov_syscall_capon &&
 	    (v & (FT_BPF_SYS_ENTRY | FT_BPF_SYS_RETURN)))
 		v |= dtd_prov_syscall_capspec[nr];
@@ -644,7 +466,7 @@ dtd_prov_syscall_setneeds(int need)
 	uint32_t nr;
 
 	if ((need & DTD_SYSCALL_NEED_STACK) && dtd_prov_syscall_stklen == 0) {
-		if (ft_bpf_sys_stack(dtd_prov_syscall_cap, FT_BPF_STACK) == -1)
+		if (ft_bpf_sys_stack(dtd_kcap_get(), FT_BPF_STACK) == -1)
 			log_warn("%s: stack copy", __func__);
 		else
 			dtd_prov_syscall_stklen = FT_BPF_STACK;
@@ -653,7 +475,7 @@ dtd_prov_syscall_setneeds(int need)
 		dtd_prov_syscall_capon = 1;
 		for (nr = 0; nr < FT_BPF_SYSMAX; nr++)
 			if (dtd_prov_syscall_want[nr] != 0 &&
-			    ft_bpf_sys_want(dtd_prov_syscall_cap, nr,
+			    dtd_kcap_want(&dtd_prov_syscall_kcap, nr,
 			    dtd_prov_syscall_word(nr)) == -1)
 				log_warn("%s: %u", __func__, nr);
 	}
@@ -670,7 +492,7 @@ dtd_prov_syscall_set(dtd_probe_t *p, int on)
 	v = on ? old | bit : old & ~bit;
 	/* the drain thread sees the probe wanted before its records */
 	__atomic_store_n(&dtd_prov_syscall_want[nr], v, __ATOMIC_RELEASE);
-	if (ft_bpf_sys_want(dtd_prov_syscall_cap, nr,
+	if (dtd_kcap_want(&dtd_prov_syscall_kcap, nr,
 	    dtd_prov_syscall_word(nr)) == -1) {
 		__atomic_store_n(&dtd_prov_syscall_want[nr], old,
 		    __ATOMIC_RELEASE);
@@ -685,8 +507,11 @@ dtd_prov_syscall_enable(dtd_probe_t *p)
 	uint32_t slot = DTD_SYSCALL_NR(p) * 2 + (uint32_t)DTD_SYSCALL_RET(p);
 	int e;
 
-	if (dtd_prov_syscall_cap == NULL && dtd_prov_syscall_open() == -1)
-		return -1;
+	if (!dtd_prov_syscall_held) {
+		if (dtd_kcap_hold(&dtd_prov_syscall_kcap) == -1)
+			return -1;
+		dtd_prov_syscall_held = 1;
+	}
 	dtd_prov_syscall_setneeds(dtd_prov_syscall_needs(p));
 	pthread_mutex_lock(&dtd_prov_syscall_elock);
 	dtd_prov_syscall_enabled[slot] = p;
@@ -719,7 +544,7 @@ dtd_prov_syscall_disable(dtd_probe_t *p)
 {
 	uint32_t slot = DTD_SYSCALL_NR(p) * 2 + (uint32_t)DTD_SYSCALL_RET(p);
 
-	if (dtd_prov_syscall_cap == NULL)
+	if (!dtd_prov_syscall_held)
 		return;
 	if (dtd_prov_syscall_set(p, 0) == -1)
 		log_warn("%s: syscall::%s:%s", __func__, p->dpr_func,

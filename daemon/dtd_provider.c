@@ -14,6 +14,7 @@ extern const dtd_provider_t dtd_prov_profile;
 extern const dtd_provider_t dtd_prov_pid;
 extern const dtd_provider_t dtd_prov_usdt;
 extern const dtd_provider_t dtd_prov_syscall;
+extern const dtd_provider_t dtd_prov_proc;
 
 static const dtd_provider_t *const dtd_providers[] = {
 	&dtd_prov_dtrace,	/* first: BEGIN, END and ERROR have ids 1-3 */
@@ -21,6 +22,7 @@ static const dtd_provider_t *const dtd_providers[] = {
 	&dtd_prov_pid,
 	&dtd_prov_usdt,
 	&dtd_prov_syscall,	/* its probes after the profile ones */
+	&dtd_prov_proc,
 };
 #define DTD_NPROVIDERS	(sizeof(dtd_providers) / sizeof(dtd_providers[0]))
 

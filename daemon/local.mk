@@ -7,6 +7,7 @@ daemon_libdtd_a_SOURCES = daemon/dtd.h daemon/dtd_log.c \
 	daemon/dtd_prov_profile.c daemon/dtd_ecb.c daemon/dtd_host.c \
 	daemon/dtd_buf.c daemon/dtd_agg.c daemon/dtd_prov_pid.c \
 	daemon/dtd_prov_usdt.c daemon/dtd_prov_syscall.c \
+	daemon/dtd_prov_proc.c daemon/dtd_kcap.c \
 	daemon/dtd_spec.c daemon/dtd_retain.c daemon/dtd_limit.c \
 	daemon/dtd_sample.c daemon/dtd_om.c daemon/dtd_metrics.c \
 	daemon/dtd_target.c daemon/dtd_provider.c daemon/dtd_validate.c

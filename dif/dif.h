@@ -168,9 +168,12 @@ typedef uint32_t dif_instr_t;
 #define DIF_VAR_REGS		0x0001	/* regs[] (kernel: not supported) */
 #define DIF_VAR_UREGS		0x0002	/* uregs[] */
 /*
- * __psinfo[DIF_PSINFO_*]: what procfs.d's translators make psinfo_t and
- * lwpsinfo_t of, for the process and thread that hit the probe.  The
- * indices are the library's: procfs.d spells them as numbers.
+ * __psinfo[S << DIF_PSINFO_SUBJSHIFT | DIF_PSINFO_*]: what procfs.d's
+ * translators make psinfo_t and lwpsinfo_t of, for subject S: 0 the
+ * process and thread that hit the probe, else a task a probe's argument
+ * names (the proc provider's, 1 to DTD_HIT_NSUBJ: the translator's
+ * pointer).  The indices are the library's: procfs.d spells them as
+ * numbers.
  */
 #define DIF_VAR_PSINFO		0x0003
 
@@ -194,7 +197,14 @@ typedef uint32_t dif_instr_t;
 #define DIF_PSINFO_LSTART	17	/* address of the thread's start time */
 #define DIF_PSINFO_LTIME	18	/* and of its CPU time */
 #define DIF_PSINFO_FNAME	19	/* address of execname in 16 bytes */
-#define DIF_PSINFO_MAX		19
+#define DIF_PSINFO_PID		20	/* the ids: pid, ppid, uid, gid, tid */
+#define DIF_PSINFO_PPID		21
+#define DIF_PSINFO_UID		22
+#define DIF_PSINFO_GID		23
+#define DIF_PSINFO_TID		24
+#define DIF_PSINFO_ONPRO	25	/* the CPU it runs on, or -1 */
+#define DIF_PSINFO_MAX		25
+#define DIF_PSINFO_SUBJSHIFT	8
 #define DIF_VAR_CURTHREAD	0x0100	/* kernel-only */
 #define DIF_VAR_TIMESTAMP	0x0101
 #define DIF_VAR_VTIMESTAMP	0x0102

@@ -596,6 +596,35 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
 	((uint32_t)(kind) << 24 | (uint32_t)(len) << 16 | (uint32_t)(ptr) << 8)
 #define	FT_BPF_SYSCAP		256
 
+/*
+ * Process events, captured with the system calls (for the proc
+ * provider): programs on the raw tracepoints below, over the same ring,
+ * wanted as a system call is (FT_BPF_SYS_ENTRY in the want word at
+ * FT_BPF_EVNR(ev)).  A record's sr_nr is FT_BPF_EVNR(ev), its registers
+ * are all 0 (no user context is read), and sr_ev[] holds what the event
+ * says (task ids as tgid << 32 | tid, the kernel's numbers):
+ *   FORK	sched_process_fork: [0] the new task (a thread when its tgid
+ *		is the caller's)
+ *   EXEC	sched_process_exec, in the new image: [0] the pid before it
+ *   EXIT	sched_process_exit: [0] 1 when the thread is the process's
+ *		last, [1] the group's exit code (signal_struct), [2] the
+ *		thread's
+ *   SIGGEN	signal_generate: [0] the signal, [1] the task it is for,
+ *		[2] 1 for the process (not the thread), [3] the result
+ *		(0 delivered, 1 ignored, 2 already pending, ...)
+ *   SIGDLV	signal_deliver: [0] the signal, [1] the handler the thread
+ *		runs (0 SIG_DFL, 1 SIG_IGN, else its address)
+ * Needs the task offsets of ft_btf_offs() (bo_pid, bo_signal ...): an
+ * event whose offsets are unknown is not captured.
+ */
+#define	FT_BPF_EV_FORK		0
+#define	FT_BPF_EV_EXEC		1
+#define	FT_BPF_EV_EXIT		2
+#define	FT_BPF_EV_SIGGEN	3
+#define	FT_BPF_EV_SIGDLV	4
+#define	FT_BPF_NEV		5
+#define	FT_BPF_EVNR(ev)		(FT_BPF_SYSMAX + (uint32_t)(ev))
+
 typedef struct ft_bpfsysrec {
 	uint64_t	sr_regs[FT_BPF_NREGS];	/* as ft_bpfrec_t's */
 	uint64_t	sr_pidtgid;	/* tgid << 32 | tid */
@@ -618,7 +647,8 @@ typedef struct ft_bpfsysrec {
 	uint64_t	sr_capprm;
 	uint64_t	sr_mmflags;
 	uint32_t	sr_credok;
-	uint32_t	sr_pad;
+	uint32_t	sr_ppid;	/* its parent's tgid (0: unknown) */
+	uint64_t	sr_ev[4];	/* a process event's (above) */
 	uint32_t	sr_cpu;
 	uint32_t	sr_stklen;
 	uint8_t		sr_stack[FT_BPF_STACK];
@@ -630,6 +660,7 @@ ft_bpfsys_t	*ft_bpf_sys_open(size_t, char *, size_t);
 void		ft_bpf_sys_close(ft_bpfsys_t *);
 int		ft_bpf_sys_fd(const ft_bpfsys_t *);
 int		ft_bpf_sys_want(ft_bpfsys_t *, uint32_t, uint32_t);
+int		ft_bpf_sys_events(ft_bpfsys_t *, char *, size_t);
 int		ft_bpf_sys_stack(ft_bpfsys_t *, size_t);
 size_t		ft_bpf_sys_drain(ft_bpfsys_t *,
 		    void (*)(void *, const ft_bpfsysrec_t *), void *);
@@ -649,6 +680,11 @@ typedef struct ft_btfoffs {
 	long	bo_mmflags;	/* mm_struct: flags (dumpable: low 2 bits) */
 	long	bo_leader;	/* task_struct: group_leader (a pointer) */
 	long	bo_comm;	/* task_struct: comm (16 bytes) */
+	long	bo_pid;		/* task_struct: pid, then tgid (2 s32) */
+	long	bo_parent;	/* task_struct: real_parent (a pointer) */
+	long	bo_exitcode;	/* task_struct: exit_code (s32) */
+	long	bo_signal;	/* task_struct: signal (a pointer) */
+	long	bo_grpexit;	/* signal_struct: group_exit_code (s32) */
 } ft_btfoffs_t;
 
 const ft_btfoffs_t *ft_btf_offs(void);

@@ -1058,6 +1058,9 @@ struct ft_bpfsys {
 	int		fs_want;	/* BPF_MAP_TYPE_ARRAY: u32 by nr */
 	int		fs_prog[2];	/* entry, return */
 	int		fs_tp[2];	/* their raw tracepoints */
+	int		fs_evprog[FT_BPF_NEV];	/* process events, */
+	int		fs_evtp[FT_BPF_NEV];	/* once asked for */
+	int		fs_evon;
 };
 
 #define	LDX32(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
@@ -1189,6 +1192,42 @@ ft_bpf_syscomm(struct bpf_insn *insn, int n)
 	/* done: */
 	if (jdone >= 0)
 		ft_bpf_patch(insn, jdone, n);
+#undef EMIT
+	return n;
+}
+
+/*
+ * Emit at insn[n] the copy of the calling process's parent's tgid into
+ * the record at r7 (sr_ppid), where the kernel's BTF says where it is
+ * and the ids are the daemon's (the initial pid namespace); else 0.
+ * The parent is read when the call is (a short-lived process is gone
+ * when its record fires).  Returns the next n.
+ */
+static int
+ft_bpf_sysppid(struct bpf_insn *insn, int n)
+{
+	const ft_btfoffs_t *o = ft_btf_offs();
+
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_ppid), 0));
+	if (ft_bpf_pidns() || o->bo_parent < 0 || o->bo_parent > INT32_MAX ||
+	    o->bo_pid < 0 || o->bo_pid > INT32_MAX - 4)
+		return n;
+	EMIT(CALL(BPF_FUNC_get_current_task));
+	EMIT(MOV64R(R3, R0));
+	EMIT(ADD64I(R3, (int32_t)o->bo_parent));
+	EMIT(MOV64R(R1, R10));
+	EMIT(ADD64I(R1, -64));
+	EMIT(MOV64I(R2, 8));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	EMIT(JNEI(R0, 0, 7));
+	EMIT(LDX64(R3, R10, -64));
+	EMIT(JEQI(R3, 0, 5));
+	EMIT(ADD64I(R3, (int32_t)o->bo_pid + 4));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_ppid)));
+	EMIT(MOV64I(R2, 4));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
 #undef EMIT
 	return n;
 }
@@ -1341,6 +1380,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	EMIT(CALL(BPF_FUNC_get_current_uid_gid));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
 	n = ft_bpf_syscomm(insn, n);
+	n = ft_bpf_sysppid(insn, n);
 	n = ft_bpf_syscred(insn, n);
 	n = ft_bpf_syscap(insn, n, ret);
 	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
@@ -1402,6 +1442,12 @@ ft_bpf_sys_close(ft_bpfsys_t *fs)
 		if (fs->fs_prog[i] >= 0)
 			close(fs->fs_prog[i]);
 	}
+	for (i = 0; i < FT_BPF_NEV; i++) {
+		if (fs->fs_evtp[i] >= 0)
+			close(fs->fs_evtp[i]);
+		if (fs->fs_evprog[i] >= 0)
+			close(fs->fs_evprog[i]);
+	}
 	if (fs->fs_want >= 0)
 		close(fs->fs_want);
 	ft_bpf_cap_close(&fs->fs_cap);
@@ -1419,7 +1465,7 @@ ft_bpf_sys_open(size_t ringsize, char *err, size_t errlen)
 	static const char *const names[3] = { "dtraced_syslost",
 	    "dtraced_sysscr", "dtraced_sysconf" };
 	ft_bpfsys_t *fs;
-	int e;
+	int e, i;
 
 	if ((fs = calloc(1, sizeof(*fs))) == NULL) {
 		snprintf(err, errlen, "%s", strerror(errno));
@@ -1427,6 +1473,8 @@ ft_bpf_sys_open(size_t ringsize, char *err, size_t errlen)
 	}
 	fs->fs_want = -1;
 	fs->fs_prog[0] = fs->fs_prog[1] = fs->fs_tp[0] = fs->fs_tp[1] = -1;
+	for (i = 0; i < FT_BPF_NEV; i++)
+		fs->fs_evprog[i] = fs->fs_evtp[i] = -1;
 	if (ft_bpf_cap_open(&fs->fs_cap, ringsize, sizeof(ft_bpfsysrec_t),
 	    names, err, errlen) == -1) {
 		e = errno;
@@ -1435,7 +1483,7 @@ ft_bpf_sys_open(size_t ringsize, char *err, size_t errlen)
 		return NULL;
 	}
 	if ((fs->fs_want = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 4,
-	    FT_BPF_SYSMAX, "dtraced_syswant")) == -1) {
+	    FT_BPF_EVNR(FT_BPF_NEV), "dtraced_syswant")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
 		    strerror(e));
@@ -1453,6 +1501,196 @@ fail:
 	return NULL;
 }
 
+/*
+ * Emit at insn[n]: read size bytes at the kernel address in r3 plus
+ * off (an offset from the BTF) into the record at r7, at roff.  A read
+ * that fails leaves the zeros there.  Returns the next n.
+ */
+static int
+ft_bpf_evread(struct bpf_insn *insn, int n, long off, int16_t roff,
+    int32_t size)
+{
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(ADD64I(R3, (int32_t)off));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, roff));
+	EMIT(MOV64I(R2, size));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+#undef EMIT
+	return n;
+}
+
+/* The raw tracepoints of the process events, by FT_BPF_EV_*. */
+static const char *const ft_bpf_evtp[FT_BPF_NEV] = {
+	"sched_process_fork", "sched_process_exec", "sched_process_exit",
+	"signal_generate", "signal_deliver"
+};
+
+/*
+ * The program of process event ev (FT_BPF_EV_*), or 0 with nothing
+ * loaded when the BTF does not say where what it reads is.
+ */
+static int
+ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
+{
+	const ft_btfoffs_t *o = ft_btf_offs();
+	struct bpf_insn insn[400];
+	int n = 0, jout[4], nout = 0, jlost[2], jfull, i, e;
+	char name[16];
+	int16_t evoff = (int16_t)offsetof(ft_bpfsysrec_t, sr_ev);
+
+	if (o->bo_pid < 0 || o->bo_pid > INT32_MAX ||
+	    (ev == FT_BPF_EV_EXIT && (o->bo_signal < 0 ||
+	    o->bo_signal > INT32_MAX || o->bo_grpexit < 0 ||
+	    o->bo_grpexit > INT32_MAX || o->bo_exitcode < 0 ||
+	    o->bo_exitcode > INT32_MAX)))
+		return 0;
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
+	n = ft_bpf_pidtgid(insn, n);
+	EMIT(STX64(R10, R0, -48));
+	EMIT(RSH64I(R0, 32));
+	jout[nout++] = n;
+	EMIT(JEQI(R0, 0, 0));			/* another namespace's */
+	jout[nout++] = n;
+	EMIT(JEQI(R0, (int32_t)getpid(), 0));	/* ours */
+	n = ft_bpf_lookup(insn, n, fs->fs_want, (int32_t)FT_BPF_EVNR(ev));
+	jout[nout++] = n;
+	EMIT(JEQI(R0, 0, 0));
+	EMIT(LDX32(R1, R0, 0));
+	jout[nout++] = n;
+	EMIT(JEQI(R1, 0, 0));
+	n = ft_bpf_emit_scratch(insn, n, fs->fs_cap.fc_scratch,
+	    (int16_t)sizeof(ft_bpfsysrec_t), jlost);
+	/* no user context: registers, capture, stack all empty */
+	EMIT(MOV64I(R1, 0));
+	for (i = 0; i < FT_BPF_NREGS; i++)
+		EMIT(STX64(R7, R1, (int16_t)(offsetof(ft_bpfsysrec_t,
+		    sr_regs) + i * 8)));
+	for (i = 0; i < 4; i++)
+		EMIT(STX64(R7, R1, (int16_t)(evoff + i * 8)));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_caplen)));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_capstr)));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_stklen)));
+	EMIT(STX64(R7, R1, offsetof(ft_bpfsysrec_t, sr_capaddr)));
+	EMIT(LDX64(R1, R10, -48));
+	EMIT(STX64(R7, R1, offsetof(ft_bpfsysrec_t, sr_pidtgid)));
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_nr),
+	    (int32_t)FT_BPF_EVNR(ev)));
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_return), 0));
+	EMIT(CALL(BPF_FUNC_ktime_get_ns));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_time)));
+	EMIT(CALL(BPF_FUNC_get_smp_processor_id));
+	EMIT(STX32(R7, R0, offsetof(ft_bpfsysrec_t, sr_cpu)));
+	EMIT(CALL(BPF_FUNC_get_current_uid_gid));
+	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
+	n = ft_bpf_syscomm(insn, n);
+	n = ft_bpf_sysppid(insn, n);
+	n = ft_bpf_syscred(insn, n);
+	/* what the event says: its tracepoint's arguments, from ctx */
+	switch (ev) {
+	case FT_BPF_EV_FORK:		/* (parent, child) */
+		EMIT(LDX64(R3, R6, 8));
+		n = ft_bpf_evread(insn, n, o->bo_pid, evoff, 8);
+		break;
+	case FT_BPF_EV_EXEC:		/* (task, old_pid, bprm) */
+		EMIT(LDX64(R1, R6, 8));
+		EMIT(STX64(R7, R1, evoff));
+		break;
+	case FT_BPF_EV_EXIT:		/* (task, group_dead) */
+		EMIT(LDX64(R1, R6, 8));
+		EMIT(AND64I(R1, 0xff));
+		EMIT(STX64(R7, R1, evoff));
+		EMIT(LDX64(R3, R6, 0));
+		n = ft_bpf_evread(insn, n, o->bo_exitcode, evoff + 16, 4);
+		/* task->signal, at ev[3] for a moment, then its code */
+		EMIT(LDX64(R3, R6, 0));
+		n = ft_bpf_evread(insn, n, o->bo_signal, evoff + 24, 8);
+		EMIT(LDX64(R3, R7, evoff + 24));
+		EMIT(MOV64I(R1, 0));
+		EMIT(STX64(R7, R1, evoff + 24));
+		EMIT(JEQI(R3, 0, 5));
+		n = ft_bpf_evread(insn, n, o->bo_grpexit, evoff + 8, 4);
+		break;
+	case FT_BPF_EV_SIGGEN:		/* (sig, info, task, group, result) */
+		EMIT(LDX64(R1, R6, 0));
+		EMIT(STX64(R7, R1, evoff));
+		EMIT(LDX64(R1, R6, 24));
+		EMIT(STX64(R7, R1, evoff + 16));
+		EMIT(LDX64(R1, R6, 32));
+		EMIT(STX64(R7, R1, evoff + 24));
+		EMIT(LDX64(R3, R6, 16));
+		n = ft_bpf_evread(insn, n, o->bo_pid, evoff + 8, 8);
+		break;
+	case FT_BPF_EV_SIGDLV:		/* (sig, info, ka): ka->sa.sa_handler */
+		EMIT(LDX64(R1, R6, 0));
+		EMIT(STX64(R7, R1, evoff));
+		EMIT(LDX64(R3, R6, 16));
+		n = ft_bpf_evread(insn, n, 0, evoff + 8, 8);
+		break;
+	}
+	EMIT(MOV64I(R9, 0));
+	n = ft_bpf_emit_output(insn, n, &fs->fs_cap.fc_ring,
+	    offsetof(ft_bpfsysrec_t, sr_stack),
+	    (int16_t)sizeof(ft_bpfsysrec_t), &jfull);
+	/* out: not wanted, or not ours to see */
+	for (i = 0; i < nout; i++)
+		ft_bpf_patch(insn, jout[i], n);
+	EMIT(MOV64I(R0, 0));
+	EMIT(EXIT());
+	/* lost: count it on this CPU */
+	ft_bpf_patch(insn, jlost[0], n);
+	ft_bpf_patch(insn, jlost[1], n);
+	ft_bpf_patch(insn, jfull, n);
+	n = ft_bpf_emit_lost(insn, n, fs->fs_cap.fc_lost);
+#undef EMIT
+
+	snprintf(name, sizeof(name), "dtraced_ev%d", ev);
+	if ((fs->fs_evprog[ev] = ft_bpf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0,
+	    insn, n, name)) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot load the %s capture program: %s",
+		    ft_bpf_evtp[ev], strerror(e));
+		errno = e;
+		return -1;
+	}
+	if ((fs->fs_evtp[ev] = ft_bpf_rawtp(ft_bpf_evtp[ev],
+	    fs->fs_evprog[ev])) == -1) {
+		e = errno;
+		snprintf(err, errlen, "cannot attach to the %s tracepoint: %s",
+		    ft_bpf_evtp[ev], strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Capture process events from now on, as the want words at
+ * FT_BPF_EVNR() say (once; the programs stay until the capture is
+ * closed).  0, or -1 with err filled.
+ */
+int
+ft_bpf_sys_events(ft_bpfsys_t *fs, char *err, size_t errlen)
+{
+	int ev;
+
+	if (fs->fs_evon)
+		return 0;
+	if (ft_bpf_pidns()) {
+		/* the tasks' ids are the initial namespace's */
+		snprintf(err, errlen, "process events are not captured in a "
+		    "pid namespace");
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	for (ev = 0; ev < FT_BPF_NEV; ev++)
+		if (ft_bpf_evprog(fs, ev, err, errlen) == -1)
+			return -1;
+	fs->fs_evon = 1;
+	return 0;
+}
+
 /* The descriptor to poll for records (readable when the ring wakes us). */
 int
 ft_bpf_sys_fd(const ft_bpfsys_t *fs)
@@ -1464,7 +1702,7 @@ ft_bpf_sys_fd(const ft_bpfsys_t *fs)
 int
 ft_bpf_sys_want(ft_bpfsys_t *fs, uint32_t nr, uint32_t flags)
 {
-	if (nr >= FT_BPF_SYSMAX) {
+	if (nr >= FT_BPF_EVNR(FT_BPF_NEV)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -1491,7 +1729,8 @@ ft_bpf_sysdrainrec(void *arg, const void *rec, uint32_t len)
 
 	if (len >= offsetof(ft_bpfsysrec_t, sr_stack) &&
 	    r->sr_stklen <= len - offsetof(ft_bpfsysrec_t, sr_stack) &&
-	    r->sr_nr < FT_BPF_SYSMAX && r->sr_caplen <= FT_BPF_SYSCAP)
+	    r->sr_nr < FT_BPF_EVNR(FT_BPF_NEV) &&
+	    r->sr_caplen <= FT_BPF_SYSCAP)
 		sd->sd_fn(sd->sd_arg, r);
 }
 

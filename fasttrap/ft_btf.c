@@ -165,7 +165,7 @@ ft_btf_parse(const uint8_t *buf, size_t len, ft_btfoffs_t *o)
 	struct ft_btf bt;
 	const uint8_t *q;
 	uint32_t hlen, toff, tlen, soff, slen, id, cap = 0, task = 0;
-	uint32_t cred = 0, mm = 0;
+	uint32_t cred = 0, mm = 0, sig = 0;
 	long off, uid;
 	int i;
 
@@ -240,6 +240,17 @@ ft_btf_parse(const uint8_t *buf, size_t len, ft_btfoffs_t *o)
 	    (mm = ft_btf_resolve(&bt, id, 1)) != 0 &&
 	    (o->bo_mmflags = ft_btf_path(&bt, mm, "flags", &id)) != -1)
 		o->bo_mm = off;
+	/* a task's ids (the tgid right after the pid), how it ends */
+	if ((off = ft_btf_path(&bt, task, "pid", &id)) != -1 &&
+	    ft_btf_path(&bt, task, "tgid", &id) == off + 4)
+		o->bo_pid = off;
+	o->bo_parent = ft_btf_path(&bt, task, "real_parent", &id);
+	o->bo_exitcode = ft_btf_path(&bt, task, "exit_code", &id);
+	if ((off = ft_btf_path(&bt, task, "signal", &id)) != -1 &&
+	    (sig = ft_btf_resolve(&bt, id, 1)) != 0 &&
+	    (o->bo_grpexit = ft_btf_path(&bt, sig, "group_exit_code",
+	    &id)) != -1)
+		o->bo_signal = off;
 	free(bt.bt_byid);
 }
 
@@ -258,6 +269,9 @@ ft_btf_init(void)
 	ft_btf_found.bo_uid = ft_btf_found.bo_capprm = -1;
 	ft_btf_found.bo_mm = ft_btf_found.bo_mmflags = -1;
 	ft_btf_found.bo_leader = ft_btf_found.bo_comm = -1;
+	ft_btf_found.bo_pid = ft_btf_found.bo_exitcode = -1;
+	ft_btf_found.bo_parent = -1;
+	ft_btf_found.bo_signal = ft_btf_found.bo_grpexit = -1;
 	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) ==
 	    -1)
 		return;

@@ -801,6 +801,62 @@ dt_node_args_check(dt_pcb_t *pcb, const dt_node_t *kp)
 	}
 }
 
+/*
+ * args[argno] (dnp) in a clause whose probes are all proc probes that
+ * give it one type: dnp becomes the value of that type (a cast, a
+ * stringof, or an xlate of the task).  0 if it is no such clause.
+ */
+static int
+dt_node_args_proc(dt_pcb_t *pcb, dt_node_t *dnp, int argno)
+{
+	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
+	const char *type = NULL, *t;
+	const dt_type_t *tt, *task;
+	dt_node_t *v;
+	uint32_t i;
+
+	for (i = pcb->pcb_cstmt; i < pcb->pcb_cstmt + pcb->pcb_ncstmt &&
+	    i < pp->dp_nstmt; i++) {
+		const dtp_probedesc_t *pd = &pp->dp_stmt[i].ds_desc;
+
+		if (strcmp(pd->dpd_provider, "proc") != 0 ||
+		    (t = dt_probe_proc_argtype(pd->dpd_name, argno)) == NULL ||
+		    (type != NULL && strcmp(type, t) != 0))
+			return 0;
+		type = t;
+	}
+	if (type == NULL || *type == '\0')
+		return 0;
+	v = dt_node_copy(pcb, dnp);
+	if (strcmp(type, "int") == 0) {
+		dt_node_become(dnp, dt_node_cook(pcb, dt_node_op2(pcb,
+		    DT_TOK_CAST, dt_node_typename(pcb, &dt_type_int),
+		    v)));
+		return 1;
+	}
+	if (strcmp(type, "string") == 0) {
+		dt_node_become(dnp, dt_node_cook(pcb, dt_node_op1(pcb,
+		    DT_TOK_STRINGOF, dt_node_op2(pcb, DT_TOK_CAST,
+		    dt_node_typename(pcb, dt_decl_ptr(pcb,
+		    &dt_type_char)), v))));
+		return 1;
+	}
+	/* "psinfo_t *", "lwpsinfo_t *": procfs.d's, of the task */
+	char base[32];
+
+	snprintf(base, sizeof(base), "%.*s", (int)(strlen(type) - 2), type);
+	if ((tt = dt_decl_lookup_any(pcb->pcb_hdl, base)) == NULL)
+		dt_parser_error(pcb, dnp->dn_line, D_TYPE_ERR,
+		    "%s is not defined (the D library procfs.d is not "
+		    "loaded)", base);
+	task = dt_decl_ptr(pcb, dt_decl_sou_ref(pcb, DT_TK_STRUCT,
+	    "task_struct", dnp->dn_line));
+	dt_node_become(dnp, dt_node_cook(pcb, dt_node_op2(pcb, DT_TOK_XLATE,
+	    dt_node_typename(pcb, dt_decl_ptr(pcb, tt)), dt_node_op2(pcb,
+	    DT_TOK_CAST, dt_node_typename(pcb, task), v))));
+	return 1;
+}
+
 static dt_node_t *
 dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 {
@@ -845,6 +901,10 @@ dt_node_cook_builtin_array(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 	dnp->dn_type = idp->di_type;
 	dnp->dn_flags |= DT_NF_LVALUE;
 	idp->di_flags |= DT_IDFLG_REF;
+	/* args[N] of proc probes: their types (dt_node_args_proc) */
+	if (idp->di_id == DIF_VAR_ARGS && kp->dn_kind == DT_NODE_INT &&
+	    dt_node_args_proc(pcb, dnp, (int)kp->dn_value))
+		return dnp;
 	/*
 	 * args[N] of pid probes whose function has DWARF: the value as its
 	 * parameter's C type (the return value's, args[1] of a return

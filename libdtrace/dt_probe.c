@@ -43,6 +43,9 @@ static const struct {
 	{ "syscall", { A(EVOLVING, EVOLVING, COMMON),
 	    A(PRIVATE, PRIVATE, UNKNOWN), A(PRIVATE, PRIVATE, ISA),
 	    A(EVOLVING, EVOLVING, COMMON), A(PRIVATE, PRIVATE, ISA) } },
+	{ "proc", { A(EVOLVING, EVOLVING, ISA), A(PRIVATE, PRIVATE, UNKNOWN),
+	    A(PRIVATE, PRIVATE, UNKNOWN), A(EVOLVING, EVOLVING, ISA),
+	    A(EVOLVING, EVOLVING, ISA) } },
 };
 
 /* illumos's attributes for a provider it does not know */
@@ -103,6 +106,41 @@ dt_probe_pid(const char *prov)
 	return (pid_t)atol(prov + 3);
 }
 
+/*
+ * The proc provider's argument types, as illumos declares them: a
+ * psinfo_t or lwpsinfo_t of another process or thread is procfs.d's
+ * translation of the task the argument names (the daemon gives it), a
+ * string is one the daemon holds; "" is an argument left untyped.
+ */
+static const struct {
+	const char	*pa_name;
+	const char	*pa_types[3];
+} dt_probe_proc_args[] = {
+	{ "create", { "psinfo_t *" } },
+	{ "exec", { "string" } },
+	{ "exec-failure", { "int" } },
+	{ "exit", { "int" } },
+	{ "lwp-create", { "lwpsinfo_t *", "psinfo_t *" } },
+	{ "signal-send", { "lwpsinfo_t *", "psinfo_t *", "int" } },
+	{ "signal-discard", { "lwpsinfo_t *", "psinfo_t *", "int" } },
+	{ "signal-handle", { "int", "", "" } },
+};
+
+/* The type of args[argno] of proc probe name: NULL none, "" untyped */
+const char *
+dt_probe_proc_argtype(const char *name, int argno)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dt_probe_proc_args) /
+	    sizeof(dt_probe_proc_args[0]); i++) {
+		if (strcmp(dt_probe_proc_args[i].pa_name, name) == 0)
+			return argno < 3 ? dt_probe_proc_args[i].pa_types[argno] :
+			    NULL;
+	}
+	return NULL;
+}
+
 int
 dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
     dtrace_probeinfo_t *pip)
@@ -132,6 +170,15 @@ dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 	if (!dt_probe_isglob(pdp->dtpd_name))
 		pip->dtp_attr = dt_probe_attrmin(pip->dtp_attr, pa[3]);
 	pip->dtp_arga = pa[4];
+	if (strcmp(pdp->dtpd_provider, "proc") == 0) {
+		const char *t;
+
+		for (n = 0; (t = dt_probe_proc_argtype(pdp->dtpd_name, n)) !=
+		    NULL && *t != '\0'; n++)
+			snprintf(pip->dtp_argv[n], sizeof(pip->dtp_argv[n]),
+			    "%s", t);
+		pip->dtp_argc = n;
+	}
 	if (pid != 0 && strcmp(pdp->dtpd_name, "entry") == 0 &&
 	    (n = dt_usym_argtypes(dtp, pid, pdp->dtpd_mod, pdp->dtpd_func,
 	    pip->dtp_argv, DTRACE_PROBEINFO_MAXARGS)) > 0)

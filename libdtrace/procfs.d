@@ -4,10 +4,12 @@
  *
  * There is no kernel structure to translate when tracing user
  * processes: the translators take a struct task_struct * as DTrace for
- * Linux's do, and whatever pointer they are given, describe the thread
- * that fired the probe.  Each member reads only what it needs, when a
- * clause uses it, through the built-in __psinfo[] whose indices are
- * dif.h's DIF_PSINFO_*: the daemon reads /proc then (dtd_host.c), or
+ * Linux's do.  A null one (curpsinfo, curlwpsinfo) is the thread that
+ * fired the probe; another is a task a probe's argument names, which
+ * the daemon knows by that number (the proc provider's args[], 1 to 3).
+ * Each member reads only what it needs, when a clause uses it, through
+ * the built-in __psinfo[] whose index is the task's number << 8 | one
+ * of dif.h's DIF_PSINFO_*: the daemon reads /proc then (dtd_host.c), or
  * for pr_psargs and pr_dmodel, once per process image (dtd_target.c).
  *
  * A member Linux has no value for (pr_flag, pr_wchan, pr_cpu,
@@ -110,39 +112,39 @@ typedef struct psinfo {
 } psinfo_t;
 
 translator psinfo_t < struct task_struct *T > {
-	pr_nlwp = __psinfo[4];
-	pr_pid = pid;
-	pr_ppid = ppid;
-	pr_pgid = __psinfo[0];
-	pr_sid = __psinfo[1];
-	pr_uid = uid;
-	pr_euid = __psinfo[2];
-	pr_gid = gid;
-	pr_egid = __psinfo[3];
+	pr_nlwp = __psinfo[(uintptr_t)T << 8 | 4];
+	pr_pid = __psinfo[(uintptr_t)T << 8 | 20];
+	pr_ppid = __psinfo[(uintptr_t)T << 8 | 21];
+	pr_pgid = __psinfo[(uintptr_t)T << 8 | 0];
+	pr_sid = __psinfo[(uintptr_t)T << 8 | 1];
+	pr_uid = __psinfo[(uintptr_t)T << 8 | 22];
+	pr_euid = __psinfo[(uintptr_t)T << 8 | 2];
+	pr_gid = __psinfo[(uintptr_t)T << 8 | 23];
+	pr_egid = __psinfo[(uintptr_t)T << 8 | 3];
 	pr_addr = (uintptr_t)T;
-	pr_size = __psinfo[15];
-	pr_rssize = __psinfo[16];
-	pr_ttydev = __psinfo[9];
-	pr_start = *(timestruc_t *)__psinfo[13];
-	pr_time = *(timestruc_t *)__psinfo[14];
-	pr_fname = *(__psinfo_fname_t *)__psinfo[19];
-	pr_psargs = stringof((char *)__psinfo[6]);
-	pr_argc = __psinfo[10];
-	pr_argv = __psinfo[11];
-	pr_envp = __psinfo[12];
-	pr_dmodel = __psinfo[5];
+	pr_size = __psinfo[(uintptr_t)T << 8 | 15];
+	pr_rssize = __psinfo[(uintptr_t)T << 8 | 16];
+	pr_ttydev = __psinfo[(uintptr_t)T << 8 | 9];
+	pr_start = *(timestruc_t *)__psinfo[(uintptr_t)T << 8 | 13];
+	pr_time = *(timestruc_t *)__psinfo[(uintptr_t)T << 8 | 14];
+	pr_fname = *(__psinfo_fname_t *)__psinfo[(uintptr_t)T << 8 | 19];
+	pr_psargs = stringof((char *)__psinfo[(uintptr_t)T << 8 | 6]);
+	pr_argc = __psinfo[(uintptr_t)T << 8 | 10];
+	pr_argv = __psinfo[(uintptr_t)T << 8 | 11];
+	pr_envp = __psinfo[(uintptr_t)T << 8 | 12];
+	pr_dmodel = __psinfo[(uintptr_t)T << 8 | 5];
 };
 
 translator lwpsinfo_t < struct task_struct *T > {
-	pr_lwpid = tid;
+	pr_lwpid = __psinfo[(uintptr_t)T << 8 | 24];
 	pr_addr = (uintptr_t)T;
 	pr_state = SONPROC;
 	pr_sname = 'O';
-	pr_pri = __psinfo[7];
-	pr_start = *(timestruc_t *)__psinfo[17];
-	pr_time = *(timestruc_t *)__psinfo[18];
-	pr_clname = stringof((char *)__psinfo[8]);
-	pr_onpro = cpu;
+	pr_pri = __psinfo[(uintptr_t)T << 8 | 7];
+	pr_start = *(timestruc_t *)__psinfo[(uintptr_t)T << 8 | 17];
+	pr_time = *(timestruc_t *)__psinfo[(uintptr_t)T << 8 | 18];
+	pr_clname = stringof((char *)__psinfo[(uintptr_t)T << 8 | 8]);
+	pr_onpro = __psinfo[(uintptr_t)T << 8 | 25];
 };
 
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> ((struct task_struct *)0);

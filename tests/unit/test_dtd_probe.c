@@ -242,7 +242,12 @@ main(void)
 	tap_ok(p != NULL && strcmp(p->dpr_func, "read") == 0 &&
 	    strcmp(p->dpr_name, "return") == 0,
 	    "id 18 is syscall::read:return");
-	base = 16 + nsys;
+	/* then proc's twelve, create first */
+	tap_is(nmatch("proc", "", "", ""), 12, "proc::: 12 probes");
+	p = dtd_probe_lookup(17 + (uint32_t)nsys);
+	tap_ok(p != NULL && strcmp(p->dpr_prov->dpv_name, "proc") == 0 &&
+	    strcmp(p->dpr_name, "create") == 0, "proc:::create follows");
+	base = 16 + nsys + 12;
 	tap_ok(dtd_probe_lookup(base + 1) == NULL, "no other probes yet");
 
 	tap_is(nmatch("dtrace", "", "", "BEGIN"), 1, "dtrace:::BEGIN");
@@ -255,7 +260,7 @@ main(void)
 	tap_is(nmatch("profile", "", "", ""), 13, "profile::: the defaults");
 	tap_is(nmatch("profile", "", "", "profile-997"), 1,
 	    "profile-997 exists, not created again");
-	tap_is(dtd_probe_count(), base, "3 + 13 probes, and syscall's");
+	tap_is(dtd_probe_count(), base, "3 + 13 probes, syscall's and proc's");
 
 	tap_is(nmatch("profile", "", "", "tick-1s"), 1,
 	    "profile:::tick-1s created on demand");

@@ -1,0 +1,156 @@
+#!/bin/sh
+# The proc provider: processes and threads starting, exec'ing, taking
+# signals and ending, fired after the fact from the kernel capture in
+# the context of the task each event is of.  Exact counts for a trigger
+# that makes each event a known number of times, the arguments (the
+# child's psinfo_t, the exec path, the error, the exit reason, the
+# signal and its target), and the trigger's own result unchanged.
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+# BPF programs need root (or CAP_BPF and CAP_PERFMON)
+if ! dtrace -q -n 'proc:::exit { exit(0); }' -c "$TRIGGERS/procer 1" \
+    >/dev/null 2>"$tmp/err"; then
+	sed "s/^/# /" "$tmp/err"
+	ok "# SKIP no process event capture here"
+	check "daemon stops" stop_daemon
+	done_testing
+	exit 0
+fi
+
+cat >"$tmp/proc.d" <<'D'
+proc:::create
+/pid == $target/
+{
+	@n["create"] = count();
+	@c["create: child's parent is the target"] =
+	    sum(args[0]->pr_ppid == $target && args[0]->pr_pid != pid);
+}
+
+proc:::start
+/ppid == $target/
+{
+	@n["start"] = count();
+}
+
+proc:::lwp-create
+/pid == $target/
+{
+	@n["lwp-create"] = count();
+	@c["lwp-create: same process, new thread"] =
+	    sum(args[1]->pr_pid == pid && args[0]->pr_lwpid != tid);
+}
+
+proc:::lwp-start
+/pid == $target/
+{
+	@n["lwp-start"] = count();
+}
+
+proc:::lwp-exit
+/pid == $target/
+{
+	@n["lwp-exit"] = count();
+}
+
+proc:::exec
+/ppid == $target/
+{
+	@s["exec", args[0]] = count();
+}
+
+proc:::exec-failure
+/ppid == $target/
+{
+	@i["exec-failure", args[0]] = count();
+}
+
+proc:::exec-success
+/ppid == $target/
+{
+	@s["exec-success", execname] = count();
+}
+
+proc:::exit
+/pid == $target || ppid == $target/
+{
+	@i[pid == $target ? "exit of the target" : "exit of a child",
+	    args[0]] = count();
+}
+
+proc:::signal-send
+/pid == $target/
+{
+	@i["signal-send", args[2]] = count();
+	@c["signal-send: to a child"] = sum(args[1]->pr_pid != pid &&
+	    args[0]->pr_lwpid == args[1]->pr_pid);
+}
+
+/* not SIGCHLD: the kernel discards those of the target's own threads */
+proc:::signal-discard
+/pid == $target && args[2] != 17/
+{
+	@i["signal-discard", args[2]] = count();
+}
+
+proc:::signal-handle
+/ppid == $target/
+{
+	@i["signal-handle", args[0]] = count();
+}
+
+END
+{
+	printa("%s %@d\n", @n);
+	printa("%s %@d\n", @c);
+	printa("%s %s %@d\n", @s);
+	printa("%s %d %@d\n", @i);
+}
+D
+dtrace -q -s "$tmp/proc.d" -c "$TRIGGERS/procer 5" >"$tmp/out" 2>"$tmp/err"
+check "dtrace exits 0" test $? -eq 0
+sort "$tmp/out" | sed '/^$/d' >"$tmp/got"
+cat >"$tmp/want" <<'W'
+create 9
+create: child's parent is the target 9
+exec /bin/true 5
+exec /nonexistent/procer 1
+exec-failure 2 1
+exec-success true 5
+exit of a child 1 7
+exit of a child 2 2
+exit of the target 1 1
+lwp-create 3
+lwp-create: same process, new thread 3
+lwp-exit 3
+lwp-start 3
+procer done
+signal-discard 12 1
+signal-handle 10 1
+signal-send 10 1
+signal-send 9 2
+signal-send: to a child 3
+start 9
+W
+check "each event, exactly" cmp -s "$tmp/want" "$tmp/got"
+diff "$tmp/want" "$tmp/got" | sed 's/^/# /'
+sed 's/^/# stderr: /' "$tmp/err"
+
+# the probes and their argument types
+dtrace -l -n 'proc:::' >"$tmp/list" 2>&1
+check "twelve proc probes" test "$(grep -c ' proc ' "$tmp/list")" -eq 12
+dtrace -lv -n 'proc:::create' >"$tmp/lv" 2>&1
+check "proc's stability" test "$(grep -c 'Dependency Class: ISA' "$tmp/lv")" \
+    -eq 2
+check "create's argument type" grep -q 'args\[0\]: psinfo_t \*' "$tmp/lv"
+
+# args past a probe's own are refused; a mistyped use too
+dtrace -n 'proc:::exit { trace(args[1]); }' >"$tmp/o" 2>&1
+check "args[1] of exit is out of range" grep -q 'D_ARGS_IDX\|out of range' \
+    "$tmp/o"
+dtrace -n 'proc:::exec { x = args[0] + 1; }' >"$tmp/o" 2>&1
+check "args[0] of exec is a string" grep -q 'arithmetic type' "$tmp/o"
+
+check "daemon stops" stop_daemon
+done_testing
