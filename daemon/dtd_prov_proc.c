@@ -333,6 +333,9 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 		other = r->sr_ev[1];
 		dtd_prov_proc_subj(&ph.ph_subj[0], other);
 		dtd_prov_proc_subj(&ph.ph_subj[1], other);
+		if (r->sr_ev[2] != 0)
+			ph.ph_subj[0].dh_ppid = ph.ph_subj[1].dh_ppid =
+			    (pid_t)r->sr_ev[2];
 		ph.ph_hit.dh_subj[0] = &ph.ph_subj[0];
 		ph.ph_hit.dh_subj[1] = &ph.ph_subj[1];
 		ph.ph_hit.dh_args[0] = 1;

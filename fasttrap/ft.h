@@ -610,7 +610,7 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
  *		last, [1] the group's exit code (signal_struct), [2] the
  *		thread's
  *   SIGGEN	signal_generate: [0] the signal, [1] the task it is for,
- *		[2] 1 for the process (not the thread), [3] the result
+ *		[2] that task's parent's tgid (0: unknown), [3] the result
  *		(0 delivered, 1 ignored, 2 already pending, ...)
  *   SIGDLV	signal_deliver: [0] the signal, [1] the handler the thread
  *		runs (0 SIG_DFL, 1 SIG_IGN, else its address)

@@ -1615,12 +1615,21 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 	case FT_BPF_EV_SIGGEN:		/* (sig, info, task, group, result) */
 		EMIT(LDX64(R1, R6, 0));
 		EMIT(STX64(R7, R1, evoff));
-		EMIT(LDX64(R1, R6, 24));
-		EMIT(STX64(R7, R1, evoff + 16));
 		EMIT(LDX64(R1, R6, 32));
 		EMIT(STX64(R7, R1, evoff + 24));
 		EMIT(LDX64(R3, R6, 16));
 		n = ft_bpf_evread(insn, n, o->bo_pid, evoff + 8, 8);
+		/* the task's parent: task->real_parent->tgid, at ev[2] */
+		if (o->bo_parent < 0 || o->bo_parent > INT32_MAX ||
+		    o->bo_pid > INT32_MAX - 4)
+			break;
+		EMIT(LDX64(R3, R6, 16));
+		n = ft_bpf_evread(insn, n, o->bo_parent, evoff + 16, 8);
+		EMIT(LDX64(R3, R7, evoff + 16));
+		EMIT(MOV64I(R1, 0));
+		EMIT(STX64(R7, R1, evoff + 16));
+		EMIT(JEQI(R3, 0, 5));
+		n = ft_bpf_evread(insn, n, o->bo_pid + 4, evoff + 16, 4);
 		break;
 	case FT_BPF_EV_SIGDLV:		/* (sig, info, ka): ka->sa.sa_handler */
 		EMIT(LDX64(R1, R6, 0));

@@ -83,8 +83,9 @@ proc:::signal-send
 /pid == $target/
 {
 	@i["signal-send", args[2]] = count();
-	@c["signal-send: to a child"] = sum(args[1]->pr_pid != pid &&
-	    args[0]->pr_lwpid == args[1]->pr_pid);
+	/* its parent as it was: a killed child is gone when this fires */
+	@c["signal-send: to a child"] = sum(args[1]->pr_ppid == pid &&
+	    args[1]->pr_pid != pid && args[0]->pr_lwpid == args[1]->pr_pid);
 }
 
 /* not SIGCHLD: the kernel discards those of the target's own threads */
@@ -151,6 +152,52 @@ check "args[1] of exit is out of range" grep -q 'D_ARGS_IDX\|out of range' \
     "$tmp/o"
 dtrace -n 'proc:::exec { x = args[0] + 1; }' >"$tmp/o" 2>&1
 check "args[0] of exec is a string" grep -q 'arithmetic type' "$tmp/o"
+
+# who sees what: a user's consumer sees its own processes' events, not
+# root's (each judged by the credentials the event recorded: the
+# processes are gone when their events fire)
+if find_test_user; then
+	chmod 666 "$sock"	# the test user is not in group dtrace
+	cp /bin/true "$tmp/proctrue" && chmod 755 "$tmp/proctrue"
+	cat >"$tmp/who.d" <<'D'
+BEGIN { printf("ready\n"); }
+proc:::exec-success /execname == "proctrue"/
+{
+	@[uid == 0 ? "root" : "user"] = count();
+}
+tick-3s { exit(0); }
+END { printa("%s %@d\n", @); }
+D
+	chmod 644 "$tmp/who.d"
+	: >"$tmp/out"
+	: >"$tmp/rout"
+	udtrace -q -s "$tmp/who.d" >"$tmp/out" 2>"$tmp/err" &
+	dt=$!
+	dtrace -q -s "$tmp/who.d" >"$tmp/rout" 2>"$tmp/rerr" &
+	rdt=$!
+	i=0
+	while ! { grep -q ready "$tmp/out" && grep -q ready "$tmp/rout"; } &&
+	    [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$tmp/proctrue"; "$tmp/proctrue"
+	as "$tmp/proctrue"; as "$tmp/proctrue"; as "$tmp/proctrue"
+	wait $dt
+	wait $rdt
+	same "$tmp/rout" "ready
+root 2
+user 3
+
+" "root's consumer: every process's exec"
+	same "$tmp/out" "ready
+user 3
+
+" "a user's consumer: its own processes' execs, not root's"
+else
+	ok "# SKIP $why"
+	ok "# SKIP $why"
+fi
 
 check "daemon stops" stop_daemon
 done_testing
