@@ -199,11 +199,17 @@ dtd_prov_proc_probe(int kind)
 	return __atomic_load_n(&dtd_prov_proc_on[kind], __ATOMIC_ACQUIRE);
 }
 
-/* A hit of a proc probe and its record, for its visibility. */
+/*
+ * A hit of a proc probe: its record (for its visibility), the tasks its
+ * arguments name, and the process's arguments as the record copied
+ * them (pr_psargs: a process that has exited is gone from /proc when
+ * its event fires).
+ */
 typedef struct dtd_prochit {
 	dtd_hit_t	ph_hit;		/* first: the hooks' argument */
 	const ft_bpfsysrec_t *ph_rec;
-	dtd_hit_t	ph_subj[2];	/* tasks its arguments name */
+	dtd_hit_t	ph_subj[2];
+	char		ph_psargs[80];	/* illumos's PRARGSZ, with the NUL */
 } dtd_prochit_t;
 
 static int
@@ -261,9 +267,32 @@ dtd_prov_proc_fire(int kind, const ft_bpfsysrec_t *r, uint64_t id,
 	h->dh_uid = (uid_t)(uint32_t)r->sr_uidgid;
 	h->dh_gid = (gid_t)(r->sr_uidgid >> 32);
 	h->dh_execname = r->sr_comm;
+	/* the record's process's arguments (a new one's, its creator's) */
+	if (ph->ph_psargs[0] != '\0')
+		h->dh_psargs = ph->ph_psargs;
 	h->dh_visible = dtd_prov_proc_visible;
 	ph->ph_rec = r;
 	dtd_sample_fire_user(h, &sample);
+}
+
+/*
+ * pr_psargs of r's process, from the arguments the record copied (as
+ * dtd_host_psargs makes it of /proc/PID/cmdline); "" if none.
+ */
+static void
+dtd_prov_proc_psargs(const ft_bpfsysrec_t *r, char *a, size_t size)
+{
+	size_t n = r->sr_caplen, i;
+
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(a, r->sr_cap, n);
+	while (n > 0 && a[n - 1] == '\0')
+		n--;
+	for (i = 0; i < n; i++)
+		if (a[i] == '\0')
+			a[i] = ' ';
+	a[n] = '\0';
 }
 
 /* The reason of an exit whose wait status is code (illumos's CLD_*). */
@@ -286,6 +315,8 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 	int64_t rv;
 
 	memset(&ph, 0, sizeof(ph));
+	if (r->sr_nr >= FT_BPF_SYSMAX)
+		dtd_prov_proc_psargs(r, ph.ph_psargs, sizeof(ph.ph_psargs));
 	switch (r->sr_nr) {
 	case FT_BPF_EVNR(FT_BPF_EV_FORK):
 		other = r->sr_ev[0];
@@ -293,6 +324,8 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 		ph.ph_subj[0].dh_uid = (uid_t)(uint32_t)r->sr_uidgid;
 		ph.ph_subj[0].dh_gid = (gid_t)(r->sr_uidgid >> 32);
 		ph.ph_subj[0].dh_execname = r->sr_comm;
+		if (ph.ph_psargs[0] != '\0')
+			ph.ph_subj[0].dh_psargs = ph.ph_psargs;
 		if ((other >> 32) != (self >> 32)) {
 			/* a process: its parent is the caller's process */
 			ph.ph_subj[0].dh_ppid = (pid_t)(self >> 32);

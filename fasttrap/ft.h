@@ -614,6 +614,10 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
  *		(0 delivered, 1 ignored, 2 already pending, ...)
  *   SIGDLV	signal_deliver: [0] the signal, [1] the handler the thread
  *		runs (0 SIG_DFL, 1 SIG_IGN, else its address)
+ * Each also copies the caller's arguments as its exec left them (the
+ * bytes from its mm's arg_start to arg_end, NUL-separated, at most
+ * FT_BPF_SYSCAP) into sr_cap (sr_capaddr: arg_start), while it has an
+ * mm (a thread past its exit_mm has none).
  * Needs the task offsets of ft_btf_offs() (bo_pid, bo_signal ...): an
  * event whose offsets are unknown is not captured.
  */
@@ -678,6 +682,8 @@ typedef struct ft_btfoffs {
 	long	bo_capprm;	/* cred: cap_permitted (u64) */
 	long	bo_mm;		/* task_struct: mm (a pointer) */
 	long	bo_mmflags;	/* mm_struct: flags (dumpable: low 2 bits) */
+	long	bo_argstart;	/* mm_struct: arg_start, arg_end (u64s) */
+	long	bo_argend;
 	long	bo_leader;	/* task_struct: group_leader (a pointer) */
 	long	bo_comm;	/* task_struct: comm (16 bytes) */
 	long	bo_pid;		/* task_struct: pid, then tgid (2 s32) */

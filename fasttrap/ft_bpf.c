@@ -1520,6 +1520,73 @@ ft_bpf_evread(struct bpf_insn *insn, int n, long off, int16_t roff,
 	return n;
 }
 
+/*
+ * Emit at insn[n] the copy of the calling process's arguments (its
+ * mm's arg_start to arg_end, at most FT_BPF_SYSCAP bytes) into the
+ * record at r7's capture, whose length is 0 until then.  fp-64 and
+ * fp-72 are used.  Returns the next n.
+ */
+static int
+ft_bpf_evargs(struct bpf_insn *insn, int n)
+{
+	const ft_btfoffs_t *o = ft_btf_offs();
+	int jno[6], nno = 0, i;
+
+	if (o->bo_mm < 0 || o->bo_mm > INT32_MAX || o->bo_argstart < 0 ||
+	    o->bo_argstart > INT32_MAX || o->bo_argend < 0 ||
+	    o->bo_argend > INT32_MAX)
+		return n;
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(CALL(BPF_FUNC_get_current_task));
+	EMIT(MOV64R(R3, R0));
+	EMIT(ADD64I(R3, (int32_t)o->bo_mm));
+	EMIT(MOV64R(R1, R10));
+	EMIT(ADD64I(R1, -64));
+	EMIT(MOV64I(R2, 8));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(LDX64(R8, R10, -64));			/* r8 = mm */
+	jno[nno++] = n;
+	EMIT(JEQI(R8, 0, 0));
+	EMIT(MOV64R(R3, R8));
+	EMIT(ADD64I(R3, (int32_t)o->bo_argend));
+	EMIT(MOV64R(R1, R10));
+	EMIT(ADD64I(R1, -72));
+	EMIT(MOV64I(R2, 8));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(MOV64R(R3, R8));
+	EMIT(ADD64I(R3, (int32_t)o->bo_argstart));
+	EMIT(MOV64R(R1, R10));
+	EMIT(ADD64I(R1, -64));
+	EMIT(MOV64I(R2, 8));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	/* r2 = end - start, within 1 and FT_BPF_SYSCAP */
+	EMIT(LDX64(R3, R10, -64));
+	EMIT(LDX64(R2, R10, -72));
+	EMIT(SUB64R(R2, R3));
+	jno[nno++] = n;
+	EMIT(JSLEI(R2, 0, 0));
+	EMIT(JLEI(R2, FT_BPF_SYSCAP, 1));
+	EMIT(MOV64I(R2, FT_BPF_SYSCAP));
+	EMIT(MOV64R(R8, R2));
+	EMIT(STX64(R7, R3, offsetof(ft_bpfsysrec_t, sr_capaddr)));
+	EMIT(MOV64R(R1, R7));
+	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_cap)));
+	EMIT(CALL(BPF_FUNC_probe_read_user));
+	jno[nno++] = n;
+	EMIT(JNEI(R0, 0, 0));
+	EMIT(STX32(R7, R8, offsetof(ft_bpfsysrec_t, sr_caplen)));
+	for (i = 0; i < nno; i++)
+		ft_bpf_patch(insn, jno[i], n);
+#undef EMIT
+	return n;
+}
+
 /* The raw tracepoints of the process events, by FT_BPF_EV_*. */
 static const char *const ft_bpf_evtp[FT_BPF_NEV] = {
 	"sched_process_fork", "sched_process_exec", "sched_process_exit",
@@ -1587,6 +1654,7 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 	n = ft_bpf_syscomm(insn, n);
 	n = ft_bpf_sysppid(insn, n);
 	n = ft_bpf_syscred(insn, n);
+	n = ft_bpf_evargs(insn, n);
 	/* what the event says: its tracepoint's arguments, from ctx */
 	switch (ev) {
 	case FT_BPF_EV_FORK:		/* (parent, child) */

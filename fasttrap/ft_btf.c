@@ -238,8 +238,11 @@ ft_btf_parse(const uint8_t *buf, size_t len, ft_btfoffs_t *o)
 		o->bo_comm = -1;
 	if ((off = ft_btf_path(&bt, task, "mm", &id)) != -1 &&
 	    (mm = ft_btf_resolve(&bt, id, 1)) != 0 &&
-	    (o->bo_mmflags = ft_btf_path(&bt, mm, "flags", &id)) != -1)
+	    (o->bo_mmflags = ft_btf_path(&bt, mm, "flags", &id)) != -1) {
 		o->bo_mm = off;
+		o->bo_argstart = ft_btf_path(&bt, mm, "arg_start", &id);
+		o->bo_argend = ft_btf_path(&bt, mm, "arg_end", &id);
+	}
 	/* a task's ids (the tgid right after the pid), how it ends */
 	if ((off = ft_btf_path(&bt, task, "pid", &id)) != -1 &&
 	    ft_btf_path(&bt, task, "tgid", &id) == off + 4)
@@ -271,6 +274,7 @@ ft_btf_init(void)
 	ft_btf_found.bo_leader = ft_btf_found.bo_comm = -1;
 	ft_btf_found.bo_pid = ft_btf_found.bo_exitcode = -1;
 	ft_btf_found.bo_parent = -1;
+	ft_btf_found.bo_argstart = ft_btf_found.bo_argend = -1;
 	ft_btf_found.bo_signal = ft_btf_found.bo_grpexit = -1;
 	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) ==
 	    -1)

@@ -70,6 +70,8 @@ proc:::exec-success
 /ppid == $target/
 {
 	@s["exec-success", execname] = count();
+	/* copied at the event: the process is gone when it fires */
+	@s["exec-success args", curpsinfo->pr_psargs] = count();
 }
 
 proc:::exit
@@ -111,13 +113,14 @@ END
 D
 dtrace -q -s "$tmp/proc.d" -c "$TRIGGERS/procer 5" >"$tmp/out" 2>"$tmp/err"
 check "dtrace exits 0" test $? -eq 0
-sort "$tmp/out" | sed '/^$/d' >"$tmp/got"
+LC_ALL=C sort "$tmp/out" | sed '/^$/d' >"$tmp/got"
 cat >"$tmp/want" <<'W'
 create 9
 create: child's parent is the target 9
 exec /bin/true 5
 exec /nonexistent/procer 1
 exec-failure 2 1
+exec-success args true 5
 exec-success true 5
 exit of a child 1 7
 exit of a child 2 2
