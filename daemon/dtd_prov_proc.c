@@ -369,6 +369,9 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 		if (r->sr_ev[2] != 0)
 			ph.ph_subj[0].dh_ppid = ph.ph_subj[1].dh_ppid =
 			    (pid_t)r->sr_ev[2];
+		if (r->sr_tcomm[0] != '\0')
+			ph.ph_subj[0].dh_execname = ph.ph_subj[1].dh_execname =
+			    r->sr_tcomm;
 		ph.ph_hit.dh_subj[0] = &ph.ph_subj[0];
 		ph.ph_hit.dh_subj[1] = &ph.ph_subj[1];
 		ph.ph_hit.dh_args[0] = 1;

@@ -611,7 +611,8 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
  *		thread's
  *   SIGGEN	signal_generate: [0] the signal, [1] the task it is for,
  *		[2] that task's parent's tgid (0: unknown), [3] the result
- *		(0 delivered, 1 ignored, 2 already pending, ...)
+ *		(0 delivered, 1 ignored, 2 already pending, ...); its
+ *		process's name in sr_tcomm ("" unknown)
  *   SIGDLV	signal_deliver: [0] the signal, [1] the handler the thread
  *		runs (0 SIG_DFL, 1 SIG_IGN, else its address)
  * Each also copies the caller's arguments as its exec left them (the
@@ -653,6 +654,7 @@ typedef struct ft_bpfsysrec {
 	uint32_t	sr_credok;
 	uint32_t	sr_ppid;	/* its parent's tgid (0: unknown) */
 	uint64_t	sr_ev[4];	/* a process event's (above) */
+	char		sr_tcomm[16];	/* SIGGEN: the target process's name */
 	uint32_t	sr_cpu;
 	uint32_t	sr_stklen;
 	uint8_t		sr_stack[FT_BPF_STACK];

@@ -1636,6 +1636,9 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 		    sr_regs) + i * 8)));
 	for (i = 0; i < 4; i++)
 		EMIT(STX64(R7, R1, (int16_t)(evoff + i * 8)));
+	for (i = 0; i < 2; i++)
+		EMIT(STX64(R7, R1, (int16_t)(offsetof(ft_bpfsysrec_t,
+		    sr_tcomm) + i * 8)));
 	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_caplen)));
 	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_capstr)));
 	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_stklen)));
@@ -1698,6 +1701,19 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 		EMIT(STX64(R7, R1, evoff + 16));
 		EMIT(JEQI(R3, 0, 5));
 		n = ft_bpf_evread(insn, n, o->bo_pid + 4, evoff + 16, 4);
+		/* its process's name: task->group_leader->comm */
+		if (o->bo_leader < 0 || o->bo_leader > INT32_MAX ||
+		    o->bo_comm < 0 || o->bo_comm > INT32_MAX)
+			break;
+		EMIT(LDX64(R3, R6, 16));
+		n = ft_bpf_evread(insn, n, o->bo_leader, (int16_t)offsetof(
+		    ft_bpfsysrec_t, sr_tcomm), 8);
+		EMIT(LDX64(R3, R7, offsetof(ft_bpfsysrec_t, sr_tcomm)));
+		EMIT(MOV64I(R1, 0));
+		EMIT(STX64(R7, R1, offsetof(ft_bpfsysrec_t, sr_tcomm)));
+		EMIT(JEQI(R3, 0, 5));
+		n = ft_bpf_evread(insn, n, o->bo_comm, (int16_t)offsetof(
+		    ft_bpfsysrec_t, sr_tcomm), 15);
 		break;
 	case FT_BPF_EV_SIGDLV:		/* (sig, info, ka): ka->sa.sa_handler */
 		EMIT(LDX64(R1, R6, 0));

@@ -87,7 +87,8 @@ proc:::signal-send
 	@i["signal-send", args[2]] = count();
 	/* its parent as it was: a killed child is gone when this fires */
 	@c["signal-send: to a child"] = sum(args[1]->pr_ppid == pid &&
-	    args[1]->pr_pid != pid && args[0]->pr_lwpid == args[1]->pr_pid);
+	    args[1]->pr_pid != pid && args[0]->pr_lwpid == args[1]->pr_pid &&
+	    args[1]->pr_fname == "procer");
 }
 
 /* not SIGCHLD: the kernel discards those of the target's own threads */
