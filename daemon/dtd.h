@@ -710,6 +710,12 @@ void		dtd_kcap_drain(void);
 struct ft_bpfsys *dtd_kcap_get(void);
 void		dtd_kcap_charge(dtd_probe_t *const *, size_t, int, uint64_t);
 int		dtd_kcap_visible(const struct ft_bpfsysrec *, uid_t, gid_t);
+/* what a clause on a probe of theirs needs of the records */
+#define DTD_KCAP_NEED_STACK	1	/* ustack(), ucaller... */
+#define DTD_KCAP_NEED_MEM	2	/* copyin(), copyinstr()... */
+int		dtd_kcap_ecbneeds(const struct dtd_ecb *);
+int		dtd_kcap_needs(const dtd_probe_t *);
+void		dtd_kcap_stack(void);
 
 /*
  * dtd_target.c: the processes traced (targets, shared by the consumers

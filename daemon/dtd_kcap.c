@@ -60,6 +60,7 @@ static ft_bpfsys_t	*dtd_kcap_cap;
 static pthread_t	dtd_kcap_thr;
 static int		dtd_kcap_stopfd[2] = { -1, -1 };
 static uint64_t		dtd_kcap_lost[DTD_KCAP_MAXCPU];
+static size_t		dtd_kcap_stklen;	/* the records' stack copy */
 
 /*
  * The holders and their wants: written on the main thread, the holders
@@ -186,6 +187,7 @@ dtd_kcap_close(void)
 	dtd_kcap_cap = NULL;
 	pthread_mutex_unlock(&dtd_kcap_dlock);
 	memset(dtd_kcap_lost, 0, sizeof(dtd_kcap_lost));
+	dtd_kcap_stklen = 0;
 	dtd_sample_stop(DTD_SAMPLE_CPU);
 	log_debug("%s: kernel capture closed", __func__);
 }
@@ -406,4 +408,99 @@ dtd_kcap_visible(const ft_bpfsysrec_t *r, uid_t uid, gid_t gid)
 			return 0;
 	return r->sr_capprm == 0 &&
 	    (r->sr_mmflags & DTD_KCAP_DUMPMASK) == DTD_KCAP_DUMPUSER;
+}
+
+/*
+ * What a clause on a probe of a holder needs of the records: the user
+ * stack, the memory a call names (DTD_KCAP_NEED_*).
+ */
+
+/* What DIFO d (or NULL) needs: DTD_KCAP_NEED_* bits. */
+static int
+dtd_kcap_difoneeds(const dif_difo_t *d)
+{
+	uint32_t k, v;
+	int need = 0;
+
+	for (k = 0; d != NULL && k < d->dd_len; k++) {
+		switch (DIF_INSTR_OP(d->dd_buf[k])) {
+		case DIF_OP_LDGS:
+			v = DIF_INSTR_VAR(d->dd_buf[k]);
+			if (v == DIF_VAR_UCALLER || v == DIF_VAR_USTACKDEPTH)
+				need |= DTD_KCAP_NEED_STACK;
+			break;
+		case DIF_OP_CALL:
+			v = DIF_INSTR_SUBR(d->dd_buf[k]);
+			if (v == DIF_SUBR_COPYIN || v == DIF_SUBR_COPYINSTR ||
+			    v == DIF_SUBR_COPYINTO)
+				need |= DTD_KCAP_NEED_MEM;
+			break;
+		}
+	}
+	return need;
+}
+
+/* What ECB e needs of the records: DTD_KCAP_NEED_* bits. */
+int
+dtd_kcap_ecbneeds(const dtd_ecb_t *e)
+{
+	const dtp_stmt_t *st = e->de_stmt;
+	uint32_t i, k;
+	int need;
+
+	need = dtd_kcap_difoneeds(st->ds_pred);
+	for (i = 0; i < st->ds_nact; i++) {
+		const dtp_action_t *a = &st->ds_act[i];
+		const dtp_agg_t *g;
+
+		if (a->da_kind == DTRACEACT_USTACK ||
+		    a->da_kind == DTRACEACT_JSTACK)
+			need |= DTD_KCAP_NEED_STACK;
+		if (e->de_aggs != NULL && (g = e->de_aggs[i]) != NULL) {
+			for (k = 0; k < g->dg_nkeys; k++)
+				if (g->dg_keys[k].dk_kind == DTP_KEY_USTACK)
+					need |= DTD_KCAP_NEED_STACK;
+		}
+		for (k = 0; k < a->da_ndifo; k++)
+			need |= dtd_kcap_difoneeds(a->da_difo[k]);
+	}
+	return need;
+}
+
+/*
+ * What the clauses a consumer is enabling on p need of the records (its
+ * ECBs are all made before the first is enabled).
+ */
+int
+dtd_kcap_needs(const dtd_probe_t *p)
+{
+	dtd_consumer_t *c;
+	uint32_t i;
+	int need = 0;
+
+	for (c = dtd_consumer_next(NULL); c != NULL;
+	    c = dtd_consumer_next(c)) {
+		for (i = 0; i < c->dc_necb; i++) {
+			const dtd_ecb_t *e = c->dc_ecbs[i];
+
+			if (e != NULL && e->de_probe == p)
+				need |= dtd_kcap_ecbneeds(e);
+		}
+	}
+	return need;
+}
+
+/*
+ * Copy the user stack into the records from now on (a clause walks it),
+ * until the capture closes.
+ */
+void
+dtd_kcap_stack(void)
+{
+	if (dtd_kcap_cap == NULL || dtd_kcap_stklen != 0)
+		return;
+	if (ft_bpf_sys_stack(dtd_kcap_cap, FT_BPF_STACK) == -1)
+		log_warn("%s: stack copy", __func__);
+	else
+		dtd_kcap_stklen = FT_BPF_STACK;
 }

@@ -9,8 +9,10 @@
  * signal_deliver) and the execve and execveat calls.  Each fires after
  * the fact, on the capture's drain thread, in the context of the thread
  * the event is of: pid, tid, uid, gid, execname, CPU and time as the
- * record has them.  There is no user context (no uregs[], ustack() or
- * copyin()): the events are taken in the kernel.
+ * record has them, and the thread's user registers (where it entered
+ * the kernel) and stack, copied when a clause walks it, as uregs[] and
+ * for ustack(); copyin() reads the process as it is when the probe
+ * fires.  A new thread (lwp-start) and a kernel thread have none.
  *
  *   create		the parent, after a fork: args[0] the child
  *			(psinfo_t *)
@@ -110,6 +112,7 @@ static const struct {
 static int	dtd_prov_proc_init(void);
 static int	dtd_prov_proc_enable(dtd_probe_t *);
 static void	dtd_prov_proc_disable(dtd_probe_t *);
+static int	dtd_prov_proc_addecb(dtd_probe_t *, const dtd_ecb_t *);
 static int	dtd_prov_proc_nargs(const dtd_probe_t *);
 static void	dtd_prov_proc_shutdown(void);
 static void	dtd_prov_proc_flush(dtd_consumer_t *);
@@ -122,6 +125,7 @@ const dtd_provider_t dtd_prov_proc = {
 	.dpv_init = dtd_prov_proc_init,
 	.dpv_enable = dtd_prov_proc_enable,
 	.dpv_disable = dtd_prov_proc_disable,
+	.dpv_addecb = dtd_prov_proc_addecb,
 	.dpv_nargs = dtd_prov_proc_nargs,
 	.dpv_shutdown = dtd_prov_proc_shutdown,
 	.dpv_flush = dtd_prov_proc_flush,
@@ -257,7 +261,20 @@ dtd_prov_proc_fire(int kind, const ft_bpfsysrec_t *r, uint64_t id,
 	sample.ph_tid = (pid_t)(uint32_t)id;
 	sample.ph_cpu = (int)r->sr_cpu;
 	sample.ph_time = r->sr_time;
-	sample.ph_user = 0;		/* taken in the kernel */
+	/*
+	 * The user context, where the record has one (a user thread's
+	 * registers where it entered the kernel, all 0 else) and it is the
+	 * firing thread's: the record's own, or a new process's, whose
+	 * stack is its parent's at the fork (not a new thread's).
+	 */
+	memcpy(&sample.ph_regs, r->sr_regs, sizeof(r->sr_regs));
+	if (sample.ph_regs.cs != 0 && kind != DTD_PROC_LWPSTART) {
+		sample.ph_user = 1;
+		sample.ph_ip = sample.ph_regs.rip;
+		sample.ph_sp = sample.ph_regs.rsp;
+		sample.ph_stack = r->sr_stack;
+		sample.ph_stklen = r->sr_stklen;
+	}
 	h->dh_probe = p;
 	h->dh_pid = sample.ph_pid;
 	h->dh_tid = sample.ph_tid;
@@ -495,6 +512,8 @@ dtd_prov_proc_enable(dtd_probe_t *p)
 		errno = e;
 		return -1;
 	}
+	if (dtd_kcap_needs(p) & DTD_KCAP_NEED_STACK)
+		dtd_kcap_stack();
 	dtd_prov_proc_set(kind, p);
 	if (dtd_prov_proc_want() == -1) {
 		e = errno;
@@ -506,6 +525,16 @@ dtd_prov_proc_enable(dtd_probe_t *p)
 		return -1;
 	}
 	dtd_prov_proc_nenabled++;
+	return 0;
+}
+
+/* Another ECB on enabled p: it may walk the stack where no other did. */
+static int
+dtd_prov_proc_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
+{
+	(void)p;
+	if (dtd_kcap_ecbneeds(e) & DTD_KCAP_NEED_STACK)
+		dtd_kcap_stack();
 	return 0;
 }
 

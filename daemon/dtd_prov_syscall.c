@@ -103,7 +103,6 @@ static dtd_probe_t	*dtd_prov_syscall_probes[FT_BPF_SYSMAX][2];
 static uint32_t		dtd_prov_syscall_want[FT_BPF_SYSMAX];
 static uint32_t		dtd_prov_syscall_nenabled; /* main thread */
 static int		dtd_prov_syscall_held;
-static size_t		dtd_prov_syscall_stklen; /* its stack copy */
 
 /*
  * Enabled probes, for the drain thread to find the consumers a lost
@@ -221,85 +220,6 @@ static int
 dtd_prov_syscall_nargs(const dtd_probe_t *p)
 {
 	return DTD_SYSCALL_RET(p) ? 2 : 6;
-}
-
-/* What a clause needs of the records: the stack, the memory named. */
-#define DTD_SYSCALL_NEED_STACK	1	/* ustack(), ucaller... */
-#define DTD_SYSCALL_NEED_MEM	2	/* copyin(), copyinstr()... */
-
-/* What DIFO d (or NULL) needs: DTD_SYSCALL_NEED_* bits. */
-static int
-dtd_prov_syscall_difoneeds(const dif_difo_t *d)
-{
-	uint32_t k, v;
-	int need = 0;
-
-	for (k = 0; d != NULL && k < d->dd_len; k++) {
-		switch (DIF_INSTR_OP(d->dd_buf[k])) {
-		case DIF_OP_LDGS:
-			v = DIF_INSTR_VAR(d->dd_buf[k]);
-			if (v == DIF_VAR_UCALLER || v == DIF_VAR_USTACKDEPTH)
-				need |= DTD_SYSCALL_NEED_STACK;
-			break;
-		case DIF_OP_CALL:
-			v = DIF_INSTR_SUBR(d->dd_buf[k]);
-			if (v == DIF_SUBR_COPYIN || v == DIF_SUBR_COPYINSTR ||
-			    v == DIF_SUBR_COPYINTO)
-				need |= DTD_SYSCALL_NEED_MEM;
-			break;
-		}
-	}
-	return need;
-}
-
-/* What ECB e needs of the records: DTD_SYSCALL_NEED_* bits. */
-static int
-dtd_prov_syscall_ecbneeds(const dtd_ecb_t *e)
-{
-	const dtp_stmt_t *st = e->de_stmt;
-	uint32_t i, k;
-	int need;
-
-	need = dtd_prov_syscall_difoneeds(st->ds_pred);
-	for (i = 0; i < st->ds_nact; i++) {
-		const dtp_action_t *a = &st->ds_act[i];
-		const dtp_agg_t *g;
-
-		if (a->da_kind == DTRACEACT_USTACK ||
-		    a->da_kind == DTRACEACT_JSTACK)
-			need |= DTD_SYSCALL_NEED_STACK;
-		if (e->de_aggs != NULL && (g = e->de_aggs[i]) != NULL) {
-			for (k = 0; k < g->dg_nkeys; k++)
-				if (g->dg_keys[k].dk_kind == DTP_KEY_USTACK)
-					need |= DTD_SYSCALL_NEED_STACK;
-		}
-		for (k = 0; k < a->da_ndifo; k++)
-			need |= dtd_prov_syscall_difoneeds(a->da_difo[k]);
-	}
-	return need;
-}
-
-/*
- * What the clauses a consumer is enabling on p need of the records (its
- * ECBs are all made before the first is enabled).
- */
-static int
-dtd_prov_syscall_needs(const dtd_probe_t *p)
-{
-	dtd_consumer_t *c;
-	uint32_t i;
-	int need = 0;
-
-	for (c = dtd_consumer_next(NULL); c != NULL;
-	    c = dtd_consumer_next(c)) {
-		for (i = 0; i < c->dc_necb; i++) {
-			const dtd_ecb_t *e = c->dc_ecbs[i];
-
-			if (e != NULL && e->de_probe == p)
-				need |= dtd_prov_syscall_ecbneeds(e);
-		}
-	}
-	return need;
 }
 
 /* Has c an ECB on a syscall probe? */
@@ -439,7 +359,6 @@ dtd_prov_syscall_close(void)
 		return;
 	dtd_kcap_rele(&dtd_prov_syscall_kcap);
 	dtd_prov_syscall_held = 0;
-	dtd_prov_syscall_stklen = 0;
 	dtd_prov_syscall_capon = 0;
 }
 
@@ -457,7 +376,7 @@ dtd_prov_syscall_word(uint32_t nr)
 
 /*
  * Copy the stack, and the memory calls name, into records if need
- * (DTD_SYSCALL_NEED_*) asks for them (never less while the capture is
+ * (DTD_KCAP_NEED_*) asks for them (never less while the capture is
  * open).
  */
 static void
@@ -465,13 +384,9 @@ dtd_prov_syscall_setneeds(int need)
 {
 	uint32_t nr;
 
-	if ((need & DTD_SYSCALL_NEED_STACK) && dtd_prov_syscall_stklen == 0) {
-		if (ft_bpf_sys_stack(dtd_kcap_get(), FT_BPF_STACK) == -1)
-			log_warn("%s: stack copy", __func__);
-		else
-			dtd_prov_syscall_stklen = FT_BPF_STACK;
-	}
-	if ((need & DTD_SYSCALL_NEED_MEM) && !dtd_prov_syscall_capon) {
+	if (need & DTD_KCAP_NEED_STACK)
+		dtd_kcap_stack();
+	if ((need & DTD_KCAP_NEED_MEM) && !dtd_prov_syscall_capon) {
 		dtd_prov_syscall_capon = 1;
 		for (nr = 0; nr < FT_BPF_SYSMAX; nr++)
 			if (dtd_prov_syscall_want[nr] != 0 &&
@@ -512,7 +427,7 @@ dtd_prov_syscall_enable(dtd_probe_t *p)
 			return -1;
 		dtd_prov_syscall_held = 1;
 	}
-	dtd_prov_syscall_setneeds(dtd_prov_syscall_needs(p));
+	dtd_prov_syscall_setneeds(dtd_kcap_needs(p));
 	pthread_mutex_lock(&dtd_prov_syscall_elock);
 	dtd_prov_syscall_enabled[slot] = p;
 	pthread_mutex_unlock(&dtd_prov_syscall_elock);
@@ -535,7 +450,7 @@ static int
 dtd_prov_syscall_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
 {
 	(void)p;
-	dtd_prov_syscall_setneeds(dtd_prov_syscall_ecbneeds(e));
+	dtd_prov_syscall_setneeds(dtd_kcap_ecbneeds(e));
 	return 0;
 }
 

@@ -356,12 +356,16 @@ dtd_sample_fire_user(dtd_hit_t *hit, const ft_perfhit_t *h)
 	hit->dh_private = 1;
 	if (hit->dh_visible == NULL)
 		hit->dh_visible = dtd_target_visible;
-	/* no user context (a kernel thread): no entry, nothing to name */
-	if (h->ph_user &&
-	    (ps.ps_proc = dtd_target_observe(hit->dh_pid)) != NULL)
-		hit->dh_uid = dtd_target_uid(ps.ps_proc);
-	else if (hit->dh_uid == (uid_t)-1)
-		hit->dh_uid = dtd_target_uidof(hit->dh_pid);
+	/*
+	 * no user context (a kernel thread): no entry, nothing to name.
+	 * A uid the caller knows (a record's, as it was at the event) is
+	 * kept: the observed process's may be older.
+	 */
+	if (h->ph_user)
+		ps.ps_proc = dtd_target_observe(hit->dh_pid);
+	if (hit->dh_uid == (uid_t)-1)
+		hit->dh_uid = ps.ps_proc != NULL ?
+		    dtd_target_uid(ps.ps_proc) : dtd_target_uidof(hit->dh_pid);
 	if (h->ph_user) {
 		hit->dh_regs = (const uint64_t *)(const void *)&h->ph_regs;
 		hit->dh_nregs = DTD_SAMPLE_NREGS;

@@ -1595,14 +1595,17 @@ static const char *const ft_bpf_evtp[FT_BPF_NEV] = {
 
 /*
  * The program of process event ev (FT_BPF_EV_*), or 0 with nothing
- * loaded when the BTF does not say where what it reads is.
+ * loaded when the BTF does not say where what it reads is.  With uctx,
+ * the record has the caller's user registers (the kernel's
+ * task_pt_regs: where it entered the kernel) and stack; a kernel that
+ * will not load that has a program without them.
  */
 static int
-ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
+ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 {
 	const ft_btfoffs_t *o = ft_btf_offs();
-	struct bpf_insn insn[400];
-	int n = 0, jout[4], nout = 0, jlost[2], jfull, i, e;
+	struct bpf_insn insn[600 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
+	int n = 0, jout[4], nout = 0, jlost[2], jfull, jnostk, i, e;
 	char name[16];
 	int16_t evoff = (int16_t)offsetof(ft_bpfsysrec_t, sr_ev);
 
@@ -1629,11 +1632,27 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 	EMIT(JEQI(R1, 0, 0));
 	n = ft_bpf_emit_scratch(insn, n, fs->fs_cap.fc_scratch,
 	    (int16_t)sizeof(ft_bpfsysrec_t), jlost);
-	/* no user context: registers, capture, stack all empty */
+	/* the user registers, or none (all 0: a kernel thread's) */
+	if (uctx) {
+		EMIT(CALL(BPF_FUNC_get_current_task_btf));
+		EMIT(MOV64R(R1, R0));
+		EMIT(CALL(BPF_FUNC_task_pt_regs));
+		EMIT(MOV64R(R3, R0));
+		EMIT(MOV64R(R1, R7));
+		EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_regs)));
+		EMIT(MOV64I(R2, FT_BPF_NREGS * 8));
+		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		EMIT(JNEI(R0, 0, 2));
+		EMIT(LDX64(R1, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
+		    FT_BPF_CS * 8));
+		EMIT(JEQI(R1, FT_BPF_USER64CS, FT_BPF_NREGS + 1));
+	}
 	EMIT(MOV64I(R1, 0));
 	for (i = 0; i < FT_BPF_NREGS; i++)
 		EMIT(STX64(R7, R1, (int16_t)(offsetof(ft_bpfsysrec_t,
 		    sr_regs) + i * 8)));
+	/* capture, stack and event words empty */
+	EMIT(MOV64I(R1, 0));
 	for (i = 0; i < 4; i++)
 		EMIT(STX64(R7, R1, (int16_t)(evoff + i * 8)));
 	for (i = 0; i < 2; i++)
@@ -1722,7 +1741,18 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 		n = ft_bpf_evread(insn, n, 0, evoff + 8, 8);
 		break;
 	}
+	/* the user stack, below the registers' %rsp (none: 0) */
 	EMIT(MOV64I(R9, 0));
+	if (uctx) {
+		EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
+		    FT_BPF_RSP * 8));
+		jnostk = n;
+		EMIT(JEQI(R8, 0, 0));
+		n = ft_bpf_emit_stack(insn, n, fs->fs_cap.fc_conf,
+		    offsetof(ft_bpfsysrec_t, sr_stack),
+		    offsetof(ft_bpfsysrec_t, sr_stklen));
+		ft_bpf_patch(insn, jnostk, n);
+	}
 	n = ft_bpf_emit_output(insn, n, &fs->fs_cap.fc_ring,
 	    offsetof(ft_bpfsysrec_t, sr_stack),
 	    (int16_t)sizeof(ft_bpfsysrec_t), &jfull);
@@ -1742,6 +1772,8 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 	if ((fs->fs_evprog[ev] = ft_bpf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0,
 	    insn, n, name)) == -1) {
 		e = errno;
+		if (uctx)
+			return ft_bpf_evprog1(fs, ev, 0, err, errlen);
 		snprintf(err, errlen, "cannot load the %s capture program: %s",
 		    ft_bpf_evtp[ev], strerror(e));
 		errno = e;
@@ -1756,6 +1788,12 @@ ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+static int
+ft_bpf_evprog(ft_bpfsys_t *fs, int ev, char *err, size_t errlen)
+{
+	return ft_bpf_evprog1(fs, ev, 1, err, errlen);
 }
 
 /*

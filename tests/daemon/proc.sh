@@ -142,6 +142,17 @@ check "each event, exactly" cmp -s "$tmp/want" "$tmp/got"
 diff "$tmp/want" "$tmp/got" | sed 's/^/# /'
 sed 's/^/# stderr: /' "$tmp/err"
 
+# the user context of the thread an event is of: where it entered the
+# kernel (uregs[]), its stack (a shell, alive when its kill(2) fires)
+printf '#!/bin/sh\nsleep 5 &\nkill $!\nsleep 1\n' >"$tmp/sender.sh"
+chmod +x "$tmp/sender.sh"
+dtrace -q -n 'proc:::signal-send /pid == $target && args[2] == 15/ {
+	ufunc(uregs[R_PC]); printf("\ndepth>2 %d\n", ustackdepth > 2); }' \
+    -c "$tmp/sender.sh" >"$tmp/out" 2>&1
+check "signal-send: uregs[] at the sender's kill(2)" \
+    grep -q 'libc.so.6`kill *$' "$tmp/out"
+check "signal-send: its user stack" grep -q 'depth>2 1' "$tmp/out"
+
 # the probes and their argument types
 dtrace -l -n 'proc:::' >"$tmp/list" 2>&1
 check "twelve proc probes" test "$(grep -c ' proc ' "$tmp/list")" -eq 12
