@@ -601,6 +601,8 @@ int		dtd_consumer_stop(dtd_consumer_t *, char *, size_t);
 int		dtd_consumer_snap(dtd_consumer_t *, uint32_t,
 		    int (*)(void *, dt_msg_t *), void *);
 int		dtd_consumer_activity(const dtd_consumer_t *);
+int		dtd_consumer_uses(const dtd_consumer_t *,
+		    const dtd_provider_t *);
 dtd_consumer_t	*dtd_consumer_next(dtd_consumer_t *);
 void		dtd_consumer_rematch(dtd_consumer_t *, const char *);
 size_t		dtd_consumer_recsize(void *, uint32_t);

@@ -80,6 +80,21 @@ dtd_consumer_procinfo(dtd_consumer_t *c)
 static TAILQ_HEAD(, dtd_consumer) dtd_consumers =
     TAILQ_HEAD_INITIALIZER(dtd_consumers);
 
+/* Has c an ECB on a probe of provider prov? */
+int
+dtd_consumer_uses(const dtd_consumer_t *c, const dtd_provider_t *prov)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->dc_necb; i++) {
+		const dtd_ecb_t *e = c->dc_ecbs[i];
+
+		if (e != NULL && e->de_probe->dpr_prov == prov)
+			return 1;
+	}
+	return 0;
+}
+
 /* The consumer after c (NULL: the first), or NULL at the end. */
 dtd_consumer_t *
 dtd_consumer_next(dtd_consumer_t *c)

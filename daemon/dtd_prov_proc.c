@@ -159,17 +159,7 @@ dtd_prov_proc_init(void)
 	return 0;
 }
 
-static int
-dtd_prov_proc_nargs(const dtd_probe_t *p)
-{
-	int i;
-
-	for (i = 0; i < DTD_PROC_NPROBES; i++)
-		if (dtd_prov_proc_probes[i] == p)
-			return dtd_prov_proc_tab[i].pp_nargs;
-	return 0;
-}
-
+/* p's DTD_PROC_*, or -1 */
 static int
 dtd_prov_proc_kind(const dtd_probe_t *p)
 {
@@ -181,19 +171,19 @@ dtd_prov_proc_kind(const dtd_probe_t *p)
 	return -1;
 }
 
+static int
+dtd_prov_proc_nargs(const dtd_probe_t *p)
+{
+	int k = dtd_prov_proc_kind(p);
+
+	return k < 0 ? 0 : dtd_prov_proc_tab[k].pp_nargs;
+}
+
 /* Has c an ECB on a proc probe? */
 static int
 dtd_prov_proc_uses(const dtd_consumer_t *c)
 {
-	uint32_t i;
-
-	for (i = 0; i < c->dc_necb; i++) {
-		const dtd_ecb_t *e = c->dc_ecbs[i];
-
-		if (e != NULL && e->de_probe->dpr_prov == &dtd_prov_proc)
-			return 1;
-	}
-	return 0;
+	return dtd_consumer_uses(c, &dtd_prov_proc);
 }
 
 /* Drain thread: enabled probe kind, or NULL. */

@@ -226,15 +226,7 @@ dtd_prov_syscall_nargs(const dtd_probe_t *p)
 static int
 dtd_prov_syscall_uses(const dtd_consumer_t *c)
 {
-	uint32_t i;
-
-	for (i = 0; i < c->dc_necb; i++) {
-		const dtd_ecb_t *e = c->dc_ecbs[i];
-
-		if (e != NULL && e->de_probe->dpr_prov == &dtd_prov_syscall)
-			return 1;
-	}
-	return 0;
+	return dtd_consumer_uses(c, &dtd_prov_syscall);
 }
 
 /* A hit of a system call, its errno and its record. */
