@@ -33,6 +33,12 @@
  *   signal-handle	the thread that is to run its handler: args[0] the
  *			signal, args[2] the handler (args[1], illumos's
  *			siginfo_t, is 0)
+ *   signal-clear	a pending signal taken by rt_sigtimedwait (sigwait,
+ *			sigtimedwait, sigwaitinfo): args[0] the signal
+ *			(args[1], illumos's siginfo_t, is 0)
+ *   fault		a thread made a machine fault (the kernel sends it
+ *			SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGTRAP): args[0]
+ *			illumos's FLT* (FLTBOUNDS, FLTACCESS, FLTIZDIV...)
  *
  * A psinfo_t or lwpsinfo_t argument is procfs.d's translation of the
  * task the record names (dtd_hit_t's dh_subj): its ids and name from
@@ -48,6 +54,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,31 +75,39 @@
 #define DTD_PROC_SIGSEND	9
 #define DTD_PROC_SIGDISCARD	10
 #define DTD_PROC_SIGHANDLE	11
-#define DTD_PROC_NPROBES	12
+#define DTD_PROC_SIGCLEAR	12
+#define DTD_PROC_FAULT		13
+#define DTD_PROC_NPROBES	14
 
 /*
  * Each probe's name, its argument count, and what it needs captured:
- * a process event (FT_BPF_EV_*), or -1 and the exec calls at entry
- * (with their path) or at return.
+ * a process event (FT_BPF_EV_*), or -1 and system calls at entry or at
+ * return (DTD_PROC_CALL_*: the exec calls, with their path at entry;
+ * rt_sigtimedwait).
  */
+#define DTD_PROC_CALL_EXEC	1
+#define DTD_PROC_CALL_SIGWAIT	2
 static const struct {
 	const char	*pp_name;
 	int		pp_nargs;
 	int		pp_ev;
-	uint32_t	pp_call;	/* FT_BPF_SYS_ENTRY or _RETURN */
+	int		pp_calls;	/* DTD_PROC_CALL_* */
+	uint32_t	pp_when;	/* FT_BPF_SYS_ENTRY or _RETURN */
 } dtd_prov_proc_tab[DTD_PROC_NPROBES] = {
-	{ "create", 1, FT_BPF_EV_FORK, 0 },
-	{ "start", 0, FT_BPF_EV_FORK, 0 },
-	{ "lwp-create", 2, FT_BPF_EV_FORK, 0 },
-	{ "lwp-start", 0, FT_BPF_EV_FORK, 0 },
-	{ "exec", 1, -1, FT_BPF_SYS_ENTRY },
-	{ "exec-failure", 1, -1, FT_BPF_SYS_RETURN },
-	{ "exec-success", 0, FT_BPF_EV_EXEC, 0 },
-	{ "exit", 1, FT_BPF_EV_EXIT, 0 },
-	{ "lwp-exit", 0, FT_BPF_EV_EXIT, 0 },
-	{ "signal-send", 3, FT_BPF_EV_SIGGEN, 0 },
-	{ "signal-discard", 3, FT_BPF_EV_SIGGEN, 0 },
-	{ "signal-handle", 3, FT_BPF_EV_SIGDLV, 0 },
+	{ "create", 1, FT_BPF_EV_FORK, 0, 0 },
+	{ "start", 0, FT_BPF_EV_FORK, 0, 0 },
+	{ "lwp-create", 2, FT_BPF_EV_FORK, 0, 0 },
+	{ "lwp-start", 0, FT_BPF_EV_FORK, 0, 0 },
+	{ "exec", 1, -1, DTD_PROC_CALL_EXEC, FT_BPF_SYS_ENTRY },
+	{ "exec-failure", 1, -1, DTD_PROC_CALL_EXEC, FT_BPF_SYS_RETURN },
+	{ "exec-success", 0, FT_BPF_EV_EXEC, 0, 0 },
+	{ "exit", 1, FT_BPF_EV_EXIT, 0, 0 },
+	{ "lwp-exit", 0, FT_BPF_EV_EXIT, 0, 0 },
+	{ "signal-send", 3, FT_BPF_EV_SIGGEN, 0, 0 },
+	{ "signal-discard", 3, FT_BPF_EV_SIGGEN, 0, 0 },
+	{ "signal-handle", 3, FT_BPF_EV_SIGDLV, 0, 0 },
+	{ "signal-clear", 2, -1, DTD_PROC_CALL_SIGWAIT, FT_BPF_SYS_RETURN },
+	{ "fault", 2, FT_BPF_EV_SIGGEN, 0, 0 },
 };
 
 /* illumos's exit reasons (<sys/wait.h>'s si_code values for SIGCHLD) */
@@ -302,6 +317,46 @@ dtd_prov_proc_psargs(const ft_bpfsysrec_t *r, char *a, size_t size)
 	a[n] = '\0';
 }
 
+/*
+ * illumos's fault (<sys/fault.h>'s FLT*) of a signal record: one the
+ * kernel sent the thread that made the fault (SIGILL, SIGTRAP, SIGBUS,
+ * SIGFPE, SIGSEGV, with a fault's si_code), by its si_code; else 0.
+ */
+#define DTD_PROC_FLTILL		1
+#define DTD_PROC_FLTPRIV	2
+#define DTD_PROC_FLTBPT		3
+#define DTD_PROC_FLTTRACE	4
+#define DTD_PROC_FLTACCESS	5
+#define DTD_PROC_FLTBOUNDS	6
+#define DTD_PROC_FLTIOVF	7
+#define DTD_PROC_FLTIZDIV	8
+#define DTD_PROC_FLTFPE		9
+static int
+dtd_prov_proc_fault(const ft_bpfsysrec_t *r)
+{
+	int sig = (int)(uint32_t)r->sr_ev[0];
+	int code = (int)(r->sr_ev[0] >> 32);
+
+	/* si_code > 0: the kernel's; SI_KERNEL (0x80) is no fault's */
+	if (r->sr_ev[1] != r->sr_pidtgid || code <= 0 || code >= 0x80)
+		return 0;
+	switch (sig) {
+	case SIGILL:		/* ILL_PRVOPC 5, ILL_PRVREG 6 */
+		return code == 5 || code == 6 ? DTD_PROC_FLTPRIV :
+		    DTD_PROC_FLTILL;
+	case SIGTRAP:		/* TRAP_TRACE 2 */
+		return code == 2 ? DTD_PROC_FLTTRACE : DTD_PROC_FLTBPT;
+	case SIGBUS:
+		return DTD_PROC_FLTACCESS;
+	case SIGFPE:		/* FPE_INTDIV 1, FPE_INTOVF 2 */
+		return code == 1 ? DTD_PROC_FLTIZDIV : code == 2 ?
+		    DTD_PROC_FLTIOVF : DTD_PROC_FLTFPE;
+	case SIGSEGV:		/* SEGV_ACCERR 2 */
+		return code == 2 ? DTD_PROC_FLTACCESS : DTD_PROC_FLTBOUNDS;
+	}
+	return 0;
+}
+
 /* The reason of an exit whose wait status is code (illumos's CLD_*). */
 static int
 dtd_prov_proc_why(uint64_t code)
@@ -318,6 +373,7 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 	static const char none[1] = "";
 	dtd_prochit_t ph;
 	uint64_t self = r->sr_pidtgid, other, code;
+	int flt;
 	pid_t pp = r->sr_ppid != 0 ? (pid_t)r->sr_ppid : -1;
 	int64_t rv;
 
@@ -370,6 +426,12 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 		dtd_prov_proc_fire(DTD_PROC_EXIT, r, self, pp, &ph);
 		break;
 	case FT_BPF_EVNR(FT_BPF_EV_SIGGEN):
+		/* a fault: the kernel's signal to the thread that made it */
+		if ((flt = dtd_prov_proc_fault(r)) != 0) {
+			ph.ph_hit.dh_args[0] = (uint64_t)flt;
+			dtd_prov_proc_fire(DTD_PROC_FAULT, r, self, pp, &ph);
+			memset(&ph.ph_hit, 0, sizeof(ph.ph_hit));
+		}
 		other = r->sr_ev[1];
 		dtd_prov_proc_subj(&ph.ph_subj[0], other);
 		dtd_prov_proc_subj(&ph.ph_subj[1], other);
@@ -383,7 +445,7 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 		ph.ph_hit.dh_subj[1] = &ph.ph_subj[1];
 		ph.ph_hit.dh_args[0] = 1;
 		ph.ph_hit.dh_args[1] = 2;
-		ph.ph_hit.dh_args[2] = r->sr_ev[0];
+		ph.ph_hit.dh_args[2] = (uint32_t)r->sr_ev[0];
 		dtd_prov_proc_fire(r->sr_ev[3] == DTD_PROC_SIG_IGNORED ?
 		    DTD_PROC_SIGDISCARD : DTD_PROC_SIGSEND, r, self, pp, &ph);
 		break;
@@ -394,6 +456,14 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 		ph.ph_hit.dh_args[0] = r->sr_ev[0];
 		ph.ph_hit.dh_args[2] = r->sr_ev[1];
 		dtd_prov_proc_fire(DTD_PROC_SIGHANDLE, r, self, pp, &ph);
+		break;
+	case SYS_rt_sigtimedwait:
+		/* a pending signal taken by the wait: cleared */
+		rv = (int64_t)r->sr_regs[DTD_PROC_AX];
+		if (r->sr_return && rv > 0) {
+			ph.ph_hit.dh_args[0] = (uint64_t)rv;
+			dtd_prov_proc_fire(DTD_PROC_SIGCLEAR, r, self, pp, &ph);
+		}
 		break;
 	case SYS_execve:
 	case SYS_execveat:
@@ -429,13 +499,13 @@ dtd_prov_proc_drop(int cpu, uint64_t n)
 
 /*
  * Ask the capture for what the enabled probes need: each event one of
- * them is of, and the exec calls (at entry with the path they name, at
- * return).  0, or -1.
+ * them is of, the exec calls (at entry with the path they name, at
+ * return), rt_sigtimedwait's returns.  0, or -1.
  */
 static int
 dtd_prov_proc_want(void)
 {
-	uint32_t ev[FT_BPF_NEV], call = 0;
+	uint32_t ev[FT_BPF_NEV], call = 0, wait = 0;
 	int i, rv = 0;
 
 	memset(ev, 0, sizeof(ev));
@@ -444,9 +514,14 @@ dtd_prov_proc_want(void)
 			continue;
 		if (dtd_prov_proc_tab[i].pp_ev >= 0)
 			ev[dtd_prov_proc_tab[i].pp_ev] = FT_BPF_SYS_ENTRY;
+		else if (dtd_prov_proc_tab[i].pp_calls == DTD_PROC_CALL_EXEC)
+			call |= dtd_prov_proc_tab[i].pp_when;
 		else
-			call |= dtd_prov_proc_tab[i].pp_call;
+			wait |= dtd_prov_proc_tab[i].pp_when;
 	}
+	if (dtd_kcap_want(&dtd_prov_proc_kcap, SYS_rt_sigtimedwait, wait) ==
+	    -1)
+		rv = -1;
 	for (i = 0; i < FT_BPF_NEV; i++)
 		if (dtd_kcap_want(&dtd_prov_proc_kcap, FT_BPF_EVNR(i),
 		    ev[i]) == -1)

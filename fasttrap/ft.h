@@ -609,7 +609,9 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
  *   EXIT	sched_process_exit: [0] 1 when the thread is the process's
  *		last, [1] the group's exit code (signal_struct), [2] the
  *		thread's
- *   SIGGEN	signal_generate: [0] the signal, [1] the task it is for,
+ *   SIGGEN	signal_generate: [0] the signal (low 32 bits) and its
+ *		siginfo's si_code (high 32; 0 when it has none), [1] the
+ *		task it is for,
  *		[2] that task's parent's tgid (0: unknown), [3] the result
  *		(0 delivered, 1 ignored, 2 already pending, ...); its
  *		process's name in sr_tcomm ("" unknown)

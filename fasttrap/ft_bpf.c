@@ -1704,7 +1704,11 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 		break;
 	case FT_BPF_EV_SIGGEN:		/* (sig, info, task, group, result) */
 		EMIT(LDX64(R1, R6, 0));
+		EMIT(AND64I(R1, 0x7fffffff));
 		EMIT(STX64(R7, R1, evoff));
+		/* info->si_code, above it (info may be 0 or 1: no read) */
+		EMIT(LDX64(R3, R6, 8));
+		n = ft_bpf_evread(insn, n, 8, evoff + 4, 4);
 		EMIT(LDX64(R1, R6, 32));
 		EMIT(STX64(R7, R1, evoff + 24));
 		EMIT(LDX64(R3, R6, 16));

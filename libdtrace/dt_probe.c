@@ -124,6 +124,8 @@ static const struct {
 	{ "signal-send", { "lwpsinfo_t *", "psinfo_t *", "int" } },
 	{ "signal-discard", { "lwpsinfo_t *", "psinfo_t *", "int" } },
 	{ "signal-handle", { "int", "", "" } },
+	{ "signal-clear", { "int", "" } },
+	{ "fault", { "int", "" } },
 };
 
 /* The type of args[argno] of proc probe name: NULL none, "" untyped */

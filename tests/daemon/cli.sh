@@ -113,8 +113,8 @@ nsys=$(echo '#include <asm/unistd_64.h>' | ${CC:-cc} -dM -E - |
 check "-l lists syscall's probes after them, entry and return of each" \
     [ "$(awk 'NR > 17 { print $2, $3, $4 }' "$tmp/all" | sort -u |
     awk '$1 == "syscall" { n[$3]++ } END { print n["entry"], n["return"] }')" \
-    = "$nsys $nsys" -a "$(wc -l <"$tmp/all")" -eq $((17 + 2 * nsys + 12)) ]
-check "-l lists proc's twelve probes last" \
+    = "$nsys $nsys" -a "$(wc -l <"$tmp/all")" -eq $((17 + 2 * nsys + 14)) ]
+check "-l lists proc's fourteen probes last" \
     [ "$(awk -v n=$((17 + 2 * nsys)) 'NR > n { print $2 }' "$tmp/all" |
     sort -u)" = proc ]
 check "-l: syscall::read:entry, then syscall::read:return" \
@@ -122,12 +122,12 @@ check "-l: syscall::read:entry, then syscall::read:return" \
     tr '\n' ' ')" = "syscall:read:entry syscall:read:return " ]
 dtrace -l -n profile-123 >"$tmp/out" 2>"$tmp/err"
 same "$tmp/out" "$(printf '%5s %10s %17s %33s %s\n' ID PROVIDER MODULE FUNCTION NAME
-printf '%5d %10s %17s %33s %s\n' $((17 + 2 * nsys + 12)) profile '' '' profile-123)
+printf '%5d %10s %17s %33s %s\n' $((17 + 2 * nsys + 14)) profile '' '' profile-123)
 " "-l -n profile-123 creates the probe on demand, with the next id"
 dtrace -l -P profile >"$tmp/out" 2>"$tmp/err"
 check "-l -P profile: the 13 defaults and profile-123" \
     [ "$(awk 'NR > 1 { print $1 ":" $3 }' "$tmp/out" | tr '\n' ' ')" = \
-    "4:profile-97 5:profile-199 6:profile-499 7:profile-997 8:profile-1999 9:profile-4001 10:profile-4999 11:tick-1 12:tick-10 13:tick-100 14:tick-500 15:tick-1000 16:tick-5000 $((17 + 2 * nsys + 12)):profile-123 " ]
+    "4:profile-97 5:profile-199 6:profile-499 7:profile-997 8:profile-1999 9:profile-4001 10:profile-4999 11:tick-1 12:tick-10 13:tick-100 14:tick-500 15:tick-1000 16:tick-5000 $((17 + 2 * nsys + 14)):profile-123 " ]
 dtrace -l -n 'dtrace:::E*' >"$tmp/out" 2>"$tmp/err"
 check "-l -n with a glob lists END and ERROR" \
     [ "$(awk 'NR > 1 { print $3 }' "$tmp/out" | tr '\n' ' ')" = "END ERROR " ]

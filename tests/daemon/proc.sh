@@ -4,7 +4,8 @@
 # the context of the task each event is of.  Exact counts for a trigger
 # that makes each event a known number of times, the arguments (the
 # child's psinfo_t, the exec path, the error, the exit reason, the
-# signal and its target), and the trigger's own result unchanged.
+# signal and its target, the fault), and the trigger's own result
+# unchanged.
 . "$(dirname "$0")/lib.sh"
 
 check "daemon starts" start_daemon
@@ -104,6 +105,18 @@ proc:::signal-handle
 	@i["signal-handle", args[0]] = count();
 }
 
+proc:::signal-clear
+/pid == $target/
+{
+	@i["signal-clear", args[0]] = count();
+}
+
+proc:::fault
+/ppid == $target/
+{
+	@i["fault", args[0]] = count();
+}
+
 END
 {
 	printa("%s %@d\n", @n);
@@ -116,28 +129,32 @@ dtrace -q -s "$tmp/proc.d" -c "$TRIGGERS/procer 5" >"$tmp/out" 2>"$tmp/err"
 check "dtrace exits 0" test $? -eq 0
 LC_ALL=C sort "$tmp/out" | sed '/^$/d' >"$tmp/got"
 cat >"$tmp/want" <<'W'
-create 9
-create: child's parent is the target 9
+create 10
+create: child's parent is the target 10
 exec /bin/true 5
 exec /nonexistent/procer 1
 exec-failure 2 1
 exec-success args true 5
 exec-success true 5
 exit of a child 1 7
-exit of a child 2 2
+exit of a child 2 3
 exit of the target 1 1
+fault 6 1
 lwp-create 3
 lwp-create: same process, new thread 3
 lwp-exit 3
 lwp-start 3
 procer done
 signal-discard 12 1
+signal-clear 1 1
 signal-handle 10 1
+signal-send 1 1
 signal-send 10 1
 signal-send 9 2
 signal-send: to a child 3
-start 9
+start 10
 W
+LC_ALL=C sort -o "$tmp/want" "$tmp/want"
 check "each event, exactly" cmp -s "$tmp/want" "$tmp/got"
 diff "$tmp/want" "$tmp/got" | sed 's/^/# /'
 sed 's/^/# stderr: /' "$tmp/err"
@@ -155,7 +172,7 @@ check "signal-send: its user stack" grep -q 'depth>2 1' "$tmp/out"
 
 # the probes and their argument types
 dtrace -l -n 'proc:::' >"$tmp/list" 2>&1
-check "twelve proc probes" test "$(grep -c ' proc ' "$tmp/list")" -eq 12
+check "fourteen proc probes" test "$(grep -c ' proc ' "$tmp/list")" -eq 14
 dtrace -lv -n 'proc:::create' >"$tmp/lv" 2>&1
 check "proc's stability" test "$(grep -c 'Dependency Class: ISA' "$tmp/lv")" \
     -eq 2

@@ -3,19 +3,26 @@
  * fork N children that exec /bin/true; one whose exec of a path that
  * does not exist fails (it exits 7); one that takes SIGUSR1 in its
  * handler (and exits 0 there); one that ignores SIGUSR2, is sent it,
- * and is killed; one that is killed with SIGKILL.  Wait for each; exit 0.
+ * and is killed; one that is killed with SIGKILL; one that reads
+ * address 0 (a fault: it dies of SIGSEGV, with no core dump).  Wait for
+ * each.  Send itself SIGHUP, blocked, and take it with sigtimedwait();
+ * exit 0.
  *
  *	procer N
  */
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static int	procer_pipe[2];
+static volatile uintptr_t argc_zero;	/* 0, unknown to the compiler */
 
 static void *
 procer_thread(void *arg)
@@ -101,6 +108,15 @@ procer_waiter(void)
 }
 
 static void
+procer_faulter(void)
+{
+	/* no core dump, whatever the system's core_pattern */
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	procer_ready();
+	*(volatile int *)(uintptr_t)argc_zero = 1;
+}
+
+static void
 procer_reap(pid_t pid)
 {
 	int st;
@@ -115,7 +131,9 @@ int
 main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 3, i;
+	struct timespec ts = { 10, 0 };
 	pthread_t t[3];
+	sigset_t set;
 	pid_t pid;
 
 	if (pipe(procer_pipe) == -1) {
@@ -140,6 +158,15 @@ main(int argc, char **argv)
 	pid = procer_child(procer_waiter);
 	kill(pid, SIGKILL);
 	procer_reap(pid);
+	procer_reap(procer_child(procer_faulter));
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	kill(getpid(), SIGHUP);
+	if (sigtimedwait(&set, NULL, &ts) != SIGHUP) {
+		perror("sigtimedwait");
+		return 1;
+	}
 	printf("procer done\n");
 	return 0;
 }

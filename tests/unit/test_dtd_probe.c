@@ -242,12 +242,12 @@ main(void)
 	tap_ok(p != NULL && strcmp(p->dpr_func, "read") == 0 &&
 	    strcmp(p->dpr_name, "return") == 0,
 	    "id 18 is syscall::read:return");
-	/* then proc's twelve, create first */
-	tap_is(nmatch("proc", "", "", ""), 12, "proc::: 12 probes");
+	/* then proc's fourteen, create first */
+	tap_is(nmatch("proc", "", "", ""), 14, "proc::: 14 probes");
 	p = dtd_probe_lookup(17 + (uint32_t)nsys);
 	tap_ok(p != NULL && strcmp(p->dpr_prov->dpv_name, "proc") == 0 &&
 	    strcmp(p->dpr_name, "create") == 0, "proc:::create follows");
-	base = 16 + nsys + 12;
+	base = 16 + nsys + 14;
 	tap_ok(dtd_probe_lookup(base + 1) == NULL, "no other probes yet");
 
 	tap_is(nmatch("dtrace", "", "", "BEGIN"), 1, "dtrace:::BEGIN");
