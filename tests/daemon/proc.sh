@@ -11,8 +11,8 @@
 check "daemon starts" start_daemon
 
 # BPF programs need root (or CAP_BPF and CAP_PERFMON)
-if ! dtrace -q -n 'proc:::exit { exit(0); }' -c "$TRIGGERS/procer 1" \
-    >/dev/null 2>"$tmp/err"; then
+if ! dtrace -q -n 'proc:::exit /pid == $target/ { exit(0); }' \
+    -c "$TRIGGERS/procer 1" >/dev/null 2>"$tmp/err"; then
 	sed "s/^/# /" "$tmp/err"
 	ok "# SKIP no process event capture here"
 	check "daemon stops" stop_daemon

@@ -41,7 +41,7 @@ procer_usr1(int sig)
 static pid_t
 procer_child(void (*fn)(void))
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 	char c;
 
 	if ((pid = fork()) == -1) {
@@ -49,6 +49,10 @@ procer_child(void (*fn)(void))
 		exit(1);
 	}
 	if (pid == 0) {
+		/* no child outlives procer (killed, it waits for none) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1 ||
+		    getppid() != parent)
+			_exit(1);
 		fn();
 		_exit(1);
 	}
