@@ -401,6 +401,7 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 		} else {
 			dtd_prov_proc_subj(&ph.ph_subj[1], self);
 			ph.ph_subj[1].dh_execname = r->sr_comm;
+			ph.ph_subj[1].dh_psargs = ph.ph_subj[0].dh_psargs;
 			ph.ph_hit.dh_subj[0] = &ph.ph_subj[0];
 			ph.ph_hit.dh_subj[1] = &ph.ph_subj[1];
 			ph.ph_hit.dh_args[0] = 1;

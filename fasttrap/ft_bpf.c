@@ -1594,8 +1594,9 @@ static const char *const ft_bpf_evtp[FT_BPF_NEV] = {
 };
 
 /*
- * The program of process event ev (FT_BPF_EV_*), or 0 with nothing
- * loaded when the BTF does not say where what it reads is.  With uctx,
+ * Load and attach the program of process event ev (FT_BPF_EV_*): 0, or
+ * -1 with err filled (the BTF does not say where what it reads is:
+ * EOPNOTSUPP).  With uctx,
  * the record has the caller's user registers (the kernel's
  * task_pt_regs: where it entered the kernel) and stack; a kernel that
  * will not load that has a program without them.
@@ -1613,8 +1614,12 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 	    (ev == FT_BPF_EV_EXIT && (o->bo_signal < 0 ||
 	    o->bo_signal > INT32_MAX || o->bo_grpexit < 0 ||
 	    o->bo_grpexit > INT32_MAX || o->bo_exitcode < 0 ||
-	    o->bo_exitcode > INT32_MAX)))
-		return 0;
+	    o->bo_exitcode > INT32_MAX))) {
+		snprintf(err, errlen, "the kernel's BTF does not say where "
+		    "the task fields %s reads are", ft_bpf_evtp[ev]);
+		errno = EOPNOTSUPP;
+		return -1;
+	}
 #define	EMIT(x)	(insn[n++] = (x))
 	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
 	n = ft_bpf_pidtgid(insn, n);
@@ -1786,6 +1791,8 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 	if ((fs->fs_evtp[ev] = ft_bpf_rawtp(ft_bpf_evtp[ev],
 	    fs->fs_evprog[ev])) == -1) {
 		e = errno;
+		close(fs->fs_evprog[ev]);
+		fs->fs_evprog[ev] = -1;
 		snprintf(err, errlen, "cannot attach to the %s tracepoint: %s",
 		    ft_bpf_evtp[ev], strerror(e));
 		errno = e;
@@ -1819,8 +1826,10 @@ ft_bpf_sys_events(ft_bpfsys_t *fs, char *err, size_t errlen)
 		errno = EOPNOTSUPP;
 		return -1;
 	}
+	/* those an earlier call left in place stay */
 	for (ev = 0; ev < FT_BPF_NEV; ev++)
-		if (ft_bpf_evprog(fs, ev, err, errlen) == -1)
+		if (fs->fs_evtp[ev] == -1 &&
+		    ft_bpf_evprog(fs, ev, err, errlen) == -1)
 			return -1;
 	fs->fs_evon = 1;
 	return 0;
