@@ -64,6 +64,7 @@ dtd_host_init(dtd_fire_t *f, const dtd_hit_t *h, const dtd_ecb_t *e,
 	f->df_execdone = 0;
 	f->df_procdone = 0;
 	f->df_psdone = 0;
+	f->df_pssubj = 0;
 	memset(f->df_execname, 0, sizeof(f->df_execname));
 	memcpy(f->df_zonename, "global", sizeof("global"));
 	dtd_host_region(ms, p->dpr_prov->dpv_name,

@@ -541,6 +541,7 @@ extern const dt_type_t dt_type_void, dt_type_char, dt_type_schar,
 
 struct dt_pcb;
 const char	*dt_probe_proc_argtype(const char *, int);
+int		dt_probe_proc_globtype(const char *, int, const char **);
 const dt_type_t	*dt_decl_lookup(const char *);
 const dt_type_t	*dt_decl_lookup_any(dtrace_hdl_t *, const char *);
 const dt_type_t	*dt_decl_type(const dt_typespec_t *, const char **, int *);

@@ -810,8 +810,9 @@ static int
 dt_node_args_proc(dt_pcb_t *pcb, dt_node_t *dnp, int argno)
 {
 	dtp_prog_t *pp = &pcb->pcb_prog->dp_prog;
-	const char *type = NULL, *t;
+	const char *type = NULL;
 	const dt_type_t *tt, *task;
+	char base[32];
 	dt_node_t *v;
 	uint32_t i;
 
@@ -820,10 +821,8 @@ dt_node_args_proc(dt_pcb_t *pcb, dt_node_t *dnp, int argno)
 		const dtp_probedesc_t *pd = &pp->dp_stmt[i].ds_desc;
 
 		if (strcmp(pd->dpd_provider, "proc") != 0 ||
-		    (t = dt_probe_proc_argtype(pd->dpd_name, argno)) == NULL ||
-		    (type != NULL && strcmp(type, t) != 0))
+		    dt_probe_proc_globtype(pd->dpd_name, argno, &type) != 0)
 			return 0;
-		type = t;
 	}
 	if (type == NULL || *type == '\0')
 		return 0;
@@ -842,8 +841,6 @@ dt_node_args_proc(dt_pcb_t *pcb, dt_node_t *dnp, int argno)
 		return 1;
 	}
 	/* "psinfo_t *", "lwpsinfo_t *": procfs.d's, of the task */
-	char base[32];
-
 	snprintf(base, sizeof(base), "%.*s", (int)(strlen(type) - 2), type);
 	if ((tt = dt_decl_lookup_any(pcb->pcb_hdl, base)) == NULL)
 		dt_parser_error(pcb, dnp->dn_line, D_TYPE_ERR,

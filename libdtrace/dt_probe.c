@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,13 +111,18 @@ dt_probe_pid(const char *prov)
  * The proc provider's argument types, as illumos declares them: a
  * psinfo_t or lwpsinfo_t of another process or thread is procfs.d's
  * translation of the task the argument names (the daemon gives it), a
- * string is one the daemon holds; "" is an argument left untyped.
+ * string is one the daemon holds; "" is an argument left untyped, NULL
+ * one the probe has not.
  */
 static const struct {
 	const char	*pa_name;
 	const char	*pa_types[3];
 } dt_probe_proc_args[] = {
 	{ "create", { "psinfo_t *" } },
+	{ "start", { NULL } },
+	{ "lwp-start", { NULL } },
+	{ "exec-success", { NULL } },
+	{ "lwp-exit", { NULL } },
 	{ "exec", { "string" } },
 	{ "exec-failure", { "int" } },
 	{ "exit", { "int" } },
@@ -127,6 +133,32 @@ static const struct {
 	{ "signal-clear", { "int", "" } },
 	{ "fault", { "int", "" } },
 };
+
+/*
+ * The type of args[argno] of the proc probes a name (a glob) matches,
+ * with *typep (NULL at first) the one found so far: 0 when they agree
+ * on it (*typep set; "" untyped), -1 when one has none or another.
+ */
+int
+dt_probe_proc_globtype(const char *glob, int argno, const char **typep)
+{
+	const char *t;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(dt_probe_proc_args) /
+	    sizeof(dt_probe_proc_args[0]); i++) {
+		if (fnmatch(glob[0] == '\0' ? "*" : glob,
+		    dt_probe_proc_args[i].pa_name, 0) != 0)
+			continue;
+		n++;
+		t = argno < 3 ? dt_probe_proc_args[i].pa_types[argno] : NULL;
+		if (t == NULL || (*typep != NULL && strcmp(*typep, t) != 0))
+			return -1;
+		*typep = t;
+	}
+	return n > 0 ? 0 : -1;
+}
 
 /* The type of args[argno] of proc probe name: NULL none, "" untyped */
 const char *

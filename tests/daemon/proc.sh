@@ -184,6 +184,13 @@ check "args[1] of exit is out of range" grep -q 'D_ARGS_IDX\|out of range' \
     "$tmp/o"
 dtrace -n 'proc:::exec { x = args[0] + 1; }' >"$tmp/o" 2>&1
 check "args[0] of exec is a string" grep -q 'arithmetic type' "$tmp/o"
+# a glob's probes type an argument when they agree on its type
+dtrace -e -n 'proc:::signal-s* { trace(args[1]->pr_pid + args[2]); }' \
+    >"$tmp/o" 2>&1
+check "proc:::signal-s*: signal-send's types" test ! -s "$tmp/o"
+dtrace -e -n 'proc:::lwp-* { trace(args[0]->pr_lwpid); }' >"$tmp/o" 2>&1
+check "proc:::lwp-*: no type its probes agree on" grep -q 'no C type' \
+    "$tmp/o"
 
 # who sees what: a user's consumer sees its own processes' events, not
 # root's (each judged by the credentials the event recorded: the
