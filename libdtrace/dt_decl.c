@@ -628,7 +628,10 @@ dt_decl_tag(dt_pcb_t *pcb, int kind, const char *tag, int line)
 /*
  * "struct foo" used without a body: D's own, else the target's (from
  * its DWARF, dt_dwarf.c), else a new incomplete one.  "struct mod`foo"
- * is the target's module mod's, or an error.
+ * is the target's module mod's, or an error.  A D library's are D's
+ * alone: it is compiled before any program names a target (procfs.d's
+ * struct task_struct would have every module's DWARF of a -p target
+ * read, a fifth of a second, for a type that is not the target's).
  */
 const dt_type_t *
 dt_decl_sou_ref(dt_pcb_t *pcb, int kind, const char *tag, int line)
@@ -647,7 +650,8 @@ dt_decl_sou_ref(dt_pcb_t *pcb, int kind, const char *tag, int line)
 	if ((t = dt_decl_tag_lookup(pcb, kind, tag)) != NULL)
 		return t;
 	snprintf(name, sizeof(name), "%s %s", dt_decl_kindname(kind), tag);
-	if ((t = dt_dwarf_lookup(pcb->pcb_hdl, name, kind)) != NULL)
+	if (pcb->pcb_lib == NULL &&
+	    (t = dt_dwarf_lookup(pcb->pcb_hdl, name, kind)) != NULL)
 		return t;
 	return dt_decl_tag(pcb, kind, tag, line);
 }
