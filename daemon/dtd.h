@@ -695,20 +695,25 @@ void		dtd_sample_fire_user(dtd_hit_t *,
 
 /*
  * dtd_kcap.c: the kernel capture of system calls and process events,
- * held by the providers that fire from it (syscall, proc).  ku_rec and
- * ku_drop run on its drain thread (or a stopping consumer's flush):
- * every record, whatever the holder wants; n records lost on cpu.
+ * held by the providers that fire from it (syscall, proc).  ku_rec,
+ * ku_drop and ku_idle run on its drain thread (or a stopping consumer's
+ * flush): every record, whatever the holder wants; n records lost on
+ * cpu; the pass is over, at CLOCK_MONOTONIC time t (UINT64_MAX at a
+ * flush: whatever a holder held back fires now).
  */
 struct ft_bpfsysrec;
 struct ft_bpfsys;
 typedef struct dtd_kcapuser {
 	void		(*ku_rec)(const struct ft_bpfsysrec *);
 	void		(*ku_drop)(int, uint64_t);
+	/* after each pass over the ring: the time (NULL: nothing to do) */
+	void		(*ku_idle)(uint64_t);
 } dtd_kcapuser_t;
 int		dtd_kcap_hold(const dtd_kcapuser_t *);
 void		dtd_kcap_rele(const dtd_kcapuser_t *);
 int		dtd_kcap_want(const dtd_kcapuser_t *, uint32_t, uint32_t);
 void		dtd_kcap_drain(void);
+void		dtd_kcap_flush(void);
 struct ft_bpfsys *dtd_kcap_get(void);
 void		dtd_kcap_charge(dtd_probe_t *const *, size_t, int, uint64_t);
 int		dtd_kcap_visible(const struct ft_bpfsysrec *, uid_t, gid_t);

@@ -29,6 +29,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dtd.h"
@@ -128,22 +129,48 @@ dtd_kcap_lostcheck(void)
 }
 
 /*
- * Fire for every record in the ring, report the lost ones.  On the main
- * thread, for a stopping consumer (its provider's dpv_flush): the calls
+ * Fire for every record in the ring, report the lost ones, tell the
+ * holders the pass is over.  On the main thread, for a stopping consumer
+ * (its provider's dpv_flush, through dtd_kcap_flush): the calls
  * and events before now are in the ring (each program ran in its call,
  * before the call went on), and are fired before END rather than when
  * the thread wakes (a -c target's last calls, made just before it
  * exited, would be lost).
  */
-void
-dtd_kcap_drain(void)
+static void
+dtd_kcap_pass(int flush)
 {
+	struct timespec ts;
+	uint64_t now = UINT64_MAX;
+	int i;
+
 	pthread_mutex_lock(&dtd_kcap_dlock);
 	if (dtd_kcap_cap != NULL) {
 		ft_bpf_sys_drain(dtd_kcap_cap, dtd_kcap_rec, NULL);
 		dtd_kcap_lostcheck();
+		if (!flush && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+			now = (uint64_t)ts.tv_sec * 1000000000ull +
+			    (uint64_t)ts.tv_nsec;
+		for (i = 0; i < DTD_KCAP_MAXUSERS; i++)
+			if (dtd_kcap_users[i] != NULL &&
+			    dtd_kcap_users[i]->ku_idle != NULL &&
+			    (flush || now != UINT64_MAX))
+				dtd_kcap_users[i]->ku_idle(now);
 	}
 	pthread_mutex_unlock(&dtd_kcap_dlock);
+}
+
+void
+dtd_kcap_drain(void)
+{
+	dtd_kcap_pass(0);
+}
+
+/* A drain whose holders fire all they held back (a consumer stops). */
+void
+dtd_kcap_flush(void)
+{
+	dtd_kcap_pass(1);
 }
 
 static void *

@@ -623,7 +623,7 @@ static void
 dtd_prov_proc_flush(dtd_consumer_t *c)
 {
 	if (dtd_prov_proc_held && dtd_prov_proc_uses(c))
-		dtd_kcap_drain();
+		dtd_kcap_flush();
 }
 
 static void

@@ -166,9 +166,12 @@ static int		dtd_prov_syscall_capon;	/* clauses read memory */
 static void	dtd_prov_syscall_rec(const ft_bpfsysrec_t *);
 static void	dtd_prov_syscall_drop(int, uint64_t);
 
+static void	dtd_prov_syscall_idle(uint64_t);
+
 static const dtd_kcapuser_t dtd_prov_syscall_kcap = {
 	.ku_rec = dtd_prov_syscall_rec,
 	.ku_drop = dtd_prov_syscall_drop,
+	.ku_idle = dtd_prov_syscall_idle,
 };
 
 static int
@@ -191,7 +194,8 @@ dtd_prov_syscall_init(void)
 				continue;
 			c = &dtd_prov_syscall_caps[k];
 			dtd_prov_syscall_capspec[nr] = FT_BPF_SYS_CAPTURE |
-			    (c->ca_ret ? FT_BPF_SYS_CAPRET : 0) |
+			    (c->ca_ret ? FT_BPF_SYS_CAPRET :
+			    c->ca_len == -1 ? FT_BPF_SYS_CAPEXIT : 0) |
 			    FT_BPF_SYS_CAPSPEC(c->ca_len == -1 ?
 			    FT_BPF_SYS_STR : FT_BPF_SYS_BUF,
 			    dtd_prov_syscall_argreg[c->ca_ptr],
@@ -260,9 +264,9 @@ dtd_prov_syscall_errno(const dtd_hit_t *h, uint64_t *v)
 	return 0;
 }
 
-/* Drain thread: a record of the capture. */
+/* Drain thread: fire the probe of record r, if it is enabled. */
 static void
-dtd_prov_syscall_rec(const ft_bpfsysrec_t *r)
+dtd_prov_syscall_fire(const ft_bpfsysrec_t *r)
 {
 	uint32_t nr = r->sr_nr, want;
 	int ret = r->sr_return != 0, i;
@@ -273,8 +277,6 @@ dtd_prov_syscall_rec(const ft_bpfsysrec_t *r)
 	ft_perfhit_t ph;
 	dtd_syshit_t sh;
 
-	if (nr >= FT_BPF_SYSMAX)	/* a process event */
-		return;
 	p = dtd_prov_syscall_probes[nr][ret];
 	want = __atomic_load_n(&dtd_prov_syscall_want[nr], __ATOMIC_ACQUIRE);
 	if (p != NULL && (want & (ret ? FT_BPF_SYS_RETURN :
@@ -324,6 +326,95 @@ dtd_prov_syscall_rec(const ft_bpfsysrec_t *r)
 }
 
 /*
+ * Entry records held back (drain thread, or a flush under the
+ * capture's lock): the call names a path that was not in memory at
+ * entry (a page the program had not touched yet), so the record has
+ * no copy of it; the call's return record has (FT_BPF_SYS_CAPEXIT), and
+ * the entry fires with that copy just before the return.  One whose
+ * return has not come DTD_SYSCALL_PARKNS later (a call that blocks, an
+ * exec that worked, a thread killed in the call) fires as it is.
+ */
+#define DTD_SYSCALL_NPARK	64
+#define DTD_SYSCALL_PARKNS	(100 * 1000000ull)
+static ft_bpfsysrec_t	*dtd_prov_syscall_parked[DTD_SYSCALL_NPARK];
+static int		dtd_prov_syscall_nparked;
+
+/* Fire parked entry k as it is, or with return record ret's copy. */
+static void
+dtd_prov_syscall_unpark(int k, const ft_bpfsysrec_t *ret)
+{
+	ft_bpfsysrec_t *r = dtd_prov_syscall_parked[k];
+
+	dtd_prov_syscall_parked[k] = NULL;
+	dtd_prov_syscall_nparked--;
+	if (ret != NULL) {
+		r->sr_capaddr = ret->sr_capaddr;
+		r->sr_caplen = ret->sr_caplen;
+		r->sr_capstr = ret->sr_capstr;
+		memcpy(r->sr_cap, ret->sr_cap, ret->sr_caplen);
+	}
+	dtd_prov_syscall_fire(r);
+	free(r);
+}
+
+/* Hold entry record r back: 1, or 0 (no room: fire it as it is). */
+static int
+dtd_prov_syscall_park(const ft_bpfsysrec_t *r)
+{
+	size_t len = offsetof(ft_bpfsysrec_t, sr_stack) + r->sr_stklen;
+	int k;
+
+	for (k = 0; k < DTD_SYSCALL_NPARK; k++)
+		if (dtd_prov_syscall_parked[k] == NULL)
+			break;
+	if (k == DTD_SYSCALL_NPARK ||
+	    (dtd_prov_syscall_parked[k] = malloc(sizeof(*r))) == NULL)
+		return 0;
+	memcpy(dtd_prov_syscall_parked[k], r, len);
+	dtd_prov_syscall_nparked++;
+	return 1;
+}
+
+/* Drain thread: a pass is over at now; fire the entries held too long. */
+static void
+dtd_prov_syscall_idle(uint64_t now)
+{
+	int k;
+
+	for (k = 0; dtd_prov_syscall_nparked > 0 && k < DTD_SYSCALL_NPARK;
+	    k++)
+		if (dtd_prov_syscall_parked[k] != NULL && (now == UINT64_MAX ||
+		    now - dtd_prov_syscall_parked[k]->sr_time >
+		    DTD_SYSCALL_PARKNS))
+			dtd_prov_syscall_unpark(k, NULL);
+}
+
+/* Drain thread: a record of the capture. */
+static void
+dtd_prov_syscall_rec(const ft_bpfsysrec_t *r)
+{
+	uint32_t nr = r->sr_nr;
+	int k;
+
+	if (nr >= FT_BPF_SYSMAX)	/* a process event */
+		return;
+	if (!r->sr_return && r->sr_caplen == 0 && dtd_prov_syscall_capon &&
+	    (dtd_prov_syscall_capspec[nr] & FT_BPF_SYS_CAPEXIT) &&
+	    (__atomic_load_n(&dtd_prov_syscall_want[nr], __ATOMIC_ACQUIRE) &
+	    FT_BPF_SYS_ENTRY) && dtd_prov_syscall_park(r))
+		return;
+	if (r->sr_return && dtd_prov_syscall_nparked > 0) {
+		for (k = 0; k < DTD_SYSCALL_NPARK; k++)
+			if (dtd_prov_syscall_parked[k] != NULL &&
+			    dtd_prov_syscall_parked[k]->sr_pidtgid ==
+			    r->sr_pidtgid &&
+			    dtd_prov_syscall_parked[k]->sr_nr == nr)
+				dtd_prov_syscall_unpark(k, r);
+	}
+	dtd_prov_syscall_fire(r);
+}
+
+/*
  * Drain thread: report n records lost on cpu to every consumer with an
  * enabled syscall ECB, once each.
  */
@@ -340,17 +431,25 @@ static void
 dtd_prov_syscall_flush(dtd_consumer_t *c)
 {
 	if (dtd_prov_syscall_held && dtd_prov_syscall_uses(c))
-		dtd_kcap_drain();
+		dtd_kcap_flush();
 }
 
 /* Let the capture go, and what it was asked for with it. */
 static void
 dtd_prov_syscall_close(void)
 {
+	int k;
+
 	if (!dtd_prov_syscall_held)
 		return;
 	dtd_kcap_rele(&dtd_prov_syscall_kcap);
 	dtd_prov_syscall_held = 0;
+	/* the drain thread is done with them; their probes are off */
+	for (k = 0; k < DTD_SYSCALL_NPARK; k++) {
+		free(dtd_prov_syscall_parked[k]);
+		dtd_prov_syscall_parked[k] = NULL;
+	}
+	dtd_prov_syscall_nparked = 0;
 	dtd_prov_syscall_capon = 0;
 }
 
@@ -363,6 +462,9 @@ dtd_prov_syscall_word(uint32_t nr)
 	if (dtd_prov_syscall_capon &&
 	    (v & (FT_BPF_SYS_ENTRY | FT_BPF_SYS_RETURN)))
 		v |= dtd_prov_syscall_capspec[nr];
+	/* an entry whose path was not there waits for its return's copy */
+	if ((v & FT_BPF_SYS_ENTRY) && (v & FT_BPF_SYS_CAPEXIT))
+		v |= FT_BPF_SYS_RETURN;
 	return v;
 }
 

@@ -590,6 +590,12 @@ int		ft_bpf_stack(ft_bpf_t *, size_t);
  */
 #define	FT_BPF_SYS_CAPTURE	8
 #define	FT_BPF_SYS_CAPRET	16
+/*
+ * ... and, for memory copied at entry, again at return (its registers
+ * are the entry's but ax): a path in a page the program had not touched
+ * yet cannot be read at entry, and can once the call has read it.
+ */
+#define	FT_BPF_SYS_CAPEXIT	32
 #define	FT_BPF_SYS_STR		1
 #define	FT_BPF_SYS_BUF		2
 #define	FT_BPF_SYS_CAPSPEC(kind, ptr, len) \

@@ -1088,10 +1088,20 @@ ft_bpf_syscap(struct bpf_insn *insn, int n, int ret)
 	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_capstr)));
 	EMIT(LDX64(R9, R10, -56));
 	EMIT(MOV64R(R2, R9));
-	EMIT(AND64I(R2, FT_BPF_SYS_CAPTURE | FT_BPF_SYS_CAPRET));
-	jno[nno++] = n;
-	EMIT(JNEI(R2, ret ? FT_BPF_SYS_CAPTURE | FT_BPF_SYS_CAPRET :
-	    FT_BPF_SYS_CAPTURE, 0));
+	if (!ret) {
+		EMIT(AND64I(R2, FT_BPF_SYS_CAPTURE | FT_BPF_SYS_CAPRET));
+		jno[nno++] = n;
+		EMIT(JNEI(R2, FT_BPF_SYS_CAPTURE, 0));
+	} else {
+		/* at return: CAPRET's, or CAPEXIT's second copy */
+		EMIT(AND64I(R2, FT_BPF_SYS_CAPTURE));
+		jno[nno++] = n;
+		EMIT(JEQI(R2, 0, 0));
+		EMIT(MOV64R(R2, R9));
+		EMIT(AND64I(R2, FT_BPF_SYS_CAPRET | FT_BPF_SYS_CAPEXIT));
+		jno[nno++] = n;
+		EMIT(JEQI(R2, 0, 0));
+	}
 	/* r3: the address, the register PTR's value */
 	EMIT(MOV64R(R2, R9));
 	EMIT(RSH64I(R2, 8));

@@ -128,6 +128,18 @@ same "$tmp/out" "ready
 
 " "a process nobody named: both threads' calls, exact"
 
+# a path in a page the program has not touched yet is not in memory at
+# the call's entry: the entry fires with the copy its return made (the
+# program is gone when the probes fire: read live, it would fault)
+printf '/nonexistent/first-touch' >"$tmp/pathfile"
+dtrace -q -n 'syscall::openat:entry /pid == $target/ {
+	printf("[%s]\n", copyinstr(arg1)); }' \
+    -c "$TRIGGERS/firsttouch $tmp/pathfile" >"$tmp/out" 2>"$tmp/err"
+check "openat:entry: a path first touched by the call" \
+    grep -qx '\[/nonexistent/first-touch\]' "$tmp/out"
+check "openat:entry: no fault" [ ! -s "$tmp/err" ] ||
+    sed 's/^/# /' "$tmp/err"
+
 # who sees what: a user's consumer sees the calls of its own processes,
 # not root's, nor those of a set-uid root program the user runs (all
 # wait on a FIFO until tracing is on, and are gone when most of their
