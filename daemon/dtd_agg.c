@@ -27,10 +27,21 @@ static uint64_t
 dtd_agg_hash(uint32_t aggid, const void *key, uint32_t keysize)
 {
 	const unsigned char *p = key;
-	uint64_t h = 0xcbf29ce484222325ull ^ aggid;
+	uint64_t h = 0xcbf29ce484222325ull ^ aggid, w;
 	uint32_t i;
 
-	for (i = 0; i < keysize; i++) {
+	/*
+	 * A word at a time: a key holds strings of strsize bytes (256 by
+	 * default), hashed on every update; a byte at a time, they were
+	 * half of the daemon's time under syscall:::entry { @[execname] =
+	 * count(); }.
+	 */
+	for (i = 0; i + 8 <= keysize; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 32;
+	}
+	for (; i < keysize; i++) {
 		h ^= p[i];
 		h *= 0x100000001b3ull;
 	}
