@@ -192,6 +192,40 @@ dtrace -e -n 'proc:::lwp-* { trace(args[0]->pr_lwpid); }' >"$tmp/o" 2>&1
 check "proc:::lwp-*: no type its probes agree on" grep -q 'no C type' \
     "$tmp/o"
 
+# one capture, two providers: a syscall consumer and a proc consumer
+# hold it together; when the syscall one has gone, the proc one still
+# sees every event, and the syscall one saw every call while it was on
+: >"$tmp/sout"
+: >"$tmp/pout"
+dtrace -q -n 'BEGIN { printf("ready\n"); }
+    syscall::getppid:entry /execname == "syscaller"/ { @ = count(); }
+    syscall::exit_group:entry /execname == "syscaller"/ { exit(0); }
+    END { printa("getppid %@d\n", @); }' >"$tmp/sout" 2>&1 &
+sdt=$!
+dtrace -q -n 'BEGIN { printf("ready\n"); }
+    proc:::exec-success /execname == "syscaller"/ { @ = count(); }
+    proc:::exit /execname == "syscaller" && ++n == 2/ { exit(0); }
+    END { printa("exec-success %@d\n", @); }' >"$tmp/pout" 2>&1 &
+pdt=$!
+i=0
+while ! { grep -q ready "$tmp/sout" && grep -q ready "$tmp/pout"; } &&
+    [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+"$TRIGGERS/syscaller" 50 >/dev/null
+wait $sdt
+"$TRIGGERS/syscaller" 70 >/dev/null
+wait $pdt
+same "$tmp/sout" "ready
+getppid 100
+
+" "shared capture: the syscall consumer's calls, exact"
+same "$tmp/pout" "ready
+exec-success 2
+
+" "shared capture: the proc consumer's events, after the other went"
+
 # who sees what: a user's consumer sees its own processes' events, not
 # root's (each judged by the credentials the event recorded: the
 # processes are gone when their events fire)
