@@ -195,10 +195,11 @@ dtd_host_ticks(int64_t *ts, long long ticks, int since_boot)
 /*
  * The numbers of a /proc stat file after the name (in parentheses, it
  * may hold anything: they follow its last ")") and the state: v[i] is
- * field i + 4 of proc(5).  How many of at most max were read, or -1.
+ * field i + 4 of proc(5); the state's letter in *state (if not NULL).
+ * How many of at most max were read, or -1.
  */
 static int
-dtd_host_statfields(const char *path, long long *v, int max)
+dtd_host_statfields(const char *path, long long *v, int max, char *state)
 {
 	char buf[1024], *p, *end;
 	size_t n;
@@ -214,6 +215,8 @@ dtd_host_statfields(const char *path, long long *v, int max)
 		return -1;
 	for (p++; *p == ' '; p++)
 		;
+	if (state != NULL)
+		*state = *p;
 	while (*p != '\0' && *p != ' ')	/* the state */
 		p++;
 	for (i = 0; i < max; i++, p = end) {
@@ -248,7 +251,7 @@ dtd_host_ps_pstat(dtd_fire_t *f)
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)h->dh_pid);
 	/* utime 14, stime 15, start 22 */
-	if (dtd_host_statfields(path, v, 20) < 20)
+	if (dtd_host_statfields(path, v, 20, NULL) < 20)
 		return;
 	dtd_host_ticks(f->df_psstr.dfs_time, v[10] + v[11], 0);
 	dtd_host_ticks(f->df_psstr.dfs_start, v[18], 1);
@@ -263,14 +266,38 @@ static void
 dtd_host_ps_stat(dtd_fire_t *f)
 {
 	const dtd_hit_t *h = f->df_hit;
-	char path[96];
+	char path[96], st = '\0';
 	long long v[40];
 
 	f->df_ps[DIF_PSINFO_TTYDEV] = -1;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)h->dh_pid,
 	    (int)h->dh_tid);
-	if (dtd_host_statfields(path, v, 40) < 38)
+	if (dtd_host_statfields(path, v, 40, &st) < 38)
 		return;
+	/*
+	 * illumos's state of a thread a probe's argument names (the one
+	 * that fired the probe is SONPROC, running it): Linux's running or
+	 * runnable is SRUN, its sleeps (S, D, I) SSLEEP, stopped or traced
+	 * SSTOP, a zombie SZOMB
+	 */
+	switch (st) {
+	case 'R':
+		f->df_ps[DIF_PSINFO_STATE] = 2;		/* SRUN */
+		f->df_ps[DIF_PSINFO_SNAME] = 'R';
+		break;
+	case 'T': case 't':
+		f->df_ps[DIF_PSINFO_STATE] = 4;		/* SSTOP */
+		f->df_ps[DIF_PSINFO_SNAME] = 'T';
+		break;
+	case 'Z': case 'X':
+		f->df_ps[DIF_PSINFO_STATE] = 3;		/* SZOMB */
+		f->df_ps[DIF_PSINFO_SNAME] = 'Z';
+		break;
+	default:
+		f->df_ps[DIF_PSINFO_STATE] = 1;		/* SSLEEP */
+		f->df_ps[DIF_PSINFO_SNAME] = 'S';
+		break;
+	}
 	f->df_ps[DIF_PSINFO_PGID] = v[1];
 	f->df_ps[DIF_PSINFO_SID] = v[2];
 	if (v[3] != 0)
@@ -401,6 +428,15 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 	case DIF_PSINFO_ARGV:
 	case DIF_PSINFO_ENVP:
 		grp = DTD_PS_STACK;
+		break;
+	case DIF_PSINFO_STATE:
+	case DIF_PSINFO_SNAME:
+		/* the firing thread is running the probe */
+		if (f->df_pssubj == 0) {
+			*valp = ndx == DIF_PSINFO_STATE ? 6 : 'O';	/* SONPROC */
+			return 0;
+		}
+		grp = DTD_PS_STAT;
 		break;
 	case DIF_PSINFO_PGID:
 	case DIF_PSINFO_SID:

@@ -203,7 +203,9 @@ typedef uint32_t dif_instr_t;
 #define DIF_PSINFO_GID		23
 #define DIF_PSINFO_TID		24
 #define DIF_PSINFO_ONPRO	25	/* the CPU it runs on, or -1 */
-#define DIF_PSINFO_MAX		25
+#define DIF_PSINFO_STATE	26	/* illumos's S* of the thread, and */
+#define DIF_PSINFO_SNAME	27	/* its letter */
+#define DIF_PSINFO_MAX		27
 #define DIF_PSINFO_SUBJSHIFT	8
 #define DIF_VAR_CURTHREAD	0x0100	/* kernel-only */
 #define DIF_VAR_TIMESTAMP	0x0101

@@ -52,8 +52,8 @@ typedef struct lwpsinfo {
 	uintptr_t	pr_addr;
 	uintptr_t	pr_wchan;
 	char		pr_stype;
-	char		pr_state;	/* SONPROC: it is running the probe */
-	char		pr_sname;	/* 'O' */
+	char		pr_state;	/* SONPROC for the thread that fired */
+	char		pr_sname;	/* 'O' then; else as /proc says */
 	char		pr_nice;
 	short		pr_syscall;
 	char		pr_oldpri;
@@ -138,8 +138,8 @@ translator psinfo_t < struct task_struct *T > {
 translator lwpsinfo_t < struct task_struct *T > {
 	pr_lwpid = __psinfo[(uintptr_t)T << 8 | 24];
 	pr_addr = (uintptr_t)T;
-	pr_state = SONPROC;
-	pr_sname = 'O';
+	pr_state = __psinfo[(uintptr_t)T << 8 | 26];
+	pr_sname = __psinfo[(uintptr_t)T << 8 | 27];
 	pr_pri = __psinfo[(uintptr_t)T << 8 | 7];
 	pr_start = *(timestruc_t *)__psinfo[(uintptr_t)T << 8 | 17];
 	pr_time = *(timestruc_t *)__psinfo[(uintptr_t)T << 8 | 18];

@@ -170,6 +170,19 @@ check "signal-send: uregs[] at the sender's kill(2)" \
     grep -q 'libc.so.6`kill *$' "$tmp/out"
 check "signal-send: its user stack" grep -q 'depth>2 1' "$tmp/out"
 
+# a signal's target thread as /proc has it when the probe fires: the
+# sleep(1) it continues is asleep (SSLEEP), the sender runs it (SONPROC)
+printf '#!/bin/sh\nsleep 3 &\np=$!\nsleep 0.3\nkill -CONT $p\nsleep 0.5\nkill $p\n' \
+    >"$tmp/cont.sh"
+chmod +x "$tmp/cont.sh"
+dtrace -q -n 'proc:::signal-discard /pid == $target && args[2] == 18/ {
+	printf("%d %c %d %c\n", args[0]->pr_state, args[0]->pr_sname,
+	    curlwpsinfo->pr_state, curlwpsinfo->pr_sname); }' \
+    -c "$tmp/cont.sh" >"$tmp/out" 2>&1
+check "signal-discard (SIGCONT): the target asleep, the sender on its CPU" \
+    [ "$(grep -c . "$tmp/out")" -eq 1 ] && grep -qx '1 S 6 O' "$tmp/out" ||
+    sed 's/^/# /' "$tmp/out"
+
 # the probes and their argument types
 dtrace -l -n 'proc:::' >"$tmp/list" 2>&1
 check "fourteen proc probes" test "$(grep -c ' proc ' "$tmp/list")" -eq 14
