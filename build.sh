@@ -18,7 +18,7 @@ set -e
 top=$(cd "$(dirname "$0")" && pwd)
 cd "$top"
 
-PKGS="gcc cpp make autoconf automake pkg-config bison flex libelf-dev libdw-dev
+PKGS="gcc g++ cpp make autoconf automake pkg-config bison flex libelf-dev libdw-dev
 libevent-dev libzydis-dev libzycore-dev mandoc prometheus libc6-dbg
 systemtap-sdt-dev"
 # Only for build-san: clang and libFuzzer build the fuzz targets in tests/fuzz.

@@ -34,6 +34,7 @@
  * dtrace -lv: the C types of a function's parameters, from the DWARF in
  * the module's file where there is some (dt_usym_argtypes).
  */
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -562,6 +563,63 @@ dt_usym_noresolve(Dwfl *d, uint64_t addr, char *buf, size_t len)
 }
 
 /*
+ * C++ names as the program's source spells them (ns::K::f(int), not
+ * _ZN2ns1K1fEi), by the C++ runtime's own demangler, the C++ ABI's
+ * __cxa_demangle, from the libstdc++ every C++ program on the system
+ * runs with (looked up once, when the first such name is printed; a
+ * system without it prints names as the symbol table has them).
+ */
+typedef char	*(*dt_usym_demangler_t)(const char *, char *, size_t *,
+		    int *);
+
+static dt_usym_demangler_t
+dt_usym_demangler(void)
+{
+	static dt_usym_demangler_t fn;
+	static int looked;
+	void *h;
+
+	if (!looked) {
+		looked = 1;
+		if ((h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)) !=
+		    NULL)
+			*(void **)&fn = dlsym(h, "__cxa_demangle");
+	}
+	return fn;
+}
+
+/*
+ * The first len bytes of symbol name s as printed: a mangled C++ name
+ * demangled into buf (size bytes; NULL where it is none, or too long);
+ * else NULL.
+ */
+static const char *
+dt_usym_demangle(const char *s, int len, char *buf, size_t size)
+{
+	dt_usym_demangler_t fn;
+	char mangled[1024], *d;
+	size_t n;
+	int st;
+
+	if (len < 3 || strncmp(s, "_Z", 2) != 0 ||
+	    (size_t)len >= sizeof(mangled) || (fn = dt_usym_demangler()) ==
+	    NULL)
+		return NULL;
+	memcpy(mangled, s, (size_t)len);
+	mangled[len] = '\0';
+	if ((d = fn(mangled, NULL, &n, &st)) == NULL || st != 0)
+		return NULL;
+	n = strlen(d);
+	if (n >= size) {
+		free(d);
+		return NULL;
+	}
+	memcpy(buf, d, n + 1);
+	free(d);
+	return buf;
+}
+
+/*
  * Name addr in process pid, as illumos does, into buf: with DT_USYM_ADDR
  * "mod`func+0xoff" (ustack(), uaddr(), %A), with DT_USYM_FUNC
  * "mod`func" (usym(), ufunc()), with DT_USYM_MOD "mod" (umod()); an
@@ -574,8 +632,10 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 	Dwfl *d = dt_usym_dwfl(dtp, pid);
 	Dwfl_Module *mod = NULL;
 	const char *mname = NULL, *sname = NULL, *file = NULL, *at, *alias;
+	const char *dm;
 	const dt_usym_ifunc_t *ui;
 	const dt_usym_mod_t *um;
+	char dbuf[1024];
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	int slen = 0;
@@ -619,6 +679,11 @@ dt_usym_name(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, int how,
 		slen = (int)strlen(sname);
 		if ((at = strchr(sname, '@')) != NULL && at > sname)
 			slen = (int)(at - sname);
+		if ((dm = dt_usym_demangle(sname, slen, dbuf,
+		    sizeof(dbuf))) != NULL) {
+			sname = dm;
+			slen = (int)strlen(dm);
+		}
 	}
 	if (how == DT_USYM_MOD) {
 		if (mname != NULL)

@@ -140,6 +140,7 @@ tests_triggers_textcmp_LDFLAGS =
 
 TESTS += tests/man-lint.sh tests/d/run.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
+EXTRA_DIST += tests/triggers/cxx.cc
 EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
 	tests/daemon/ifunc.d \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh

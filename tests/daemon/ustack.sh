@@ -460,6 +460,33 @@ for t in deep deepfp deepnofp; do
 	done
 done
 
+# C++ names as the source spells them, in stacks and symbols (the
+# probe's own name stays the symbol table's, as -l lists it)
+if ${CXX:-c++} -g -O1 -o "$tmp/cxx" "$srcdir/tests/triggers/cxx.cc" \
+    2>"$tmp/err"; then
+	dtrace -q -n 'pid$target::_ZN2ns5ShapeIiE4areaEi:entry {
+	    @[probefunc, ustack(3)] = count(); }
+	    pid$target::_ZN2ns5ShapeIiE4areaEi:entry /arg1 == 0/ {
+	    usym(uregs[R_PC]); printf("\n%A\n", uregs[R_PC]); }' \
+	    -c "$tmp/cxx 7" >"$tmp/out" 2>&1
+	check "C++: usym() demangled" grep -q '^ *cxx`ns::Shape<int>::area(int) *$' \
+	    "$tmp/out"
+	check "C++: %A demangled" grep -qx 'cxx`ns::Shape<int>::area(int)' \
+	    "$tmp/out"
+	check "C++: ustack() demangled, 7 times" \
+	    [ "$(grep -c '^  *cxx`ns::Shape<int>::area(int)$' "$tmp/out")" -eq 1 \
+	    -a "$(grep -c '^ *cxx`ns::run(int)+0x' "$tmp/out")" -eq 1 \
+	    -a "$(grep -c '^ *7$' "$tmp/out")" -eq 1 ] ||
+	    sed 's/^/# /' "$tmp/out"
+	check "C++: probefunc as the symbol table has it" \
+	    grep -q '^ *_ZN2ns5ShapeIiE4areaEi *$' "$tmp/out"
+else
+	sed 's/^/# /' "$tmp/err"
+	for i in 1 2 3 4; do
+		ok "# SKIP no C++ compiler"
+	done
+fi
+
 check "daemon stops cleanly" stop_daemon
 check "daemon exit status 0" [ "$dstatus" -eq 0 ]
 done_testing
