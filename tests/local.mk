@@ -138,10 +138,10 @@ tests_triggers_textcmp_SOURCES = tests/triggers/textcmp.c
 tests_triggers_textcmp_CFLAGS = $(TRIGGER_CFLAGS)
 tests_triggers_textcmp_LDFLAGS =
 
-TESTS += tests/man-lint.sh tests/d/run.sh \
+TESTS += tests/man-lint.sh tests/howto.sh tests/d/run.sh \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 EXTRA_DIST += tests/triggers/cxx.cc
-EXTRA_DIST += tests/man-lint.sh tests/d/run.sh tests/daemon/lib.sh \
+EXTRA_DIST += tests/man-lint.sh tests/howto.sh tests/d/run.sh tests/daemon/lib.sh \
 	tests/daemon/ifunc.d \
 	tests/daemon/basic.sh tests/daemon/garbage.sh tests/daemon/cli.sh
 TESTS += tests/man-d7.sh
