@@ -36,7 +36,7 @@
 #include "ft.h"
 
 /* The ring, and how often the drain thread reads it at least. */
-#define DTD_KCAP_RING		(8u << 20)
+#define DTD_KCAP_RING		(32u << 20)
 #define DTD_KCAP_POLLMS		10
 #define DTD_KCAP_MAXCPU		256
 #define DTD_KCAP_MAXUSERS	4
