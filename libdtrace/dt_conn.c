@@ -479,7 +479,6 @@ dt_conn_hello(dtrace_hdl_t *dtp)
 		return -1;
 	ncpu = dt_msg_get_u32(&rep);
 	dpid = dt_msg_get_u32(&rep);
-	(void)dpid;
 	if (!dt_msg_done(&rep) || ncpu == 0 || ncpu > 65536) {
 		dt_msg_free(&rep);
 		return dt_conn_error(dtp, EDT_PROTO,
@@ -487,6 +486,7 @@ dt_conn_hello(dtrace_hdl_t *dtp)
 	}
 	dt_msg_free(&rep);
 	dtp->dt_ncpu = ncpu;
+	dtp->dt_dpid = (pid_t)dpid;
 	dtp->dt_drops = calloc(ncpu, sizeof(uint64_t));
 	dtp->dt_aggdrops = calloc(ncpu, sizeof(uint64_t));
 	if (dtp->dt_drops == NULL || dtp->dt_aggdrops == NULL)

@@ -295,6 +295,9 @@ struct dtrace_hdl {
 	/* dt_proc.c: traced processes (-c, -p); the first is $target */
 	struct dt_proc	*dt_procs;
 	int		dt_nprocs;
+	char		**dt_pscanned;	/* provider globs scanned for (dt_pscan) */
+	int		dt_npscanned;
+	pid_t		dt_dpid;	/* the daemon's, from HELLO_OK */
 	dtrace_handle_proc_f *dt_prochdlr;
 	void		*dt_procarg;
 	dtrace_handle_setopt_f *dt_setopthdlr;	/* setopt() (dt_consume.c) */
@@ -359,6 +362,7 @@ int		dt_json_endline(dt_json_t *);
 void		dt_proc_event(dtrace_hdl_t *, dt_msg_t *);
 void		dt_proc_fini(dtrace_hdl_t *);
 int		dt_proc_named(dtrace_hdl_t *, const char *);
+int		dt_pscan(const char *, pid_t, int (*)(void *, pid_t), void *);
 pid_t		dt_proc_target(const dtrace_hdl_t *);
 
 /* dt_usym.c */

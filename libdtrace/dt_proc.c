@@ -1,7 +1,8 @@
 /*
  * dt_proc.c: target processes (-c, -p, and those a probe description's
- * provider names, pid1234 or a USDT provider's myprov1234, grabbed as
- * illumos does when the description is compiled or listed: they are
+ * provider names, pid1234 or a USDT provider's myprov1234, or whose
+ * USDT providers a provider glob matches (myprov*: dt_pscan.c), grabbed
+ * as illumos does when the description is compiled or listed: they are
  * not $target, and their exit is not reported and does not end
  * tracing).  The daemon traces them; the
  * library only names them (by pidfd, so that the daemon traces exactly
@@ -104,6 +105,11 @@ dt_proc_fini(dtrace_hdl_t *dtp)
 	free(dtp->dt_procs);
 	dtp->dt_procs = NULL;
 	dtp->dt_nprocs = 0;
+	for (i = 0; i < dtp->dt_npscanned; i++)
+		free(dtp->dt_pscanned[i]);
+	free(dtp->dt_pscanned);
+	dtp->dt_pscanned = NULL;
+	dtp->dt_npscanned = 0;
 }
 
 int
@@ -169,11 +175,56 @@ dt_proc_grab(dtrace_hdl_t *dtp, pid_t pid, int pidfd, int create)
 	return 0;
 }
 
+/* dt_pscan: grab a process a provider glob names, if it may be */
+static int
+dt_proc_globgrab(void *arg, pid_t pid)
+{
+	dtrace_hdl_t *dtp = arg;
+	int fd;
+
+	if (dt_proc_lookup(dtp, pid) != NULL ||
+	    (fd = dt_proc_pidfd(pid)) == -1)
+		return 0;
+	/* one the user may not trace, or gone since, is none of its */
+	if (dt_proc_grab(dtp, pid, fd, 0) == 0)
+		dtp->dt_procs[dtp->dt_nprocs - 1].dpr_named = 1;
+	return 0;
+}
+
+/*
+ * A provider glob with a name before its first wildcard (python*,
+ * postgresql*, not *, :::, or pid's): grab the running processes whose
+ * USDT providers it matches (dt_pscan.c), once a handle and glob.
+ */
+static void
+dt_proc_globbed(dtrace_hdl_t *dtp, const char *prov)
+{
+	size_t lit = strcspn(prov, "*?[\\");
+	char **np;
+	int i;
+
+	if (lit == 0 || strncmp(prov, "pid", lit < 3 ? lit : 3) == 0 ||
+	    dtp->dt_active)
+		return;
+	for (i = 0; i < dtp->dt_npscanned; i++)
+		if (strcmp(dtp->dt_pscanned[i], prov) == 0)
+			return;
+	if (dt_conn_open(dtp) != 0 || (np = realloc(dtp->dt_pscanned,
+	    (dtp->dt_npscanned + 1) * sizeof(*np))) == NULL)
+		return;
+	dtp->dt_pscanned = np;
+	if ((np[dtp->dt_npscanned] = strdup(prov)) == NULL)
+		return;
+	dtp->dt_npscanned++;
+	(void)dt_pscan(prov, dtp->dt_dpid, dt_proc_globgrab, dtp);
+}
+
 /*
  * A description's provider ends in a pid (pid1234, myprov1234): grab
  * that process, if it is no target yet, so that its probes can be made
- * and matched, as illumos does.  0 if it names no process (a glob, no
- * digits, or tracing started already) or is grabbed; -1 with illumos's
+ * and matched, as illumos does; one that is a glob, the processes whose
+ * USDT providers it matches.  0 if it names no process (no digits, or
+ * tracing started already) or is grabbed; -1 with illumos's
  * D_PROC_GRAB error if it cannot be.
  */
 int
@@ -184,10 +235,13 @@ dt_proc_named(dtrace_hdl_t *dtp, const char *prov)
 	char *end;
 	int fd;
 
+	if (strpbrk(prov, "*?[\\") != NULL) {
+		dt_proc_globbed(dtp, prov);
+		return 0;
+	}
 	while (p > prov && isdigit((unsigned char)p[-1]))
 		p--;
-	if (*p == '\0' || p == prov || dtp->dt_active ||
-	    strpbrk(prov, "*?[\\") != NULL)
+	if (*p == '\0' || p == prov || dtp->dt_active)
 		return 0;
 	errno = 0;
 	pid = strtoul(p, &end, 10);

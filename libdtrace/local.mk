@@ -22,7 +22,7 @@ libdtrace/libdtrace_a-dt_lex.$(OBJEXT) \
 # runtime
 libdtrace_libdtrace_a_SOURCES += libdtrace/dt_error.c libdtrace/dt_open.c \
 	libdtrace/dt_options.c libdtrace/dt_conn.c libdtrace/dt_program.c \
-	libdtrace/dt_work.c libdtrace/dt_proc.c \
+	libdtrace/dt_work.c libdtrace/dt_proc.c libdtrace/dt_pscan.c \
 	libdtrace/dt_retain.c \
 	libdtrace/dt_consume.c libdtrace/dt_json.c libdtrace/dt_printf.c \
 	libdtrace/dt_aggregate.c \

@@ -21,6 +21,10 @@ check_PROGRAMS += tests/triggers/loop tests/triggers/threads \
 	tests/triggers/deep tests/triggers/deepfp tests/triggers/deepnofp
 # USDT probes of <sys/sdt.h>; no red zone, so that the short an argument
 # reads from the stack is above %rsp, where the uprobe backend captures
+check_PROGRAMS += tests/triggers/sdtglob
+tests_triggers_sdtglob_SOURCES = tests/triggers/sdtglob.c
+tests_triggers_sdtglob_CFLAGS = $(TRIGGER_CFLAGS)
+tests_triggers_sdtglob_LDFLAGS =
 check_PROGRAMS += tests/triggers/sdt
 tests_triggers_sdt_SOURCES = tests/triggers/sdt.c
 tests_triggers_sdt_CFLAGS = $(TRIGGER_CFLAGS) -O2 -mno-red-zone

@@ -309,6 +309,36 @@ else
 	for i in 1 2 3 4 5; do ok "# SKIP no C compiler"; done
 fi
 
+# a provider glob finds the running processes whose USDT providers it
+# matches, though nobody named them (illumos: every process that
+# registered its probes); the processes run on unharmed once let go
+"$TRIGGERS/sdtglob" >"$tmp/g1.out" &
+g1=$!
+"$TRIGGERS/sdtglob" >"$tmp/g2.out" &
+g2=$!
+waitfor grep -q ticking "$tmp/g1.out"
+waitfor grep -q ticking "$tmp/g2.out"
+dtrace -l -n 'tglob*:::tick' >"$tmp/out" 2>&1
+check "tglob*:::tick lists both processes' probes" \
+    [ "$(grep -c "tglob$g1 .* tick\$\|tglob$g2 .* tick\$" "$tmp/out")" -eq 2 ] ||
+    sed 's/^/# /' "$tmp/out"
+dtrace -q -n 'tglob*:::tick { @[pid] = count(); }
+    tick-500ms { exit(0); }
+    END { printa("%d %@d\n", @); }' >"$tmp/out" 2>&1
+check "tglob*:::tick fires in both" \
+    [ "$(awk -v a=$g1 -v b=$g2 '($1 == a || $1 == b) && $2 > 10' \
+    "$tmp/out" | wc -l)" -eq 2 ] || sed 's/^/# /' "$tmp/out"
+dtrace -l -n '*glob*:::tick' >"$tmp/out" 2>&1
+check "a glob with no name before its wildcard grabs nothing" \
+    grep -q 'No probe matches description' "$tmp/out"
+kill -USR1 "$g1" "$g2"
+wait "$g1"
+r1=$?
+wait "$g2"
+r2=$?
+check "the glob's processes ran on and exited 0" [ $r1 -eq 0 -a $r2 -eq 0 ] &&
+    grep -q ' ticks$' "$tmp/g1.out" && grep -q ' ticks$' "$tmp/g2.out"
+
 # the daemon stopped (SIGTERM) while a probe is enabled: the same
 rm -f "$tmp/w.out"
 "$T" 0 watch >"$tmp/w.out" &
