@@ -73,10 +73,11 @@ rounds 4 sum 6 guarded 60
 
 # args[N] past a probe's arguments (its note's count): illumos's
 # D_ARGS_IDX when compiled, for the description as written; the last
-# argument is fine
+# argument is fine (a glob with no name before its wildcard: trig*
+# would also grab the trig processes of tests running beside this one)
 for c in 'trig$target:::mixed 5 trig[0-9]*:::mixed' \
     'trig$target:::loop-done 1 trig[0-9]*:::loop-done' \
-    'trig*:::round 1 trig\*:::round'; do
+    '[t]rig*:::round 1 \[t\]rig\*:::round'; do
 	set -- $c
 	dtrace -xerrtags -q -c "$T 1" -n "$1 { trace(args[$2]); }" \
 	    >"$tmp/out" 2>"$tmp/err"
