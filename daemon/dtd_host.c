@@ -431,9 +431,9 @@ dtd_host_psinfo(dtd_fire_t *f, uint64_t ndx, uint64_t *valp)
 		break;
 	case DIF_PSINFO_STATE:
 	case DIF_PSINFO_SNAME:
-		/* the firing thread is running the probe */
+		/* the firing thread is running the probe: SONPROC, 'O' */
 		if (f->df_pssubj == 0) {
-			*valp = ndx == DIF_PSINFO_STATE ? 6 : 'O';	/* SONPROC */
+			*valp = ndx == DIF_PSINFO_STATE ? 6 : 'O';
 			return 0;
 		}
 		grp = DTD_PS_STAT;

@@ -16,7 +16,9 @@
  * as it was (dtd_prov_syscall_caps: copied only when a clause reads
  * traced memory), and the rest of the process's memory as it is when
  * DIF runs, later than the call.  The traced program is not stopped and
- * none of its calls is changed.
+ * none of its calls is changed.  A path not in memory at entry (a page
+ * the program had not touched) is copied again at the return, and the
+ * entry waits for it (dtd_prov_syscall_park).
  *
  * Arguments.  At entry, arg0 to arg5 are the call's arguments.  At
  * return, arg0 and arg1 are its value as the C library returns it: -1
@@ -165,7 +167,6 @@ static int		dtd_prov_syscall_capon;	/* clauses read memory */
 
 static void	dtd_prov_syscall_rec(const ft_bpfsysrec_t *);
 static void	dtd_prov_syscall_drop(int, uint64_t);
-
 static void	dtd_prov_syscall_idle(uint64_t);
 
 static const dtd_kcapuser_t dtd_prov_syscall_kcap = {

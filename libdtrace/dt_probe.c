@@ -169,8 +169,8 @@ dt_probe_proc_argtype(const char *name, int argno)
 	for (i = 0; i < sizeof(dt_probe_proc_args) /
 	    sizeof(dt_probe_proc_args[0]); i++) {
 		if (strcmp(dt_probe_proc_args[i].pa_name, name) == 0)
-			return argno < 3 ? dt_probe_proc_args[i].pa_types[argno] :
-			    NULL;
+			return argno < 3 ?
+			    dt_probe_proc_args[i].pa_types[argno] : NULL;
 	}
 	return NULL;
 }
