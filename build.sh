@@ -20,7 +20,7 @@ cd "$top"
 
 PKGS="gcc g++ cpp make autoconf automake pkg-config bison flex libelf-dev libdw-dev
 libevent-dev libzydis-dev libzycore-dev mandoc prometheus libc6-dbg
-systemtap-sdt-dev"
+systemtap-sdt-dev stress-ng"
 # Only for build-san: clang and libFuzzer build the fuzz targets in tests/fuzz.
 SANPKGS="clang libclang-rt-14-dev"
 

@@ -346,6 +346,13 @@ typedef struct dtd_hit {
 	const struct dtd_hit *dh_subj[DTD_HIT_NSUBJ];
 	struct dtd_consumer *dh_consumer; /* only this consumer, or NULL */
 	pid_t		dh_ppid;	/* -1: look up in /proc */
+	/*
+	 * The parent's ancestors as the hit's record has them (its parent
+	 * first, 0 after the last known; NULL: none), for progenyof() of a
+	 * process gone, or whose parent is, when the hit fires.
+	 */
+	const uint32_t	*dh_anc;
+	int		dh_nanc;
 	uid_t		dh_uid;		/* (uid_t)-1: look up in /proc */
 	gid_t		dh_gid;
 	const char	*dh_execname;	/* NULL: /proc/PID/comm */

@@ -826,8 +826,15 @@ dtd_host_progenyof(void *arg, uint64_t want, uint64_t *resultp)
 			*resultp = 1;
 			return 0;
 		}
-		pid = depth == 0 && f->df_ppid != -1 ? f->df_ppid :
-		    dtd_host_parent(pid);
+		/* the record's ancestry as far as it goes, then /proc's */
+		if (depth == 0 && f->df_ppid != -1)
+			pid = f->df_ppid;
+		else if (depth >= 1 && depth - 1 < f->df_hit->dh_nanc &&
+		    f->df_hit->dh_anc != NULL &&
+		    f->df_hit->dh_anc[depth - 1] != 0)
+			pid = (pid_t)f->df_hit->dh_anc[depth - 1];
+		else
+			pid = dtd_host_parent(pid);
 	}
 	return 0;
 }

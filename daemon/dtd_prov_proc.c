@@ -219,6 +219,9 @@ typedef struct dtd_prochit {
 	const ft_bpfsysrec_t *ph_rec;
 	dtd_hit_t	ph_subj[2];
 	char		ph_psargs[80];	/* illumos's PRARGSZ, with the NUL */
+	/* the firing thread's parent's ancestors (dh_anc) */
+	const uint32_t	*ph_anc;
+	uint32_t	ph_ancbuf[FT_BPF_NANC];
 } dtd_prochit_t;
 
 static int
@@ -286,6 +289,8 @@ dtd_prov_proc_fire(int kind, const ft_bpfsysrec_t *r, uint64_t id,
 	h->dh_cpu = sample.ph_cpu;
 	h->dh_timestamp = r->sr_time;
 	h->dh_ppid = ppid;
+	h->dh_anc = ph->ph_anc != NULL ? ph->ph_anc : r->sr_anc;
+	h->dh_nanc = FT_BPF_NANC;
 	h->dh_uid = (uid_t)(uint32_t)r->sr_uidgid;
 	h->dh_gid = (gid_t)(r->sr_uidgid >> 32);
 	h->dh_execname = r->sr_comm;
@@ -395,7 +400,12 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 			ph.ph_hit.dh_subj[0] = &ph.ph_subj[0];
 			ph.ph_hit.dh_args[0] = 1;
 			dtd_prov_proc_fire(DTD_PROC_CREATE, r, self, pp, &ph);
+			/* the child's parent is the caller, its ancestors hers */
 			memset(&ph.ph_hit, 0, sizeof(ph.ph_hit));
+			ph.ph_ancbuf[0] = r->sr_ppid;
+			memcpy(&ph.ph_ancbuf[1], r->sr_anc,
+			    sizeof(ph.ph_ancbuf) - sizeof(ph.ph_ancbuf[0]));
+			ph.ph_anc = ph.ph_ancbuf;
 			dtd_prov_proc_fire(DTD_PROC_START, r, other,
 			    (pid_t)(self >> 32), &ph);
 		} else {

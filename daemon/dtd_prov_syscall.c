@@ -304,6 +304,8 @@ dtd_prov_syscall_fire(const ft_bpfsysrec_t *r)
 		sh.sh_hit.dh_cpu = ph.ph_cpu;
 		sh.sh_hit.dh_timestamp = ph.ph_time;
 		sh.sh_hit.dh_ppid = r->sr_ppid != 0 ? (pid_t)r->sr_ppid : -1;
+		sh.sh_hit.dh_anc = r->sr_anc;
+		sh.sh_hit.dh_nanc = FT_BPF_NANC;
 		sh.sh_hit.dh_uid = (uid_t)(uint32_t)r->sr_uidgid;
 		sh.sh_hit.dh_gid = (gid_t)(r->sr_uidgid >> 32);
 		/* the process's name (its main thread's) */

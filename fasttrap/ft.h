@@ -661,6 +661,13 @@ typedef struct ft_bpfsysrec {
 	uint64_t	sr_mmflags;
 	uint32_t	sr_credok;
 	uint32_t	sr_ppid;	/* its parent's tgid (0: unknown) */
+	/*
+	 * the parent's ancestors' tgids, its parent first, as far as
+	 * FT_BPF_NANC; 0 after the last known (init's parent)
+	 */
+#define	FT_BPF_NANC	7
+	uint32_t	sr_anc[FT_BPF_NANC];
+	uint32_t	sr_pad2;
 	uint64_t	sr_ev[4];	/* a process event's (above) */
 	char		sr_tcomm[16];	/* SIGGEN: the target process's name */
 	uint32_t	sr_cpu;

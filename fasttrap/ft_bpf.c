@@ -1208,36 +1208,54 @@ ft_bpf_syscomm(struct bpf_insn *insn, int n)
 
 /*
  * Emit at insn[n] the copy of the calling process's parent's tgid into
- * the record at r7 (sr_ppid), where the kernel's BTF says where it is
+ * the record at r7 (sr_ppid), and of its ancestors' (sr_anc: the
+ * parent's parent first), where the kernel's BTF says where they are
  * and the ids are the daemon's (the initial pid namespace); else 0.
- * The parent is read when the call is (a short-lived process is gone
- * when its record fires).  Returns the next n.
+ * They are read when the call is: a short-lived process, or its parent,
+ * is gone when its record fires, and progenyof() walks them.  fp-64 is
+ * the task being climbed.  Returns the next n.
  */
 static int
 ft_bpf_sysppid(struct bpf_insn *insn, int n)
 {
 	const ft_btfoffs_t *o = ft_btf_offs();
+	int jno[2 * (FT_BPF_NANC + 1)], nno = 0, i;
+	int16_t off;
 
 #define	EMIT(x)	(insn[n++] = (x))
-	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_ppid), 0));
+	EMIT(MOV64I(R1, 0));
+	EMIT(STX32(R7, R1, offsetof(ft_bpfsysrec_t, sr_ppid)));
+	for (i = 0; i < FT_BPF_NANC; i++)
+		EMIT(STX32(R7, R1, (int16_t)(offsetof(ft_bpfsysrec_t,
+		    sr_anc) + 4 * i)));
 	if (ft_bpf_pidns() || o->bo_parent < 0 || o->bo_parent > INT32_MAX ||
 	    o->bo_pid < 0 || o->bo_pid > INT32_MAX - 4)
 		return n;
 	EMIT(CALL(BPF_FUNC_get_current_task));
-	EMIT(MOV64R(R3, R0));
-	EMIT(ADD64I(R3, (int32_t)o->bo_parent));
-	EMIT(MOV64R(R1, R10));
-	EMIT(ADD64I(R1, -64));
-	EMIT(MOV64I(R2, 8));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
-	EMIT(JNEI(R0, 0, 7));
-	EMIT(LDX64(R3, R10, -64));
-	EMIT(JEQI(R3, 0, 5));
-	EMIT(ADD64I(R3, (int32_t)o->bo_pid + 4));
-	EMIT(MOV64R(R1, R7));
-	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_ppid)));
-	EMIT(MOV64I(R2, 4));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	EMIT(STX64(R10, R0, -64));
+	/* climb: task = task->real_parent, its tgid in the next slot */
+	for (i = 0; i <= FT_BPF_NANC; i++) {
+		off = (int16_t)(i == 0 ? offsetof(ft_bpfsysrec_t, sr_ppid) :
+		    offsetof(ft_bpfsysrec_t, sr_anc) + 4 * (i - 1));
+		EMIT(LDX64(R3, R10, -64));
+		EMIT(ADD64I(R3, (int32_t)o->bo_parent));
+		EMIT(MOV64R(R1, R10));
+		EMIT(ADD64I(R1, -64));
+		EMIT(MOV64I(R2, 8));
+		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		jno[nno++] = n;
+		EMIT(JNEI(R0, 0, 0));
+		EMIT(LDX64(R3, R10, -64));
+		jno[nno++] = n;
+		EMIT(JEQI(R3, 0, 0));
+		EMIT(ADD64I(R3, (int32_t)o->bo_pid + 4));
+		EMIT(MOV64R(R1, R7));
+		EMIT(ADD64I(R1, off));
+		EMIT(MOV64I(R2, 4));
+		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	}
+	for (i = 0; i < nno; i++)
+		ft_bpf_patch(insn, jno[i], n);
 #undef EMIT
 	return n;
 }
@@ -1321,7 +1339,7 @@ ft_bpf_syscred(struct bpf_insn *insn, int n)
 static int
 ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 {
-	struct bpf_insn insn[400 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
+	struct bpf_insn insn[800 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
 	int n = 0, jout[8], nout = 0, jlost[2], jfull, jlostbusy, joutbusy, i;
 	int e;
 
@@ -1615,7 +1633,7 @@ static int
 ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 {
 	const ft_btfoffs_t *o = ft_btf_offs();
-	struct bpf_insn insn[600 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
+	struct bpf_insn insn[800 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
 	int n = 0, jout[4], nout = 0, jlost[2], jfull, jnostk, i, e;
 	char name[16];
 	int16_t evoff = (int16_t)offsetof(ft_bpfsysrec_t, sr_ev);

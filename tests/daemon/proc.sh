@@ -205,6 +205,32 @@ dtrace -e -n 'proc:::lwp-* { trace(args[0]->pr_lwpid); }' >"$tmp/o" 2>&1
 check "proc:::lwp-*: no type its probes agree on" grep -q 'no C type' \
     "$tmp/o"
 
+# a real tool: stress-ng's fork stressor forks as many children as it
+# reports bogo ops; progenyof() follows them, though each is gone (and
+# its parent soon after) when its events fire
+if command -v stress-ng >/dev/null 2>&1; then
+	dtrace -q -n 'proc:::create /progenyof($target) && pid != $target/ {
+	    @["create"] = count(); }
+	proc:::exit /progenyof($target) && pid != $target/ {
+	    @[args[0] == 1 ? "exit" : "exit, not CLD_EXITED"] = count(); }
+	syscall::exit_group:entry /progenyof($target) && pid != $target/ {
+	    @["exit_group"] = count(); }
+	END { printa("dtrace %s %@d\n", @); }' \
+	    -c 'stress-ng --fork 1 --fork-ops 150 --metrics-brief' \
+	    >"$tmp/out" 2>&1
+	ops=$(sed -n 's/^.*metrc: .* fork  *\([0-9][0-9]*\) .*$/\1/p' "$tmp/out")
+	# the stressor's children; they and the stressor itself end
+	check "stress-ng --fork: proc:::create, its bogo ops ($ops)" \
+	    grep -qx "dtrace create $ops" "$tmp/out" ||
+	    sed 's/^/# /' "$tmp/out"
+	check "stress-ng --fork: the children and the stressor exit" \
+	    grep -qx "dtrace exit $((ops + 1))" "$tmp/out" &&
+	    grep -qx "dtrace exit_group $((ops + 1))" "$tmp/out"
+else
+	ok "# SKIP stress-ng is not installed"
+	ok "# SKIP stress-ng is not installed"
+fi
+
 # one capture, two providers: a syscall consumer and a proc consumer
 # hold it together; when the syscall one has gone, the proc one still
 # sees every event, and the syscall one saw every call while it was on
