@@ -727,9 +727,10 @@ int		dtd_kcap_visible(const struct ft_bpfsysrec *, uid_t, gid_t);
 /* what a clause on a probe of theirs needs of the records */
 #define DTD_KCAP_NEED_STACK	1	/* ustack(), ucaller... */
 #define DTD_KCAP_NEED_MEM	2	/* copyin(), copyinstr()... */
+#define DTD_KCAP_NEED_ANC	4	/* progenyof() */
 int		dtd_kcap_ecbneeds(const struct dtd_ecb *);
 int		dtd_kcap_needs(const dtd_probe_t *);
-void		dtd_kcap_stack(void);
+void		dtd_kcap_setneeds(int);
 
 /*
  * dtd_target.c: the processes traced (targets, shared by the consumers

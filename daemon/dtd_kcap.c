@@ -62,6 +62,7 @@ static pthread_t	dtd_kcap_thr;
 static int		dtd_kcap_stopfd[2] = { -1, -1 };
 static uint64_t		dtd_kcap_lost[DTD_KCAP_MAXCPU];
 static size_t		dtd_kcap_stklen;	/* the records' stack copy */
+static int		dtd_kcap_anc;		/* ... and ancestry */
 
 /*
  * The holders and their wants: written on the main thread, the holders
@@ -215,6 +216,7 @@ dtd_kcap_close(void)
 	pthread_mutex_unlock(&dtd_kcap_dlock);
 	memset(dtd_kcap_lost, 0, sizeof(dtd_kcap_lost));
 	dtd_kcap_stklen = 0;
+	dtd_kcap_anc = 0;
 	dtd_sample_stop(DTD_SAMPLE_CPU);
 	log_debug("%s: kernel capture closed", __func__);
 }
@@ -461,6 +463,8 @@ dtd_kcap_difoneeds(const dif_difo_t *d)
 			if (v == DIF_SUBR_COPYIN || v == DIF_SUBR_COPYINSTR ||
 			    v == DIF_SUBR_COPYINTO)
 				need |= DTD_KCAP_NEED_MEM;
+			else if (v == DIF_SUBR_PROGENYOF)
+				need |= DTD_KCAP_NEED_ANC;
 			break;
 		}
 	}
@@ -517,11 +521,8 @@ dtd_kcap_needs(const dtd_probe_t *p)
 	return need;
 }
 
-/*
- * Copy the user stack into the records from now on (a clause walks it),
- * until the capture closes.
- */
-void
+/* The user stack into the records from now on, until the capture closes. */
+static void
 dtd_kcap_stack(void)
 {
 	if (dtd_kcap_cap == NULL || dtd_kcap_stklen != 0)
@@ -531,3 +532,23 @@ dtd_kcap_stack(void)
 	else
 		dtd_kcap_stklen = FT_BPF_STACK;
 }
+
+/*
+ * What need (DTD_KCAP_NEED_STACK, _ANC) asks of the records, they have
+ * from now on until the capture closes: the user stack (a clause walks
+ * it), the caller's ancestry (a clause calls progenyof()).
+ */
+void
+dtd_kcap_setneeds(int need)
+{
+	if (need & DTD_KCAP_NEED_STACK)
+		dtd_kcap_stack();
+	if ((need & DTD_KCAP_NEED_ANC) && dtd_kcap_cap != NULL &&
+	    !dtd_kcap_anc) {
+		if (ft_bpf_sys_ancestry(dtd_kcap_cap, 1) == -1)
+			log_warn("%s: ancestry", __func__);
+		else
+			dtd_kcap_anc = 1;
+	}
+}
+

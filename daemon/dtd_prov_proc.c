@@ -588,8 +588,7 @@ dtd_prov_proc_enable(dtd_probe_t *p)
 		errno = e;
 		return -1;
 	}
-	if (dtd_kcap_needs(p) & DTD_KCAP_NEED_STACK)
-		dtd_kcap_stack();
+	dtd_kcap_setneeds(dtd_kcap_needs(p));
 	dtd_prov_proc_set(kind, p);
 	if (dtd_prov_proc_want() == -1) {
 		e = errno;
@@ -604,13 +603,12 @@ dtd_prov_proc_enable(dtd_probe_t *p)
 	return 0;
 }
 
-/* Another ECB on enabled p: it may walk the stack where no other did. */
+/* Another ECB on enabled p: it may need what no other did. */
 static int
 dtd_prov_proc_addecb(dtd_probe_t *p, const dtd_ecb_t *e)
 {
 	(void)p;
-	if (dtd_kcap_ecbneeds(e) & DTD_KCAP_NEED_STACK)
-		dtd_kcap_stack();
+	dtd_kcap_setneeds(dtd_kcap_ecbneeds(e));
 	return 0;
 }
 

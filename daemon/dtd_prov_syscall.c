@@ -481,8 +481,7 @@ dtd_prov_syscall_setneeds(int need)
 {
 	uint32_t nr;
 
-	if (need & DTD_KCAP_NEED_STACK)
-		dtd_kcap_stack();
+	dtd_kcap_setneeds(need);
 	if ((need & DTD_KCAP_NEED_MEM) && !dtd_prov_syscall_capon) {
 		dtd_prov_syscall_capon = 1;
 		for (nr = 0; nr < FT_BPF_SYSMAX; nr++)

@@ -663,7 +663,8 @@ typedef struct ft_bpfsysrec {
 	uint32_t	sr_ppid;	/* its parent's tgid (0: unknown) */
 	/*
 	 * the parent's ancestors' tgids, its parent first, as far as
-	 * FT_BPF_NANC; 0 after the last known (init's parent)
+	 * FT_BPF_NANC; 0 after the last known (init's parent), and all 0
+	 * unless ft_bpf_sys_ancestry() asked for them
 	 */
 #define	FT_BPF_NANC	7
 	uint32_t	sr_anc[FT_BPF_NANC];
@@ -683,6 +684,7 @@ int		ft_bpf_sys_fd(const ft_bpfsys_t *);
 int		ft_bpf_sys_want(ft_bpfsys_t *, uint32_t, uint32_t);
 int		ft_bpf_sys_events(ft_bpfsys_t *, char *, size_t);
 int		ft_bpf_sys_stack(ft_bpfsys_t *, size_t);
+int		ft_bpf_sys_ancestry(ft_bpfsys_t *, int);
 size_t		ft_bpf_sys_drain(ft_bpfsys_t *,
 		    void (*)(void *, const ft_bpfsysrec_t *), void *);
 int		ft_bpf_sys_lost(const ft_bpfsys_t *, uint64_t *, int);

@@ -101,9 +101,10 @@ typedef struct ft_bpfcap {
 	int		fc_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
 	int		fc_scratch;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 record
 					   and its busy word */
-	int		fc_conf;	/* BPF_MAP_TYPE_ARRAY, 2 u64: (uprobe)
+	int		fc_conf;	/* BPF_MAP_TYPE_ARRAY, 3 u64: (uprobe)
 					   errno's offset from %fs base (0
-					   unknown), the stack copy's bound */
+					   unknown), the stack copy's bound,
+					   (system calls) ancestry wanted */
 	int		fc_ncpu;
 } ft_bpfcap_t;
 
@@ -765,7 +766,7 @@ ft_bpf_cap_open(ft_bpfcap_t *c, size_t ringsize, size_t recsize,
 	    names[0])) == -1 ||
 	    (c->fc_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 	    (uint32_t)recsize + 8, 1, names[1])) == -1 ||
-	    (c->fc_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
+	    (c->fc_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 3,
 	    names[2])) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
@@ -1209,17 +1210,18 @@ ft_bpf_syscomm(struct bpf_insn *insn, int n)
 /*
  * Emit at insn[n] the copy of the calling process's parent's tgid into
  * the record at r7 (sr_ppid), and of its ancestors' (sr_anc: the
- * parent's parent first), where the kernel's BTF says where they are
- * and the ids are the daemon's (the initial pid namespace); else 0.
- * They are read when the call is: a short-lived process, or its parent,
- * is gone when its record fires, and progenyof() walks them.  fp-64 is
- * the task being climbed.  Returns the next n.
+ * parent's parent first) while word 2 of map conf asks for them (a
+ * clause calls progenyof(): sixteen reads a record), where the kernel's
+ * BTF says where they are and the ids are the daemon's (the initial pid
+ * namespace); else 0.  They are read when the call is: a short-lived
+ * process, or its parent, is gone when its record fires.  fp-64 is the
+ * task being climbed.  Returns the next n.
  */
 static int
-ft_bpf_sysppid(struct bpf_insn *insn, int n)
+ft_bpf_sysppid(struct bpf_insn *insn, int n, int conf)
 {
 	const ft_btfoffs_t *o = ft_btf_offs();
-	int jno[2 * (FT_BPF_NANC + 1)], nno = 0, i;
+	int jno[2 * (FT_BPF_NANC + 1) + 2], nno = 0, i;
 	int16_t off;
 
 #define	EMIT(x)	(insn[n++] = (x))
@@ -1253,6 +1255,15 @@ ft_bpf_sysppid(struct bpf_insn *insn, int n)
 		EMIT(ADD64I(R1, off));
 		EMIT(MOV64I(R2, 4));
 		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		if (i > 0)
+			continue;
+		/* the parent always; above it, if asked */
+		n = ft_bpf_lookup(insn, n, conf, 2);
+		jno[nno++] = n;
+		EMIT(JEQI(R0, 0, 0));
+		EMIT(LDX64(R1, R0, 0));
+		jno[nno++] = n;
+		EMIT(JEQI(R1, 0, 0));
 	}
 	for (i = 0; i < nno; i++)
 		ft_bpf_patch(insn, jno[i], n);
@@ -1408,7 +1419,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	EMIT(CALL(BPF_FUNC_get_current_uid_gid));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
 	n = ft_bpf_syscomm(insn, n);
-	n = ft_bpf_sysppid(insn, n);
+	n = ft_bpf_sysppid(insn, n, fs->fs_cap.fc_conf);
 	n = ft_bpf_syscred(insn, n);
 	n = ft_bpf_syscap(insn, n, ret);
 	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
@@ -1707,7 +1718,7 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 	EMIT(CALL(BPF_FUNC_get_current_uid_gid));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
 	n = ft_bpf_syscomm(insn, n);
-	n = ft_bpf_sysppid(insn, n);
+	n = ft_bpf_sysppid(insn, n, fs->fs_cap.fc_conf);
 	n = ft_bpf_syscred(insn, n);
 	n = ft_bpf_evargs(insn, n);
 	/* what the event says: its tracepoint's arguments, from ctx */
@@ -1886,6 +1897,13 @@ int
 ft_bpf_sys_stack(ft_bpfsys_t *fs, size_t len)
 {
 	return ft_bpf_cap_stack(&fs->fs_cap, len);
+}
+
+/* Copy the caller's ancestors past its parent (sr_anc) from now on, or not. */
+int
+ft_bpf_sys_ancestry(ft_bpfsys_t *fs, int on)
+{
+	return ft_bpf_set(fs->fs_cap.fc_conf, 2, on ? 1 : 0);
 }
 
 typedef struct ft_bpf_sysdrain {
