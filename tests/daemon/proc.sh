@@ -234,16 +234,19 @@ fi
 # one capture, two providers: a syscall consumer and a proc consumer
 # hold it together; when the syscall one has gone, the proc one still
 # sees every event, and the syscall one saw every call while it was on
+# (a copy of syscaller by another name: syscall.sh, which may run
+# beside this test, counts every process named syscaller)
+cp "$TRIGGERS/syscaller" "$tmp/kcapcall"
 : >"$tmp/sout"
 : >"$tmp/pout"
 dtrace -q -n 'BEGIN { printf("ready\n"); }
-    syscall::getppid:entry /execname == "syscaller"/ { @ = count(); }
-    syscall::exit_group:entry /execname == "syscaller"/ { exit(0); }
+    syscall::getppid:entry /execname == "kcapcall"/ { @ = count(); }
+    syscall::exit_group:entry /execname == "kcapcall"/ { exit(0); }
     END { printa("getppid %@d\n", @); }' >"$tmp/sout" 2>&1 &
 sdt=$!
 dtrace -q -n 'BEGIN { printf("ready\n"); }
-    proc:::exec-success /execname == "syscaller"/ { @ = count(); }
-    proc:::exit /execname == "syscaller" && ++n == 2/ { exit(0); }
+    proc:::exec-success /execname == "kcapcall"/ { @ = count(); }
+    proc:::exit /execname == "kcapcall" && ++n == 2/ { exit(0); }
     END { printa("exec-success %@d\n", @); }' >"$tmp/pout" 2>&1 &
 pdt=$!
 i=0
@@ -252,9 +255,9 @@ while ! { grep -q ready "$tmp/sout" && grep -q ready "$tmp/pout"; } &&
 	sleep 0.1
 	i=$((i + 1))
 done
-"$TRIGGERS/syscaller" 50 >/dev/null
+"$tmp/kcapcall" 50 >/dev/null
 wait $sdt
-"$TRIGGERS/syscaller" 70 >/dev/null
+"$tmp/kcapcall" 70 >/dev/null
 wait $pdt
 same "$tmp/sout" "ready
 getppid 100
