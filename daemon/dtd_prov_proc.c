@@ -382,6 +382,10 @@ dtd_prov_proc_rec(const ft_bpfsysrec_t *r)
 	pid_t pp = r->sr_ppid != 0 ? (pid_t)r->sr_ppid : -1;
 	int64_t rv;
 
+	/* the syscall provider's records are none of ours */
+	if (r->sr_nr < FT_BPF_SYSMAX && r->sr_nr != SYS_execve &&
+	    r->sr_nr != SYS_execveat && r->sr_nr != SYS_rt_sigtimedwait)
+		return;
 	memset(&ph, 0, sizeof(ph));
 	if (r->sr_nr >= FT_BPF_SYSMAX)
 		dtd_prov_proc_psargs(r, ph.ph_psargs, sizeof(ph.ph_psargs));
