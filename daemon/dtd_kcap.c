@@ -113,7 +113,7 @@ static void
 dtd_kcap_lostcheck(void)
 {
 	uint64_t v[DTD_KCAP_MAXCPU];
-	int n, i, k;
+	int n, i, k, told = 0;
 
 	if ((n = ft_bpf_sys_lost(dtd_kcap_cap, v, DTD_KCAP_MAXCPU)) <= 0)
 		return;
@@ -125,8 +125,10 @@ dtd_kcap_lostcheck(void)
 				dtd_kcap_users[k]->ku_drop(i,
 				    v[i] - dtd_kcap_lost[i]);
 		dtd_kcap_lost[i] = v[i];
+		told = 1;
 	}
-	dtd_ecb_wakeup();
+	if (told)
+		dtd_ecb_wakeup();
 }
 
 /*
