@@ -728,6 +728,7 @@ int		dtd_kcap_visible(const struct ft_bpfsysrec *, uid_t, gid_t);
 #define DTD_KCAP_NEED_STACK	1	/* ustack(), ucaller... */
 #define DTD_KCAP_NEED_MEM	2	/* copyin(), copyinstr()... */
 #define DTD_KCAP_NEED_ANC	4	/* progenyof() */
+#define DTD_KCAP_NEED_CREDS	8	/* a consumer that is not root */
 int		dtd_kcap_ecbneeds(const struct dtd_ecb *);
 int		dtd_kcap_needs(const dtd_probe_t *);
 void		dtd_kcap_setneeds(int);

@@ -63,6 +63,7 @@ static int		dtd_kcap_stopfd[2] = { -1, -1 };
 static uint64_t		dtd_kcap_lost[DTD_KCAP_MAXCPU];
 static size_t		dtd_kcap_stklen;	/* the records' stack copy */
 static int		dtd_kcap_anc;		/* ... and ancestry */
+static int		dtd_kcap_creds;		/* ... and credentials */
 
 /*
  * The holders and their wants: written on the main thread, the holders
@@ -219,6 +220,7 @@ dtd_kcap_close(void)
 	memset(dtd_kcap_lost, 0, sizeof(dtd_kcap_lost));
 	dtd_kcap_stklen = 0;
 	dtd_kcap_anc = 0;
+	dtd_kcap_creds = 0;
 	dtd_sample_stop(DTD_SAMPLE_CPU);
 	log_debug("%s: kernel capture closed", __func__);
 }
@@ -425,14 +427,18 @@ dtd_kcap_charge(dtd_probe_t *const *probes, size_t np, int cpu, uint64_t n)
  * process may be gone, or its pid another's, when r fires): all its
  * uids uid, all its gids gid, no permitted capability, dumpable by its
  * user.  1 yes, 0 no, -1 the record does not say (judge by the process
- * as it is now).
+ * as it is now).  A record whose credentials were not asked for (taken
+ * before any consumer but root's had a clause) is root's alone: its pid
+ * may be another process's by now.
  */
 int
 dtd_kcap_visible(const ft_bpfsysrec_t *r, uid_t uid, gid_t gid)
 {
 	int i;
 
-	if (!r->sr_credok)
+	if (r->sr_credok == FT_BPF_CRED_UNASKED)
+		return 0;
+	if (r->sr_credok != FT_BPF_CRED_OK)
 		return -1;
 	for (i = 0; i < 8; i++)
 		if (r->sr_cred[i] != (uint32_t)(i % 2 == 0 ? uid : gid))
@@ -482,6 +488,9 @@ dtd_kcap_ecbneeds(const dtd_ecb_t *e)
 	int need;
 
 	need = dtd_kcap_difoneeds(st->ds_pred);
+	/* its hits are judged by the process's credentials at the call */
+	if (e->de_consumer->dc_uid != 0)
+		need |= DTD_KCAP_NEED_CREDS;
 	for (i = 0; i < st->ds_nact; i++) {
 		const dtp_action_t *a = &st->ds_act[i];
 		const dtp_agg_t *g;
@@ -536,9 +545,10 @@ dtd_kcap_stack(void)
 }
 
 /*
- * What need (DTD_KCAP_NEED_STACK, _ANC) asks of the records, they have
- * from now on until the capture closes: the user stack (a clause walks
- * it), the caller's ancestry (a clause calls progenyof()).
+ * What need (DTD_KCAP_NEED_STACK, _ANC, _CREDS) asks of the records,
+ * they have from now on until the capture closes: the user stack (a
+ * clause walks it), the caller's ancestry (a clause calls progenyof()),
+ * its credentials (a consumer that is not root has a clause).
  */
 void
 dtd_kcap_setneeds(int need)
@@ -551,6 +561,13 @@ dtd_kcap_setneeds(int need)
 			log_warn("%s: ancestry", __func__);
 		else
 			dtd_kcap_anc = 1;
+	}
+	if ((need & DTD_KCAP_NEED_CREDS) && dtd_kcap_cap != NULL &&
+	    !dtd_kcap_creds) {
+		if (ft_bpf_sys_creds(dtd_kcap_cap, 1) == -1)
+			log_warn("%s: credentials", __func__);
+		else
+			dtd_kcap_creds = 1;
 	}
 }
 

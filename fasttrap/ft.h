@@ -653,9 +653,14 @@ typedef struct ft_bpfsysrec {
 	uint8_t		sr_cap[FT_BPF_SYSCAP];
 	/*
 	 * What the kernel's ptrace check reads of the process at the call
-	 * (ft_btf_offs()), if sr_credok: its uid, gid, suid, sgid, euid,
-	 * egid, fsuid, fsgid; its permitted capabilities; its mm's flags.
+	 * (ft_btf_offs()), if sr_credok is FT_BPF_CRED_OK: its uid, gid,
+	 * suid, sgid, euid, egid, fsuid, fsgid; its permitted
+	 * capabilities; its mm's flags.  FT_BPF_CRED_UNASKED: not copied,
+	 * as ft_bpf_sys_creds() asked (nobody but root looks); 0: could not
+	 * be read.
 	 */
+#define	FT_BPF_CRED_OK		1
+#define	FT_BPF_CRED_UNASKED	2
 	uint32_t	sr_cred[8];
 	uint64_t	sr_capprm;
 	uint64_t	sr_mmflags;
@@ -685,6 +690,7 @@ int		ft_bpf_sys_want(ft_bpfsys_t *, uint32_t, uint32_t);
 int		ft_bpf_sys_events(ft_bpfsys_t *, char *, size_t);
 int		ft_bpf_sys_stack(ft_bpfsys_t *, size_t);
 int		ft_bpf_sys_ancestry(ft_bpfsys_t *, int);
+int		ft_bpf_sys_creds(ft_bpfsys_t *, int);
 size_t		ft_bpf_sys_drain(ft_bpfsys_t *,
 		    void (*)(void *, const ft_bpfsysrec_t *), void *);
 int		ft_bpf_sys_lost(const ft_bpfsys_t *, uint64_t *, int);

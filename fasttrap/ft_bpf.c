@@ -101,10 +101,11 @@ typedef struct ft_bpfcap {
 	int		fc_lost;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 u64 */
 	int		fc_scratch;	/* BPF_MAP_TYPE_PERCPU_ARRAY, 1 record
 					   and its busy word */
-	int		fc_conf;	/* BPF_MAP_TYPE_ARRAY, 3 u64: (uprobe)
+	int		fc_conf;	/* BPF_MAP_TYPE_ARRAY, 4 u64: (uprobe)
 					   errno's offset from %fs base (0
 					   unknown), the stack copy's bound,
-					   (system calls) ancestry wanted */
+					   (system calls) ancestry wanted,
+					   credentials wanted */
 	int		fc_ncpu;
 } ft_bpfcap_t;
 
@@ -766,7 +767,7 @@ ft_bpf_cap_open(ft_bpfcap_t *c, size_t ringsize, size_t recsize,
 	    names[0])) == -1 ||
 	    (c->fc_scratch = ft_bpf_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 	    (uint32_t)recsize + 8, 1, names[1])) == -1 ||
-	    (c->fc_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 3,
+	    (c->fc_conf = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 4,
 	    names[2])) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
@@ -1274,14 +1275,16 @@ ft_bpf_sysppid(struct bpf_insn *insn, int n, int conf)
 /*
  * Emit at insn[n] the copy of what the kernel's ptrace check reads of
  * the calling process (its credentials, its mm's dumpable bits) into
- * the record at r7, at the offsets the kernel's BTF gives; sr_credok
- * says whether all of it was read.  r8 is free.  Returns the next n.
+ * the record at r7, at the offsets the kernel's BTF gives, while word 3
+ * of map conf asks for it (a consumer that is not root has a clause:
+ * some 13% of a record's cost); sr_credok says whether all of it was
+ * read (FT_BPF_CRED_*).  r8 is free.  Returns the next n.
  */
 static int
-ft_bpf_syscred(struct bpf_insn *insn, int n)
+ft_bpf_syscred(struct bpf_insn *insn, int n, int conf)
 {
 	const ft_btfoffs_t *o = ft_btf_offs();
-	int jno[8], nno = 0, i;
+	int jno[10], nno = 0, i, jasked;
 
 #define	EMIT(x)	(insn[n++] = (x))
 	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_credok), 0));
@@ -1291,6 +1294,21 @@ ft_bpf_syscred(struct bpf_insn *insn, int n)
 	    o->bo_mm > INT32_MAX || o->bo_mmflags < 0 ||
 	    o->bo_mmflags > INT32_MAX)
 		return n;
+	n = ft_bpf_lookup(insn, n, conf, 3);
+	jasked = n;
+	EMIT(JEQI(R0, 0, 0));			/* patched: to unasked */
+	EMIT(LDX64(R1, R0, 0));
+	jno[nno++] = n;
+	EMIT(JNEI(R1, 0, 0));			/* patched: to asked */
+	/* unasked: */
+	ft_bpf_patch(insn, jasked, n);
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_credok),
+	    FT_BPF_CRED_UNASKED));
+	jasked = n;
+	EMIT(JA(0));				/* patched: to the end */
+	/* asked: */
+	ft_bpf_patch(insn, jno[0], n);
+	nno = 0;
 	EMIT(CALL(BPF_FUNC_get_current_task));
 	EMIT(MOV64R(R8, R0));
 	/* the credentials: task->real_cred, kept at fp-64 */
@@ -1339,9 +1357,10 @@ ft_bpf_syscred(struct bpf_insn *insn, int n)
 	EMIT(CALL(BPF_FUNC_probe_read_kernel));
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
-	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_credok), 1));
+	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_credok), FT_BPF_CRED_OK));
 	for (i = 0; i < nno; i++)
 		ft_bpf_patch(insn, jno[i], n);
+	ft_bpf_patch(insn, jasked, n);
 #undef EMIT
 	return n;
 }
@@ -1420,7 +1439,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
 	n = ft_bpf_syscomm(insn, n);
 	n = ft_bpf_sysppid(insn, n, fs->fs_cap.fc_conf);
-	n = ft_bpf_syscred(insn, n);
+	n = ft_bpf_syscred(insn, n, fs->fs_cap.fc_conf);
 	n = ft_bpf_syscap(insn, n, ret);
 	EMIT(LDX64(R8, R7, offsetof(ft_bpfsysrec_t, sr_regs) +
 	    FT_BPF_RSP * 8));
@@ -1719,7 +1738,7 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 	EMIT(STX64(R7, R0, offsetof(ft_bpfsysrec_t, sr_uidgid)));
 	n = ft_bpf_syscomm(insn, n);
 	n = ft_bpf_sysppid(insn, n, fs->fs_cap.fc_conf);
-	n = ft_bpf_syscred(insn, n);
+	n = ft_bpf_syscred(insn, n, fs->fs_cap.fc_conf);
 	n = ft_bpf_evargs(insn, n);
 	/* what the event says: its tracepoint's arguments, from ctx */
 	switch (ev) {
@@ -1897,6 +1916,13 @@ int
 ft_bpf_sys_stack(ft_bpfsys_t *fs, size_t len)
 {
 	return ft_bpf_cap_stack(&fs->fs_cap, len);
+}
+
+/* Copy the caller's credentials from now on, or not (FT_BPF_CRED_*). */
+int
+ft_bpf_sys_creds(ft_bpfsys_t *fs, int on)
+{
+	return ft_bpf_set(fs->fs_cap.fc_conf, 3, on ? 1 : 0);
 }
 
 /* Copy the caller's ancestors past its parent (sr_anc) from now on, or not. */
