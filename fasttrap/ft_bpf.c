@@ -413,6 +413,26 @@ ft_bpf_emit_scratch(struct bpf_insn *insn, int n, int scratch,
 	return n;
 }
 
+/*
+ * Emit at insn[n]: read size bytes at the kernel address in r3 plus off
+ * (an offset from the BTF) to register dreg (r7: the record; r10: the
+ * program's stack) plus doff.  r0-r5 are clobbered; a read that fails
+ * leaves zeros there.  Returns the next n.
+ */
+static int
+ft_bpf_emit_kread(struct bpf_insn *insn, int n, long off, int dreg,
+    int32_t doff, int32_t size)
+{
+#define	EMIT(x)	(insn[n++] = (x))
+	EMIT(ADD64I(R3, (int32_t)off));
+	EMIT(MOV64R(R1, dreg));
+	EMIT(ADD64I(R1, doff));
+	EMIT(MOV64I(R2, size));
+	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+#undef EMIT
+	return n;
+}
+
 /* Emit at insn[n] the count of a lost record on this CPU, and return. */
 static int
 ft_bpf_emit_lost(struct bpf_insn *insn, int n, int lost)
@@ -484,11 +504,8 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	if ((fsoff = ft_btf_fsbase_off()) > 0 && fsoff < INT32_MAX) {
 		EMIT(CALL(BPF_FUNC_get_current_task));
 		EMIT(MOV64R(R3, R0));
-		EMIT(ADD64I(R3, (int32_t)fsoff));
-		EMIT(MOV64R(R1, R7));
-		EMIT(ADD64I(R1, offsetof(ft_bpfrec_t, br_fsbase)));
-		EMIT(MOV64I(R2, 8));
-		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		n = ft_bpf_emit_kread(insn, n, fsoff, R7,
+		    offsetof(ft_bpfrec_t, br_fsbase), 8);
 		n = ft_bpf_lookup(insn, n, fb->fb_cap.fc_conf, 0);
 		EMIT(JEQI(R0, 0, 13));			/* to noerr */
 		EMIT(LDX64(R3, R0, 0));
@@ -1177,11 +1194,7 @@ ft_bpf_syscomm(struct bpf_insn *insn, int n)
 	    o->bo_comm >= 0 && o->bo_comm <= INT32_MAX) {
 		EMIT(CALL(BPF_FUNC_get_current_task));
 		EMIT(MOV64R(R3, R0));
-		EMIT(ADD64I(R3, (int32_t)o->bo_leader));
-		EMIT(MOV64R(R1, R10));
-		EMIT(ADD64I(R1, -64));
-		EMIT(MOV64I(R2, 8));
-		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		n = ft_bpf_emit_kread(insn, n, o->bo_leader, R10, -64, 8);
 		jno[0] = n;
 		EMIT(JNEI(R0, 0, 0));
 		EMIT(LDX64(R3, R10, -64));
@@ -1241,21 +1254,13 @@ ft_bpf_sysppid(struct bpf_insn *insn, int n, int conf)
 		off = (int16_t)(i == 0 ? offsetof(ft_bpfsysrec_t, sr_ppid) :
 		    offsetof(ft_bpfsysrec_t, sr_anc) + 4 * (i - 1));
 		EMIT(LDX64(R3, R10, -64));
-		EMIT(ADD64I(R3, (int32_t)o->bo_parent));
-		EMIT(MOV64R(R1, R10));
-		EMIT(ADD64I(R1, -64));
-		EMIT(MOV64I(R2, 8));
-		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		n = ft_bpf_emit_kread(insn, n, o->bo_parent, R10, -64, 8);
 		jno[nno++] = n;
 		EMIT(JNEI(R0, 0, 0));
 		EMIT(LDX64(R3, R10, -64));
 		jno[nno++] = n;
 		EMIT(JEQI(R3, 0, 0));
-		EMIT(ADD64I(R3, (int32_t)o->bo_pid + 4));
-		EMIT(MOV64R(R1, R7));
-		EMIT(ADD64I(R1, off));
-		EMIT(MOV64I(R2, 4));
-		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		n = ft_bpf_emit_kread(insn, n, o->bo_pid + 4, R7, off, 4);
 		if (i > 0)
 			continue;
 		/* the parent always; above it, if asked */
@@ -1312,49 +1317,32 @@ ft_bpf_syscred(struct bpf_insn *insn, int n, int conf)
 	EMIT(CALL(BPF_FUNC_get_current_task));
 	EMIT(MOV64R(R8, R0));
 	/* the credentials: task->real_cred, kept at fp-64 */
-	EMIT(MOV64R(R1, R10));
-	EMIT(ADD64I(R1, -64));
-	EMIT(MOV64I(R2, 8));
 	EMIT(MOV64R(R3, R8));
-	EMIT(ADD64I(R3, (int32_t)o->bo_cred));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_cred, R10, -64, 8);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	EMIT(LDX64(R3, R10, -64));
 	jno[nno++] = n;
 	EMIT(JEQI(R3, 0, 0));
-	EMIT(ADD64I(R3, (int32_t)o->bo_uid));
-	EMIT(MOV64R(R1, R7));
-	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_cred)));
-	EMIT(MOV64I(R2, 32));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_uid, R7,
+	    offsetof(ft_bpfsysrec_t, sr_cred), 32);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	EMIT(LDX64(R3, R10, -64));
-	EMIT(ADD64I(R3, (int32_t)o->bo_capprm));
-	EMIT(MOV64R(R1, R7));
-	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_capprm)));
-	EMIT(MOV64I(R2, 8));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_capprm, R7,
+	    offsetof(ft_bpfsysrec_t, sr_capprm), 8);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	/* the dumpable bits: task->mm->flags */
-	EMIT(MOV64R(R1, R10));
-	EMIT(ADD64I(R1, -64));
-	EMIT(MOV64I(R2, 8));
 	EMIT(MOV64R(R3, R8));
-	EMIT(ADD64I(R3, (int32_t)o->bo_mm));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_mm, R10, -64, 8);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	EMIT(LDX64(R3, R10, -64));
 	jno[nno++] = n;
 	EMIT(JEQI(R3, 0, 0));
-	EMIT(ADD64I(R3, (int32_t)o->bo_mmflags));
-	EMIT(MOV64R(R1, R7));
-	EMIT(ADD64I(R1, offsetof(ft_bpfsysrec_t, sr_mmflags)));
-	EMIT(MOV64I(R2, 8));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_mmflags, R7,
+	    offsetof(ft_bpfsysrec_t, sr_mmflags), 8);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	EMIT(ST32(R7, offsetof(ft_bpfsysrec_t, sr_credok), FT_BPF_CRED_OK));
@@ -1388,11 +1376,7 @@ ft_bpf_sysprog(ft_bpfsys_t *fs, int ret, char *err, size_t errlen)
 		EMIT(STX64(R10, R1, -40));
 	} else {
 		EMIT(LDX64(R3, R6, 0));
-		EMIT(ADD64I(R3, FT_BPF_ORIGAX * 8));
-		EMIT(MOV64R(R1, R10));
-		EMIT(ADD64I(R1, -40));
-		EMIT(MOV64I(R2, 8));
-		EMIT(CALL(BPF_FUNC_probe_read_kernel));
+		n = ft_bpf_emit_kread(insn, n, FT_BPF_ORIGAX * 8, R10, -40, 8);
 		jout[nout++] = n;
 		EMIT(JNEI(R0, 0, 0));
 		EMIT(LDX64(R1, R10, -40));
@@ -1560,25 +1544,6 @@ fail:
 }
 
 /*
- * Emit at insn[n]: read size bytes at the kernel address in r3 plus
- * off (an offset from the BTF) into the record at r7, at roff.  A read
- * that fails leaves the zeros there.  Returns the next n.
- */
-static int
-ft_bpf_evread(struct bpf_insn *insn, int n, long off, int16_t roff,
-    int32_t size)
-{
-#define	EMIT(x)	(insn[n++] = (x))
-	EMIT(ADD64I(R3, (int32_t)off));
-	EMIT(MOV64R(R1, R7));
-	EMIT(ADD64I(R1, roff));
-	EMIT(MOV64I(R2, size));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
-#undef EMIT
-	return n;
-}
-
-/*
  * Emit at insn[n] the copy of the calling process's arguments (its
  * mm's arg_start to arg_end, at most FT_BPF_SYSCAP bytes) into the
  * record at r7's capture, whose length is 0 until then.  fp-64 and
@@ -1597,30 +1562,18 @@ ft_bpf_evargs(struct bpf_insn *insn, int n)
 #define	EMIT(x)	(insn[n++] = (x))
 	EMIT(CALL(BPF_FUNC_get_current_task));
 	EMIT(MOV64R(R3, R0));
-	EMIT(ADD64I(R3, (int32_t)o->bo_mm));
-	EMIT(MOV64R(R1, R10));
-	EMIT(ADD64I(R1, -64));
-	EMIT(MOV64I(R2, 8));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_mm, R10, -64, 8);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	EMIT(LDX64(R8, R10, -64));			/* r8 = mm */
 	jno[nno++] = n;
 	EMIT(JEQI(R8, 0, 0));
 	EMIT(MOV64R(R3, R8));
-	EMIT(ADD64I(R3, (int32_t)o->bo_argend));
-	EMIT(MOV64R(R1, R10));
-	EMIT(ADD64I(R1, -72));
-	EMIT(MOV64I(R2, 8));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_argend, R10, -72, 8);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	EMIT(MOV64R(R3, R8));
-	EMIT(ADD64I(R3, (int32_t)o->bo_argstart));
-	EMIT(MOV64R(R1, R10));
-	EMIT(ADD64I(R1, -64));
-	EMIT(MOV64I(R2, 8));
-	EMIT(CALL(BPF_FUNC_probe_read_kernel));
+	n = ft_bpf_emit_kread(insn, n, o->bo_argstart, R10, -64, 8);
 	jno[nno++] = n;
 	EMIT(JNEI(R0, 0, 0));
 	/* r2 = end - start, within 1 and FT_BPF_SYSCAP */
@@ -1744,7 +1697,7 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 	switch (ev) {
 	case FT_BPF_EV_FORK:		/* (parent, child) */
 		EMIT(LDX64(R3, R6, 8));
-		n = ft_bpf_evread(insn, n, o->bo_pid, evoff, 8);
+		n = ft_bpf_emit_kread(insn, n, o->bo_pid, R7, evoff, 8);
 		break;
 	case FT_BPF_EV_EXEC:		/* (task, old_pid, bprm) */
 		EMIT(LDX64(R1, R6, 8));
@@ -1755,15 +1708,16 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 		EMIT(AND64I(R1, 0xff));
 		EMIT(STX64(R7, R1, evoff));
 		EMIT(LDX64(R3, R6, 0));
-		n = ft_bpf_evread(insn, n, o->bo_exitcode, evoff + 16, 4);
+		n = ft_bpf_emit_kread(insn, n, o->bo_exitcode, R7,
+		    evoff + 16, 4);
 		/* task->signal, at ev[3] for a moment, then its code */
 		EMIT(LDX64(R3, R6, 0));
-		n = ft_bpf_evread(insn, n, o->bo_signal, evoff + 24, 8);
+		n = ft_bpf_emit_kread(insn, n, o->bo_signal, R7, evoff + 24, 8);
 		EMIT(LDX64(R3, R7, evoff + 24));
 		EMIT(MOV64I(R1, 0));
 		EMIT(STX64(R7, R1, evoff + 24));
 		EMIT(JEQI(R3, 0, 5));
-		n = ft_bpf_evread(insn, n, o->bo_grpexit, evoff + 8, 4);
+		n = ft_bpf_emit_kread(insn, n, o->bo_grpexit, R7, evoff + 8, 4);
 		break;
 	case FT_BPF_EV_SIGGEN:		/* (sig, info, task, group, result) */
 		EMIT(LDX64(R1, R6, 0));
@@ -1771,41 +1725,42 @@ ft_bpf_evprog1(ft_bpfsys_t *fs, int ev, int uctx, char *err, size_t errlen)
 		EMIT(STX64(R7, R1, evoff));
 		/* info->si_code, above it (info may be 0 or 1: no read) */
 		EMIT(LDX64(R3, R6, 8));
-		n = ft_bpf_evread(insn, n, 8, evoff + 4, 4);
+		n = ft_bpf_emit_kread(insn, n, 8, R7, evoff + 4, 4);
 		EMIT(LDX64(R1, R6, 32));
 		EMIT(STX64(R7, R1, evoff + 24));
 		EMIT(LDX64(R3, R6, 16));
-		n = ft_bpf_evread(insn, n, o->bo_pid, evoff + 8, 8);
+		n = ft_bpf_emit_kread(insn, n, o->bo_pid, R7, evoff + 8, 8);
 		/* the task's parent: task->real_parent->tgid, at ev[2] */
 		if (o->bo_parent < 0 || o->bo_parent > INT32_MAX ||
 		    o->bo_pid > INT32_MAX - 4)
 			break;
 		EMIT(LDX64(R3, R6, 16));
-		n = ft_bpf_evread(insn, n, o->bo_parent, evoff + 16, 8);
+		n = ft_bpf_emit_kread(insn, n, o->bo_parent, R7, evoff + 16, 8);
 		EMIT(LDX64(R3, R7, evoff + 16));
 		EMIT(MOV64I(R1, 0));
 		EMIT(STX64(R7, R1, evoff + 16));
 		EMIT(JEQI(R3, 0, 5));
-		n = ft_bpf_evread(insn, n, o->bo_pid + 4, evoff + 16, 4);
+		n = ft_bpf_emit_kread(insn, n, o->bo_pid + 4, R7,
+		    evoff + 16, 4);
 		/* its process's name: task->group_leader->comm */
 		if (o->bo_leader < 0 || o->bo_leader > INT32_MAX ||
 		    o->bo_comm < 0 || o->bo_comm > INT32_MAX)
 			break;
 		EMIT(LDX64(R3, R6, 16));
-		n = ft_bpf_evread(insn, n, o->bo_leader, (int16_t)offsetof(
-		    ft_bpfsysrec_t, sr_tcomm), 8);
+		n = ft_bpf_emit_kread(insn, n, o->bo_leader, R7,
+		    offsetof(ft_bpfsysrec_t, sr_tcomm), 8);
 		EMIT(LDX64(R3, R7, offsetof(ft_bpfsysrec_t, sr_tcomm)));
 		EMIT(MOV64I(R1, 0));
 		EMIT(STX64(R7, R1, offsetof(ft_bpfsysrec_t, sr_tcomm)));
 		EMIT(JEQI(R3, 0, 5));
-		n = ft_bpf_evread(insn, n, o->bo_comm, (int16_t)offsetof(
-		    ft_bpfsysrec_t, sr_tcomm), 15);
+		n = ft_bpf_emit_kread(insn, n, o->bo_comm, R7,
+		    offsetof(ft_bpfsysrec_t, sr_tcomm), 15);
 		break;
 	case FT_BPF_EV_SIGDLV:		/* (sig, info, ka): ka->sa.sa_handler */
 		EMIT(LDX64(R1, R6, 0));
 		EMIT(STX64(R7, R1, evoff));
 		EMIT(LDX64(R3, R6, 16));
-		n = ft_bpf_evread(insn, n, 0, evoff + 8, 8);
+		n = ft_bpf_emit_kread(insn, n, 0, R7, evoff + 8, 8);
 		break;
 	}
 	/* the user stack, below the registers' %rsp (none: 0) */
