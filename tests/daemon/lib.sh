@@ -126,6 +126,19 @@ dtrace()
 	timeout -k 10 60 "$DTRACE" -x socket="$sock" "$@"
 }
 
+# waitready FILE...: wait until each says "ready" (a consumer's BEGIN),
+# 60 s at most in all; empty them before the consumers start
+waitready()
+{
+	i=0
+	for f in "$@"; do
+		while ! grep -q ready "$f" 2>/dev/null && [ $i -lt 600 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	done
+}
+
 # waitfor CMD...: until CMD succeeds, at most 10 s (a bound on a hang)
 waitfor()
 {

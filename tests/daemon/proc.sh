@@ -249,12 +249,7 @@ dtrace -q -n 'BEGIN { printf("ready\n"); }
     proc:::exit /execname == "kcapcall" && ++n == 2/ { exit(0); }
     END { printa("exec-success %@d\n", @); }' >"$tmp/pout" 2>&1 &
 pdt=$!
-i=0
-while ! { grep -q ready "$tmp/sout" && grep -q ready "$tmp/pout"; } &&
-    [ $i -lt 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+waitready "$tmp/sout" "$tmp/pout"
 "$tmp/kcapcall" 50 >/dev/null
 wait $sdt
 "$tmp/kcapcall" 70 >/dev/null
@@ -290,12 +285,7 @@ D
 	dt=$!
 	dtrace -q -s "$tmp/who.d" >"$tmp/rout" 2>"$tmp/rerr" &
 	rdt=$!
-	i=0
-	while ! { grep -q ready "$tmp/out" && grep -q ready "$tmp/rout"; } &&
-	    [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	waitready "$tmp/out" "$tmp/rout"
 	"$tmp/proctrue"; "$tmp/proctrue"
 	as "$tmp/proctrue"; as "$tmp/proctrue"; as "$tmp/proctrue"
 	wait $dt

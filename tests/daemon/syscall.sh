@@ -10,19 +10,6 @@
 
 check "daemon starts" start_daemon
 
-# waitready FILE...: wait until each says "ready" (a consumer's BEGIN),
-# 60 s at most in all; empty them before the consumers start
-waitready()
-{
-	i=0
-	for f in "$@"; do
-		while ! grep -q ready "$f" 2>/dev/null && [ $i -lt 600 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	done
-}
-
 # BPF programs need root (or CAP_BPF and CAP_PERFMON)
 if ! dtrace -q -n 'syscall::getppid:entry { exit(0); }' \
     -c "$TRIGGERS/syscaller 1" >/dev/null 2>"$tmp/err"; then
