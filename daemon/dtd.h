@@ -717,6 +717,7 @@ typedef struct dtd_kcapuser {
 	void		(*ku_idle)(uint64_t);
 } dtd_kcapuser_t;
 int		dtd_kcap_hold(const dtd_kcapuser_t *);
+int		dtd_kcap_holds(const dtd_kcapuser_t *);
 void		dtd_kcap_rele(const dtd_kcapuser_t *);
 int		dtd_kcap_want(const dtd_kcapuser_t *, uint32_t, uint32_t);
 void		dtd_kcap_drain(void);

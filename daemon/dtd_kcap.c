@@ -283,6 +283,13 @@ dtd_kcap_slot(const dtd_kcapuser_t *u)
 	return -1;
 }
 
+/* Does u hold the capture? */
+int
+dtd_kcap_holds(const dtd_kcapuser_t *u)
+{
+	return dtd_kcap_slot(u) != -1;
+}
+
 /*
  * u holds the capture from now on (again: a no-op), opened if it was
  * not.  0, or -1 with errno (EPERM: no right to load BPF programs).

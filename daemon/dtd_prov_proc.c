@@ -154,12 +154,11 @@ static const dtd_kcapuser_t dtd_prov_proc_kcap = {
 /*
  * The probes (made at init), those enabled (written on the main thread
  * under elock, read by the drain thread: atomic loads, and under elock
- * to charge drops), and whether the capture is held.
+ * to charge drops).
  */
 static dtd_probe_t	*dtd_prov_proc_probes[DTD_PROC_NPROBES];
 static dtd_probe_t	*dtd_prov_proc_on[DTD_PROC_NPROBES];
 static pthread_mutex_t	dtd_prov_proc_elock = PTHREAD_MUTEX_INITIALIZER;
-static int		dtd_prov_proc_held;
 static uint32_t		dtd_prov_proc_nenabled;
 
 static int
@@ -555,10 +554,9 @@ dtd_prov_proc_want(void)
 static void
 dtd_prov_proc_close(void)
 {
-	if (!dtd_prov_proc_held)
+	if (!dtd_kcap_holds(&dtd_prov_proc_kcap))
 		return;
 	dtd_kcap_rele(&dtd_prov_proc_kcap);
-	dtd_prov_proc_held = 0;
 }
 
 static void
@@ -579,11 +577,8 @@ dtd_prov_proc_enable(dtd_probe_t *p)
 		errno = EINVAL;
 		return -1;
 	}
-	if (!dtd_prov_proc_held) {
-		if (dtd_kcap_hold(&dtd_prov_proc_kcap) == -1)
-			return -1;
-		dtd_prov_proc_held = 1;
-	}
+	if (dtd_kcap_hold(&dtd_prov_proc_kcap) == -1)
+		return -1;
 	if (ft_bpf_sys_events(dtd_kcap_get(), err, sizeof(err)) == -1) {
 		e = errno;
 		log_info("%s: %s", __func__, err);
@@ -621,7 +616,7 @@ dtd_prov_proc_disable(dtd_probe_t *p)
 {
 	int kind = dtd_prov_proc_kind(p);
 
-	if (!dtd_prov_proc_held || kind < 0)
+	if (!dtd_kcap_holds(&dtd_prov_proc_kcap) || kind < 0)
 		return;
 	dtd_prov_proc_set(kind, NULL);
 	if (dtd_prov_proc_want() == -1)
@@ -634,7 +629,7 @@ dtd_prov_proc_disable(dtd_probe_t *p)
 static void
 dtd_prov_proc_flush(dtd_consumer_t *c)
 {
-	if (dtd_prov_proc_held && dtd_prov_proc_uses(c))
+	if (dtd_kcap_holds(&dtd_prov_proc_kcap) && dtd_prov_proc_uses(c))
 		dtd_kcap_flush();
 }
 

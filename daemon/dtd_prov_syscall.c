@@ -99,12 +99,11 @@ typedef struct dtd_sysprobe {
 /*
  * The probes by number and kind (made at init, read by the drain
  * thread), what is enabled (FT_BPF_SYS_* by number, atomic: written on
- * the main thread, read by the drain thread), and the capture's holding.
+ * the main thread, read by the drain thread).
  */
 static dtd_probe_t	*dtd_prov_syscall_probes[FT_BPF_SYSMAX][2];
 static uint32_t		dtd_prov_syscall_want[FT_BPF_SYSMAX];
 static uint32_t		dtd_prov_syscall_nenabled; /* main thread */
-static int		dtd_prov_syscall_held;
 
 /*
  * Enabled probes, for the drain thread to find the consumers a lost
@@ -433,7 +432,8 @@ dtd_prov_syscall_drop(int cpu, uint64_t n)
 static void
 dtd_prov_syscall_flush(dtd_consumer_t *c)
 {
-	if (dtd_prov_syscall_held && dtd_prov_syscall_uses(c))
+	if (dtd_kcap_holds(&dtd_prov_syscall_kcap) &&
+	    dtd_prov_syscall_uses(c))
 		dtd_kcap_flush();
 }
 
@@ -443,10 +443,9 @@ dtd_prov_syscall_close(void)
 {
 	int k;
 
-	if (!dtd_prov_syscall_held)
+	if (!dtd_kcap_holds(&dtd_prov_syscall_kcap))
 		return;
 	dtd_kcap_rele(&dtd_prov_syscall_kcap);
-	dtd_prov_syscall_held = 0;
 	/* the drain thread is done with them; their probes are off */
 	for (k = 0; k < DTD_SYSCALL_NPARK; k++) {
 		free(dtd_prov_syscall_parked[k]);
@@ -518,11 +517,8 @@ dtd_prov_syscall_enable(dtd_probe_t *p)
 	uint32_t slot = DTD_SYSCALL_NR(p) * 2 + (uint32_t)DTD_SYSCALL_RET(p);
 	int e;
 
-	if (!dtd_prov_syscall_held) {
-		if (dtd_kcap_hold(&dtd_prov_syscall_kcap) == -1)
-			return -1;
-		dtd_prov_syscall_held = 1;
-	}
+	if (dtd_kcap_hold(&dtd_prov_syscall_kcap) == -1)
+		return -1;
 	dtd_prov_syscall_setneeds(dtd_kcap_needs(p));
 	pthread_mutex_lock(&dtd_prov_syscall_elock);
 	dtd_prov_syscall_enabled[slot] = p;
@@ -555,7 +551,7 @@ dtd_prov_syscall_disable(dtd_probe_t *p)
 {
 	uint32_t slot = DTD_SYSCALL_NR(p) * 2 + (uint32_t)DTD_SYSCALL_RET(p);
 
-	if (!dtd_prov_syscall_held)
+	if (!dtd_kcap_holds(&dtd_prov_syscall_kcap))
 		return;
 	if (dtd_prov_syscall_set(p, 0) == -1)
 		log_warn("%s: syscall::%s:%s", __func__, p->dpr_func,
