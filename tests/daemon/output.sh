@@ -33,8 +33,11 @@ same "$tmp/flow" "FUNCTION
 same "$tmp/out" "103
 " "-o: the target's output alone on stdout"
 
-# -q with -F: no header, no prefix (illumos: quiet wins)
-timeout -k 10 60 "$DTRACE" -qF -o "$tmp/q" -c "$TRIGGERS/recurse 1" -n '
+# -q with -F: no header, no prefix (illumos: quiet wins); one thread's
+# buffer again, so a move to the other CPU between the hits cannot
+# reorder them
+timeout -k 10 60 "$DTRACE" -qF -x bufscope=thread -o "$tmp/q" \
+    -c "$TRIGGERS/recurse 1" -n '
     pid$target:a.out:down:entry { printf("in %d\n", arg0); }' \
     >"$tmp/out" 2>"$tmp/err"
 same "$tmp/q" "in 1
