@@ -768,7 +768,7 @@ int		dtd_target_created(const dtd_target_t *);
 int		dtd_target_backend(const dtd_consumer_t *,
 		    const dtd_target_t *);
 void		dtd_target_setbackend(dtd_consumer_t *, dtd_target_t *, int);
-int		dtd_target_uprobe(dtd_target_t *, size_t, char *, size_t);
+int		dtd_target_attach(dtd_target_t *, int, size_t, char *, size_t);
 dtd_target_t	*dtd_target_observe(pid_t);
 void		dtd_target_rele(dtd_target_t *);
 void		dtd_target_sideband(pid_t, int);

@@ -59,6 +59,12 @@
 #define DTD_PID_BACKEND_AUTO	0
 #define DTD_PID_BACKEND_PTRACE	1
 #define DTD_PID_BACKEND_UPROBE	2
+#define DTD_PID_BACKEND_INLINE	3
+
+/* what the client is told a target is traced with: the same numbers */
+_Static_assert(DT_BACKEND_PTRACE == FT_BACKEND_PTRACE &&
+    DT_BACKEND_UPROBE == FT_BACKEND_UPROBE &&
+    DT_BACKEND_INLINE == FT_BACKEND_INLINE, "backend numbers");
 
 #define DTD_PID_RINGSIZE	(8UL << 20)	/* a uprobe ring, default */
 
@@ -208,7 +214,7 @@ dtd_prov_pid_option(dtd_consumer_t *c, const char *name, uint64_t v,
 	if (strcmp(name, "zdefs") != 0 && strcmp(name, "backend") != 0 &&
 	    strcmp(name, "uprobebufsize") != 0)
 		return 1;
-	if (strcmp(name, "backend") == 0 && v > DTD_PID_BACKEND_UPROBE) {
+	if (strcmp(name, "backend") == 0 && v > DTD_PID_BACKEND_INLINE) {
 		snprintf(err, errlen, "invalid backend %" PRIu64, v);
 		return -1;
 	}
@@ -354,7 +360,7 @@ dtd_prov_pid_needsync(const dtp_prog_t *p)
 static const char *
 dtd_prov_pid_bname(int b)
 {
-	return b == FT_BACKEND_UPROBE ? "uprobe" : "ptrace";
+	return ft_proc_backend_name(b);
 }
 
 /*
@@ -389,25 +395,27 @@ dtd_prov_pid_load(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 		cur = ft_proc_backend(proc);
 		/* chosen at an earlier program of c: kept, if it can be */
 		if (dtd_target_backend(c, tg) != 0) {
-			if (cur == FT_BACKEND_UPROBE && ((sync &
+			if (cur != FT_BACKEND_PTRACE && ((sync &
 			    DTD_PID_SYNC_STOP) || (sync &&
-			    pc->pc_backend != DTD_PID_BACKEND_UPROBE)))
+			    pc->pc_backend != DTD_PID_BACKEND_UPROBE &&
+			    pc->pc_backend != DTD_PID_BACKEND_INLINE)))
 				goto needptrace;
 			continue;
 		}
-		dtd_target_setbackend(c, tg, cur == FT_BACKEND_UPROBE ?
-		    DT_BACKEND_UPROBE : DT_BACKEND_PTRACE);
+		dtd_target_setbackend(c, tg, cur);
 		switch (pc->pc_backend) {
 		case DTD_PID_BACKEND_PTRACE:
 			want = FT_BACKEND_PTRACE;
 			break;
 		case DTD_PID_BACKEND_UPROBE:
+		case DTD_PID_BACKEND_INLINE:
 			if (sync & DTD_PID_SYNC_STOP) {
 				snprintf(err, errlen, "destructive actions need "
 				    "the ptrace backend");
 				return -1;
 			}
-			want = FT_BACKEND_UPROBE;
+			want = pc->pc_backend == DTD_PID_BACKEND_UPROBE ?
+			    FT_BACKEND_UPROBE : FT_BACKEND_INLINE;
 			break;
 		default:
 			/*
@@ -420,32 +428,35 @@ dtd_prov_pid_load(dtd_consumer_t *c, const dtp_prog_t *p, char *err,
 			    NULL, 0) == -1 ? FT_BACKEND_PTRACE : FT_BACKEND_UPROBE;
 			break;
 		}
-		if (cur == want)
+		/* uprobes or inline, as another consumer chose: as good */
+		if (cur == want || (cur != FT_BACKEND_PTRACE &&
+		    want != FT_BACKEND_PTRACE))
 			continue;
-		if (cur == FT_BACKEND_UPROBE) {
+		if (cur != FT_BACKEND_PTRACE) {
 needptrace:
-			snprintf(err, errlen, "pid %d is traced with the uprobe "
+			snprintf(err, errlen, "pid %d is traced with the %s "
 			    "backend, and this program needs ptrace%s",
-			    (int)dtd_target_pid(tg), (sync & DTD_PID_SYNC_STOP) ?
+			    (int)dtd_target_pid(tg), dtd_prov_pid_bname(cur),
+			    (sync & DTD_PID_SYNC_STOP) ?
 			    " (destructive actions)" : sync ? " (copyin or "
 			    "stacks at the hit)" : "");
 			return -1;
 		}
 		ferr[0] = '\0';
-		rc = dtd_target_uprobe(tg, pc->pc_ringsize != 0 ?
+		rc = dtd_target_attach(tg, want, pc->pc_ringsize != 0 ?
 		    pc->pc_ringsize : DTD_PID_RINGSIZE, ferr, sizeof(ferr));
 		if (rc == -1) {
-			if (pc->pc_backend == DTD_PID_BACKEND_UPROBE) {
+			if (pc->pc_backend != DTD_PID_BACKEND_AUTO) {
 				snprintf(err, errlen, "pid %d: cannot use the "
-				    "uprobe backend: %s",
-				    (int)dtd_target_pid(tg), ferr);
+				    "%s backend: %s", (int)dtd_target_pid(tg),
+				    dtd_prov_pid_bname(want), ferr);
 				return -1;
 			}
 			log_info("%s: pid %d: uprobes refused (%s), ptrace "
 			    "stays", __func__, (int)dtd_target_pid(tg), ferr);
 			continue;
 		}
-		dtd_target_setbackend(c, tg, DT_BACKEND_UPROBE);
+		dtd_target_setbackend(c, tg, want);
 		log_info("%s: pid %d: %s backend", __func__,
 		    (int)dtd_target_pid(tg),
 		    dtd_prov_pid_bname(ft_proc_backend(proc)));
@@ -459,7 +470,7 @@ needptrace:
 	while ((tg = dtd_target_iter(c, &i)) != NULL) {
 		proc = dtd_target_proc(tg);
 		if (dtd_target_live(tg) &&
-		    ft_proc_backend(proc) == FT_BACKEND_UPROBE &&
+		    ft_proc_backend(proc) != FT_BACKEND_PTRACE &&
 		    ft_proc_stack(proc, stklen) == -1)
 			log_info("%s: pid %d: stack copy of %zu bytes: %s",
 			    __func__, (int)dtd_target_pid(tg), stklen,

@@ -869,7 +869,7 @@ dtd_target_grab(dtd_consumer_t *c, pid_t pid, int pidfd, int create,
 	return 0;
 }
 
-/* Put tg's sites in place after a batch of changes (uprobe backend). */
+/* Put tg's sites in place after a batch of changes (uprobe, inline). */
 static void
 dtd_target_sync(dtd_target_t *tg)
 {
@@ -877,7 +877,7 @@ dtd_target_sync(dtd_target_t *tg)
 	int rc;
 
 	if (tg->tg_proc == NULL ||
-	    ft_proc_backend(tg->tg_proc) != FT_BACKEND_UPROBE)
+	    !(ft_proc_caps(tg->tg_proc) & FT_CAP_BATCH))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if ((rc = ft_proc_sync(tg->tg_proc)) == -1)
@@ -886,8 +886,9 @@ dtd_target_sync(dtd_target_t *tg)
 		log_warnx("%s: pid %d: %d sites the kernel cannot probe "
 		    "(skipped)", __func__, (int)tg->tg_pid, rc);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	log_info("%s: pid %d: %zu uprobe sites in place in %.1f ms", __func__,
+	log_info("%s: pid %d: %zu %s sites in place in %.1f ms", __func__,
 	    (int)tg->tg_pid, ft_proc_nsites(tg->tg_proc),
+	    ft_proc_backend_name(ft_proc_backend(tg->tg_proc)),
 	    (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
 }
 
@@ -1380,21 +1381,21 @@ dtd_target_setbackend(dtd_consumer_t *c, dtd_target_t *tg, int b)
 }
 
 /*
- * Move tg to the uprobe backend, its ring ringsize bytes.  The ptrace
+ * Move tg to backend (FT_BACKEND_*: uprobe, inline), its ring ringsize
+ * bytes.  The ptrace
  * tracer thread ends in ft_proc_setbackend(), and we wait for it there:
  * it must not wait for us meanwhile in an event (a library loaded, an
  * exec).  The event stays pending, for dtd_target_events() to handle
  * under the new backend.
  */
 int
-dtd_target_uprobe(dtd_target_t *tg, size_t ringsize, char *err,
-    size_t errlen)
+dtd_target_attach(dtd_target_t *tg, int backend, size_t ringsize,
+    char *err, size_t errlen)
 {
 	int rc;
 
 	dtd_target_abandon(tg);
-	rc = ft_proc_setbackend(tg->tg_proc, FT_BACKEND_UPROBE, ringsize, err,
-	    errlen);
+	rc = ft_proc_setbackend(tg->tg_proc, backend, ringsize, err, errlen);
 	pthread_mutex_lock(&tg->tg_evlock);
 	tg->tg_abandon = 0;
 	pthread_mutex_unlock(&tg->tg_evlock);

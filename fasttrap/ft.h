@@ -454,7 +454,8 @@ typedef struct ft_ops {
 /* Backends: their rows in ft_proc.c's table */
 #define	FT_BACKEND_PTRACE	0
 #define	FT_BACKEND_UPROBE	1
-#define	FT_NBACKENDS		2
+#define	FT_BACKEND_INLINE	2	/* uprobes, and jmps where they fit */
+#define	FT_NBACKENDS		3
 
 /* What a backend can do */
 #define	FT_CAP_GRAB	0x01	/* seizes a process (grab, hold) */
@@ -556,7 +557,7 @@ int		ft_bpf_fd(const ft_bpf_t *);
 int		ft_bpf_link(ft_bpf_t *, const char *, const uint64_t *,
 		    const uint64_t *, uint32_t, pid_t);
 size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
-		    void *);
+		    void *, uint64_t);
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
 int		ft_bpf_pidns(void);
@@ -891,6 +892,7 @@ typedef struct ft_backend {
 
 extern const ft_backend_t ft_backend_ptrace;	/* ft_ptrace.c */
 extern const ft_backend_t ft_backend_uprobe;	/* ft_uprobe.c */
+extern const ft_backend_t ft_backend_inline;	/* ft_uprobe.c, ft_inline.c */
 
 /*
  * The sites of one backend of a process (ft_site.c), keyed by address,
@@ -1043,6 +1045,33 @@ void		ft_guard_fatal_clear(ft_proc_t *);
 void		ft_guard_fatal_free(ft_proc_t *);
 void		ft_guard_fatal_restore(void);
 void		ft_guard_fatal_detach(void);
+
+/*
+ * ft_inline.c: the trap-free function entries of the inline backend,
+ * for ft_uprobe.c (whose row it is, with the sites it patches taken out
+ * of the links): ft_inline_sync() patches the wanted function entries
+ * that fit and restores the ones no longer wanted, under a private stop
+ * of every thread; the drain pass gathers the ring's records in time
+ * order (ft_inline_gather) and hands out those before a time
+ * (ft_inline_drain), so that they interleave with the uprobe records by
+ * time.  See ft_inline.c.
+ */
+typedef struct ft_inl ft_inl_t;
+
+ft_inl_t	*ft_inline_new(void);
+void		ft_inline_free(ft_inl_t *);
+void		ft_inline_exec(ft_inl_t *);
+int		ft_inline_patched(ft_inl_t *, uint64_t);
+int		ft_inline_sync(ft_proc_t *, ft_inl_t *, const uint64_t *, size_t,
+		    size_t, size_t);
+void		ft_inline_release(ft_proc_t *, ft_inl_t *);
+const char	*ft_inline_why(const ft_inl_t *);
+size_t		ft_inline_gather(ft_inl_t *);
+uint64_t	ft_inline_passtime(const ft_inl_t *);
+void		ft_inline_drain(ft_proc_t *, ft_inl_t *, uint64_t,
+		    void (*)(ft_proc_t *, ft_hit_t *));
+uint64_t	ft_inline_lost(ft_inl_t *);
+int		ft_inline_ok(char *, size_t);
 
 /* ft_ptrace.c, for ft_ool.c */
 int		ft_ptrace_peek(pid_t, uint64_t, uint64_t *);

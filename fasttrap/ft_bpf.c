@@ -670,10 +670,11 @@ fail:
 
 /*
  * Hand every complete record of ring r to fn with its length, oldest
- * first, and free its room.  Returns the number of records.
+ * first, and free its room; a record fn returns 1 for stays, and the
+ * drain ends there.  Returns the number of records.
  */
 static size_t
-ft_bpf_ring_drain(ft_bpfring_t *r, void (*fn)(void *, const void *,
+ft_bpf_ring_drain(ft_bpfring_t *r, int (*fn)(void *, const void *,
     uint32_t), void *arg)
 {
 	uint64_t cons, prod, mask = r->fr_size - 1;
@@ -691,7 +692,8 @@ ft_bpf_ring_drain(ft_bpfring_t *r, void (*fn)(void *, const void *,
 		len = h & ~(uint32_t)(BPF_RINGBUF_BUSY_BIT |
 		    BPF_RINGBUF_DISCARD_BIT);
 		if (!(h & BPF_RINGBUF_DISCARD_BIT)) {
-			fn(arg, hdr + 2, len);
+			if (fn(arg, hdr + 2, len) == 1)
+				break;
 			n++;
 		}
 		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~(uint64_t)7;
@@ -1026,28 +1028,34 @@ ft_bpf_link(ft_bpf_t *fb, const char *path, const uint64_t *offs,
 typedef struct ft_bpf_drainarg {
 	void	(*da_fn)(void *, const ft_bpfrec_t *);
 	void	*da_arg;
+	uint64_t da_until;
 } ft_bpf_drainarg_t;
 
-static void
+static int
 ft_bpf_drainrec(void *arg, const void *rec, uint32_t len)
 {
 	const ft_bpf_drainarg_t *da = arg;
 	const ft_bpfrec_t *r = rec;
 
 	if (len >= offsetof(ft_bpfrec_t, br_stack) &&
-	    r->br_stklen <= len - offsetof(ft_bpfrec_t, br_stack))
+	    r->br_stklen <= len - offsetof(ft_bpfrec_t, br_stack)) {
+		if (r->br_time > da->da_until)
+			return 1;
 		da->da_fn(da->da_arg, r);
+	}
+	return 0;
 }
 
 /*
- * Hand every complete record to fn, oldest first, and free its room.
+ * Hand every complete record to fn, oldest first, and free its room,
+ * up to the first one timed after until (it stays, for the next drain).
  * Returns the number of records.
  */
 size_t
 ft_bpf_drain(ft_bpf_t *fb, void (*fn)(void *, const ft_bpfrec_t *),
-    void *arg)
+    void *arg, uint64_t until)
 {
-	ft_bpf_drainarg_t da = { fn, arg };
+	ft_bpf_drainarg_t da = { fn, arg, until };
 
 	return ft_bpf_ring_drain(&fb->fb_cap.fc_ring, ft_bpf_drainrec, &da);
 }
@@ -1892,7 +1900,7 @@ typedef struct ft_bpf_sysdrain {
 	void	*sd_arg;
 } ft_bpf_sysdrain_t;
 
-static void
+static int
 ft_bpf_sysdrainrec(void *arg, const void *rec, uint32_t len)
 {
 	const ft_bpf_sysdrain_t *sd = arg;
@@ -1903,6 +1911,7 @@ ft_bpf_sysdrainrec(void *arg, const void *rec, uint32_t len)
 	    r->sr_nr < FT_BPF_EVNR(FT_BPF_NEV) &&
 	    r->sr_caplen <= FT_BPF_SYSCAP)
 		sd->sd_fn(sd->sd_arg, r);
+	return 0;
 }
 
 /*

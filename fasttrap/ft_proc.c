@@ -149,6 +149,7 @@ ft_proc_mayptrace(pid_t pid, uid_t uid, gid_t gid, int *fatal)
 static const ft_backend_t *const ft_backends[FT_NBACKENDS] = {
 	[FT_BACKEND_PTRACE] = &ft_backend_ptrace,
 	[FT_BACKEND_UPROBE] = &ft_backend_uprobe,
+	[FT_BACKEND_INLINE] = &ft_backend_inline,
 };
 
 static const ft_backend_t *

@@ -51,6 +51,14 @@
  * image (reads of samples drained before used the old one, which reads
  * nothing of the new) and, once the
  * probes are resolved again (fo_exec), the gate opens.
+ *
+ * The inline backend (ft_backend_inline, at the end) is this one with
+ * the function entries that can take a jmp patched by ft_inline.c:
+ * each sync first has those patched (once ptrace has let the process
+ * go), then links the rest; each drain pass hands out the inline ring's
+ * records and this ring's in time order (the uprobe records after the
+ * pass began wait for the next one), so that a thread's entry through
+ * one and return through the other arrive in order.
  */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -111,6 +119,9 @@ struct ft_up {
 					   program has it; 0 unknown */
 	pthread_t	*up_closers;	/* closing replaced links */
 	int		up_nclosers;
+	const ft_backend_t *up_be;	/* our row: uprobe or inline */
+	ft_inl_t	*up_inl;	/* inline: the patched entries */
+	size_t		up_ringsize;
 };
 
 /* An executable mapping of a file, from /proc/PID/maps. */
@@ -125,8 +136,11 @@ typedef struct ft_upwant {
 	int		uw_map;		/* index in the maps */
 } ft_upwant_t;
 
+static void	ft_uprobe_fire(ft_proc_t *, ft_hit_t *);
+
 /* Our sites (ft_site.c) */
-#define	FT_UPROBE_TAB(p)	(&(p)->pr_tab[FT_BACKEND_UPROBE])
+#define	FT_UPROBE_TAB(p)	\
+	(&(p)->pr_tab[((ft_up_t *)(p)->pr_bdata)->up_be->fb_id])
 
 /*
  * Would x86 uprobes take the instruction at addr?  They refuse the
@@ -487,12 +501,33 @@ ft_uprobe_linkfree(ft_uplink_t *l, int **fds)
 }
 
 struct ft_upwantarg {
+	ft_inl_t	*wa_inl;
+	const ft_uplink_t *wa_links;	/* in place */
 	const ft_upmap_t *wa_maps;
 	int		wa_nmaps;
 	ft_upwant_t	*wa_w;
 	size_t		wa_nw, wa_cap;
 	int		wa_refused;
 };
+
+static int
+ft_uprobe_offcmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Is the wanted site in one of the links in place? */
+static int
+ft_uprobe_linked(const ft_uplink_t *l, const ft_upwant_t *w)
+{
+	for (; l != NULL; l = l->ul_next)
+		if (l->ul_dev == w->uw_dev && l->ul_ino == w->uw_ino)
+			return bsearch(&w->uw_off, l->ul_offs, l->ul_n,
+			    sizeof(uint64_t), ft_uprobe_offcmp) != NULL;
+	return 0;
+}
 
 /* A site to link, if it has users and a mapping.  pr_lock held. */
 static void
@@ -503,7 +538,8 @@ ft_uprobe_want(void *arg, ft_site_t *s)
 	ft_upwant_t *w;
 	int m;
 
-	if (s->st_nolink) {
+	if (s->st_nolink && !(wa->wa_inl != NULL &&
+	    ft_inline_patched(wa->wa_inl, s->st_addr))) {
 		wa->wa_refused++;
 		return;
 	}
@@ -514,12 +550,59 @@ ft_uprobe_want(void *arg, ft_site_t *s)
 			break;
 	if (m == wa->wa_nmaps)
 		return;		/* not mapped (any more) */
-	w = &wa->wa_w[wa->wa_nw++];
+	w = &wa->wa_w[wa->wa_nw];
 	w->uw_dev = maps[m].um_dev;
 	w->uw_ino = maps[m].um_ino;
 	w->uw_off = s->st_addr - maps[m].um_lo + maps[m].um_off;
 	w->uw_addr = s->st_addr;
 	w->uw_map = m;
+	/*
+	 * A jmp of ours (inline) needs no uprobe; one it was written over
+	 * (the site was linked first) is kept in its link, where it never
+	 * fires: relinking the file would have both links probe its other
+	 * sites until the old one is closed, each hit twice.
+	 */
+	if (wa->wa_inl != NULL && ft_inline_patched(wa->wa_inl, s->st_addr) &&
+	    !ft_uprobe_linked(wa->wa_links, w))
+		return;
+	wa->wa_nw++;
+}
+
+/* A site's address, if it has users (inline: what to patch). */
+struct ft_upaddrs {
+	uint64_t	*ua_a;
+	size_t		ua_n, ua_cap;
+};
+
+static void
+ft_uprobe_addr(void *arg, ft_site_t *s)
+{
+	struct ft_upaddrs *ua = arg;
+
+	if (s->st_nusers > 0 && ua->ua_n < ua->ua_cap)
+		ua->ua_a[ua->ua_n++] = s->st_addr;
+}
+
+/*
+ * Inline: the function entries among the wanted sites that fit are
+ * patched (and the ones no longer wanted restored) before the links
+ * are made; a process that cannot be stopped keeps uprobes.
+ */
+static void
+ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up)
+{
+	struct ft_upaddrs ua;
+
+	pthread_mutex_lock(&p->pr_lock);
+	ua.ua_cap = FT_UPROBE_TAB(p)->sb_n;
+	ua.ua_n = 0;
+	ua.ua_a = ua.ua_cap > 0 ? calloc(ua.ua_cap, sizeof(uint64_t)) : NULL;
+	if (ua.ua_a != NULL)
+		ft_site_each(FT_UPROBE_TAB(p), ft_uprobe_addr, &ua);
+	pthread_mutex_unlock(&p->pr_lock);
+	(void)ft_inline_sync(p, up->up_inl, ua.ua_a, ua.ua_n,
+	    up->up_ringsize, up->up_stackset ? up->up_stack : FT_BPF_STACK);
+	free(ua.ua_a);
 }
 
 /*
@@ -543,6 +626,8 @@ ft_uprobe_sync(ft_proc_t *p)
 	if (p->pr_dead || ft_proc_gone(p))
 		return 0;
 	pthread_mutex_lock(&up->up_synclock);
+	if (up->up_inl != NULL && p->pr_grabgone)
+		ft_uprobe_inlsync(p, up);
 	if ((maps = ft_uprobe_maps(p, &nmaps)) == NULL) {
 		e = errno ? errno : ESRCH;
 		goto out;
@@ -554,6 +639,8 @@ ft_uprobe_sync(ft_proc_t *p)
 		e = ENOMEM;
 		goto out;
 	}
+	wa.wa_inl = up->up_inl;
+	wa.wa_links = up->up_links;
 	wa.wa_maps = maps;
 	wa.wa_nmaps = nmaps;
 	wa.wa_w = w;
@@ -735,7 +822,12 @@ ft_uprobe_exec(ft_proc_t *p)
 
 	up->up_execs++;
 	up->up_rdebug = up->up_rbrk = 0;
-	if (ft_proc_exec(p, &ft_backend_uprobe) == -1) {
+	/* the old image's inline hits first; its patches went with it */
+	if (up->up_inl != NULL) {
+		ft_inline_drain(p, up->up_inl, UINT64_MAX, ft_uprobe_fire);
+		ft_inline_exec(up->up_inl);
+	}
+	if (ft_proc_exec(p, up->up_be) == -1) {
 		up->up_letgo = 1;
 		return;
 	}
@@ -747,16 +839,38 @@ ft_uprobe_exec(ft_proc_t *p)
 	(void)ft_bpf_gate(up->up_bpf, up->up_execs);
 }
 
+/*
+ * Drain thread: a hit of the site at h's address, to its users.  After
+ * the hit the dynamic linker's hook is looked at (the main thread may
+ * remove sites meanwhile).
+ */
+static void
+ft_uprobe_fire(ft_proc_t *p, ft_hit_t *h)
+{
+	ft_up_t *up = p->pr_bdata;
+	void *const *users;
+	ft_site_t s;
+	int n;
+
+	if (up->up_letgo)
+		return;
+	if ((n = ft_site_enter(p, FT_UPROBE_TAB(p), h->fh_addr, &s,
+	    &users)) == -1)
+		return;
+	if (n > 0 && p->pr_ops->fo_hit != NULL)
+		p->pr_ops->fo_hit(p->pr_arg, p, h, users, n);
+	ft_site_leave(p);
+	if (s.st_rbrk)
+		ft_uprobe_rbrk(p);
+}
+
 /* Drain thread: one sample. */
 static void
 ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 {
 	ft_proc_t *p = arg;
 	ft_up_t *up = p->pr_bdata;
-	void *const *users;
-	ft_site_t s;
 	ft_hit_t h;
-	int n;
 
 	if (up->up_letgo)
 		return;
@@ -773,29 +887,43 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 			ft_uprobe_exec(p);
 		return;
 	}
-	if ((n = ft_site_enter(p, FT_UPROBE_TAB(p), r->br_cookie, &s,
-	    &users)) == -1)
+	memset(&h, 0, sizeof(h));
+	h.fh_pid = (pid_t)(r->br_pidtgid >> 32);
+	h.fh_tid = (pid_t)(uint32_t)r->br_pidtgid;
+	h.fh_addr = r->br_cookie;
+	h.fh_cpu = (int)r->br_cpu;
+	h.fh_time = r->br_time;
+	memcpy(&h.fh_regs, r->br_regs, sizeof(r->br_regs));
+	h.fh_regs.rip = r->br_cookie;
+	h.fh_regs.fs_base = r->br_fsbase;
+	h.fh_proc = p;
+	h.fh_read = ft_uprobe_hitread;
+	h.fh_stkread = ft_uprobe_hitstack;
+	h.fh_priv = r;
+	/* the inline hits before it first */
+	if (up->up_inl != NULL)
+		ft_inline_drain(p, up->up_inl, r->br_time, ft_uprobe_fire);
+	ft_uprobe_fire(p, &h);
+}
+
+/*
+ * Drain thread: a pass over the ring, and the inline ring's records in
+ * time order with it; uprobe records after the pass began wait for the
+ * next pass (their thread's inline records may not be gathered yet).
+ */
+static void
+ft_uprobe_drain(ft_proc_t *p)
+{
+	ft_up_t *up = p->pr_bdata;
+
+	if (up->up_inl == NULL) {
+		ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p, UINT64_MAX);
 		return;
-	if (n > 0 && p->pr_ops->fo_hit != NULL) {
-		memset(&h, 0, sizeof(h));
-		h.fh_pid = (pid_t)(r->br_pidtgid >> 32);
-		h.fh_tid = (pid_t)(uint32_t)r->br_pidtgid;
-		h.fh_addr = r->br_cookie;
-		h.fh_cpu = (int)r->br_cpu;
-		h.fh_time = r->br_time;
-		memcpy(&h.fh_regs, r->br_regs, sizeof(r->br_regs));
-		h.fh_regs.rip = r->br_cookie;
-		h.fh_regs.fs_base = r->br_fsbase;
-		h.fh_proc = p;
-		h.fh_read = ft_uprobe_hitread;
-		h.fh_stkread = ft_uprobe_hitstack;
-		h.fh_priv = r;
-		p->pr_ops->fo_hit(p->pr_arg, p, &h, users, n);
 	}
-	ft_site_leave(p);
-	/* after the hit: the main thread may remove sites meanwhile */
-	if (s.st_rbrk)
-		ft_uprobe_rbrk(p);
+	ft_inline_gather(up->up_inl);
+	ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p,
+	    ft_inline_passtime(up->up_inl));
+	ft_inline_drain(p, up->up_inl, UINT64_MAX, ft_uprobe_fire);
 }
 
 /* Drain thread: report samples lost since the last time. */
@@ -806,6 +934,9 @@ ft_uprobe_lost(ft_proc_t *p)
 	uint64_t v[FT_UP_MAXCPU];
 	int n, i;
 
+	if (up->up_inl != NULL && (v[0] = ft_inline_lost(up->up_inl)) > 0 &&
+	    p->pr_ops->fo_lost != NULL)
+		p->pr_ops->fo_lost(p->pr_arg, p, 0, v[0]);
 	if ((n = ft_bpf_lost(up->up_bpf, v, FT_UP_MAXCPU)) <= 0)
 		return;
 	for (i = 0; i < n; i++) {
@@ -853,11 +984,11 @@ ft_uprobe_main(void *arg)
 		}
 		if (stop)
 			break;
-		ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p);
+		ft_uprobe_drain(p);
 		ft_uprobe_lost(p);
 		if (gone && !up->up_exited && !up->up_letgo) {
 			/* every hit of the process is in the ring now */
-			ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p);
+			ft_uprobe_drain(p);
 			ft_uprobe_lost(p);
 			up->up_exited = 1;
 			epoll_ctl(up->up_epfd, EPOLL_CTL_DEL, up->up_pidfd,
@@ -879,7 +1010,8 @@ ft_uprobe_main(void *arg)
  * thread starts in ft_uprobe_run().
  */
 static int
-ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
+ft_uprobe_attach(ft_proc_t *p, const ft_backend_t *be, size_t ringsize,
+    char *err, size_t errlen)
 {
 	struct epoll_event ev;
 	ft_up_t *up;
@@ -899,7 +1031,15 @@ ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
 		return -1;
 	}
 	up->up_epfd = up->up_evfd = up->up_pidfd = -1;
+	up->up_be = be;
+	up->up_ringsize = ringsize;
 	pthread_mutex_init(&up->up_synclock, NULL);
+	if (be == &ft_backend_inline && (up->up_inl = ft_inline_new()) ==
+	    NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		free(up);
+		return -1;
+	}
 	if ((up->up_bpf = ft_bpf_open(ringsize, err, errlen)) == NULL)
 		goto fail;
 	/*
@@ -948,8 +1088,21 @@ fail:
 	if (up->up_evfd >= 0)
 		close(up->up_evfd);
 	pthread_mutex_destroy(&up->up_synclock);
+	ft_inline_free(up->up_inl);
 	free(up);
 	return -1;
+}
+
+static int
+ft_uprobe_start(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
+{
+	return ft_uprobe_attach(p, &ft_backend_uprobe, ringsize, err, errlen);
+}
+
+static int
+ft_uprobe_istart(ft_proc_t *p, size_t ringsize, char *err, size_t errlen)
+{
+	return ft_uprobe_attach(p, &ft_backend_inline, ringsize, err, errlen);
 }
 
 /*
@@ -1005,6 +1158,9 @@ ft_uprobe_release(ft_proc_t *p)
 		pthread_join(up->up_thread, NULL);
 		up->up_started = 0;
 	}
+	/* our jmps out before the links go: no site is left unprobed */
+	if (up->up_inl != NULL && !up->up_letgo)
+		ft_inline_release(p, up->up_inl);
 	while ((l = up->up_links) != NULL) {
 		up->up_links = l->ul_next;
 		fds = NULL;
@@ -1012,6 +1168,7 @@ ft_uprobe_release(ft_proc_t *p)
 		ft_uprobe_closelater(fds, &up->up_closers, &up->up_nclosers);
 	}
 	ft_uprobe_purge(p);
+	ft_inline_free(up->up_inl);
 	ft_bpf_close(up->up_bpf);
 	close(up->up_pidfd);
 	close(up->up_epfd);
@@ -1121,6 +1278,31 @@ const ft_backend_t ft_backend_uprobe = {
 	.fb_caps = FT_CAP_BATCH,
 	.fb_ok = ft_uprobe_ok,
 	.fb_attach = ft_uprobe_start,
+	.fb_run = ft_uprobe_run,
+	.fb_site_check = ft_uprobe_site_check,
+	.fb_sync = ft_uprobe_sync,
+	.fb_release = ft_uprobe_release,
+	.fb_close = ft_uprobe_close,
+	.fb_stack = ft_uprobe_stack,
+	.fb_read = ft_proc_memread,
+	.fb_write = ft_proc_memwrite,
+};
+
+/* The inline backend: the uprobe one's checks, and the CPU's. */
+static int
+ft_uprobe_inlok(char *err, size_t errlen)
+{
+	if (ft_uprobe_ok(err, errlen) == -1)
+		return -1;
+	return ft_inline_ok(err, errlen);
+}
+
+const ft_backend_t ft_backend_inline = {
+	.fb_id = FT_BACKEND_INLINE,
+	.fb_name = "inline",
+	.fb_caps = FT_CAP_BATCH | FT_CAP_PATCH,
+	.fb_ok = ft_uprobe_inlok,
+	.fb_attach = ft_uprobe_istart,
 	.fb_run = ft_uprobe_run,
 	.fb_site_check = ft_uprobe_site_check,
 	.fb_sync = ft_uprobe_sync,

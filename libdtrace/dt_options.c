@@ -293,6 +293,7 @@ dt_opt_backend(dtrace_hdl_t *dtp, const char *arg, uintptr_t option)
 		{ "auto", DTRACEOPT_BACKEND_AUTO },
 		{ "ptrace", DTRACEOPT_BACKEND_PTRACE },
 		{ "uprobe", DTRACEOPT_BACKEND_UPROBE },
+		{ "inline", DTRACEOPT_BACKEND_INLINE },
 		{ NULL, 0 }
 	};
 

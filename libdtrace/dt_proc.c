@@ -79,7 +79,7 @@ dtrace_proc_lost(dtrace_hdl_t *dtp, pid_t pid)
 }
 
 /*
- * How the daemon traces target pid: "ptrace" or "uprobe", once a
+ * How the daemon traces target pid: "ptrace", "uprobe" or "inline", once a
  * program was loaded; NULL before, or for a pid that is no target.
  */
 const char *
@@ -89,7 +89,14 @@ dtrace_proc_backend(dtrace_hdl_t *dtp, pid_t pid)
 
 	if (pr == NULL || pr->dpr_backend == 0)
 		return NULL;
-	return pr->dpr_backend - 1 == DT_BACKEND_UPROBE ? "uprobe" : "ptrace";
+	switch (pr->dpr_backend - 1) {
+	case DT_BACKEND_UPROBE:
+		return "uprobe";
+	case DT_BACKEND_INLINE:
+		return "inline";
+	default:
+		return "ptrace";
+	}
 }
 
 void

@@ -194,6 +194,7 @@ enum dt_msgtype {
 
 #define DT_BACKEND_PTRACE	0
 #define DT_BACKEND_UPROBE	1
+#define DT_BACKEND_INLINE	2	/* uprobes, and jmps at function entries */
 
 /* DT_MSG_SNAP: what to fetch */
 #define DT_SNAP_BUF	0x1	/* principal buffers (switch them) */

@@ -207,6 +207,8 @@ EXTRA_DIST += tests/daemon/faults.sh tests/daemon/storms.sh \
 	tests/daemon/pidreuse.sh
 TESTS += tests/daemon/uprobe.sh
 EXTRA_DIST += tests/daemon/uprobe.sh
+TESTS += tests/daemon/inline.sh
+EXTRA_DIST += tests/daemon/inline.sh
 TESTS += tests/daemon/usdt.sh
 EXTRA_DIST += tests/daemon/usdt.sh
 TESTS += tests/daemon/profile.sh

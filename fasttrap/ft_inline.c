@@ -1,0 +1,1368 @@
+/*
+ * ft_inline.c: trap-free probes.  A function entry whose first
+ * instructions can run elsewhere gets a 5-byte jmp to a stub of ours in
+ * the traced process: the stub records the hit into a ring the process
+ * shares with the daemon (about 10-20 ns a hit, no trap, no system
+ * call), runs the displaced instructions, and jumps back.  Sites that
+ * cannot be patched so stay kernel uprobes: the inline backend is the
+ * uprobe backend (ft_uprobe.c) with this file putting the sites it can
+ * in place itself (ft_uprobe.c calls ft_inline_sync, ft_inline_drain,
+ * ft_inline_release).
+ *
+ * In the process (mapped by system calls injected into a stopped
+ * thread; ft_ptrace_syscall):
+ * - the ring: a memfd, MAP_SHARED with the daemon (which takes the
+ *   descriptor with pidfd_getfd), MADV_DONTFORK so that a child has
+ *   none; a header (the reservation counter, drops) and 1 KiB slots;
+ * - per 2 GiB reach of the patched text, an area: a config page (the
+ *   ring's address, its mask, where glibc keeps the thread id, the
+ *   stack bound), private and MADV_WIPEONFORK, so that in a fork child
+ *   the ring's address reads 0 and the stubs record nothing; and below
+ *   it... above it, read-execute code: the common recorder
+ *   (ft_inl_blob, below) and the stubs.  The code is written through
+ *   /proc/PID/mem: the process never has a writable and executable
+ *   mapping.
+ *
+ * A hit: the stub steps over the red zone, saves %rax, calls the
+ * recorder with the stub's index; the recorder takes a position with
+ * one lock xadd, claims its slot with a cmpxchg (a slot still in use:
+ * the hit is counted as dropped), writes the thread id (glibc's struct
+ * pthread, at an offset checked against every thread when the ring is
+ * mapped), rdtscp's time and CPU, the registers, and the stack from
+ * %rsp to the end of its page (never past: a read past could fault),
+ * bounded by the users' need, and marks the slot committed.  Every hit
+ * is either recorded once or counted once as dropped.
+ *
+ * Patching needs every thread stopped: a private PTRACE_SEIZE of each
+ * (repeated until no new thread shows up), interrupted, checked that
+ * none is inside the bytes about to change (nor in a uprobe's
+ * out-of-line slot, which returns into them), then detached with any
+ * signal that arrived meanwhile.  It can only be done once the grabbing
+ * backend (ptrace) has let the process go: a held process (-c) has its
+ * sites as uprobes until the sync after it runs, and then each patch is
+ * written over the uprobe's int3 (the kernel, when that uprobe goes,
+ * finds no int3 of its own there and writes nothing).  A function is
+ * patched only if its first instructions (at least 5 bytes) relocate
+ * (no relative branch, call or return among them, %rip-relative
+ * operands within reach), no direct branch of the function lands inside
+ * them, it has no indirect jmp (a jump table's targets are not known),
+ * and no other site lies inside them.
+ *
+ * Release restores every patched function's bytes (from the file, as
+ * they were) under the same stop, and zeroes the config pages' ring
+ * address.  The code and the ring stay mapped: a thread preempted in a
+ * stub, or a signal frame that returns into one, must find it there.
+ * An exec takes them all with the image.  If the daemon dies, the
+ * patches stay and do what they did: the ring fills and each hit is a
+ * dropped one (a few ns); the program is otherwise unchanged.
+ *
+ * Time: rdtscp's counter, turned into CLOCK_MONOTONIC by pairs of both
+ * read by the drain (the kernel's clock here is the same counter,
+ * scaled): a record is placed between the pairs around it, so that its
+ * time orders it against the uprobe records (bpf_ktime_get_ns) of the
+ * same thread, entry before return.
+ */
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+
+#include <cpuid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ft.h"
+
+#define	FT_INL_SLOT	1024		/* bytes of a ring slot */
+#define	FT_INL_SLOTSHIFT 10
+#define	FT_INL_RINGHDR	4096		/* head, drops; then the slots */
+#define	FT_INL_STKOFF	248		/* the stack copy in a slot */
+#define	FT_INL_STKMAX	(FT_INL_SLOT - FT_INL_STKOFF)
+#define	FT_INL_CFG	4096		/* an area's config page */
+#define	FT_INL_CODE	(256 * 1024)	/* an area's code */
+#define	FT_INL_STUB	64		/* bytes per stub */
+#define	FT_INL_STUBHDR	25		/* the stub before the displaced code */
+#define	FT_INL_MAXAREA	8
+#define	FT_INL_REACH	(1UL << 30)	/* from an area to what it patches */
+#define	FT_INL_TRIES	100		/* stops until no thread is in the way */
+
+#define	FT_INL_FREE	0
+#define	FT_INL_CLAIMED	1
+#define	FT_INL_DONE	2
+
+/* A ring slot, as the recorder writes it. */
+typedef struct ft_inlrec {
+	uint32_t	ir_commit;	/* FT_INL_* */
+	uint32_t	ir_stub;
+	uint32_t	ir_tid;
+	uint32_t	ir_cpu;
+	uint64_t	ir_tsc;
+	uint32_t	ir_stklen;
+	uint32_t	ir_pad;
+	struct user_regs_struct ir_regs;	/* the general registers */
+	uint8_t		ir_stack[FT_INL_STKMAX];
+} ft_inlrec_t;
+
+/* An area's config page, as the recorder reads it. */
+typedef struct ft_inlcfg {
+	uint64_t	ic_ring;	/* the ring's address; 0: record nothing */
+	uint64_t	ic_mask;	/* slots - 1 */
+	uint32_t	ic_tidoff;	/* thread id - %fs base */
+	uint32_t	ic_stklen;	/* stack bytes to copy at most */
+} ft_inlcfg_t;
+
+/*
+ * The recorder, copied to the start of each area's code: called by a
+ * stub with the stub's index in %eax and %rax saved above the return
+ * address, 128 bytes below the probed function's %rsp.  Flags are dead
+ * at a function entry; the direction flag is clear there.  Offsets are
+ * ft_inlrec_t's and struct user_regs_struct's (checked below); the
+ * config page is the page before the code.
+ */
+__asm__(
+	".pushsection .rodata.ft_inl, \"a\", @progbits\n"
+	".globl ft_inl_blob\n"
+	".hidden ft_inl_blob\n"
+	".globl ft_inl_blob_end\n"
+	".hidden ft_inl_blob_end\n"
+	".p2align 6\n"
+"ft_inl_blob:\n"
+".Lft_inl_b:\n"
+	"pushq %rcx\n"
+	"pushq %rdx\n"
+	"pushq %rsi\n"
+	"pushq %rdi\n"
+	"pushq %r8\n"
+	"pushq %r9\n"
+	"pushq %r10\n"
+	"pushq %r11\n"
+	"movq .Lft_inl_b-4096(%rip), %r8\n"	/* ic_ring */
+	"testq %r8, %r8\n"
+	"jz 2f\n"
+	"movl %eax, %r9d\n"
+	"rdtscp\n"
+	"shlq $32, %rdx\n"
+	"orq %rax, %rdx\n"
+	"andl $0xfff, %ecx\n"
+	"movl $1, %eax\n"
+	"lock xaddq %rax, (%r8)\n"
+	"andq .Lft_inl_b-4088(%rip), %rax\n"	/* ic_mask */
+	"shlq $10, %rax\n"
+	"leaq 4096(%r8,%rax), %r10\n"
+	"movl (%r10), %eax\n"
+	"testl %eax, %eax\n"
+	"jnz 3f\n"
+	"movl $1, %r11d\n"
+	"lock cmpxchgl %r11d, (%r10)\n"
+	"jnz 3f\n"
+	"movl %r9d, 4(%r10)\n"
+	"movl %ecx, 12(%r10)\n"
+	"movq %rdx, 16(%r10)\n"
+	"movl .Lft_inl_b-4080(%rip), %eax\n"	/* ic_tidoff */
+	"movl %fs:(%rax), %eax\n"
+	"movl %eax, 8(%r10)\n"
+	"movq %r15, 32(%r10)\n"
+	"movq %r14, 40(%r10)\n"
+	"movq %r13, 48(%r10)\n"
+	"movq %r12, 56(%r10)\n"
+	"movq %rbp, 64(%r10)\n"
+	"movq %rbx, 72(%r10)\n"
+	"movq 0(%rsp), %rax\n"
+	"movq %rax, 80(%r10)\n"		/* r11 */
+	"movq 8(%rsp), %rax\n"
+	"movq %rax, 88(%r10)\n"		/* r10 */
+	"movq 16(%rsp), %rax\n"
+	"movq %rax, 96(%r10)\n"		/* r9 */
+	"movq 24(%rsp), %rax\n"
+	"movq %rax, 104(%r10)\n"	/* r8 */
+	"movq 72(%rsp), %rax\n"
+	"movq %rax, 112(%r10)\n"	/* rax */
+	"movq 56(%rsp), %rax\n"
+	"movq %rax, 120(%r10)\n"	/* rcx */
+	"movq 48(%rsp), %rax\n"
+	"movq %rax, 128(%r10)\n"	/* rdx */
+	"movq 40(%rsp), %rax\n"
+	"movq %rax, 136(%r10)\n"	/* rsi */
+	"movq 32(%rsp), %rax\n"
+	"movq %rax, 144(%r10)\n"	/* rdi */
+	"leaq 208(%rsp), %rsi\n"
+	"movq %rsi, 184(%r10)\n"	/* rsp */
+	"movq %fs:0, %rax\n"
+	"movq %rax, 200(%r10)\n"	/* fs_base */
+	"movl %esi, %ecx\n"
+	"andl $4095, %ecx\n"
+	"negl %ecx\n"
+	"addl $4096, %ecx\n"
+	"movl .Lft_inl_b-4076(%rip), %eax\n"	/* ic_stklen */
+	"cmpl %eax, %ecx\n"
+	"cmoval %eax, %ecx\n"
+	"movl %ecx, 24(%r10)\n"
+	"leaq 248(%r10), %rdi\n"
+	"rep movsb\n"
+	"movl $2, (%r10)\n"
+"2:\n"
+	"popq %r11\n"
+	"popq %r10\n"
+	"popq %r9\n"
+	"popq %r8\n"
+	"popq %rdi\n"
+	"popq %rsi\n"
+	"popq %rdx\n"
+	"popq %rcx\n"
+	"ret\n"
+"3:\n"
+	"lock incq 64(%r8)\n"
+	"jmp 2b\n"
+"ft_inl_blob_end:\n"
+	".popsection\n");
+
+extern const uint8_t ft_inl_blob[], ft_inl_blob_end[];
+
+_Static_assert(offsetof(ft_inlrec_t, ir_regs) == 32, "slot layout");
+_Static_assert(offsetof(ft_inlrec_t, ir_stack) == FT_INL_STKOFF,
+    "slot layout");
+_Static_assert(sizeof(ft_inlrec_t) == FT_INL_SLOT, "slot size");
+_Static_assert(offsetof(struct user_regs_struct, rsp) == 152, "regs");
+_Static_assert(offsetof(struct user_regs_struct, fs_base) == 168, "regs");
+_Static_assert(offsetof(ft_inlcfg_t, ic_stklen) == 20, "config layout");
+
+/* A patched (or once patched) function entry and its stub. */
+typedef struct ft_inlstub {
+	uint64_t	is_addr;	/* the site */
+	uint64_t	is_stub;	/* the stub, in an area's code */
+	uint8_t		is_orig[16];	/* the file's bytes there */
+	uint8_t		is_len;		/* bytes the jmp covers */
+	uint8_t		is_patched;	/* the jmp is in place */
+	uint8_t		is_refused;	/* cannot be: uprobes keep it */
+} ft_inlstub_t;
+
+typedef struct ft_inlarea {
+	uint64_t	ia_cfg;		/* its config page; code follows */
+	size_t		ia_used;	/* code bytes written */
+} ft_inlarea_t;
+
+/* A thread we stopped. */
+typedef struct ft_inlthr {
+	pid_t		it_tid;
+	int		it_sig;		/* to deliver when we let it go */
+	struct user_regs_struct it_regs;
+} ft_inlthr_t;
+
+struct ft_inl {
+	pthread_mutex_t	in_lock;	/* the stubs: sync against drain */
+	int		in_state;	/* 0 not yet, 1 ring mapped, -1 never */
+	char		in_why[128];	/* why never */
+	uint8_t		*in_ring;	/* our mapping */
+	size_t		in_ringsize;
+	uint64_t	in_nslots;
+	uint64_t	in_tring;	/* the process's mapping */
+	uint32_t	in_tidoff;
+	uint32_t	in_stklen;
+	ft_inlarea_t	in_areas[FT_INL_MAXAREA];
+	int		in_nareas;
+	ft_inlstub_t	*in_stubs;	/* by stub index */
+	size_t		in_nstubs;
+	size_t		in_stubcap;
+	uint64_t	in_drops;	/* reported so far */
+	/* clock pairs: the one before this drain pass and this one's */
+	uint64_t	in_tsc[2];
+	uint64_t	in_ns[2];
+	uint64_t	in_tsc0, in_ns0;	/* the first, for the rate */
+	uint32_t	*in_pend;	/* slots drained this pass, by time */
+	uint64_t	*in_pendt;
+	size_t		in_npend, in_ipend, in_pendcap;
+};
+
+static uint64_t
+ft_inline_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static uint64_t
+ft_inline_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* A pair of counter and clock read as close together as we can. */
+static void
+ft_inline_clockpair(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t a, b, best = UINT64_MAX, t = 0, n = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		a = ft_inline_rdtsc();
+		n = ft_inline_mono();
+		b = ft_inline_rdtsc();
+		if (b - a < best) {
+			best = b - a;
+			t = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+	*tsc = t;
+}
+
+/* The clock at counter value tsc. */
+static uint64_t
+ft_inline_tons(const ft_inl_t *in, uint64_t tsc)
+{
+	double rate;
+	int64_t d;
+
+	/* ns per tick over the whole session; within a pass, its pairs */
+	if (in->in_tsc[1] > in->in_tsc[0] && tsc >= in->in_tsc[0] &&
+	    tsc <= in->in_tsc[1])
+		rate = (double)(in->in_ns[1] - in->in_ns[0]) /
+		    (double)(in->in_tsc[1] - in->in_tsc[0]);
+	else if (in->in_tsc[1] > in->in_tsc0)
+		rate = (double)(in->in_ns[1] - in->in_ns0) /
+		    (double)(in->in_tsc[1] - in->in_tsc0);
+	else
+		rate = 1.0;
+	d = (int64_t)(tsc - in->in_tsc[1]);
+	return in->in_ns[1] + (uint64_t)(int64_t)((double)d * rate);
+}
+
+ft_inl_t *
+ft_inline_new(void)
+{
+	ft_inl_t *in;
+
+	if ((in = calloc(1, sizeof(*in))) == NULL)
+		return NULL;
+	pthread_mutex_init(&in->in_lock, NULL);
+	ft_inline_clockpair(&in->in_tsc0, &in->in_ns0);
+	in->in_tsc[0] = in->in_tsc[1] = in->in_tsc0;
+	in->in_ns[0] = in->in_ns[1] = in->in_ns0;
+	return in;
+}
+
+/*
+ * The image is gone (exec) or the process is: forget what was in it.
+ * The ring stays ours until ft_inline_free; a new image gets a new one.
+ */
+static void
+ft_inline_forget(ft_inl_t *in)
+{
+	if (in->in_ring != NULL)
+		munmap(in->in_ring, in->in_ringsize);
+	in->in_ring = NULL;
+	in->in_tring = 0;
+	in->in_nareas = 0;
+	in->in_nstubs = 0;
+	in->in_drops = 0;
+	in->in_npend = in->in_ipend = 0;
+	if (in->in_state > 0)
+		in->in_state = 0;
+}
+
+void
+ft_inline_exec(ft_inl_t *in)
+{
+	if (in == NULL)
+		return;
+	pthread_mutex_lock(&in->in_lock);
+	ft_inline_forget(in);
+	pthread_mutex_unlock(&in->in_lock);
+}
+
+void
+ft_inline_free(ft_inl_t *in)
+{
+	if (in == NULL)
+		return;
+	ft_inline_forget(in);
+	pthread_mutex_destroy(&in->in_lock);
+	free(in->in_stubs);
+	free(in->in_pend);
+	free(in->in_pendt);
+	free(in);
+}
+
+/* Is addr a site we patched (and so not the uprobes')? */
+int
+ft_inline_patched(ft_inl_t *in, uint64_t addr)
+{
+	size_t i;
+	int rc = 0;
+
+	if (in == NULL)
+		return 0;
+	pthread_mutex_lock(&in->in_lock);
+	for (i = 0; i < in->in_nstubs; i++)
+		if (in->in_stubs[i].is_addr == addr) {
+			rc = in->in_stubs[i].is_patched;
+			break;
+		}
+	pthread_mutex_unlock(&in->in_lock);
+	return rc;
+}
+
+/* Is addr a site we know, patched or not, and which stub? */
+static ft_inlstub_t *
+ft_inline_stub(ft_inl_t *in, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < in->in_nstubs; i++)
+		if (in->in_stubs[i].is_addr == addr)
+			return &in->in_stubs[i];
+	return NULL;
+}
+
+/* One more stub entry, zeroed; NULL if out of memory. */
+static ft_inlstub_t *
+ft_inline_newstub(ft_inl_t *in)
+{
+	ft_inlstub_t *ns;
+	size_t nc;
+
+	if (in->in_nstubs == in->in_stubcap) {
+		nc = in->in_stubcap ? in->in_stubcap * 2 : 64;
+		if ((ns = realloc(in->in_stubs, nc * sizeof(*ns))) == NULL)
+			return NULL;
+		in->in_stubs = ns;
+		in->in_stubcap = nc;
+	}
+	ns = &in->in_stubs[in->in_nstubs++];
+	memset(ns, 0, sizeof(*ns));
+	return ns;
+}
+
+/*
+ * Stop every thread of pid: seize each (again until the list holds
+ * still), interrupt it, wait for its stop.  Returns the count, or -1
+ * (errno) with every thread let go.
+ */
+static int
+ft_inline_stop(pid_t pid, ft_inlthr_t **tp)
+{
+	ft_inlthr_t *t = NULL, *nt;
+	int n = 0, cap = 0, grew, i, st;
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	do {
+		grew = 0;
+		if ((d = opendir(path)) == NULL)
+			goto fail;
+		while ((de = readdir(d)) != NULL) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+
+			if (tid <= 0)
+				continue;
+			for (i = 0; i < n; i++)
+				if (t[i].it_tid == tid)
+					break;
+			if (i < n)
+				continue;
+			if (ptrace(PTRACE_SEIZE, tid, 0, 0) == -1) {
+				if (errno == ESRCH)
+					continue;	/* gone */
+				closedir(d);
+				goto fail;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				if ((nt = realloc(t, (size_t)cap *
+				    sizeof(*t))) == NULL) {
+					ptrace(PTRACE_DETACH, tid, 0, 0);
+					closedir(d);
+					errno = ENOMEM;
+					goto fail;
+				}
+				t = nt;
+			}
+			memset(&t[n], 0, sizeof(t[n]));
+			t[n].it_tid = tid;
+			(void)ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+			for (;;) {
+				if (waitpid(tid, &st, __WALL) == -1) {
+					if (errno == EINTR)
+						continue;
+					st = 0;
+					t[n].it_tid = -1;
+					break;
+				}
+				if (!WIFSTOPPED(st)) {
+					t[n].it_tid = -1;	/* exited */
+					break;
+				}
+				/* a signal on its way: keep it for later */
+				if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
+					t[n].it_sig = WSTOPSIG(st);
+				break;
+			}
+			if (t[n].it_tid > 0 && ptrace(PTRACE_GETREGS, tid, 0,
+			    &t[n].it_regs) == -1)
+				t[n].it_tid = -1;
+			n++;
+			grew = 1;
+		}
+		closedir(d);
+	} while (grew);
+	*tp = t;
+	return n;
+fail:
+	i = errno;
+	for (st = 0; st < n; st++)
+		if (t[st].it_tid > 0)
+			ptrace(PTRACE_DETACH, t[st].it_tid, 0, t[st].it_sig);
+	free(t);
+	errno = i;
+	return -1;
+}
+
+/* Let them go, each with the signal that arrived while it was ours. */
+static void
+ft_inline_go(ft_inlthr_t *t, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].it_tid > 0)
+			ptrace(PTRACE_DETACH, t[i].it_tid, 0,
+			    (void *)(long)t[i].it_sig);
+	free(t);
+}
+
+/* A stopped thread of ours to run system calls in, or NULL. */
+static ft_inlthr_t *
+ft_inline_runner(ft_inlthr_t *t, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].it_tid > 0)
+			return &t[i];
+	return NULL;
+}
+
+static long
+ft_inline_call(ft_proc_t *p, ft_inlthr_t *r, long nr, long a1, long a2,
+    long a3, long a4, long a5, long a6)
+{
+	ft_thread_t th;
+	long rc;
+
+	memset(&th, 0, sizeof(th));
+	th.th_tid = r->it_tid;
+	th.th_sig = r->it_sig;
+	rc = ft_ptrace_syscall(p, &th, nr, a1, a2, a3, a4, a5, a6);
+	r->it_sig = th.th_sig;
+	return rc;
+}
+
+/*
+ * Where glibc keeps the thread id, as an offset from %fs: the one
+ * offset at which every stopped thread's TCB holds its own tid (glibc
+ * 2.36's 0x2d0 first).  -1 if none.
+ */
+static int64_t
+ft_inline_tidoff(ft_proc_t *p, ft_inlthr_t *t, int n)
+{
+	uint32_t off, v;
+	int i, ok, k;
+
+	for (k = -1; k < 0x3c0; k++) {
+		off = k < 0 ? 0x2d0 : 0x100 + 4 * (uint32_t)k;
+		ok = 0;
+		for (i = 0; i < n; i++) {
+			if (t[i].it_tid <= 0)
+				continue;
+			if (t[i].it_regs.fs_base == 0 ||
+			    ft_proc_memread(p, t[i].it_regs.fs_base + off, &v,
+			    sizeof(v)) == -1 || v != (uint32_t)t[i].it_tid)
+				break;
+			ok = 1;
+		}
+		if (i == n && ok)
+			return off;
+	}
+	return -1;
+}
+
+/*
+ * Map the ring into the process (and into ours): memfd_create there,
+ * its descriptor taken here, sized, mapped there shared and not
+ * inherited, closed there.  0, or -1 with in_why.
+ */
+static int
+ft_inline_mapring(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *r, size_t size)
+{
+	static const char name[] = "dtraced";
+	uint64_t at = (r->it_regs.rsp - 512) & ~(uint64_t)15;
+	long fd, a;
+	int myfd = -1, pidfd;
+	void *m;
+
+	if (pwrite(p->pr_memfd, name, sizeof(name), (off_t)at) !=
+	    (ssize_t)sizeof(name)) {
+		snprintf(in->in_why, sizeof(in->in_why), "cannot write the "
+		    "ring's name");
+		return -1;
+	}
+	if ((fd = ft_inline_call(p, r, SYS_memfd_create, (long)at,
+	    MFD_CLOEXEC, 0, 0, 0, 0)) < 0) {
+		snprintf(in->in_why, sizeof(in->in_why), "memfd_create: %s",
+		    strerror((int)-fd));
+		return -1;
+	}
+	pidfd = p->pr_pidfd >= 0 ? p->pr_pidfd :
+	    (int)syscall(SYS_pidfd_open, p->pr_pid, 0);
+	if (pidfd >= 0)
+		myfd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);
+	if (pidfd >= 0 && pidfd != p->pr_pidfd)
+		close(pidfd);
+	if (myfd < 0 || ftruncate(myfd, (off_t)size) == -1) {
+		snprintf(in->in_why, sizeof(in->in_why), "the ring: %s",
+		    strerror(errno));
+		goto fail;
+	}
+	a = ft_inline_call(p, r, SYS_mmap, 0, (long)size,
+	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (a < 0 && a > -4096) {
+		snprintf(in->in_why, sizeof(in->in_why), "mmap: %s",
+		    strerror((int)-a));
+		goto fail;
+	}
+	(void)ft_inline_call(p, r, SYS_madvise, a, (long)size, MADV_DONTFORK,
+	    0, 0, 0);
+	(void)ft_inline_call(p, r, SYS_close, fd, 0, 0, 0, 0, 0);
+	fd = -1;
+	if ((m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, myfd,
+	    0)) == MAP_FAILED) {
+		snprintf(in->in_why, sizeof(in->in_why), "mmap: %s",
+		    strerror(errno));
+		/* theirs stays: a stub may never find it, none points at it */
+		close(myfd);
+		return -1;
+	}
+	close(myfd);
+	in->in_ringsize = size;
+	in->in_nslots = (size - FT_INL_RINGHDR) / FT_INL_SLOT;
+	in->in_tring = (uint64_t)a;
+	in->in_ring = m;
+	return 0;
+fail:
+	if (fd >= 0)
+		(void)ft_inline_call(p, r, SYS_close, fd, 0, 0, 0, 0, 0);
+	if (myfd >= 0)
+		close(myfd);
+	return -1;
+}
+
+/*
+ * A free range of len bytes within FT_INL_REACH of [lo, hi), from the
+ * process's maps: below lo first (where mmap would not put anything
+ * soon), then above hi.  0 if none.
+ */
+static uint64_t
+ft_inline_gap(pid_t pid, uint64_t lo, uint64_t hi, size_t len)
+{
+	uint64_t prev = 0x10000, best = 0, a, b;
+	char path[64], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx", &a, &b) != 2)
+			continue;
+		/* the gap [prev, a) */
+		if (a > prev && a - prev >= len + 2 * 4096) {
+			uint64_t top = a - 4096 - len;	/* highest, a page off */
+
+			top &= ~(uint64_t)4095;
+			if (top + len <= lo && lo - top <= FT_INL_REACH &&
+			    top >= prev + 4096)
+				best = top;	/* the last below lo: nearest */
+			else if (best == 0 && prev >= hi &&
+			    prev + 4096 + len - lo <= FT_INL_REACH)
+				best = prev + 4096;
+		}
+		prev = b;
+	}
+	fclose(f);
+	return best;
+}
+
+static uint64_t
+ft_inline_dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* An area within reach of [lo, hi), made if need be; NULL if none. */
+static ft_inlarea_t *
+ft_inline_area(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *r, uint64_t lo,
+    uint64_t hi, size_t need)
+{
+	ft_inlarea_t *ia;
+	ft_inlcfg_t cfg;
+	uint64_t at, code;
+	long a;
+	int i;
+
+	for (i = 0; i < in->in_nareas; i++) {
+		ia = &in->in_areas[i];
+		code = ia->ia_cfg + FT_INL_CFG;
+		if (ia->ia_used + need <= FT_INL_CODE &&
+		    ft_inline_dist(code, hi) <= FT_INL_REACH * 3 / 2 &&
+		    ft_inline_dist(code + FT_INL_CODE, lo) <=
+		    FT_INL_REACH * 3 / 2)
+			return ia;
+	}
+	if (in->in_nareas == FT_INL_MAXAREA ||
+	    (at = ft_inline_gap(p->pr_pid, lo, hi, FT_INL_CFG +
+	    FT_INL_CODE)) == 0)
+		return NULL;
+	a = ft_inline_call(p, r, SYS_mmap, (long)at, FT_INL_CFG,
+	    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_FIXED_NOREPLACE, -1, 0);
+	if (a != (long)at)
+		return NULL;
+	(void)ft_inline_call(p, r, SYS_madvise, a, FT_INL_CFG,
+	    MADV_WIPEONFORK, 0, 0, 0);
+	a = ft_inline_call(p, r, SYS_mmap, (long)(at + FT_INL_CFG),
+	    FT_INL_CODE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_FIXED_NOREPLACE, -1, 0);
+	if (a != (long)(at + FT_INL_CFG)) {
+		(void)ft_inline_call(p, r, SYS_munmap, (long)at, FT_INL_CFG,
+		    0, 0, 0, 0);
+		return NULL;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.ic_ring = in->in_tring;
+	cfg.ic_mask = in->in_nslots - 1;
+	cfg.ic_tidoff = in->in_tidoff;
+	cfg.ic_stklen = in->in_stklen;
+	code = at + FT_INL_CFG;
+	if (pwrite(p->pr_memfd, ft_inl_blob, (size_t)(ft_inl_blob_end -
+	    ft_inl_blob), (off_t)code) != (ssize_t)(ft_inl_blob_end -
+	    ft_inl_blob) || pwrite(p->pr_memfd, &cfg, sizeof(cfg),
+	    (off_t)at) != (ssize_t)sizeof(cfg))
+		return NULL;	/* mapped, unused: harmless */
+	ia = &in->in_areas[in->in_nareas++];
+	ia->ia_cfg = at;
+	ia->ia_used = ((size_t)(ft_inl_blob_end - ft_inl_blob) + 63) & ~63UL;
+	return ia;
+}
+
+/*
+ * The ring and the thread id's offset, under the stop, once per image.
+ * 0, or -1 (in_state -1: this process stays on uprobes).
+ */
+static int
+ft_inline_setup(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *t, int n,
+    size_t ringsize)
+{
+	ft_inlthr_t *r;
+	int64_t off;
+	size_t size;
+
+	if (in->in_state != 0)
+		return in->in_state > 0 ? 0 : -1;
+	in->in_state = -1;
+	if ((r = ft_inline_runner(t, n)) == NULL) {
+		snprintf(in->in_why, sizeof(in->in_why), "no thread");
+		return -1;
+	}
+	if ((off = ft_inline_tidoff(p, t, n)) < 0) {
+		snprintf(in->in_why, sizeof(in->in_why), "no thread id at a "
+		    "fixed place from %%fs (not glibc?)");
+		return -1;
+	}
+	in->in_tidoff = (uint32_t)off;
+	/* a power of two of slots, and the header */
+	for (size = 64 * FT_INL_SLOT; size * 2 <= ringsize; size *= 2)
+		;
+	if (ft_inline_mapring(p, in, r, size + FT_INL_RINGHDR) == -1)
+		return -1;
+	in->in_state = 1;
+	return 0;
+}
+
+/*
+ * Can the function entry at addr be patched?  Its bytes from the file,
+ * its first instructions (at least 5 bytes) relocatable to the stub at
+ * `to', no branch of the function into them, no other site among them.
+ * Fills the stub's code (out, *outlen) and is.
+ */
+static int
+ft_inline_fit(ft_proc_t *p, uint64_t addr, const uint64_t *sites,
+    size_t nsites, uint64_t to, ft_inlstub_t *is, uint8_t *out)
+{
+	const ft_sym_t *sym;
+	ft_mod_t *m;
+	ft_elf_t *fe;
+	uint8_t *code;
+	ft_insn_t fi;
+	size_t len = 0, off, size, i, o;
+	int64_t rel;
+
+	if (ft_proc_lookup(p, addr, &m, &sym) == -1 || sym == NULL ||
+	    sym->fs_addr + m->fm_bias != addr || sym->fs_size < 5 ||
+	    sym->fs_size > (1 << 20) ||
+	    (fe = ft_proc_mod_elf(p, m, NULL, 0)) == NULL)
+		return -1;
+	size = sym->fs_size;
+	if ((code = malloc(size)) == NULL)
+		return -1;
+	if (ft_elf_read(fe, sym->fs_addr, code, size) == -1)
+		goto no;
+	/* the instructions the jmp covers, relocated after the stub head */
+	o = FT_INL_STUBHDR;
+	while (len < 5) {
+		if (ft_isa_decode(code + len, size - len, addr + len, &fi) == -1)
+			goto no;
+		switch (fi.fi_type) {
+		case FT_I_COMMON:
+		case FT_I_PUSH:
+		case FT_I_NOP:
+		case FT_I_ENDBR:
+			break;
+		default:
+			goto no;	/* branches, returns, traps, syscall */
+		}
+		if (fi.fi_riprel && ft_isa_relocate(code + len, &fi,
+		    addr + len, to + o, out + o) == -1)
+			goto no;
+		if (!fi.fi_riprel)
+			memcpy(out + o, code + len, fi.fi_len);
+		o += fi.fi_len;
+		len += fi.fi_len;
+	}
+	if (len > sizeof(is->is_orig) || o + 5 > FT_INL_STUB)
+		goto no;
+	/* no branch of the function lands inside; no jump table */
+	for (off = 0; off < size; off += fi.fi_len) {
+		if (ft_isa_decode(code + off, size - off, addr + off, &fi) == -1)
+			goto no;
+		if (fi.fi_type == FT_I_JMPIND)
+			goto no;
+		if ((fi.fi_type == FT_I_JMP || fi.fi_type == FT_I_JCC ||
+		    fi.fi_type == FT_I_CALL) && fi.fi_target > addr &&
+		    fi.fi_target < addr + len)
+			goto no;
+	}
+	for (i = 0; i < nsites; i++)
+		if (sites[i] > addr && sites[i] < addr + len)
+			goto no;
+	/* back to the instruction after them */
+	out[o] = 0xe9;
+	rel = (int64_t)(addr + len) - (int64_t)(to + o + 5);
+	if (rel < INT32_MIN || rel > INT32_MAX)
+		goto no;
+	memcpy(out + o + 1, &(int32_t){ (int32_t)rel }, 4);
+	memcpy(is->is_orig, code, len);
+	is->is_len = (uint8_t)len;
+	free(code);
+	return 0;
+no:
+	free(code);
+	return -1;
+}
+
+/* The stub's head: red zone, %rax, index, call the recorder, back. */
+static void
+ft_inline_stubhead(uint8_t *out, uint32_t idx, uint64_t to, uint64_t rec)
+{
+	static const uint8_t lea[] = { 0x48, 0x8d, 0x64, 0x24, 0x80 };
+	static const uint8_t unlea[] = { 0x48, 0x8d, 0xa4, 0x24, 0x80, 0x00,
+	    0x00, 0x00 };
+	int32_t rel = (int32_t)((int64_t)rec - (int64_t)(to + 16));
+
+	memcpy(out, lea, sizeof(lea));
+	out[5] = 0x50;				/* push %rax */
+	out[6] = 0xb8;				/* mov $idx, %eax */
+	memcpy(out + 7, &idx, 4);
+	out[11] = 0xe8;				/* call rec */
+	memcpy(out + 12, &rel, 4);
+	out[16] = 0x58;				/* pop %rax */
+	memcpy(out + 17, unlea, sizeof(unlea));
+}
+
+/*
+ * Is any stopped thread where the bytes about to change would hurt it:
+ * inside a covered range (past its first byte), or in a uprobe's
+ * out-of-line slot (it returns into the range)?
+ */
+static int
+ft_inline_inway(pid_t pid, const ft_inlthr_t *t, int n, const uint64_t *lo,
+    const uint8_t *len, size_t nr)
+{
+	uint64_t xlo = 0, xhi = 0, a, b;
+	char path[64], line[512];
+	size_t k;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "re")) != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (strstr(line, "[uprobes]") != NULL &&
+			    sscanf(line, "%lx-%lx", &a, &b) == 2) {
+				xlo = a;
+				xhi = b;
+			}
+		fclose(f);
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t rip = t[i].it_regs.rip;
+
+		if (t[i].it_tid <= 0)
+			continue;
+		if (rip >= xlo && rip < xhi)
+			return 1;
+		for (k = 0; k < nr; k++)
+			if (rip > lo[k] && rip < lo[k] + len[k])
+				return 1;
+	}
+	return 0;
+}
+
+/* Write the jmp (and int3s after it) over a site, or its bytes back. */
+static int
+ft_inline_poke(ft_proc_t *p, const ft_inlstub_t *is, int on)
+{
+	uint8_t b[16];
+	int32_t rel;
+
+	if (on) {
+		memset(b, 0xcc, sizeof(b));
+		b[0] = 0xe9;
+		rel = (int32_t)((int64_t)is->is_stub - (int64_t)(is->is_addr +
+		    5));
+		memcpy(b + 1, &rel, 4);
+	} else {
+		memcpy(b, is->is_orig, is->is_len);
+	}
+	return pwrite(p->pr_memfd, b, is->is_len, (off_t)is->is_addr) ==
+	    (ssize_t)is->is_len ? 0 : -1;
+}
+
+/*
+ * Does memory at the site hold the file's bytes (a uprobe's int3 at
+ * the first byte allowed)?  Someone else's patch is not ours to cover.
+ */
+static int
+ft_inline_pristine(ft_proc_t *p, const ft_inlstub_t *is)
+{
+	uint8_t b[16];
+
+	if (ft_proc_memread(p, is->is_addr, b, is->is_len) == -1)
+		return 0;
+	if (b[0] == 0xcc)
+		b[0] = is->is_orig[0];
+	return memcmp(b, is->is_orig, is->is_len) == 0;
+}
+
+/*
+ * Put the wanted sites in place: patch those that fit and are not yet
+ * patched, restore those patched and no longer wanted.  want: the
+ * wanted sites' addresses (every site of the table, for the overlap
+ * check: sites[]).  Does nothing (0) when nothing changes.  Returns the
+ * number of sites patched now, or -1 (errno) if the threads could not
+ * be stopped (the sites stay as they were: uprobes).
+ */
+static int ft_inline_sync_locked(ft_proc_t *, ft_inl_t *, const uint64_t *,
+    size_t, size_t, size_t);
+
+int
+ft_inline_sync(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
+    size_t nwant, size_t ringsize, size_t stklen)
+{
+	int rc;
+
+	if (in == NULL || in->in_state < 0 || p->pr_memfd < 0)
+		return 0;
+	pthread_mutex_lock(&in->in_lock);
+	rc = ft_inline_sync_locked(p, in, want, nwant, ringsize, stklen);
+	pthread_mutex_unlock(&in->in_lock);
+	return rc;
+}
+
+static int
+ft_inline_sync_locked(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
+    size_t nwant, size_t ringsize, size_t stklen)
+{
+	ft_inlthr_t *t = NULL;
+	ft_inlstub_t *is, cand;
+	uint64_t *lo = NULL;
+	uint8_t *len = NULL, code[FT_INL_STUB];
+	size_t i, j, nnew = 0, nold = 0;
+	int n = -1, tries, rc = 0, todo;
+	ft_inlarea_t *ia;
+	ft_mod_t *m;
+	const ft_sym_t *sym;
+
+	if (in->in_state < 0)
+		return 0;
+	if (stklen > FT_INL_STKMAX)
+		stklen = FT_INL_STKMAX;
+	/* a wider stack copy for the areas there are (a 4-byte store) */
+	if (in->in_state > 0 && stklen != in->in_stklen) {
+		for (i = 0; i < (size_t)in->in_nareas; i++)
+			(void)!pwrite(p->pr_memfd, &(uint32_t){ (uint32_t)stklen },
+			    4, (off_t)(in->in_areas[i].ia_cfg +
+			    offsetof(ft_inlcfg_t, ic_stklen)));
+		in->in_stklen = (uint32_t)stklen;
+	}
+	/* anything to do? */
+	todo = 0;
+	for (i = 0; i < nwant && !todo; i++)
+		if ((is = ft_inline_stub(in, want[i])) == NULL ?
+		    (ft_proc_lookup(p, want[i], &m, &sym) == 0 && sym != NULL &&
+		    sym->fs_addr + m->fm_bias == want[i]) :
+		    !is->is_patched && !is->is_refused)
+			todo = 1;
+	for (i = 0; i < in->in_nstubs && !todo; i++) {
+		if (!in->in_stubs[i].is_patched)
+			continue;
+		for (j = 0; j < nwant; j++)
+			if (want[j] == in->in_stubs[i].is_addr)
+				break;
+		if (j == nwant)
+			todo = 1;
+	}
+	if (!todo)
+		return 0;
+	if ((lo = calloc(2 * nwant + in->in_nstubs + 1, sizeof(*lo))) ==
+	    NULL || (len = calloc(2 * nwant + in->in_nstubs + 1, 1)) == NULL) {
+		free(lo);
+		return -1;
+	}
+	for (tries = 0; tries < FT_INL_TRIES; tries++) {
+		if ((n = ft_inline_stop(p->pr_pid, &t)) == -1) {
+			rc = -1;
+			goto out;
+		}
+		in->in_stklen = (uint32_t)stklen;
+		if (ft_inline_setup(p, in, t, n, ringsize) == -1) {
+			ft_inline_go(t, n);
+			t = NULL;
+			errno = ENOTSUP;
+			rc = -1;
+			goto out;
+		}
+		/* the ranges about to change: new patches, and old ones */
+		nnew = 0;
+		for (i = 0; i < nwant; i++) {
+			if ((is = ft_inline_stub(in, want[i])) != NULL) {
+				if (!is->is_patched && !is->is_refused) {
+					lo[nnew] = is->is_addr;
+					len[nnew++] = is->is_len;
+				}
+				continue;
+			}
+			if (ft_proc_lookup(p, want[i], &m, &sym) == -1 ||
+			    sym == NULL || sym->fs_addr + m->fm_bias != want[i])
+				continue;	/* not an entry: a uprobe's */
+			if ((is = ft_inline_newstub(in)) == NULL)
+				continue;
+			is->is_addr = want[i];
+			is->is_refused = 1;
+			if ((ia = ft_inline_area(p, in, ft_inline_runner(t, n),
+			    want[i], want[i] + 16, FT_INL_STUB)) == NULL)
+				continue;
+			memset(&cand, 0, sizeof(cand));
+			cand.is_addr = want[i];
+			cand.is_stub = ia->ia_cfg + FT_INL_CFG + ia->ia_used;
+			memset(code, 0xcc, sizeof(code));
+			if (ft_inline_fit(p, want[i], want, nwant,
+			    cand.is_stub, &cand, code) == -1)
+				continue;
+			ft_inline_stubhead(code, (uint32_t)(is - in->in_stubs),
+			    cand.is_stub, ia->ia_cfg + FT_INL_CFG);
+			if (pwrite(p->pr_memfd, code, sizeof(code),
+			    (off_t)cand.is_stub) != (ssize_t)sizeof(code))
+				continue;
+			ia->ia_used += FT_INL_STUB;
+			*is = cand;
+			lo[nnew] = cand.is_addr;
+			len[nnew++] = cand.is_len;
+		}
+		nold = 0;
+		for (i = 0; i < in->in_nstubs; i++) {
+			is = &in->in_stubs[i];
+			if (!is->is_patched)
+				continue;
+			for (j = 0; j < nwant; j++)
+				if (want[j] == is->is_addr)
+					break;
+			if (j == nwant) {
+				lo[nnew + nold] = is->is_addr;
+				len[nnew + nold++] = is->is_len;
+			}
+		}
+		if (!ft_inline_inway(p->pr_pid, t, n, lo, len, nnew + nold))
+			break;
+		ft_inline_go(t, n);
+		t = NULL;
+		usleep(1000);
+	}
+	if (t == NULL) {
+		errno = EBUSY;
+		rc = -1;
+		goto out;
+	}
+	/* the stop holds: patch and restore */
+	for (i = 0; i < in->in_nstubs; i++) {
+		is = &in->in_stubs[i];
+		for (j = 0; j < nwant; j++)
+			if (want[j] == is->is_addr)
+				break;
+		if (j < nwant && !is->is_patched && !is->is_refused) {
+			if (!ft_inline_pristine(p, is) ||
+			    ft_inline_poke(p, is, 1) == -1)
+				continue;
+			is->is_patched = 1;
+			rc++;
+		} else if (j == nwant && is->is_patched) {
+			if (ft_inline_poke(p, is, 0) == 0)
+				is->is_patched = 0;
+		}
+	}
+	ft_inline_go(t, n);
+out:
+	free(lo);
+	free(len);
+	return rc;
+}
+
+/*
+ * Let the process go: every patch restored, the config pages' ring
+ * address zeroed, under a stop.  What is mapped stays.
+ */
+void
+ft_inline_release(ft_proc_t *p, ft_inl_t *in)
+{
+	ft_inlthr_t *t = NULL;
+	uint64_t zero = 0;
+	size_t i;
+	int n = 0, any = 0;
+
+	if (in == NULL || in->in_state <= 0 || p->pr_memfd < 0)
+		return;
+	pthread_mutex_lock(&in->in_lock);
+	for (i = 0; i < in->in_nstubs; i++)
+		any |= in->in_stubs[i].is_patched;
+	/* a process we cannot stop is gone: nothing to restore */
+	if (any && (n = ft_inline_stop(p->pr_pid, &t)) <= 0) {
+		pthread_mutex_unlock(&in->in_lock);
+		return;
+	}
+	for (i = 0; i < in->in_nstubs; i++)
+		if (in->in_stubs[i].is_patched &&
+		    ft_inline_poke(p, &in->in_stubs[i], 0) == 0)
+			in->in_stubs[i].is_patched = 0;
+	for (i = 0; i < (size_t)in->in_nareas; i++)
+		(void)!pwrite(p->pr_memfd, &zero, sizeof(zero),
+		    (off_t)in->in_areas[i].ia_cfg);
+	if (t != NULL)
+		ft_inline_go(t, n);
+	pthread_mutex_unlock(&in->in_lock);
+}
+
+/* Why this process has no inline sites ("" if it may). */
+const char *
+ft_inline_why(const ft_inl_t *in)
+{
+	return in != NULL && in->in_state < 0 ? in->in_why : "";
+}
+
+static int
+ft_inline_pendcmp(const void *a, const void *b, void *arg)
+{
+	const uint64_t *t = arg;
+	uint64_t x = t[*(const uint32_t *)a], y = t[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Start a drain pass: a clock pair, and every committed record taken
+ * in time order.  Returns how many.
+ */
+size_t
+ft_inline_gather(ft_inl_t *in)
+{
+	ft_inlrec_t *r;
+	uint8_t *ring;
+	uint64_t i, nslots;
+	size_t n = 0;
+
+	if (in == NULL)
+		return 0;
+	in->in_tsc[0] = in->in_tsc[1];
+	in->in_ns[0] = in->in_ns[1];
+	ft_inline_clockpair(&in->in_tsc[1], &in->in_ns[1]);
+	in->in_npend = in->in_ipend = 0;
+	/* mapped by a sync on another thread, unmapped only on this one */
+	pthread_mutex_lock(&in->in_lock);
+	ring = in->in_ring;
+	nslots = in->in_nslots;
+	pthread_mutex_unlock(&in->in_lock);
+	if (ring == NULL)
+		return 0;
+	if (in->in_pendcap < nslots) {
+		free(in->in_pend);
+		free(in->in_pendt);
+		in->in_pendcap = 0;
+		if ((in->in_pend = calloc(nslots, sizeof(uint32_t))) == NULL ||
+		    (in->in_pendt = calloc(nslots, sizeof(uint64_t))) == NULL)
+			return 0;
+		in->in_pendcap = nslots;
+	}
+	for (i = 0; i < nslots; i++) {
+		r = (ft_inlrec_t *)(void *)(ring + FT_INL_RINGHDR +
+		    i * FT_INL_SLOT);
+		if (__atomic_load_n(&r->ir_commit, __ATOMIC_ACQUIRE) !=
+		    FT_INL_DONE)
+			continue;
+		in->in_pend[n] = (uint32_t)i;
+		in->in_pendt[i] = ft_inline_tons(in, r->ir_tsc);
+		n++;
+	}
+	qsort_r(in->in_pend, n, sizeof(uint32_t), ft_inline_pendcmp,
+	    in->in_pendt);
+	in->in_npend = n;
+	return n;
+}
+
+/* The clock when the pass began: records of other rings after it wait. */
+uint64_t
+ft_inline_passtime(const ft_inl_t *in)
+{
+	return in->in_ns[1];
+}
+
+/* A hit's accessor: the record's stack copy, else the memory now. */
+static int
+ft_inline_hitread(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
+{
+	const ft_inlrec_t *r = h->fh_priv;
+	uint64_t sp = r->ir_regs.rsp;
+
+	if (addr < sp || len > r->ir_stklen || addr - sp > r->ir_stklen - len)
+		return ft_proc_memread(h->fh_proc, addr, buf, len);
+	memcpy(buf, r->ir_stack + (addr - sp), len);
+	return 0;
+}
+
+/* The stack at the hit for the unwinder: the copy and nothing else. */
+static int
+ft_inline_hitstack(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
+{
+	const ft_inlrec_t *r = h->fh_priv;
+	uint64_t sp = r->ir_regs.rsp;
+
+	if (addr < sp || len > r->ir_stklen || addr - sp > r->ir_stklen - len) {
+		errno = EFAULT;
+		return -1;
+	}
+	memcpy(buf, r->ir_stack + (addr - sp), len);
+	return 0;
+}
+
+/*
+ * Hand fn the gathered records up to time `before' (all: UINT64_MAX),
+ * each as a hit, and free their slots.
+ */
+void
+ft_inline_drain(ft_proc_t *p, ft_inl_t *in, uint64_t before,
+    void (*fn)(ft_proc_t *, ft_hit_t *))
+{
+	ft_inlrec_t *r;
+	ft_hit_t h;
+	uint32_t slot;
+	uint64_t addr;
+
+	if (in == NULL || in->in_ring == NULL)
+		return;
+	while (in->in_ipend < in->in_npend) {
+		slot = in->in_pend[in->in_ipend];
+		if (in->in_pendt[slot] > before)
+			break;
+		in->in_ipend++;
+		r = (ft_inlrec_t *)(void *)(in->in_ring + FT_INL_RINGHDR +
+		    (uint64_t)slot * FT_INL_SLOT);
+		pthread_mutex_lock(&in->in_lock);
+		addr = r->ir_stub < in->in_nstubs ?
+		    in->in_stubs[r->ir_stub].is_addr : 0;
+		pthread_mutex_unlock(&in->in_lock);
+		if (addr != 0) {
+			memset(&h, 0, sizeof(h));
+			h.fh_pid = p->pr_pid;
+			h.fh_tid = (pid_t)r->ir_tid;
+			h.fh_addr = addr;
+			h.fh_cpu = (int)r->ir_cpu;
+			h.fh_time = in->in_pendt[slot];
+			h.fh_regs = r->ir_regs;
+			h.fh_regs.rip = h.fh_addr;
+			h.fh_regs.orig_rax = (uint64_t)-1;
+			h.fh_proc = p;
+			h.fh_read = ft_inline_hitread;
+			h.fh_stkread = ft_inline_hitstack;
+			h.fh_priv = r;
+			fn(p, &h);
+		}
+		__atomic_store_n(&r->ir_commit, FT_INL_FREE, __ATOMIC_RELEASE);
+	}
+}
+
+/* Hits dropped since the last call (the ring was full). */
+uint64_t
+ft_inline_lost(ft_inl_t *in)
+{
+	uint64_t d, v;
+
+	if (in == NULL || in->in_ring == NULL)
+		return 0;
+	v = __atomic_load_n((uint64_t *)(void *)(in->in_ring + 64),
+	    __ATOMIC_RELAXED);
+	d = v - in->in_drops;
+	in->in_drops = v;
+	return d;
+}
+
+/*
+ * May this daemon use the inline backend: the uprobe backend's checks
+ * (ft_uprobe.c), and rdtscp, which the recorder times hits with.
+ */
+int
+ft_inline_ok(char *err, size_t errlen)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) == 0 ||
+	    !(d & (1U << 27))) {
+		snprintf(err, errlen, "the CPU has no rdtscp");
+		return -1;
+	}
+	return 0;
+}

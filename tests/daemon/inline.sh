@@ -1,0 +1,159 @@
+#!/bin/sh
+# The inline backend (-x backend=inline): function entries patched with
+# a jmp to a stub that records into a ring shared with the daemon, the
+# other sites uprobes.  Exact counts on a held command (its entries are
+# uprobes until it runs, then jmps) and on a running one; arguments;
+# entry (inline) and return (uprobe) of each call in order, by the
+# timestamps of two clocks; eight threads; a fork child whose stubs
+# record nothing; ustack() from the record's stack copy; the patch in
+# the text while traced, the text its file's after, the program
+# unharmed; and the daemon killed with SIGKILL mid-trace harming no
+# program.  Skipped where the daemon cannot use the backend.
+. "$(dirname "$0")/lib.sh"
+
+check "daemon starts" start_daemon
+
+dtrace -x backend=inline -q -c "$TRIGGERS/loop 1" \
+    -n 'pid$target:a.out:f:entry {}' >"$tmp/out" 2>"$tmp/err"
+if [ $? -ne 0 ]; then
+	why=$(grep -o 'cannot use the inline backend.*' "$tmp/err" | head -1)
+	stop_daemon
+	echo "1..0 # SKIP no inline backend here: ${why:-$(head -1 "$tmp/err")}"
+	exit 0
+fi
+
+# -c: exact counts, entry (a jmp once the command runs) and return
+dtrace -x backend=inline -q -c "$TRIGGERS/loop 1000" -n '
+pid$target:a.out:f:entry { @e = count(); @a = sum(arg0); }
+pid$target:a.out:f:return { @r = sum(arg1); }
+END { printa("entries %@d args %@d returns %@d\n", @e, @a, @r); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "-c loop 1000: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "sum=1000000
+entries 1000 args 499500 returns 1000000
+
+" "-c loop 1000: 1000 entries, their args and return values"
+
+dtrace -x backend=inline -v -q -c "$TRIGGERS/loop 1" \
+    -n 'pid$target:a.out:f:entry {}' >"$tmp/out" 2>"$tmp/err"
+check "-v: the inline backend" \
+    grep -q "^dtrace: pid [0-9]*: inline backend$" "$tmp/err"
+
+# each call's entry before its return, though they come by two rings:
+# timestamps from rdtscp and from the kernel's clock, in one order
+dtrace -x backend=inline -q -c "$TRIGGERS/loop 2000" -n '
+pid$target:a.out:f:entry { self->t = timestamp; self->in = 1; }
+pid$target:a.out:f:return /self->in && timestamp >= self->t/ { @ok = count(); }
+pid$target:a.out:f:return /!self->in || timestamp < self->t/ { @bad = count(); }
+pid$target:a.out:f:return { self->in = 0; }
+END { printa("ok %@d\n", @ok); printa("bad %@d\n", @bad); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "entry, return: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "sum=4000000
+ok 2000
+
+" "entry, return: every return after its entry, in time too"
+
+# eight threads made after the patch: exact counts per thread
+dtrace -x backend=inline -x uprobebufsize=64m -q \
+    -c "$TRIGGERS/threads 2000" -n '
+pid$target:a.out:f:entry { @n[arg0] = count(); }' >"$tmp/out" 2>"$tmp/err"
+check "threads: exit 0" [ $? -eq 0 ]
+check "threads: no drops" sh -c "! grep -q drops '$tmp/err'"
+same "$tmp/out" "total=72000
+
+                1             2000
+                2             2000
+                3             2000
+                4             2000
+                5             2000
+                6             2000
+                7             2000
+                8             2000
+" "threads: 2000 entries of each of the 8"
+
+# fork: the child's config page is wiped, its stubs record nothing
+dtrace -x backend=inline -q -c "$TRIGGERS/forker 50 30" -n '
+pid$target:a.out:f:entry /pid == $target/ { @ = count(); }
+pid$target:a.out:f:entry /pid != $target/ { @o = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "fork: exit 0" [ $? -eq 0 ]
+same "$tmp/out" "child exited 3
+
+              100
+" "fork: the parent's 100 calls only; the child unharmed"
+
+# ustack() at an inline entry: from the record's copy of the stack
+dtrace -x backend=inline -q -c "$TRIGGERS/loop 5" \
+    -n 'pid$target:a.out:f:entry { @[ustack()] = count(); }' \
+    >"$tmp/out" 2>"$tmp/err"
+check "ustack: exit 0" [ $? -eq 0 ]
+check "ustack: f, called from main" sh -c \
+    "grep -q '^ *loop\`f\$' '$tmp/out' && grep -q '^ *loop\`main+0x' '$tmp/out'"
+check "ustack: one stack, 5 times" grep -q '^ *5$' "$tmp/out"
+
+# a running program: the jmp is in its text while traced; after, its
+# text is its file's again and it ran right throughout
+"$TRIGGERS/loop" spin >"$tmp/target.out" 2>&1 &
+tpid=$!
+waitfor spinning "$tpid"
+dtrace -x backend=inline -q -p "$tpid" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/a.out" \
+    2>"$tmp/a.err" &
+apid=$!
+i=0
+while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "-p: its text has the patch" \
+    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+check "-p: nobody traces it meanwhile" \
+    grep -q "^TracerPid:[[:space:]]*0$" "/proc/$tpid/status"
+check "-p: the ring is mapped" grep -q "memfd:dtraced" "/proc/$tpid/maps"
+sleep 0.3
+kill -INT "$apid"
+wait "$apid"
+check "-p: counted" grep -q '^ *[1-9][0-9]*$' "$tmp/a.out"
+
+# restored: the target lives and, within 10s, its text is its file's
+restored()
+{
+	i=0
+	while [ $i -lt 200 ]; do
+		kill -0 "$tpid" 2>/dev/null || return 1
+		"$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	"$TRIGGERS/textcmp" "$tpid" | sed 's/^/# /'
+	return 1
+}
+check "consumer gone: target alive, text restored" restored
+
+# traced again (a new area, the same stubs' places are not reused)
+dtrace -x backend=inline -q -p "$tpid" \
+    -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/b.out" \
+    2>"$tmp/b.err" &
+apid=$!
+i=0
+while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "traced again: patched again" \
+    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+
+# the daemon killed with SIGKILL: the patch stays, and works (each hit
+# now a drop once the ring is full); the program computes right
+stop_daemon KILL
+wait "$apid" 2>/dev/null
+sleep 0.5
+check "daemon SIGKILL: target alive" kill -0 "$tpid"
+kill -TERM "$tpid"
+wait "$tpid"
+check "target computed right all along (exit 0)" [ $? -eq 0 ]
+same "$tmp/target.out" "spun well
+" "the target's output"
+
+done_testing
