@@ -26,9 +26,10 @@
  * A hit: the stub steps over the red zone, saves %rax, calls the
  * recorder with the stub's index; the recorder takes a position with
  * one lock xadd, claims its slot with a cmpxchg (a slot still in use:
- * the hit is counted as dropped), writes the thread id (glibc's struct
- * pthread, at an offset checked against every thread when the ring is
- * mapped), rdtscp's time and CPU, the registers, and the stack from
+ * the hit is counted as dropped, a few ns), writes the thread id
+ * (glibc's struct pthread, at an offset checked against every thread
+ * when the ring is mapped), rdtscp's time and CPU (about 19 ns in a VM
+ * here, so only once the slot is ours), the registers, and the stack from
  * %rsp to the end of its page (never past: a read past could fault),
  * bounded by the users' need, and marks the slot committed.  Every hit
  * is either recorded once or counted once as dropped.
@@ -96,6 +97,8 @@
 #define	FT_INL_MAXAREA	8
 #define	FT_INL_REACH	(1UL << 30)	/* from an area to what it patches */
 #define	FT_INL_TRIES	100		/* stops until no thread is in the way */
+#define	FT_INL_STEPS	64		/* steps to get a thread out of it */
+#define	FT_INL_MAXRING	(64UL << 20)	/* each drain pass reads every slot */
 
 #define	FT_INL_FREE	0
 #define	FT_INL_CLAIMED	1
@@ -151,10 +154,6 @@ __asm__(
 	"testq %r8, %r8\n"
 	"jz 2f\n"
 	"movl %eax, %r9d\n"
-	"rdtscp\n"
-	"shlq $32, %rdx\n"
-	"orq %rax, %rdx\n"
-	"andl $0xfff, %ecx\n"
 	"movl $1, %eax\n"
 	"lock xaddq %rax, (%r8)\n"
 	"andq .Lft_inl_b-4088(%rip), %rax\n"	/* ic_mask */
@@ -166,6 +165,10 @@ __asm__(
 	"movl $1, %r11d\n"
 	"lock cmpxchgl %r11d, (%r10)\n"
 	"jnz 3f\n"
+	"rdtscp\n"			/* the slot is ours: time, CPU */
+	"shlq $32, %rdx\n"
+	"orq %rax, %rdx\n"
+	"andl $0xfff, %ecx\n"
 	"movl %r9d, 4(%r10)\n"
 	"movl %ecx, 12(%r10)\n"
 	"movq %rdx, 16(%r10)\n"
@@ -798,6 +801,8 @@ ft_inline_setup(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *t, int n,
 	}
 	in->in_tidoff = (uint32_t)off;
 	/* a power of two of slots, and the header */
+	if (ringsize > FT_INL_MAXRING)
+		ringsize = FT_INL_MAXRING;
 	for (size = 64 * FT_INL_SLOT; size * 2 <= ringsize; size *= 2)
 		;
 	if (ft_inline_mapring(p, in, r, size + FT_INL_RINGHDR) == -1)
@@ -906,41 +911,82 @@ ft_inline_stubhead(uint8_t *out, uint32_t idx, uint64_t to, uint64_t rec)
 	memcpy(out + 17, unlea, sizeof(unlea));
 }
 
+/* The uprobes' out-of-line page of pid ([uprobes]), or 0s. */
+static void
+ft_inline_xol(pid_t pid, uint64_t *xlo, uint64_t *xhi)
+{
+	char path[64], line[512];
+	uint64_t a, b;
+	FILE *f;
+
+	*xlo = *xhi = 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, "[uprobes]") != NULL &&
+		    sscanf(line, "%lx-%lx", &a, &b) == 2) {
+			*xlo = a;
+			*xhi = b;
+		}
+	fclose(f);
+}
+
 /*
- * Is any stopped thread where the bytes about to change would hurt it:
- * inside a covered range (past its first byte), or in a uprobe's
- * out-of-line slot (it returns into the range)?
+ * Would the bytes about to change hurt a thread at rip: inside a
+ * covered range (past its first byte), or in a uprobe's out-of-line
+ * slot (it returns into the range)?
  */
 static int
-ft_inline_inway(pid_t pid, const ft_inlthr_t *t, int n, const uint64_t *lo,
+ft_inline_blocked(uint64_t rip, const uint64_t *lo, const uint8_t *len,
+    size_t nr, uint64_t xlo, uint64_t xhi)
+{
+	size_t k;
+
+	if (rip >= xlo && rip < xhi)
+		return 1;
+	for (k = 0; k < nr; k++)
+		if (rip > lo[k] && rip < lo[k] + len[k])
+			return 1;
+	return 0;
+}
+
+/*
+ * Move every stopped thread out of the way, a single step at a time (a
+ * uprobe's out-of-line step ends, the displaced instructions run from
+ * the unpatched text).  0 when none is in the way, -1 if one stays
+ * (after FT_INL_STEPS steps) or went away.
+ */
+static int
+ft_inline_clear(pid_t pid, ft_inlthr_t *t, int n, const uint64_t *lo,
     const uint8_t *len, size_t nr)
 {
-	uint64_t xlo = 0, xhi = 0, a, b;
-	char path[64], line[512];
-	size_t k;
-	FILE *f;
-	int i;
+	uint64_t xlo, xhi;
+	int i, k, st;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if ((f = fopen(path, "re")) != NULL) {
-		while (fgets(line, sizeof(line), f) != NULL)
-			if (strstr(line, "[uprobes]") != NULL &&
-			    sscanf(line, "%lx-%lx", &a, &b) == 2) {
-				xlo = a;
-				xhi = b;
-			}
-		fclose(f);
-	}
+	ft_inline_xol(pid, &xlo, &xhi);
 	for (i = 0; i < n; i++) {
-		uint64_t rip = t[i].it_regs.rip;
-
 		if (t[i].it_tid <= 0)
 			continue;
-		if (rip >= xlo && rip < xhi)
-			return 1;
-		for (k = 0; k < nr; k++)
-			if (rip > lo[k] && rip < lo[k] + len[k])
-				return 1;
+		for (k = 0; ft_inline_blocked(t[i].it_regs.rip, lo, len, nr,
+		    xlo, xhi); k++) {
+			if (k == FT_INL_STEPS ||
+			    ptrace(PTRACE_SINGLESTEP, t[i].it_tid, 0, 0) == -1)
+				return -1;
+			while (waitpid(t[i].it_tid, &st, __WALL) == -1)
+				if (errno != EINTR)
+					return -1;
+			if (!WIFSTOPPED(st)) {
+				t[i].it_tid = -1;	/* gone */
+				break;
+			}
+			/* a signal came instead: it goes at the detach */
+			if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
+				t[i].it_sig = WSTOPSIG(st);
+			if (ptrace(PTRACE_GETREGS, t[i].it_tid, 0,
+			    &t[i].it_regs) == -1)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -1119,7 +1165,7 @@ ft_inline_sync_locked(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
 				len[nnew + nold++] = is->is_len;
 			}
 		}
-		if (!ft_inline_inway(p->pr_pid, t, n, lo, len, nnew + nold))
+		if (ft_inline_clear(p->pr_pid, t, n, lo, len, nnew + nold) == 0)
 			break;
 		ft_inline_go(t, n);
 		t = NULL;
