@@ -42,12 +42,15 @@
  * backend (ptrace) has let the process go: a held process (-c) has its
  * sites as uprobes until the sync after it runs, and then each patch is
  * written over the uprobe's int3 (the kernel, when that uprobe goes,
- * finds no int3 of its own there and writes nothing).  A function is
+ * finds no int3 of its own there and writes nothing); a thread in the
+ * way (in the uprobe's out-of-line slot, or between the patch's first
+ * and last byte) is single-stepped out of it first.  A function is
  * patched only if its first instructions (at least 5 bytes) relocate
- * (no relative branch, call or return among them, %rip-relative
- * operands within reach), no direct branch of the function lands inside
- * them, it has no indirect jmp (a jump table's targets are not known),
- * and no other site lies inside them.
+ * (no call, return or trap among them; %rip-relative operands and
+ * jcc/jmp targets within reach of the stub, which takes them in their
+ * rel32 forms), no direct branch of the function lands inside them, it
+ * has no indirect jmp (a jump table's targets are not known), and no
+ * other site lies inside them.
  *
  * Release restores every patched function's bytes (from the file, as
  * they were) under the same stop, and zeroes the config pages' ring
@@ -250,6 +253,19 @@ typedef struct ft_inlstub {
 	uint8_t		is_refused;	/* cannot be: uprobes keep it */
 } ft_inlstub_t;
 
+/*
+ * The direct branch targets of a module's text (runtime addresses,
+ * sorted): a branch from anywhere in it may land inside a patch (glibc's
+ * string functions jump into each other's first instructions).
+ */
+typedef struct ft_inlmod {
+	uint64_t	im_lo;		/* the module's lowest address */
+	uint64_t	im_bias;
+	uint64_t	*im_tgt;
+	size_t		im_n;
+	struct ft_inlmod *im_next;
+} ft_inlmod_t;
+
 typedef struct ft_inlarea {
 	uint64_t	ia_cfg;		/* its config page; code follows */
 	size_t		ia_used;	/* code bytes written */
@@ -273,6 +289,7 @@ struct ft_inl {
 	uint32_t	in_tidoff;
 	uint32_t	in_stklen;
 	ft_inlarea_t	in_areas[FT_INL_MAXAREA];
+	ft_inlmod_t	*in_mods;	/* branch targets, by module */
 	int		in_nareas;
 	ft_inlstub_t	*in_stubs;	/* by stub index */
 	size_t		in_nstubs;
@@ -367,12 +384,19 @@ ft_inline_new(void)
 static void
 ft_inline_forget(ft_inl_t *in)
 {
+	ft_inlmod_t *im;
+
 	if (in->in_ring != NULL)
 		munmap(in->in_ring, in->in_ringsize);
 	in->in_ring = NULL;
 	in->in_tring = 0;
 	in->in_nareas = 0;
 	in->in_nstubs = 0;
+	while ((im = in->in_mods) != NULL) {
+		in->in_mods = im->im_next;
+		free(im->im_tgt);
+		free(im);
+	}
 	in->in_drops = 0;
 	in->in_npend = in->in_ipend = 0;
 	if (in->in_state > 0)
@@ -811,6 +835,141 @@ ft_inline_setup(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *t, int n,
 	return 0;
 }
 
+static int
+ft_inline_u64cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Every direct branch target in module m's executable mappings, decoded
+ * from its file in one linear sweep (an undecodable byte is stepped
+ * over), once per module.  NULL if the text cannot be read.
+ */
+static ft_inlmod_t *
+ft_inline_mod(ft_proc_t *p, ft_inl_t *in, ft_mod_t *m, ft_elf_t *fe)
+{
+	char path[64], line[PATH_MAX + 128], perm[8], file[PATH_MAX];
+	ft_inlmod_t *im;
+	uint64_t a, b, off, *nt;
+	uint8_t *code;
+	size_t cap = 0, len;
+	ft_insn_t fi;
+	FILE *f;
+
+	for (im = in->in_mods; im != NULL; im = im->im_next)
+		if (im->im_lo == m->fm_lo && im->im_bias == m->fm_bias)
+			return im;
+	if ((im = calloc(1, sizeof(*im))) == NULL)
+		return NULL;
+	im->im_lo = m->fm_lo;
+	im->im_bias = m->fm_bias;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pr_pid);
+	if ((f = fopen(path, "re")) == NULL)
+		goto fail;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &a, &b, perm,
+		    file) != 4 || perm[2] != 'x' ||
+		    strcmp(file, m->fm_path) != 0)
+			continue;
+		len = b - a;
+		if ((code = malloc(len)) == NULL) {
+			fclose(f);
+			goto fail;
+		}
+		/* the file's bytes: memory may hold int3s, ours or others' */
+		while (len > 0 && ft_elf_read(fe, a - m->fm_bias, code, len) == -1)
+			len = len > 4096 ? len - 4096 : 0;
+		for (off = 0; off < len; ) {
+			if (ft_isa_decode(code + off, len - off, a + off, &fi) ==
+			    -1) {
+				off++;
+				continue;
+			}
+			if (fi.fi_type == FT_I_JMP || fi.fi_type == FT_I_JCC ||
+			    fi.fi_type == FT_I_CALL) {
+				if (im->im_n == cap) {
+					cap = cap ? cap * 2 : 4096;
+					if ((nt = realloc(im->im_tgt, cap *
+					    sizeof(*nt))) == NULL) {
+						free(code);
+						fclose(f);
+						goto fail;
+					}
+					im->im_tgt = nt;
+				}
+				im->im_tgt[im->im_n++] = fi.fi_target;
+			}
+			off += fi.fi_len;
+		}
+		free(code);
+	}
+	fclose(f);
+	qsort(im->im_tgt, im->im_n, sizeof(uint64_t), ft_inline_u64cmp);
+	im->im_next = in->in_mods;
+	in->in_mods = im;
+	return im;
+fail:
+	free(im->im_tgt);
+	free(im);
+	return NULL;
+}
+
+/* Does a branch of the module land in (lo, hi)? */
+static int
+ft_inline_landsin(const ft_inlmod_t *im, uint64_t lo, uint64_t hi)
+{
+	size_t l = 0, r = im->im_n, mid;
+
+	while (l < r) {		/* the first target > lo */
+		mid = l + (r - l) / 2;
+		if (im->im_tgt[mid] <= lo)
+			l = mid + 1;
+		else
+			r = mid;
+	}
+	return l < im->im_n && im->im_tgt[l] < hi;
+}
+
+/*
+ * A jcc or jmp (rel8 or rel32, no prefix) rewritten at `to' in its
+ * rel32 form, to the same target: its length there, 0 if it cannot be
+ * (loop, jrcxz, prefixes, out of reach).
+ */
+static size_t
+ft_inline_branch(const uint8_t *c, const ft_insn_t *fi, uint64_t to,
+    uint8_t *out)
+{
+	size_t n;
+	int64_t rel;
+	int32_t r32;
+
+	if (fi->fi_type == FT_I_JMP && (c[0] == 0xeb || c[0] == 0xe9)) {
+		out[0] = 0xe9;
+		n = 5;
+	} else if (fi->fi_type == FT_I_JCC && c[0] >= 0x70 && c[0] <= 0x7f &&
+	    fi->fi_len == 2) {
+		out[0] = 0x0f;
+		out[1] = (uint8_t)(0x80 + (c[0] - 0x70));
+		n = 6;
+	} else if (fi->fi_type == FT_I_JCC && c[0] == 0x0f &&
+	    c[1] >= 0x80 && c[1] <= 0x8f && fi->fi_len == 6) {
+		out[0] = 0x0f;
+		out[1] = c[1];
+		n = 6;
+	} else {
+		return 0;
+	}
+	rel = (int64_t)fi->fi_target - (int64_t)(to + n);
+	if (rel < INT32_MIN || rel > INT32_MAX)
+		return 0;
+	r32 = (int32_t)rel;
+	memcpy(out + n - 4, &r32, 4);
+	return n;
+}
+
 /*
  * Can the function entry at addr be patched?  Its bytes from the file,
  * its first instructions (at least 5 bytes) relocatable to the stub at
@@ -818,15 +977,17 @@ ft_inline_setup(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *t, int n,
  * Fills the stub's code (out, *outlen) and is.
  */
 static int
-ft_inline_fit(ft_proc_t *p, uint64_t addr, const uint64_t *sites,
-    size_t nsites, uint64_t to, ft_inlstub_t *is, uint8_t *out)
+ft_inline_fit(ft_proc_t *p, ft_inl_t *in, uint64_t addr,
+    const uint64_t *sites, size_t nsites, uint64_t to, ft_inlstub_t *is,
+    uint8_t *out)
 {
 	const ft_sym_t *sym;
 	ft_mod_t *m;
 	ft_elf_t *fe;
 	uint8_t *code;
 	ft_insn_t fi;
-	size_t len = 0, off, size, i, o;
+	size_t len = 0, off, size, i, o, n;
+	ft_inlmod_t *im;
 	int64_t rel;
 
 	if (ft_proc_lookup(p, addr, &m, &sym) == -1 || sym == NULL ||
@@ -844,14 +1005,25 @@ ft_inline_fit(ft_proc_t *p, uint64_t addr, const uint64_t *sites,
 	while (len < 5) {
 		if (ft_isa_decode(code + len, size - len, addr + len, &fi) == -1)
 			goto no;
+		if (o + fi.fi_len + 4 + 5 > FT_INL_STUB)
+			goto no;
 		switch (fi.fi_type) {
 		case FT_I_COMMON:
 		case FT_I_PUSH:
 		case FT_I_NOP:
 		case FT_I_ENDBR:
 			break;
+		case FT_I_JCC:
+		case FT_I_JMP:
+			/* to its target from the stub: rel32 forms */
+			if ((n = ft_inline_branch(code + len, &fi, to + o,
+			    out + o)) == 0)
+				goto no;
+			o += n;
+			len += fi.fi_len;
+			continue;
 		default:
-			goto no;	/* branches, returns, traps, syscall */
+			goto no;	/* calls, returns, traps, syscall */
 		}
 		if (fi.fi_riprel && ft_isa_relocate(code + len, &fi,
 		    addr + len, to + o, out + o) == -1)
@@ -863,17 +1035,16 @@ ft_inline_fit(ft_proc_t *p, uint64_t addr, const uint64_t *sites,
 	}
 	if (len > sizeof(is->is_orig) || o + 5 > FT_INL_STUB)
 		goto no;
-	/* no branch of the function lands inside; no jump table */
+	/* no jump table in the function, no branch of the module inside */
 	for (off = 0; off < size; off += fi.fi_len) {
 		if (ft_isa_decode(code + off, size - off, addr + off, &fi) == -1)
 			goto no;
 		if (fi.fi_type == FT_I_JMPIND)
 			goto no;
-		if ((fi.fi_type == FT_I_JMP || fi.fi_type == FT_I_JCC ||
-		    fi.fi_type == FT_I_CALL) && fi.fi_target > addr &&
-		    fi.fi_target < addr + len)
-			goto no;
 	}
+	if ((im = ft_inline_mod(p, in, m, fe)) == NULL ||
+	    ft_inline_landsin(im, addr, addr + len))
+		goto no;
 	for (i = 0; i < nsites; i++)
 		if (sites[i] > addr && sites[i] < addr + len)
 			goto no;
@@ -1139,7 +1310,7 @@ ft_inline_sync_locked(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
 			cand.is_addr = want[i];
 			cand.is_stub = ia->ia_cfg + FT_INL_CFG + ia->ia_used;
 			memset(code, 0xcc, sizeof(code));
-			if (ft_inline_fit(p, want[i], want, nwant,
+			if (ft_inline_fit(p, in, want[i], want, nwant,
 			    cand.is_stub, &cand, code) == -1)
 				continue;
 			ft_inline_stubhead(code, (uint32_t)(is - in->in_stubs),

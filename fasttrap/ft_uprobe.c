@@ -145,8 +145,13 @@ static void	ft_uprobe_fire(ft_proc_t *, ft_hit_t *);
 /*
  * Would x86 uprobes take the instruction at addr?  They refuse the
  * lock prefix and the es, cs, ss and ds segment prefixes (ds is also
- * notrack), as well as int3 and int N; other refusals are found by
- * ft_uprobe_sync's bisection.  The bytes come from the file, as the
+ * notrack), VEX-encoded instructions (c4, c5), as well as int3 and int
+ * N; other refusals are found by ft_uprobe_sync's bisection.  EVEX
+ * (62) they take, and run wrong (measured on 6.18: a uprobe on
+ * `vpbroadcastb %esi, %ymm17', glibc's __strchr_evex's first
+ * instruction, leaves %ymm17 wrong and fires twice a call: strchr
+ * failed, and `ls -R' with libc's entries traced said "invalid option
+ * -- 'R'"): refused here, never linked.  The bytes come from the file, as the
  * kernel's do: memory may still hold a uprobe's int3 (a link closing).
  * fb_site_check: 0 (refused ones get st_nolink), or -1 with errno.
  */
@@ -188,6 +193,7 @@ ft_uprobe_site_check(ft_proc_t *p, ft_site_t *s)
 	for (i = 0; i < in.fi_len; i++) {
 		switch (b[i]) {
 		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0xf0:
+		case 0x62: case 0xc4: case 0xc5:
 			s->st_nolink = 1;	/* refused */
 			return 0;
 		case 0x64: case 0x65: case 0x66: case 0x67:

@@ -83,6 +83,35 @@ same "$tmp/out" "child exited 3
               100
 " "fork: the parent's 100 calls only; the child unharmed"
 
+# instructions uprobes cannot take (EVEX, VEX) are relocated: both
+# functions patched, counted, and right
+"$TRIGGERS/evex" 1 >/dev/null 2>&1
+if [ $? -eq 3 ]; then
+	ok "# SKIP evex: no AVX-512 here"
+else
+	dtrace -x backend=inline -q -c "$TRIGGERS/evex 500" -n '
+	pid$target:a.out:bcast17:entry, pid$target:a.out:bcast1:entry
+	{ @[probefunc] = count(); }' >"$tmp/out" 2>"$tmp/err"
+	same "$tmp/out" "bad=0
+
+  bcast1                                                          500
+  bcast17                                                         500
+" "evex: VEX and EVEX first instructions patched, each call counted"
+fi
+
+# every function of libc probed in a real program: glibc's string
+# functions jump into each other's first instructions, which must then
+# not be patched; ls's output is the same as untraced
+ls -R /usr/include/linux >"$tmp/ls.ref" 2>&1
+dtrace -x backend=inline -x uprobebufsize=64m -q -o "$tmp/ls.d" \
+    -c "ls -R /usr/include/linux" -n '
+pid$target:libc.so.6::entry { @ = count(); }' >"$tmp/ls.out" 2>"$tmp/err"
+check "ls -R, every libc entry: exit 0" [ $? -eq 0 ]
+check "ls -R, every libc entry: its output as untraced" \
+    cmp "$tmp/ls.ref" "$tmp/ls.out"
+check "ls -R, every libc entry: calls counted" \
+    grep -q '^ *[1-9][0-9]*$' "$tmp/ls.d"
+
 # ustack() at an inline entry: from the record's copy of the stack
 dtrace -x backend=inline -q -c "$TRIGGERS/loop 5" \
     -n 'pid$target:a.out:f:entry { @[ustack()] = count(); }' \
