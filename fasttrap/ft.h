@@ -1073,6 +1073,18 @@ void		ft_inline_drain(ft_proc_t *, ft_inl_t *, uint64_t,
 uint64_t	ft_inline_lost(ft_inl_t *);
 int		ft_inline_ok(char *, size_t);
 
+/* PTRACE_GET_RSEQ_CONFIGURATION's answer: a thread's struct rseq */
+#ifndef PTRACE_GET_RSEQ_CONFIGURATION
+#define	PTRACE_GET_RSEQ_CONFIGURATION	0x420f
+#endif
+typedef struct ft_rseqconf {
+	uint64_t	rseq_abi_pointer;
+	uint32_t	rseq_abi_size;
+	uint32_t	signature;
+	uint32_t	flags;
+	uint32_t	pad;
+} ft_rseqconf_t;
+
 /* ft_ptrace.c, for ft_ool.c */
 int		ft_ptrace_peek(pid_t, uint64_t, uint64_t *);
 int		ft_ptrace_poke(pid_t, uint64_t, uint64_t);

@@ -35,23 +35,12 @@
 
 #include "ft.h"
 
-#ifndef PTRACE_GET_RSEQ_CONFIGURATION
-#define	PTRACE_GET_RSEQ_CONFIGURATION	0x420f
-#endif
 #ifndef KCMP_VM
 #define	KCMP_VM		1
 #endif
 
 #define	FT_PTRACE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
 	PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)
-
-struct ft_ptrace_rseq {
-	uint64_t	rseq_abi_pointer;
-	uint32_t	rseq_abi_size;
-	uint32_t	signature;
-	uint32_t	flags;
-	uint32_t	pad;
-};
 
 static pthread_once_t ft_ptrace_once = PTHREAD_ONCE_INIT;
 
@@ -622,7 +611,7 @@ ft_ptrace_cpu(ft_proc_t *p, ft_thread_t *t)
 	int32_t cpu;
 
 	if (t->th_rseq == 0 && t->th_rseqtries < 3) {
-		struct ft_ptrace_rseq rc;
+		ft_rseqconf_t rc;
 
 		t->th_rseqtries++;
 		memset(&rc, 0, sizeof(rc));

@@ -914,8 +914,9 @@ ft_uprobe_hit(void *arg, const ft_bpfrec_t *r)
 
 /*
  * Drain thread: a pass over the ring, and the inline ring's records in
- * time order with it; uprobe records after the pass began wait for the
- * next pass (their thread's inline records may not be gathered yet).
+ * time order with it; records of either ring after the pass began wait
+ * for the next pass (the other ring's records before them, of the same
+ * thread, may not be gathered yet).
  */
 static void
 ft_uprobe_drain(ft_proc_t *p)
@@ -929,7 +930,9 @@ ft_uprobe_drain(ft_proc_t *p)
 	ft_inline_gather(up->up_inl);
 	ft_bpf_drain(up->up_bpf, ft_uprobe_hit, p,
 	    ft_inline_passtime(up->up_inl));
-	ft_inline_drain(p, up->up_inl, UINT64_MAX, ft_uprobe_fire);
+	/* inline records taken after the pass began wait too */
+	ft_inline_drain(p, up->up_inl, ft_inline_passtime(up->up_inl),
+	    ft_uprobe_fire);
 }
 
 /* Drain thread: report samples lost since the last time. */

@@ -9,6 +9,9 @@
  *				that only root may trace
  *	loop bench N		N calls of g (its first instruction is
  *				push %rbp: what a raw tracer can emulate)
+ *	loop rounds N R		R rounds of N calls of g, 100 ms apart
+ *				(a tracer's consumer catches up between
+ *				them); print the fastest round's ns a call
  */
 #include <sys/prctl.h>
 
@@ -16,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 long	f(long);
 long	g(long);
@@ -55,7 +60,8 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-		    "usage: loop N [STATUS] | spin | undumpable | bench N\n");
+		    "usage: loop N [STATUS] | spin | undumpable | bench N | "
+		    "rounds N R\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "undumpable") == 0 &&
@@ -71,6 +77,26 @@ main(int argc, char **argv)
 				bad++;
 		printf("spun %s\n", bad ? "badly" : "well");
 		return bad != 0;
+	}
+	if (strcmp(argv[1], "rounds") == 0 && argc > 3) {
+		struct timespec t0, t1;
+		long r, rr = atol(argv[3]);
+		double ns, best = -1;
+
+		n = atol(argv[2]);
+		for (r = 0; r < rr; r++) {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			for (i = 0; i < n; i++)
+				sum += g(i);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			ns = ((t1.tv_sec - t0.tv_sec) * 1e9 +
+			    (t1.tv_nsec - t0.tv_nsec)) / (double)n;
+			if (best < 0 || ns < best)
+				best = ns;
+			usleep(100000);
+		}
+		printf("best=%.2f\n", best);
+		return sum == rr * n * n ? 0 : 1;
 	}
 	if (strcmp(argv[1], "bench") == 0) {
 		n = argc > 2 ? atol(argv[2]) : 100000;
