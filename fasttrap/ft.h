@@ -888,6 +888,14 @@ typedef struct ft_backend {
 	 * bytes from now on (NULL: it reads the stopped thread's own).
 	 */
 	int		(*fb_stack)(ft_proc_t *, size_t);
+	/*
+	 * FT_CAP_GRAB: while p is held (stopped at its hold point, before
+	 * ft_proc_run), run fn on the thread that traces it, with the held
+	 * thread's id: fn may ptrace it (registers, system calls run in
+	 * it).  fn's result, or -1 (EAGAIN) if p is not held.
+	 */
+	int		(*fb_held)(ft_proc_t *, int (*)(void *, ft_proc_t *,
+			    pid_t), void *);
 } ft_backend_t;
 
 extern const ft_backend_t ft_backend_ptrace;	/* ft_ptrace.c */
@@ -998,10 +1006,16 @@ struct ft_proc {
 	volatile pid_t	pr_steptid;	/* thread whose hit is being resumed */
 	volatile int	pr_stepset;	/* its new registers are in place */
 	int		pr_guardwatch;	/* the tracer's ft_guard_watch() */
+	/* fb_held: a call for the tracer thread, under pr_lock */
+	int		(*pr_callfn)(void *, ft_proc_t *, pid_t);
+	void		*pr_callarg;
+	int		pr_callrc;
+	int		pr_calldone;
 };
 
 #define	FT_CMD_RELEASE	0x1
 #define	FT_CMD_RUN	0x2
+#define	FT_CMD_CALL	0x4	/* fb_held: run pr_callfn */
 
 /* ft_proc.c, for the backends */
 ft_sitetab_t	*ft_proc_sites(ft_proc_t *, const ft_backend_t *);
@@ -1010,6 +1024,8 @@ int		ft_proc_memread(ft_proc_t *, uint64_t, void *, size_t);
 int		ft_proc_memwrite(ft_proc_t *, uint64_t, const void *, size_t);
 int		ft_proc_hitlive(const ft_hit_t *, uint64_t, void *, size_t);
 int		ft_proc_rdebug(ft_proc_t *, uint64_t *, uint64_t *);
+int		ft_proc_heldcall(ft_proc_t *, int (*)(void *, ft_proc_t *,
+		    pid_t), void *);
 int		ft_proc_main(ft_proc_t *, uint64_t *);
 
 /*
@@ -1062,8 +1078,8 @@ ft_inl_t	*ft_inline_new(void);
 void		ft_inline_free(ft_inl_t *);
 void		ft_inline_exec(ft_inl_t *);
 int		ft_inline_patched(ft_inl_t *, uint64_t);
-int		ft_inline_sync(ft_proc_t *, ft_inl_t *, const uint64_t *, size_t,
-		    size_t, size_t);
+int		ft_inline_sync(ft_proc_t *, ft_inl_t *, const uint64_t *,
+		    const uint8_t *, size_t, size_t, size_t);
 void		ft_inline_release(ft_proc_t *, ft_inl_t *);
 const char	*ft_inline_why(const ft_inl_t *);
 size_t		ft_inline_gather(ft_inl_t *);

@@ -1229,178 +1229,165 @@ ft_inline_poke(ft_proc_t *p, const ft_inlstub_t *is, int on)
 }
 
 /*
- * Does memory at the site hold the file's bytes (a uprobe's int3 at
- * the first byte allowed)?  Someone else's patch is not ours to cover.
+ * Does memory at the site hold the file's bytes (an int3 at the first
+ * byte allowed where the caller knows a uprobe of ours is there)?
+ * Anyone else's patch or breakpoint is not ours to cover: its owner
+ * would put its byte back over our jmp.
  */
 static int
-ft_inline_pristine(ft_proc_t *p, const ft_inlstub_t *is)
+ft_inline_pristine(ft_proc_t *p, const ft_inlstub_t *is, int uprobed)
 {
 	uint8_t b[16];
 
 	if (ft_proc_memread(p, is->is_addr, b, is->is_len) == -1)
 		return 0;
-	if (b[0] == 0xcc)
+	if (b[0] == 0xcc && uprobed)
 		b[0] = is->is_orig[0];
 	return memcmp(b, is->is_orig, is->is_len) == 0;
 }
 
-/*
- * Put the wanted sites in place: patch those that fit and are not yet
- * patched, restore those patched and no longer wanted.  want: the
- * wanted sites' addresses (every site of the table, for the overlap
- * check: sites[]).  Does nothing (0) when nothing changes.  Returns the
- * number of sites patched now, or -1 (errno) if the threads could not
- * be stopped (the sites stay as they were: uprobes).
- */
-static int ft_inline_sync_locked(ft_proc_t *, ft_inl_t *, const uint64_t *,
-    size_t, size_t, size_t);
-
-int
-ft_inline_sync(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
-    size_t nwant, size_t ringsize, size_t stklen)
+/* A wider (or narrower) stack copy for the areas there are. */
+static void
+ft_inline_stklen(ft_proc_t *p, ft_inl_t *in, uint32_t stklen)
 {
-	int rc;
+	int i;
 
-	if (in == NULL || in->in_state < 0 || p->pr_memfd < 0)
-		return 0;
-	pthread_mutex_lock(&in->in_lock);
-	rc = ft_inline_sync_locked(p, in, want, nwant, ringsize, stklen);
-	pthread_mutex_unlock(&in->in_lock);
-	return rc;
+	if (in->in_state > 0 && stklen != in->in_stklen)
+		for (i = 0; i < in->in_nareas; i++)
+			(void)!pwrite(p->pr_memfd, &stklen, sizeof(stklen),
+			    (off_t)(in->in_areas[i].ia_cfg +
+			    offsetof(ft_inlcfg_t, ic_stklen)));
+	in->in_stklen = stklen;
 }
 
+/* Would a sync change anything: an entry not tried, a patch unwanted? */
 static int
-ft_inline_sync_locked(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
-    size_t nwant, size_t ringsize, size_t stklen)
+ft_inline_todo(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
+    size_t nwant)
 {
-	ft_inlthr_t *t = NULL;
-	ft_inlstub_t *is, cand;
-	uint64_t *lo = NULL;
-	uint8_t *len = NULL, code[FT_INL_STUB];
-	size_t i, j, nnew = 0, nold = 0;
-	int n = -1, tries, rc = 0, todo;
-	ft_inlarea_t *ia;
-	ft_mod_t *m;
 	const ft_sym_t *sym;
+	ft_inlstub_t *is;
+	ft_mod_t *m;
+	size_t i, j;
 
-	if (in->in_state < 0)
-		return 0;
-	if (stklen > FT_INL_STKMAX)
-		stklen = FT_INL_STKMAX;
-	/* a wider stack copy for the areas there are (a 4-byte store) */
-	if (in->in_state > 0 && stklen != in->in_stklen) {
-		for (i = 0; i < (size_t)in->in_nareas; i++)
-			(void)!pwrite(p->pr_memfd, &(uint32_t){ (uint32_t)stklen },
-			    4, (off_t)(in->in_areas[i].ia_cfg +
-			    offsetof(ft_inlcfg_t, ic_stklen)));
-		in->in_stklen = (uint32_t)stklen;
-	}
-	/* anything to do? */
-	todo = 0;
-	for (i = 0; i < nwant && !todo; i++)
+	for (i = 0; i < nwant; i++)
 		if ((is = ft_inline_stub(in, want[i])) == NULL ?
 		    (ft_proc_lookup(p, want[i], &m, &sym) == 0 && sym != NULL &&
 		    sym->fs_addr + m->fm_bias == want[i]) :
 		    !is->is_patched && !is->is_refused)
-			todo = 1;
-	for (i = 0; i < in->in_nstubs && !todo; i++) {
+			return 1;
+	for (i = 0; i < in->in_nstubs; i++) {
 		if (!in->in_stubs[i].is_patched)
 			continue;
 		for (j = 0; j < nwant; j++)
 			if (want[j] == in->in_stubs[i].is_addr)
 				break;
 		if (j == nwant)
-			todo = 1;
+			return 1;
 	}
-	if (!todo)
-		return 0;
-	if ((lo = calloc(2 * nwant + in->in_nstubs + 1, sizeof(*lo))) ==
-	    NULL || (len = calloc(2 * nwant + in->in_nstubs + 1, 1)) == NULL) {
-		free(lo);
+	return 0;
+}
+
+/* A sync's request, and its scratch: the ranges about to change. */
+typedef struct ft_inlreq {
+	ft_inl_t	*iq_in;
+	const uint64_t	*iq_want;
+	const uint8_t	*iq_linked;	/* may hold a uprobe's int3 */
+	size_t		iq_nwant;
+	size_t		iq_ringsize;
+	uint64_t	*iq_lo;
+	uint8_t		*iq_len;
+} ft_inlreq_t;
+
+#define	FT_INL_INWAY	(-2)
+
+/*
+ * With the threads t[n] stopped: the ring (once per image), stubs for
+ * the wanted entries that fit, every thread stepped out of the ranges
+ * about to change, then the patches written and the unwanted restored.
+ * Returns the number patched, -1 (errno), or FT_INL_INWAY if a thread
+ * stays in the way (nothing written to the text).  held: the grabbing
+ * backend holds the process, so an int3 at a site is its own, never a
+ * uprobe's to write over.
+ */
+static int
+ft_inline_apply(ft_proc_t *p, ft_inlreq_t *q, ft_inlthr_t *t, int n,
+    int held)
+{
+	ft_inl_t *in = q->iq_in;
+	const uint64_t *want = q->iq_want;
+	size_t nwant = q->iq_nwant, i, j, nnew = 0, nold = 0;
+	uint8_t code[FT_INL_STUB];
+	ft_inlstub_t *is, cand;
+	const ft_sym_t *sym;
+	ft_inlarea_t *ia;
+	ft_mod_t *m;
+	int rc = 0;
+
+	if (ft_inline_setup(p, in, t, n, q->iq_ringsize) == -1) {
+		errno = ENOTSUP;
 		return -1;
 	}
-	for (tries = 0; tries < FT_INL_TRIES; tries++) {
-		if ((n = ft_inline_stop(p->pr_pid, &t)) == -1) {
-			rc = -1;
-			goto out;
-		}
-		in->in_stklen = (uint32_t)stklen;
-		if (ft_inline_setup(p, in, t, n, ringsize) == -1) {
-			ft_inline_go(t, n);
-			t = NULL;
-			errno = ENOTSUP;
-			rc = -1;
-			goto out;
-		}
-		/* the ranges about to change: new patches, and old ones */
-		nnew = 0;
-		for (i = 0; i < nwant; i++) {
-			if ((is = ft_inline_stub(in, want[i])) != NULL) {
-				if (!is->is_patched && !is->is_refused) {
-					lo[nnew] = is->is_addr;
-					len[nnew++] = is->is_len;
-				}
-				continue;
+	/* the ranges about to change: new patches, and old ones */
+	for (i = 0; i < nwant; i++) {
+		if ((is = ft_inline_stub(in, want[i])) != NULL) {
+			if (!is->is_patched && !is->is_refused) {
+				q->iq_lo[nnew] = is->is_addr;
+				q->iq_len[nnew++] = is->is_len;
 			}
-			if (ft_proc_lookup(p, want[i], &m, &sym) == -1 ||
-			    sym == NULL || sym->fs_addr + m->fm_bias != want[i])
-				continue;	/* not an entry: a uprobe's */
-			if ((is = ft_inline_newstub(in)) == NULL)
-				continue;
-			is->is_addr = want[i];
-			is->is_refused = 1;
-			if ((ia = ft_inline_area(p, in, ft_inline_runner(t, n),
-			    want[i], want[i] + 16, FT_INL_STUB)) == NULL)
-				continue;
-			memset(&cand, 0, sizeof(cand));
-			cand.is_addr = want[i];
-			cand.is_stub = ia->ia_cfg + FT_INL_CFG + ia->ia_used;
-			memset(code, 0xcc, sizeof(code));
-			if (ft_inline_fit(p, in, want[i], want, nwant,
-			    cand.is_stub, &cand, code) == -1)
-				continue;
-			ft_inline_stubhead(code, (uint32_t)(is - in->in_stubs),
-			    cand.is_stub, ia->ia_cfg + FT_INL_CFG);
-			if (pwrite(p->pr_memfd, code, sizeof(code),
-			    (off_t)cand.is_stub) != (ssize_t)sizeof(code))
-				continue;
-			ia->ia_used += FT_INL_STUB;
-			*is = cand;
-			lo[nnew] = cand.is_addr;
-			len[nnew++] = cand.is_len;
+			continue;
 		}
-		nold = 0;
-		for (i = 0; i < in->in_nstubs; i++) {
-			is = &in->in_stubs[i];
-			if (!is->is_patched)
-				continue;
-			for (j = 0; j < nwant; j++)
-				if (want[j] == is->is_addr)
-					break;
-			if (j == nwant) {
-				lo[nnew + nold] = is->is_addr;
-				len[nnew + nold++] = is->is_len;
-			}
+		if (ft_proc_lookup(p, want[i], &m, &sym) == -1 ||
+		    sym == NULL || sym->fs_addr + m->fm_bias != want[i])
+			continue;	/* not an entry: a uprobe's */
+		if ((is = ft_inline_newstub(in)) == NULL)
+			continue;
+		is->is_addr = want[i];
+		is->is_refused = 1;
+		if ((ia = ft_inline_area(p, in, ft_inline_runner(t, n),
+		    want[i], want[i] + 16, FT_INL_STUB)) == NULL)
+			continue;
+		memset(&cand, 0, sizeof(cand));
+		cand.is_addr = want[i];
+		cand.is_stub = ia->ia_cfg + FT_INL_CFG + ia->ia_used;
+		memset(code, 0xcc, sizeof(code));
+		if (ft_inline_fit(p, in, want[i], want, nwant, cand.is_stub,
+		    &cand, code) == -1)
+			continue;
+		ft_inline_stubhead(code, (uint32_t)(is - in->in_stubs),
+		    cand.is_stub, ia->ia_cfg + FT_INL_CFG);
+		if (pwrite(p->pr_memfd, code, sizeof(code),
+		    (off_t)cand.is_stub) != (ssize_t)sizeof(code))
+			continue;
+		ia->ia_used += FT_INL_STUB;
+		*is = cand;
+		q->iq_lo[nnew] = cand.is_addr;
+		q->iq_len[nnew++] = cand.is_len;
+	}
+	for (i = 0; i < in->in_nstubs; i++) {
+		is = &in->in_stubs[i];
+		if (!is->is_patched)
+			continue;
+		for (j = 0; j < nwant; j++)
+			if (want[j] == is->is_addr)
+				break;
+		if (j == nwant) {
+			q->iq_lo[nnew + nold] = is->is_addr;
+			q->iq_len[nnew + nold++] = is->is_len;
 		}
-		if (ft_inline_clear(p->pr_pid, t, n, lo, len, nnew + nold) == 0)
-			break;
-		ft_inline_go(t, n);
-		t = NULL;
-		usleep(1000);
 	}
-	if (t == NULL) {
-		errno = EBUSY;
-		rc = -1;
-		goto out;
-	}
-	/* the stop holds: patch and restore */
+	if (ft_inline_clear(p->pr_pid, t, n, q->iq_lo, q->iq_len,
+	    nnew + nold) == -1)
+		return FT_INL_INWAY;
+	/* the way is clear: patch and restore */
 	for (i = 0; i < in->in_nstubs; i++) {
 		is = &in->in_stubs[i];
 		for (j = 0; j < nwant; j++)
 			if (want[j] == is->is_addr)
 				break;
 		if (j < nwant && !is->is_patched && !is->is_refused) {
-			if (!ft_inline_pristine(p, is) ||
+			if (!ft_inline_pristine(p, is, !held &&
+			    q->iq_linked != NULL && q->iq_linked[j]) ||
 			    ft_inline_poke(p, is, 1) == -1)
 				continue;
 			is->is_patched = 1;
@@ -1410,10 +1397,89 @@ ft_inline_sync_locked(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
 				is->is_patched = 0;
 		}
 	}
-	ft_inline_go(t, n);
+	return rc;
+}
+
+/* fb_held's function: apply on the thread that holds the process. */
+static int
+ft_inline_heldfn(void *arg, ft_proc_t *p, pid_t tid)
+{
+	ft_inlthr_t t;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.it_tid = tid;
+	if (ptrace(PTRACE_GETREGS, tid, 0, &t.it_regs) == -1)
+		return -1;
+	rc = ft_inline_apply(p, arg, &t, 1, 1);
+	/* a signal that came during a step in it: sent again */
+	if (t.it_sig != 0)
+		(void)syscall(SYS_tgkill, p->pr_pid, tid, t.it_sig);
+	return rc;
+}
+
+/*
+ * Put the wanted sites in place: patch those that fit and are not yet
+ * patched, restore those patched and no longer wanted.  want: the
+ * wanted sites' addresses (every site of the table, for the overlap
+ * check); linked: for each, whether a uprobe of ours may be there.
+ * Does nothing (0) when nothing changes.  Returns the number of sites
+ * patched now, or -1 (errno) if the threads could not be stopped or
+ * kept out of the way (the sites stay as they were: uprobes).  Under
+ * a hold the holding backend's thread does it (its process stopped);
+ * else every thread is stopped here, a private seize.
+ */
+int
+ft_inline_sync(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
+    const uint8_t *linked, size_t nwant, size_t ringsize, size_t stklen)
+{
+	ft_inlreq_t q;
+	ft_inlthr_t *t;
+	int n, rc = 0, tries;
+
+	if (in == NULL || in->in_state < 0 || p->pr_memfd < 0)
+		return 0;
+	memset(&q, 0, sizeof(q));
+	pthread_mutex_lock(&in->in_lock);
+	if (stklen > FT_INL_STKMAX)
+		stklen = FT_INL_STKMAX;
+	ft_inline_stklen(p, in, (uint32_t)stklen);
+	if (!ft_inline_todo(p, in, want, nwant))
+		goto out;
+	q.iq_in = in;
+	q.iq_want = want;
+	q.iq_linked = linked;
+	q.iq_nwant = nwant;
+	q.iq_ringsize = ringsize;
+	if ((q.iq_lo = calloc(2 * nwant + in->in_nstubs + 1,
+	    sizeof(uint64_t))) == NULL || (q.iq_len = calloc(2 * nwant +
+	    in->in_nstubs + 1, 1)) == NULL) {
+		rc = -1;
+		goto out;
+	}
+	rc = ft_proc_heldcall(p, ft_inline_heldfn, &q);
+	if (rc == -1 && errno == EAGAIN) {
+		/* not held (any more): our own stop */
+		for (tries = 0; tries < FT_INL_TRIES; tries++) {
+			if ((n = ft_inline_stop(p->pr_pid, &t)) == -1) {
+				rc = -1;
+				break;
+			}
+			rc = ft_inline_apply(p, &q, t, n, 0);
+			ft_inline_go(t, n);
+			if (rc != FT_INL_INWAY)
+				break;
+			usleep(1000);
+		}
+	}
+	if (rc == FT_INL_INWAY) {
+		errno = EBUSY;
+		rc = -1;
+	}
 out:
-	free(lo);
-	free(len);
+	free(q.iq_lo);
+	free(q.iq_len);
+	pthread_mutex_unlock(&in->in_lock);
 	return rc;
 }
 

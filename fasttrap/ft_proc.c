@@ -384,6 +384,21 @@ ft_proc_letgo(ft_proc_t *p)
 		p->pr_grab->fb_close(gone);
 }
 
+/*
+ * While p is held by its grabbing backend, run fn on the thread that
+ * holds it (fb_held); -1 (EAGAIN) once it runs.
+ */
+int
+ft_proc_heldcall(ft_proc_t *p, int (*fn)(void *, ft_proc_t *, pid_t),
+    void *arg)
+{
+	if (p->pr_grabgone || p->pr_grab->fb_held == NULL) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return p->pr_grab->fb_held(p, fn, arg);
+}
+
 /* The backend of p (FT_BACKEND_*), and what it can do (FT_CAP_*). */
 int
 ft_proc_backend(const ft_proc_t *p)

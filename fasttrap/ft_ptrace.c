@@ -1581,6 +1581,19 @@ ft_ptrace_main(void *arg)
 				ft_ptrace_detach(p);
 			break;
 		}
+		if (cmd & FT_CMD_CALL) {
+			int rc = -1;
+
+			if (p->pr_held && !p->pr_dead)
+				rc = p->pr_callfn(p->pr_callarg, p, p->pr_pid);
+			else
+				errno = EAGAIN;
+			pthread_mutex_lock(&p->pr_lock);
+			p->pr_callrc = rc;
+			p->pr_calldone = 1;
+			pthread_cond_broadcast(&p->pr_cv);
+			pthread_mutex_unlock(&p->pr_lock);
+		}
 		if ((cmd & FT_CMD_RUN) && p->pr_held) {
 			ft_thread_t *t = ft_ptrace_thread(p, p->pr_pid);
 
@@ -1664,6 +1677,51 @@ ft_ptrace_run(ft_proc_t *p)
 }
 
 /*
+ * fb_held: fn on the tracer thread while p is held.  The caller waits;
+ * one call at a time (the callers hold their sync lock).
+ */
+static int
+ft_ptrace_held(ft_proc_t *p, int (*fn)(void *, ft_proc_t *, pid_t),
+    void *arg)
+{
+	int rc;
+
+	if (!p->pr_held || p->pr_dead || p->pr_done) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (ft_ptrace_is_tracer(p))
+		return fn(arg, p, p->pr_pid);
+	pthread_mutex_lock(&p->pr_lock);
+	p->pr_callfn = fn;
+	p->pr_callarg = arg;
+	p->pr_calldone = 0;
+	pthread_mutex_unlock(&p->pr_lock);
+	__atomic_or_fetch(&p->pr_cmd, FT_CMD_CALL, __ATOMIC_ACQ_REL);
+	pthread_mutex_lock(&p->pr_lock);
+	while (!p->pr_calldone && !p->pr_done) {
+		struct timespec ts;
+
+		pthread_mutex_unlock(&p->pr_lock);
+		ft_ptrace_wake(p);
+		pthread_mutex_lock(&p->pr_lock);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 2000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		(void)pthread_cond_timedwait(&p->pr_cv, &p->pr_lock, &ts);
+	}
+	rc = p->pr_calldone ? p->pr_callrc : -1;
+	p->pr_callfn = NULL;
+	pthread_mutex_unlock(&p->pr_lock);
+	if (rc == -1 && !p->pr_calldone)
+		errno = ESRCH;
+	return rc;
+}
+
+/*
  * fb_release: stop the tracer thread; it restores what it patched and
  * detaches (a held process runs).  The process may live on, traced by
  * another backend.
@@ -1731,4 +1789,5 @@ const ft_backend_t ft_backend_ptrace = {
 	.fb_write = ft_proc_memwrite,
 	.fb_cpu = ft_ptrace_tidcpu,
 	.fb_fatal_detach = ft_ptrace_fatal,
+	.fb_held = ft_ptrace_held,
 };

@@ -598,6 +598,11 @@ static void
 ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up)
 {
 	struct ft_upaddrs ua;
+	ft_upmap_t *maps;
+	ft_upwant_t w;
+	uint8_t *linked = NULL;
+	size_t i;
+	int nmaps = 0, m;
 
 	pthread_mutex_lock(&p->pr_lock);
 	ua.ua_cap = FT_UPROBE_TAB(p)->sb_n;
@@ -606,8 +611,27 @@ ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up)
 	if (ua.ua_a != NULL)
 		ft_site_each(FT_UPROBE_TAB(p), ft_uprobe_addr, &ua);
 	pthread_mutex_unlock(&p->pr_lock);
-	(void)ft_inline_sync(p, up->up_inl, ua.ua_a, ua.ua_n,
+	/* which of them a link of ours probes (its int3 may be there) */
+	if (ua.ua_n > 0 && (linked = calloc(ua.ua_n, 1)) != NULL &&
+	    (maps = ft_uprobe_maps(p, &nmaps)) != NULL) {
+		for (i = 0; i < ua.ua_n; i++) {
+			for (m = 0; m < nmaps; m++)
+				if (ua.ua_a[i] >= maps[m].um_lo &&
+				    ua.ua_a[i] < maps[m].um_hi)
+					break;
+			if (m == nmaps)
+				continue;
+			memset(&w, 0, sizeof(w));
+			w.uw_dev = maps[m].um_dev;
+			w.uw_ino = maps[m].um_ino;
+			w.uw_off = ua.ua_a[i] - maps[m].um_lo + maps[m].um_off;
+			linked[i] = (uint8_t)ft_uprobe_linked(up->up_links, &w);
+		}
+		free(maps);
+	}
+	(void)ft_inline_sync(p, up->up_inl, ua.ua_a, linked, ua.ua_n,
 	    up->up_ringsize, up->up_stackset ? up->up_stack : FT_BPF_STACK);
+	free(linked);
 	free(ua.ua_a);
 }
 
@@ -632,7 +656,7 @@ ft_uprobe_sync(ft_proc_t *p)
 	if (p->pr_dead || ft_proc_gone(p))
 		return 0;
 	pthread_mutex_lock(&up->up_synclock);
-	if (up->up_inl != NULL && p->pr_grabgone)
+	if (up->up_inl != NULL)
 		ft_uprobe_inlsync(p, up);
 	if ((maps = ft_uprobe_maps(p, &nmaps)) == NULL) {
 		e = errno ? errno : ESRCH;
