@@ -1087,6 +1087,7 @@ uint64_t	ft_inline_passtime(const ft_inl_t *);
 void		ft_inline_drain(ft_proc_t *, ft_inl_t *, uint64_t,
 		    void (*)(ft_proc_t *, ft_hit_t *));
 uint64_t	ft_inline_lost(ft_inl_t *);
+void		ft_inline_kids(ft_proc_t *, ft_inl_t *);
 int		ft_inline_ok(char *, size_t);
 
 /* PTRACE_GET_RSEQ_CONFIGURATION's answer: a thread's struct rseq */

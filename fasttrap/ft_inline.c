@@ -101,9 +101,10 @@
 #define	FT_INL_STUBHDR	25		/* the stub before the displaced code */
 #define	FT_INL_MAXAREA	8
 #define	FT_INL_REACH	(1UL << 30)	/* from an area to what it patches */
-#define	FT_INL_TRIES	100		/* stops until no thread is in the way */
+#define	FT_INL_TRIES	100		/* stops till no thread is in the way */
 #define	FT_INL_STEPS	64		/* steps to get a thread out of it */
 #define	FT_INL_MAXRING	(64UL << 20)	/* each drain pass reads every slot */
+#define	FT_INL_MAXKIDS	64		/* fork children remembered */
 
 #define	FT_INL_FREE	0
 #define	FT_INL_CLAIMED	1
@@ -124,7 +125,7 @@ typedef struct ft_inlrec {
 
 /* An area's config page, as the recorder reads it. */
 typedef struct ft_inlcfg {
-	uint64_t	ic_ring;	/* the ring's address; 0: record nothing */
+	uint64_t	ic_ring;	/* the ring's address; 0: no records */
 	uint64_t	ic_mask;	/* slots - 1 */
 	uint32_t	ic_tidoff;	/* thread id - %fs base */
 	uint32_t	ic_stklen;	/* stack bytes to copy at most */
@@ -314,6 +315,10 @@ struct ft_inl {
 	uint64_t	in_tsc[2];
 	uint64_t	in_ns[2];
 	uint64_t	in_tsc0, in_ns0;	/* the first, for the rate */
+	/* fork children whose copies of the patches were restored */
+	pid_t		in_kids[FT_INL_MAXKIDS];
+	uint64_t	in_kidstart[FT_INL_MAXKIDS];
+	int		in_nkids;
 	uint32_t	*in_pend;	/* slots drained this pass, by time */
 	uint64_t	*in_pendt;
 	size_t		in_npend, in_ipend, in_pendcap;
@@ -414,6 +419,7 @@ ft_inline_forget(ft_inl_t *in)
 	}
 	in->in_drops = 0;
 	in->in_npend = in->in_ipend = 0;
+	in->in_nkids = 0;
 	if (in->in_state > 0)
 		in->in_state = 0;
 }
@@ -520,7 +526,7 @@ ft_inline_stop(pid_t pid, ft_inlthr_t **tp)
 					break;
 			if (i < n)
 				continue;
-			if (ptrace(PTRACE_SEIZE, tid, 0, 0) == -1) {
+			if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) == -1) {
 				if (errno == ESRCH)
 					continue;	/* gone */
 				closedir(d);
@@ -530,7 +536,7 @@ ft_inline_stop(pid_t pid, ft_inlthr_t **tp)
 				cap = cap ? cap * 2 : 16;
 				if ((nt = realloc(t, (size_t)cap *
 				    sizeof(*t))) == NULL) {
-					ptrace(PTRACE_DETACH, tid, 0, 0);
+					ptrace(PTRACE_DETACH, tid, NULL, NULL);
 					closedir(d);
 					errno = ENOMEM;
 					goto fail;
@@ -539,7 +545,7 @@ ft_inline_stop(pid_t pid, ft_inlthr_t **tp)
 			}
 			memset(&t[n], 0, sizeof(t[n]));
 			t[n].it_tid = tid;
-			(void)ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+			(void)ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
 			for (;;) {
 				if (waitpid(tid, &st, __WALL) == -1) {
 					if (errno == EINTR)
@@ -552,12 +558,15 @@ ft_inline_stop(pid_t pid, ft_inlthr_t **tp)
 					t[n].it_tid = -1;	/* exited */
 					break;
 				}
-				/* a signal on its way: keep it for later */
-				if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
+				/*
+				 * A signal on its way (not our interrupt,
+				 * which is an event stop): kept for later.
+				 */
+				if ((st >> 16) == 0)
 					t[n].it_sig = WSTOPSIG(st);
 				break;
 			}
-			if (t[n].it_tid > 0 && ptrace(PTRACE_GETREGS, tid, 0,
+			if (t[n].it_tid > 0 && ptrace(PTRACE_GETREGS, tid, NULL,
 			    &t[n].it_regs) == -1)
 				t[n].it_tid = -1;
 			n++;
@@ -571,7 +580,8 @@ fail:
 	i = errno;
 	for (st = 0; st < n; st++)
 		if (t[st].it_tid > 0)
-			ptrace(PTRACE_DETACH, t[st].it_tid, 0, t[st].it_sig);
+			ptrace(PTRACE_DETACH, t[st].it_tid, NULL,
+			    (void *)(long)t[st].it_sig);
 	free(t);
 	errno = i;
 	return -1;
@@ -585,7 +595,7 @@ ft_inline_go(ft_inlthr_t *t, int n)
 
 	for (i = 0; i < n; i++)
 		if (t[i].it_tid > 0)
-			ptrace(PTRACE_DETACH, t[i].it_tid, 0,
+			ptrace(PTRACE_DETACH, t[i].it_tid, NULL,
 			    (void *)(long)t[i].it_sig);
 	free(t);
 }
@@ -664,7 +674,7 @@ ft_inline_rseqoff(ft_inlthr_t *t, int n)
 			continue;
 		memset(&rc, 0, sizeof(rc));
 		if (ptrace(PTRACE_GET_RSEQ_CONFIGURATION, t[i].it_tid,
-		    sizeof(rc), &rc) <= 0 || rc.rseq_abi_pointer == 0 ||
+		    (void *)sizeof(rc), &rc) <= 0 || rc.rseq_abi_pointer == 0 ||
 		    t[i].it_regs.fs_base == 0)
 			return 0;
 		o = (int64_t)(rc.rseq_abi_pointer - t[i].it_regs.fs_base);
@@ -765,7 +775,8 @@ ft_inline_gap(pid_t pid, uint64_t lo, uint64_t hi, size_t len)
 			continue;
 		/* the gap [prev, a) */
 		if (a > prev && a - prev >= len + 2 * 4096) {
-			uint64_t top = a - 4096 - len;	/* highest, a page off */
+			/* the highest, a page off */
+			uint64_t top = a - 4096 - len;
 
 			top &= ~(uint64_t)4095;
 			if (top + len <= lo && lo - top <= FT_INL_REACH &&
@@ -926,11 +937,12 @@ ft_inline_mod(ft_proc_t *p, ft_inl_t *in, ft_mod_t *m, ft_elf_t *fe)
 			goto fail;
 		}
 		/* the file's bytes: memory may hold int3s, ours or others' */
-		while (len > 0 && ft_elf_read(fe, a - m->fm_bias, code, len) == -1)
+		while (len > 0 &&
+		    ft_elf_read(fe, a - m->fm_bias, code, len) == -1)
 			len = len > 4096 ? len - 4096 : 0;
 		for (off = 0; off < len; ) {
-			if (ft_isa_decode(code + off, len - off, a + off, &fi) ==
-			    -1) {
+			if (ft_isa_decode(code + off, len - off, a + off,
+			    &fi) == -1) {
 				off++;
 				continue;
 			}
@@ -953,7 +965,9 @@ ft_inline_mod(ft_proc_t *p, ft_inl_t *in, ft_mod_t *m, ft_elf_t *fe)
 		free(code);
 	}
 	fclose(f);
-	qsort(im->im_tgt, im->im_n, sizeof(uint64_t), ft_inline_u64cmp);
+	if (im->im_n > 1)
+		qsort(im->im_tgt, im->im_n, sizeof(uint64_t),
+		    ft_inline_u64cmp);
 	im->im_next = in->in_mods;
 	in->in_mods = im;
 	return im;
@@ -1049,7 +1063,8 @@ ft_inline_fit(ft_proc_t *p, ft_inl_t *in, uint64_t addr,
 	/* the instructions the jmp covers, relocated after the stub head */
 	o = FT_INL_STUBHDR;
 	while (len < 5) {
-		if (ft_isa_decode(code + len, size - len, addr + len, &fi) == -1)
+		if (ft_isa_decode(code + len, size - len, addr + len,
+		    &fi) == -1)
 			goto no;
 		if (o + fi.fi_len + 4 + 5 > FT_INL_STUB)
 			goto no;
@@ -1083,7 +1098,8 @@ ft_inline_fit(ft_proc_t *p, ft_inl_t *in, uint64_t addr,
 		goto no;
 	/* no jump table in the function, no branch of the module inside */
 	for (off = 0; off < size; off += fi.fi_len) {
-		if (ft_isa_decode(code + off, size - off, addr + off, &fi) == -1)
+		if (ft_isa_decode(code + off, size - off, addr + off,
+		    &fi) == -1)
 			goto no;
 		if (fi.fi_type == FT_I_JMPIND)
 			goto no;
@@ -1187,8 +1203,8 @@ ft_inline_clear(pid_t pid, ft_inlthr_t *t, int n, const uint64_t *lo,
 			continue;
 		for (k = 0; ft_inline_blocked(t[i].it_regs.rip, lo, len, nr,
 		    xlo, xhi); k++) {
-			if (k == FT_INL_STEPS ||
-			    ptrace(PTRACE_SINGLESTEP, t[i].it_tid, 0, 0) == -1)
+			if (k == FT_INL_STEPS || ptrace(PTRACE_SINGLESTEP,
+			    t[i].it_tid, NULL, NULL) == -1)
 				return -1;
 			while (waitpid(t[i].it_tid, &st, __WALL) == -1)
 				if (errno != EINTR)
@@ -1200,7 +1216,7 @@ ft_inline_clear(pid_t pid, ft_inlthr_t *t, int n, const uint64_t *lo,
 			/* a signal came instead: it goes at the detach */
 			if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
 				t[i].it_sig = WSTOPSIG(st);
-			if (ptrace(PTRACE_GETREGS, t[i].it_tid, 0,
+			if (ptrace(PTRACE_GETREGS, t[i].it_tid, NULL,
 			    &t[i].it_regs) == -1)
 				return -1;
 		}
@@ -1409,7 +1425,7 @@ ft_inline_heldfn(void *arg, ft_proc_t *p, pid_t tid)
 
 	memset(&t, 0, sizeof(t));
 	t.it_tid = tid;
-	if (ptrace(PTRACE_GETREGS, tid, 0, &t.it_regs) == -1)
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &t.it_regs) == -1)
 		return -1;
 	rc = ft_inline_apply(p, arg, &t, 1, 1);
 	/* a signal that came during a step in it: sent again */
@@ -1484,14 +1500,37 @@ out:
 }
 
 /*
+ * With the threads stopped: every patch restored, the config pages'
+ * ring address zeroed (a stub a thread is still in records nothing).
+ * fb_held's form.
+ */
+static int
+ft_inline_unpatch(void *arg, ft_proc_t *p, pid_t tid)
+{
+	ft_inl_t *in = arg;
+	uint64_t zero = 0;
+	size_t i;
+
+	(void)tid;
+	for (i = 0; i < in->in_nstubs; i++)
+		if (in->in_stubs[i].is_patched &&
+		    ft_inline_poke(p, &in->in_stubs[i], 0) == 0)
+			in->in_stubs[i].is_patched = 0;
+	for (i = 0; i < (size_t)in->in_nareas; i++)
+		(void)!pwrite(p->pr_memfd, &zero, sizeof(zero),
+		    (off_t)in->in_areas[i].ia_cfg);
+	return 0;
+}
+
+/*
  * Let the process go: every patch restored, the config pages' ring
- * address zeroed, under a stop.  What is mapped stays.
+ * address zeroed, under a stop (the holder's, if it is held).  What is
+ * mapped stays.
  */
 void
 ft_inline_release(ft_proc_t *p, ft_inl_t *in)
 {
 	ft_inlthr_t *t = NULL;
-	uint64_t zero = 0;
 	size_t i;
 	int n = 0, any = 0;
 
@@ -1500,20 +1539,17 @@ ft_inline_release(ft_proc_t *p, ft_inl_t *in)
 	pthread_mutex_lock(&in->in_lock);
 	for (i = 0; i < in->in_nstubs; i++)
 		any |= in->in_stubs[i].is_patched;
-	/* a process we cannot stop is gone: nothing to restore */
-	if (any && (n = ft_inline_stop(p->pr_pid, &t)) <= 0) {
-		pthread_mutex_unlock(&in->in_lock);
-		return;
+	if (!any) {
+		/* no jmp: no thread can be in a stub, nothing to stop */
+		(void)ft_inline_unpatch(in, p, 0);
+	} else if (ft_proc_heldcall(p, ft_inline_unpatch, in) == -1 &&
+	    errno == EAGAIN) {
+		/* not held: our own stop (a process we cannot stop is gone) */
+		if ((n = ft_inline_stop(p->pr_pid, &t)) > 0) {
+			(void)ft_inline_unpatch(in, p, 0);
+			ft_inline_go(t, n);
+		}
 	}
-	for (i = 0; i < in->in_nstubs; i++)
-		if (in->in_stubs[i].is_patched &&
-		    ft_inline_poke(p, &in->in_stubs[i], 0) == 0)
-			in->in_stubs[i].is_patched = 0;
-	for (i = 0; i < (size_t)in->in_nareas; i++)
-		(void)!pwrite(p->pr_memfd, &zero, sizeof(zero),
-		    (off_t)in->in_areas[i].ia_cfg);
-	if (t != NULL)
-		ft_inline_go(t, n);
 	pthread_mutex_unlock(&in->in_lock);
 }
 
@@ -1577,8 +1613,9 @@ ft_inline_gather(ft_inl_t *in)
 		in->in_pendt[i] = ft_inline_tons(in, r->ir_tsc);
 		n++;
 	}
-	qsort_r(in->in_pend, n, sizeof(uint32_t), ft_inline_pendcmp,
-	    in->in_pendt);
+	if (n > 1)
+		qsort_r(in->in_pend, n, sizeof(uint32_t), ft_inline_pendcmp,
+		    in->in_pendt);
 	in->in_npend = n;
 	return n;
 }
@@ -1694,4 +1731,110 @@ ft_inline_ok(char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Restore the patches in a fork child of the traced process (and its
+ * own children, forked before we came): its text is a copy of the
+ * parent's, jmps and all, and its stubs record nothing (the config page
+ * is wiped in it), but a jmp left there would meet whoever traces the
+ * child next (a uprobe there puts back one byte of the function over a
+ * five-byte jmp).  A child that shares the parent's memory (vfork)
+ * restores nothing; one that exec'd or is gone has nothing to restore.
+ */
+static void
+ft_inline_kid(ft_inl_t *in, pid_t parent, pid_t kid, int depth)
+{
+	char path[64];
+	uint64_t start = 0, v = 0;
+	ft_inlthr_t *t;
+	ssize_t r;
+	size_t i;
+	int k, n, fd, st;
+	FILE *f;
+
+	if (depth > 4 || ft_proc_statfield(kid, 0, 22, &start) == -1)
+		return;
+	for (k = 0; k < in->in_nkids; k++)
+		if (in->in_kids[k] == kid && in->in_kidstart[k] == start)
+			return;		/* done already */
+	if (syscall(SYS_kcmp, parent, kid, 1 /* KCMP_VM */, 0, 0) == 0)
+		return;		/* the parent's memory: not now */
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)kid);
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) == -1)
+		return;
+	/* still our image: the first area's config page is mapped there */
+	if (in->in_nareas == 0 || pread(fd, &v, sizeof(v),
+	    (off_t)in->in_areas[0].ia_cfg) != (ssize_t)sizeof(v)) {
+		close(fd);
+		return;
+	}
+	if ((n = ft_inline_stop(kid, &t)) > 0) {
+		for (i = 0; i < in->in_nstubs; i++) {
+			const ft_inlstub_t *is = &in->in_stubs[i];
+			uint8_t b[16];
+
+			/* ours, as the fork copied it: put its bytes back */
+			if (!is->is_patched || pread(fd, b, is->is_len,
+			    (off_t)is->is_addr) != (ssize_t)is->is_len ||
+			    b[0] != 0xe9)
+				continue;
+			r = pwrite(fd, is->is_orig, is->is_len,
+			    (off_t)is->is_addr);
+			(void)r;
+		}
+		ft_inline_go(t, n);
+	}
+	close(fd);
+	if (in->in_nkids == FT_INL_MAXKIDS) {
+		memmove(in->in_kids, in->in_kids + 1,
+		    (FT_INL_MAXKIDS - 1) * sizeof(pid_t));
+		memmove(in->in_kidstart, in->in_kidstart + 1,
+		    (FT_INL_MAXKIDS - 1) * sizeof(uint64_t));
+		in->in_nkids--;
+	}
+	in->in_kids[in->in_nkids] = kid;
+	in->in_kidstart[in->in_nkids++] = start;
+	/* its own children, forked from the patched copy */
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)kid,
+	    (int)kid);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while (fscanf(f, "%d", &st) == 1)
+		ft_inline_kid(in, kid, (pid_t)st, depth + 1);
+	fclose(f);
+}
+
+/*
+ * Drain thread, now and then: the patches out of the fork children of
+ * every thread of the process (/proc/PID/task/TID/children).
+ */
+void
+ft_inline_kids(ft_proc_t *p, ft_inl_t *in)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	FILE *f;
+	int kid;
+
+	if (in == NULL || in->in_state <= 0)
+		return;
+	pthread_mutex_lock(&in->in_lock);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pr_pid);
+	if ((d = opendir(path)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/children",
+			    (int)p->pr_pid, de->d_name);
+			if ((f = fopen(path, "re")) == NULL)
+				continue;
+			while (fscanf(f, "%d", &kid) == 1)
+				ft_inline_kid(in, p->pr_pid, (pid_t)kid, 0);
+			fclose(f);
+		}
+		closedir(d);
+	}
+	pthread_mutex_unlock(&in->in_lock);
 }

@@ -998,7 +998,7 @@ ft_uprobe_main(void *arg)
 	ft_proc_t *p = arg;
 	ft_up_t *up = p->pr_bdata;
 	struct epoll_event ev[4];
-	int n, i, stop = 0, gone;
+	int n, i, stop = 0, gone, pass = 0;
 	sigset_t set;
 
 	/* the ptrace backend's wake-up signal is not for us */
@@ -1019,6 +1019,9 @@ ft_uprobe_main(void *arg)
 			break;
 		ft_uprobe_drain(p);
 		ft_uprobe_lost(p);
+		/* inline: fork children's copies of the patches, restored */
+		if (up->up_inl != NULL && !up->up_exited && ++pass % 5 == 0)
+			ft_inline_kids(p, up->up_inl);
 		if (gone && !up->up_exited && !up->up_letgo) {
 			/* every hit of the process is in the ring now */
 			ft_uprobe_drain(p);

@@ -118,6 +118,34 @@ check "ls -R, every libc entry: its output as untraced" \
 check "ls -R, every libc entry: calls counted" \
     grep -q '^ *[1-9][0-9]*$' "$tmp/ls.d"
 
+# a child that lives on: its copy of the patches (g's) is restored, its
+# text its file's again, and it works before and after
+dtrace -x backend=inline -q -o "$tmp/stay.d" \
+    -c "$TRIGGERS/forker 50 30 stay" -n '
+pid$target:a.out:g:entry { @ = count(); }' >"$tmp/stay.out" \
+    2>"$tmp/stay.err" &
+spid=$!
+kid=
+i=0
+while [ -z "$kid" ] && [ $i -lt 200 ]; do
+	kid=$(sed -n 's/^child pid //p' "$tmp/stay.out")
+	sleep 0.05
+	i=$((i + 1))
+done
+i=0
+while [ -n "$kid" ] && ! "$TRIGGERS/textcmp" "$kid" >/dev/null 2>&1 &&
+    [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "fork child that stays: its text is its file's" \
+    "$TRIGGERS/textcmp" "${kid:-0}"
+[ -n "$kid" ] && kill -TERM "$kid"
+wait "$spid"
+check "fork child that stays: exit 0" [ $? -eq 0 ]
+check "fork child that stays: it ran right (exit 3)" \
+    grep -q "^child exited 3$" "$tmp/stay.out"
+
 # ustack() at an inline entry: from the record's copy of the stack
 dtrace -x backend=inline -q -c "$TRIGGERS/loop 5" \
     -n 'pid$target:a.out:f:entry { @[ustack()] = count(); }' \
