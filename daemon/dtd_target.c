@@ -1382,11 +1382,10 @@ dtd_target_setbackend(dtd_consumer_t *c, dtd_target_t *tg, int b)
 
 /*
  * Move tg to backend (FT_BACKEND_*: uprobe, inline), its ring ringsize
- * bytes.  The ptrace
- * tracer thread ends in ft_proc_setbackend(), and we wait for it there:
- * it must not wait for us meanwhile in an event (a library loaded, an
- * exec).  The event stays pending, for dtd_target_events() to handle
- * under the new backend.
+ * bytes.  The ptrace tracer thread ends in ft_proc_setbackend(), and we
+ * wait for it there: it must not wait for us meanwhile in an event (a
+ * library loaded, an exec).  The event stays pending, for
+ * dtd_target_events() to handle under the new backend.
  */
 int
 dtd_target_attach(dtd_target_t *tg, int backend, size_t ringsize,

@@ -1010,6 +1010,7 @@ struct ft_proc {
 	int		(*pr_callfn)(void *, ft_proc_t *, pid_t);
 	void		*pr_callarg;
 	int		pr_callrc;
+	int		pr_callerr;	/* its errno, if it failed */
 	int		pr_calldone;
 };
 

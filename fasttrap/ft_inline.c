@@ -2,23 +2,24 @@
  * ft_inline.c: trap-free probes.  A function entry whose first
  * instructions can run elsewhere gets a 5-byte jmp to a stub of ours in
  * the traced process: the stub records the hit into a ring the process
- * shares with the daemon (about 10-20 ns a hit, no trap, no system
- * call), runs the displaced instructions, and jumps back.  Sites that
- * cannot be patched so stay kernel uprobes: the inline backend is the
- * uprobe backend (ft_uprobe.c) with this file putting the sites it can
- * in place itself (ft_uprobe.c calls ft_inline_sync, ft_inline_drain,
+ * shares with the daemon (some 30 ns a recorded hit, a few ns a dropped
+ * one; no trap, no system call), runs the displaced instructions, and
+ * jumps back.  Sites that cannot be patched so stay kernel uprobes: the
+ * inline backend is the uprobe backend (ft_uprobe.c) with this file
+ * putting the sites it can in place itself (ft_uprobe.c calls
+ * ft_inline_sync, ft_inline_gather and ft_inline_drain, ft_inline_kids,
  * ft_inline_release).
  *
- * In the process (mapped by system calls injected into a stopped
- * thread; ft_ptrace_syscall):
+ * In the process (mapped by system calls run in a stopped thread;
+ * ft_ptrace_syscall):
  * - the ring: a memfd, MAP_SHARED with the daemon (which takes the
  *   descriptor with pidfd_getfd), MADV_DONTFORK so that a child has
  *   none; a header (the reservation counter, drops) and 1 KiB slots;
  * - per 2 GiB reach of the patched text, an area: a config page (the
- *   ring's address, its mask, where glibc keeps the thread id, the
- *   stack bound), private and MADV_WIPEONFORK, so that in a fork child
- *   the ring's address reads 0 and the stubs record nothing; and below
- *   it... above it, read-execute code: the common recorder
+ *   ring's address, its mask, where glibc keeps the thread id and the
+ *   rseq area, the stack bound), private and MADV_WIPEONFORK, so that in
+ *   a fork child the ring's address reads 0 and the stubs record
+ *   nothing; above it, read-execute code: the common recorder
  *   (ft_inl_blob, below) and the stubs.  The code is written through
  *   /proc/PID/mem: the process never has a writable and executable
  *   mapping.
@@ -26,47 +27,49 @@
  * A hit: the stub steps over the red zone, saves %rax, calls the
  * recorder with the stub's index; the recorder takes a position with
  * one lock xadd, claims its slot with a cmpxchg (a slot still in use:
- * the hit is counted as dropped, a few ns), writes the thread id
- * (glibc's struct pthread, at an offset checked against every thread
- * when the ring is mapped), the time and CPU (once the slot is ours:
- * rdtsc and the CPU in the thread's rseq area where glibc registered
- * one, at an offset checked on every thread; else rdtscp, 19 ns in a VM
- * here against 10), the registers, and the stack from
- * %rsp to the end of its page (never past: a read past could fault),
- * bounded by the users' need, and marks the slot committed.  Every hit
- * is either recorded once or counted once as dropped.
+ * the hit is counted as dropped), writes the thread id (glibc's struct
+ * pthread, at an offset checked against every thread when the ring is
+ * mapped), the time and CPU (once the slot is ours: rdtsc and the CPU
+ * in the thread's rseq area where glibc registered one, at an offset
+ * checked on every thread; else rdtscp, 19 ns in a VM here against 10),
+ * the registers, and the stack from %rsp to the end of its page (never
+ * past: a read past could fault), bounded by the users' need, and marks
+ * the slot committed.  Every hit is either recorded once or counted
+ * once as dropped.
  *
- * Patching needs every thread stopped: a private PTRACE_SEIZE of each
- * (repeated until no new thread shows up), interrupted, checked that
- * none is inside the bytes about to change (nor in a uprobe's
- * out-of-line slot, which returns into them), then detached with any
- * signal that arrived meanwhile.  It can only be done once the grabbing
- * backend (ptrace) has let the process go: a held process (-c) has its
- * sites as uprobes until the sync after it runs, and then each patch is
- * written over the uprobe's int3 (the kernel, when that uprobe goes,
- * finds no int3 of its own there and writes nothing); a thread in the
- * way (in the uprobe's out-of-line slot, or between the patch's first
- * and last byte) is single-stepped out of it first.  A function is
- * patched only if its first instructions (at least 5 bytes) relocate
- * (no call, return or trap among them; %rip-relative operands and
- * jcc/jmp targets within reach of the stub, which takes them in their
- * rel32 forms), no direct branch of the function lands inside them, it
- * has no indirect jmp (a jump table's targets are not known), and no
- * other site lies inside them.
+ * Patching needs every thread stopped.  While ptrace holds a command
+ * (-c, before it runs) its thread does it, the held thread stopped
+ * (fb_held), so the command's first calls are recorded; after, a
+ * private PTRACE_SEIZE of each thread (repeated until no new thread
+ * shows up), interrupted, then detached with any signal that arrived
+ * meanwhile.  A thread in the way (between the first and the last byte
+ * about to change, or in a uprobe's out-of-line slot, which returns
+ * into them) is single-stepped out of it first.  A patch is written over
+ * a uprobe's int3 only where our own link put one (the kernel, when that
+ * uprobe goes, finds no int3 of its own there and writes nothing), never
+ * over anyone else's.  A function is patched only if its first
+ * instructions (at least 5 bytes) relocate (no call, return or trap
+ * among them; %rip-relative operands and jcc/jmp targets within reach
+ * of the stub, which takes them in their rel32 forms), no direct branch
+ * of its whole module lands inside them (found by one sweep of the
+ * module's text: glibc's string functions jump into each other's
+ * prologues), it has no indirect jmp (a jump table's targets are not
+ * known), and no other site lies inside them.
  *
- * Release restores every patched function's bytes (from the file, as
- * they were) under the same stop, and zeroes the config pages' ring
- * address.  The code and the ring stay mapped: a thread preempted in a
- * stub, or a signal frame that returns into one, must find it there.
- * An exec takes them all with the image.  If the daemon dies, the
- * patches stay and do what they did: the ring fills and each hit is a
- * dropped one (a few ns); the program is otherwise unchanged.
+ * Release restores every patched function's bytes (the file's) under
+ * the same kind of stop, and zeroes the config pages' ring address.
+ * The code and the ring stay mapped: a thread preempted in a stub, or a
+ * signal frame that returns into one, must find it there.  An exec
+ * takes them all with the image.  A fork child's copy of the patches is
+ * restored by the drain thread (ft_inline_kids).  If the daemon dies,
+ * the patches stay and do what they did: the ring fills and each hit is
+ * a dropped one; the program is otherwise unchanged.
  *
- * Time: rdtscp's counter, turned into CLOCK_MONOTONIC by pairs of both
- * read by the drain (the kernel's clock here is the same counter,
- * scaled): a record is placed between the pairs around it, so that its
- * time orders it against the uprobe records (bpf_ktime_get_ns) of the
- * same thread, entry before return.
+ * Time: the TSC, turned into CLOCK_MONOTONIC by pairs of both read by
+ * the drain (the kernel's clock here is the same counter, scaled): a
+ * record is placed between the pairs around it, so that its time
+ * orders it against the uprobe records (bpf_ktime_get_ns) of the same
+ * thread, entry before return.
  */
 #include <sys/mman.h>
 #include <sys/ptrace.h>
@@ -91,7 +94,6 @@
 #include "ft.h"
 
 #define	FT_INL_SLOT	1024		/* bytes of a ring slot */
-#define	FT_INL_SLOTSHIFT 10
 #define	FT_INL_RINGHDR	4096		/* head, drops; then the slots */
 #define	FT_INL_STKOFF	248		/* the stack copy in a slot */
 #define	FT_INL_STKMAX	(FT_INL_SLOT - FT_INL_STKOFF)

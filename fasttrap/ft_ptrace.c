@@ -1589,6 +1589,7 @@ ft_ptrace_main(void *arg)
 			else
 				errno = EAGAIN;
 			pthread_mutex_lock(&p->pr_lock);
+			p->pr_callerr = rc == -1 ? errno : 0;
 			p->pr_callrc = rc;
 			p->pr_calldone = 1;
 			pthread_cond_broadcast(&p->pr_cv);
@@ -1684,7 +1685,7 @@ static int
 ft_ptrace_held(ft_proc_t *p, int (*fn)(void *, ft_proc_t *, pid_t),
     void *arg)
 {
-	int rc;
+	int rc, e;
 
 	if (!p->pr_held || p->pr_dead || p->pr_done) {
 		errno = EAGAIN;
@@ -1714,10 +1715,11 @@ ft_ptrace_held(ft_proc_t *p, int (*fn)(void *, ft_proc_t *, pid_t),
 		(void)pthread_cond_timedwait(&p->pr_cv, &p->pr_lock, &ts);
 	}
 	rc = p->pr_calldone ? p->pr_callrc : -1;
+	e = p->pr_calldone ? p->pr_callerr : ESRCH;
 	p->pr_callfn = NULL;
 	pthread_mutex_unlock(&p->pr_lock);
-	if (rc == -1 && !p->pr_calldone)
-		errno = ESRCH;
+	if (rc == -1)
+		errno = e;
 	return rc;
 }
 

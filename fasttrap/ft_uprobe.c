@@ -54,11 +54,13 @@
  *
  * The inline backend (ft_backend_inline, at the end) is this one with
  * the function entries that can take a jmp patched by ft_inline.c:
- * each sync first has those patched (once ptrace has let the process
- * go), then links the rest; each drain pass hands out the inline ring's
- * records and this ring's in time order (the uprobe records after the
+ * each sync first has those patched (every thread stopped: by ptrace's
+ * thread while it holds a command, by a stop of our own after), then
+ * links the rest; each drain pass hands out the inline ring's records
+ * and this ring's in time order (the records of either taken after the
  * pass began wait for the next one), so that a thread's entry through
- * one and return through the other arrive in order.
+ * one and return through the other arrive in order; now and then it
+ * has the patches taken out of fork children (ft_inline_kids).
  */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -151,8 +153,9 @@ static void	ft_uprobe_fire(ft_proc_t *, ft_hit_t *);
  * `vpbroadcastb %esi, %ymm17', glibc's __strchr_evex's first
  * instruction, leaves %ymm17 wrong and fires twice a call: strchr
  * failed, and `ls -R' with libc's entries traced said "invalid option
- * -- 'R'"): refused here, never linked.  The bytes come from the file, as the
- * kernel's do: memory may still hold a uprobe's int3 (a link closing).
+ * -- 'R'"): refused here, never linked.  The bytes come from the file,
+ * as the kernel's do: memory may still hold a uprobe's int3 (a link
+ * closing).
  * fb_site_check: 0 (refused ones get st_nolink), or -1 with errno.
  */
 static int
@@ -1073,6 +1076,7 @@ ft_uprobe_attach(ft_proc_t *p, const ft_backend_t *be, size_t ringsize,
 	if (be == &ft_backend_inline && (up->up_inl = ft_inline_new()) ==
 	    NULL) {
 		snprintf(err, errlen, "%s", strerror(errno));
+		pthread_mutex_destroy(&up->up_synclock);
 		free(up);
 		return -1;
 	}
