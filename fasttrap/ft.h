@@ -554,6 +554,21 @@ typedef struct ft_bpf ft_bpf_t;
 ft_bpf_t	*ft_bpf_open(size_t, char *, size_t);
 void		ft_bpf_close(ft_bpf_t *);
 int		ft_bpf_fd(const ft_bpf_t *);
+/*
+ * A uprobe link's cookies: the site's address, and above it a tag, the
+ * file's number among the process's linked files and the link's
+ * generation; a hit fires only if that generation is the file's current
+ * one (ft_bpf_current).  Tag 0: always fires.  Records carry the
+ * address alone.
+ */
+#define	FT_BPF_TAGSHIFT	48
+#define	FT_BPF_NFILES	1024		/* file numbers 1 .. 1023 */
+#define	FT_BPF_GENSHIFT	10		/* a tag's bits above the file's */
+#define	FT_BPF_NGEN	64		/* generations, wrapping */
+#define	FT_BPF_COOKIE(addr, file, gen) \
+	((addr) | ((uint64_t)((file) | (gen) << FT_BPF_GENSHIFT) << \
+	FT_BPF_TAGSHIFT))
+int		ft_bpf_current(ft_bpf_t *, uint32_t, uint32_t);
 int		ft_bpf_link(ft_bpf_t *, const char *, const uint64_t *,
 		    const uint64_t *, uint32_t, pid_t);
 size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),

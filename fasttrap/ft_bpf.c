@@ -115,6 +115,8 @@ struct ft_bpf {
 	int		fb_exec;	/* its raw tracepoint */
 	int		fb_gate;	/* BPF_MAP_TYPE_ARRAY, 2 u64: execs
 					   seen, execs accepted */
+	int		fb_cur;		/* BPF_MAP_TYPE_ARRAY, u32 by file
+					   tag: the generation that fires */
 	int		fb_prog;
 };
 
@@ -150,6 +152,9 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 #define	AND64I(d, i)	I(BPF_ALU64 | BPF_AND | BPF_K, d, 0, 0, i)
 #define	XOR64I(d, i)	I(BPF_ALU64 | BPF_XOR | BPF_K, d, 0, 0, i)
 #define	RSH64I(d, i)	I(BPF_ALU64 | BPF_RSH | BPF_K, d, 0, 0, i)
+#define	LSH64I(d, i)	I(BPF_ALU64 | BPF_LSH | BPF_K, d, 0, 0, i)
+#define	LDX32(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
+#define	STX32R(d, s, o)	I(BPF_STX | BPF_MEM | BPF_W, d, s, o, 0)
 #define	EXIT()		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 /* two slots: load a map's descriptor, which the kernel turns to its address */
 #define	LDMAP(d, fd)	I(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
@@ -463,11 +468,36 @@ static int
 ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 {
 	struct bpf_insn insn[200 + 16 * (FT_BPF_STACK / FT_BPF_PAGE)];
-	int n = 0, i, jlost[2], jfull, jgate[3];
+	int n = 0, i, jlost[2], jfull, jgate[3], jtag, jcur[2];
 	long fsoff;
 
 #define	EMIT(x)	(insn[n++] = (x))
 	EMIT(MOV64R(R6, R1));				/* r6 = ctx */
+	/*
+	 * A link's generation (FT_BPF_COOKIE): a hit fires only through
+	 * the links of its file's current one, so that while a file's new
+	 * link replaces the old (both in place until the old is closed) a
+	 * hit is recorded once.  An untagged cookie always fires.
+	 */
+	EMIT(CALL(BPF_FUNC_get_attach_cookie));
+	EMIT(MOV64R(R8, R0));
+	EMIT(RSH64I(R8, FT_BPF_TAGSHIFT));
+	jtag = n;
+	EMIT(JEQI(R8, 0, 0));			/* patched: untagged */
+	EMIT(MOV64R(R1, R8));
+	EMIT(AND64I(R1, FT_BPF_NFILES - 1));
+	EMIT(STX32R(R10, R1, -4));
+	EMIT(MOV64R(R2, R10));
+	EMIT(ADD64I(R2, -4));
+	n = ft_bpf_ldmap(insn, n, R1, fb->fb_cur);
+	EMIT(CALL(BPF_FUNC_map_lookup_elem));
+	jcur[0] = n;
+	EMIT(JEQI(R0, 0, 0));			/* patched: to shut */
+	EMIT(LDX32(R1, R0, 0));
+	EMIT(RSH64I(R8, FT_BPF_GENSHIFT));
+	jcur[1] = n;
+	EMIT(JNER(R8, R1, 0));			/* patched: to shut */
+	ft_bpf_patch(insn, jtag, n);
 	/* the gate: nothing of an image the daemon has not accepted */
 	for (i = 0; i < 2; i++) {
 		n = ft_bpf_lookup(insn, n, fb->fb_gate, i);
@@ -496,6 +526,8 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	EMIT(STX32(R7, R0, offsetof(ft_bpfrec_t, br_cpu)));
 	EMIT(MOV64R(R1, R6));
 	EMIT(CALL(BPF_FUNC_get_attach_cookie));
+	EMIT(LSH64I(R0, 64 - FT_BPF_TAGSHIFT));	/* the address alone */
+	EMIT(RSH64I(R0, 64 - FT_BPF_TAGSHIFT));
 	EMIT(STX64(R7, R0, offsetof(ft_bpfrec_t, br_cookie)));
 	/*
 	 * The thread's %fs base, from its task_struct (0 if unknown), and
@@ -536,9 +568,11 @@ ft_bpf_prog(ft_bpf_t *fb, char *err, size_t errlen)
 	n = ft_bpf_emit_output(insn, n, &fb->fb_cap.fc_ring,
 	    offsetof(ft_bpfrec_t, br_stack), (int16_t)sizeof(ft_bpfrec_t),
 	    &jfull);
-	/* shut: an image not accepted (yet) */
+	/* shut: an image not accepted (yet), a link not current */
 	for (i = 0; i < 3; i++)
 		ft_bpf_patch(insn, jgate[i], n);
+	ft_bpf_patch(insn, jcur[0], n);
+	ft_bpf_patch(insn, jcur[1], n);
 	EMIT(MOV64I(R0, 0));
 	EMIT(EXIT());
 	/* lost: count it on this CPU */
@@ -837,6 +871,8 @@ ft_bpf_close(ft_bpf_t *fb)
 		close(fb->fb_prog);
 	if (fb->fb_gate >= 0)
 		close(fb->fb_gate);
+	if (fb->fb_cur >= 0)
+		close(fb->fb_cur);
 	ft_bpf_cap_close(&fb->fb_cap);
 	free(fb);
 }
@@ -857,7 +893,7 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	fb->fb_prog = fb->fb_gate = -1;
+	fb->fb_prog = fb->fb_gate = fb->fb_cur = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
 	if (ft_bpf_cap_open(&fb->fb_cap, ringsize, sizeof(ft_bpfrec_t),
 	    names, err, errlen) == -1) {
@@ -867,7 +903,8 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 		return NULL;
 	}
 	if ((fb->fb_gate = ft_bpf_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2,
-	    "dtraced_gate")) == -1) {
+	    "dtraced_gate")) == -1 || (fb->fb_cur = ft_bpf_map(
+	    BPF_MAP_TYPE_ARRAY, 4, 4, FT_BPF_NFILES, "dtraced_cur")) == -1) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a BPF map: %s",
 		    strerror(e));
@@ -1024,6 +1061,17 @@ ft_bpf_link(ft_bpf_t *fb, const char *path, const uint64_t *offs,
 	return (int)ft_bpf_sys(BPF_LINK_CREATE, &a, sizeof(a));
 }
 
+/*
+ * The generation of file tag `file' whose links fire (FT_BPF_COOKIE):
+ * one store, so that of an old and a new link of a file exactly one
+ * fires.  0, or -1 with errno.
+ */
+int
+ft_bpf_current(ft_bpf_t *fb, uint32_t file, uint32_t gen)
+{
+	return ft_bpf_update(fb->fb_cur, file & (FT_BPF_NFILES - 1), &gen);
+}
+
 /* ft_bpf_drain: a record whose stack fits in its length, to fn. */
 typedef struct ft_bpf_drainarg {
 	void	(*da_fn)(void *, const ft_bpfrec_t *);
@@ -1090,8 +1138,6 @@ struct ft_bpfsys {
 	int		fs_evon;
 };
 
-#define	LDX32(d, s, o)	I(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
-#define	LSH64I(d, i)	I(BPF_ALU64 | BPF_LSH | BPF_K, d, 0, 0, i)
 #define	JSGTI(d, i, o)	I(BPF_JMP | BPF_JSGT | BPF_K, d, 0, o, i)
 
 /* struct pt_regs indexes: orig_ax, cs; the user code segment */

@@ -92,7 +92,9 @@ typedef struct ft_uplink {
 	uint64_t	ul_ino;
 	int		ul_fd;
 	uint64_t	*ul_offs;	/* sorted */
-	uint64_t	*ul_cookies;
+	uint64_t	*ul_cookies;	/* FT_BPF_COOKIE: address, tag */
+	uint32_t	ul_file;	/* the file's tag, 0: none */
+	uint32_t	ul_gen;		/* the link's generation */
 	uint32_t	ul_n;
 	int		ul_fresh;	/* made by this sync */
 	struct ft_uplink *ul_next;
@@ -122,6 +124,12 @@ struct ft_up {
 	pthread_t	*up_closers;	/* closing replaced links */
 	int		up_nclosers;
 	const ft_backend_t *up_be;	/* our row: uprobe or inline */
+	/* the files linked so far, tags 1 .. FT_BPF_NFILES - 1 */
+	struct ft_upfile {
+		uint64_t	uf_dev, uf_ino;
+		uint32_t	uf_gen;		/* the current generation */
+	} up_files[FT_BPF_NFILES];
+	int		up_nfiles;
 	ft_inl_t	*up_inl;	/* inline: the patched entries */
 	size_t		up_ringsize;
 };
@@ -409,7 +417,45 @@ ft_uprobe_bisect(ft_up_t *up, const char *path, const uint64_t *offs,
 	    bad + h, fds);
 }
 
-/* A link for the sites v[0, n) of one file; refused ones get st_nolink. */
+#define	FT_UP_ADDR(c)	((c) & ((1ULL << FT_BPF_TAGSHIFT) - 1))
+
+/* The tag of a file (made on first use), or 0 if there is no room. */
+static uint32_t
+ft_uprobe_filetag(ft_up_t *up, uint64_t dev, uint64_t ino)
+{
+	int i;
+
+	for (i = 0; i < up->up_nfiles; i++)
+		if (up->up_files[i].uf_dev == dev && up->up_files[i].uf_ino == ino)
+			return (uint32_t)i + 1;
+	if (up->up_nfiles == FT_BPF_NFILES - 1)
+		return 0;
+	up->up_files[up->up_nfiles].uf_dev = dev;
+	up->up_files[up->up_nfiles].uf_ino = ino;
+	up->up_files[up->up_nfiles].uf_gen = 0;
+	return (uint32_t)++up->up_nfiles;
+}
+
+/* Is a link of that file in place (the one a new link replaces)? */
+static int
+ft_uprobe_haslink(const ft_up_t *up, uint64_t dev, uint64_t ino)
+{
+	const ft_uplink_t *l;
+
+	for (l = up->up_links; l != NULL; l = l->ul_next)
+		if (l->ul_dev == dev && l->ul_ino == ino && l->ul_fd >= 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A link for the sites v[0, n) of one file; refused ones get st_nolink.
+ * It is a new generation of its file's links: where an old link is in
+ * place, the new one fires only once it is made (one store switches
+ * the file's generation), so that no hit is recorded by both while the
+ * old one is closing; the links of a bisection (which finds the refused
+ * offsets) are of a generation that never fires.
+ */
 static ft_uplink_t *
 ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
     uint32_t n, int **fds, int *nrefused)
@@ -429,9 +475,19 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 	l->ul_dev = v[0].uw_dev;
 	l->ul_ino = v[0].uw_ino;
 	l->ul_fd = -1;
+	if ((l->ul_file = ft_uprobe_filetag(up, l->ul_dev, l->ul_ino)) != 0) {
+		l->ul_gen = (up->up_files[l->ul_file - 1].uf_gen + 1) %
+		    FT_BPF_NGEN;
+		/* no old link to replace: this one fires from the start */
+		if (!ft_uprobe_haslink(up, l->ul_dev, l->ul_ino) &&
+		    ft_bpf_current(up->up_bpf, l->ul_file, l->ul_gen) == 0)
+			up->up_files[l->ul_file - 1].uf_gen = l->ul_gen;
+	}
 	for (i = 0; i < n; i++) {
 		l->ul_offs[i] = v[i].uw_off;
-		l->ul_cookies[i] = v[i].uw_addr;
+		l->ul_cookies[i] = l->ul_file == 0 ? v[i].uw_addr :
+		    FT_BPF_COOKIE(v[i].uw_addr, l->ul_file,
+		    (l->ul_gen + FT_BPF_NGEN / 2) % FT_BPF_NGEN);
 	}
 	l->ul_n = n;
 	/*
@@ -448,10 +504,25 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 	if ((ffd = ft_procfs_mapopen(p->pr_pid, &me, NULL, 0)) == -1)
 		goto fail;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", ffd);
-	l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs, l->ul_cookies,
-	    n, p->pr_pid);
-	if (l->ul_fd >= 0 || errno != FT_UP_ENOTSUPP)
-		goto done;
+	/* first as a bisection's link would be: it never fires */
+	if (l->ul_file == 0) {
+		l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs,
+		    l->ul_cookies, n, p->pr_pid);
+		if (l->ul_fd >= 0 || errno != FT_UP_ENOTSUPP)
+			goto done;
+	} else {
+		for (i = 0; i < n; i++)
+			l->ul_cookies[i] = FT_BPF_COOKIE(FT_UP_ADDR(
+			    l->ul_cookies[i]), l->ul_file, l->ul_gen);
+		l->ul_fd = ft_bpf_link(up->up_bpf, path, l->ul_offs,
+		    l->ul_cookies, n, p->pr_pid);
+		if (l->ul_fd >= 0 || errno != FT_UP_ENOTSUPP)
+			goto done;
+		for (i = 0; i < n; i++)
+			l->ul_cookies[i] = FT_BPF_COOKIE(FT_UP_ADDR(
+			    l->ul_cookies[i]), l->ul_file,
+			    (l->ul_gen + FT_BPF_NGEN / 2) % FT_BPF_NGEN);
+	}
 	/* some offset is refused: find which, and link the others */
 	if ((bad = calloc(n, 1)) == NULL || ft_uprobe_bisect(up, path,
 	    l->ul_offs, l->ul_cookies, n, p->pr_pid, bad, fds) == -1)
@@ -460,7 +531,7 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 	for (i = j = 0; i < n; i++) {
 		if (bad[i]) {
 			ft_site_t *s = *ft_site_slot(FT_UPROBE_TAB(p),
-			    l->ul_cookies[i]);
+			    FT_UP_ADDR(l->ul_cookies[i]));
 
 			if (s != NULL)
 				s->st_nolink = 1;
@@ -468,7 +539,9 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 			continue;
 		}
 		l->ul_offs[j] = l->ul_offs[i];
-		l->ul_cookies[j++] = l->ul_cookies[i];
+		l->ul_cookies[j++] = l->ul_file == 0 ? l->ul_cookies[i] :
+		    FT_BPF_COOKIE(FT_UP_ADDR(l->ul_cookies[i]), l->ul_file,
+		    l->ul_gen);
 	}
 	pthread_mutex_unlock(&p->pr_lock);
 	l->ul_n = j;
@@ -483,6 +556,10 @@ ft_uprobe_link(ft_proc_t *p, const ft_upmap_t *map, ft_upwant_t *v,
 done:
 	if (l->ul_fd >= 0) {
 		close(ffd);
+		/* made: it fires, the old one (closing) no more */
+		if (l->ul_file != 0 && ft_bpf_current(up->up_bpf, l->ul_file,
+		    l->ul_gen) == 0)
+			up->up_files[l->ul_file - 1].uf_gen = l->ul_gen;
 		return l;
 	}
 fail:
@@ -702,7 +779,8 @@ ft_uprobe_sync(ft_proc_t *p)
 				continue;
 			for (k = 0; k < n; k++)
 				if (o->ul_offs[k] != w[i + k].uw_off ||
-				    o->ul_cookies[k] != w[i + k].uw_addr)
+				    FT_UP_ADDR(o->ul_cookies[k]) !=
+				    w[i + k].uw_addr)
 					break;
 			if (k == n)
 				break;
@@ -741,6 +819,14 @@ undo:
 			l->ul_next = up->up_links;
 			up->up_links = l;
 		}
+	}
+	/* the links that stay fire again, where a new one had taken over */
+	for (l = up->up_links; l != NULL; l = l->ul_next) {
+		if (l->ul_file == 0 ||
+		    up->up_files[l->ul_file - 1].uf_gen == l->ul_gen)
+			continue;
+		if (ft_bpf_current(up->up_bpf, l->ul_file, l->ul_gen) == 0)
+			up->up_files[l->ul_file - 1].uf_gen = l->ul_gen;
 	}
 out:
 	ft_uprobe_closelater(fds, &up->up_closers, &up->up_nclosers);

@@ -162,6 +162,32 @@ else
 	check "evex: nothing counted" sh -c "! grep -q bcast '$tmp/out'"
 fi
 
+# a second consumer's probes in the same file: the file's link is made
+# again with them, and again without them when it goes; while an old
+# link closes, both are in place, and each hit must still be recorded
+# once (the link's generation in its cookies; f's argument grows by one
+# each call, so a hit recorded twice shows as the same argument again)
+"$TRIGGERS/loop" spin >/dev/null 2>&1 &
+lpid=$!
+waitfor spinning "$lpid"
+dtrace -x backend=uprobe -q -p "$lpid" -n '
+pid$target:a.out:f:entry /arg0 == self->prev/ { @dup = count(); }
+pid$target:a.out:f:entry { @n = count(); self->prev = arg0; }
+tick-3s { printa("dup %@d\n", @dup); printa("n %@d\n", @n); exit(0); }' \
+    >"$tmp/dup.out" 2>"$tmp/dup.err" &
+cpid=$!
+sleep 1
+dtrace -x backend=uprobe -q -p "$lpid" -n '
+pid$target:a.out:main:entry, pid$target:a.out:g:entry {}
+tick-500ms { exit(0); }' >/dev/null 2>"$tmp/dup2.err"
+wait "$cpid"
+kill -TERM "$lpid"
+wait "$lpid"
+check "relinked under a consumer: its hits counted" \
+    grep -q '^n [1-9][0-9]*$' "$tmp/dup.out" || sed 's/^/# /' "$tmp/dup.err"
+check "relinked under a consumer: no hit recorded twice" \
+    sh -c "! grep -q '^dup' '$tmp/dup.out'"
+
 # fork: the child's copy of the text traps once per site, unseen
 dtrace -x backend=uprobe -q -c "$TRIGGERS/forker 50 30" -n '
 pid$target:a.out:f:entry /pid == $target/ { @ = count(); }
