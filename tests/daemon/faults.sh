@@ -51,27 +51,6 @@ counting()
 	grows "$1"
 }
 
-# restored: the target lives and, within 10s (the daemon releases it as
-# it notices its consumer or itself going), its text is its file's again
-restored()
-{
-	i=0
-	while [ $i -lt 200 ]; do
-		kill -0 "$tpid" 2>/dev/null || return 1
-		"$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	"$TRIGGERS/textcmp" "$tpid" | sed 's/^/# /'
-	return 1
-}
-
-# patched: the target's text differs from its file (probes are in)
-patched()
-{
-	! "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1
-}
-
 # nfds: the daemon's open fds
 nfds()
 {
@@ -99,10 +78,10 @@ tpid=$!
 # -- the consumer killed with SIGKILL
 consumer a
 check "consumer a counts" counting "$tmp/a.out"
-check "consumer a: the target's text is patched" patched
+check "consumer a: the target's text is patched" patched "$tpid"
 kill -KILL "$cpid"
 check "consumer a SIGKILL: dies" reaped "$cpid"
-check "consumer a SIGKILL: target alive, text restored" restored
+check "consumer a SIGKILL: target alive, text restored" restored "$tpid"
 
 # -- SIGHUP: the daemon keeps running, its consumer keeps tracing
 consumer b
@@ -119,11 +98,11 @@ check "consumer c counts beside b" counting "$tmp/c.out"
 kill -KILL "$cpid"
 check "consumer c SIGKILL: dies" reaped "$cpid"
 check "consumer c SIGKILL: consumer b keeps counting" grows "$tmp/b.out"
-check "consumer c SIGKILL: b's probes stay in" patched
+check "consumer c SIGKILL: b's probes stay in" patched "$tpid"
 kill -INT "$bpid"
 check "consumer b SIGINT: exits" reaped "$bpid"
 check "consumer b SIGINT: exit status 0" [ "$rstatus" -eq 0 ]
-check "consumer b SIGINT: target alive, text restored" restored
+check "consumer b SIGINT: target alive, text restored" restored "$tpid"
 
 # -- SIGTERM, SIGINT: the daemon shuts down cleanly, releasing the target
 for sig in TERM INT; do
@@ -131,7 +110,7 @@ for sig in TERM INT; do
 	check "SIG$sig: consumer counts" counting "$tmp/d$sig.out"
 	stop_daemon "$sig"
 	check "SIG$sig: daemon exits 0" [ "$dstatus" -eq 0 ]
-	check "SIG$sig: target alive, text restored" restored
+	check "SIG$sig: target alive, text restored" restored "$tpid"
 	# the consumer loses its daemon: it must end, not hang
 	check "SIG$sig: consumer ends" reaped "$cpid"
 	check "SIG$sig: consumer exits 1" [ "$rstatus" -eq 1 ]
@@ -152,7 +131,7 @@ for sig in SEGV ABRT; do
 	stop_daemon "$sig"
 	check "SIG$sig: daemon dies of it" \
 	    [ "$dstatus" -eq $((128 + signo)) ]
-	check "SIG$sig: target alive, text restored" restored
+	check "SIG$sig: target alive, text restored" restored "$tpid"
 	check "SIG$sig: consumer ends" reaped "$cpid"
 	check "SIG$sig: consumer exits 1" [ "$rstatus" -eq 1 ]
 	check "SIG$sig: daemon restarts" start_daemon
@@ -168,13 +147,8 @@ ppid_=$!
 "$DTRACE" -x socket="$sock" -q -p "$ppid_" -n '
 pid$target:a.out:f:entry { @ = count(); }' >/dev/null 2>&1 &
 kpid=$!
-i=0
-while "$TRIGGERS/textcmp" "$ppid_" >/dev/null 2>&1 && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "SIGKILL: the paced target's text is patched" \
-    sh -c "! '$TRIGGERS/textcmp' $ppid_ >/dev/null 2>&1"
+waitfor patched "$ppid_"
+check "SIGKILL: the paced target's text is patched" patched "$ppid_"
 stop_daemon KILL
 check "SIGKILL: daemon dies of it" [ "$dstatus" -eq 137 ]
 i=0
@@ -190,7 +164,7 @@ kill -TERM "$ppid_"
 check "SIGKILL: the paced target exits 0" reaped "$ppid_"
 check "SIGKILL: its exit status is 0" [ "$rstatus" -eq 0 ]
 check "SIGKILL: its consumer ends" reaped "$kpid"
-check "SIGKILL: the other target is unharmed" restored
+check "SIGKILL: the other target is unharmed" restored "$tpid"
 check "SIGKILL: daemon restarts" start_daemon
 
 # -- 1000 consumer sessions leak nothing: fds, threads, memory.  A pid
@@ -205,7 +179,7 @@ consumer g
 check "consumer g counts" counting "$tmp/g.out"
 kill -INT "$cpid"
 check "consumer g: exits" reaped "$cpid"
-check "consumer g: target alive, text restored" restored
+check "consumer g: target alive, text restored" restored "$tpid"
 
 # session N: one short consumer session of the kind N selects.  In a
 # sanitizer build its dtrace skips LeakSanitizer's check at exit (every

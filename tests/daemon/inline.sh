@@ -164,13 +164,8 @@ dtrace -x backend=inline -q -p "$tpid" \
     -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/a.out" \
     2>"$tmp/a.err" &
 apid=$!
-i=0
-while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "-p: its text has the patch" \
-    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+waitfor patched "$tpid"
+check "-p: its text has the patch" patched "$tpid"
 check "-p: nobody traces it meanwhile" \
     grep -q "^TracerPid:[[:space:]]*0$" "/proc/$tpid/status"
 check "-p: the ring is mapped" grep -q "memfd:dtraced" "/proc/$tpid/maps"
@@ -179,33 +174,15 @@ kill -INT "$apid"
 wait "$apid"
 check "-p: counted" grep -q '^ *[1-9][0-9]*$' "$tmp/a.out"
 
-# restored: the target lives and, within 10s, its text is its file's
-restored()
-{
-	i=0
-	while [ $i -lt 200 ]; do
-		kill -0 "$tpid" 2>/dev/null || return 1
-		"$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	"$TRIGGERS/textcmp" "$tpid" | sed 's/^/# /'
-	return 1
-}
-check "consumer gone: target alive, text restored" restored
+check "consumer gone: target alive, text restored" restored "$tpid"
 
 # traced again (a new area, the same stubs' places are not reused)
 dtrace -x backend=inline -q -p "$tpid" \
     -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/b.out" \
     2>"$tmp/b.err" &
 apid=$!
-i=0
-while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "traced again: patched again" \
-    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+waitfor patched "$tpid"
+check "traced again: patched again" patched "$tpid"
 
 # the daemon killed with SIGKILL: the patch stays, and works (each hit
 # now a drop once the ring is full); the program computes right

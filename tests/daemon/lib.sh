@@ -151,6 +151,29 @@ waitfor()
 	return 1
 }
 
+# patched PID: PID's text differs from its file's (a tracer's probes are
+# in); `waitfor patched PID' waits until they are
+patched()
+{
+	! "$TRIGGERS/textcmp" "$1" >/dev/null 2>&1
+}
+
+# restored PID: PID lives and, within 10 s (its tracer lets it go as it
+# notices its consumer or itself going), its text is its file's again;
+# where not, the first difference is shown
+restored()
+{
+	i=0
+	while [ $i -lt 200 ]; do
+		kill -0 "$1" 2>/dev/null || return 1
+		"$TRIGGERS/textcmp" "$1" >/dev/null 2>&1 && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	"$TRIGGERS/textcmp" "$1" | sed 's/^/# /'
+	return 1
+}
+
 # spinning PID: the process catches SIGTERM (it has exec'd a trigger and
 # set its handler), so that its "exit 0 on SIGTERM" later says it was not
 # harmed, not that it was killed before it could answer

@@ -288,13 +288,8 @@ waitfor execd $tpid
     -n 'pid$target:a.out:f:entry { @ = count(); }' >"$tmp/a.out" \
     2>"$tmp/a.err" &
 apid=$!
-i=0
-while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "-p busy8 under uprobes: its text has the probes" \
-    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1"
+waitfor patched "$tpid"
+check "-p busy8 under uprobes: its text has the probes" patched "$tpid"
 dtrace -q -p "$tpid" \
     -n 'pid$target:a.out:f:entry /arg0 == -1/ { trace(copyin(arg0, 8)); }' \
     >"$tmp/out" 2>"$tmp/err"
@@ -304,38 +299,20 @@ kill -INT "$apid"
 wait "$apid"
 check "the uprobe consumer counted" grep -q '[0-9]' "$tmp/a.out"
 
-# restored: the target lives and, within 10s, its text is its file's
-restored()
-{
-	i=0
-	while [ $i -lt 200 ]; do
-		kill -0 "$tpid" 2>/dev/null || return 1
-		"$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	"$TRIGGERS/textcmp" "$tpid" | sed 's/^/# /'
-	return 1
-}
-check "consumer gone: target alive, text restored" restored
+check "consumer gone: target alive, text restored" restored "$tpid"
 
 # the daemon killed with SIGKILL: the kernel takes the uprobes away
 "$DTRACE" -x socket="$sock" -x backend=uprobe -q -p "$tpid" \
     -n 'pid$target:a.out:f:entry { @ = count(); }' >/dev/null \
     2>"$tmp/again.err" &
 apid=$!
-i=0
-while "$TRIGGERS/textcmp" "$tpid" >/dev/null 2>&1 && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "traced again: its text has the probes" \
-    sh -c "! '$TRIGGERS/textcmp' $tpid >/dev/null 2>&1" || {
+waitfor patched "$tpid"
+check "traced again: its text has the probes" patched "$tpid" || {
 	sed 's/^/# consumer: /' "$tmp/again.err"
 	"$TRIGGERS/textcmp" "$tpid" 2>&1 | sed 's/^/# textcmp: /'
 }
 stop_daemon KILL
-check "daemon SIGKILL: target alive, text restored" restored
+check "daemon SIGKILL: target alive, text restored" restored "$tpid"
 wait "$apid" 2>/dev/null
 sleep 0.2
 kill -TERM "$tpid"
