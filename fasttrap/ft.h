@@ -1039,6 +1039,8 @@ int		ft_proc_exec(ft_proc_t *, const ft_backend_t *);
 int		ft_proc_memread(ft_proc_t *, uint64_t, void *, size_t);
 int		ft_proc_memwrite(ft_proc_t *, uint64_t, const void *, size_t);
 int		ft_proc_hitlive(const ft_hit_t *, uint64_t, void *, size_t);
+int		ft_hit_stackcopy(uint64_t, const uint8_t *, size_t, uint64_t,
+		    void *, size_t);
 int		ft_proc_rdebug(ft_proc_t *, uint64_t *, uint64_t *);
 int		ft_proc_heldcall(ft_proc_t *, int (*)(void *, ft_proc_t *,
 		    pid_t), void *);
@@ -1097,7 +1099,6 @@ int		ft_inline_patched(ft_inl_t *, uint64_t);
 int		ft_inline_sync(ft_proc_t *, ft_inl_t *, const uint64_t *,
 		    const uint8_t *, size_t, size_t, size_t);
 void		ft_inline_release(ft_proc_t *, ft_inl_t *);
-const char	*ft_inline_why(const ft_inl_t *);
 size_t		ft_inline_gather(ft_inl_t *);
 uint64_t	ft_inline_passtime(const ft_inl_t *);
 void		ft_inline_drain(ft_proc_t *, ft_inl_t *, uint64_t,

@@ -298,7 +298,6 @@ typedef struct ft_inlthr {
 struct ft_inl {
 	pthread_mutex_t	in_lock;	/* the stubs: sync against drain */
 	int		in_state;	/* 0 not yet, 1 ring mapped, -1 never */
-	char		in_why[128];	/* why never */
 	uint8_t		*in_ring;	/* our mapping */
 	size_t		in_ringsize;
 	uint64_t	in_nslots;
@@ -690,7 +689,7 @@ ft_inline_rseqoff(ft_inlthr_t *t, int n)
 /*
  * Map the ring into the process (and into ours): memfd_create there,
  * its descriptor taken here, sized, mapped there shared and not
- * inherited, closed there.  0, or -1 with in_why.
+ * inherited, closed there.  0, or -1.
  */
 static int
 ft_inline_mapring(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *r, size_t size)
@@ -702,43 +701,27 @@ ft_inline_mapring(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *r, size_t size)
 	void *m;
 
 	if (pwrite(p->pr_memfd, name, sizeof(name), (off_t)at) !=
-	    (ssize_t)sizeof(name)) {
-		snprintf(in->in_why, sizeof(in->in_why), "cannot write the "
-		    "ring's name");
+	    (ssize_t)sizeof(name) || (fd = ft_inline_call(p, r,
+	    SYS_memfd_create, (long)at, MFD_CLOEXEC, 0, 0, 0, 0)) < 0)
 		return -1;
-	}
-	if ((fd = ft_inline_call(p, r, SYS_memfd_create, (long)at,
-	    MFD_CLOEXEC, 0, 0, 0, 0)) < 0) {
-		snprintf(in->in_why, sizeof(in->in_why), "memfd_create: %s",
-		    strerror((int)-fd));
-		return -1;
-	}
 	pidfd = p->pr_pidfd >= 0 ? p->pr_pidfd :
 	    (int)syscall(SYS_pidfd_open, p->pr_pid, 0);
 	if (pidfd >= 0)
 		myfd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);
 	if (pidfd >= 0 && pidfd != p->pr_pidfd)
 		close(pidfd);
-	if (myfd < 0 || ftruncate(myfd, (off_t)size) == -1) {
-		snprintf(in->in_why, sizeof(in->in_why), "the ring: %s",
-		    strerror(errno));
+	if (myfd < 0 || ftruncate(myfd, (off_t)size) == -1)
 		goto fail;
-	}
 	a = ft_inline_call(p, r, SYS_mmap, 0, (long)size,
 	    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (a < 0 && a > -4096) {
-		snprintf(in->in_why, sizeof(in->in_why), "mmap: %s",
-		    strerror((int)-a));
+	if (a < 0 && a > -4096)
 		goto fail;
-	}
 	(void)ft_inline_call(p, r, SYS_madvise, a, (long)size, MADV_DONTFORK,
 	    0, 0, 0);
 	(void)ft_inline_call(p, r, SYS_close, fd, 0, 0, 0, 0, 0);
 	fd = -1;
 	if ((m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, myfd,
 	    0)) == MAP_FAILED) {
-		snprintf(in->in_why, sizeof(in->in_why), "mmap: %s",
-		    strerror(errno));
 		/* theirs stays: a stub may never find it, none points at it */
 		close(myfd);
 		return -1;
@@ -872,15 +855,10 @@ ft_inline_setup(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *t, int n,
 	if (in->in_state != 0)
 		return in->in_state > 0 ? 0 : -1;
 	in->in_state = -1;
-	if ((r = ft_inline_runner(t, n)) == NULL) {
-		snprintf(in->in_why, sizeof(in->in_why), "no thread");
+	/* no thread id at a fixed place from %fs: not glibc */
+	if ((r = ft_inline_runner(t, n)) == NULL ||
+	    (off = ft_inline_tidoff(p, t, n)) < 0)
 		return -1;
-	}
-	if ((off = ft_inline_tidoff(p, t, n)) < 0) {
-		snprintf(in->in_why, sizeof(in->in_why), "no thread id at a "
-		    "fixed place from %%fs (not glibc?)");
-		return -1;
-	}
 	in->in_tidoff = (uint32_t)off;
 	in->in_rseqoff = ft_inline_rseqoff(t, n);
 	/* a power of two of slots, and the header */
@@ -1555,13 +1533,6 @@ ft_inline_release(ft_proc_t *p, ft_inl_t *in)
 	pthread_mutex_unlock(&in->in_lock);
 }
 
-/* Why this process has no inline sites ("" if it may). */
-const char *
-ft_inline_why(const ft_inl_t *in)
-{
-	return in != NULL && in->in_state < 0 ? in->in_why : "";
-}
-
 static int
 ft_inline_pendcmp(const void *a, const void *b, void *arg)
 {
@@ -1634,12 +1605,11 @@ static int
 ft_inline_hitread(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 {
 	const ft_inlrec_t *r = h->fh_priv;
-	uint64_t sp = r->ir_regs.rsp;
 
-	if (addr < sp || len > r->ir_stklen || addr - sp > r->ir_stklen - len)
-		return ft_proc_memread(h->fh_proc, addr, buf, len);
-	memcpy(buf, r->ir_stack + (addr - sp), len);
-	return 0;
+	if (ft_hit_stackcopy(r->ir_regs.rsp, r->ir_stack, r->ir_stklen, addr,
+	    buf, len) == 0)
+		return 0;
+	return ft_proc_memread(h->fh_proc, addr, buf, len);
 }
 
 /* The stack at the hit for the unwinder: the copy and nothing else. */
@@ -1647,14 +1617,9 @@ static int
 ft_inline_hitstack(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 {
 	const ft_inlrec_t *r = h->fh_priv;
-	uint64_t sp = r->ir_regs.rsp;
 
-	if (addr < sp || len > r->ir_stklen || addr - sp > r->ir_stklen - len) {
-		errno = EFAULT;
-		return -1;
-	}
-	memcpy(buf, r->ir_stack + (addr - sp), len);
-	return 0;
+	return ft_hit_stackcopy(r->ir_regs.rsp, r->ir_stack, r->ir_stklen,
+	    addr, buf, len);
 }
 
 /*

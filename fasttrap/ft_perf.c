@@ -593,14 +593,8 @@ int
 ft_perf_stackread(const ft_perfhit_t *h, uint64_t addr, void *buf,
     size_t len)
 {
-	uint64_t lo = h->ph_sp, hi = h->ph_sp + h->ph_stklen;
-
-	if (addr >= lo && addr <= hi && len <= hi - addr) {
-		memcpy(buf, h->ph_stack + (addr - lo), len);
-		return 0;
-	}
-	errno = EFAULT;
-	return -1;
+	return ft_hit_stackcopy(h->ph_sp, h->ph_stack, h->ph_stklen, addr,
+	    buf, len);
 }
 
 /*
@@ -636,10 +630,9 @@ ft_perf_read(const ft_perfhit_t *h, ft_proc_t *p, uint64_t addr, void *buf,
 		memcpy(buf, h->ph_cap + off, n);
 		return 0;
 	}
-	if (addr >= lo && addr <= hi && len <= hi - addr) {
-		memcpy(buf, h->ph_stack + (addr - lo), len);
+	if (ft_hit_stackcopy(lo, h->ph_stack, h->ph_stklen, addr, buf,
+	    len) == 0)
 		return 0;
-	}
 	if (p == NULL || ft_proc_read(p, addr, buf, len) != 0)
 		return -1;
 	a = addr > lo ? addr : lo;

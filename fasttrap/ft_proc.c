@@ -750,6 +750,23 @@ ft_hit_stackread(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 	return h->fh_read(h, addr, buf, len);
 }
 
+/*
+ * For a backend whose hits carry the stack copied from sp (stklen bytes
+ * at stk): [addr, addr + len) from the copy, 0; -1 (EFAULT) if the copy
+ * does not hold all of it.
+ */
+int
+ft_hit_stackcopy(uint64_t sp, const uint8_t *stk, size_t stklen,
+    uint64_t addr, void *buf, size_t len)
+{
+	if (addr < sp || len > stklen || addr - sp > stklen - len) {
+		errno = EFAULT;
+		return -1;
+	}
+	memcpy(buf, stk + (addr - sp), len);
+	return 0;
+}
+
 /* A hit's accessor for a thread that waits in fo_hit: live is exact. */
 int
 ft_proc_hitlive(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)

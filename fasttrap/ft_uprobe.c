@@ -228,18 +228,16 @@ ft_uprobe_hitread(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 {
 	const ft_bpfrec_t *r = h->fh_priv;
 	ft_up_t *up = h->fh_proc->pr_bdata;
-	uint64_t sp;
 
 	if (r->br_errok && len == sizeof(r->br_errno) && up->up_tlsoff != 0 &&
 	    addr == r->br_fsbase + (uint64_t)up->up_tlsoff) {
 		memcpy(buf, &r->br_errno, len);
 		return 0;
 	}
-	sp = r->br_regs[FT_BPF_NREGS - 2];
-	if (addr < sp || len > r->br_stklen || addr - sp > r->br_stklen - len)
-		return ft_proc_memread(h->fh_proc, addr, buf, len);
-	memcpy(buf, r->br_stack + (addr - sp), len);
-	return 0;
+	if (ft_hit_stackcopy(r->br_regs[FT_BPF_NREGS - 2], r->br_stack,
+	    r->br_stklen, addr, buf, len) == 0)
+		return 0;
+	return ft_proc_memread(h->fh_proc, addr, buf, len);
 }
 
 /*
@@ -251,14 +249,9 @@ static int
 ft_uprobe_hitstack(const ft_hit_t *h, uint64_t addr, void *buf, size_t len)
 {
 	const ft_bpfrec_t *r = h->fh_priv;
-	uint64_t sp = r->br_regs[FT_BPF_NREGS - 2];
 
-	if (addr < sp || len > r->br_stklen || addr - sp > r->br_stklen - len) {
-		errno = EFAULT;
-		return -1;
-	}
-	memcpy(buf, r->br_stack + (addr - sp), len);
-	return 0;
+	return ft_hit_stackcopy(r->br_regs[FT_BPF_NREGS - 2], r->br_stack,
+	    r->br_stklen, addr, buf, len);
 }
 
 /* Executable file mappings of the process. */
@@ -675,14 +668,14 @@ ft_uprobe_addr(void *arg, ft_site_t *s)
  * are made; a process that cannot be stopped keeps uprobes.
  */
 static void
-ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up)
+ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up, const ft_upmap_t *maps,
+    int nmaps)
 {
 	struct ft_upaddrs ua;
-	ft_upmap_t *maps;
 	ft_upwant_t w;
 	uint8_t *linked = NULL;
 	size_t i;
-	int nmaps = 0, m;
+	int m;
 
 	pthread_mutex_lock(&p->pr_lock);
 	ua.ua_cap = FT_UPROBE_TAB(p)->sb_n;
@@ -692,8 +685,7 @@ ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up)
 		ft_site_each(FT_UPROBE_TAB(p), ft_uprobe_addr, &ua);
 	pthread_mutex_unlock(&p->pr_lock);
 	/* which of them a link of ours probes (its int3 may be there) */
-	if (ua.ua_n > 0 && (linked = calloc(ua.ua_n, 1)) != NULL &&
-	    (maps = ft_uprobe_maps(p, &nmaps)) != NULL) {
+	if (ua.ua_n > 0 && (linked = calloc(ua.ua_n, 1)) != NULL) {
 		for (i = 0; i < ua.ua_n; i++) {
 			for (m = 0; m < nmaps; m++)
 				if (ua.ua_a[i] >= maps[m].um_lo &&
@@ -707,7 +699,6 @@ ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up)
 			w.uw_off = ua.ua_a[i] - maps[m].um_lo + maps[m].um_off;
 			linked[i] = (uint8_t)ft_uprobe_linked(up->up_links, &w);
 		}
-		free(maps);
 	}
 	(void)ft_inline_sync(p, up->up_inl, ua.ua_a, linked, ua.ua_n,
 	    up->up_ringsize, up->up_stackset ? up->up_stack : FT_BPF_STACK);
@@ -736,12 +727,13 @@ ft_uprobe_sync(ft_proc_t *p)
 	if (p->pr_dead || ft_proc_gone(p))
 		return 0;
 	pthread_mutex_lock(&up->up_synclock);
-	if (up->up_inl != NULL)
-		ft_uprobe_inlsync(p, up);
 	if ((maps = ft_uprobe_maps(p, &nmaps)) == NULL) {
 		e = errno ? errno : ESRCH;
 		goto out;
 	}
+	/* the file mappings are the same after: the patches' are anonymous */
+	if (up->up_inl != NULL)
+		ft_uprobe_inlsync(p, up, maps, nmaps);
 	pthread_mutex_lock(&p->pr_lock);
 	cap = FT_UPROBE_TAB(p)->sb_n;
 	if (cap > 0 && (w = calloc(cap, sizeof(*w))) == NULL) {
@@ -1398,20 +1390,24 @@ out:
 	return n;
 }
 
+/* The functions of the uprobe and inline rows: the same but attach. */
+#define	FT_UPROBE_ROW \
+	.fb_run = ft_uprobe_run, \
+	.fb_site_check = ft_uprobe_site_check, \
+	.fb_sync = ft_uprobe_sync, \
+	.fb_release = ft_uprobe_release, \
+	.fb_close = ft_uprobe_close, \
+	.fb_stack = ft_uprobe_stack, \
+	.fb_read = ft_proc_memread, \
+	.fb_write = ft_proc_memwrite
+
 const ft_backend_t ft_backend_uprobe = {
 	.fb_id = FT_BACKEND_UPROBE,
 	.fb_name = "uprobe",
 	.fb_caps = FT_CAP_BATCH,
 	.fb_ok = ft_uprobe_ok,
 	.fb_attach = ft_uprobe_start,
-	.fb_run = ft_uprobe_run,
-	.fb_site_check = ft_uprobe_site_check,
-	.fb_sync = ft_uprobe_sync,
-	.fb_release = ft_uprobe_release,
-	.fb_close = ft_uprobe_close,
-	.fb_stack = ft_uprobe_stack,
-	.fb_read = ft_proc_memread,
-	.fb_write = ft_proc_memwrite,
+	FT_UPROBE_ROW
 };
 
 /* The inline backend: the uprobe one's checks, and the CPU's. */
@@ -1429,12 +1425,5 @@ const ft_backend_t ft_backend_inline = {
 	.fb_caps = FT_CAP_BATCH | FT_CAP_PATCH,
 	.fb_ok = ft_uprobe_inlok,
 	.fb_attach = ft_uprobe_istart,
-	.fb_run = ft_uprobe_run,
-	.fb_site_check = ft_uprobe_site_check,
-	.fb_sync = ft_uprobe_sync,
-	.fb_release = ft_uprobe_release,
-	.fb_close = ft_uprobe_close,
-	.fb_stack = ft_uprobe_stack,
-	.fb_read = ft_proc_memread,
-	.fb_write = ft_proc_memwrite,
+	FT_UPROBE_ROW
 };
