@@ -35,8 +35,9 @@ lim=programs=3,probes=4,memory=$mem,user-programs=4,user-probes=6,user-memory=$u
 start_daemon -v -L "$lim" || { not_ok "daemon starts"; done_testing; }
 chmod 666 "$sock"	# the test user is not in group dtrace
 
+# the socket is there before the daemon logs that it is ready
 check "daemon logs its limits" \
-    grep -q "limits for users other than root: $lim,user-connections=64; for every client: output=16m,output-timeout=60\$" "$tmp/dtraced.log"
+    waitfor grep -q "limits for users other than root: $lim,user-connections=64; for every client: output=16m,output-timeout=60\$" "$tmp/dtraced.log"
 
 # expect NAME STATUS TEXT: the last run exited STATUS and said TEXT
 expect()
