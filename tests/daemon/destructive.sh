@@ -112,8 +112,10 @@ check "chill(600ms): illegal operation" \
     grep -q "illegal operation in action #1" "$tmp/err"
 check "chill(600ms): the target is unharmed" grep -qx "signals 0" "$tmp/out"
 
-# system(): in the consumer, in order with the records around it
-dtrace -w -q -c "$T sig 3" -n 'pid$target:a.out:leaf:entry {
+# system(): in the consumer, in order with the records around it (one
+# thread's buffer: per-CPU buffers print a CPU at a time, and the target
+# may move between its calls)
+dtrace -w -q -x bufscope=thread -c "$T sig 3" -n 'pid$target:a.out:leaf:entry {
 	printf("before %d\n", arg0); system("echo system %d", arg0);
 	printf("after %d\n", arg0); }' >"$tmp/out" 2>"$tmp/err"
 check "system: exit 0" [ $? -eq 0 ]
