@@ -349,7 +349,10 @@ timeout -k 10 60 "$DTRACE" -x socket="$sock" -q -p "$wpid" -n '
 trig$target:::guarded { trace(arg0); }' >"$tmp/d.out" 2>"$tmp/d.err" &
 dtpid=$!
 waitfor test -s "$tmp/d.out"
-check "before the daemon stops: the guarded probe fires" test -s "$tmp/d.out"
+check "before the daemon stops: the guarded probe fires" test -s "$tmp/d.out" ||
+    { sed 's/^/# dtrace: /' "$tmp/d.err"; cat "/proc/$wpid/status" |
+    grep -E '^(State|TracerPid)' | sed 's/^/# target: /';
+    tail -20 "$tmp/dtraced.log" | sed 's/^/# dtraced: /'; }
 stop_daemon
 check "daemon exits 0" [ "$dstatus" -eq 0 ]
 wait "$dtpid"
