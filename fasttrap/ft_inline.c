@@ -328,7 +328,6 @@ struct ft_inl {
 	int		in_nkids;
 	uint32_t	*in_pend;	/* slots drained this pass, by time */
 	uint64_t	*in_pendt;	/* by slot: its record's time */
-	uint64_t	*in_pendaddr;	/* by slot: its site, 0 unknown */
 	size_t		in_npend, in_ipend, in_pendcap;
 	/* what the next pass looks at (ft_inline_gather) */
 	uint8_t		*in_mark;	/* by slot: FT_INL_M* */
@@ -469,7 +468,6 @@ ft_inline_free(ft_inl_t *in)
 	free(in->in_byaddr);
 	free(in->in_pend);
 	free(in->in_pendt);
-	free(in->in_pendaddr);
 	free(in->in_mark);
 	free(in->in_unres);
 	free(in);
@@ -1574,10 +1572,7 @@ ft_inline_pendcmp(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Slot i into this pass's list, if its record is committed (and new),
- * with its time and site.  With in_lock held.
- */
+/* Slot i into this pass's list, if its record is committed (and new). */
 static int
 ft_inline_take(ft_inl_t *in, uint8_t *ring, uint64_t i, size_t *np)
 {
@@ -1589,8 +1584,6 @@ ft_inline_take(ft_inl_t *in, uint8_t *ring, uint64_t i, size_t *np)
 		return 0;
 	in->in_pend[(*np)++] = (uint32_t)i;
 	in->in_pendt[i] = ft_inline_tons(in, r->ir_tsc);
-	in->in_pendaddr[i] = r->ir_stub < in->in_nstubs ?
-	    in->in_stubs[r->ir_stub].is_addr : 0;
 	in->in_mark[i] |= FT_INL_MPEND;
 	return 1;
 }
@@ -1616,7 +1609,7 @@ ft_inline_gather(ft_inl_t *in)
 	uint8_t *ring, *nm;
 	uint64_t i, nslots, head, pos;
 	uint32_t *np, *nu, slot;
-	uint64_t *nt, *na;
+	uint64_t *nt;
 	size_t n = 0, k, nu2;
 
 	if (in == NULL)
@@ -1624,15 +1617,12 @@ ft_inline_gather(ft_inl_t *in)
 	in->in_tsc[0] = in->in_tsc[1];
 	in->in_ns[0] = in->in_ns[1];
 	ft_inline_clockpair(&in->in_tsc[1], &in->in_ns[1]);
-	/*
-	 * The ring is mapped by a sync on another thread (unmapped only on
-	 * this one), which also adds stubs
-	 */
+	/* mapped by a sync on another thread, unmapped only on this one */
 	pthread_mutex_lock(&in->in_lock);
 	ring = in->in_ring;
 	nslots = in->in_nslots;
+	pthread_mutex_unlock(&in->in_lock);
 	if (ring == NULL) {
-		pthread_mutex_unlock(&in->in_lock);
 		in->in_npend = in->in_ipend = 0;
 		return 0;
 	}
@@ -1640,15 +1630,11 @@ ft_inline_gather(ft_inl_t *in)
 		/* a new ring: nothing of the old one's is left */
 		np = calloc(nslots, sizeof(*np));
 		nt = calloc(nslots, sizeof(*nt));
-		na = calloc(nslots, sizeof(*na));
 		nu = calloc(nslots, sizeof(*nu));
 		nm = calloc(nslots, 1);
-		if (np == NULL || nt == NULL || na == NULL || nu == NULL ||
-		    nm == NULL) {
-			pthread_mutex_unlock(&in->in_lock);
+		if (np == NULL || nt == NULL || nu == NULL || nm == NULL) {
 			free(np);
 			free(nt);
-			free(na);
 			free(nu);
 			free(nm);
 			in->in_npend = in->in_ipend = 0;
@@ -1656,12 +1642,10 @@ ft_inline_gather(ft_inl_t *in)
 		}
 		free(in->in_pend);
 		free(in->in_pendt);
-		free(in->in_pendaddr);
 		free(in->in_unres);
 		free(in->in_mark);
 		in->in_pend = np;
 		in->in_pendt = nt;
-		in->in_pendaddr = na;
 		in->in_unres = nu;
 		in->in_mark = nm;
 		in->in_pendcap = nslots;
@@ -1706,14 +1690,8 @@ ft_inline_gather(ft_inl_t *in)
 			in->in_unres[in->in_nunres++] = slot;
 		}
 	}
-	pthread_mutex_unlock(&in->in_lock);
 	in->in_seen = head;
-	/* in position order, they are often in time order already */
-	for (k = 1; k < n; k++)
-		if (in->in_pendt[in->in_pend[k - 1]] >
-		    in->in_pendt[in->in_pend[k]])
-			break;
-	if (k < n)
+	if (n > 1)
 		qsort_r(in->in_pend, n, sizeof(uint32_t), ft_inline_pendcmp,
 		    in->in_pendt);
 	in->in_npend = n;
@@ -1772,7 +1750,11 @@ ft_inline_drain(ft_proc_t *p, ft_inl_t *in, uint64_t before,
 		in->in_ipend++;
 		r = (ft_inlrec_t *)(void *)(in->in_ring + FT_INL_RINGHDR +
 		    (uint64_t)slot * FT_INL_SLOT);
-		if ((addr = in->in_pendaddr[slot]) != 0) {
+		pthread_mutex_lock(&in->in_lock);
+		addr = r->ir_stub < in->in_nstubs ?
+		    in->in_stubs[r->ir_stub].is_addr : 0;
+		pthread_mutex_unlock(&in->in_lock);
+		if (addr != 0) {
 			memset(&h, 0, sizeof(h));
 			h.fh_pid = p->pr_pid;
 			h.fh_tid = (pid_t)r->ir_tid;
