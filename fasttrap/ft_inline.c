@@ -108,17 +108,12 @@
 #define	FT_INL_REACH	(1UL << 30)	/* from an area to what it patches */
 #define	FT_INL_TRIES	100		/* stops till no thread is in the way */
 #define	FT_INL_STEPS	64		/* steps to get a thread out of it */
-#define	FT_INL_MAXRING	(64UL << 20)	/* a full look at it: ft_inline_gather */
+#define	FT_INL_MAXRING	(64UL << 20)	/* each drain pass reads every slot */
 #define	FT_INL_MAXKIDS	64		/* fork children remembered */
 
 #define	FT_INL_FREE	0
 #define	FT_INL_CLAIMED	1
 #define	FT_INL_DONE	2
-
-/* A slot to the drain (bits): in this pass's list; in the look-again list */
-#define	FT_INL_MPEND	1
-#define	FT_INL_MUNRES	2
-#define	FT_INL_FULLNS	250000000	/* every slot looked at, this often */
 
 /* A ring slot, as the recorder writes it. */
 typedef struct ft_inlrec {
@@ -327,14 +322,8 @@ struct ft_inl {
 	uint64_t	in_kidstart[FT_INL_MAXKIDS];
 	int		in_nkids;
 	uint32_t	*in_pend;	/* slots drained this pass, by time */
-	uint64_t	*in_pendt;	/* by slot: its record's time */
+	uint64_t	*in_pendt;
 	size_t		in_npend, in_ipend, in_pendcap;
-	/* what the next pass looks at (ft_inline_gather) */
-	uint8_t		*in_mark;	/* by slot: FT_INL_M* */
-	uint32_t	*in_unres;	/* slots reserved, not yet committed */
-	size_t		in_nunres;
-	uint64_t	in_seen;	/* the ring's head at the last pass */
-	uint64_t	in_fullns;	/* when every slot was last looked at */
 };
 
 static uint64_t
@@ -439,9 +428,6 @@ ft_inline_forget(ft_inl_t *in)
 	}
 	in->in_drops = 0;
 	in->in_npend = in->in_ipend = 0;
-	in->in_nunres = 0;
-	in->in_seen = 0;
-	in->in_pendcap = 0;	/* the next ring's: made anew */
 	in->in_nkids = 0;
 	if (in->in_state > 0)
 		in->in_state = 0;
@@ -468,8 +454,6 @@ ft_inline_free(ft_inl_t *in)
 	free(in->in_byaddr);
 	free(in->in_pend);
 	free(in->in_pendt);
-	free(in->in_mark);
-	free(in->in_unres);
 	free(in);
 }
 
@@ -1572,130 +1556,54 @@ ft_inline_pendcmp(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-/* Slot i into this pass's list, if its record is committed (and new). */
-static int
-ft_inline_take(ft_inl_t *in, uint8_t *ring, uint64_t i, size_t *np)
-{
-	ft_inlrec_t *r = (ft_inlrec_t *)(void *)(ring + FT_INL_RINGHDR +
-	    i * FT_INL_SLOT);
-
-	if ((in->in_mark[i] & FT_INL_MPEND) ||
-	    __atomic_load_n(&r->ir_commit, __ATOMIC_ACQUIRE) != FT_INL_DONE)
-		return 0;
-	in->in_pend[(*np)++] = (uint32_t)i;
-	in->in_pendt[i] = ft_inline_tons(in, r->ir_tsc);
-	in->in_mark[i] |= FT_INL_MPEND;
-	return 1;
-}
-
 /*
- * Start a drain pass: a clock pair, and the committed records taken in
- * time order, with those a pass before left for later (after its time).
- * Returns how many.
- *
- * Not every slot is looked at each pass (a 64 MiB ring has 65,536, each
- * a cache and TLB miss: most of the drain's time): the ring's head says
- * which positions were reserved since the last pass, and a position's
- * slot is its number modulo the slots.  One not committed yet (its
- * writer between its reservation and its commit, or a hit dropped
- * because the slot was still in use) is looked at again each pass; and
- * every slot is, when the head has gone round the whole ring since, and
- * every FT_INL_FULLNS (a writer preempted for longer than a pass is
- * found there).
+ * Start a drain pass: a clock pair, and every committed record taken
+ * in time order.  Returns how many.
  */
 size_t
 ft_inline_gather(ft_inl_t *in)
 {
-	uint8_t *ring, *nm;
-	uint64_t i, nslots, head, pos;
-	uint32_t *np, *nu, slot;
-	uint64_t *nt;
-	size_t n = 0, k, nu2;
+	ft_inlrec_t *r;
+	uint8_t *ring;
+	uint64_t i, nslots;
+	size_t n = 0;
 
 	if (in == NULL)
 		return 0;
 	in->in_tsc[0] = in->in_tsc[1];
 	in->in_ns[0] = in->in_ns[1];
 	ft_inline_clockpair(&in->in_tsc[1], &in->in_ns[1]);
+	in->in_npend = in->in_ipend = 0;
 	/* mapped by a sync on another thread, unmapped only on this one */
 	pthread_mutex_lock(&in->in_lock);
 	ring = in->in_ring;
 	nslots = in->in_nslots;
 	pthread_mutex_unlock(&in->in_lock);
-	if (ring == NULL) {
-		in->in_npend = in->in_ipend = 0;
+	if (ring == NULL)
 		return 0;
-	}
-	if (in->in_pendcap != nslots) {
-		/* a new ring: nothing of the old one's is left */
-		np = calloc(nslots, sizeof(*np));
-		nt = calloc(nslots, sizeof(*nt));
-		nu = calloc(nslots, sizeof(*nu));
-		nm = calloc(nslots, 1);
-		if (np == NULL || nt == NULL || nu == NULL || nm == NULL) {
-			free(np);
-			free(nt);
-			free(nu);
-			free(nm);
-			in->in_npend = in->in_ipend = 0;
-			return 0;
-		}
+	if (in->in_pendcap < nslots) {
 		free(in->in_pend);
 		free(in->in_pendt);
-		free(in->in_unres);
-		free(in->in_mark);
-		in->in_pend = np;
-		in->in_pendt = nt;
-		in->in_unres = nu;
-		in->in_mark = nm;
+		in->in_pendcap = 0;
+		if ((in->in_pend = calloc(nslots, sizeof(uint32_t))) == NULL ||
+		    (in->in_pendt = calloc(nslots, sizeof(uint64_t))) == NULL)
+			return 0;
 		in->in_pendcap = nslots;
-		in->in_npend = in->in_ipend = in->in_nunres = 0;
-		in->in_seen = 0;
-		in->in_fullns = 0;
 	}
-	/* last pass's records after its time: still ours, first */
-	for (k = in->in_ipend; k < in->in_npend; k++)
-		in->in_pend[n++] = in->in_pend[k];
-	head = __atomic_load_n((uint64_t *)(void *)ring, __ATOMIC_ACQUIRE);
-	if (head - in->in_seen >= nslots ||
-	    in->in_ns[1] - in->in_fullns >= FT_INL_FULLNS) {
-		for (i = 0; i < nslots; i++) {
-			(void)ft_inline_take(in, ring, i, &n);
-			in->in_mark[i] &= ~FT_INL_MUNRES;
-		}
-		in->in_nunres = 0;
-		in->in_fullns = in->in_ns[1];
-	} else {
-		/* the slots looked at before and not committed then */
-		for (k = nu2 = 0; k < in->in_nunres; k++) {
-			slot = in->in_unres[k];
-			if (ft_inline_take(in, ring, slot, &n))
-				in->in_mark[slot] &= ~FT_INL_MUNRES;
-			else
-				in->in_unres[nu2++] = slot;
-		}
-		in->in_nunres = nu2;
-		/*
-		 * and those of the positions reserved since: one whose slot
-		 * is not committed, or holds a record already in the list
-		 * (its writer may claim it once that one is drained), to
-		 * look at again
-		 */
-		for (pos = in->in_seen; pos != head; pos++) {
-			slot = (uint32_t)(pos & (nslots - 1));
-			if ((in->in_mark[slot] & FT_INL_MUNRES) ||
-			    ft_inline_take(in, ring, slot, &n))
-				continue;
-			in->in_mark[slot] |= FT_INL_MUNRES;
-			in->in_unres[in->in_nunres++] = slot;
-		}
+	for (i = 0; i < nslots; i++) {
+		r = (ft_inlrec_t *)(void *)(ring + FT_INL_RINGHDR +
+		    i * FT_INL_SLOT);
+		if (__atomic_load_n(&r->ir_commit, __ATOMIC_ACQUIRE) !=
+		    FT_INL_DONE)
+			continue;
+		in->in_pend[n] = (uint32_t)i;
+		in->in_pendt[i] = ft_inline_tons(in, r->ir_tsc);
+		n++;
 	}
-	in->in_seen = head;
 	if (n > 1)
 		qsort_r(in->in_pend, n, sizeof(uint32_t), ft_inline_pendcmp,
 		    in->in_pendt);
 	in->in_npend = n;
-	in->in_ipend = 0;
 	return n;
 }
 
@@ -1770,7 +1678,6 @@ ft_inline_drain(ft_proc_t *p, ft_inl_t *in, uint64_t before,
 			h.fh_priv = r;
 			fn(p, &h);
 		}
-		in->in_mark[slot] &= ~FT_INL_MPEND;
 		__atomic_store_n(&r->ir_commit, FT_INL_FREE, __ATOMIC_RELEASE);
 	}
 }
