@@ -57,10 +57,9 @@
  * known), and no other site lies inside them.
  *
  * Release restores every patched function's bytes (the file's) under
- * the same kind of stop, zeroes the config pages' ring address and
- * gives the ring's memory back (an anonymous mapping over it).  The code
- * stays mapped: a thread preempted in a stub, or a signal frame that
- * returns into one, must find it there.  An exec
+ * the same kind of stop, and zeroes the config pages' ring address.
+ * The code and the ring stay mapped: a thread preempted in a stub, or a
+ * signal frame that returns into one, must find it there.  An exec
  * takes them all with the image.  A fork child's copy of the patches is
  * restored by the drain thread: the kernel tells of the children
  * (ft_bpf_forks; ft_inline_fork), and the children still there are
@@ -1468,30 +1467,19 @@ out:
 	return rc;
 }
 
-/* A release's request: the backend's state, a stopped thread of ours. */
-typedef struct ft_inlrel {
-	ft_inl_t	*ir_in;
-	ft_halt_t	*ir_runner;	/* NULL: fb_held's thread */
-} ft_inlrel_t;
-
 /*
  * With the threads stopped: every patch restored, the config pages'
- * ring address zeroed (a stub a thread is still in records nothing),
- * and the ring's pages given back: the mapping replaced by fresh
- * anonymous memory of the same size (a thread preempted in the recorder,
- * or a signal frame that returns into it, writes one record there,
- * unread), so that the ring's memory is freed once the daemon unmaps
- * its own.  fb_held's form: tid is the stopped thread to run mmap in.
+ * ring address zeroed (a stub a thread is still in records nothing).
+ * fb_held's form.
  */
 static int
 ft_inline_unpatch(void *arg, ft_proc_t *p, pid_t tid)
 {
-	ft_inlrel_t *rq = arg;
-	ft_inl_t *in = rq->ir_in;
-	ft_halt_t held, *r = rq->ir_runner;
+	ft_inl_t *in = arg;
 	uint64_t zero = 0;
 	size_t i;
 
+	(void)tid;
 	for (i = 0; i < in->in_nstubs; i++)
 		if (in->in_stubs[i].is_patched &&
 		    ft_inline_poke(p, &in->in_stubs[i], 0) == 0)
@@ -1499,50 +1487,36 @@ ft_inline_unpatch(void *arg, ft_proc_t *p, pid_t tid)
 	for (i = 0; i < (size_t)in->in_nareas; i++)
 		(void)!pwrite(p->pr_memfd, &zero, sizeof(zero),
 		    (off_t)in->in_areas[i].ia_cfg);
-	if (in->in_tring == 0)
-		return 0;
-	if (r == NULL) {
-		memset(&held, 0, sizeof(held));
-		held.hl_tid = tid;
-		r = &held;
-	}
-	if (ft_inline_call(p, r, SYS_mmap, (long)in->in_tring,
-	    (long)in->in_ringsize, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) ==
-	    (long)in->in_tring)
-		in->in_tring = 0;
-	/* a signal that came meanwhile, to the held thread: sent again */
-	if (r == &held && held.hl_sig != 0)
-		(void)syscall(SYS_tgkill, p->pr_pid, tid, held.hl_sig);
 	return 0;
 }
 
 /*
  * Let the process go: every patch restored, the config pages' ring
- * address zeroed, the ring's memory given back, under a stop (the
- * holder's, if it is held).  The code stays mapped: a thread preempted
- * in a stub, or a signal frame, may return into it.
+ * address zeroed, under a stop (the holder's, if it is held).  What is
+ * mapped stays.
  */
 void
 ft_inline_release(ft_proc_t *p, ft_inl_t *in)
 {
-	ft_inlrel_t rq;
 	ft_halt_t *t = NULL;
-	int n = 0;
+	size_t i;
+	int n = 0, any = 0;
 
 	if (in == NULL || in->in_state <= 0 || p->pr_memfd < 0)
 		return;
 	pthread_mutex_lock(&in->in_lock);
-	rq.ir_in = in;
-	rq.ir_runner = NULL;
-	if (ft_proc_heldcall(p, ft_inline_unpatch, &rq) == -1 &&
+	for (i = 0; i < in->in_nstubs; i++)
+		any |= in->in_stubs[i].is_patched;
+	if (!any) {
+		/* no jmp: no thread can be in a stub, nothing to stop */
+		(void)ft_inline_unpatch(in, p, 0);
+	} else if (ft_proc_heldcall(p, ft_inline_unpatch, in) == -1 &&
 	    errno == EAGAIN) {
 		/* not held: our own stop (a process we cannot stop is gone) */
-		if ((n = ft_halt_stop(p->pr_pid, &t)) > 0 &&
-		    (rq.ir_runner = ft_inline_runner(t, n)) != NULL)
-			(void)ft_inline_unpatch(&rq, p, rq.ir_runner->hl_tid);
-		if (n >= 0)
+		if ((n = ft_halt_stop(p->pr_pid, &t)) > 0) {
+			(void)ft_inline_unpatch(in, p, 0);
 			ft_halt_go(t, n);
+		}
 	}
 	pthread_mutex_unlock(&in->in_lock);
 }
