@@ -8,11 +8,6 @@
  * its stop.  A signal that arrives meanwhile is kept and handed back
  * when the thread is let go (PTRACE_DETACH with it), so the process sees
  * nothing.  The caller must not be the process's tracer already.
- *
- * A thread in vfork() stops only once its child has exec'd or exited
- * (the kernel's wait there is not woken by the interrupt; measured):
- * the child, which runs in the same memory, is never written under, and
- * the stop takes as long as the child.
  */
 #include <sys/ptrace.h>
 #include <sys/types.h>
