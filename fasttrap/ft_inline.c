@@ -61,11 +61,9 @@
  * The code and the ring stay mapped: a thread preempted in a stub, or a
  * signal frame that returns into one, must find it there.  An exec
  * takes them all with the image.  A fork child's copy of the patches is
- * restored by the drain thread: the kernel tells of the children
- * (ft_bpf_forks; ft_inline_fork), and the children still there are
- * looked at now and then (ft_inline_kids).  Each patch is in the
- * guardian's table (ft_guard.c) while it is in place: if the daemon
- * dies, the guardian stops the process and puts the bytes back.
+ * restored by the drain thread (ft_inline_kids).  If the daemon dies,
+ * the patches stay and do what they did: the ring fills and each hit is
+ * a dropped one; the program is otherwise unchanged.
  *
  * Time: the TSC, turned into CLOCK_MONOTONIC by pairs of both read by
  * the drain (the kernel's clock here is the same counter, scaled): a

@@ -1,7 +1,6 @@
 # fasttrap/: user-space instrumentation (ELF symbols, x86-64 decoding,
 # the target model, the site table, the ptrace backend and its
-# out-of-line steps, the uprobe backend and its inline patches, stopping a
-# process's threads, perf sampling, the system call
+# out-of-line steps, the uprobe backend and its inline patches, perf sampling, the system call
 # capture, crash-time restore).
 # ft.h is its one header; it includes nothing else of ours.
 noinst_LIBRARIES += fasttrap/libft.a
