@@ -575,10 +575,6 @@ size_t		ft_bpf_drain(ft_bpf_t *, void (*)(void *, const ft_bpfrec_t *),
 		    void *, uint64_t);
 int		ft_bpf_lost(const ft_bpf_t *, uint64_t *, int);
 int		ft_bpf_exec(ft_bpf_t *, pid_t);
-#define	FT_BPF_NKIDS	1024		/* fork children kept at once */
-int		ft_bpf_forks(ft_bpf_t *, pid_t);
-int		ft_bpf_forked(ft_bpf_t *, pid_t *, pid_t *, int);
-void		ft_bpf_forkdone(ft_bpf_t *, pid_t);
 int		ft_bpf_pidns(void);
 int		ft_bpf_gate(ft_bpf_t *, uint64_t);
 int		ft_bpf_tlsoff(ft_bpf_t *, int64_t);
@@ -742,28 +738,11 @@ const ft_btfoffs_t *ft_btf_offs(void);
 long		ft_btf_fsbase_off(void);
 
 /*
- * ft_halt.c: every thread of a process stopped by a private seize (the
- * caller must not be its tracer), for writes of more than one byte to
- * its text; ft_halt_go lets them go, each with any signal that came
- * meanwhile, and frees the array.  A thread that exited on the way has
- * hl_tid -1.
- */
-typedef struct ft_halt {
-	pid_t		hl_tid;
-	int		hl_sig;		/* to deliver when we let it go */
-	struct user_regs_struct hl_regs;
-} ft_halt_t;
-
-int		ft_halt_stop(pid_t, ft_halt_t **);
-void		ft_halt_go(ft_halt_t *, int);
-
-/*
  * ft_guard.c: the guardian.  ft_guard_start() forks it; call it once,
  * before any thread exists.  When the daemon is gone, however it went
- * (SIGKILL included), the guardian writes back the original bytes of
- * every site still recorded and exits.  Without ft_guard_start() the rest
- * is a no-op.  ft_guard_add/ft_guard_del are for the backends: record a
- * site (an int3's byte, or a wide patch: the bytes to put back and ours)
+ * (SIGKILL included), the guardian writes back the original byte of every
+ * site still recorded and exits.  Without ft_guard_start() the rest is a
+ * no-op.  ft_guard_add/ft_guard_del are for the backends: record a site
  * before patching it, forget it once restored or gone.  A thread whose
  * exit lets tracees go (a ptrace tracer thread) holds ft_guard_watch()
  * for its whole life, so that the guardian acts as it starts to exit.
@@ -771,8 +750,7 @@ void		ft_halt_go(ft_halt_t *, int);
 int		ft_guard_start(char *, size_t);
 pid_t		ft_guard_pid_get(void);
 uint64_t	ft_guard_starttime(pid_t);
-int		ft_guard_add(pid_t, uint64_t, uint64_t, const uint8_t *,
-		    const uint8_t *, size_t);
+int		ft_guard_add(pid_t, uint64_t, uint64_t, uint8_t);
 void		ft_guard_del(int);
 int		ft_guard_watch(void);
 void		ft_guard_unwatch(int);
@@ -1106,8 +1084,8 @@ void		ft_guard_fatal_detach(void);
  * ft_inline.c: the trap-free function entries of the inline backend,
  * for ft_uprobe.c (whose row it is, with the sites it patches taken out
  * of the links): ft_inline_sync() patches the wanted function entries
- * (their addresses ascending) that fit and restores the ones no longer
- * wanted, under a private stop of every thread (ft_halt.c); the drain pass gathers the ring's records in time
+ * that fit and restores the ones no longer wanted, under a private stop
+ * of every thread; the drain pass gathers the ring's records in time
  * order (ft_inline_gather) and hands out those before a time
  * (ft_inline_drain), so that they interleave with the uprobe records by
  * time.  See ft_inline.c.
@@ -1127,7 +1105,6 @@ void		ft_inline_drain(ft_proc_t *, ft_inl_t *, uint64_t,
 		    void (*)(ft_proc_t *, ft_hit_t *));
 uint64_t	ft_inline_lost(ft_inl_t *);
 void		ft_inline_kids(ft_proc_t *, ft_inl_t *);
-int		ft_inline_fork(ft_inl_t *, pid_t, pid_t);
 int		ft_inline_ok(char *, size_t);
 
 /* PTRACE_GET_RSEQ_CONFIGURATION's answer: a thread's struct rseq */

@@ -118,10 +118,6 @@ struct ft_bpf {
 	int		fb_cur;		/* BPF_MAP_TYPE_ARRAY, u32 by file
 					   tag: the generation that fires */
 	int		fb_prog;
-	int		fb_forkprog;	/* sched_process_fork (ft_bpf_forks) */
-	int		fb_fork;	/* its raw tracepoint */
-	int		fb_kids;	/* BPF_MAP_TYPE_HASH, child tgid ->
-					   parent tgid */
 };
 
 static long
@@ -153,7 +149,6 @@ ft_bpf_sys(int cmd, void *attr, size_t len)
 #define	JA(o)		I(BPF_JMP | BPF_JA, 0, 0, o, 0)
 #define	JNEI(d, i, o)	I(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
 #define	JNER(d, s, o)	I(BPF_JMP | BPF_JNE | BPF_X, d, s, o, 0)
-#define	JEQR(d, s, o)	I(BPF_JMP | BPF_JEQ | BPF_X, d, s, o, 0)
 #define	AND64I(d, i)	I(BPF_ALU64 | BPF_AND | BPF_K, d, 0, 0, i)
 #define	XOR64I(d, i)	I(BPF_ALU64 | BPF_XOR | BPF_K, d, 0, 0, i)
 #define	RSH64I(d, i)	I(BPF_ALU64 | BPF_RSH | BPF_K, d, 0, 0, i)
@@ -872,12 +867,6 @@ ft_bpf_close(ft_bpf_t *fb)
 		close(fb->fb_exec);
 	if (fb->fb_execprog >= 0)
 		close(fb->fb_execprog);
-	if (fb->fb_fork >= 0)
-		close(fb->fb_fork);
-	if (fb->fb_forkprog >= 0)
-		close(fb->fb_forkprog);
-	if (fb->fb_kids >= 0)
-		close(fb->fb_kids);
 	if (fb->fb_prog >= 0)
 		close(fb->fb_prog);
 	if (fb->fb_gate >= 0)
@@ -906,7 +895,6 @@ ft_bpf_open(size_t ringsize, char *err, size_t errlen)
 	}
 	fb->fb_prog = fb->fb_gate = fb->fb_cur = -1;
 	fb->fb_execprog = fb->fb_exec = -1;
-	fb->fb_forkprog = fb->fb_fork = fb->fb_kids = -1;
 	if (ft_bpf_cap_open(&fb->fb_cap, ringsize, sizeof(ft_bpfrec_t),
 	    names, err, errlen) == -1) {
 		e = errno;
@@ -1041,128 +1029,6 @@ ft_bpf_exec(ft_bpf_t *fb, pid_t pid)
 		return -1;
 	}
 	return 0;
-}
-
-/*
- * Hear of the processes forked by process pid, and by those (the inline
- * backend: each has a copy of the patched text): the sched_process_fork
- * raw tracepoint puts a new process whose parent is pid, or one already
- * there, into a hash map (child tgid -> parent tgid), where it stays,
- * however soon its parent exits, until ft_bpf_forkdone takes it out.  A
- * new thread (a child of the same tgid) is not one.  The task's tgid is
- * the initial pid namespace's: a daemon in another one has none.  A full
- * map keeps no more.  0, or -1 with errno.
- */
-int
-ft_bpf_forks(ft_bpf_t *fb, pid_t pid)
-{
-	const ft_btfoffs_t *o = ft_btf_offs();
-	struct bpf_insn insn[64];
-	int n = 0, jours, jout[3], nout = 0, e, i;
-
-	if (ft_bpf_pidns() || o->bo_pid < 0 || o->bo_pid > INT32_MAX - 4) {
-		errno = ENOTSUP;
-		return -1;
-	}
-	if (fb->fb_kids < 0 && (fb->fb_kids = ft_bpf_map(BPF_MAP_TYPE_HASH,
-	    4, 4, FT_BPF_NKIDS, "dtraced_kids")) == -1)
-		return -1;
-#define	EMIT(x)	(insn[n++] = (x))
-	EMIT(MOV64R(R6, R1));			/* r6 = ctx: parent, child */
-	EMIT(CALL(BPF_FUNC_get_current_pid_tgid));
-	EMIT(RSH64I(R0, 32));
-	EMIT(STX32(R10, R0, -8));		/* fp-8: the parent's tgid */
-	jours = n;
-	EMIT(JEQI(R0, (int32_t)pid, 0));		/* patched: to ours */
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -8));
-	n = ft_bpf_ldmap(insn, n, R1, fb->fb_kids);
-	EMIT(CALL(BPF_FUNC_map_lookup_elem));
-	jout[nout++] = n;
-	EMIT(JEQI(R0, 0, 0));			/* neither: out */
-	ft_bpf_patch(insn, jours, n);
-	/* fp-4: the child's tgid (task_struct: pid, then tgid) */
-	EMIT(LDX64(R3, R6, 8));
-	n = ft_bpf_emit_kread(insn, n, o->bo_pid + 4, R10, -4, 4);
-	jout[nout++] = n;
-	EMIT(JNEI(R0, 0, 0));
-	EMIT(LDX32(R1, R10, -4));
-	EMIT(LDX32(R2, R10, -8));
-	jout[nout++] = n;
-	EMIT(JEQR(R1, R2, 0));			/* a thread */
-	EMIT(MOV64R(R2, R10));
-	EMIT(ADD64I(R2, -4));
-	EMIT(MOV64R(R3, R10));
-	EMIT(ADD64I(R3, -8));
-	n = ft_bpf_ldmap(insn, n, R1, fb->fb_kids);
-	EMIT(MOV64I(R4, BPF_ANY));
-	EMIT(CALL(BPF_FUNC_map_update_elem));
-	for (i = 0; i < nout; i++)
-		ft_bpf_patch(insn, jout[i], n);
-	EMIT(MOV64I(R0, 0));
-	EMIT(EXIT());
-#undef EMIT
-	if ((fb->fb_forkprog = ft_bpf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0,
-	    insn, n, "dtraced_fork")) == -1)
-		return -1;
-	if ((fb->fb_fork = ft_bpf_rawtp("sched_process_fork",
-	    fb->fb_forkprog)) == -1) {
-		e = errno;
-		close(fb->fb_forkprog);
-		fb->fb_forkprog = -1;
-		errno = e;
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The fork children ft_bpf_forks has kept (at most max): kid[i], forked
- * by par[i].  They stay kept until ft_bpf_forkdone.  Returns the count.
- */
-int
-ft_bpf_forked(ft_bpf_t *fb, pid_t *kid, pid_t *par, int max)
-{
-	union bpf_attr a;
-	uint32_t key, next, val;
-	int n = 0, first = 1;
-
-	if (fb->fb_kids < 0)
-		return 0;
-	while (n < max) {
-		memset(&a, 0, sizeof(a));
-		a.map_fd = (uint32_t)fb->fb_kids;
-		a.key = first ? 0 : (uint64_t)(uintptr_t)&key;
-		a.next_key = (uint64_t)(uintptr_t)&next;
-		if (ft_bpf_sys(BPF_MAP_GET_NEXT_KEY, &a, sizeof(a)) != 0)
-			break;
-		first = 0;
-		key = next;
-		memset(&a, 0, sizeof(a));
-		a.map_fd = (uint32_t)fb->fb_kids;
-		a.key = (uint64_t)(uintptr_t)&key;
-		a.value = (uint64_t)(uintptr_t)&val;
-		if (ft_bpf_sys(BPF_MAP_LOOKUP_ELEM, &a, sizeof(a)) != 0)
-			continue;	/* taken meanwhile */
-		kid[n] = (pid_t)key;
-		par[n++] = (pid_t)val;
-	}
-	return n;
-}
-
-/* Forget fork child kid (its copy dealt with, or gone). */
-void
-ft_bpf_forkdone(ft_bpf_t *fb, pid_t kid)
-{
-	union bpf_attr a;
-	uint32_t key = (uint32_t)kid;
-
-	if (fb->fb_kids < 0)
-		return;
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)fb->fb_kids;
-	a.key = (uint64_t)(uintptr_t)&key;
-	(void)ft_bpf_sys(BPF_MAP_DELETE_ELEM, &a, sizeof(a));
 }
 
 /* The descriptor to poll for records (readable when the ring wakes us). */

@@ -14,15 +14,6 @@
  * It then writes the original bytes back through /proc/PID/mem and exits.
  * After a clean shutdown the table is empty and it just exits.
  *
- * A wide site (the inline backend's jmp over a function's first bytes)
- * has its bytes and ours in its slot.  It does not trap: with no daemon
- * its stub still runs the function right, and each hit is a dropped
- * record.  But more than one byte cannot be written under a running
- * thread, so the guardian, after the int3s, stops each such process
- * (ft_halt.c: once the dying daemon's threads have let it go), puts back
- * the bytes where ours are still there, and does the same in its fork
- * children, whose text is a copy.
- *
  * The pipe is late, though: the kernel detaches a dead tracer's tracees
  * as each of its threads exits, but the pipe reports end-of-file only
  * once the last thread has torn down the daemon's memory (milliseconds)
@@ -63,8 +54,6 @@
 
 #define	FT_GUARD_NSLOTS	(1u << 20)	/* sites, all processes together */
 #define	FT_GUARD_NWATCH	127		/* watched threads (futex_waitv: 128) */
-#define	FT_GUARD_WIDE	16		/* bytes of a wide site, at most */
-#define	FT_GUARD_TRIES	100		/* 20 ms apart: a dying tracer's */
 
 #ifndef SYS_futex_waitv
 #define	SYS_futex_waitv	449
@@ -74,10 +63,8 @@ typedef struct ft_guard_slot {
 	uint64_t	gs_addr;
 	uint64_t	gs_start;	/* the process's start time, in ticks */
 	int32_t		gs_pid;		/* 0: free */
-	uint8_t		gs_len;		/* 1: an int3's byte; more: wide */
+	uint8_t		gs_byte;
 	uint8_t		gs_pad[3];
-	uint8_t		gs_orig[FT_GUARD_WIDE];	/* to write back */
-	uint8_t		gs_ours[FT_GUARD_WIDE];	/* what we wrote (wide) */
 } ft_guard_slot_t;
 
 typedef struct ft_guard_table {
@@ -108,82 +95,12 @@ ft_guard_starttime(pid_t pid)
 	return ft_proc_statfield(pid, 0, 22, &v) == 0 ? v : 0;
 }
 
-/*
- * In the guardian: the wide sites w[nw] of pid put back where they still
- * hold what we wrote, with every thread of it stopped (a thread must not
- * run half-written bytes); then the same in its fork children, whose
- * text is a copy of its own, patches and all.  A process that cannot be
- * stopped keeps its patches: they still run right (the stubs jump back;
- * with no reader, each hit is a dropped record).
- */
-static void
-ft_guard_wide(pid_t pid, ft_guard_slot_t **w, size_t nw, int depth)
-{
-	struct timespec ts = { 0, 20000000 };
-	uint8_t b[FT_GUARD_WIDE];
-	char path[64];
-	struct dirent *de;
-	ft_halt_t *t;
-	size_t i;
-	int fd, n, tries, kid;
-	DIR *d;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	if ((fd = open(path, O_RDWR | O_CLOEXEC)) == -1)
-		return;
-	/* the dying daemon's threads may hold it a little longer: EPERM */
-	for (tries = 0; (n = ft_halt_stop(pid, &t)) == -1 &&
-	    errno == EPERM && tries < FT_GUARD_TRIES; tries++)
-		nanosleep(&ts, NULL);
-	if (n > 0) {
-		for (i = 0; i < nw; i++) {
-			size_t len = w[i]->gs_len;
-
-			if (pread(fd, b, len, (off_t)w[i]->gs_addr) ==
-			    (ssize_t)len && memcmp(b, w[i]->gs_ours, len) == 0)
-				(void)!pwrite(fd, w[i]->gs_orig, len,
-				    (off_t)w[i]->gs_addr);
-		}
-	}
-	if (n >= 0)
-		ft_halt_go(t, n);
-	close(fd);
-	if (depth >= 4)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children",
-		    (int)pid, de->d_name);
-		if ((f = fopen(path, "re")) == NULL)
-			continue;
-		while (fscanf(f, "%d", &kid) == 1)
-			/* a vfork child shares the memory just restored */
-			if (syscall(SYS_kcmp, pid, (pid_t)kid, 1 /* KCMP_VM */,
-			    0, 0) != 0)
-				ft_guard_wide((pid_t)kid, w, nw, depth + 1);
-		fclose(f);
-	}
-	closedir(d);
-}
-
-/*
- * In the guardian, once: write back every byte still recorded, exit.
- * The int3s first, process by process, as fast as it goes (a thread that
- * meets one with no tracer dies); then the wide sites, which need each
- * process stopped.
- */
+/* In the guardian, once: write back every byte still recorded, exit. */
 static void __attribute__((noreturn))
 ft_guard_restore(void)
 {
 	ft_guard_table_t *t = ft_guard_tab;
-	ft_guard_slot_t **w;
 	uint32_t i, j, hwm;
-	size_t nw;
 
 	if (__atomic_exchange_n(&ft_guard_done, 1, __ATOMIC_ACQ_REL))
 		for (;;)
@@ -199,7 +116,7 @@ ft_guard_restore(void)
 		uint64_t start = s->gs_start;
 		int fd;
 
-		if (pid <= 0 || s->gs_len != 1)
+		if (pid <= 0)
 			continue;
 		if (ft_guard_starttime(pid) != start)
 			fd = -1;	/* gone, or the pid is someone else's */
@@ -210,37 +127,15 @@ ft_guard_restore(void)
 		for (j = i; j < hwm; j++) {
 			ft_guard_slot_t *o = &t->gt_slot[j];
 
-			if (o->gs_pid != pid || o->gs_start != start ||
-			    o->gs_len != 1)
+			if (o->gs_pid != pid || o->gs_start != start)
 				continue;
 			if (fd != -1)
-				(void)!pwrite(fd, o->gs_orig, 1,
+				(void)!pwrite(fd, &o->gs_byte, 1,
 				    (off_t)o->gs_addr);
 			o->gs_pid = 0;
 		}
 		if (fd != -1)
 			close(fd);
-	}
-	if ((w = calloc(hwm + 1, sizeof(*w))) == NULL)
-		_exit(1);
-	for (i = 0; i < hwm; i++) {
-		ft_guard_slot_t *s = &t->gt_slot[i];
-		pid_t pid = s->gs_pid;
-		uint64_t start = s->gs_start;
-
-		if (pid <= 0)
-			continue;
-		for (nw = 0, j = i; j < hwm; j++) {
-			ft_guard_slot_t *o = &t->gt_slot[j];
-
-			if (o->gs_pid != pid || o->gs_start != start)
-				continue;
-			if (o->gs_len > 1 && o->gs_len <= FT_GUARD_WIDE)
-				w[nw++] = o;
-			o->gs_pid = 0;
-		}
-		if (nw > 0 && ft_guard_starttime(pid) == start)
-			ft_guard_wide(pid, w, nw, 0);
 	}
 	_exit(0);
 }
@@ -452,22 +347,17 @@ ft_guard_pid_get(void)
 }
 
 /*
- * Record a site the guardian must restore: call before writing to it.
- * orig[len]: the bytes to put back; len 1 is an int3's site, written
- * back at once; a wide one (len up to 16) holds ours[len], and is put
- * back, with the process stopped, only where it still does.  Returns the
- * slot, or -1 (no guardian, or the table is full: only the SIGKILL path
- * loses this site).
+ * Record a site the guardian must restore: call before writing the int3.
+ * Returns the slot, or -1 (no guardian, or the table is full: only the
+ * SIGKILL path loses this site).
  */
 int
-ft_guard_add(pid_t pid, uint64_t start, uint64_t addr, const uint8_t *orig,
-    const uint8_t *ours, size_t len)
+ft_guard_add(pid_t pid, uint64_t start, uint64_t addr, uint8_t byte)
 {
 	ft_guard_slot_t *s;
 	uint32_t i;
 
-	if (ft_guard_tab == NULL || pid <= 0 || len == 0 ||
-	    len > FT_GUARD_WIDE || (len > 1 && ours == NULL))
+	if (ft_guard_tab == NULL || pid <= 0)
 		return -1;
 	pthread_mutex_lock(&ft_guard_lock);
 	if (ft_guard_nfree > 0)
@@ -482,10 +372,7 @@ ft_guard_add(pid_t pid, uint64_t start, uint64_t addr, const uint8_t *orig,
 	s = &ft_guard_tab->gt_slot[i];
 	s->gs_addr = addr;
 	s->gs_start = start;
-	s->gs_len = (uint8_t)len;
-	memcpy(s->gs_orig, orig, len);
-	if (len > 1)
-		memcpy(s->gs_ours, ours, len);
+	s->gs_byte = byte;
 	__atomic_store_n(&s->gs_pid, pid, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ft_guard_lock);
 	return (int)i;
@@ -587,7 +474,7 @@ ft_guard_fatal_add(ft_proc_t *p, uint64_t addr, uint8_t byte)
 	p->pr_fatal[p->pr_nfatal].ff_addr = addr;
 	p->pr_fatal[p->pr_nfatal].ff_byte = byte;
 	p->pr_fatal[p->pr_nfatal].ff_guard = ft_guard_add(p->pr_pid,
-	    p->pr_start, addr, &byte, NULL, 1);
+	    p->pr_start, addr, byte);
 	__atomic_store_n(&p->pr_nfatal, p->pr_nfatal + 1, __ATOMIC_RELEASE);
 }
 

@@ -268,7 +268,6 @@ typedef struct ft_inlstub {
 	uint8_t		is_len;		/* bytes the jmp covers */
 	uint8_t		is_patched;	/* the jmp is in place */
 	uint8_t		is_refused;	/* cannot be: uprobes keep it */
-	int		is_guard;	/* its guardian slot, while patched */
 } ft_inlstub_t;
 
 /*
@@ -290,6 +289,12 @@ typedef struct ft_inlarea {
 } ft_inlarea_t;
 
 /* A thread we stopped. */
+typedef struct ft_inlthr {
+	pid_t		it_tid;
+	int		it_sig;		/* to deliver when we let it go */
+	struct user_regs_struct it_regs;
+} ft_inlthr_t;
+
 struct ft_inl {
 	pthread_mutex_t	in_lock;	/* the stubs: sync against drain */
 	int		in_state;	/* 0 not yet, 1 ring mapped, -1 never */
@@ -306,9 +311,6 @@ struct ft_inl {
 	ft_inlstub_t	*in_stubs;	/* by stub index */
 	size_t		in_nstubs;
 	size_t		in_stubcap;
-	uint32_t	*in_byaddr;	/* stub indices, by site address */
-	size_t		in_nindexed;	/* stubs in it (ft_inline_reindex) */
-	int		in_noindex;	/* out of memory for it */
 	uint64_t	in_drops;	/* reported so far */
 	/* clock pairs: the one before this drain pass and this one's */
 	uint64_t	in_tsc[2];
@@ -404,20 +406,13 @@ static void
 ft_inline_forget(ft_inl_t *in)
 {
 	ft_inlmod_t *im;
-	size_t i;
 
-	/* the patches went with the image, or with the process */
-	for (i = 0; i < in->in_nstubs; i++)
-		if (in->in_stubs[i].is_patched)
-			ft_guard_del(in->in_stubs[i].is_guard);
 	if (in->in_ring != NULL)
 		munmap(in->in_ring, in->in_ringsize);
 	in->in_ring = NULL;
 	in->in_tring = 0;
 	in->in_nareas = 0;
 	in->in_nstubs = 0;
-	in->in_nindexed = 0;
-	in->in_noindex = 0;
 	while ((im = in->in_mods) != NULL) {
 		in->in_mods = im->im_next;
 		free(im->im_tgt);
@@ -448,118 +443,40 @@ ft_inline_free(ft_inl_t *in)
 	ft_inline_forget(in);
 	pthread_mutex_destroy(&in->in_lock);
 	free(in->in_stubs);
-	free(in->in_byaddr);
 	free(in->in_pend);
 	free(in->in_pendt);
 	free(in);
-}
-
-/* The first of a[n] (ascending) that is >= x: n if none. */
-static size_t
-ft_inline_lower(const uint64_t *a, size_t n, uint64_t x)
-{
-	size_t l = 0, r = n, mid;
-
-	while (l < r) {
-		mid = l + (r - l) / 2;
-		if (a[mid] < x)
-			l = mid + 1;
-		else
-			r = mid;
-	}
-	return l;
-}
-
-/* Where addr is in want[n] (ascending), or n. */
-static size_t
-ft_inline_wanted(const uint64_t *want, size_t n, uint64_t addr)
-{
-	size_t i = ft_inline_lower(want, n, addr);
-
-	return i < n && want[i] == addr ? i : n;
-}
-
-static int
-ft_inline_addrcmp(const void *a, const void *b, void *arg)
-{
-	const ft_inlstub_t *st = arg;
-	uint64_t x = st[*(const uint32_t *)a].is_addr;
-	uint64_t y = st[*(const uint32_t *)b].is_addr;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The stubs sorted by address again, for ft_inline_stub, once new ones
- * were made.  Out of memory: none indexed, and lookups go one by one.
- */
-static void
-ft_inline_reindex(ft_inl_t *in)
-{
-	uint32_t *nb;
-	size_t i;
-
-	in->in_nindexed = 0;
-	in->in_noindex = 0;
-	if (in->in_nstubs == 0)
-		return;
-	if ((nb = realloc(in->in_byaddr, in->in_nstubs *
-	    sizeof(*nb))) == NULL) {
-		in->in_noindex = 1;
-		return;
-	}
-	in->in_byaddr = nb;
-	for (i = 0; i < in->in_nstubs; i++)
-		nb[i] = (uint32_t)i;
-	qsort_r(nb, in->in_nstubs, sizeof(*nb), ft_inline_addrcmp,
-	    in->in_stubs);
-	in->in_nindexed = in->in_nstubs;
-}
-
-/*
- * Is addr a site we know, patched or not, and which stub?  One made
- * since the last ft_inline_reindex is not found (ft_inline_apply, which
- * makes them, looks up only older ones, and reindexes before it goes
- * on); with no index (out of memory), every stub is looked at.
- */
-static ft_inlstub_t *
-ft_inline_stub(ft_inl_t *in, uint64_t addr)
-{
-	size_t l = 0, r = in->in_nindexed, mid, i;
-	ft_inlstub_t *is;
-
-	if (in->in_noindex) {
-		for (i = 0; i < in->in_nstubs; i++)
-			if (in->in_stubs[i].is_addr == addr)
-				return &in->in_stubs[i];
-		return NULL;
-	}
-	while (l < r) {
-		mid = l + (r - l) / 2;
-		if (in->in_stubs[in->in_byaddr[mid]].is_addr < addr)
-			l = mid + 1;
-		else
-			r = mid;
-	}
-	if (l == in->in_nindexed)
-		return NULL;
-	is = &in->in_stubs[in->in_byaddr[l]];
-	return is->is_addr == addr ? is : NULL;
 }
 
 /* Is addr a site we patched (and so not the uprobes')? */
 int
 ft_inline_patched(ft_inl_t *in, uint64_t addr)
 {
-	ft_inlstub_t *is;
-	int rc;
+	size_t i;
+	int rc = 0;
 
 	if (in == NULL)
 		return 0;
 	pthread_mutex_lock(&in->in_lock);
-	rc = (is = ft_inline_stub(in, addr)) != NULL && is->is_patched;
+	for (i = 0; i < in->in_nstubs; i++)
+		if (in->in_stubs[i].is_addr == addr) {
+			rc = in->in_stubs[i].is_patched;
+			break;
+		}
 	pthread_mutex_unlock(&in->in_lock);
 	return rc;
+}
+
+/* Is addr a site we know, patched or not, and which stub? */
+static ft_inlstub_t *
+ft_inline_stub(ft_inl_t *in, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < in->in_nstubs; i++)
+		if (in->in_stubs[i].is_addr == addr)
+			return &in->in_stubs[i];
+	return NULL;
 }
 
 /* One more stub entry, zeroed; NULL if out of memory. */
@@ -581,30 +498,133 @@ ft_inline_newstub(ft_inl_t *in)
 	return ns;
 }
 
-/* A stopped thread of ours to run system calls in, or NULL. */
-static ft_halt_t *
-ft_inline_runner(ft_halt_t *t, int n)
+/*
+ * Stop every thread of pid: seize each (again until the list holds
+ * still), interrupt it, wait for its stop.  Returns the count, or -1
+ * (errno) with every thread let go.
+ */
+static int
+ft_inline_stop(pid_t pid, ft_inlthr_t **tp)
+{
+	ft_inlthr_t *t = NULL, *nt;
+	int n = 0, cap = 0, grew, i, st;
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	do {
+		grew = 0;
+		if ((d = opendir(path)) == NULL)
+			goto fail;
+		while ((de = readdir(d)) != NULL) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+
+			if (tid <= 0)
+				continue;
+			for (i = 0; i < n; i++)
+				if (t[i].it_tid == tid)
+					break;
+			if (i < n)
+				continue;
+			if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) == -1) {
+				if (errno == ESRCH)
+					continue;	/* gone */
+				closedir(d);
+				goto fail;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				if ((nt = realloc(t, (size_t)cap *
+				    sizeof(*t))) == NULL) {
+					ptrace(PTRACE_DETACH, tid, NULL, NULL);
+					closedir(d);
+					errno = ENOMEM;
+					goto fail;
+				}
+				t = nt;
+			}
+			memset(&t[n], 0, sizeof(t[n]));
+			t[n].it_tid = tid;
+			(void)ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
+			for (;;) {
+				if (waitpid(tid, &st, __WALL) == -1) {
+					if (errno == EINTR)
+						continue;
+					st = 0;
+					t[n].it_tid = -1;
+					break;
+				}
+				if (!WIFSTOPPED(st)) {
+					t[n].it_tid = -1;	/* exited */
+					break;
+				}
+				/*
+				 * A signal on its way (not our interrupt,
+				 * which is an event stop): kept for later.
+				 */
+				if ((st >> 16) == 0)
+					t[n].it_sig = WSTOPSIG(st);
+				break;
+			}
+			if (t[n].it_tid > 0 && ptrace(PTRACE_GETREGS, tid, NULL,
+			    &t[n].it_regs) == -1)
+				t[n].it_tid = -1;
+			n++;
+			grew = 1;
+		}
+		closedir(d);
+	} while (grew);
+	*tp = t;
+	return n;
+fail:
+	i = errno;
+	for (st = 0; st < n; st++)
+		if (t[st].it_tid > 0)
+			ptrace(PTRACE_DETACH, t[st].it_tid, NULL,
+			    (void *)(long)t[st].it_sig);
+	free(t);
+	errno = i;
+	return -1;
+}
+
+/* Let them go, each with the signal that arrived while it was ours. */
+static void
+ft_inline_go(ft_inlthr_t *t, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (t[i].hl_tid > 0)
+		if (t[i].it_tid > 0)
+			ptrace(PTRACE_DETACH, t[i].it_tid, NULL,
+			    (void *)(long)t[i].it_sig);
+	free(t);
+}
+
+/* A stopped thread of ours to run system calls in, or NULL. */
+static ft_inlthr_t *
+ft_inline_runner(ft_inlthr_t *t, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].it_tid > 0)
 			return &t[i];
 	return NULL;
 }
 
 static long
-ft_inline_call(ft_proc_t *p, ft_halt_t *r, long nr, long a1, long a2,
+ft_inline_call(ft_proc_t *p, ft_inlthr_t *r, long nr, long a1, long a2,
     long a3, long a4, long a5, long a6)
 {
 	ft_thread_t th;
 	long rc;
 
 	memset(&th, 0, sizeof(th));
-	th.th_tid = r->hl_tid;
-	th.th_sig = r->hl_sig;
+	th.th_tid = r->it_tid;
+	th.th_sig = r->it_sig;
 	rc = ft_ptrace_syscall(p, &th, nr, a1, a2, a3, a4, a5, a6);
-	r->hl_sig = th.th_sig;
+	r->it_sig = th.th_sig;
 	return rc;
 }
 
@@ -614,7 +634,7 @@ ft_inline_call(ft_proc_t *p, ft_halt_t *r, long nr, long a1, long a2,
  * 2.36's 0x2d0 first).  -1 if none.
  */
 static int64_t
-ft_inline_tidoff(ft_proc_t *p, ft_halt_t *t, int n)
+ft_inline_tidoff(ft_proc_t *p, ft_inlthr_t *t, int n)
 {
 	uint32_t off, v;
 	int i, ok, k;
@@ -623,11 +643,11 @@ ft_inline_tidoff(ft_proc_t *p, ft_halt_t *t, int n)
 		off = k < 0 ? 0x2d0 : 0x100 + 4 * (uint32_t)k;
 		ok = 0;
 		for (i = 0; i < n; i++) {
-			if (t[i].hl_tid <= 0)
+			if (t[i].it_tid <= 0)
 				continue;
-			if (t[i].hl_regs.fs_base == 0 ||
-			    ft_proc_memread(p, t[i].hl_regs.fs_base + off, &v,
-			    sizeof(v)) == -1 || v != (uint32_t)t[i].hl_tid)
+			if (t[i].it_regs.fs_base == 0 ||
+			    ft_proc_memread(p, t[i].it_regs.fs_base + off, &v,
+			    sizeof(v)) == -1 || v != (uint32_t)t[i].it_tid)
 				break;
 			ok = 1;
 		}
@@ -644,21 +664,21 @@ ft_inline_tidoff(ft_proc_t *p, ft_halt_t *t, int n)
  * (10 ns here) rather than rdtscp (19 ns).  0 if not.
  */
 static uint32_t
-ft_inline_rseqoff(ft_halt_t *t, int n)
+ft_inline_rseqoff(ft_inlthr_t *t, int n)
 {
 	ft_rseqconf_t rc;
 	int64_t off = 0, o;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (t[i].hl_tid <= 0)
+		if (t[i].it_tid <= 0)
 			continue;
 		memset(&rc, 0, sizeof(rc));
-		if (ptrace(PTRACE_GET_RSEQ_CONFIGURATION, t[i].hl_tid,
+		if (ptrace(PTRACE_GET_RSEQ_CONFIGURATION, t[i].it_tid,
 		    (void *)sizeof(rc), &rc) <= 0 || rc.rseq_abi_pointer == 0 ||
-		    t[i].hl_regs.fs_base == 0)
+		    t[i].it_regs.fs_base == 0)
 			return 0;
-		o = (int64_t)(rc.rseq_abi_pointer - t[i].hl_regs.fs_base);
+		o = (int64_t)(rc.rseq_abi_pointer - t[i].it_regs.fs_base);
 		if (o <= 0 || o > INT32_MAX || (off != 0 && o != off))
 			return 0;
 		off = o;
@@ -672,10 +692,10 @@ ft_inline_rseqoff(ft_halt_t *t, int n)
  * inherited, closed there.  0, or -1.
  */
 static int
-ft_inline_mapring(ft_proc_t *p, ft_inl_t *in, ft_halt_t *r, size_t size)
+ft_inline_mapring(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *r, size_t size)
 {
 	static const char name[] = "dtraced";
-	uint64_t at = (r->hl_regs.rsp - 512) & ~(uint64_t)15;
+	uint64_t at = (r->it_regs.rsp - 512) & ~(uint64_t)15;
 	long fd, a;
 	int myfd = -1, pidfd;
 	void *m;
@@ -765,7 +785,7 @@ ft_inline_dist(uint64_t a, uint64_t b)
 
 /* An area within reach of [lo, hi), made if need be; NULL if none. */
 static ft_inlarea_t *
-ft_inline_area(ft_proc_t *p, ft_inl_t *in, ft_halt_t *r, uint64_t lo,
+ft_inline_area(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *r, uint64_t lo,
     uint64_t hi, size_t need)
 {
 	ft_inlarea_t *ia;
@@ -825,10 +845,10 @@ ft_inline_area(ft_proc_t *p, ft_inl_t *in, ft_halt_t *r, uint64_t lo,
  * 0, or -1 (in_state -1: this process stays on uprobes).
  */
 static int
-ft_inline_setup(ft_proc_t *p, ft_inl_t *in, ft_halt_t *t, int n,
+ft_inline_setup(ft_proc_t *p, ft_inl_t *in, ft_inlthr_t *t, int n,
     size_t ringsize)
 {
-	ft_halt_t *r;
+	ft_inlthr_t *r;
 	int64_t off;
 	size_t size;
 
@@ -941,9 +961,16 @@ fail:
 static int
 ft_inline_landsin(const ft_inlmod_t *im, uint64_t lo, uint64_t hi)
 {
-	size_t i = ft_inline_lower(im->im_tgt, im->im_n, lo + 1);
+	size_t l = 0, r = im->im_n, mid;
 
-	return i < im->im_n && im->im_tgt[i] < hi;
+	while (l < r) {		/* the first target > lo */
+		mid = l + (r - l) / 2;
+		if (im->im_tgt[mid] <= lo)
+			l = mid + 1;
+		else
+			r = mid;
+	}
+	return l < im->im_n && im->im_tgt[l] < hi;
 }
 
 /*
@@ -1060,9 +1087,9 @@ ft_inline_fit(ft_proc_t *p, ft_inl_t *in, uint64_t addr,
 	if ((im = ft_inline_mod(p, in, m, fe)) == NULL ||
 	    ft_inline_landsin(im, addr, addr + len))
 		goto no;
-	if ((i = ft_inline_lower(sites, nsites, addr + 1)) < nsites &&
-	    sites[i] < addr + len)
-		goto no;
+	for (i = 0; i < nsites; i++)
+		if (sites[i] > addr && sites[i] < addr + len)
+			goto no;
 	/* back to the instruction after them */
 	out[o] = 0xe9;
 	rel = (int64_t)(addr + len) - (int64_t)(to + o + 5);
@@ -1144,7 +1171,7 @@ ft_inline_blocked(uint64_t rip, const uint64_t *lo, const uint8_t *len,
  * (after FT_INL_STEPS steps) or went away.
  */
 static int
-ft_inline_clear(pid_t pid, ft_halt_t *t, int n, const uint64_t *lo,
+ft_inline_clear(pid_t pid, ft_inlthr_t *t, int n, const uint64_t *lo,
     const uint8_t *len, size_t nr)
 {
 	uint64_t xlo, xhi;
@@ -1152,71 +1179,49 @@ ft_inline_clear(pid_t pid, ft_halt_t *t, int n, const uint64_t *lo,
 
 	ft_inline_xol(pid, &xlo, &xhi);
 	for (i = 0; i < n; i++) {
-		if (t[i].hl_tid <= 0)
+		if (t[i].it_tid <= 0)
 			continue;
-		for (k = 0; ft_inline_blocked(t[i].hl_regs.rip, lo, len, nr,
+		for (k = 0; ft_inline_blocked(t[i].it_regs.rip, lo, len, nr,
 		    xlo, xhi); k++) {
 			if (k == FT_INL_STEPS || ptrace(PTRACE_SINGLESTEP,
-			    t[i].hl_tid, NULL, NULL) == -1)
+			    t[i].it_tid, NULL, NULL) == -1)
 				return -1;
-			while (waitpid(t[i].hl_tid, &st, __WALL) == -1)
+			while (waitpid(t[i].it_tid, &st, __WALL) == -1)
 				if (errno != EINTR)
 					return -1;
 			if (!WIFSTOPPED(st)) {
-				t[i].hl_tid = -1;	/* gone */
+				t[i].it_tid = -1;	/* gone */
 				break;
 			}
 			/* a signal came instead: it goes at the detach */
 			if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
-				t[i].hl_sig = WSTOPSIG(st);
-			if (ptrace(PTRACE_GETREGS, t[i].hl_tid, NULL,
-			    &t[i].hl_regs) == -1)
+				t[i].it_sig = WSTOPSIG(st);
+			if (ptrace(PTRACE_GETREGS, t[i].it_tid, NULL,
+			    &t[i].it_regs) == -1)
 				return -1;
 		}
 	}
 	return 0;
 }
 
-/* The bytes of a site's patch: the jmp to its stub, int3s after it. */
-static void
-ft_inline_jmp(const ft_inlstub_t *is, uint8_t b[16])
-{
-	int32_t rel;
-
-	memset(b, 0xcc, 16);
-	b[0] = 0xe9;
-	rel = (int32_t)((int64_t)is->is_stub - (int64_t)(is->is_addr + 5));
-	memcpy(b + 1, &rel, 4);
-}
-
-/*
- * Write the jmp (and int3s after it) over a site, or its bytes back; the
- * guardian learns of a patch before it is written, and forgets it once
- * it is undone.
- */
+/* Write the jmp (and int3s after it) over a site, or its bytes back. */
 static int
-ft_inline_poke(ft_proc_t *p, ft_inlstub_t *is, int on)
+ft_inline_poke(ft_proc_t *p, const ft_inlstub_t *is, int on)
 {
 	uint8_t b[16];
+	int32_t rel;
 
 	if (on) {
-		ft_inline_jmp(is, b);
-		if (p->pr_start == 0)
-			p->pr_start = ft_guard_starttime(p->pr_pid);
-		is->is_guard = ft_guard_add(p->pr_pid, p->pr_start,
-		    is->is_addr, is->is_orig, b, is->is_len);
+		memset(b, 0xcc, sizeof(b));
+		b[0] = 0xe9;
+		rel = (int32_t)((int64_t)is->is_stub - (int64_t)(is->is_addr +
+		    5));
+		memcpy(b + 1, &rel, 4);
 	} else {
 		memcpy(b, is->is_orig, is->is_len);
 	}
-	if (pwrite(p->pr_memfd, b, is->is_len, (off_t)is->is_addr) !=
-	    (ssize_t)is->is_len) {
-		if (on)
-			ft_guard_del(is->is_guard);
-		return -1;
-	}
-	if (!on)
-		ft_guard_del(is->is_guard);
-	return 0;
+	return pwrite(p->pr_memfd, b, is->is_len, (off_t)is->is_addr) ==
+	    (ssize_t)is->is_len ? 0 : -1;
 }
 
 /*
@@ -1259,7 +1264,7 @@ ft_inline_todo(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
 	const ft_sym_t *sym;
 	ft_inlstub_t *is;
 	ft_mod_t *m;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < nwant; i++)
 		if ((is = ft_inline_stub(in, want[i])) == NULL ?
@@ -1267,10 +1272,15 @@ ft_inline_todo(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
 		    sym->fs_addr + m->fm_bias == want[i]) :
 		    !is->is_patched && !is->is_refused)
 			return 1;
-	for (i = 0; i < in->in_nstubs; i++)
-		if (in->in_stubs[i].is_patched && ft_inline_wanted(want, nwant,
-		    in->in_stubs[i].is_addr) == nwant)
+	for (i = 0; i < in->in_nstubs; i++) {
+		if (!in->in_stubs[i].is_patched)
+			continue;
+		for (j = 0; j < nwant; j++)
+			if (want[j] == in->in_stubs[i].is_addr)
+				break;
+		if (j == nwant)
 			return 1;
+	}
 	return 0;
 }
 
@@ -1297,7 +1307,7 @@ typedef struct ft_inlreq {
  * uprobe's to write over.
  */
 static int
-ft_inline_apply(ft_proc_t *p, ft_inlreq_t *q, ft_halt_t *t, int n,
+ft_inline_apply(ft_proc_t *p, ft_inlreq_t *q, ft_inlthr_t *t, int n,
     int held)
 {
 	ft_inl_t *in = q->iq_in;
@@ -1350,11 +1360,14 @@ ft_inline_apply(ft_proc_t *p, ft_inlreq_t *q, ft_halt_t *t, int n,
 		q->iq_lo[nnew] = cand.is_addr;
 		q->iq_len[nnew++] = cand.is_len;
 	}
-	ft_inline_reindex(in);
 	for (i = 0; i < in->in_nstubs; i++) {
 		is = &in->in_stubs[i];
-		if (is->is_patched &&
-		    ft_inline_wanted(want, nwant, is->is_addr) == nwant) {
+		if (!is->is_patched)
+			continue;
+		for (j = 0; j < nwant; j++)
+			if (want[j] == is->is_addr)
+				break;
+		if (j == nwant) {
 			q->iq_lo[nnew + nold] = is->is_addr;
 			q->iq_len[nnew + nold++] = is->is_len;
 		}
@@ -1365,7 +1378,9 @@ ft_inline_apply(ft_proc_t *p, ft_inlreq_t *q, ft_halt_t *t, int n,
 	/* the way is clear: patch and restore */
 	for (i = 0; i < in->in_nstubs; i++) {
 		is = &in->in_stubs[i];
-		j = ft_inline_wanted(want, nwant, is->is_addr);
+		for (j = 0; j < nwant; j++)
+			if (want[j] == is->is_addr)
+				break;
 		if (j < nwant && !is->is_patched && !is->is_refused) {
 			if (!ft_inline_pristine(p, is, !held &&
 			    q->iq_linked != NULL && q->iq_linked[j]) ||
@@ -1385,26 +1400,25 @@ ft_inline_apply(ft_proc_t *p, ft_inlreq_t *q, ft_halt_t *t, int n,
 static int
 ft_inline_heldfn(void *arg, ft_proc_t *p, pid_t tid)
 {
-	ft_halt_t t;
+	ft_inlthr_t t;
 	int rc;
 
 	memset(&t, 0, sizeof(t));
-	t.hl_tid = tid;
-	if (ptrace(PTRACE_GETREGS, tid, NULL, &t.hl_regs) == -1)
+	t.it_tid = tid;
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &t.it_regs) == -1)
 		return -1;
 	rc = ft_inline_apply(p, arg, &t, 1, 1);
 	/* a signal that came during a step in it: sent again */
-	if (t.hl_sig != 0)
-		(void)syscall(SYS_tgkill, p->pr_pid, tid, t.hl_sig);
+	if (t.it_sig != 0)
+		(void)syscall(SYS_tgkill, p->pr_pid, tid, t.it_sig);
 	return rc;
 }
 
 /*
  * Put the wanted sites in place: patch those that fit and are not yet
  * patched, restore those patched and no longer wanted.  want: the
- * wanted sites' addresses, ascending (every site of the table, for the
- * overlap check); linked: for each, whether a uprobe of ours may be
- * there.
+ * wanted sites' addresses (every site of the table, for the overlap
+ * check); linked: for each, whether a uprobe of ours may be there.
  * Does nothing (0) when nothing changes.  Returns the number of sites
  * patched now, or -1 (errno) if the threads could not be stopped or
  * kept out of the way (the sites stay as they were: uprobes).  Under
@@ -1416,7 +1430,7 @@ ft_inline_sync(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
     const uint8_t *linked, size_t nwant, size_t ringsize, size_t stklen)
 {
 	ft_inlreq_t q;
-	ft_halt_t *t;
+	ft_inlthr_t *t;
 	int n, rc = 0, tries;
 
 	if (in == NULL || in->in_state < 0 || p->pr_memfd < 0)
@@ -1443,12 +1457,12 @@ ft_inline_sync(ft_proc_t *p, ft_inl_t *in, const uint64_t *want,
 	if (rc == -1 && errno == EAGAIN) {
 		/* not held (any more): our own stop */
 		for (tries = 0; tries < FT_INL_TRIES; tries++) {
-			if ((n = ft_halt_stop(p->pr_pid, &t)) == -1) {
+			if ((n = ft_inline_stop(p->pr_pid, &t)) == -1) {
 				rc = -1;
 				break;
 			}
 			rc = ft_inline_apply(p, &q, t, n, 0);
-			ft_halt_go(t, n);
+			ft_inline_go(t, n);
 			if (rc != FT_INL_INWAY)
 				break;
 			usleep(1000);
@@ -1496,7 +1510,7 @@ ft_inline_unpatch(void *arg, ft_proc_t *p, pid_t tid)
 void
 ft_inline_release(ft_proc_t *p, ft_inl_t *in)
 {
-	ft_halt_t *t = NULL;
+	ft_inlthr_t *t = NULL;
 	size_t i;
 	int n = 0, any = 0;
 
@@ -1511,9 +1525,9 @@ ft_inline_release(ft_proc_t *p, ft_inl_t *in)
 	} else if (ft_proc_heldcall(p, ft_inline_unpatch, in) == -1 &&
 	    errno == EAGAIN) {
 		/* not held: our own stop (a process we cannot stop is gone) */
-		if ((n = ft_halt_stop(p->pr_pid, &t)) > 0) {
+		if ((n = ft_inline_stop(p->pr_pid, &t)) > 0) {
 			(void)ft_inline_unpatch(in, p, 0);
-			ft_halt_go(t, n);
+			ft_inline_go(t, n);
 		}
 	}
 	pthread_mutex_unlock(&in->in_lock);
@@ -1692,57 +1706,51 @@ ft_inline_ok(char *err, size_t errlen)
  * parent's, jmps and all, and its stubs record nothing (the config page
  * is wiped in it), but a jmp left there would meet whoever traces the
  * child next (a uprobe there puts back one byte of the function over a
- * five-byte jmp).  What is restored is what still holds our jmp, the
- * parent's state aside (it may have let its patches go since).  A child
- * that shares the parent's memory (vfork) restores nothing: 1, ask
- * again; one that exec'd or is gone has nothing to restore: 0, as when
- * done.
+ * five-byte jmp).  A child that shares the parent's memory (vfork)
+ * restores nothing; one that exec'd or is gone has nothing to restore.
  */
-static int
+static void
 ft_inline_kid(ft_inl_t *in, pid_t parent, pid_t kid, int depth)
 {
 	char path[64];
 	uint64_t start = 0, v = 0;
-	uint8_t b[16], ours[16];
-	ft_halt_t *t;
+	ft_inlthr_t *t;
 	ssize_t r;
 	size_t i;
 	int k, n, fd, st;
 	FILE *f;
 
 	if (depth > 4 || ft_proc_statfield(kid, 0, 22, &start) == -1)
-		return 0;
+		return;
 	for (k = 0; k < in->in_nkids; k++)
 		if (in->in_kids[k] == kid && in->in_kidstart[k] == start)
-			return 0;	/* done already */
+			return;		/* done already */
 	if (syscall(SYS_kcmp, parent, kid, 1 /* KCMP_VM */, 0, 0) == 0)
-		return 1;	/* the parent's memory: not now */
+		return;		/* the parent's memory: not now */
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)kid);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) == -1)
-		return 0;
+		return;
 	/* still our image: the first area's config page is mapped there */
 	if (in->in_nareas == 0 || pread(fd, &v, sizeof(v),
 	    (off_t)in->in_areas[0].ia_cfg) != (ssize_t)sizeof(v)) {
 		close(fd);
-		return 0;
+		return;
 	}
-	if ((n = ft_halt_stop(kid, &t)) > 0) {
+	if ((n = ft_inline_stop(kid, &t)) > 0) {
 		for (i = 0; i < in->in_nstubs; i++) {
 			const ft_inlstub_t *is = &in->in_stubs[i];
+			uint8_t b[16];
 
 			/* ours, as the fork copied it: put its bytes back */
-			if (is->is_refused || is->is_len == 0)
-				continue;
-			ft_inline_jmp(is, ours);
-			if (pread(fd, b, is->is_len, (off_t)is->is_addr) !=
-			    (ssize_t)is->is_len || memcmp(b, ours,
-			    is->is_len) != 0)
+			if (!is->is_patched || pread(fd, b, is->is_len,
+			    (off_t)is->is_addr) != (ssize_t)is->is_len ||
+			    b[0] != 0xe9)
 				continue;
 			r = pwrite(fd, is->is_orig, is->is_len,
 			    (off_t)is->is_addr);
 			(void)r;
 		}
-		ft_halt_go(t, n);
+		ft_inline_go(t, n);
 	}
 	close(fd);
 	if (in->in_nkids == FT_INL_MAXKIDS) {
@@ -1758,31 +1766,10 @@ ft_inline_kid(ft_inl_t *in, pid_t parent, pid_t kid, int depth)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)kid,
 	    (int)kid);
 	if ((f = fopen(path, "re")) == NULL)
-		return 0;
+		return;
 	while (fscanf(f, "%d", &st) == 1)
-		(void)ft_inline_kid(in, kid, (pid_t)st, depth + 1);
+		ft_inline_kid(in, kid, (pid_t)st, depth + 1);
 	fclose(f);
-	return 0;
-}
-
-/*
- * A fork child that the kernel told of (ft_bpf_forks), forked by
- * parent: its copy of the patches restored.  0: done (or nothing to
- * do: gone, exec'd); 1: not now (it still shares its parent's memory, a
- * vfork child), ask again.
- */
-int
-ft_inline_fork(ft_inl_t *in, pid_t parent, pid_t kid)
-{
-	int rc = 0;
-
-	if (in == NULL)
-		return 0;
-	pthread_mutex_lock(&in->in_lock);
-	if (in->in_state > 0)
-		rc = ft_inline_kid(in, parent, kid, 0);
-	pthread_mutex_unlock(&in->in_lock);
-	return rc;
 }
 
 /*
@@ -1811,8 +1798,7 @@ ft_inline_kids(ft_proc_t *p, ft_inl_t *in)
 			if ((f = fopen(path, "re")) == NULL)
 				continue;
 			while (fscanf(f, "%d", &kid) == 1)
-				(void)ft_inline_kid(in, p->pr_pid, (pid_t)kid,
-				    0);
+				ft_inline_kid(in, p->pr_pid, (pid_t)kid, 0);
 			fclose(f);
 		}
 		closedir(d);

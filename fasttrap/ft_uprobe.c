@@ -684,9 +684,6 @@ ft_uprobe_inlsync(ft_proc_t *p, ft_up_t *up, const ft_upmap_t *maps,
 	if (ua.ua_a != NULL)
 		ft_site_each(FT_UPROBE_TAB(p), ft_uprobe_addr, &ua);
 	pthread_mutex_unlock(&p->pr_lock);
-	/* ascending, as ft_inline_sync wants them */
-	if (ua.ua_n > 1)
-		qsort(ua.ua_a, ua.ua_n, sizeof(uint64_t), ft_uprobe_offcmp);
 	/* which of them a link of ours probes (its int3 may be there) */
 	if (ua.ua_n > 0 && (linked = calloc(ua.ua_n, 1)) != NULL) {
 		for (i = 0; i < ua.ua_n; i++) {
@@ -1066,30 +1063,6 @@ ft_uprobe_lost(ft_proc_t *p)
 	}
 }
 
-/*
- * Inline: the fork children the kernel told of (ft_bpf_forks) have their
- * copies of the patches restored, however soon their parent exited; a
- * vfork child is asked about again later.  Up to a few rounds: a child
- * may fork before its turn.
- */
-static void
-ft_uprobe_forks(ft_proc_t *p, ft_up_t *up)
-{
-	pid_t kid[16], par[16];
-	int round, n, i, left;
-
-	for (round = 0; round < 4; round++) {
-		n = ft_bpf_forked(up->up_bpf, kid, par, 16);
-		for (i = left = 0; i < n; i++)
-			if (ft_inline_fork(up->up_inl, par[i], kid[i]) == 0)
-				ft_bpf_forkdone(up->up_bpf, kid[i]);
-			else
-				left++;
-		if (n == left)
-			break;
-	}
-}
-
 /* The wait status of an exited process: from its zombie, if we can. */
 static int
 ft_uprobe_status(ft_proc_t *p)
@@ -1127,13 +1100,7 @@ ft_uprobe_main(void *arg)
 			break;
 		ft_uprobe_drain(p);
 		ft_uprobe_lost(p);
-		/*
-		 * inline: fork children's copies of the patches, restored:
-		 * those the kernel told of, and now and then those we can
-		 * see (where the kernel cannot tell: in a pid namespace)
-		 */
-		if (up->up_inl != NULL)
-			ft_uprobe_forks(p, up);
+		/* inline: fork children's copies of the patches, restored */
 		if (up->up_inl != NULL && !up->up_exited && ++pass % 5 == 0)
 			ft_inline_kids(p, up->up_inl);
 		if (gone && !up->up_exited && !up->up_letgo) {
@@ -1205,9 +1172,6 @@ ft_uprobe_attach(ft_proc_t *p, const ft_backend_t *be, size_t ringsize,
 		    strerror(errno));
 		goto fail;
 	}
-	/* inline: hear of forks (without, the drain's look at children) */
-	if (up->up_inl != NULL)
-		(void)ft_bpf_forks(up->up_bpf, p->pr_pid);
 	/* where errno is, for the first samples too */
 	ft_uprobe_tls(p, up);
 	up->up_pidfd = p->pr_pidfd >= 0 ? fcntl(p->pr_pidfd,
@@ -1315,9 +1279,6 @@ ft_uprobe_release(ft_proc_t *p)
 	/* our jmps out before the links go: no site is left unprobed */
 	if (up->up_inl != NULL && !up->up_letgo)
 		ft_inline_release(p, up->up_inl);
-	/* and out of the fork children that came meanwhile */
-	if (up->up_inl != NULL)
-		ft_uprobe_forks(p, up);
 	while ((l = up->up_links) != NULL) {
 		up->up_links = l->ul_next;
 		fds = NULL;

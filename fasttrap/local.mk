@@ -6,7 +6,7 @@
 noinst_LIBRARIES += fasttrap/libft.a
 fasttrap_libft_a_SOURCES = fasttrap/ft.h fasttrap/ft_elf.c fasttrap/ft_isa_x86.c \
 	fasttrap/ft_proc.c fasttrap/ft_site.c fasttrap/ft_ptrace.c \
-	fasttrap/ft_ool.c fasttrap/ft_halt.c fasttrap/ft_guard.c fasttrap/ft_unwind.c \
+	fasttrap/ft_ool.c fasttrap/ft_guard.c fasttrap/ft_unwind.c \
 	fasttrap/ft_uprobe.c fasttrap/ft_inline.c fasttrap/ft_bpf.c fasttrap/ft_btf.c \
 	fasttrap/ft_procfs.c fasttrap/ft_perf.c fasttrap/ft_sdt.c
 # no -I of ours: ft.h is found beside the sources

@@ -2,15 +2,13 @@
  * forker: call f N times, fork a child that calls f M times and exits 3,
  * wait for it, call f N times more; print the child's status; exit 0.
  *
- *	forker N M [stay | orphan]
+ *	forker N M [stay]
  *
  * With "stay" the child, its calls made, writes its pid to stdout and
  * waits for SIGTERM, then calls g M times (g starts with push %rbp,
  * mov %rsp,%rbp: an entry the inline backend patches, where f's is too
  * short) and exits 3 if every result was right (a child that lives on,
- * for a test to look at its text).  With "orphan" the child does the
- * same, and the parent exits 0 as soon as it has forked (a child its
- * parent leaves at once).
+ * for a test to look at its text).
  */
 #include <sys/wait.h>
 
@@ -55,13 +53,10 @@ main(int argc, char **argv)
 	fflush(stdout);
 	if ((pid = fork()) == -1)
 		return 1;
-	if (pid > 0 && argc > 3 && strcmp(argv[3], "orphan") == 0)
-		return 0;
 	if (pid == 0) {
 		for (i = 0; i < m; i++)
 			s += f(i);
-		if (argc > 3 && (strcmp(argv[3], "stay") == 0 ||
-		    strcmp(argv[3], "orphan") == 0)) {
+		if (argc > 3 && strcmp(argv[3], "stay") == 0) {
 			sigset_t set;
 			int sig;
 
