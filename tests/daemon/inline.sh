@@ -172,7 +172,8 @@ check "-p: the ring is mapped" grep -q "memfd:dtraced" "/proc/$tpid/maps"
 sleep 0.3
 kill -INT "$apid"
 wait "$apid"
-check "-p: counted" grep -q '^ *[1-9][0-9]*$' "$tmp/a.out"
+check "-p: counted" grep -q '^ *[1-9][0-9]*$' "$tmp/a.out" ||
+    sed 's/^/# /' "$tmp/a.out" "$tmp/a.err"
 
 check "consumer gone: target alive, text restored" restored "$tpid"
 
